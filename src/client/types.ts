@@ -1,0 +1,75 @@
+// The client contract every suite uses. Implementation: src/client/http.ts.
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface ApiRequest {
+  method: HttpMethod;
+  /** Path relative to the client's base URL (which ends in /v1), e.g. "/gate_sessions". */
+  path: string;
+  query?: Record<string, string | number | boolean | undefined>;
+  /** JSON body; serialised with JSON.stringify. */
+  body?: unknown;
+  /** Raw body bytes/text sent as-is (malformed-body checks). Overrides body. */
+  rawBody?: string | Buffer;
+  headers?: Record<string, string>;
+  /**
+   * Idempotency-Key: true = a fresh UUID, a string = that key, undefined/false = none.
+   * The key used is on the returned Exchange.
+   */
+  idempotencyKey?: boolean | string;
+  /**
+   * Credential: 'secret' (default) = the client's secret key; 'publishable' = its
+   * publishable key; 'none' = no Authorization header; { bearer } = that exact value
+   * (malformed/revoked/live keys); { header } = a raw Authorization header value.
+   */
+  auth?: 'secret' | 'publishable' | 'none' | { bearer: string } | { header: string };
+  /** false = bypass the pacer (rate-limit checks only). Default true. */
+  pace?: boolean;
+  /** false = do not retry unexpected 429/5xx/network errors. Default true. */
+  retry?: boolean;
+  /** Per-request timeout in ms (default: the client's). */
+  timeoutMs?: number;
+}
+
+export interface Exchange {
+  request: {
+    method: HttpMethod;
+    url: string;
+    headers: Record<string, string>;
+    bodyText?: string;
+    idempotencyKey?: string;
+  };
+  status: number;
+  headers: Record<string, string>;
+  bodyText: string;
+  /** Parsed JSON body, or undefined when the body is empty or not JSON. */
+  json: any;
+  /** X-Request-Id response header. */
+  requestId?: string;
+  startedAt: number;
+  durationMs: number;
+  /** How many times the client retried (unexpected 429/5xx/network) before this answer. */
+  retries: number;
+}
+
+/** A transport failure: the request got no HTTP answer. One line, says what to do. */
+export class TransportError extends Error {
+  constructor(
+    readonly kind: 'unreachable' | 'refused' | 'timeout' | 'tls' | 'reset' | 'other',
+    message: string,
+    readonly url: string,
+  ) {
+    super(message);
+    this.name = 'TransportError';
+  }
+}
+
+export interface ApiClient {
+  readonly baseUrl: string;
+  readonly label: string;
+  request(req: ApiRequest): Promise<Exchange>;
+  get(path: string, query?: ApiRequest['query'], extra?: Partial<ApiRequest>): Promise<Exchange>;
+  post(path: string, body?: unknown, extra?: Partial<ApiRequest>): Promise<Exchange>;
+  patch(path: string, body?: unknown, extra?: Partial<ApiRequest>): Promise<Exchange>;
+  delete(path: string, extra?: Partial<ApiRequest>): Promise<Exchange>;
+}

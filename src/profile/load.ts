@@ -1,0 +1,72 @@
+// Reading a profile file: ${ENV_VAR} substitution, then schema validation.
+// Every problem becomes a ProfileError whose message is one line naming the
+// file, the field path and what to do.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { Profile } from './schema.js';
+
+export class ProfileError extends Error {
+  readonly exitCode = 2;
+  constructor(message: string) {
+    super(message);
+    this.name = 'ProfileError';
+  }
+}
+
+const ENV_REF = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+
+/** Replace ${VAR} in every string of a parsed JSON value; collect the names that are unset. */
+export function substituteEnv(value: unknown, env: NodeJS.ProcessEnv, missing: Set<string>, path = ''): unknown {
+  if (typeof value === 'string') {
+    return value.replace(ENV_REF, (_m, name: string) => {
+      const v = env[name];
+      if (v === undefined || v === '') {
+        missing.add(`${name} (at ${path || '/'})`);
+        return '';
+      }
+      return v;
+    });
+  }
+  if (Array.isArray(value)) return value.map((v, i) => substituteEnv(v, env, missing, `${path}/${i}`));
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = substituteEnv(v, env, missing, `${path}/${k}`);
+    return out;
+  }
+  return value;
+}
+
+/** Validate an already-parsed profile object. */
+export function parseProfile(raw: unknown, source = 'profile', env: NodeJS.ProcessEnv = process.env): Profile {
+  const missing = new Set<string>();
+  const substituted = substituteEnv(raw, env, missing);
+  if (missing.size > 0) {
+    throw new ProfileError(
+      `${source}: environment variable${missing.size > 1 ? 's' : ''} not set: ${[...missing].join(', ')} — export ${missing.size > 1 ? 'them' : 'it'} or edit the profile`,
+    );
+  }
+  const result = Profile.safeParse(substituted);
+  if (!result.success) {
+    const problems = result.error.issues.map((i) => `${i.path.length ? '/' + i.path.join('/') : '/'}: ${i.message}`);
+    throw new ProfileError(`${source}: invalid profile — ${problems.join('; ')} (see fixtures/profile.schema.json)`);
+  }
+  return result.data;
+}
+
+export function loadProfile(file: string, env: NodeJS.ProcessEnv = process.env): Profile {
+  const path = resolve(file);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new ProfileError(`${file}: cannot read the profile (${code ?? (e as Error).message}) — check the --profile path`);
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    throw new ProfileError(`${file}: not valid JSON (${(e as Error).message}) — fix the file or regenerate it from fixtures/profiles/sandbox.example.json`);
+  }
+  return parseProfile(raw, file, env);
+}

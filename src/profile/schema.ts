@@ -1,0 +1,228 @@
+// The target profile: everything about a target that cannot be created through
+// the APIs. The harness reads it to know what it may test; the embedded
+// reference target reads the same file to build its world.
+import { z } from 'zod';
+
+const httpUrl = z
+  .string()
+  .regex(/^https?:\/\/[^\s]+$/, 'must be an http(s) URL')
+  .describe('Absolute URL');
+
+const baseUrl = httpUrl.refine((u) => /\/v1\/?$/.test(u), 'must end in the version segment /v1');
+
+/**
+ * A request the harness sends to drive something only a real user, bank or
+ * operator could cause (a sandbox trigger), or to wire webhooks. Strings may
+ * carry {{placeholders}}: {{sessionId}}, {{quoteId}}, {{outcome}},
+ * {{webhookUrl}}, {{secretKey}}, {{partner}}, {{random}}.
+ */
+export const RequestTemplate = z
+  .object({
+    method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']),
+    /** Path relative to the service base URL (…/v1), or an absolute URL. */
+    path: z.string().min(1),
+    /** Which base URL a relative path hangs off. */
+    base: z.enum(['gate', 'pools']).default('gate'),
+    /** Which credential goes into Authorization: the acting partner's secret key, or none. */
+    auth: z.enum(['secret', 'none']).default('secret'),
+    headers: z.record(z.string(), z.string()).optional(),
+    body: z.unknown().optional(),
+    /** Status codes that mean the trigger worked (default: any 2xx). */
+    expectStatus: z.array(z.number().int()).optional(),
+    /** Dotted path of a value to take from the JSON response (e.g. the signed quote id). */
+    extract: z.record(z.string(), z.string()).optional(),
+  })
+  .strict();
+export type RequestTemplate = z.infer<typeof RequestTemplate>;
+
+export const GatePartner = z
+  .object({
+    /** A label used in reports; never a secret. */
+    name: z.string().min(1),
+    secretKey: z.string().regex(/^sk_test_/, 'sandbox secret key must start with sk_test_'),
+    publishableKey: z.string().regex(/^pk_test_/, 'sandbox publishable key must start with pk_test_').optional(),
+    /** A live secret key of this partner (mode-mismatch checks and the production base). */
+    liveSecretKey: z.string().regex(/^sk_live_/, 'live secret key must start with sk_live_').optional(),
+    livePublishableKey: z.string().regex(/^pk_live_/).optional(),
+    /** A key of this partner that the target has revoked. */
+    revokedSecretKey: z.string().regex(/^sk_(test|live)_/).optional(),
+    /** Exact origins allowed to bootstrap the embed (scheme://host[:port]). */
+    allowedOrigins: z.array(z.string().regex(/^https?:\/\/[^/]+$/, 'an origin is scheme://host[:port]')).optional(),
+    /** Webhook signing secret (whsec_…) the target signs this partner's events with. */
+    webhookSecret: z.string().min(1).optional(),
+    /** Rail entitlement: true = rails enabled, false = known not enabled, absent = unknown. */
+    rails: z.boolean().optional(),
+    /** The partner is KYC-trusted: its kyc_package is accepted. */
+    kycTrusted: z.boolean().optional(),
+  })
+  .strict();
+export type GatePartner = z.infer<typeof GatePartner>;
+
+export const PoolsPartnerState = z.enum(['funded', 'unfunded', 'kyc_pending', 'suspended', 'not_enabled']);
+
+export const PoolsPartner = z
+  .object({
+    name: z.string().min(1),
+    secretKey: z.string().regex(/^sk_test_/, 'sandbox secret key must start with sk_test_'),
+    publishableKey: z.string().regex(/^pk_test_/).optional(),
+    /** What the operator provisioned for this partner. */
+    state: PoolsPartnerState.default('funded'),
+    /** Pools this partner is entitled to (ids as GET /pools reports them). */
+    allowedPools: z.array(z.string()).optional(),
+    /** off_ramp transact enabled for this partner and environment. */
+    offRamp: z.boolean().default(false),
+    /** The balance gate: false means balance is null and funding gives 404. */
+    balanceGate: z.boolean().default(true),
+    /** Rolling 24 h notional velocity cap (decimal string), when configured. */
+    velocityCap: z.string().optional(),
+    webhookSecret: z.string().min(1).optional(),
+  })
+  .strict();
+export type PoolsPartner = z.infer<typeof PoolsPartner>;
+
+const GateCatalogFixtures = z
+  .object({
+    supportedCountry: z.string().length(2).optional(),
+    /** Default fiat of supportedCountry, as the target resolves it. */
+    supportedCountryCurrency: z.string().length(3).optional(),
+    unsupportedCountry: z.string().length(2).optional(),
+    supportedCurrency: z.string().length(3).optional(),
+    unsupportedCurrency: z.string().length(3).optional(),
+    /** An active asset offered on_ramp in supportedCountry. */
+    activeAsset: z.string().optional(),
+    inactiveAsset: z.string().optional(),
+    /** An asset offered on_ramp but not off_ramp. */
+    onRampOnlyAsset: z.string().optional(),
+    /** A country whose default fiat has no payment method (payment-methods returns empty data). */
+    countryWithoutMethods: z.string().length(2).optional(),
+  })
+  .strict();
+
+export const Profile = z
+  .object({
+    $schema: z.string().optional(),
+    name: z.string().min(1),
+    description: z.string().optional(),
+    gate: z
+      .object({
+        baseUrls: z.object({ sandbox: baseUrl, production: baseUrl.optional() }).strict(),
+        partners: z.array(GatePartner).min(1),
+        /** Session creation defaults (amount, currency, return_url) merged under each check's body. */
+        sessionDefaults: z.record(z.string(), z.unknown()).optional(),
+        /** A kyc_package the target accepts from a kycTrusted partner (its shape is not shown in the spec). */
+        kycPackage: z.unknown().optional(),
+        catalog: GateCatalogFixtures.default({}),
+        triggers: z
+          .object({
+            /** Point a partner's webhook_url at the harness receiver ({{webhookUrl}}). */
+            configureWebhook: RequestTemplate.optional(),
+            /** Make a linked buy/sell succeed, enter processing, or fail ({{sessionId}}). */
+            completeSession: RequestTemplate.optional(),
+            processSession: RequestTemplate.optional(),
+            failSession: RequestTemplate.optional(),
+            /** Move a session's expires_at into the past without reading it ({{sessionId}}). */
+            expireSession: RequestTemplate.optional(),
+            /** Lock a signed quote for a session (POST /quotes; body not shown in the spec). extract: id, fiat_pay_or_receive. */
+            createSignedQuote: RequestTemplate.optional(),
+            /** Make a signed quote expire ({{quoteId}}). */
+            expireSignedQuote: RequestTemplate.optional(),
+            /** Body of a pay-in redeeming {{quoteId}} (POST /rails/pay_ins; body not shown). */
+            payInBody: z.record(z.string(), z.unknown()).optional(),
+          })
+          .strict()
+          .default({}),
+      })
+      .strict(),
+    pools: z
+      .object({
+        baseUrls: z.object({ sandbox: baseUrl, production: baseUrl.optional() }).strict(),
+        partners: z.array(PoolsPartner).min(1),
+        pools: z
+          .object({
+            /** A pool every funded partner may trade. */
+            main: z.string(),
+            /** A pool that answers quotes with available false (pool_dry). */
+            dry: z.string().optional(),
+            /** A pool that exists but is outside the partners' allowed set. */
+            notAllowed: z.string().optional(),
+          })
+          .strict(),
+        /** A valid quote body for the main pool; checks vary single fields. */
+        quote: z
+          .object({
+            fiatCurrency: z.string(),
+            cryptoCurrency: z.string(),
+            amount: z.string(),
+            cryptoNetwork: z.string().optional(),
+            destAddress: z.string(),
+            destNetwork: z.string().optional(),
+          })
+          .strict(),
+        /** An amount above every funded partner's balance (402). */
+        oversizedAmount: z.string().optional(),
+        triggers: z
+          .object({
+            /** Choose the outcome the next poll discovers ({{quoteId}}, {{outcome}} = settled|failed|released|returned). */
+            tradeOutcome: RequestTemplate.optional(),
+            /** Point a partner's pools webhooks at the harness receiver ({{webhookUrl}}). */
+            configureWebhook: RequestTemplate.optional(),
+          })
+          .strict()
+          .default({}),
+      })
+      .strict()
+      .optional(),
+    webhooks: z
+      .object({
+        /** Where rampart's receiver listens. Loopback by default. */
+        listenHost: z.string().default('127.0.0.1'),
+        listenPort: z.number().int().min(0).max(65535).default(0),
+        /** The URL the target must call, when it differs from the listen address ({{port}}). */
+        publicUrl: z.string().optional(),
+      })
+      .strict()
+      .default({ listenHost: '127.0.0.1', listenPort: 0 }),
+    timing: z
+      .object({
+        /** Factor on the 1m/5m/30m/2h retry schedule the target declares (1 = real time). */
+        retryScale: z.number().positive().max(1).default(1),
+        /** Webhook attempt timeout the target applies, in ms (spec: 10 s). */
+        attemptTimeoutMs: z.number().int().positive().default(10_000),
+        /** Default session lifetime in seconds, when the target declares it (not shown in the spec). */
+        sessionLifetimeSeconds: z.number().positive().optional(),
+        /** Firm quote TTL in seconds (spec: about 15). */
+        quoteTtlSeconds: z.number().positive().default(15),
+      })
+      .strict()
+      .default({ retryScale: 1, attemptTimeoutMs: 10_000, quoteTtlSeconds: 15 }),
+    tolerances: z
+      .object({
+        /** Allowed distance of expiresAt − request time from the quote TTL, in seconds. */
+        quoteTtlSeconds: z.number().nonnegative().default(2),
+        /** Allowed relative error on a measured retry gap. */
+        retryGapRatio: z.number().nonnegative().default(0.25),
+        /** Allowed absolute error on a measured retry gap, in ms. */
+        retryGapMs: z.number().nonnegative().default(1_500),
+      })
+      .strict()
+      .default({ quoteTtlSeconds: 2, retryGapRatio: 0.25, retryGapMs: 1_500 }),
+    /** Settings read only by the embedded reference target. */
+    reference: z
+      .object({
+        rateLimits: z.boolean().default(true),
+        /** Retry-schedule factor the embedded target applies (keep equal to timing.retryScale). */
+        timeScale: z.number().positive().max(1).default(1),
+        attemptTimeoutMs: z.number().int().positive().default(10_000),
+        sessionLifetimeSeconds: z.number().positive().default(1800),
+        quoteTtlSeconds: z.number().positive().default(15),
+        /** Sandbox-helper path prefix (under each base URL). */
+        helperPrefix: z.string().default('/_sandbox'),
+        /** Opening EUR balance of funded pools partners (decimal string). */
+        poolsOpeningBalance: z.string().default('100000.00'),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict();
+
+export type Profile = z.infer<typeof Profile>;

@@ -1,0 +1,28 @@
+// Seeded faults: each breaks exactly one documented rule of the embedded
+// target, named by the requirement ids it breaks. The self-tests run the
+// checks naming those ids against the target with the fault on, and expect
+// them to fail.
+
+export interface FaultDef {
+  /** kebab-case name used with `rampart serve --fault NAME`. */
+  name: string;
+  service: 'gate' | 'pools';
+  /** Requirement ids (src/spec/catalogue) this fault breaks. */
+  requirements: string[];
+  description: string;
+  /** The suite expected to catch it. */
+  suite?: 'conformance' | 'load' | 'chaos';
+}
+
+export class ActiveFaults {
+  private readonly names: Set<string>;
+  constructor(names: Iterable<string> = []) {
+    this.names = new Set(names);
+  }
+  has(name: string): boolean {
+    return this.names.has(name);
+  }
+  list(): string[] {
+    return [...this.names];
+  }
+}
