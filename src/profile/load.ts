@@ -30,7 +30,7 @@ export function substituteEnv(value: unknown, env: NodeJS.ProcessEnv, missing: S
   if (Array.isArray(value)) return value.map((v, i) => substituteEnv(v, env, missing, `${path}/${i}`));
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = substituteEnv(v, env, missing, `${path}/${k}`);
+    for (const [k, v] of Object.entries(value)) out[k] = k === '$comment' ? v : substituteEnv(v, env, missing, `${path}/${k}`);
     return out;
   }
   return value;

@@ -3,6 +3,9 @@
 // reference target reads the same file to build its world.
 import { z } from 'zod';
 
+/** Annotation allowed in every object of a profile (JSON has no comments). */
+const comment = { $comment: z.string().optional() };
+
 const httpUrl = z
   .string()
   .regex(/^https?:\/\/[^\s]+$/, 'must be an http(s) URL')
@@ -18,6 +21,7 @@ const baseUrl = httpUrl.refine((u) => /\/v1\/?$/.test(u), 'must end in the versi
  */
 export const RequestTemplate = z
   .object({
+    ...comment,
     method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']),
     /** Path relative to the service base URL (…/v1), or an absolute URL. */
     path: z.string().min(1),
@@ -37,6 +41,7 @@ export type RequestTemplate = z.infer<typeof RequestTemplate>;
 
 export const GatePartner = z
   .object({
+    ...comment,
     /** A label used in reports; never a secret. */
     name: z.string().min(1),
     secretKey: z.string().regex(/^sk_test_/, 'sandbox secret key must start with sk_test_'),
@@ -62,6 +67,7 @@ export const PoolsPartnerState = z.enum(['funded', 'unfunded', 'kyc_pending', 's
 
 export const PoolsPartner = z
   .object({
+    ...comment,
     name: z.string().min(1),
     secretKey: z.string().regex(/^sk_test_/, 'sandbox secret key must start with sk_test_'),
     publishableKey: z.string().regex(/^pk_test_/).optional(),
@@ -82,6 +88,7 @@ export type PoolsPartner = z.infer<typeof PoolsPartner>;
 
 const GateCatalogFixtures = z
   .object({
+    ...comment,
     supportedCountry: z.string().length(2).optional(),
     /** Default fiat of supportedCountry, as the target resolves it. */
     supportedCountryCurrency: z.string().length(3).optional(),
@@ -100,12 +107,14 @@ const GateCatalogFixtures = z
 
 export const Profile = z
   .object({
+    ...comment,
     $schema: z.string().optional(),
     name: z.string().min(1),
     description: z.string().optional(),
     gate: z
       .object({
-        baseUrls: z.object({ sandbox: baseUrl, production: baseUrl.optional() }).strict(),
+        ...comment,
+        baseUrls: z.object({ ...comment, sandbox: baseUrl, production: baseUrl.optional() }).strict(),
         partners: z.array(GatePartner).min(1),
         /** Session creation defaults (amount, currency, return_url) merged under each check's body. */
         sessionDefaults: z.record(z.string(), z.unknown()).optional(),
@@ -114,6 +123,7 @@ export const Profile = z
         catalog: GateCatalogFixtures.default({}),
         triggers: z
           .object({
+            ...comment,
             /** Point a partner's webhook_url at the harness receiver ({{webhookUrl}}). */
             configureWebhook: RequestTemplate.optional(),
             /** Make a linked buy/sell succeed, enter processing, or fail ({{sessionId}}). */
@@ -135,10 +145,12 @@ export const Profile = z
       .strict(),
     pools: z
       .object({
-        baseUrls: z.object({ sandbox: baseUrl, production: baseUrl.optional() }).strict(),
+        ...comment,
+        baseUrls: z.object({ ...comment, sandbox: baseUrl, production: baseUrl.optional() }).strict(),
         partners: z.array(PoolsPartner).min(1),
         pools: z
           .object({
+            ...comment,
             /** A pool every funded partner may trade. */
             main: z.string(),
             /** A pool that answers quotes with available false (pool_dry). */
@@ -150,6 +162,7 @@ export const Profile = z
         /** A valid quote body for the main pool; checks vary single fields. */
         quote: z
           .object({
+            ...comment,
             fiatCurrency: z.string(),
             cryptoCurrency: z.string(),
             amount: z.string(),
@@ -162,6 +175,7 @@ export const Profile = z
         oversizedAmount: z.string().optional(),
         triggers: z
           .object({
+            ...comment,
             /** Choose the outcome the next poll discovers ({{quoteId}}, {{outcome}} = settled|failed|released|returned). */
             tradeOutcome: RequestTemplate.optional(),
             /** Point a partner's pools webhooks at the harness receiver ({{webhookUrl}}). */
@@ -174,6 +188,7 @@ export const Profile = z
       .optional(),
     webhooks: z
       .object({
+        ...comment,
         /** Where rampart's receiver listens. Loopback by default. */
         listenHost: z.string().default('127.0.0.1'),
         listenPort: z.number().int().min(0).max(65535).default(0),
@@ -184,6 +199,7 @@ export const Profile = z
       .default({ listenHost: '127.0.0.1', listenPort: 0 }),
     timing: z
       .object({
+        ...comment,
         /** Factor on the 1m/5m/30m/2h retry schedule the target declares (1 = real time). */
         retryScale: z.number().positive().max(1).default(1),
         /** Webhook attempt timeout the target applies, in ms (spec: 10 s). */
@@ -197,6 +213,7 @@ export const Profile = z
       .default({ retryScale: 1, attemptTimeoutMs: 10_000, quoteTtlSeconds: 15 }),
     tolerances: z
       .object({
+        ...comment,
         /** Allowed distance of expiresAt − request time from the quote TTL, in seconds. */
         quoteTtlSeconds: z.number().nonnegative().default(2),
         /** Allowed relative error on a measured retry gap. */
@@ -209,6 +226,7 @@ export const Profile = z
     /** Settings read only by the embedded reference target. */
     reference: z
       .object({
+        ...comment,
         rateLimits: z.boolean().default(true),
         /** Retry-schedule factor the embedded target applies (keep equal to timing.retryScale). */
         timeScale: z.number().positive().max(1).default(1),

@@ -1,0 +1,7 @@
+#!/usr/bin/env node
+// rampart's entry point: TypeScript sources run through tsx's loader, so a
+// fresh clone needs no build step.
+import { register } from 'tsx/esm/api';
+
+register();
+await import('../src/cli/main.ts');

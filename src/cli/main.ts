@@ -1,0 +1,252 @@
+// rampart's command line. The contract (commands, flags, exit codes) is fixed
+// by the README; everything else lives in the modules this file wires.
+import { readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { Command, Option } from 'commander';
+import { registerSecret, redact } from '../client/redact.js';
+import { ProfileError } from '../profile/load.js';
+import type { Profile } from '../profile/schema.js';
+import type { CheckResult, Observation, RunResults } from '../report/results.js';
+import { newRunId, writeRun } from '../report/writeRun.js';
+import { createProgress } from '../runner/progress.js';
+import { loadConformanceSuites, requirementResults, runChecks, unknownRequirementIds } from '../runner/run.js';
+import { SPEC_VERSION } from '../spec/limits.js';
+import { EXIT, RunError } from './exitCodes.js';
+import { preflight, resolveTarget, type ResolvedTarget } from './target.js';
+
+const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+
+type SuiteKind = 'conformance' | 'load' | 'chaos';
+
+interface RunOpts {
+  profile?: string;
+  service?: 'gate' | 'pools';
+  grep?: string;
+  depth: 'quick' | 'full';
+  fault?: string[];
+  reportsDir: string;
+  allowLive?: boolean;
+  concurrency?: string;
+}
+
+function registerProfileSecrets(profile: Profile): void {
+  const add = (v?: string) => v && registerSecret(v);
+  for (const p of profile.gate.partners) [p.secretKey, p.publishableKey, p.liveSecretKey, p.livePublishableKey, p.revokedSecretKey, p.webhookSecret].forEach(add);
+  for (const p of profile.pools?.partners ?? []) [p.secretKey, p.publishableKey, p.webhookSecret].forEach(add);
+}
+
+function emptyResults(command: string, depth: 'quick' | 'full', startedAt: Date, profileName: string, baseUrls: Record<string, string | undefined>): RunResults {
+  return {
+    runId: newRunId(startedAt),
+    tool: { name: 'rampart', version: pkg.version },
+    command,
+    depth,
+    startedAt: startedAt.toISOString(),
+    finishedAt: new Date().toISOString(),
+    profile: { name: profileName, baseUrls },
+    environment: { node: process.version, platform: `${process.platform}-${process.arch}`, host: hostname(), specVersion: SPEC_VERSION },
+    summary: { passed: 0, failed: 0, skipped: 0, notCovered: 0, checks: { passed: 0, failed: 0, skipped: 0 } },
+    requirements: [],
+    checks: [],
+    observations: [],
+  };
+}
+
+function baseUrlsOf(profile: Profile): Record<string, string | undefined> {
+  return {
+    gateSandbox: profile.gate.baseUrls.sandbox,
+    gateProduction: profile.gate.baseUrls.production,
+    poolsSandbox: profile.pools?.baseUrls.sandbox,
+    poolsProduction: profile.pools?.baseUrls.production,
+  };
+}
+
+/** Run the given suites and write the run directory. Returns the exit code. */
+async function run(kinds: SuiteKind[], command: string, opts: RunOpts): Promise<number> {
+  const startedAt = new Date();
+  const depth = opts.depth;
+  const progress = createProgress();
+  let target: ResolvedTarget | undefined;
+  let results = emptyResults(command, depth, startedAt, opts.profile ?? 'embedded', {});
+  let exitCode: number = EXIT.ok;
+  try {
+    target = await resolveTarget({ profile: opts.profile, faults: opts.fault });
+    const profile = target.profile;
+    registerProfileSecrets(profile);
+    results = emptyResults(command, depth, startedAt, profile.name + (target.faults.length ? ` [faults: ${target.faults.join(', ')}]` : ''), baseUrlsOf(profile));
+    const services: ('gate' | 'pools')[] = opts.service ? [opts.service] : profile.pools ? ['gate', 'pools'] : ['gate'];
+    await preflight(profile, services);
+
+    const checks: CheckResult[] = [];
+    const observations: Observation[] = [];
+    if (kinds.includes('conformance')) {
+      const suites = await loadConformanceSuites(opts.service);
+      const unknown = unknownRequirementIds(suites);
+      if (unknown.length) throw new RunError(`conformance suites name requirement ids missing from the catalogue: ${unknown.join(', ')}`, EXIT.usage);
+      const out = await runChecks({
+        profile,
+        suites,
+        depth,
+        grep: opts.grep,
+        progress,
+        concurrency: opts.concurrency ? Number(opts.concurrency) : undefined,
+        suiteName: 'conformance',
+      });
+      checks.push(...out.checks);
+      observations.push(...out.observations);
+    }
+    const suitesRun = new Set(kinds);
+    results.checks = checks;
+    results.observations = observations;
+    results.requirements = requirementResults(
+      checks,
+      (r) => suitesRun.has(r.suite) && (!opts.service || r.service === opts.service),
+    );
+  } catch (e) {
+    if (e instanceof ProfileError || e instanceof RunError) {
+      exitCode = e.exitCode;
+      results.error = { message: e.message, exitCode };
+    } else {
+      throw e;
+    }
+  } finally {
+    progress.stop();
+    await target?.close();
+  }
+
+  const reqs = results.requirements;
+  results.summary = {
+    passed: reqs.filter((r) => r.status === 'passed').length,
+    failed: reqs.filter((r) => r.status === 'failed').length,
+    skipped: reqs.filter((r) => r.status === 'skipped').length,
+    notCovered: reqs.filter((r) => r.status === 'not_covered').length,
+    checks: {
+      passed: results.checks.filter((c) => c.status === 'passed').length,
+      failed: results.checks.filter((c) => c.status === 'failed').length,
+      skipped: results.checks.filter((c) => c.status === 'skipped').length,
+    },
+  };
+  results.finishedAt = new Date().toISOString();
+  if (exitCode === EXIT.ok && results.summary.checks.failed > 0) exitCode = EXIT.checkFailed;
+
+  const { dir } = await writeRun(results, { reportsDir: opts.reportsDir });
+  const s = results.summary;
+  const secs = ((Date.parse(results.finishedAt) - startedAt.getTime()) / 1000).toFixed(1);
+  if (results.error) process.stderr.write(redact(`rampart: ${results.error.message}`) + '\n');
+  process.stdout.write(
+    `requirements: ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped, ${s.notCovered} not covered · checks: ${s.checks.passed} passed, ${s.checks.failed} failed, ${s.checks.skipped} skipped · ${secs}s\nreport: ${dir}/report.html\n`,
+  );
+  return exitCode;
+}
+
+const program = new Command();
+program.name('rampart').description('Conformance, load and chaos certification for the Gate and pools partner APIs').version(pkg.version);
+
+const depthOption = () => new Option('--depth <depth>', 'quick, or full (real-time windows and retry schedule)').choices(['quick', 'full']).default('quick');
+const commonRunOptions = (c: Command) =>
+  c
+    .option('--profile <file>', 'target profile (default: start the embedded reference target)')
+    .addOption(depthOption())
+    .option('--fault <name...>', 'start the embedded target with these seeded faults (see rampart serve --list-faults)')
+    .option('--reports-dir <dir>', 'where run directories go', 'reports')
+    .option('--concurrency <n>', 'checks run at once');
+
+commonRunOptions(
+  program
+    .command('conformance')
+    .description('run the conformance suites against a target')
+    .addOption(new Option('--service <service>', 'only one service').choices(['gate', 'pools']))
+    .option('--grep <text>', 'only checks whose name, file or requirement ids contain the text'),
+).action(async (opts: RunOpts) => {
+  process.exitCode = await run(['conformance'], 'conformance', opts);
+});
+
+commonRunOptions(
+  program
+    .command('certify')
+    .description('conformance, load and chaos against one target, one report')
+    .option('--allow-live', 'allow live keys and production base URLs'),
+).action(async (opts: RunOpts) => {
+  process.exitCode = await run(['conformance'], 'certify', opts);
+});
+
+program
+  .command('serve')
+  .description('run the embedded reference target (both services)')
+  .option('--profile <file>', 'profile to build the world from', 'fixtures/profiles/embedded.json')
+  .option('--fault <name...>', 'seeded faults to switch on')
+  .option('--list-faults', 'list the seeded faults and exit')
+  .action(async (opts: { profile: string; fault?: string[]; listFaults?: boolean }) => {
+    const { ALL_FAULTS } = await import('../reference/faults.js');
+    if (opts.listFaults) {
+      for (const f of ALL_FAULTS) process.stdout.write(`${f.name}\t${f.service}\t${f.requirements.join(',')}\t${f.description}\n`);
+      process.stdout.write(`${ALL_FAULTS.length} faults\n`);
+      return;
+    }
+    const { loadProfile } = await import('../profile/load.js');
+    const { startReference } = await import('../reference/server.js');
+    const profile = loadProfile(opts.profile);
+    let running;
+    try {
+      running = await startReference({ profile, faults: opts.fault ?? [], log: (l) => process.stderr.write(redact(l) + '\n') });
+    } catch (e) {
+      throw new RunError((e as Error).message, EXIT.usage);
+    }
+    process.stdout.write(
+      `rampart reference target (profile ${profile.name})\n  gate sandbox     ${running.urls.gateSandbox}\n  gate production  ${running.urls.gateProduction}\n  pools sandbox    ${running.urls.poolsSandbox}\n  pools production ${running.urls.poolsProduction}\n` +
+        (running.faults.length ? `  faults: ${running.faults.join(', ')}\n` : '') +
+        'Ctrl-C to stop.\n',
+    );
+    const stop = async () => {
+      await running.close();
+      process.exit(0);
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+
+program
+  .command('report [runDir]')
+  .description('rebuild report.html from results.json (default: reports/latest), or compare two runs')
+  .option('--compare <runs...>', 'two run directories A B: list what changed, new failures first')
+  .action(async (runDir: string | undefined, opts: { compare?: string[] }) => {
+    if (opts.compare) {
+      if (opts.compare.length !== 2) throw new RunError('--compare takes two run directories: --compare A B', EXIT.usage);
+      const { compareRuns, formatComparison } = await import('../report/compare.js');
+      const read = (d: string) => {
+        try {
+          return JSON.parse(readFileSync(`${d}/results.json`, 'utf8')) as RunResults;
+        } catch (e) {
+          throw new RunError(`cannot read ${d}/results.json (${(e as Error).message}) — pass run directories under reports/`, EXIT.usage);
+        }
+      };
+      const diff = compareRuns(read(opts.compare[0]!), read(opts.compare[1]!));
+      process.stdout.write(formatComparison(diff) + '\n');
+      process.exitCode = diff.newFailures.length ? EXIT.checkFailed : EXIT.ok;
+      return;
+    }
+    const { renderReport } = await import('../report/html.js');
+    const dir = runDir ?? 'reports/latest';
+    try {
+      const out = await renderReport(dir);
+      process.stdout.write(`report: ${out}\n`);
+    } catch (e) {
+      throw new RunError(`cannot rebuild the report from ${dir}/results.json (${(e as Error).message})`, EXIT.usage);
+    }
+  });
+
+program.exitOverride();
+try {
+  await program.parseAsync(process.argv);
+} catch (e) {
+  const err = e as { code?: string; exitCode?: number; message?: string };
+  if (err.code?.startsWith('commander.')) {
+    process.exitCode = err.code === 'commander.helpDisplayed' || err.code === 'commander.version' ? 0 : EXIT.usage;
+  } else if (e instanceof RunError || e instanceof ProfileError) {
+    process.stderr.write(redact(`rampart: ${e.message}`) + '\n');
+    process.exitCode = e.exitCode;
+  } else {
+    process.stderr.write(redact(`rampart: internal error: ${(e as Error)?.stack ?? String(e)}`) + '\n');
+    process.exitCode = 70;
+  }
+}

@@ -1,0 +1,89 @@
+// Resolving the target of a run: a profile file, or the embedded reference
+// target started in-process (no --profile). Also the preflight that turns an
+// unreachable or non-API target into one clear line, and the safety gate.
+import { createApiClient } from '../client/http.js';
+import { TransportError } from '../client/types.js';
+import { loadProfile } from '../profile/load.js';
+import type { Profile } from '../profile/schema.js';
+import { EXIT, RunError } from './exitCodes.js';
+
+export const EMBEDDED_PROFILE = 'fixtures/profiles/embedded.json';
+
+export interface ResolvedTarget {
+  profile: Profile;
+  embedded: boolean;
+  faults: string[];
+  close(): Promise<void>;
+}
+
+export async function resolveTarget(opts: { profile?: string; faults?: string[]; log?: (l: string) => void }): Promise<ResolvedTarget> {
+  if (opts.profile) {
+    if (opts.faults?.length) throw new RunError('--fault applies only to the embedded target (run without --profile)', EXIT.usage);
+    return { profile: loadProfile(opts.profile), embedded: false, faults: [], close: async () => {} };
+  }
+  const base = loadProfile(EMBEDDED_PROFILE);
+  // The embedded target lives on the other side of the wall: loaded only here, on demand.
+  const { startReference } = await import('../reference/server.js');
+  let running;
+  try {
+    running = await startReference({ profile: base, faults: opts.faults ?? [], ephemeralPorts: true, log: opts.log });
+  } catch (e) {
+    throw new RunError((e as Error).message, EXIT.usage);
+  }
+  return { profile: running.profile, embedded: true, faults: running.faults, close: () => running.close() };
+}
+
+const LOOPBACK = /^https?:\/\/(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?\//;
+
+/**
+ * What would make load or chaos traffic touch live money: a live key in a
+ * profile whose target is not on this machine, or a sandbox base URL that is
+ * the production one. (The embedded target's live keys are loopback-only.)
+ */
+export function liveHazards(profile: Profile): string[] {
+  const out: string[] = [];
+  const targets = [profile.gate.baseUrls.sandbox, profile.pools?.baseUrls.sandbox].filter((u): u is string => !!u);
+  const remote = targets.some((u) => !LOOPBACK.test(u));
+  if (remote) {
+    for (const p of profile.gate.partners) if (p.liveSecretKey || p.livePublishableKey) out.push(`gate partner ${p.name} holds a live key`);
+  }
+  if (profile.gate.baseUrls.production && profile.gate.baseUrls.production === profile.gate.baseUrls.sandbox)
+    out.push('gate.baseUrls.sandbox is the production base URL');
+  if (profile.pools?.baseUrls.production && profile.pools.baseUrls.production === profile.pools.baseUrls.sandbox)
+    out.push('pools.baseUrls.sandbox is the production base URL');
+  return out;
+}
+
+/** Load and chaos runs refuse live keys and production base URLs unless --allow-live. */
+export function assertSafeForTraffic(profile: Profile, allowLive: boolean, what: string): void {
+  if (allowLive) return;
+  const hazards = liveHazards(profile);
+  if (hazards.length) {
+    throw new RunError(`${what} refused for safety: ${hazards.join('; ')} — use a sandbox profile or pass --allow-live`, EXIT.refusedForSafety);
+  }
+}
+
+/** One request per service: an answer that is not the API's (refused, HTML 502, timeout) ends the run with exit 3. */
+export async function preflight(profile: Profile, services: ('gate' | 'pools')[]): Promise<void> {
+  const probes: { svc: 'gate' | 'pools'; baseUrl: string; key: string; path: string }[] = [];
+  if (services.includes('gate')) probes.push({ svc: 'gate', baseUrl: profile.gate.baseUrls.sandbox, key: profile.gate.partners[0]!.secretKey, path: '/capabilities/assets' });
+  if (services.includes('pools') && profile.pools)
+    probes.push({ svc: 'pools', baseUrl: profile.pools.baseUrls.sandbox, key: profile.pools.partners[0]!.secretKey, path: '/pools' });
+  for (const p of probes) {
+    const client = createApiClient({ service: p.svc, baseUrl: p.baseUrl, label: 'preflight', secretKey: p.key, timeoutMs: 10_000, retry: { maxRetries: 1, baseDelayMs: 200, maxDelayMs: 500 } });
+    let ex;
+    try {
+      ex = await client.get(p.path);
+    } catch (e) {
+      if (e instanceof TransportError) throw new RunError(`${p.svc} target unreachable: ${e.message}`, EXIT.unreachable);
+      throw e;
+    }
+    const ct = ex.headers['content-type'] ?? '';
+    if (ex.json === undefined || !/json/i.test(ct)) {
+      throw new RunError(
+        `${p.svc} target at ${p.baseUrl} answered ${ex.status} with a non-JSON body (${ct || 'no content-type'}) — is the base URL pointing at the API and is the service up?`,
+        EXIT.unreachable,
+      );
+    }
+  }
+}

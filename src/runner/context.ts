@@ -1,0 +1,246 @@
+// Builds the CheckContext a check runs with: partners leased from the
+// profile, clients that record every exchange for the report, triggers,
+// webhooks, observations, labelled waits.
+import type { Pacer } from '../client/pacer.js';
+import { createApiClient } from '../client/http.js';
+import type { ApiClient, Exchange } from '../client/types.js';
+import type { GatePartner, PoolsPartner, Profile } from '../profile/schema.js';
+import type { Observation } from '../report/results.js';
+import type { ReceivedEvent, WebhookReceiver } from '../webhooks/types.js';
+import type { CheckContext, CheckDef, GateActor, PoolsActor } from './check.js';
+import { CheckFailed, CheckSkipped, expectations } from './expect.js';
+import type { PartnerPool } from './partners.js';
+import type { Progress } from './progress.js';
+import { sendTemplate } from './triggers.js';
+
+export interface RunShared {
+  profile: Profile;
+  depth: 'quick' | 'full';
+  pacer: Pacer;
+  gatePartners: PartnerPool<GatePartner>;
+  poolsPartners: PartnerPool<PoolsPartner>;
+  receiver: WebhookReceiver;
+  progress: Progress;
+  observations: Observation[];
+  /** Partner names whose webhook_url points at the receiver, by service. */
+  webhookReady: Map<string, Promise<void>>;
+  timeoutMs: number;
+}
+
+export interface CheckRunState {
+  ctx: CheckContext;
+  exchanges: Exchange[];
+  retries: { what: string; attempt: number; delayMs: number }[];
+  release(): void;
+}
+
+const CLIENT_RETRY = { maxRetries: 3, baseDelayMs: 300, maxDelayMs: 3_000 };
+
+export function createCheckContext(shared: RunShared, check: CheckDef, service: 'gate' | 'pools', signal: AbortSignal): CheckRunState {
+  const { profile } = shared;
+  const exchanges: Exchange[] = [];
+  const retries: CheckRunState['retries'] = [];
+  const leasedGate: string[] = [];
+  const leasedPools: string[] = [];
+  const gateActors = new Map<string, GateActor>();
+  const poolsActors = new Map<string, PoolsActor>();
+
+  const client = (svc: 'gate' | 'pools', baseUrl: string, label: string, secretKey?: string, publishableKey?: string): ApiClient =>
+    createApiClient({
+      service: svc,
+      baseUrl,
+      label,
+      secretKey,
+      publishableKey,
+      pacer: svc === 'gate' ? shared.pacer : undefined,
+      retry: CLIENT_RETRY,
+      onExchange: (ex) => exchanges.push(ex),
+      onRetry: (info) => {
+        retries.push({ what: info.error ? info.error.message : `status ${info.exchange?.status}`, attempt: info.attempt, delayMs: info.delayMs });
+        shared.observations.push({
+          topic: 'client-retry',
+          service: svc,
+          check: check.name,
+          value: { attempt: info.attempt, status: info.exchange?.status, error: info.error?.kind, delayMs: Math.round(info.delayMs) },
+          note: 'an unexpected 429, 5xx or network error was retried with the same Idempotency-Key, as the spec advises',
+        });
+      },
+    });
+
+  const gateActor = (p: GatePartner): GateActor => {
+    let a = gateActors.get(p.name);
+    if (!a) {
+      a = { partner: p, client: client('gate', profile.gate.baseUrls.sandbox, p.name, p.secretKey, p.publishableKey) };
+      gateActors.set(p.name, a);
+    }
+    return a;
+  };
+  const poolsActor = (p: PoolsPartner): PoolsActor => {
+    let a = poolsActors.get(p.name);
+    if (!a) {
+      a = { partner: p, client: client('pools', profile.pools!.baseUrls.sandbox, p.name, p.secretKey, p.publishableKey) };
+      poolsActors.set(p.name, a);
+    }
+    return a;
+  };
+
+  const leaseGate = (what: string, filter: (p: GatePartner) => boolean, opts: { distinct?: boolean; prefer?: (p: GatePartner) => boolean } = {}): GateActor => {
+    const existing = [...gateActors.values()].find((a) => filter(a.partner) && !opts.distinct);
+    if (existing) return existing;
+    const p = shared.gatePartners.lease(filter, new Set([...gateActors.keys()]), opts.prefer);
+    if (!p) throw new CheckSkipped(`the profile has no ${what} gate partner available for this check`);
+    leasedGate.push(p.name);
+    return gateActor(p);
+  };
+  const leasePools = (what: string, filter: (p: PoolsPartner) => boolean, distinct = false): PoolsActor => {
+    if (!profile.pools) throw new CheckSkipped('the profile has no pools section');
+    const existing = [...poolsActors.values()].find((a) => filter(a.partner) && !distinct);
+    if (existing) return existing;
+    const p = shared.poolsPartners.lease(filter, new Set([...poolsActors.keys()]));
+    if (!p) throw new CheckSkipped(`the profile has no ${what} pools partner available for this check`);
+    leasedPools.push(p.name);
+    return poolsActor(p);
+  };
+
+  const notWebhooked = (p: { name: string }) => !shared.webhookReady.has(`gate:${p.name}`);
+
+  async function ensureWebhook(svc: 'gate' | 'pools', actor: GateActor | PoolsActor): Promise<void> {
+    const key = `${svc}:${actor.partner.name}`;
+    let ready = shared.webhookReady.get(key);
+    if (!ready) {
+      const secret = actor.partner.webhookSecret;
+      if (!secret) throw new CheckSkipped(`partner ${actor.partner.name} has no webhookSecret in the profile`);
+      shared.receiver.setSecrets(actor.partner.name, [secret]);
+      const tpl = svc === 'gate' ? profile.gate.triggers.configureWebhook : profile.pools?.triggers.configureWebhook;
+      if (!tpl) throw new CheckSkipped(`${svc}.triggers.configureWebhook is missing from the profile`);
+      ready = sendTemplate(actor.client, tpl, { webhookUrl: shared.receiver.urlFor(actor.partner.name), partner: actor.partner.name }).then(({ exchange }) => {
+        const ok = tpl.expectStatus ? tpl.expectStatus.includes(exchange.status) : exchange.status >= 200 && exchange.status < 300;
+        if (!ok) throw new Error(`configureWebhook for ${actor.partner.name} answered ${exchange.status}`);
+      });
+      shared.webhookReady.set(key, ready);
+      ready.catch(() => shared.webhookReady.delete(key));
+    }
+    try {
+      await ready;
+    } catch (e) {
+      throw new CheckFailed(`could not point ${svc} webhooks at the receiver: ${(e as Error).message}`, { requirement: undefined });
+    }
+  }
+
+  const ctx: CheckContext = {
+    profile,
+    depth: shared.depth,
+    signal,
+    gate: {
+      partner: () => leaseGate('sandbox', () => true, { prefer: notWebhooked }),
+      other: () => {
+        if (gateActors.size === 0) ctx.gate.partner();
+        return leaseGate('second (another tenant)', () => true, { distinct: true, prefer: notWebhooked });
+      },
+      embed: () => leaseGate('embed-capable (publishableKey + allowedOrigins)', (p) => !!p.publishableKey && !!p.allowedOrigins?.length),
+      rails: () => leaseGate('rail-entitled', (p) => p.rails === true),
+      noRails: () => leaseGate('non-rail', (p) => p.rails === false),
+      kycTrusted: () => leaseGate('KYC-trusted', (p) => p.kycTrusted === true),
+      webhooks: async () => {
+        const actor = leaseGate('webhook-capable', (p) => !!p.webhookSecret, {
+          prefer: (p) => shared.webhookReady.has(`gate:${p.name}`) || shared.gatePartners.leased(p.name) === 0,
+        });
+        await ensureWebhook('gate', actor);
+        return actor;
+      },
+      rawClient: () => client('gate', profile.gate.baseUrls.sandbox, 'raw'),
+      productionClient: () => {
+        const url = profile.gate.baseUrls.production;
+        if (!url) throw new CheckSkipped('the profile has no gate.baseUrls.production');
+        return client('gate', url, 'production');
+      },
+    },
+    pools: {
+      partner: () => leasePools('funded', (p) => p.state === 'funded' && !p.velocityCap && p.balanceGate),
+      other: () => {
+        if (poolsActors.size === 0) ctx.pools.partner();
+        return leasePools('second funded', (p) => p.state === 'funded' && !p.velocityCap && p.balanceGate, true);
+      },
+      byState: (state) => leasePools(state, (p) => p.state === state),
+      offRamp: () => leasePools('off_ramp-enabled', (p) => p.state === 'funded' && p.offRamp),
+      noOffRamp: () => leasePools('funded without off_ramp', (p) => p.state === 'funded' && !p.offRamp && !p.velocityCap),
+      balanceGateOff: () => leasePools('balance-gate-off', (p) => p.balanceGate === false),
+      velocityCapped: () => leasePools('velocity-capped', (p) => p.state === 'funded' && !!p.velocityCap),
+      webhooks: async () => {
+        const actor = leasePools('funded webhook-capable', (p) => p.state === 'funded' && !!p.webhookSecret && !p.velocityCap && p.balanceGate);
+        await ensureWebhook('pools', actor);
+        return actor;
+      },
+      rawClient: () => {
+        if (!profile.pools) throw new CheckSkipped('the profile has no pools section');
+        return client('pools', profile.pools.baseUrls.sandbox, 'raw');
+      },
+    },
+    async trigger(svc, name, vars, actor) {
+      const triggers: Record<string, unknown> = svc === 'gate' ? profile.gate.triggers : (profile.pools?.triggers ?? {});
+      const tpl = triggers[name] as Parameters<typeof sendTemplate>[1] | undefined;
+      if (!tpl || typeof tpl !== 'object' || !('method' in tpl)) throw new CheckSkipped(`${svc}.triggers.${name} is missing from the profile`);
+      const who = actor ?? (svc === 'gate' ? ctx.gate.partner() : ctx.pools.partner());
+      const c = tpl.base === 'pools' && svc === 'gate' ? ctx.pools.partner().client : who.client;
+      const res = await sendTemplate(c, tpl, vars);
+      const ok = tpl.expectStatus ? tpl.expectStatus.includes(res.exchange.status) : res.exchange.status >= 200 && res.exchange.status < 300;
+      if (!ok) {
+        throw new CheckFailed(`trigger ${svc}.${name} answered ${res.exchange.status}`, {
+          expected: tpl.expectStatus?.join(' or ') ?? '2xx',
+          actual: `${res.exchange.status} ${res.exchange.bodyText.slice(0, 300)}`,
+          exchange: res.exchange,
+        });
+      }
+      return res;
+    },
+    receiver: shared.receiver,
+    async waitForEvent(partnerName: string, match: (e: ReceivedEvent) => boolean, timeoutMs: number, what: string) {
+      const done = shared.progress.wait(`webhook ${what}`, timeoutMs);
+      try {
+        return await shared.receiver.waitFor(partnerName, match, timeoutMs);
+      } catch {
+        throw new CheckFailed(`no ${what} webhook reached the receiver for ${partnerName} within ${Math.round(timeoutMs / 1000)} s`, {
+          expected: what,
+          actual: `${shared.receiver.attempts(partnerName).length} attempt(s) received for this partner`,
+        });
+      } finally {
+        done();
+      }
+    },
+    expect: expectations,
+    observe(topic, value, note) {
+      shared.observations.push({ topic, service, check: check.name, value, note });
+    },
+    async sleep(ms, label) {
+      const done = shared.progress.wait(label, ms);
+      try {
+        await new Promise<void>((resolve, reject) => {
+          const t = setTimeout(resolve, ms);
+          signal.addEventListener(
+            'abort',
+            () => {
+              clearTimeout(t);
+              reject(new Error('aborted'));
+            },
+            { once: true },
+          );
+        });
+      } finally {
+        done();
+      }
+    },
+    skip(reason: string): never {
+      throw new CheckSkipped(reason);
+    },
+  };
+
+  return {
+    ctx,
+    exchanges,
+    retries,
+    release() {
+      for (const n of leasedGate) shared.gatePartners.release(n);
+      for (const n of leasedPools) shared.poolsPartners.release(n);
+    },
+  };
+}

@@ -1,0 +1,44 @@
+// Hands out profile partners to checks. Work is spread over every partner the
+// profile offers for a role: the least leased, least paced partner wins, so
+// the per-key rate windows of a real sandbox are shared fairly.
+import type { Pacer } from '../client/pacer.js';
+import type { GatePartner, PoolsPartner } from '../profile/schema.js';
+
+export class PartnerPool<P extends { name: string; secretKey: string }> {
+  private readonly leases = new Map<string, number>();
+
+  constructor(
+    readonly all: readonly P[],
+    private readonly pacer?: Pacer,
+  ) {}
+
+  /** Lease the least busy partner matching `filter`, never one in `exclude`. */
+  lease(filter: (p: P) => boolean, exclude: ReadonlySet<string> = new Set(), prefer?: (p: P) => boolean): P | undefined {
+    let best: P | undefined;
+    let bestScore = Infinity;
+    for (const p of this.all) {
+      if (!filter(p) || exclude.has(p.name)) continue;
+      const score =
+        (this.leases.get(p.name) ?? 0) * 10 + (this.pacer ? this.pacer.pressure(p.secretKey) : 0) + (prefer && !prefer(p) ? 100 : 0);
+      if (score < bestScore) {
+        best = p;
+        bestScore = score;
+      }
+    }
+    if (best) this.leases.set(best.name, (this.leases.get(best.name) ?? 0) + 1);
+    return best;
+  }
+
+  release(name: string): void {
+    const n = (this.leases.get(name) ?? 0) - 1;
+    if (n <= 0) this.leases.delete(name);
+    else this.leases.set(name, n);
+  }
+
+  leased(name: string): number {
+    return this.leases.get(name) ?? 0;
+  }
+}
+
+export type GatePool = PartnerPool<GatePartner>;
+export type PoolsPool = PartnerPool<PoolsPartner>;

@@ -1,0 +1,87 @@
+// Progress while running: on a terminal one live status line (running checks,
+// the longest current wait and its time left, an ETA); in CI or a pipe quiet
+// line-by-line output, one line per finished check.
+import { redact } from '../client/redact.js';
+
+export interface Progress {
+  start(total: number, label: string): void;
+  checkStarted(name: string): void;
+  checkFinished(name: string, status: 'passed' | 'failed' | 'skipped', ms: number, detail?: string): void;
+  /** Register a labelled wait; returns a function that ends it. */
+  wait(label: string, ms: number): () => void;
+  line(text: string): void;
+  stop(): void;
+}
+
+const ICON = { passed: '✓', failed: '✗', skipped: '-' } as const;
+
+export function createProgress(opts: { live?: boolean; quiet?: boolean; out?: NodeJS.WriteStream } = {}): Progress {
+  const out = opts.out ?? process.stderr;
+  const live = opts.live ?? (!!out.isTTY && !process.env.CI);
+  const running = new Map<string, number>();
+  const waits = new Map<number, { label: string; until: number }>();
+  let waitSeq = 0;
+  let total = 0;
+  let done = 0;
+  let startedAt = Date.now();
+  let timer: NodeJS.Timeout | undefined;
+  let label = '';
+
+  const clear = () => {
+    if (live) out.write('\r\x1b[2K');
+  };
+  const status = () => {
+    if (!live) return;
+    const now = Date.now();
+    const elapsed = (now - startedAt) / 1000;
+    const eta = done > 0 && done < total ? Math.round((elapsed / done) * (total - done)) : undefined;
+    let longest: { label: string; until: number } | undefined;
+    for (const w of waits.values()) if (!longest || w.until > longest.until) longest = w;
+    const wait = longest ? ` · waiting: ${longest.label} ${Math.max(0, Math.ceil((longest.until - now) / 1000))}s left` : '';
+    const line = `${label} ${done}/${total} · running ${running.size}${wait}${eta !== undefined ? ` · ETA ~${eta}s` : ''}`;
+    out.write(`\r\x1b[2K${line.slice(0, (out.columns ?? 120) - 1)}`);
+  };
+
+  return {
+    start(n, l) {
+      total = n;
+      done = 0;
+      label = l;
+      startedAt = Date.now();
+      if (live && !timer) {
+        timer = setInterval(status, 250);
+        timer.unref();
+      }
+      if (!opts.quiet) {
+        clear();
+        out.write(`${l}: ${n} checks\n`);
+      }
+    },
+    checkStarted(name) {
+      running.set(name, Date.now());
+    },
+    checkFinished(name, st, ms, detail) {
+      running.delete(name);
+      done++;
+      if (opts.quiet && st !== 'failed') return;
+      clear();
+      out.write(redact(`  ${ICON[st]} ${name} (${(ms / 1000).toFixed(1)}s)${detail ? ` — ${detail}` : ''}\n`));
+      status();
+    },
+    wait(l, ms) {
+      const id = ++waitSeq;
+      waits.set(id, { label: l, until: Date.now() + ms });
+      return () => waits.delete(id);
+    },
+    line(text) {
+      clear();
+      out.write(redact(text) + '\n');
+      status();
+    },
+    stop() {
+      if (timer) clearInterval(timer);
+      timer = undefined;
+      clear();
+    },
+  };
+}
