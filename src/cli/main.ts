@@ -1,6 +1,7 @@
 // rampart's command line. The contract (commands, flags, exit codes) is fixed
 // by the README; everything else lives in the modules this file wires.
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { hostname } from 'node:os';
 import { Command, Option } from 'commander';
 import { registerSecret, redact } from '../client/redact.js';
@@ -12,7 +13,7 @@ import { createProgress } from '../runner/progress.js';
 import { loadConformanceSuites, requirementResults, runChecks, unknownRequirementIds } from '../runner/run.js';
 import { SPEC_VERSION } from '../spec/limits.js';
 import { EXIT, RunError } from './exitCodes.js';
-import { preflight, resolveTarget, type ResolvedTarget } from './target.js';
+import { assertSafeForTraffic, preflight, resolveTarget, type ResolvedTarget } from './target.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -27,6 +28,9 @@ interface RunOpts {
   reportsDir: string;
   allowLive?: boolean;
   concurrency?: string;
+  scenario?: string[];
+  case?: string[];
+  gates?: string;
 }
 
 function registerProfileSecrets(profile: Profile): void {
@@ -77,8 +81,12 @@ async function run(kinds: SuiteKind[], command: string, opts: RunOpts): Promise<
     const services: ('gate' | 'pools')[] = opts.service ? [opts.service] : profile.pools ? ['gate', 'pools'] : ['gate'];
     await preflight(profile, services);
 
+    if (kinds.includes('load') || kinds.includes('chaos')) assertSafeForTraffic(profile, !!opts.allowLive, kinds.includes('load') ? 'load' : 'chaos');
+
     const checks: CheckResult[] = [];
     const observations: Observation[] = [];
+    const runDir = join(opts.reportsDir, results.runId);
+    mkdirSync(runDir, { recursive: true });
     if (kinds.includes('conformance')) {
       const suites = await loadConformanceSuites(opts.service);
       const unknown = unknownRequirementIds(suites);
@@ -94,6 +102,16 @@ async function run(kinds: SuiteKind[], command: string, opts: RunOpts): Promise<
       });
       checks.push(...out.checks);
       observations.push(...out.observations);
+    }
+    if (kinds.includes('load')) {
+      const { runLoad, DEFAULT_SCENARIOS, SCENARIO_NAMES } = await import('../load/run.js');
+      const { loadGates } = await import('../load/gates.js');
+      const unknown = (opts.scenario ?? []).filter((n) => !(SCENARIO_NAMES as string[]).includes(n));
+      if (unknown.length) throw new RunError(`unknown scenario ${unknown.join(', ')} — choose from ${SCENARIO_NAMES.join(', ')}`, EXIT.usage);
+      const names = (opts.scenario?.length ? opts.scenario : DEFAULT_SCENARIOS) as typeof DEFAULT_SCENARIOS;
+      const out = await runLoad({ profile, scenarios: names, depth, cases: opts.case, runDir, gates: loadGates(opts.gates), log: (l) => progress.line(l) });
+      checks.push(...out.checks);
+      results.metrics = { ...(results.metrics ?? {}), ...out.metrics };
     }
     const suitesRun = new Set(kinds);
     results.checks = checks;
@@ -163,11 +181,24 @@ commonRunOptions(
 
 commonRunOptions(
   program
-    .command('certify')
-    .description('conformance, load and chaos against one target, one report')
+    .command('load')
+    .description('run the k6 load scenarios (rate limits, quote TTL, transact race, smoke) against a target')
+    .option('--scenario <name...>', 'scenarios to run (default: all but soak)')
+    .option('--case <name...>', 'only these cases of the scenarios (e.g. burst)')
+    .option('--gates <file>', 'performance gates (thresholds) file', 'fixtures/gates.json')
     .option('--allow-live', 'allow live keys and production base URLs'),
 ).action(async (opts: RunOpts) => {
-  process.exitCode = await run(['conformance'], 'certify', opts);
+  process.exitCode = await run(['load'], 'load', opts);
+});
+
+commonRunOptions(
+  program
+    .command('certify')
+    .description('conformance, load and chaos against one target, one report')
+    .option('--gates <file>', 'performance gates (thresholds) file', 'fixtures/gates.json')
+    .option('--allow-live', 'allow live keys and production base URLs'),
+).action(async (opts: RunOpts) => {
+  process.exitCode = await run(['conformance', 'load'], 'certify', opts);
 });
 
 program

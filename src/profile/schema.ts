@@ -59,6 +59,12 @@ export const GatePartner = z
     rails: z.boolean().optional(),
     /** The partner is KYC-trusted: its kyc_package is accepted. */
     kycTrusted: z.boolean().optional(),
+    /**
+     * 'load': the key is kept out of conformance and chaos traffic so the
+     * rate-limit scenarios start with empty windows (give at least 8; leave
+     * them unused for an hour before a --depth full run).
+     */
+    reservedFor: z.enum(['load']).optional(),
   })
   .strict();
 export type GatePartner = z.infer<typeof GatePartner>;

@@ -82,7 +82,8 @@ export async function runChecks(opts: RunChecksOptions): Promise<ChecksOutcome> 
     profile,
     depth: opts.depth,
     pacer,
-    gatePartners: new PartnerPool(profile.gate.partners, pacer),
+    // Keys reserved for load keep empty rate windows for the rate-limit scenarios.
+    gatePartners: new PartnerPool(profile.gate.partners.filter((p) => p.reservedFor !== 'load'), pacer),
     poolsPartners: new PartnerPool(profile.pools?.partners ?? []),
     receiver,
     progress,

@@ -1,0 +1,32 @@
+// Which requirement ids each load scenario proves, per case. Plain data with
+// no k6 imports: the scenarios tag their checks with these ids and rampart
+// (src/load) reads the same table for thresholds and results.
+export interface ScenarioSpec {
+  /** Cases → requirement ids their checks carry. */
+  cases: Record<string, string[]>;
+  /** Cases that run only at --depth full (long real-time windows). */
+  fullOnly?: string[];
+  /** Upper bound on the run, seconds, at quick and full depth. */
+  maxSeconds: { quick: number; full: number };
+  service: 'gate' | 'pools';
+}
+
+export const SCENARIOS = {
+  'rate-limits': {
+    service: 'gate',
+    cases: {
+      burst: ['GATE-RATE-FIRST-WINDOW', 'GATE-RATE-429-ENVELOPE', 'GATE-RATE-FIRST-WINDOW-REOPENS'],
+      perClient: ['GATE-RATE-PER-CLIENT'],
+      write10: ['GATE-RATE-ROUTE-WRITE10'],
+      write30: ['GATE-RATE-ROUTE-WRITE30'],
+      read60: ['GATE-RATE-ROUTE-READ60'],
+      replacesFirstOnly: ['GATE-RATE-ROUTE-REPLACES-FIRST-ONLY'],
+      minute: ['GATE-RATE-MINUTE-WINDOW'],
+      hour: ['GATE-RATE-HOUR-WINDOW'],
+    },
+    fullOnly: ['hour'],
+    maxSeconds: { quick: 150, full: 480 },
+  },
+} as const satisfies Record<string, ScenarioSpec>;
+
+export type ScenarioName = keyof typeof SCENARIOS;

@@ -1,0 +1,79 @@
+// Locating and running the pinned k6 (built by scripts/setup.sh into
+// tools/bin, or a matching k6 on PATH).
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** The k6 version pinned in tools/go.mod. */
+export function pinnedK6Version(): string {
+  const mod = readFileSync(join(ROOT, 'tools', 'go.mod'), 'utf8');
+  const m = /go\.k6\.io\/k6\/v2\s+(v[\d.]+)/.exec(mod);
+  if (!m) throw new Error('tools/go.mod does not pin go.k6.io/k6/v2');
+  return m[1]!;
+}
+
+/** Path of a k6 binary of the pinned version, or a reason why there is none. */
+export function findK6(): { path: string } | { missing: string } {
+  const version = pinnedK6Version();
+  const candidates = [process.env.RAMPART_K6, join(ROOT, 'tools', 'bin', 'k6'), 'k6'].filter((c): c is string => !!c);
+  for (const c of candidates) {
+    if (c !== 'k6' && !existsSync(c)) continue;
+    const out = spawnSync(c, ['version'], { encoding: 'utf8', timeout: 10_000 });
+    if (out.status === 0 && out.stdout.includes(`k6 ${version}`)) return { path: c };
+  }
+  return { missing: `k6 ${version} not found — run \`npm run setup\` (builds it into tools/bin) or put k6 ${version} on PATH` };
+}
+
+export interface K6Run {
+  exitCode: number;
+  stderrTail: string;
+  durationMs: number;
+}
+
+/**
+ * Run one scenario. k6 exits 99 when a threshold is breached; other non-zero
+ * codes mean the script or k6 itself failed. Output is captured (never echoed
+ * raw) so a key in an error message cannot leak; the caller redacts the tail.
+ */
+export function runK6(opts: {
+  k6: string;
+  script: string;
+  env: Record<string, string>;
+  dashboardExport?: string;
+  /** File for console.log records (k6 --console-output). */
+  consoleOutput?: string;
+  timeoutMs: number;
+  onLine?: (line: string) => void;
+}): Promise<K6Run> {
+  const started = Date.now();
+  const args = ['run', '--quiet', '--no-color', '--no-usage-report', ...(opts.consoleOutput ? ['--console-output', opts.consoleOutput] : []), opts.script];
+  const env: NodeJS.ProcessEnv = { ...process.env, ...opts.env, K6_NO_USAGE_REPORT: 'true' };
+  if (opts.dashboardExport) {
+    env.K6_WEB_DASHBOARD = 'true';
+    env.K6_WEB_DASHBOARD_PORT = '-1';
+    env.K6_WEB_DASHBOARD_EXPORT = opts.dashboardExport;
+  }
+  return new Promise((resolve) => {
+    const child = spawn(opts.k6, args, { env, cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let tail = '';
+    const keep = (chunk: Buffer) => {
+      const text = chunk.toString('utf8');
+      tail = (tail + text).slice(-4000);
+      if (opts.onLine) for (const l of text.split('\n')) if (l.trim()) opts.onLine(l);
+    };
+    child.stdout.on('data', keep);
+    child.stderr.on('data', keep);
+    const killer = setTimeout(() => child.kill('SIGTERM'), opts.timeoutMs);
+    child.on('close', (code, signal) => {
+      clearTimeout(killer);
+      resolve({ exitCode: code ?? (signal ? 124 : 1), stderrTail: tail, durationMs: Date.now() - started });
+    });
+    child.on('error', (e) => {
+      clearTimeout(killer);
+      resolve({ exitCode: 127, stderrTail: e.message, durationMs: Date.now() - started });
+    });
+  });
+}
