@@ -27,6 +27,20 @@ export const SCENARIOS = {
     fullOnly: ['hour'],
     maxSeconds: { quick: 150, full: 480 },
   },
+  'quote-ttl': {
+    service: 'pools',
+    cases: {
+      ttl: ['POOLS-TTL-EXPIRES-AT', 'POOLS-TTL-TRANSACT-BEFORE-EXPIRY', 'POOLS-TTL-TRANSACT-AFTER-EXPIRY-409', 'POOLS-LOAD-NO-SERVER-ERROR'],
+    },
+    maxSeconds: { quick: 90, full: 150 },
+  },
+  'transact-race': {
+    service: 'pools',
+    cases: { race: ['POOLS-TX-RACE-ONE-TRADE', 'POOLS-TX-RACE-DEBIT-ONCE'] },
+    maxSeconds: { quick: 60, full: 60 },
+  },
+  smoke: { service: 'gate', cases: { traffic: [] }, maxSeconds: { quick: 90, full: 90 } },
+  soak: { service: 'gate', cases: { traffic: [] }, maxSeconds: { quick: 7300, full: 7300 } },
 } as const satisfies Record<string, ScenarioSpec>;
 
 export type ScenarioName = keyof typeof SCENARIOS;

@@ -59,47 +59,31 @@ function configFor(profile: Profile, name: ScenarioName, cases: string[], depth:
   const spec = SCENARIOS[name];
   const reserved = profile.gate.partners.filter((p) => p.reservedFor === 'load').map((p) => p.secretKey);
   const traffic = profile.gate.partners.filter((p) => p.reservedFor !== 'load').map((p) => p.secretKey);
-  const base = { scenario: name, depth, cases, requirements: requirementsOf(name, cases), gates };
-  if (spec.service === 'gate') {
-    if (name === 'rate-limits' && reserved.length < 8) {
-      return { missing: `the profile reserves ${reserved.length} gate partner(s) for load (reservedFor: "load"); the rate-limit cases need 8 keys with empty windows` };
-    }
-    return {
-      config: {
-        ...base,
-        gate: {
-          baseUrl: profile.gate.baseUrls.sandbox,
-          keys: reserved,
-          trafficKeys: traffic,
-          sessionBody: { amount: '10.00', currency: 'EUR', return_url: 'https://example.test/return', ...(profile.gate.sessionDefaults ?? {}) },
-        },
-      },
+  if (name === 'rate-limits' && reserved.length < 8) {
+    return { missing: `the profile reserves ${reserved.length} gate partner(s) for load (reservedFor: "load"); the rate-limit cases need 8 keys with empty windows` };
+  }
+  const gate = {
+    baseUrl: profile.gate.baseUrls.sandbox,
+    keys: reserved,
+    trafficKeys: traffic,
+    sessionBody: { amount: '10.00', currency: 'EUR', return_url: 'https://example.test/return', ...(profile.gate.sessionDefaults ?? {}) },
+  };
+  let pools: object | undefined;
+  const p = profile.pools;
+  const funded = p?.partners.filter((x) => x.state === 'funded' && x.balanceGate && !x.velocityCap).map((x) => x.secretKey) ?? [];
+  if (p && funded.length) {
+    const { $comment: _c, ...quote } = p.quote as Record<string, unknown>;
+    pools = {
+      baseUrl: p.baseUrls.sandbox,
+      keys: funded,
+      pool: p.pools.main,
+      quote: { side: 'on_ramp', type: 'firm', ...quote },
+      ttlSeconds: profile.timing.quoteTtlSeconds ?? POOLS_LIMITS.quoteTtlSeconds,
+      ttlToleranceSeconds: profile.tolerances.quoteTtlSeconds,
     };
   }
-  const pools = profile.pools;
-  if (!pools) return { missing: 'the profile has no pools section' };
-  const funded = pools.partners.filter((p) => p.state === 'funded' && p.balanceGate && !p.velocityCap).map((p) => p.secretKey);
-  if (funded.length === 0) return { missing: 'the profile has no funded pools partner without a velocity cap' };
-  const { $comment: _c, ...quote } = pools.quote as Record<string, unknown>;
-  return {
-    config: {
-      ...base,
-      pools: {
-        baseUrl: pools.baseUrls.sandbox,
-        keys: funded,
-        pool: pools.pools.main,
-        quote: { side: 'on_ramp', type: 'firm', ...quote },
-        ttlSeconds: profile.timing.quoteTtlSeconds ?? POOLS_LIMITS.quoteTtlSeconds,
-        ttlToleranceSeconds: profile.tolerances.quoteTtlSeconds,
-      },
-      gate: {
-        baseUrl: profile.gate.baseUrls.sandbox,
-        keys: reserved,
-        trafficKeys: traffic,
-        sessionBody: { amount: '10.00', currency: 'EUR', return_url: 'https://example.test/return', ...(profile.gate.sessionDefaults ?? {}) },
-      },
-    },
-  };
+  if (spec.service === 'pools' && !pools) return { missing: p ? 'the profile has no funded pools partner without a velocity cap' : 'the profile has no pools section' };
+  return { config: { scenario: name, depth, cases, requirements: requirementsOf(name, cases), gates, gate, pools } };
 }
 
 function readRecords(file: string): Record<string, unknown>[] {
@@ -249,10 +233,12 @@ export async function runLoad(opts: {
       }
     }
     // Gates thresholds other than the per-requirement ones (latency, error rate).
+    const breached: string[] = [];
     for (const [metric, m] of Object.entries(summary.metrics ?? {})) {
       if (metric.startsWith('checks{req:')) continue;
       for (const [expr, t] of Object.entries(m.thresholds ?? {})) {
         if (!t.ok) {
+          breached.push(`${metric} ${expr}`);
           checks.push({
             name: `${name}: gate ${metric} ${expr}`,
             suite: 'load',
@@ -264,6 +250,12 @@ export async function runLoad(opts: {
           });
         }
       }
+    }
+    if (reqs.length === 0) {
+      // A performance-gate scenario (smoke, soak): one check for its gates.
+      const gateCheck = { name: `${name}: performance gates (p95/p99 per route group, unexpected-status rate)`, suite: 'load' as const, file: `scenarios/${name}.ts`, requirements: [], durationMs: run.durationMs };
+      if (crashed || !summary.metrics) checks.push({ ...gateCheck, status: 'failed', failure: { message: `k6 ended with exit code ${run.exitCode}`, actual: run.stderrTail.split('\n').filter(Boolean).slice(-3).join(' | ') } });
+      else if (!breached.length) checks.push({ ...gateCheck, status: 'passed' });
     }
     for (const r of records) {
       if (r.kind === 'first429') {

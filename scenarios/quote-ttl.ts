@@ -1,0 +1,84 @@
+// Pools firm-quote TTL under load: many VUs on a constant-arrival-rate
+// executor request firm quotes and transact each after a random delay spread
+// across 10–20 s. expiresAt must sit about 15 s after the request (within the
+// profile's tolerance); a transact sent clearly before expiry succeeds, one
+// sent clearly after gets 409; nothing answers 5xx.
+import { check, sleep } from 'k6';
+import { Rate } from 'k6/metrics';
+import { loadConfig, requirementThresholds, summaryFiles, wants } from './lib/config.ts';
+import { emit } from './lib/emit.ts';
+import { call, json } from './lib/http.ts';
+import { SCENARIOS } from './lib/requirements.ts';
+
+const cfg = loadConfig();
+const pools = cfg.pools!;
+const R = SCENARIOS['quote-ttl'].cases;
+const serverErrors = new Rate('rampart_server_errors');
+
+// A transact closer than this to expiresAt (either side) is reported, not judged:
+// client and target clocks and the request's own latency blur the instant.
+const EDGE_MS = 1_000;
+
+const rate = cfg.gates.quoteTtlRate ?? 2;
+const duration = cfg.gates.quoteTtlDurationSeconds ?? 20;
+const vus = cfg.gates.quoteTtlVus ?? 60;
+
+export const options = {
+  scenarios: wants(cfg, 'ttl')
+    ? {
+        ttl: {
+          executor: 'constant-arrival-rate',
+          rate,
+          timeUnit: '1s',
+          duration: `${duration}s`,
+          preAllocatedVUs: Math.min(vus, Math.ceil(rate * 22)),
+          maxVUs: vus,
+          gracefulStop: '30s',
+        },
+      }
+    : {},
+  thresholds: { ...requirementThresholds(cfg), rampart_server_errors: ['rate==0'] },
+};
+
+const base = pools.baseUrl.replace(/\/$/, '');
+
+export default function (): void {
+  const key = pools.keys[(__VU + __ITER) % pools.keys.length]!;
+  const sentAt = Date.now();
+  const q = call('POST', `${base}/pools/${encodeURIComponent(pools.pool)}/quote`, key, {
+    body: { ...pools.quote, type: 'firm' },
+    tags: { name: 'POST /pools/{id}/quote', group: 'pools' },
+  });
+  serverErrors.add(q.status >= 500);
+  const body = json(q);
+  if (q.status !== 200 || !body || body.available !== true || typeof body.quoteId !== 'string') {
+    check(q, { 'a firm quote is available for the profile quote body': () => false }, { req: R.ttl[0] });
+    return;
+  }
+  const expiresAt = Date.parse(body.expiresAt);
+  const ttlSeconds = (expiresAt - sentAt) / 1000;
+  emit({ kind: 'quoteTtl', seconds: Math.round(ttlSeconds * 1000) / 1000 });
+  check(ttlSeconds, { 'expiresAt − request time is within the tolerance of the quote TTL': (s) => Math.abs(s - pools.ttlSeconds) <= pools.ttlToleranceSeconds }, { req: R.ttl[0] });
+
+  sleep(10 + Math.random() * 10);
+  const at = Date.now();
+  const t = call('POST', `${base}/pools/${encodeURIComponent(pools.pool)}/transact`, key, {
+    body: { quoteId: body.quoteId },
+    idempotencyKey: true,
+    tags: { name: 'POST /pools/{id}/transact', group: 'pools' },
+  });
+  serverErrors.add(t.status >= 500);
+  const tb = json(t);
+  if (at <= expiresAt - EDGE_MS) {
+    check(t, { 'a transact before expiry succeeds with a reserved trade': (r) => r.status >= 200 && r.status < 300 && typeof tb?.transactId === 'string' }, { req: R.ttl[1] });
+  } else if (at >= expiresAt + EDGE_MS) {
+    check(t, { 'a transact after expiry gets 409': (r) => r.status === 409 }, { req: R.ttl[2] });
+  } else {
+    emit({ kind: 'quoteTtlEdge', msFromExpiry: at - expiresAt, status: t.status });
+  }
+  check(t, { 'no 5xx under load': (r) => r.status < 500 }, { req: R.ttl[3] });
+}
+
+export function handleSummary(data: unknown) {
+  return summaryFiles(data);
+}

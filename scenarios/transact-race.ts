@@ -1,0 +1,78 @@
+// N VUs transact one firm quote at the same moment, each with its own
+// Idempotency-Key: exactly one trade exists afterwards and the balance is
+// debited once. Each answer is a trade with that quote (endpoint rule 3:
+// idempotent on quoteId) or 409 (the quote state table): both readings pass.
+import { check } from 'k6';
+import exec from 'k6/execution';
+import { loadConfig, requirementThresholds, summaryFiles, wants } from './lib/config.ts';
+import { emit } from './lib/emit.ts';
+import { call, json } from './lib/http.ts';
+import { SCENARIOS } from './lib/requirements.ts';
+
+const cfg = loadConfig();
+const pools = cfg.pools!;
+const R = SCENARIOS['transact-race'].cases;
+const N = cfg.gates.raceVus ?? 16;
+
+export const options = {
+  scenarios: wants(cfg, 'race') ? { race: { executor: 'per-vu-iterations', vus: N, iterations: 1, maxDuration: '30s' } } : {},
+  thresholds: requirementThresholds(cfg),
+  setupTimeout: '30s',
+  teardownTimeout: '30s',
+};
+
+const base = pools.baseUrl.replace(/\/$/, '');
+const pool = encodeURIComponent(pools.pool);
+const cents = (d: string | null | undefined) => (typeof d === 'string' ? Math.round(Number(d) * 100) : NaN);
+
+interface RaceSetup {
+  key: string;
+  quoteId: string;
+  balanceBefore: number;
+  startAt: number;
+}
+
+export function setup(): RaceSetup | undefined {
+  const key = pools.keys[0]!;
+  const b = json(call('GET', `${base}/pools/${pool}/balance`, key, { tags: { name: 'GET /pools/{id}/balance' } }));
+  const q = json(call('POST', `${base}/pools/${pool}/quote`, key, { body: { ...pools.quote, type: 'firm' }, tags: { name: 'POST /pools/{id}/quote' } }));
+  if (!q?.quoteId) {
+    check(q, { 'a firm quote to race on': () => false }, { req: R.race[0] });
+    return undefined;
+  }
+  // Every VU fires at the same instant, 1 s after setup.
+  return { key, quoteId: q.quoteId, balanceBefore: cents(b?.balance), startAt: Date.now() + 1_000 };
+}
+
+export default function (s: RaceSetup | undefined): void {
+  if (!s) return;
+  const wait = s.startAt - Date.now();
+  if (wait > 0) {
+    const until = Date.now() + wait;
+    while (Date.now() < until) {
+      /* spin briefly so every VU starts within a few ms */
+    }
+  }
+  const r = call('POST', `${base}/pools/${pool}/transact`, s.key, { body: { quoteId: s.quoteId }, idempotencyKey: true, tags: { name: 'POST /pools/{id}/transact' } });
+  const b = json(r);
+  emit({ kind: 'race', vu: exec.vu.idInTest, status: r.status, transactId: b?.transactId ?? null });
+  check(r, {
+    'each racer gets the trade of this quote or 409': (x) => (x.status >= 200 && x.status < 300 && b?.quoteId === s.quoteId && typeof b?.transactId === 'string') || x.status === 409,
+  }, { req: R.race[0] });
+}
+
+export function teardown(s: RaceSetup | undefined): void {
+  if (!s) return;
+  const page = json(call('GET', `${base}/pools/trades`, s.key, { tags: { name: 'GET /pools/trades' } }));
+  const mine = (page?.data ?? []).filter((t: { quoteId?: string }) => t.quoteId === s.quoteId);
+  check(mine, { 'exactly one trade exists for the raced quote': (m) => m.length === 1 }, { req: R.race[0] });
+  const after = json(call('GET', `${base}/pools/${pool}/balance`, s.key, { tags: { name: 'GET /pools/{id}/balance' } }));
+  const debited = s.balanceBefore - cents(after?.balance);
+  const fiat = cents(mine[0]?.fiatAmount);
+  emit({ kind: 'raceBalance', debitedCents: debited, tradeFiatCents: fiat });
+  check(debited, { 'the balance is debited once, by the trade amount': (d) => Number.isFinite(d) && d === fiat }, { req: R.race[1] });
+}
+
+export function handleSummary(data: unknown) {
+  return summaryFiles(data);
+}
