@@ -103,6 +103,38 @@ async function run(kinds: SuiteKind[], command: string, opts: RunOpts): Promise<
       checks.push(...out.checks);
       observations.push(...out.observations);
     }
+    if (kinds.includes('chaos')) {
+      const { loadSuites } = await import('../runner/run.js');
+      const { startToxiproxy } = await import('../chaos/toxiproxy.js');
+      const { installChaos } = await import('../chaos/kit.js');
+      const suites = await loadSuites('chaos', opts.service);
+      const unknown = unknownRequirementIds(suites);
+      if (unknown.length) throw new RunError(`chaos suites name requirement ids missing from the catalogue: ${unknown.join(', ')}`, EXIT.usage);
+      const tp = await startToxiproxy();
+      if ('missing' in tp) {
+        progress.line(`- chaos skipped: ${tp.missing}`);
+        for (const suite of suites)
+          for (const c of suite.checks)
+            checks.push({ name: c.name, suite: 'chaos', file: suite.file, requirements: c.requirements, status: 'skipped', reason: `no Toxiproxy: ${tp.missing}`, durationMs: 0 });
+      } else {
+        try {
+          const out = await runChecks({
+            profile,
+            suites,
+            depth,
+            grep: opts.grep,
+            progress,
+            concurrency: opts.concurrency ? Number(opts.concurrency) : 8,
+            suiteName: 'chaos',
+            prepare: (shared) => installChaos(shared, tp),
+          });
+          checks.push(...out.checks);
+          observations.push(...out.observations);
+        } finally {
+          await tp.close();
+        }
+      }
+    }
     if (kinds.includes('load')) {
       const { runLoad, DEFAULT_SCENARIOS, SCENARIO_NAMES } = await import('../load/run.js');
       const { loadGates } = await import('../load/gates.js');
@@ -193,12 +225,23 @@ commonRunOptions(
 
 commonRunOptions(
   program
+    .command('chaos')
+    .description('run the chaos suites (webhook retries, dead-letters, replays under network faults) through Toxiproxy')
+    .addOption(new Option('--service <service>', 'only one service').choices(['gate', 'pools']))
+    .option('--grep <text>', 'only checks whose name, file or requirement ids contain the text')
+    .option('--allow-live', 'allow live keys and production base URLs'),
+).action(async (opts: RunOpts) => {
+  process.exitCode = await run(['chaos'], 'chaos', opts);
+});
+
+commonRunOptions(
+  program
     .command('certify')
     .description('conformance, load and chaos against one target, one report')
     .option('--gates <file>', 'performance gates (thresholds) file', 'fixtures/gates.json')
     .option('--allow-live', 'allow live keys and production base URLs'),
 ).action(async (opts: RunOpts) => {
-  process.exitCode = await run(['conformance', 'load'], 'certify', opts);
+  process.exitCode = await run(['conformance', 'chaos', 'load'], 'certify', opts);
 });
 
 program

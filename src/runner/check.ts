@@ -1,6 +1,7 @@
 // A check is a small declared unit: the requirement ids it covers, the profile
 // roles it needs, and a body. The runner provides what it needs (partners,
 // a webhook receiver, triggers) or skips it with the missing role as reason.
+import type { Proxy, Toxiproxy } from 'toxiproxy-node-client';
 import type { ZodType } from 'zod';
 import type { ApiClient, Exchange } from '../client/types.js';
 import type { GatePartner, PoolsPartner, Profile } from '../profile/schema.js';
@@ -66,6 +67,18 @@ export interface Expectations {
   that(cond: unknown, message: string, opts?: { requirement?: string; expected?: unknown; actual?: unknown; exchange?: Exchange }): asserts cond;
 }
 
+/**
+ * Network faults for chaos checks (Toxiproxy). Present only in chaos runs;
+ * toxics a check adds are removed when it ends.
+ */
+export interface ChaosKit {
+  readonly toxiproxy: Toxiproxy;
+  /** The proxy between the target's webhook sender and the receiver for this partner; the partner's webhook_url points at it. */
+  webhookProxy(partnerName: string): Promise<Proxy>;
+  /** A client for the actor that reaches the target API through a fresh proxy of this check's own. */
+  throughProxy(actor: GateActor | PoolsActor, service: 'gate' | 'pools'): Promise<{ client: ApiClient; proxy: Proxy }>;
+}
+
 export interface CheckContext {
   readonly profile: Profile;
   readonly depth: 'quick' | 'full';
@@ -116,4 +129,6 @@ export interface CheckContext {
   sleep(ms: number, label: string): Promise<void>;
   /** Stop the check as skipped, with a reason. */
   skip(reason: string): never;
+  /** Toxiproxy, in chaos runs only (undefined otherwise: chaos checks skip with a reason). */
+  readonly chaos?: ChaosKit;
 }

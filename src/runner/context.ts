@@ -25,13 +25,22 @@ export interface RunShared {
   /** Partner names whose webhook_url points at the receiver, by service. */
   webhookReady: Map<string, Promise<void>>;
   timeoutMs: number;
+  /** Where a partner's webhooks must go (default: straight to the receiver; chaos runs: through a proxy). */
+  webhookUrlFor?: (partnerName: string) => Promise<string>;
+  /** Chaos runs: builds the per-check kit and cleans it up. */
+  chaos?: {
+    kitFor(check: CheckDef, clientFor: (svc: 'gate' | 'pools', baseUrl: string, label: string, secretKey?: string, publishableKey?: string) => ApiClient): {
+      kit: import('./check.js').ChaosKit;
+      cleanup(): Promise<void>;
+    };
+  };
 }
 
 export interface CheckRunState {
   ctx: CheckContext;
   exchanges: Exchange[];
   retries: { what: string; attempt: number; delayMs: number }[];
-  release(): void;
+  release(): void | Promise<void>;
 }
 
 const CLIENT_RETRY = { maxRetries: 3, baseDelayMs: 300, maxDelayMs: 3_000 };
@@ -113,7 +122,8 @@ export function createCheckContext(shared: RunShared, check: CheckDef, service: 
       shared.receiver.setSecrets(actor.partner.name, [secret]);
       const tpl = svc === 'gate' ? profile.gate.triggers.configureWebhook : profile.pools?.triggers.configureWebhook;
       if (!tpl) throw new CheckSkipped(`${svc}.triggers.configureWebhook is missing from the profile`);
-      ready = sendTemplate(actor.client, tpl, { webhookUrl: shared.receiver.urlFor(actor.partner.name), partner: actor.partner.name }).then(({ exchange }) => {
+      const url = shared.webhookUrlFor ? shared.webhookUrlFor(actor.partner.name) : Promise.resolve(shared.receiver.urlFor(actor.partner.name));
+      ready = url.then((webhookUrl) => sendTemplate(actor.client, tpl, { webhookUrl, partner: actor.partner.name })).then(({ exchange }) => {
         const ok = tpl.expectStatus ? tpl.expectStatus.includes(exchange.status) : exchange.status >= 200 && exchange.status < 300;
         if (!ok) throw new Error(`configureWebhook for ${actor.partner.name} answered ${exchange.status}`);
       });
@@ -127,7 +137,10 @@ export function createCheckContext(shared: RunShared, check: CheckDef, service: 
     }
   }
 
+  const chaos = shared.chaos?.kitFor(check, client);
+
   const ctx: CheckContext = {
+    chaos: chaos?.kit,
     profile,
     depth: shared.depth,
     signal,
@@ -238,9 +251,13 @@ export function createCheckContext(shared: RunShared, check: CheckDef, service: 
     ctx,
     exchanges,
     retries,
-    release() {
-      for (const n of leasedGate) shared.gatePartners.release(n);
-      for (const n of leasedPools) shared.poolsPartners.release(n);
+    async release() {
+      try {
+        await chaos?.cleanup();
+      } finally {
+        for (const n of leasedGate) shared.gatePartners.release(n);
+        for (const n of leasedPools) shared.poolsPartners.release(n);
+      }
     },
   };
 }

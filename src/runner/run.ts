@@ -24,11 +24,16 @@ export interface LoadedSuite extends SuiteDef {
 }
 
 /** Every conformance suite file: conformance/<service>/<area>.ts, default export defineSuite(...). */
-export async function loadConformanceSuites(service?: 'gate' | 'pools'): Promise<LoadedSuite[]> {
+export function loadConformanceSuites(service?: 'gate' | 'pools'): Promise<LoadedSuite[]> {
+  return loadSuites('conformance', service);
+}
+
+/** Suite files of a kind: <kind>/<service>/<area>.ts (conformance/ or chaos/). */
+export async function loadSuites(kind: 'conformance' | 'chaos', service?: 'gate' | 'pools'): Promise<LoadedSuite[]> {
   const suites: LoadedSuite[] = [];
   for (const svc of ['gate', 'pools'] as const) {
     if (service && svc !== service) continue;
-    const dir = join(ROOT, 'conformance', svc);
+    const dir = join(ROOT, kind, svc);
     let files: string[];
     try {
       files = readdirSync(dir).filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts')).sort();
@@ -53,6 +58,8 @@ export interface RunChecksOptions {
   concurrency?: number;
   progress?: Progress;
   suiteName?: 'conformance' | 'load' | 'chaos';
+  /** Called once the receiver is up, before any check: chaos runs wire Toxiproxy here. */
+  prepare?: (shared: RunShared) => Promise<void> | void;
 }
 
 export interface ChecksOutcome {
@@ -91,6 +98,13 @@ export async function runChecks(opts: RunChecksOptions): Promise<ChecksOutcome> 
     webhookReady: new Map(),
     timeoutMs: 60_000,
   };
+
+  try {
+    await opts.prepare?.(shared);
+  } catch (e) {
+    await receiver.close();
+    throw e;
+  }
 
   const grep = opts.grep?.toLowerCase();
   const selected: { suite: LoadedSuite; check: CheckDef }[] = [];
@@ -144,7 +158,7 @@ export async function runChecks(opts: RunChecksOptions): Promise<ChecksOutcome> 
       }
     } finally {
       controller.abort();
-      state.release();
+      await state.release();
     }
   }
 

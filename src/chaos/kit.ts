@@ -1,0 +1,75 @@
+// Toxiproxy in the two places chaos needs it: between the target's webhook
+// sender and rampart's receiver (one proxy per partner, the URL the partner's
+// webhook_url points at), and between a check's client and the target API
+// (a fresh proxy per check, so toxics never leak into other checks).
+import type { Proxy } from 'toxiproxy-node-client';
+import type { ApiClient } from '../client/types.js';
+import type { ChaosKit, CheckDef, GateActor, PoolsActor } from '../runner/check.js';
+import type { RunShared } from '../runner/context.js';
+import type { ToxiproxyHandle } from './toxiproxy.js';
+
+let seq = 0;
+const hostPort = (url: string) => {
+  const u = new URL(url);
+  return `${u.hostname}:${u.port || (u.protocol === 'https:' ? '443' : '80')}`;
+};
+
+/** Wire a run for chaos: webhook URLs through proxies, and a kit per check. */
+export function installChaos(shared: RunShared, tp: ToxiproxyHandle): void {
+  const webhookProxies = new Map<string, Promise<Proxy>>();
+  const receiverUpstream = hostPort(shared.receiver.url);
+
+  const webhookProxy = (partnerName: string): Promise<Proxy> => {
+    let p = webhookProxies.get(partnerName);
+    if (!p) {
+      p = tp.api.createProxy({ name: `webhooks-${partnerName.replace(/[^A-Za-z0-9_-]/g, '_')}-${++seq}`, listen: '127.0.0.1:0', upstream: receiverUpstream });
+      webhookProxies.set(partnerName, p);
+      p.catch(() => webhookProxies.delete(partnerName));
+    }
+    return p;
+  };
+
+  shared.webhookUrlFor = async (partnerName) => {
+    const proxy = await webhookProxy(partnerName);
+    const direct = new URL(shared.receiver.urlFor(partnerName));
+    const listen = proxy.listen.replace(/^\[?::\]?:/, '127.0.0.1:');
+    return `${direct.protocol}//${listen}${direct.pathname}`;
+  };
+
+  shared.chaos = {
+    kitFor(_check: CheckDef, clientFor) {
+      const touched = new Set<Proxy>();
+      const own: Proxy[] = [];
+      const kit: ChaosKit = {
+        toxiproxy: tp.api,
+        async webhookProxy(partnerName) {
+          const p = await webhookProxy(partnerName);
+          touched.add(p);
+          return p;
+        },
+        async throughProxy(actor: GateActor | PoolsActor, service: 'gate' | 'pools') {
+          const baseUrl = actor.client.baseUrl;
+          const proxy = await tp.api.createProxy({ name: `api-${service}-${++seq}`, listen: '127.0.0.1:0', upstream: hostPort(baseUrl) });
+          own.push(proxy);
+          const u = new URL(baseUrl);
+          const proxied = `${u.protocol}//${proxy.listen}${u.pathname}`;
+          const client: ApiClient = clientFor(service, proxied, `${actor.partner.name} via toxiproxy`, actor.partner.secretKey, actor.partner.publishableKey);
+          return { client, proxy };
+        },
+      };
+      return {
+        kit,
+        async cleanup() {
+          // Toxics on shared webhook proxies go; per-check API proxies are deleted.
+          for (const p of touched) {
+            const fresh = await tp.api.get(p.name);
+            const toxics = (fresh.toJson().toxics ?? []) as { name: string }[];
+            for (const t of toxics) await (await fresh.getToxic(t.name)).remove();
+            if (!fresh.enabled) await fresh.update({ enabled: true, listen: fresh.listen, upstream: fresh.upstream });
+          }
+          for (const p of own) await p.remove().catch(() => undefined);
+        },
+      };
+    },
+  };
+}
