@@ -69,14 +69,19 @@ export default function (): void {
   });
   serverErrors.add(t.status >= 500);
   const tb = json(t);
-  if (at <= expiresAt - EDGE_MS) {
+  const before = at <= expiresAt - EDGE_MS;
+  const after = at >= expiresAt + EDGE_MS;
+  if (before) {
     check(t, { 'a transact before expiry succeeds with a reserved trade': (r) => r.status >= 200 && r.status < 300 && typeof tb?.transactId === 'string' }, { req: R.ttl[1] });
-  } else if (at >= expiresAt + EDGE_MS) {
+  } else if (after) {
     check(t, { 'a transact after expiry gets 409': (r) => r.status === 409 }, { req: R.ttl[2] });
   } else {
     emit({ kind: 'quoteTtlEdge', msFromExpiry: at - expiresAt, status: t.status });
   }
-  check(t, { 'no 5xx under load': (r) => r.status < 500 }, { req: R.ttl[3] });
+  check(t, {
+    'under load: no 5xx, and expiry is honoured on both sides of expiresAt': (r) =>
+      r.status < 500 && (before ? r.status >= 200 && r.status < 300 : after ? r.status === 409 : true),
+  }, { req: R.ttl[3] });
 }
 
 export function handleSummary(data: unknown) {

@@ -30,13 +30,13 @@ export const SCENARIOS = {
   'quote-ttl': {
     service: 'pools',
     cases: {
-      ttl: ['POOLS-TTL-EXPIRES-AT', 'POOLS-TTL-TRANSACT-BEFORE-EXPIRY', 'POOLS-TTL-TRANSACT-AFTER-EXPIRY-409', 'POOLS-LOAD-NO-SERVER-ERROR'],
+      ttl: ['POOLS-TTL-EXPIRES-AT', 'POOLS-TTL-TRANSACT-BEFORE-EXPIRY', 'POOLS-TTL-TRANSACT-AFTER-EXPIRY-409', 'POOLS-TTL-UNDER-LOAD'],
     },
     maxSeconds: { quick: 90, full: 150 },
   },
   'transact-race': {
     service: 'pools',
-    cases: { race: ['POOLS-TX-RACE-ONE-TRADE', 'POOLS-TX-RACE-DEBIT-ONCE'] },
+    cases: { race: ['POOLS-TX-RACE-UNDER-LOAD', 'POOLS-BAL-RESERVE-DEBIT'] },
     maxSeconds: { quick: 60, full: 60 },
   },
   smoke: { service: 'gate', cases: { traffic: [] }, maxSeconds: { quick: 90, full: 90 } },

@@ -187,6 +187,8 @@ export async function runLoad(opts: {
     const cfgFile = join(tmp, 'config.json');
     writeFileSync(cfgFile, JSON.stringify(config), { mode: 0o600 });
     chmodSync(cfgFile, 0o600);
+    // For distributed runs (docs/distributed-load.md): keep a copy where the user asks.
+    if (process.env.RAMPART_KEEP_K6_CONFIG) writeFileSync(process.env.RAMPART_KEEP_K6_CONFIG, JSON.stringify(config), { mode: 0o600 });
     const consoleFile = join(tmp, 'console.log');
     const spec = SCENARIOS[name];
     opts.log?.(`… load ${name}: ${cases.join(', ')} (up to ${spec.maxSeconds[opts.depth]} s)`);

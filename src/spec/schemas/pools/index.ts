@@ -1,0 +1,2 @@
+// Pools schemas, one import point.
+export * from './resources.js';
