@@ -10,6 +10,7 @@ const Q = 'Endpoints > Trades list query';
 export const requirements: Requirement[] = [
   entry({ id: 'POOLS-TRADES-SHAPE', section: TRADE, title: 'A trade carries its documented fields and types', kind: 'field', roles: ['pools.partner'] }),
   entry({ id: 'POOLS-TRADES-TOTAL-BPS', section: TRADE, title: 'totalBps = spreadBps + feeBps', kind: 'field', roles: ['pools.partner'] }),
+  entry({ id: 'POOLS-TRADES-RATE-OUTPUT-PER-INPUT', section: TRADE, title: 'quotedRate is all-in output per input: for on_ramp, cryptoAmount = fiatAmount × quotedRate', kind: 'field', roles: ['pools.partner'] }),
   entry({ id: 'POOLS-TRADES-LIST-SHAPE', section: 'Endpoints', title: 'GET /pools/trades returns { data: [Trade], nextCursor: string or null, hasMore: boolean }', kind: 'pagination', roles: ['pools.partner'] }),
   entry({ id: 'POOLS-TRADES-LIMIT-DEFAULT', section: Q, title: 'limit defaults to 50', kind: 'pagination', roles: ['pools.partner'] }),
   entry({ id: 'POOLS-TRADES-LIMIT-EDGES', section: Q, title: 'limit 1 and 100 are accepted and bound the page', kind: 'pagination', roles: ['pools.partner'] }),

@@ -1,0 +1,179 @@
+// Client-side mirror of the documented Gate rate limits, per secret key, so
+// ordinary checks never provoke an unintended 429. Three concurrent sliding
+// windows per request: the route group's first window (counting only that
+// group's requests), then 60/min and 300/h (counting every request of the key).
+import { gateRouteGroup, gateWindowsFor, type RateWindow, type RouteGroup } from '../spec/limits.js';
+import { sleep as realSleep } from './backoff.js';
+
+export interface PacerOptions {
+  now?: () => number;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Safety margin in ms added to every computed wait, so a server whose clock or arrival times differ slightly never 429s. Default 150. */
+  margin?: number;
+}
+
+interface Waiter {
+  method: string;
+  path: string;
+  signal?: AbortSignal;
+  resolve: () => void;
+  reject: (e: unknown) => void;
+}
+
+interface KeyState {
+  /** Send times of every request of the key (the 60/min and 300/h windows), ascending, pruned to the longest window. */
+  all: number[];
+  /** Send times per route group (that group's first window). */
+  groups: Map<RouteGroup, number[]>;
+  queue: Waiter[];
+  draining: boolean;
+}
+
+// Every wait is at least 1 ms and sleeps, so this only guards against a broken clock.
+const MAX_WAIT_LOOPS = 100_000;
+
+export class Pacer {
+  private readonly now: () => number;
+  private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  private readonly margin: number;
+  private readonly keys = new Map<string, KeyState>();
+
+  constructor(opts: PacerOptions = {}) {
+    this.now = opts.now ?? Date.now;
+    this.sleep = opts.sleep ?? realSleep;
+    this.margin = opts.margin ?? 150;
+  }
+
+  /** Resolves when the request may be sent now; the send is counted at that moment. FIFO per key. */
+  acquire(key: string, method: string, path: string, signal?: AbortSignal): Promise<void> {
+    const st = this.state(key);
+    return new Promise<void>((resolve, reject) => {
+      if (signal?.aborted) return reject(signal.reason ?? new Error('aborted'));
+      st.queue.push({ method: method.toUpperCase(), path, signal, resolve, reject });
+      if (!st.draining) void this.drain(st);
+    });
+  }
+
+  /**
+   * How close the key is to blocking: the fullest window's fill ratio (0..1)
+   * plus one per queued caller. Lower is less busy.
+   */
+  pressure(key: string): number {
+    const st = this.keys.get(key);
+    if (!st) return 0;
+    const now = this.now();
+    let worst = 0;
+    const [, minute, hour] = gateWindowsFor('GET', '/');
+    worst = Math.max(worst, inWindow(st.all, minute, now) / minute.limit, inWindow(st.all, hour, now) / hour.limit);
+    for (const [group, stamps] of st.groups) {
+      const w = firstWindowOf(group);
+      worst = Math.max(worst, inWindow(stamps, w, now) / w.limit);
+    }
+    return worst + st.queue.length;
+  }
+
+  /** Ms until a request of this route could be sent on this key, ignoring callers already queued. */
+  waitEstimateMs(key: string, method: string, path: string): number {
+    const st = this.keys.get(key);
+    if (!st) return 0;
+    return this.waitFor(st, method.toUpperCase(), path, this.now());
+  }
+
+  private state(key: string): KeyState {
+    let st = this.keys.get(key);
+    if (!st) {
+      st = { all: [], groups: new Map(), queue: [], draining: false };
+      this.keys.set(key, st);
+    }
+    return st;
+  }
+
+  private waitFor(st: KeyState, method: string, path: string, now: number): number {
+    const [first, minute, hour] = gateWindowsFor(method, path);
+    const group = gateRouteGroup(method, path);
+    const waits = [
+      waitIn(st.groups.get(group) ?? [], first, now),
+      waitIn(st.all, minute, now),
+      waitIn(st.all, hour, now),
+    ];
+    const w = Math.max(...waits);
+    return w > 0 ? w + this.margin : 0;
+  }
+
+  private async drain(st: KeyState): Promise<void> {
+    st.draining = true;
+    try {
+      let loops = 0;
+      while (st.queue.length > 0 && loops++ < MAX_WAIT_LOOPS) {
+        const head = st.queue[0]!;
+        if (head.signal?.aborted) {
+          st.queue.shift();
+          head.reject(head.signal.reason ?? new Error('aborted'));
+          continue;
+        }
+        const now = this.now();
+        const wait = this.waitFor(st, head.method, head.path, now);
+        if (wait <= 0) {
+          st.queue.shift();
+          this.record(st, head.method, head.path, now);
+          head.resolve();
+          continue;
+        }
+        try {
+          await this.sleep(wait, head.signal);
+        } catch (e) {
+          // Only the head's own abort interrupts the wait; the queue goes on.
+          const i = st.queue.indexOf(head);
+          if (i >= 0) st.queue.splice(i, 1);
+          head.reject(e);
+        }
+      }
+    } finally {
+      st.draining = false;
+    }
+  }
+
+  private record(st: KeyState, method: string, path: string, now: number): void {
+    const group = gateRouteGroup(method, path);
+    const [first, , hour] = gateWindowsFor(method, path);
+    st.all.push(now);
+    prune(st.all, hour, now);
+    let g = st.groups.get(group);
+    if (!g) st.groups.set(group, (g = []));
+    g.push(now);
+    prune(g, first, now);
+  }
+}
+
+function firstWindowOf(group: RouteGroup): RateWindow {
+  const samples: Record<RouteGroup, [string, string]> = {
+    write10: ['POST', '/gate_sessions'],
+    write30: ['POST', '/quotes'],
+    read60: ['GET', '/gate_sessions'],
+    default: ['GET', '/dashboard/webhook-settings'],
+  };
+  const [m, p] = samples[group];
+  return gateWindowsFor(m, p)[0];
+}
+
+function inWindow(stamps: number[], w: RateWindow, now: number): number {
+  let n = 0;
+  for (let i = stamps.length - 1; i >= 0 && stamps[i]! > now - w.windowMs; i--) n++;
+  return n;
+}
+
+/** Ms until one more request fits the sliding window (0 = now). */
+function waitIn(stamps: number[], w: RateWindow, now: number): number {
+  const n = inWindow(stamps, w, now);
+  if (n < w.limit) return 0;
+  // The (n − limit + 1)-th oldest stamp inside the window must leave it first.
+  const oldestInside = stamps.length - n;
+  const leaving = stamps[oldestInside + (n - w.limit)]!;
+  return Math.max(1, leaving + w.windowMs - now);
+}
+
+function prune(stamps: number[], w: RateWindow, now: number): void {
+  let drop = 0;
+  while (drop < stamps.length && stamps[drop]! <= now - w.windowMs) drop++;
+  if (drop > 0) stamps.splice(0, drop);
+}

@@ -1,0 +1,197 @@
+// The undici client against a local node:http server on an ephemeral port.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createApiClient } from '../src/client/http.js';
+import { Pacer } from '../src/client/pacer.js';
+import { TransportError, type Exchange } from '../src/client/types.js';
+
+interface Seen {
+  method: string;
+  url: string;
+  headers: IncomingMessage['headers'];
+  body: string;
+}
+
+let server: Server;
+let base: string;
+let seen: Seen[] = [];
+/** Answers for the next requests, consumed in order; then 200 {"ok":true}. */
+let script: ((res: ServerResponse) => void)[] = [];
+const SECRET = 'sk_test_' + 'c'.repeat(32);
+const PUBLISHABLE = 'pk_test_' + 'p'.repeat(32);
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      seen.push({ method: req.method!, url: req.url!, headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      const next = script.shift();
+      if (next) return next(res);
+      res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': `req_${seen.length}` });
+      res.end('{"ok":true}');
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise<void>((r) => server.close(() => r()));
+});
+beforeEach(() => {
+  seen = [];
+  script = [];
+});
+
+const status = (code: number, body = '{"error":{"type":"api_error"}}') => (res: ServerResponse) => {
+  res.writeHead(code, { 'content-type': 'application/json' });
+  res.end(body);
+};
+
+function client(extra: Partial<Parameters<typeof createApiClient>[0]> = {}) {
+  return createApiClient({ service: 'gate', baseUrl: base, label: 'test', secretKey: SECRET, publishableKey: PUBLISHABLE, retry: { maxRetries: 3, baseDelayMs: 5, maxDelayMs: 20 }, ...extra });
+}
+
+describe('createApiClient', () => {
+  it('sends bearer auth, JSON body and query; captures status, lower-case headers, body, json, X-Request-Id, timing', async () => {
+    const c = client();
+    const ex = await c.post('/gate_sessions', { amount: '10.00' }, { query: { a: 1, b: undefined, c: 'x y' } });
+    expect(seen[0]!.url).toBe('/v1/gate_sessions?a=1&c=x+y');
+    expect(seen[0]!.headers.authorization).toBe(`Bearer ${SECRET}`);
+    expect(seen[0]!.headers['content-type']).toBe('application/json');
+    expect(JSON.parse(seen[0]!.body)).toEqual({ amount: '10.00' });
+    expect(ex.status).toBe(200);
+    expect(ex.headers['content-type']).toBe('application/json');
+    expect(ex.bodyText).toBe('{"ok":true}');
+    expect(ex.json).toEqual({ ok: true });
+    expect(ex.requestId).toBe('req_1');
+    expect(ex.retries).toBe(0);
+    expect(ex.durationMs).toBeGreaterThanOrEqual(0);
+    expect(ex.startedAt).toBeGreaterThan(0);
+    expect(ex.request.url).toBe(`${base}/gate_sessions?a=1&c=x+y`);
+  });
+
+  it('auth variants: publishable, none, explicit bearer, raw header', async () => {
+    const c = client();
+    await c.get('/x', undefined, { auth: 'publishable' });
+    await c.get('/x', undefined, { auth: 'none' });
+    await c.get('/x', undefined, { auth: { bearer: 'sk_live_zzz' } });
+    await c.get('/x', undefined, { auth: { header: 'Basic abc' } });
+    expect(seen.map((s) => s.headers.authorization)).toEqual([`Bearer ${PUBLISHABLE}`, undefined, 'Bearer sk_live_zzz', 'Basic abc']);
+  });
+
+  it('Idempotency-Key: generated UUID, given value, none by default', async () => {
+    const c = client();
+    const gen = await c.post('/quotes', {}, { idempotencyKey: true });
+    const given = await c.post('/quotes', {}, { idempotencyKey: 'my-key-1' });
+    await c.post('/quotes', {});
+    expect(gen.request.idempotencyKey).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(seen[0]!.headers['idempotency-key']).toBe(gen.request.idempotencyKey);
+    expect(given.request.idempotencyKey).toBe('my-key-1');
+    expect(seen[1]!.headers['idempotency-key']).toBe('my-key-1');
+    expect(seen[2]!.headers['idempotency-key']).toBeUndefined();
+  });
+
+  it('retries 503 then 200 with the same Idempotency-Key and records the retry', async () => {
+    script = [status(503), status(429)];
+    const retries: { attempt: number; delayMs: number; status?: number }[] = [];
+    const exchanges: Exchange[] = [];
+    const c = client({ onRetry: (i) => retries.push({ attempt: i.attempt, delayMs: i.delayMs, status: i.exchange?.status }), onExchange: (e) => exchanges.push(e) });
+    const ex = await c.post('/quotes', { a: 1 }, { idempotencyKey: true });
+    expect(ex.status).toBe(200);
+    expect(ex.retries).toBe(2);
+    expect(seen).toHaveLength(3);
+    expect(new Set(seen.map((s) => s.headers['idempotency-key'])).size).toBe(1);
+    expect(retries.map((r) => [r.attempt, r.status])).toEqual([[1, 503], [2, 429]]);
+    for (const r of retries) expect(r.delayMs).toBeGreaterThan(0);
+    for (const r of retries) expect(r.delayMs).toBeLessThanOrEqual(20);
+    expect(exchanges).toHaveLength(1);
+  });
+
+  it('gives up after maxRetries and returns the last answer', async () => {
+    script = [status(500), status(500), status(500), status(500), status(500)];
+    const ex = await client().get('/x');
+    expect(ex.status).toBe(500);
+    expect(ex.retries).toBe(3);
+    expect(seen).toHaveLength(4);
+  });
+
+  it('never retries 400/401/403/404/409, nor when the request opts out', async () => {
+    for (const code of [400, 401, 403, 404, 409]) {
+      seen = [];
+      script = [status(code)];
+      const ex = await client().post('/x', {});
+      expect(ex.status).toBe(code);
+      expect(seen).toHaveLength(1);
+    }
+    seen = [];
+    script = [status(503)];
+    expect((await client().get('/x', undefined, { retry: false })).status).toBe(503);
+    expect(seen).toHaveLength(1);
+  });
+
+  it('a non-JSON body gives json undefined and keeps the raw text; rawBody is sent as-is', async () => {
+    script = [(res) => {
+      res.writeHead(502, { 'content-type': 'text/html' });
+      res.end('<html>bad gateway</html>');
+    }];
+    const ex = await client({ retry: undefined }).post('/x', undefined, { rawBody: '{"broken":' });
+    expect(ex.status).toBe(502);
+    expect(ex.json).toBeUndefined();
+    expect(ex.bodyText).toBe('<html>bad gateway</html>');
+    expect(seen[0]!.body).toBe('{"broken":');
+    expect(seen[0]!.headers['content-type']).toBe('application/json');
+  });
+
+  it('timeout → TransportError kind "timeout" naming the limit', async () => {
+    script = [() => undefined];
+    const err = await client().get('/slow', undefined, { timeoutMs: 200, retry: false }).catch((e) => e);
+    expect(err).toBeInstanceOf(TransportError);
+    expect(err.kind).toBe('timeout');
+    expect(err.message).toMatch(/timeout after 200 ms/);
+    expect(err.message.split('\n')).toHaveLength(1);
+  });
+
+  it('connection refused → TransportError kind "refused" asking whether the target runs at the URL', async () => {
+    const probe = createServer();
+    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise<void>((r) => probe.close(() => r()));
+    const dead = `http://127.0.0.1:${port}/v1`;
+    const c = createApiClient({ service: 'pools', baseUrl: dead, label: 't', secretKey: SECRET });
+    const err = await c.get('/pools').catch((e) => e);
+    expect(err).toBeInstanceOf(TransportError);
+    expect(err.kind).toBe('refused');
+    expect(err.message).toContain(`is the target running at ${dead}?`);
+    expect(err.message).not.toContain(SECRET);
+  });
+
+  it('retries a network error with the same key, then surfaces the TransportError', async () => {
+    script = [(res) => res.socket!.destroy(), (res) => res.socket!.destroy()];
+    const errors: string[] = [];
+    const c = client({ retry: { maxRetries: 1, baseDelayMs: 5, maxDelayMs: 10 }, onRetry: (i) => errors.push(i.error?.kind ?? '') });
+    const err = await c.post('/x', {}, { idempotencyKey: 'k-net' }).catch((e) => e);
+    expect(err).toBeInstanceOf(TransportError);
+    expect(err.kind).toBe('reset');
+    expect(errors).toEqual(['reset']);
+    expect(seen.map((s) => s.headers['idempotency-key'])).toEqual(['k-net', 'k-net']);
+  });
+
+  it('consults the pacer with the secret key before every attempt, unless pace is false or no secret is sent', async () => {
+    const calls: string[] = [];
+    const pacer = new Pacer();
+    const orig = pacer.acquire.bind(pacer);
+    pacer.acquire = (key, method, path, signal) => {
+      calls.push(`${key === SECRET ? 'secret' : key} ${method} ${path}`);
+      return orig(key, method, path, signal);
+    };
+    script = [status(503)];
+    const c = client({ pacer });
+    await c.post('/gate_sessions', {});
+    await c.get('/gate_sessions', undefined, { pace: false });
+    await c.post('/embed/bootstrap', {}, { auth: 'publishable' });
+    expect(calls).toEqual(['secret POST /gate_sessions', 'secret POST /gate_sessions']);
+  });
+});

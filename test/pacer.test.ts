@@ -1,0 +1,148 @@
+// The pacer mirrors the documented Gate windows per key; a fake clock makes time explicit.
+import { describe, expect, it } from 'vitest';
+import { Pacer } from '../src/client/pacer.js';
+
+const SEC = 1000;
+const MIN = 60 * SEC;
+const MARGIN = 150;
+
+function fakeClock() {
+  const clock = { now: 0, slept: [] as number[] };
+  const pacer = new Pacer({
+    now: () => clock.now,
+    sleep: async (ms) => {
+      clock.slept.push(ms);
+      clock.now += ms;
+    },
+    margin: MARGIN,
+  });
+  return { clock, pacer };
+}
+
+/** Acquire n times in sequence; returns the clock time at which each was granted. */
+async function grantTimes(pacer: Pacer, clock: { now: number }, key: string, method: string, path: string, n: number): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) {
+    await pacer.acquire(key, method, path);
+    out.push(clock.now);
+  }
+  return out;
+}
+
+describe('Pacer', () => {
+  it('default group: 10 in 10 s at once, the 11th waits until the first leaves the window (+margin)', async () => {
+    const { clock, pacer } = fakeClock();
+    const times = await grantTimes(pacer, clock, 'k', 'GET', '/dashboard/webhook-settings', 11);
+    expect(times.slice(0, 10)).toEqual(Array(10).fill(0));
+    expect(times[10]).toBe(10 * SEC + MARGIN);
+  });
+
+  it('estimates the wait and reports pressure without consuming', async () => {
+    const { clock, pacer } = fakeClock();
+    expect(pacer.waitEstimateMs('k', 'GET', '/dashboard/webhook-settings')).toBe(0);
+    expect(pacer.pressure('k')).toBe(0);
+    await grantTimes(pacer, clock, 'k', 'GET', '/dashboard/webhook-settings', 5);
+    expect(pacer.pressure('k')).toBeCloseTo(0.5);
+    await grantTimes(pacer, clock, 'k', 'GET', '/dashboard/webhook-settings', 5);
+    expect(pacer.pressure('k')).toBeCloseTo(1);
+    expect(pacer.waitEstimateMs('k', 'GET', '/dashboard/webhook-settings')).toBe(10 * SEC + MARGIN);
+    clock.now = 4 * SEC;
+    expect(pacer.waitEstimateMs('k', 'GET', '/dashboard/webhook-settings')).toBe(6 * SEC + MARGIN);
+    // A different group of the same key is not bound by the default group's first window.
+    expect(pacer.waitEstimateMs('k', 'GET', '/gate_sessions')).toBe(0);
+  });
+
+  it('POST /gate_sessions: 10 per minute', async () => {
+    const { clock, pacer } = fakeClock();
+    const times = await grantTimes(pacer, clock, 'k', 'POST', '/gate_sessions', 11);
+    expect(times.slice(0, 10)).toEqual(Array(10).fill(0));
+    expect(times[10]).toBe(MIN + MARGIN);
+  });
+
+  it('30/min group (POST /quotes) and 60/min group (GET /customers/{id})', async () => {
+    const a = fakeClock();
+    const q = await grantTimes(a.pacer, a.clock, 'k', 'POST', '/quotes', 31);
+    expect(q.slice(0, 30)).toEqual(Array(30).fill(0));
+    expect(q[30]).toBe(MIN + MARGIN);
+
+    const b = fakeClock();
+    const r = await grantTimes(b.pacer, b.clock, 'k', 'GET', '/customers/cus_1', 61);
+    expect(r.slice(0, 60)).toEqual(Array(60).fill(0));
+    expect(r[60]).toBe(MIN + MARGIN);
+  });
+
+  it('the 60/min window counts every request of the key across groups', async () => {
+    const { clock, pacer } = fakeClock();
+    // 30 quote writes, 10 session creates, then reads: the 21st read hits 60/min, not 60/min-of-reads.
+    await grantTimes(pacer, clock, 'k', 'POST', '/quotes', 30);
+    await grantTimes(pacer, clock, 'k', 'POST', '/gate_sessions', 10);
+    const reads = await grantTimes(pacer, clock, 'k', 'GET', '/gate_sessions/gs_1', 21);
+    expect(reads.slice(0, 20)).toEqual(Array(20).fill(0));
+    expect(reads[20]).toBe(MIN + MARGIN);
+  });
+
+  it('300 per hour', async () => {
+    const { clock, pacer } = fakeClock();
+    const times = await grantTimes(pacer, clock, 'k', 'GET', '/gate_sessions', 301);
+    // 60 per minute for five minutes fills the hour.
+    expect(times[299]).toBeLessThan(5 * MIN);
+    expect(times[300]).toBeGreaterThanOrEqual(60 * MIN);
+    expect(times[300]).toBe(60 * MIN + MARGIN);
+    // No window was ever over its limit.
+    for (let i = 0; i < times.length; i++) {
+      const inMinute = times.filter((t) => t <= times[i]! && t > times[i]! - MIN).length;
+      expect(inMinute).toBeLessThanOrEqual(60);
+    }
+  });
+
+  it('keys are independent', async () => {
+    const { clock, pacer } = fakeClock();
+    await grantTimes(pacer, clock, 'k1', 'POST', '/gate_sessions', 10);
+    expect(pacer.waitEstimateMs('k1', 'POST', '/gate_sessions')).toBeGreaterThan(0);
+    expect(pacer.waitEstimateMs('k2', 'POST', '/gate_sessions')).toBe(0);
+    const t = await grantTimes(pacer, clock, 'k2', 'POST', '/gate_sessions', 10);
+    expect(t).toEqual(Array(10).fill(0));
+    expect(pacer.pressure('k1')).toBeCloseTo(1);
+    expect(pacer.pressure('k3')).toBe(0);
+  });
+
+  it('serves concurrent callers of one key in FIFO order', async () => {
+    const { clock, pacer } = fakeClock();
+    const order: number[] = [];
+    const all = Array.from({ length: 25 }, (_, i) => pacer.acquire('k', 'GET', '/dashboard/webhook-settings').then(() => order.push(i)));
+    await Promise.all(all);
+    expect(order).toEqual(Array.from({ length: 25 }, (_, i) => i));
+    expect(clock.now).toBe(2 * (10 * SEC + MARGIN));
+  });
+
+  it('an aborted waiter leaves the queue; the others go on', async () => {
+    let now = 0;
+    let wake: (() => void) | undefined;
+    const pacer = new Pacer({
+      now: () => now,
+      sleep: (ms, signal) =>
+        new Promise<void>((resolve, reject) => {
+          wake = () => {
+            now += ms;
+            resolve();
+          };
+          signal?.addEventListener('abort', () => reject(new Error('aborted')), { once: true });
+        }),
+    });
+    for (let i = 0; i < 10; i++) await pacer.acquire('k', 'POST', '/gate_sessions');
+    const ac = new AbortController();
+    const aborted = pacer.acquire('k', 'POST', '/gate_sessions', ac.signal);
+    const next = pacer.acquire('k', 'POST', '/gate_sessions');
+    await Promise.resolve();
+    ac.abort();
+    await expect(aborted).rejects.toThrow(/aborted/);
+    for (let i = 0; i < 5 && wake; i++) {
+      const w = wake;
+      wake = undefined;
+      w();
+      await new Promise((r) => setImmediate(r));
+    }
+    await next;
+    expect(now).toBeGreaterThanOrEqual(MIN);
+  });
+});
