@@ -32,6 +32,22 @@ describe('conformance against the clean embedded target', () => {
     }
   }, 300_000);
 
+  // Portability: the same suites against the embedded target started from a
+  // profile with other partner names, keys, ports, origins and helper paths.
+  it('passes every check against the embedded target described by embedded-alt.json', async () => {
+    const suites = await loadConformanceSuites();
+    const ref = await startEmbedded({ profileFile: 'fixtures/profiles/embedded-alt.json' });
+    try {
+      const out = await runAgainst(ref, suites);
+      const failed = out.checks.filter((c) => c.status === 'failed');
+      for (const f of failed) console.log(`FAILED (alt) ${f.name}: ${f.failure?.message} | expected ${f.failure?.expected} | actual ${f.failure?.actual}`);
+      console.log(`conformance (embedded-alt): ${out.checks.filter((c) => c.status === 'passed').length} passed, ${out.checks.filter((c) => c.status === 'skipped').length} skipped`);
+      expect(failed.map((f) => f.name)).toEqual([]);
+    } finally {
+      await ref.close();
+    }
+  }, 300_000);
+
   it('every catalogue entry has a spec section, a title and known roles', () => {
     for (const r of CATALOGUE) {
       expect(r.section.length, r.id).toBeGreaterThan(0);

@@ -5,10 +5,25 @@ import { describe, expect, it } from 'vitest';
 import { ALL_FAULTS } from '../src/reference/faults.js';
 import { loadConformanceSuites, onlyChecksFor, runAgainst, startEmbedded } from './support/embedded.js';
 
-const conformanceFaults = ALL_FAULTS.filter((f) => (f.suite ?? 'conformance') === 'conformance');
+const conformanceFaults = ALL_FAULTS.filter((f: { suite?: string }) => (f.suite ?? 'conformance') === 'conformance');
 const PARALLEL = 4;
 
 describe('seeded faults are caught by the conformance checks', () => {
+  it('every fault names requirement ids of the catalogue, and every catalogue area has a fault', async () => {
+    const { CATALOGUE } = await import('../src/spec/catalogue/index.js');
+    const known = new Set(CATALOGUE.map((r) => r.id));
+    const unknown = ALL_FAULTS.flatMap((f) => f.requirements.filter((id) => !known.has(id)).map((id) => `${f.name} → ${id}`));
+    expect(unknown).toEqual([]);
+    expect(ALL_FAULTS.length).toBeGreaterThanOrEqual(60);
+    const names = ALL_FAULTS.map((f) => f.name);
+    expect(names.length).toBe(new Set(names).size);
+    // An area is the id up to its second dash (GATE-SESS, POOLS-TRADES, …).
+    const area = (id: string) => id.split('-').slice(0, 2).join('-');
+    const broken = new Set(ALL_FAULTS.flatMap((f) => f.requirements.map(area)));
+    const areas = [...new Set(CATALOGUE.map((r) => area(r.id)))];
+    expect(areas.filter((a) => !broken.has(a))).toEqual([]);
+  });
+
   it(
     `every conformance fault (${conformanceFaults.length}) makes a check naming its requirements fail`,
     async () => {

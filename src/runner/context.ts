@@ -25,6 +25,8 @@ export interface RunShared {
   /** Partner names whose webhook_url points at the receiver, by service. */
   webhookReady: Map<string, Promise<void>>;
   timeoutMs: number;
+  /** What the run spent: every request (by client label) and every mandatory wait, for bench/conformance-budget. */
+  stats: RunStats;
   /** Where a partner's webhooks must go (default: straight to the receiver; chaos runs: through a proxy). */
   webhookUrlFor?: (partnerName: string) => Promise<string>;
   /** Chaos runs: builds the per-check kit and cleans it up. */
@@ -34,6 +36,22 @@ export interface RunShared {
       cleanup(): Promise<void>;
     };
   };
+}
+
+export interface RunStats {
+  requests: { service: 'gate' | 'pools'; label: string; method: string; path: string; at: number; check: string }[];
+  sleeps: { check: string; ms: number; label: string }[];
+}
+
+/** The request path below the base URL's /v1, without the query. */
+function pathBelowBase(url: string, baseUrl: string): string {
+  try {
+    const p = new URL(url).pathname;
+    const b = new URL(baseUrl).pathname.replace(/\/$/, '');
+    return p.startsWith(b) ? p.slice(b.length) || '/' : p;
+  } catch {
+    return url;
+  }
 }
 
 export interface CheckRunState {
@@ -63,7 +81,10 @@ export function createCheckContext(shared: RunShared, check: CheckDef, service: 
       publishableKey,
       pacer: svc === 'gate' ? shared.pacer : undefined,
       retry: CLIENT_RETRY,
-      onExchange: (ex) => exchanges.push(ex),
+      onExchange: (ex) => {
+        exchanges.push(ex);
+        shared.stats.requests.push({ service: svc, label, method: ex.request.method, path: pathBelowBase(ex.request.url, baseUrl), at: ex.startedAt, check: check.name });
+      },
       onRetry: (info) => {
         retries.push({ what: info.error ? info.error.message : `status ${info.exchange?.status}`, attempt: info.attempt, delayMs: info.delayMs });
         shared.observations.push({
@@ -225,6 +246,7 @@ export function createCheckContext(shared: RunShared, check: CheckDef, service: 
       shared.observations.push({ topic, service, check: check.name, value, note });
     },
     async sleep(ms, label) {
+      shared.stats.sleeps.push({ check: check.name, ms, label });
       const done = shared.progress.wait(label, ms);
       try {
         await new Promise<void>((resolve, reject) => {

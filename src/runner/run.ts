@@ -12,7 +12,7 @@ import type { CheckResult, Observation, RequirementResult } from '../report/resu
 import { CATALOGUE, type Requirement } from '../spec/catalogue/index.js';
 import { startReceiver } from '../webhooks/receiver.js';
 import type { CheckDef, SuiteDef } from './check.js';
-import { createCheckContext, type RunShared } from './context.js';
+import { createCheckContext, type RunShared, type RunStats } from './context.js';
 import { CheckFailed, CheckSkipped } from './expect.js';
 import { PartnerPool } from './partners.js';
 import { createProgress, type Progress } from './progress.js';
@@ -65,6 +65,7 @@ export interface RunChecksOptions {
 export interface ChecksOutcome {
   checks: CheckResult[];
   observations: Observation[];
+  stats: RunStats;
 }
 
 function withTimeout<T>(p: Promise<T>, ms: number, controller: AbortController): Promise<T> {
@@ -97,6 +98,7 @@ export async function runChecks(opts: RunChecksOptions): Promise<ChecksOutcome> 
     observations: [],
     webhookReady: new Map(),
     timeoutMs: 60_000,
+    stats: { requests: [], sleeps: [] },
   };
 
   try {
@@ -175,7 +177,7 @@ export async function runChecks(opts: RunChecksOptions): Promise<ChecksOutcome> 
   // Stable order in reports: as declared.
   const order = new Map(selected.map((s, i) => [`${s.suite.file}::${s.check.name}`, i]));
   results.sort((a, b) => (order.get(`${a.file}::${a.name}`) ?? 0) - (order.get(`${b.file}::${b.name}`) ?? 0));
-  return { checks: results, observations: shared.observations };
+  return { checks: results, observations: shared.observations, stats: shared.stats };
 }
 
 function toFailure(e: unknown, exchanges: import('../client/types.js').Exchange[]): NonNullable<CheckResult['failure']> {
