@@ -1,7 +1,9 @@
 // The undici client against a local node:http server on an ephemeral port.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import fc from 'fast-check';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { backoffDelayMs, retryAfterMs } from '../src/client/backoff.js';
 import { createApiClient } from '../src/client/http.js';
 import { Pacer } from '../src/client/pacer.js';
 import { TransportError, type Exchange } from '../src/client/types.js';
@@ -193,5 +195,24 @@ describe('createApiClient', () => {
     await c.get('/gate_sessions', undefined, { pace: false });
     await c.post('/embed/bootstrap', {}, { auth: 'publishable' });
     expect(calls).toEqual(['secret POST /gate_sessions', 'secret POST /gate_sessions']);
+  });
+});
+
+describe('backoff', () => {
+  it('every delay lies in [cap/2, cap] with cap = min(max, base·2^(attempt−1))', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 40 }), fc.integer({ min: 1, max: 5000 }), fc.integer({ min: 1, max: 60_000 }), fc.double({ min: 0, max: 0.999999, noNaN: true }), (attempt, base, max, r) => {
+        const cap = Math.min(max, base * 2 ** (Math.min(attempt, 30) - 1));
+        const d = backoffDelayMs(attempt, { baseDelayMs: base, maxDelayMs: max }, () => r);
+        return d >= cap / 2 && d <= cap;
+      }),
+    );
+  });
+
+  it('reads Retry-After as seconds or an HTTP date', () => {
+    expect(retryAfterMs('2')).toBe(2000);
+    expect(retryAfterMs(new Date(10_000).toUTCString(), 4_000)).toBe(6_000);
+    expect(retryAfterMs('soon')).toBeUndefined();
+    expect(retryAfterMs(undefined)).toBeUndefined();
   });
 });

@@ -33,6 +33,7 @@ describe('redact', () => {
     expect(redact(`"${WHSEC}"`)).toBe('"whsec_[redacted]"');
     expect(redact(`X-Embed-Token: ${JWT}`)).toBe('X-Embed-Token: eyJ[redacted]');
     expect(redact(`token ${REGISTERED} end`)).toBe('token [redacted] end');
+    expect(redact(`{"revoked_${SK_TEST}":1}`)).toBe('{"revoked_sk_test_[redacted]":1}');
     expect(redact('nothing secret here: gs_123, 10.00 EUR')).toBe('nothing secret here: gs_123, 10.00 EUR');
   });
 

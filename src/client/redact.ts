@@ -11,12 +11,13 @@ export function registerSecret(s: string): void {
   if (typeof s === 'string' && s.length >= 6) REGISTERED.add(s);
 }
 
+// No leading word boundary: "revoked_sk_test_…" must be masked too; over-masking is harmless, a leak is not.
 const PATTERNS: { re: RegExp; mask: (m: string, ...groups: string[]) => string }[] = [
-  { re: /\b(sk|pk|rk)_(test|live)_[A-Za-z0-9]+/g, mask: (_m, kind, mode) => `${kind}_${mode}_[redacted]` },
-  { re: /\bgsec_[A-Za-z0-9_\-]+/g, mask: () => 'gsec_[redacted]' },
-  { re: /\bwhsec_[A-Za-z0-9_\-+/=]+/g, mask: () => 'whsec_[redacted]' },
+  { re: /(sk|pk|rk)_(test|live)_[A-Za-z0-9]+/g, mask: (_m, kind, mode) => `${kind}_${mode}_[redacted]` },
+  { re: /gsec_[A-Za-z0-9_\-]+/g, mask: () => 'gsec_[redacted]' },
+  { re: /whsec_[A-Za-z0-9_\-+/=]+/g, mask: () => 'whsec_[redacted]' },
   // JWT-shaped tokens (embed tokens, account assertions).
-  { re: /\beyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g, mask: () => 'eyJ[redacted]' },
+  { re: /eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g, mask: () => 'eyJ[redacted]' },
 ];
 
 function escapeRe(s: string): string {
