@@ -24,7 +24,9 @@ function unissuedSecretKey(): string {
 
 /** The entitled routes that need no existing object: capabilities, quote, balance. */
 async function expectEntitlement403(ctx: CheckContext, actor: PoolsActor, pool: string, code: string, requirement: string) {
-  const body = quoteBody(ctx);
+  // The legs of the body follow the pool id (<fiat>-<crypto>), so only the entitlement can be wrong.
+  const [fiatCurrency, cryptoCurrency] = pool.split('-');
+  const body = quoteBody(ctx, { fiatCurrency, cryptoCurrency });
   const exchanges = [
     await actor.client.get(poolPath(pool, '/capabilities')),
     await actor.client.post(poolPath(pool, '/quote'), body),

@@ -145,6 +145,9 @@ async function run(kinds: SuiteKind[], command: string, opts: RunOpts): Promise<
       checks.push(...out.checks);
       results.metrics = { ...(results.metrics ?? {}), ...out.metrics };
     }
+    // Retry gaps measured by chaos checks feed the report's schedule chart.
+    const gaps = observations.filter((o) => o.topic === 'retry-gap').map((o) => ({ check: o.check, ...(o.value as object) }));
+    if (gaps.length) results.metrics = { ...(results.metrics ?? {}), retryGaps: gaps };
     const suitesRun = new Set(kinds);
     results.checks = checks;
     results.observations = observations;

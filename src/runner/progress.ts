@@ -38,7 +38,11 @@ export function createProgress(opts: { live?: boolean; quiet?: boolean; out?: No
     let longest: { label: string; until: number } | undefined;
     for (const w of waits.values()) if (!longest || w.until > longest.until) longest = w;
     const wait = longest ? ` · waiting: ${longest.label} ${Math.max(0, Math.ceil((longest.until - now) / 1000))}s left` : '';
-    const line = `${label} ${done}/${total} · running ${running.size}${wait}${eta !== undefined ? ` · ETA ~${eta}s` : ''}`;
+    let newest: string | undefined;
+    let newestAt = 0;
+    for (const [n, at] of running) if (at >= newestAt) [newest, newestAt] = [n, at];
+    const current = newest ? ` · ${newest}${running.size > 1 ? ` (+${running.size - 1} more)` : ''}` : '';
+    const line = redact(`${label} ${done}/${total}${current}${wait}${eta !== undefined ? ` · ETA ~${eta}s` : ''}`);
     out.write(`\r\x1b[2K${line.slice(0, (out.columns ?? 120) - 1)}`);
   };
 
