@@ -1,0 +1,85 @@
+// junit.xml for CI: one <testsuite> per suite kind × service, one <testcase> per check.
+import type { CheckResult, RunResults } from './results.js';
+
+// XML 1.0 forbids most control characters even when escaped.
+const INVALID_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
+
+export function xmlEscape(s: unknown): string {
+  return String(s ?? '')
+    .replace(INVALID_XML, '\uFFFD')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;');
+}
+
+export function serviceOfCheck(c: Pick<CheckResult, 'requirements'>): 'gate' | 'pools' | 'general' {
+  const services = new Set(c.requirements.map((r) => (r.startsWith('POOLS-') ? 'pools' : r.startsWith('GATE-') ? 'gate' : 'general')));
+  if (services.size === 1) return [...services][0] as 'gate' | 'pools' | 'general';
+  return 'general';
+}
+
+function secs(ms: number): string {
+  return (Math.max(0, ms || 0) / 1000).toFixed(3);
+}
+
+function testcase(c: CheckResult): string {
+  const name = c.requirements.length ? `${c.name} [${c.requirements.join(', ')}]` : c.name;
+  const classname = `${c.suite}.${serviceOfCheck(c)}${c.file ? '.' + c.file.replace(/\.[a-z]+$/i, '').replace(/[\\/]/g, '.') : ''}`;
+  const props = c.requirements.map((r) => `        <property name="requirement" value="${xmlEscape(r)}"/>`).join('\n');
+  let body = props ? `      <properties>\n${props}\n      </properties>\n` : '';
+  if (c.status === 'failed') {
+    const f = c.failure;
+    const lines = [
+      f?.requirement ? `requirement: ${f.requirement}` : '',
+      f?.expected !== undefined ? `expected: ${f.expected}` : '',
+      f?.actual !== undefined ? `actual:   ${f.actual}` : '',
+      f?.requestId ? `request id: ${f.requestId}` : '',
+      ...(f?.exchanges ?? []).map((x) => `${x.method} ${x.url} → ${x.status ?? x.error ?? 'no response'}${x.requestId ? ` (request id ${x.requestId})` : ''}`),
+    ].filter(Boolean);
+    const msg = [f?.message ?? 'failed', f?.expected !== undefined ? `expected ${f.expected}` : '', f?.actual !== undefined ? `actual ${f.actual}` : '', f?.requestId ? `request id ${f.requestId}` : '']
+      .filter(Boolean)
+      .join(' · ');
+    body += `      <failure message="${xmlEscape(msg)}" type="AssertionError">${xmlEscape(lines.join('\n'))}</failure>\n`;
+  } else if (c.status === 'skipped') {
+    body += `      <skipped message="${xmlEscape(c.reason ?? 'skipped')}"/>\n`;
+  }
+  return `    <testcase name="${xmlEscape(name)}" classname="${xmlEscape(classname)}" time="${secs(c.durationMs)}"${body ? `>\n${body}    </testcase>` : '/>'}`;
+}
+
+export function toJunit(results: RunResults): string {
+  const groups = new Map<string, CheckResult[]>();
+  for (const c of results.checks) {
+    const key = `${c.suite}.${serviceOfCheck(c)}`;
+    const list = groups.get(key) ?? [];
+    list.push(c);
+    groups.set(key, list);
+  }
+  const suites: string[] = [];
+  for (const [key, checks] of [...groups.entries()].sort(([a], [b]) => a.localeCompare(b))) {
+    const failures = checks.filter((c) => c.status === 'failed').length;
+    const skipped = checks.filter((c) => c.status === 'skipped').length;
+    const time = checks.reduce((t, c) => t + (c.durationMs || 0), 0);
+    suites.push(
+      `  <testsuite name="${xmlEscape(key)}" tests="${checks.length}" failures="${failures}" errors="0" skipped="${skipped}" time="${secs(time)}" timestamp="${xmlEscape(results.startedAt.replace(/Z$/, ''))}">\n${checks.map(testcase).join('\n')}\n  </testsuite>`,
+    );
+  }
+  if (results.error) {
+    // A run that stopped (unreachable target, bad profile) must fail CI visibly, not look like zero tests.
+    suites.push(
+      `  <testsuite name="rampart.run" tests="1" failures="0" errors="1" skipped="0" time="0.000">\n    <testcase name="run ${xmlEscape(results.command)}" classname="rampart.run" time="0.000">\n      <error message="${xmlEscape(results.error.message)}" type="exit ${results.error.exitCode}"/>\n    </testcase>\n  </testsuite>`,
+    );
+  }
+  const total = results.checks.length + (results.error ? 1 : 0);
+  const failures = results.checks.filter((c) => c.status === 'failed').length;
+  const skipped = results.checks.filter((c) => c.status === 'skipped').length;
+  const time = (Date.parse(results.finishedAt) - Date.parse(results.startedAt)) || 0;
+  return (
+    `<?xml version="1.0" encoding="UTF-8"?>\n` +
+    `<testsuites name="rampart ${xmlEscape(results.command)} ${xmlEscape(results.runId)}" tests="${total}" failures="${failures}" errors="${results.error ? 1 : 0}" skipped="${skipped}" time="${secs(time)}">\n` +
+    suites.join('\n') +
+    (suites.length ? '\n' : '') +
+    `</testsuites>\n`
+  );
+}

@@ -1,0 +1,91 @@
+// Writes reports/<runId>/ (results.json, junit.xml, report.html), points
+// reports/latest at it and appends the history record. Everything written is
+// redacted first and the whole run directory is scanned afterwards.
+import { randomBytes } from 'node:crypto';
+import { cpSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { redact, redactDeep } from '../client/redact.js';
+import { appendHistory, readHistory } from './history.js';
+import { toHtml } from './html.js';
+import { toJunit } from './junit.js';
+import type { RunResults } from './results.js';
+import { isProbablyText, listFiles, scanDir, scanText } from './secretScan.js';
+
+/** Sortable, filesystem-safe, unique: 20261123T031500Z-ab12. */
+export function newRunId(at: Date = new Date()): string {
+  const stamp = at.toISOString().replace(/\.\d{3}Z$/, 'Z').replace(/[-:]/g, '');
+  return `${stamp}-${randomBytes(2).toString('hex')}`;
+}
+
+export class SecretLeakError extends Error {
+  constructor(readonly findings: { file: string; kind: string }[]) {
+    super(`secret scan: refusing to keep the run output — ${findings.map((f) => `${f.kind} in ${f.file}`).join('; ')}`);
+    this.name = 'SecretLeakError';
+  }
+}
+
+function writeChecked(path: string, text: string, displayName: string): void {
+  const safe = redact(text);
+  const findings = scanText(safe);
+  if (findings.length) throw new SecretLeakError([...new Set(findings.map((f) => f.kind))].map((kind) => ({ file: displayName, kind })));
+  writeFileSync(path, safe);
+}
+
+/** reports/latest → the run: a relative symlink, or a copy where symlinks are not allowed. */
+function pointLatest(reportsDir: string, runDir: string): void {
+  const latest = join(reportsDir, 'latest');
+  try {
+    const st = lstatSync(latest);
+    if (st.isSymbolicLink() || st.isFile()) unlinkSync(latest);
+    else rmSync(latest, { recursive: true, force: true });
+  } catch {
+    // Nothing there yet.
+  }
+  try {
+    symlinkSync(relative(reportsDir, runDir), latest, 'dir');
+  } catch {
+    cpSync(runDir, latest, { recursive: true });
+  }
+}
+
+export async function writeRun(results: RunResults, opts: { reportsDir: string }): Promise<{ dir: string; files: string[] }> {
+  const safe = redactDeep(results);
+  const dir = join(opts.reportsDir, safe.runId);
+  mkdirSync(dir, { recursive: true });
+
+  // Suites may have left their own artefacts (k6 summaries) in the run directory: mask those in place too.
+  for (const path of listFiles(dir)) {
+    const buf = readFileSync(path);
+    if (!isProbablyText(buf)) continue;
+    const text = buf.toString('utf8');
+    const masked = redact(text);
+    if (masked !== text) writeFileSync(path, masked);
+  }
+
+  const files: string[] = [];
+  const resultsPath = join(dir, 'results.json');
+  writeChecked(resultsPath, JSON.stringify(safe, null, 2) + '\n', 'results.json');
+  files.push(resultsPath);
+
+  const junitPath = join(dir, 'junit.xml');
+  writeChecked(junitPath, toJunit(safe), 'junit.xml');
+  files.push(junitPath);
+
+  const historyPath = appendHistory(opts.reportsDir, safe);
+  const historyText = readFileSync(historyPath, 'utf8');
+  if (scanText(historyText).length) {
+    rmSync(historyPath, { force: true });
+    throw new SecretLeakError([{ file: relative(opts.reportsDir, historyPath), kind: scanText(historyText)[0]!.kind }]);
+  }
+  files.push(historyPath);
+
+  const htmlPath = join(dir, 'report.html');
+  writeChecked(htmlPath, toHtml(safe, readHistory(opts.reportsDir)), 'report.html');
+  files.push(htmlPath);
+
+  const findings = scanDir(dir);
+  if (findings.length) throw new SecretLeakError(findings);
+
+  pointLatest(opts.reportsDir, dir);
+  return { dir, files };
+}

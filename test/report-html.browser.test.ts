@@ -1,0 +1,113 @@
+// Opens a full report.html in headless Chromium: no console errors, no network
+// requests, the verdict visible, a screenshot for humans in .tmp/.
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { RunResults } from '../src/report/results.js';
+import { newRunId, writeRun } from '../src/report/writeRun.js';
+
+const chromium = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p): p is string => !!p && existsSync(p));
+const tmp = mkdtempSync(join(tmpdir(), 'rampart-html-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+function richResults(runId: string, passedCount: number): RunResults {
+  const failure = {
+    message: 'status differs',
+    requirement: 'GATE-SESS-CANCEL-TERMINAL-409',
+    expected: '409 with error.type "conflict"',
+    actual: '200 <img src=x onerror=alert(1)>',
+    requestId: 'req_0001',
+    exchanges: [
+      {
+        method: 'POST',
+        url: 'http://127.0.0.1:4010/v1/sessions/gs_1/cancel',
+        requestHeaders: { authorization: 'Bearer sk_test_[redacted]', 'idempotency-key': '7d1e…' },
+        requestBody: '{}',
+        status: 200,
+        responseHeaders: { 'content-type': 'application/json', 'x-request-id': 'req_0001' },
+        responseBody: '{"id":"gs_1","status":"completed","note":"</pre><script>alert(2)</script>"}',
+        requestId: 'req_0001',
+        durationMs: 14,
+      },
+    ],
+  };
+  return {
+    runId,
+    tool: { name: 'rampart', version: '0.1.0' },
+    command: 'certify',
+    depth: 'full',
+    startedAt: new Date().toISOString(),
+    finishedAt: new Date().toISOString(),
+    profile: { name: 'embedded', baseUrls: { gateSandbox: 'http://127.0.0.1:4010/v1', poolsSandbox: 'http://127.0.0.1:4020' } },
+    environment: { node: process.version, platform: 'linux-x64', host: 'ci', specVersion: '2026-10' },
+    summary: { passed: passedCount, failed: 1, skipped: 1, notCovered: 1, checks: { passed: passedCount, failed: 1, skipped: 1 } },
+    requirements: [
+      { id: 'GATE-SESS-CANCEL-TERMINAL-409', service: 'gate', title: 'Cancel of a terminal session is 409', section: 'Sessions', status: 'failed', checks: [{ name: 'cancel completed', status: 'failed', durationMs: 30, failure }] },
+      { id: 'GATE-ERR-ENVELOPE', service: 'gate', title: 'Error envelope', section: 'Errors', status: 'passed', checks: [{ name: 'envelope', status: 'passed', durationMs: 5 }] },
+      { id: 'POOLS-TTL-ABOUT-15S', service: 'pools', title: 'Quote TTL about 15 s', section: 'Quotes', status: 'skipped', reason: 'depth quick', checks: [] },
+      { id: 'POOLS-BAL-SHAPE', service: 'pools', title: 'Balance shape', section: 'Balances', status: 'not_covered', checks: [] },
+    ],
+    checks: [{ name: 'cancel completed', suite: 'conformance', requirements: ['GATE-SESS-CANCEL-TERMINAL-409'], status: 'failed', durationMs: 30, failure }],
+    observations: [{ topic: 'POOLS-SQ-CONSUMED-NEW-KEY', service: 'pools', check: 'transact twice', value: { reading: 'existing trade' }, note: 'endpoint rule 3 reading' }],
+    metrics: {
+      latency: { 'gate.sessions': { p50: 8, p90: 15, p95: 21, p99: 40, max: 95, count: 400 }, 'pools.quote': { p50: 12, p90: 30, p95: 45 + passedCount, p99: 80, max: 120, count: 900 } },
+      rateLimits: [
+        { scenario: 'burst', key: 'partner-01', window: '10s', documented: { limit: 10, windowMs: 10_000 }, measured: { firstRejectedRequest: 11, atMs: 420 } },
+        { scenario: 'minute', key: 'partner-02', window: '1m', documented: { limit: 60, windowMs: 60_000 }, measured: { firstRejectedRequest: 63, atMs: 3100 } },
+      ],
+      quoteTtl: { samplesSeconds: [14.2, 14.8, 15.1, 15.0, 15.6, 16.9, 13.9, 15.2], toleranceSeconds: 2, expectedSeconds: 15 },
+      retryGaps: [
+        { delivery: 'whd_1', attempt: 1, expectedMs: 60_000, observedMs: 61_000 },
+        { delivery: 'whd_1', attempt: 2, expectedMs: 300_000, observedMs: 298_500 },
+      ],
+    },
+  };
+}
+
+describe('report.html', () => {
+  it.skipIf(!chromium)(
+    chromium ? `report.html in headless Chromium (${chromium})` : 'report.html in headless Chromium (skipped: no chromium binary; install Debian\'s chromium or set CHROMIUM_PATH)',
+    async () => {
+      const { chromium: pw } = await import('playwright-core');
+      const reportsDir = join(tmp, 'reports');
+      // Two earlier runs so the trend chart has lines.
+      for (const [i, at] of ['2026-11-21T03:00:00Z', '2026-11-22T03:00:00Z'].entries()) await writeRun(richResults(newRunId(new Date(at)), 10 + i), { reportsDir });
+      const { dir } = await writeRun(richResults(newRunId(), 13), { reportsDir });
+      const browser = await pw.launch({ executablePath: chromium!, args: ['--no-sandbox'] });
+      try {
+        const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+        const consoleErrors: string[] = [];
+        const requests: string[] = [];
+        page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
+        page.on('pageerror', (e) => consoleErrors.push(e.message));
+        page.on('dialog', (d) => {
+          consoleErrors.push(`dialog opened: ${d.message()}`);
+          void d.dismiss();
+        });
+        page.on('request', (r) => !r.url().startsWith('file:') && !r.url().startsWith('data:') && requests.push(r.url()));
+        await page.goto(pathToFileURL(join(dir, 'report.html')).href);
+        await expect(page.locator('#verdict').isVisible()).resolves.toBe(true);
+        expect(await page.locator('#verdict .big').textContent()).toBe('NOT CERTIFIED');
+        // "Visible" must mean readable: the verdict text colour differs from its background.
+        const colours = await page.locator('#verdict').evaluate((el) => ({ fg: getComputedStyle(el.querySelector('.big')!).color, bg: getComputedStyle(el).backgroundColor }));
+        expect(colours.fg).not.toBe(colours.bg);
+        expect(colours.fg).toBe('rgb(255, 255, 255)');
+        expect(await page.locator('svg').count()).toBeGreaterThanOrEqual(6);
+        expect(await page.getByText('no data in this run').count()).toBe(0);
+        // The script works: expand all opens every section.
+        await page.getByRole('button', { name: 'expand all' }).click();
+        expect(await page.locator('details.section:not([open])').count()).toBe(0);
+        const shots = resolve('.tmp');
+        mkdirSync(shots, { recursive: true });
+        await page.screenshot({ path: join(shots, 'report-html.png'), fullPage: true });
+        expect(consoleErrors).toEqual([]);
+        expect(requests).toEqual([]);
+      } finally {
+        await browser.close();
+      }
+    },
+    60_000,
+  );
+});
