@@ -1,7 +1,7 @@
 import { existsSync, lstatSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { compareRuns, formatComparison } from '../src/report/compare.js';
 import { readHistory } from '../src/report/history.js';
 import { toHtml } from '../src/report/html.js';
@@ -212,15 +212,30 @@ describe('writeRun', () => {
   });
 });
 
-describe('writeRun refusal', () => {
-  it('throws naming the file and kind, never the secret, when redaction cannot mask a value', async () => {
+describe('writeRun masking and refusal', () => {
+  it('masks an opaque Authorization Bearer value no known shape catches', async () => {
     const r = fixture(newRunId(), { failing: false });
-    // An opaque bearer token has no known shape, so redact() leaves it and the scan must catch it.
-    r.observations.push({ topic: 'raw', service: 'gate', value: 'Authorization: Bearer opaqueToken987654321' });
-    const err = await writeRun(r, { reportsDir: join(tmp, 'refuse') }).then(() => undefined, (e: Error) => e);
-    expect(err?.message).toMatch(/Authorization Bearer value in results\.json/);
-    expect(err?.message).not.toContain('opaqueToken987654321');
-    expect(existsSync(join(tmp, 'refuse', r.runId, 'results.json'))).toBe(false);
+    r.observations.push({ topic: 'raw', service: 'gate', value: { authorization: 'Bearer opaqueToken987654321' }, note: 'Authorization: Bearer opaqueToken987654321' });
+    const { dir } = await writeRun(r, { reportsDir: join(tmp, 'opaque') });
+    for (const f of readdirSync(dir)) expect(readFileSync(join(dir, f), 'utf8')).not.toContain('opaqueToken987654321');
+    expect(scanDir(dir)).toEqual([]);
+  });
+
+  it('throws naming the file and kind, never the secret, when redaction misses a secret', async () => {
+    // Simulates a redaction gap: the scan is the last line of defence and must stop the write.
+    vi.resetModules();
+    vi.doMock('../src/client/redact.js', () => ({ redact: (t: string) => t, redactDeep: <T>(v: T) => v }));
+    try {
+      const { writeRun: writeUnredacted } = await import('../src/report/writeRun.js');
+      const r = fixture(newRunId(), { failing: false });
+      const err = await writeUnredacted(r, { reportsDir: join(tmp, 'refuse') }).then(() => undefined, (e: Error) => e);
+      expect(err?.message).toMatch(/^secret scan: .*webhook secret \(whsec_\) in results\.json/);
+      for (const s of [SK, PK, GSEC, WHSEC, JWT]) expect(err?.message).not.toContain(s);
+      expect(existsSync(join(tmp, 'refuse', r.runId, 'results.json'))).toBe(false);
+    } finally {
+      vi.doUnmock('../src/client/redact.js');
+      vi.resetModules();
+    }
   });
 });
 
@@ -258,5 +273,6 @@ describe('compareRuns', () => {
     expect(back.fixed.map((c) => c.id)).toEqual(['GATE-SESS-CANCEL-TERMINAL-409']);
     expect(back.removed.map((c) => c.id)).toEqual(['GATE-AUTH-BEARER']);
     expect(formatComparison(compareRuns(a, a))).toContain('no requirement changed status');
+    expect(formatComparison(diff)).toContain('run b stopped: partial run');
   });
 });

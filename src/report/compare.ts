@@ -21,6 +21,8 @@ export interface RunComparison {
   removed: RequirementChange[];
   added: RequirementChange[];
   summaryDelta: { passed: number; failed: number; skipped: number; notCovered: number };
+  /** Run-level errors (unreachable target, bad profile): a run that stopped has no requirement results to compare. */
+  errors: { a?: string; b?: string };
 }
 
 function detailOf(r: RequirementResult): string | undefined {
@@ -56,6 +58,7 @@ export function compareRuns(a: RunResults, b: RunResults): RunComparison {
       skipped: b.summary.skipped - a.summary.skipped,
       notCovered: b.summary.notCovered - a.summary.notCovered,
     },
+    errors: { a: a.error?.message, b: b.error?.message },
   };
   for (const [id, rb] of after) {
     const ra = before.get(id);
@@ -83,6 +86,8 @@ function signed(n: number): string {
 
 export function formatComparison(diff: RunComparison): string {
   const lines: string[] = [`comparing ${diff.a.runId} (${diff.a.profile}) → ${diff.b.runId} (${diff.b.profile})`];
+  if (diff.errors.b) lines.push(`run ${diff.b.runId} stopped: ${diff.errors.b}`);
+  if (diff.errors.a) lines.push(`run ${diff.a.runId} stopped: ${diff.errors.a}`);
   const d = diff.summaryDelta;
   lines.push(`requirements: passed ${signed(d.passed)}, failed ${signed(d.failed)}, skipped ${signed(d.skipped)}, not covered ${signed(d.notCovered)}`);
   const block = (title: string, items: RequirementChange[]) => {

@@ -180,7 +180,7 @@ function trendChart(history: HistoryRecord[]): string {
   } else {
     out += '<h4>p95 latency per route group</h4>' + NO_DATA;
   }
-  return out + `<p class="legend">${esc(`${n} run(s), oldest ${history[0]!.runId}, newest ${history[n - 1]!.runId}.`)}</p>`;
+  return out + `<p class="legend">${esc(`${n} run(s) of rampart ${history[n - 1]!.command} against ${history[n - 1]!.profile}, oldest ${history[0]!.runId}, newest ${history[n - 1]!.runId}.`)}</p>`;
 }
 
 function headersTable(h: Record<string, string> | undefined): string {
@@ -290,7 +290,9 @@ const JS = `document.querySelectorAll('button[data-toggle]').forEach(function(b)
 
 export function toHtml(input: RunResults, history: HistoryRecord[] = []): string {
   const results = redactDeep(input);
-  const hist = history.some((h) => h.runId === results.runId) ? history : [...history, toHistoryRecord(results)];
+  // A trend only means something across runs of the same command against the same target.
+  const comparable = history.filter((h) => h.profile === results.profile.name && h.command === results.command);
+  const hist = comparable.some((h) => h.runId === results.runId) ? comparable : [...comparable, toHistoryRecord(results)];
   const v = verdictOf(results);
   const s = results.summary;
   const m = results.metrics ?? {};

@@ -19,8 +19,14 @@ const SHAPES: { kind: string; re: RegExp }[] = [
   { kind: 'JWT-shaped token', re: /eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g },
 ];
 
-// A Bearer credential in any quoting ("Authorization: Bearer x", JSON, escaped JSON).
-const BEARER = /Bearer\s+([^\s"'\\,;<>&)]+)/gi;
+// An Authorization Bearer credential in any quoting: a header dump, JSON, escaped JSON.
+// Prose ("PK = publishable key bearer") has no Authorization context and is not a finding.
+export const AUTHORIZATION_BEARER = /(authorization\\?["']?\s*[:=]\s*\\?["']?\s*Bearer\s+)([^\s"'\\,;<>&)]+)/gi;
+
+/** Masks Authorization Bearer values that no known secret shape caught (opaque tokens). */
+export function maskAuthorizationBearer(text: string): string {
+  return text.replace(AUTHORIZATION_BEARER, (m, prefix: string, value: string) => (value.includes('[redacted]') ? m : `${prefix}[redacted]`));
+}
 
 export function scanText(text: string): SecretFinding[] {
   const found: SecretFinding[] = [];
@@ -28,10 +34,10 @@ export function scanText(text: string): SecretFinding[] {
     re.lastIndex = 0;
     for (const m of text.matchAll(re)) found.push({ kind, index: m.index ?? 0 });
   }
-  for (const m of text.matchAll(BEARER)) {
-    const value = m[1] ?? '';
-    // Placeholders and masks are not credentials; short words ("Bearer auth") are prose.
-    if (value.includes('[redacted]') || value.length < 8 || /^[<$]/.test(value)) continue;
+  for (const m of text.matchAll(AUTHORIZATION_BEARER)) {
+    const value = m[2] ?? '';
+    // Masks and ${PLACEHOLDERS} are not credentials.
+    if (value.includes('[redacted]') || value.startsWith('$')) continue;
     found.push({ kind: 'Authorization Bearer value', index: m.index ?? 0 });
   }
   if (found.length === 0) {

@@ -9,7 +9,7 @@ import { appendHistory, readHistory } from './history.js';
 import { toHtml } from './html.js';
 import { toJunit } from './junit.js';
 import type { RunResults } from './results.js';
-import { isProbablyText, listFiles, scanDir, scanText } from './secretScan.js';
+import { isProbablyText, listFiles, maskAuthorizationBearer, scanDir, scanText } from './secretScan.js';
 
 /** Sortable, filesystem-safe, unique: 20261123T031500Z-ab12. */
 export function newRunId(at: Date = new Date()): string {
@@ -24,8 +24,13 @@ export class SecretLeakError extends Error {
   }
 }
 
+/** Known shapes and profile secrets (redact), then opaque Authorization Bearer values. */
+function mask(text: string): string {
+  return maskAuthorizationBearer(redact(text));
+}
+
 function writeChecked(path: string, text: string, displayName: string): void {
-  const safe = redact(text);
+  const safe = mask(text);
   const findings = scanText(safe);
   if (findings.length) throw new SecretLeakError([...new Set(findings.map((f) => f.kind))].map((kind) => ({ file: displayName, kind })));
   writeFileSync(path, safe);
@@ -49,7 +54,9 @@ function pointLatest(reportsDir: string, runDir: string): void {
 }
 
 export async function writeRun(results: RunResults, opts: { reportsDir: string }): Promise<{ dir: string; files: string[] }> {
-  const safe = redactDeep(results);
+  // Masking the serialised form too catches opaque bearer values under an "authorization" key,
+  // so results.json, junit.xml and report.html all derive from the same masked object.
+  const safe = JSON.parse(mask(JSON.stringify(redactDeep(results)))) as RunResults;
   const dir = join(opts.reportsDir, safe.runId);
   mkdirSync(dir, { recursive: true });
 
@@ -58,7 +65,7 @@ export async function writeRun(results: RunResults, opts: { reportsDir: string }
     const buf = readFileSync(path);
     if (!isProbablyText(buf)) continue;
     const text = buf.toString('utf8');
-    const masked = redact(text);
+    const masked = mask(text);
     if (masked !== text) writeFileSync(path, masked);
   }
 
