@@ -5,6 +5,8 @@ export const EXIT = {
   usage: 2,
   unreachable: 3,
   refusedForSafety: 4,
+  /** A defect of rampart itself (the report is still written; please file it). */
+  internal: 70,
 } as const;
 
 /** A run-level error: one line for the user, and the exit code it ends with. */

@@ -160,7 +160,10 @@ async function run(kinds: SuiteKind[], command: string, opts: RunOpts): Promise<
       exitCode = e.exitCode;
       results.error = { message: e.message, exitCode };
     } else {
-      throw e;
+      // A defect of rampart itself: still write the report, with the cause.
+      exitCode = EXIT.internal;
+      results.error = { message: `internal error: ${(e as Error)?.message ?? String(e)}`, exitCode };
+      process.stderr.write(redact(`rampart: internal error: ${(e as Error)?.stack ?? String(e)}`) + '\n');
     }
   } finally {
     progress.stop();
@@ -324,6 +327,6 @@ try {
     process.exitCode = e.exitCode;
   } else {
     process.stderr.write(redact(`rampart: internal error: ${(e as Error)?.stack ?? String(e)}`) + '\n');
-    process.exitCode = 70;
+    process.exitCode = EXIT.internal;
   }
 }
