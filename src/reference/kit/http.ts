@@ -48,6 +48,8 @@ export interface Req {
   params: Record<string, string>;
   requestId: string;
   raw: IncomingMessage;
+  /** Environment of the base the request arrived on: sandbox = test, production = live. */
+  env: 'test' | 'live';
 }
 
 export interface Reply {
@@ -61,6 +63,7 @@ export type Handler = (req: Req) => Reply | Promise<Reply>;
 interface Route {
   method: string;
   parts: string[];
+  pattern: string;
   handler: Handler;
 }
 
@@ -68,12 +71,16 @@ export class Router {
   private routes: Route[] = [];
 
   on(method: string, pattern: string, handler: Handler): this {
-    this.routes.push({ method, parts: pattern.split('/').filter(Boolean), handler });
+    const parts = pattern.split('/').filter(Boolean);
+    this.routes.push({ method, parts, pattern: `/${parts.join('/')}`, handler });
     return this;
   }
 
   /** Find the handler; `allowed` lists methods of a path that exists with another method. */
-  match(method: string, path: string): { handler?: Handler; params: Record<string, string>; pathExists: boolean } {
+  match(
+    method: string,
+    path: string,
+  ): { handler?: Handler; params: Record<string, string>; pathExists: boolean; /** The matched route pattern. */ pattern?: string } {
     const segs = path.split('/').filter(Boolean);
     let pathExists = false;
     for (const r of this.routes) {
@@ -96,7 +103,7 @@ export class Router {
       }
       if (!ok) continue;
       pathExists = true;
-      if (r.method === method) return { handler: r.handler, params, pathExists };
+      if (r.method === method) return { handler: r.handler, params, pathExists, pattern: r.pattern };
     }
     return { params: {}, pathExists };
   }

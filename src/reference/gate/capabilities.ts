@@ -1,0 +1,397 @@
+// Gate capability discovery: countries, currencies, assets, payment and payout
+// methods, eligibility. A static catalogue that agrees with the embedded
+// profile's gate.catalog fixtures (DE/EUR supported, KP unsupported, JPY
+// unsupported, USDC active both sides, LUNA inactive, SOL on_ramp only, CH
+// supported but CHF has no payment method).
+//
+// Not shown — chosen:
+// - Country object: { object: 'country', code, name, supported, default_currency }; currency
+//   object: { object: 'currency', code, name, decimals }. Both lists take no query parameters,
+//   have_more false, and list every country/currency the catalogue knows (unsupported ones
+//   with supported: false).
+// - GET /capabilities/assets accepts `side` (on_ramp|off_ramp), `active` (true|false) and
+//   `country_code` (or the cf-ipcountry header) to filter; one Asset per (symbol, side).
+//   An invalid `side`, `active` or malformed `country_code` gives 400.
+// - GET /capabilities/assets/{symbol}: an invalid `side` gives 400; no resolved region means no
+//   region filter; `currency` on the single asset echoes the `currency` query (uppercased) or null.
+// - Payment/payout methods: a malformed `currency` (not 3 letters) or `country_code` (not 2 letters)
+//   gives 400; a well-formed but unknown/unsupported one resolves to no methods (200, empty data).
+// - Payout-method object: { object: 'payout_method', id, name, currency, side: 'off_ramp', icon_url, fees }.
+// - Eligibility: cf-ipcountry values that are not two letters, and Cloudflare's XX/T1 placeholders,
+//   count as unresolved. A malformed explicit country_code gives 400. unavailable_reason names the
+//   first failed refinement in the order region, currency, asset.
+import { HttpError, type Reply, type Req } from '../kit/http.js';
+import type { GateArea } from './world.js';
+
+interface CountryDef {
+  code: string;
+  name: string;
+  supported: boolean;
+  defaultCurrency: string | null;
+}
+interface CurrencyDef {
+  code: string;
+  name: string;
+  decimals: number;
+  supported: boolean;
+}
+interface AssetDef {
+  symbol: string;
+  name: string | null;
+  sides: Array<'on_ramp' | 'off_ramp'>;
+  active: boolean;
+  /** Supported countries where it is offered; null = every supported country. */
+  regions: string[] | null;
+  networks: Array<{ chain: string; name: string; contract_address: string | null }>;
+  min: string | null;
+  max: string | null;
+}
+interface MethodDef {
+  id: string;
+  name: string;
+  currency: string;
+  fees: Record<string, string>;
+}
+
+export const COUNTRIES: CountryDef[] = [
+  { code: 'DE', name: 'Germany', supported: true, defaultCurrency: 'EUR' },
+  { code: 'FR', name: 'France', supported: true, defaultCurrency: 'EUR' },
+  { code: 'NL', name: 'Netherlands', supported: true, defaultCurrency: 'EUR' },
+  { code: 'GB', name: 'United Kingdom', supported: true, defaultCurrency: 'GBP' },
+  { code: 'US', name: 'United States', supported: true, defaultCurrency: 'USD' },
+  { code: 'CH', name: 'Switzerland', supported: true, defaultCurrency: 'CHF' },
+  { code: 'JP', name: 'Japan', supported: false, defaultCurrency: 'JPY' },
+  { code: 'KP', name: 'North Korea', supported: false, defaultCurrency: null },
+];
+
+export const CURRENCIES: CurrencyDef[] = [
+  { code: 'EUR', name: 'Euro', decimals: 2, supported: true },
+  { code: 'USD', name: 'US Dollar', decimals: 2, supported: true },
+  { code: 'GBP', name: 'Pound Sterling', decimals: 2, supported: true },
+  { code: 'CHF', name: 'Swiss Franc', decimals: 2, supported: true },
+  { code: 'JPY', name: 'Japanese Yen', decimals: 0, supported: false },
+];
+
+const EVM = (contract: string | null) => [{ chain: 'ethereum', name: 'Ethereum', contract_address: contract }];
+
+export const ASSETS: AssetDef[] = [
+  {
+    symbol: 'USDC',
+    name: 'USD Coin',
+    sides: ['on_ramp', 'off_ramp'],
+    active: true,
+    regions: null,
+    networks: [
+      ...EVM('0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48'),
+      { chain: 'polygon', name: 'Polygon', contract_address: '0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359' },
+    ],
+    min: '10.00',
+    max: '10000.00',
+  },
+  { symbol: 'ETH', name: 'Ether', sides: ['on_ramp', 'off_ramp'], active: true, regions: null, networks: EVM(null), min: '20.00', max: '10000.00' },
+  {
+    symbol: 'SOL',
+    name: 'Solana',
+    sides: ['on_ramp'],
+    active: true,
+    regions: null,
+    networks: [{ chain: 'solana', name: 'Solana', contract_address: null }],
+    min: '10.00',
+    max: '5000.00',
+  },
+  { symbol: 'USDT', name: null, sides: ['on_ramp'], active: true, regions: ['US', 'GB'], networks: EVM('0xdAC17F958D2ee523a2206206994597C13D831ec7'), min: null, max: null },
+  { symbol: 'LUNA', name: 'Terra Classic', sides: ['on_ramp', 'off_ramp'], active: false, regions: null, networks: [{ chain: 'terra', name: 'Terra', contract_address: null }], min: null, max: null },
+];
+
+export const PAYMENT_METHODS: MethodDef[] = [
+  { id: 'card', name: 'Card', currency: 'EUR', fees: { percent: '2.50' } },
+  { id: 'sepa_bank_transfer', name: 'SEPA bank transfer', currency: 'EUR', fees: { fixed: '0.50' } },
+  { id: 'card', name: 'Card', currency: 'USD', fees: { percent: '2.90' } },
+  { id: 'ach', name: 'ACH bank transfer', currency: 'USD', fees: {} },
+  { id: 'card', name: 'Card', currency: 'GBP', fees: { percent: '2.50' } },
+  { id: 'faster_payments', name: 'Faster Payments', currency: 'GBP', fees: {} },
+];
+
+export const PAYOUT_METHODS: MethodDef[] = [
+  { id: 'sepa_credit_transfer', name: 'SEPA credit transfer', currency: 'EUR', fees: { fixed: '1.00' } },
+  { id: 'ach_payout', name: 'ACH payout', currency: 'USD', fees: { fixed: '1.00' } },
+  { id: 'faster_payments_payout', name: 'Faster Payments payout', currency: 'GBP', fees: {} },
+];
+
+export function findCountry(code: string): CountryDef | undefined {
+  const c = code.toUpperCase();
+  return COUNTRIES.find((x) => x.code === c);
+}
+export function currencySupported(code: string): boolean {
+  const c = code.toUpperCase();
+  return CURRENCIES.some((x) => x.code === c && x.supported);
+}
+export function findAsset(symbol: string, caseSensitive = false): AssetDef | undefined {
+  return ASSETS.find((a) => (caseSensitive ? a.symbol === symbol : a.symbol === symbol.toUpperCase()));
+}
+/** The default rail method of a currency and side (quotes derive their method from it). */
+export function defaultMethod(currency: string, side: 'on_ramp' | 'off_ramp'): MethodDef | undefined {
+  const c = currency.toUpperCase();
+  return (side === 'on_ramp' ? PAYMENT_METHODS : PAYOUT_METHODS).find((m) => m.currency === c);
+}
+
+const COUNTRY_RE = /^[A-Za-z]{2}$/;
+const CURRENCY_RE = /^[A-Za-z]{3}$/;
+
+function list(url: string, data: unknown[]): Reply {
+  return { status: 200, body: { object: 'list', data, has_more: false, url: `/v1${url}` } };
+}
+
+function sideParam(req: Req, fallback: 'on_ramp' | 'off_ramp' | null): 'on_ramp' | 'off_ramp' | null {
+  const s = req.query.get('side');
+  if (s === null || s === '') return fallback;
+  if (s !== 'on_ramp' && s !== 'off_ramp') throw new HttpError(400, 'side must be on_ramp or off_ramp', 'invalid_side');
+  return s;
+}
+
+function countryParam(req: Req): string | null {
+  const c = req.query.get('country_code');
+  if (c === null || c === '') return null;
+  if (!COUNTRY_RE.test(c)) throw new HttpError(400, 'country_code must match ^[A-Za-z]{2}$', 'invalid_country_code');
+  return c.toUpperCase();
+}
+
+/** The edge country header, when it names a real two-letter country. */
+function ipCountry(req: Req): string | null {
+  const h = req.headers['cf-ipcountry'];
+  const v = Array.isArray(h) ? h[0] : h;
+  if (!v || !COUNTRY_RE.test(v.trim())) return null;
+  const c = v.trim().toUpperCase();
+  return c === 'XX' || c === 'T1' ? null : c;
+}
+
+function assetView(a: AssetDef, side: 'on_ramp' | 'off_ramp', currency?: string | null) {
+  const view: Record<string, unknown> = {
+    object: 'asset',
+    symbol: a.symbol,
+    name: a.name ?? a.symbol,
+    side,
+    active: a.active,
+    icon_url: `https://assets.gate.example/icons/${a.symbol.toLowerCase()}.svg`,
+    networks: a.networks.map((n) => ({ ...n })),
+    min_amount: a.min,
+    max_amount: a.max,
+  };
+  if (currency !== undefined) view.currency = currency;
+  return view;
+}
+
+function offeredIn(a: AssetDef, country: string | null): boolean {
+  if (country === null) return true;
+  const c = findCountry(country);
+  if (!c || !c.supported) return false;
+  return a.regions === null || a.regions.includes(c.code);
+}
+
+function methodView(m: MethodDef, side: 'on_ramp' | 'off_ramp') {
+  return {
+    object: side === 'on_ramp' ? 'payment_method' : 'payout_method',
+    id: m.id,
+    name: m.name,
+    currency: m.currency,
+    side,
+    icon_url: null,
+    fees: { ...m.fees },
+  };
+}
+
+export const area: GateArea = {
+  name: 'capabilities',
+  faults: [
+    {
+      name: 'cap-asset-symbol-case-sensitive',
+      service: 'gate',
+      requirements: ['GATE-CAP-ASSET-SYMBOL-CASE-INSENSITIVE'],
+      description: 'GET /capabilities/assets/{symbol} matches the symbol case-sensitively (usdc → 404).',
+      suite: 'conformance',
+    },
+    {
+      name: 'cap-inactive-asset-served',
+      service: 'gate',
+      requirements: ['GATE-CAP-ASSET-INACTIVE-404'],
+      description: 'GET /capabilities/assets/{symbol} returns an inactive asset instead of 404.',
+      suite: 'conformance',
+    },
+    {
+      name: 'cap-asset-side-ignored',
+      service: 'gate',
+      requirements: ['GATE-CAP-ASSET-SIDE-404'],
+      description: 'GET /capabilities/assets/{symbol}?side=off_ramp returns an on_ramp-only asset instead of 404.',
+      suite: 'conformance',
+    },
+    {
+      name: 'cap-payment-methods-country-precedence',
+      service: 'gate',
+      requirements: ['GATE-CAP-PM-CURRENCY-PRECEDENCE'],
+      description: 'payment-methods lets country_code override an explicit currency.',
+      suite: 'conformance',
+    },
+    {
+      name: 'cap-payment-methods-unresolved-404',
+      service: 'gate',
+      requirements: ['GATE-CAP-PM-EMPTY-200'],
+      description: 'payment-methods answers 404 instead of 200 with empty data when no currency resolves.',
+      suite: 'conformance',
+    },
+    {
+      name: 'cap-payment-methods-has-more',
+      service: 'gate',
+      requirements: ['GATE-CAP-PM-HAS-MORE-FALSE'],
+      description: 'payment-methods reports has_more true.',
+      suite: 'conformance',
+    },
+    {
+      name: 'elig-ip-reported-explicit',
+      service: 'gate',
+      requirements: ['GATE-ELIG-GEO-SOURCE-IP'],
+      description: 'eligibility resolved from cf-ipcountry reports geo_source explicit.',
+      suite: 'conformance',
+    },
+    {
+      name: 'elig-ignores-currency',
+      service: 'gate',
+      requirements: ['GATE-ELIG-CURRENCY-NOT-SUPPORTED'],
+      description: 'eligibility stays eligible with an unsupported currency (currency_supported true, no unavailable_reason).',
+      suite: 'conformance',
+    },
+    {
+      name: 'elig-unresolved-no-reason',
+      service: 'gate',
+      requirements: ['GATE-ELIG-COUNTRY-UNRESOLVED'],
+      description: 'eligibility without any country reports unavailable_reason null.',
+      suite: 'conformance',
+    },
+    {
+      name: 'cap-asset-region-ignored',
+      service: 'gate',
+      requirements: ['GATE-CAP-ASSET-REGION-404'],
+      description: 'GET /capabilities/assets/{symbol} returns an asset in a region where it is not offered instead of 404.',
+      suite: 'conformance',
+    },
+    {
+      name: 'elig-ip-over-explicit',
+      service: 'gate',
+      requirements: ['GATE-ELIG-EXPLICIT-OVER-IP'],
+      description: 'eligibility prefers the cf-ipcountry header over an explicit country_code.',
+      suite: 'conformance',
+    },
+  ],
+  register(router, world) {
+    router.on('GET', '/capabilities/countries', (req) => {
+      world.authSecret(req);
+      return list(
+        '/capabilities/countries',
+        COUNTRIES.map((c) => ({ object: 'country', code: c.code, name: c.name, supported: c.supported, default_currency: c.defaultCurrency })),
+      );
+    });
+
+    router.on('GET', '/capabilities/currencies', (req) => {
+      world.authSecret(req);
+      return list(
+        '/capabilities/currencies',
+        CURRENCIES.map((c) => ({ object: 'currency', code: c.code, name: c.name, decimals: c.decimals, supported: c.supported })),
+      );
+    });
+
+    router.on('GET', '/capabilities/assets', (req) => {
+      world.authSecret(req);
+      const side = sideParam(req, null);
+      const activeQ = req.query.get('active');
+      if (activeQ !== null && activeQ !== 'true' && activeQ !== 'false') {
+        throw new HttpError(400, 'active must be true or false', 'invalid_active');
+      }
+      const region = countryParam(req) ?? ipCountry(req);
+      const data: unknown[] = [];
+      for (const a of ASSETS) {
+        if (activeQ !== null && a.active !== (activeQ === 'true')) continue;
+        if (!offeredIn(a, region)) continue;
+        for (const s of a.sides) if (side === null || s === side) data.push(assetView(a, s));
+      }
+      return list('/capabilities/assets', data);
+    });
+
+    router.on('GET', '/capabilities/assets/:symbol', (req) => {
+      world.authSecret(req);
+      const side = sideParam(req, 'on_ramp')!;
+      const region = countryParam(req) ?? ipCountry(req);
+      const cur = req.query.get('currency');
+      if (cur !== null && !CURRENCY_RE.test(cur)) throw new HttpError(400, 'currency must be an ISO 4217 code', 'invalid_currency');
+      const a = findAsset(req.params.symbol!, world.faults.has('cap-asset-symbol-case-sensitive'));
+      const missing = () => new HttpError(404, `No asset ${req.params.symbol} is offered`, 'asset_not_found');
+      if (!a) throw missing();
+      if (!a.active && !world.faults.has('cap-inactive-asset-served')) throw missing();
+      if (!a.sides.includes(side) && !world.faults.has('cap-asset-side-ignored')) throw missing();
+      if (!offeredIn(a, region) && !world.faults.has('cap-asset-region-ignored')) throw missing();
+      return { status: 200, body: assetView(a, side, cur ? cur.toUpperCase() : null) };
+    });
+
+    const methods = (side: 'on_ramp' | 'off_ramp', url: string) => (req: Req): Reply => {
+      world.authSecret(req);
+      const cur = req.query.get('currency');
+      if (cur !== null && cur !== '' && !CURRENCY_RE.test(cur)) {
+        throw new HttpError(400, 'currency must be an ISO 4217 code', 'invalid_currency');
+      }
+      const country = countryParam(req);
+      const fromCountry = country ? (findCountry(country)?.supported ? findCountry(country)!.defaultCurrency : null) : null;
+      let resolved: string | null = cur ? cur.toUpperCase() : fromCountry;
+      if (side === 'on_ramp' && world.faults.has('cap-payment-methods-country-precedence') && fromCountry) resolved = fromCountry;
+      const pool = side === 'on_ramp' ? PAYMENT_METHODS : PAYOUT_METHODS;
+      const data = resolved && currencySupported(resolved) ? pool.filter((m) => m.currency === resolved).map((m) => methodView(m, side)) : [];
+      if (side === 'on_ramp' && data.length === 0 && world.faults.has('cap-payment-methods-unresolved-404')) {
+        throw new HttpError(404, 'No payment methods', 'not_found');
+      }
+      const reply = list(url, data);
+      if (side === 'on_ramp' && world.faults.has('cap-payment-methods-has-more')) (reply.body as { has_more: boolean }).has_more = true;
+      return reply;
+    };
+    router.on('GET', '/capabilities/payment-methods', methods('on_ramp', '/capabilities/payment-methods'));
+    router.on('GET', '/capabilities/payout-methods', methods('off_ramp', '/capabilities/payout-methods'));
+
+    router.on('GET', '/capabilities/eligibility', (req) => {
+      world.authSecret(req);
+      const explicitQ = countryParam(req);
+      // The seeded fault lets the edge header win over the query parameter.
+      const explicit = world.faults.has('elig-ip-over-explicit') && ipCountry(req) ? null : explicitQ;
+      const ip = explicit ? null : ipCountry(req);
+      const code = explicit ?? ip;
+      let geo: 'explicit' | 'ip' | 'none' = explicit ? 'explicit' : ip ? 'ip' : 'none';
+      if (geo === 'ip' && world.faults.has('elig-ip-reported-explicit')) geo = 'explicit';
+      const country = code ? findCountry(code) : undefined;
+      const supported = !!country?.supported;
+
+      const curQ = req.query.get('currency');
+      if (curQ !== null && curQ !== '' && !CURRENCY_RE.test(curQ)) throw new HttpError(400, 'currency must be an ISO 4217 code', 'invalid_currency');
+      let currencyOk: boolean | null = curQ ? currencySupported(curQ) : null;
+      if (currencyOk === false && world.faults.has('elig-ignores-currency')) currencyOk = true;
+      const assetQ = req.query.get('asset');
+      const asset = assetQ ? findAsset(assetQ) : undefined;
+      const assetOk: boolean | null = assetQ ? !!asset && asset.active : null;
+
+      let reason: string | null = null;
+      if (!code) reason = world.faults.has('elig-unresolved-no-reason') ? null : 'country_unresolved';
+      else if (!supported) reason = 'country_not_supported';
+      else if (currencyOk === false) reason = 'currency_not_supported';
+      else if (assetOk === false) reason = 'asset_not_supported';
+      const eligible = !!code && supported && currencyOk !== false && assetOk !== false;
+      return {
+        status: 200,
+        body: {
+          object: 'eligibility',
+          country_code: code,
+          eligible,
+          supported,
+          default_currency: supported ? (country?.defaultCurrency ?? null) : null,
+          currency_supported: currencyOk,
+          asset_supported: assetOk,
+          geo_source: geo,
+          unavailable_reason: eligible ? null : reason,
+        },
+      };
+    });
+  },
+};

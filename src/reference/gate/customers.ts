@@ -1,0 +1,333 @@
+// Gate customers: CRM-style partner records with Idempotency-Key creation,
+// reserved email/external_id (soft-deleted included), strict PATCH, soft delete.
+//
+// Not shown — chosen:
+// - POST /customers body: `external_id` (string 1–128) and `email` (string ≤254 with an "@") are
+//   required; `phone` (string ≤32), `first_name`/`last_name` (string|null ≤128), `country_code`
+//   (^[A-Za-z]{2}$ or null, stored as sent) and `metadata` (object) are optional. `phone` reads
+//   as null when not supplied. Server-managed (`kyc_status`, `mode`, `livemode`, `id`, ...) and
+//   unknown keys give 400. Idempotency-Key is optional (Stripe-like); with one, a repeat returns
+//   the original response. Success is 201 with the Customer.
+// - kyc_status starts as `not_started`.
+// - Email uniqueness is case-insensitive; external_id uniqueness is exact.
+// - GET /customers: newest first; `limit` 1–100 (default 10), `starting_after` (a customer id of the
+//   caller, deleted ones included, else 400 invalid_cursor); out-of-range limit gives 400.
+// - DELETE of an unknown id is 404; a repeat DELETE returns the same marker (same deleted_at).
+// - customer.deleted carries the deleted marker.
+import { HttpError, jsonObject, type Reply, type Req } from '../kit/http.js';
+import type { GateArea, GateCaller, GateWorld } from './world.js';
+
+interface CustomerRecord {
+  id: string;
+  scope: string;
+  seq: number;
+  mode: 'test' | 'live';
+  partnerId: string;
+  external_id: string;
+  email: string;
+  phone: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  country_code: string | null;
+  kyc_status: string;
+  metadata: Record<string, unknown>;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+}
+
+interface CustomerStore {
+  byId: Map<string, CustomerRecord>;
+  seq: number;
+}
+
+const stores = new WeakMap<GateWorld, CustomerStore>();
+function store(world: GateWorld): CustomerStore {
+  let s = stores.get(world);
+  if (!s) stores.set(world, (s = { byId: new Map(), seq: 0 }));
+  return s;
+}
+
+/** Partner + environment scope key of a caller; every resource lives in exactly one. */
+export function scopeOf(caller: GateCaller): string {
+  return `${caller.partner.name}\u0000${caller.mode}`;
+}
+
+/**
+ * Cursor page over items already in list order (newest first). `starting_after`
+ * must name an item of `all` (the caller's whole set, hidden ones included).
+ */
+export function cursorPage<T extends { id: string }>(req: Req, all: T[], visible: (t: T) => boolean, maxLimit = 100, defLimit = 10) {
+  const limitQ = req.query.get('limit');
+  let limit = defLimit;
+  if (limitQ !== null) {
+    if (!/^\d{1,4}$/.test(limitQ) || Number(limitQ) < 1 || Number(limitQ) > maxLimit) {
+      throw new HttpError(400, `limit must be an integer between 1 and ${maxLimit}`, 'invalid_limit');
+    }
+    limit = Number(limitQ);
+  }
+  const after = req.query.get('starting_after');
+  let start = 0;
+  if (after !== null && after !== '') {
+    const i = all.findIndex((t) => t.id === after);
+    if (i < 0) throw new HttpError(400, 'starting_after does not name an object of this list', 'invalid_cursor');
+    start = i + 1;
+  }
+  const rest = all.slice(start).filter(visible);
+  return { data: rest.slice(0, limit), has_more: rest.length > limit };
+}
+
+const NAME_MAX = 128;
+const COUNTRY_RE = /^[A-Za-z]{2}$/;
+const PATCHABLE = new Set(['first_name', 'last_name', 'country_code', 'metadata']);
+const CREATABLE = new Set(['external_id', 'email', 'phone', 'first_name', 'last_name', 'country_code', 'metadata']);
+const IMMUTABLE = new Set(['email', 'phone', 'external_id', 'kyc_status', 'mode']);
+
+function view(c: CustomerRecord) {
+  return {
+    id: c.id,
+    object: 'customer',
+    partner_id: c.partnerId,
+    mode: c.mode,
+    livemode: c.mode === 'live',
+    external_id: c.external_id,
+    email: c.email,
+    phone: c.phone,
+    first_name: c.first_name,
+    last_name: c.last_name,
+    country_code: c.country_code,
+    kyc_status: c.kyc_status,
+    metadata: structuredClone(c.metadata),
+    created_at: c.created_at,
+    updated_at: c.updated_at,
+  };
+}
+
+function marker(c: CustomerRecord) {
+  return { id: c.id, object: 'customer', deleted: true, deleted_at: c.deleted_at };
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return !!v && typeof v === 'object' && !Array.isArray(v);
+}
+
+/** Validates the optional profile fields shared by create and PATCH; pushes messages into errs. */
+function checkProfileFields(body: Record<string, unknown>, errs: string[], lengthChecked: boolean): void {
+  for (const k of ['first_name', 'last_name'] as const) {
+    if (!(k in body)) continue;
+    const v = body[k];
+    if (v !== null && typeof v !== 'string') errs.push(`${k} must be a string or null`);
+    else if (lengthChecked && typeof v === 'string' && v.length > NAME_MAX) errs.push(`${k} must be at most ${NAME_MAX} characters`);
+  }
+  if ('country_code' in body) {
+    const v = body.country_code;
+    if (v !== null && (typeof v !== 'string' || !COUNTRY_RE.test(v))) errs.push('country_code must match ^[A-Za-z]{2}$ or be null');
+  }
+  if ('metadata' in body && !isPlainObject(body.metadata)) errs.push('metadata must be an object');
+}
+
+function requireCustomer(world: GateWorld, caller: GateCaller, id: string, allowDeleted = false): CustomerRecord {
+  const c = store(world).byId.get(id);
+  if (!c || c.scope !== scopeOf(caller) || (c.deleted_at !== null && !allowDeleted)) {
+    throw new HttpError(404, `No such customer: ${id}`, 'resource_missing');
+  }
+  return c;
+}
+
+export const area: GateArea = {
+  name: 'customers',
+  faults: [
+    {
+      name: 'cust-duplicate-email-allowed',
+      service: 'gate',
+      requirements: ['GATE-CUST-DUP-EMAIL-409'],
+      description: 'POST /customers accepts an email already used by a live customer.',
+      suite: 'conformance',
+    },
+    {
+      name: 'cust-deleted-identity-released',
+      service: 'gate',
+      requirements: ['GATE-CUST-DUP-SOFT-DELETED-409'],
+      description: 'A soft-deleted customer no longer reserves its email and external_id.',
+      suite: 'conformance',
+    },
+    {
+      name: 'cust-patch-immutable-accepted',
+      service: 'gate',
+      requirements: ['GATE-CUST-PATCH-IMMUTABLE-400'],
+      description: 'PATCH /customers/{id} silently ignores email/phone/external_id/kyc_status/mode instead of 400.',
+      suite: 'conformance',
+    },
+    {
+      name: 'cust-patch-unknown-key-accepted',
+      service: 'gate',
+      requirements: ['GATE-CUST-PATCH-UNKNOWN-400'],
+      description: 'PATCH /customers/{id} ignores unknown keys instead of 400.',
+      suite: 'conformance',
+    },
+    {
+      name: 'cust-metadata-merged',
+      service: 'gate',
+      requirements: ['GATE-CUST-PATCH-METADATA-REPLACE'],
+      description: 'PATCH metadata merges into the stored object instead of replacing it.',
+      suite: 'conformance',
+    },
+    {
+      name: 'cust-null-ignored',
+      service: 'gate',
+      requirements: ['GATE-CUST-PATCH-NULL-CLEARS'],
+      description: 'PATCH with a null field leaves the stored value instead of clearing it.',
+      suite: 'conformance',
+    },
+    {
+      name: 'cust-name-length-unchecked',
+      service: 'gate',
+      requirements: ['GATE-CUST-PATCH-NAME-MAX'],
+      description: 'first_name/last_name longer than 128 characters are accepted.',
+      suite: 'conformance',
+    },
+    {
+      name: 'cust-deleted-readable',
+      service: 'gate',
+      requirements: ['GATE-CUST-DELETED-404'],
+      description: 'GET /customers/{id} returns a soft-deleted customer instead of 404.',
+      suite: 'conformance',
+    },
+    {
+      name: 'cust-deleted-listed',
+      service: 'gate',
+      requirements: ['GATE-CUST-LIST-EXCLUDES-DELETED'],
+      description: 'GET /customers includes soft-deleted customers.',
+      suite: 'conformance',
+    },
+    {
+      name: 'cust-delete-not-idempotent',
+      service: 'gate',
+      requirements: ['GATE-CUST-DELETE-IDEMPOTENT'],
+      description: 'A repeat DELETE /customers/{id} answers 404 instead of the same marker.',
+      suite: 'conformance',
+    },
+    {
+      name: 'cust-duplicate-external-id-allowed',
+      service: 'gate',
+      requirements: ['GATE-CUST-DUP-EXTERNAL-ID-409'],
+      description: 'POST /customers accepts an external_id already used by a live customer.',
+      suite: 'conformance',
+    },
+  ],
+  register(router, world) {
+    const emitView = (caller: GateCaller, type: string, data: unknown) => world.emit(caller, type, data);
+
+    router.on('POST', '/customers', async (req) => {
+      const caller = world.authSecret(req);
+      return world.idempotent(caller, req, 'customers', { required: false }, (): Reply => {
+        const body = jsonObject(req);
+        const errs: string[] = [];
+        for (const k of Object.keys(body)) {
+          if (!CREATABLE.has(k)) errs.push(IMMUTABLE.has(k) ? `${k} is server-managed` : `unknown field ${k}`);
+        }
+        const ext = body.external_id;
+        const email = body.email;
+        if (typeof ext !== 'string' || ext.length < 1 || ext.length > 128) errs.push('external_id is required (string, 1–128 characters)');
+        if (typeof email !== 'string' || email.length > 254 || !/^[^\s@]+@[^\s@]+$/.test(email)) errs.push('email is required and must be an email address');
+        if ('phone' in body && (typeof body.phone !== 'string' || body.phone.length < 1 || body.phone.length > 32)) {
+          errs.push('phone must be a string of 1–32 characters');
+        }
+        checkProfileFields(body, errs, true);
+        if (errs.length) throw new HttpError(400, errs.join('; '), 'parameter_invalid');
+
+        const scope = scopeOf(caller);
+        const s = store(world);
+        const releaseDeleted = world.faults.has('cust-deleted-identity-released');
+        for (const c of s.byId.values()) {
+          if (c.scope !== scope) continue;
+          if (c.deleted_at !== null && releaseDeleted) continue;
+          if (c.external_id === ext && !world.faults.has('cust-duplicate-external-id-allowed')) throw new HttpError(409, 'A customer with this external_id already exists', 'customer_exists');
+          if (c.email.toLowerCase() === (email as string).toLowerCase() && !world.faults.has('cust-duplicate-email-allowed')) {
+            throw new HttpError(409, 'A customer with this email already exists', 'customer_exists');
+          }
+        }
+        const now = world.iso();
+        const rec: CustomerRecord = {
+          id: world.newId('cus'),
+          scope,
+          seq: ++s.seq,
+          mode: caller.mode,
+          partnerId: caller.partner.name,
+          external_id: ext as string,
+          email: email as string,
+          phone: typeof body.phone === 'string' ? body.phone : null,
+          first_name: (body.first_name as string | null | undefined) ?? null,
+          last_name: (body.last_name as string | null | undefined) ?? null,
+          country_code: typeof body.country_code === 'string' ? body.country_code : null,
+          kyc_status: 'not_started',
+          metadata: isPlainObject(body.metadata) ? structuredClone(body.metadata) : {},
+          created_at: now,
+          updated_at: now,
+          deleted_at: null,
+        };
+        s.byId.set(rec.id, rec);
+        emitView(caller, 'customer.created', view(rec));
+        return { status: 201, body: view(rec) };
+      });
+    });
+
+    router.on('GET', '/customers', (req) => {
+      const caller = world.authSecret(req);
+      const scope = scopeOf(caller);
+      const all = [...store(world).byId.values()].filter((c) => c.scope === scope).sort((a, b) => b.seq - a.seq);
+      const showDeleted = world.faults.has('cust-deleted-listed');
+      const page = cursorPage(req, all, (c) => showDeleted || c.deleted_at === null);
+      return { status: 200, body: { object: 'list', data: page.data.map(view), has_more: page.has_more, url: '/v1/customers' } };
+    });
+
+    router.on('GET', '/customers/:id', (req) => {
+      const caller = world.authSecret(req);
+      return { status: 200, body: view(requireCustomer(world, caller, req.params.id!, world.faults.has('cust-deleted-readable'))) };
+    });
+
+    router.on('PATCH', '/customers/:id', (req) => {
+      const caller = world.authSecret(req);
+      const c = requireCustomer(world, caller, req.params.id!);
+      const body = jsonObject(req, true);
+      const errs: string[] = [];
+      for (const k of Object.keys(body)) {
+        if (PATCHABLE.has(k)) continue;
+        if (IMMUTABLE.has(k)) {
+          if (!world.faults.has('cust-patch-immutable-accepted')) errs.push(`${k} cannot be changed`);
+        } else if (!world.faults.has('cust-patch-unknown-key-accepted')) errs.push(`unknown field ${k}`);
+      }
+      checkProfileFields(body, errs, !world.faults.has('cust-name-length-unchecked'));
+      if (errs.length) throw new HttpError(400, errs.join('; '), 'parameter_invalid');
+
+      const keepOnNull = world.faults.has('cust-null-ignored');
+      for (const k of ['first_name', 'last_name'] as const) {
+        if (!(k in body)) continue;
+        const v = body[k] as string | null;
+        if (v === null && keepOnNull) continue;
+        c[k] = v;
+      }
+      if ('country_code' in body) {
+        const v = body.country_code as string | null;
+        if (!(v === null && keepOnNull)) c.country_code = v;
+      }
+      if ('metadata' in body) {
+        const m = structuredClone(body.metadata as Record<string, unknown>);
+        c.metadata = world.faults.has('cust-metadata-merged') ? { ...c.metadata, ...m } : m;
+      }
+      c.updated_at = world.iso();
+      emitView(caller, 'customer.updated', view(c));
+      return { status: 200, body: view(c) };
+    });
+
+    router.on('DELETE', '/customers/:id', (req) => {
+      const caller = world.authSecret(req);
+      const c = requireCustomer(world, caller, req.params.id!, !world.faults.has('cust-delete-not-idempotent'));
+      if (c.deleted_at === null) {
+        c.deleted_at = world.iso();
+        emitView(caller, 'customer.deleted', marker(c));
+      }
+      return { status: 200, body: marker(c) };
+    });
+  },
+};

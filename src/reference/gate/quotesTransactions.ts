@@ -1,0 +1,315 @@
+// Gate quotes and transactions: indicative previews, signed one-time quotes
+// (rail), the partner transaction list, and the sandbox quote-expiry helper.
+//
+// Not shown — chosen:
+// - POST /quotes/preview body: `amount` (positive decimal string, required), `currency` (ISO 4217,
+//   required, must be supported), `asset` (default USDC, must be active on the side), `side`
+//   (on_ramp default | off_ramp). Unknown keys are ignored. Response 200:
+//   { object: 'quote_preview', indicative: true, side, amount, currency, asset, options: [ { payment_method,
+//   name, fee, fiat_pay_or_receive, crypto_amount, rate } ], created_at }.
+// - POST /quotes body: `gate_session_id` (required, an open session of the caller) and `side`
+//   (on_ramp default | off_ramp); Idempotency-Key optional. Response 201 signed quote:
+//   { object: 'quote', id, state: 'active', side, gate_session_id, amount, currency, fee,
+//   fiat_pay_or_receive, asset, crypto_amount, rate, method, signature, expires_at, created_at,
+//   consumed_at }. fiat_pay_or_receive is amount + fee on_ramp (what the user pays) and amount − fee
+//   off_ramp (what the user receives). A quote lives 10 minutes. A session that is not open gives 409.
+// - Signed quote states: active → consumed (redeemed by a pay-in/pay-out) | expired (past expires_at
+//   or the sandbox helper). GET /quotes/{id} reports the state and never redeems.
+// - POST /_sandbox/quotes/{id}/expire (sandbox only, owner's SK): moves an active quote to expired
+//   and returns it; a consumed quote stays consumed.
+// - GET /transactions: newest first, `limit` 1–100 (default 10), `starting_after` (a refid of the
+//   caller, else 400). Transaction object: { object: 'transaction', refid, ... } as the world records it.
+import { randomBytes } from 'node:crypto';
+import { HttpError, jsonObject, type Req } from '../kit/http.js';
+import { currencySupported, defaultMethod, findAsset, PAYMENT_METHODS, PAYOUT_METHODS } from './capabilities.js';
+import { cursorPage, scopeOf } from './customers.js';
+import type { GateArea, GateCaller, GateWorld } from './world.js';
+
+export type QuoteSide = 'on_ramp' | 'off_ramp';
+
+export interface SignedQuote {
+  id: string;
+  scope: string;
+  side: QuoteSide;
+  gate_session_id: string;
+  amount: string;
+  currency: string;
+  fee: string;
+  fiat_pay_or_receive: string;
+  asset: string;
+  crypto_amount: string;
+  rate: string;
+  method: string;
+  signature: string;
+  expiresAtMs: number;
+  created_at: string;
+  /** 'expired' only when forced by the sandbox helper; time-based expiry is computed on read. */
+  state: 'active' | 'consumed' | 'expired';
+  consumed_at: string | null;
+}
+
+const QUOTE_LIFETIME_MS = 10 * 60_000;
+const USD_PRICE: Record<string, number> = { USDC: 1, USDT: 1, ETH: 3000, SOL: 150, LUNA: 0.0001 };
+const USD_PER_FIAT: Record<string, number> = { EUR: 1.08, USD: 1, GBP: 1.27, CHF: 1.12 };
+const DECIMAL_RE = /^\d{1,12}(\.\d{1,8})?$/;
+
+const quoteStores = new WeakMap<GateWorld, Map<string, SignedQuote>>();
+export function quotes(world: GateWorld): Map<string, SignedQuote> {
+  let m = quoteStores.get(world);
+  if (!m) quoteStores.set(world, (m = new Map()));
+  return m;
+}
+
+/** Current state: an active quote past expires_at reads as expired. */
+export function quoteState(world: GateWorld, q: SignedQuote): SignedQuote['state'] {
+  if (q.state === 'active' && world.clock.now() >= q.expiresAtMs) return 'expired';
+  return q.state;
+}
+
+export function quoteView(world: GateWorld, q: SignedQuote) {
+  return {
+    object: 'quote',
+    id: q.id,
+    state: quoteState(world, q),
+    side: q.side,
+    gate_session_id: q.gate_session_id,
+    amount: q.amount,
+    currency: q.currency,
+    fee: q.fee,
+    fiat_pay_or_receive: q.fiat_pay_or_receive,
+    asset: q.asset,
+    crypto_amount: q.crypto_amount,
+    rate: q.rate,
+    method: q.method,
+    signature: q.signature,
+    expires_at: world.iso(q.expiresAtMs),
+    created_at: q.created_at,
+    consumed_at: q.consumed_at,
+  };
+}
+
+/** The caller's quote or 404 (cross-tenant is 404). */
+export function ownQuote(world: GateWorld, caller: GateCaller, id: string): SignedQuote {
+  const q = quotes(world).get(id);
+  if (!q || q.scope !== scopeOf(caller)) throw new HttpError(404, `No such quote: ${id}`, 'resource_missing');
+  return q;
+}
+
+/**
+ * Redeems a quote (one-time). Throws 409 when consumed or expired. Synchronous
+ * so two concurrent redemptions can never both pass the state check.
+ * `allowConsumed`/`allowExpired` exist only for seeded faults.
+ */
+export function redeemQuote(world: GateWorld, q: SignedQuote, opts: { allowConsumed?: boolean; allowExpired?: boolean } = {}): void {
+  const st = quoteState(world, q);
+  if (st === 'consumed' && !opts.allowConsumed) throw new HttpError(409, 'This quote has already been redeemed', 'quote_consumed');
+  if (st === 'expired' && !opts.allowExpired) throw new HttpError(409, 'This quote has expired', 'quote_expired');
+  q.state = 'consumed';
+  q.consumed_at = world.iso();
+}
+
+function money(n: number): string {
+  return (Math.round(n * 100) / 100).toFixed(2);
+}
+
+function pricing(side: QuoteSide, amount: number, currency: string, asset: string, feeRate: number, fixed: number) {
+  const fee = Math.round((amount * feeRate + fixed) * 100) / 100;
+  const net = Math.max(0, amount - fee);
+  const rate = (USD_PER_FIAT[currency] ?? 1) / (USD_PRICE[asset] ?? 1);
+  return {
+    fee: money(fee),
+    fiat_pay_or_receive: money(side === 'on_ramp' ? amount + fee : net),
+    // rate is units of asset per unit of fiat.
+    crypto_amount: (amount * rate).toFixed(6),
+    rate: rate.toFixed(8),
+  };
+}
+
+function sideOf(v: unknown): QuoteSide {
+  if (v === undefined || v === null) return 'on_ramp';
+  if (v !== 'on_ramp' && v !== 'off_ramp') throw new HttpError(400, 'side must be on_ramp or off_ramp', 'invalid_side');
+  return v;
+}
+
+/** Internal bookkeeping keys of a transaction record that never go on the wire. */
+const TXN_INTERNAL = new Set(['scope', 'partner', 'caller', 'session']);
+function txnView(t: unknown): Record<string, unknown> {
+  const out: Record<string, unknown> = { object: 'transaction' };
+  for (const [k, v] of Object.entries(t as Record<string, unknown>)) if (!TXN_INTERNAL.has(k) && !k.startsWith('_')) out[k] = v;
+  return out;
+}
+
+function txnScope(t: unknown): { refid: string; scope?: string } {
+  return t as { refid: string; scope?: string };
+}
+
+export const area: GateArea = {
+  name: 'quotesTransactions',
+  faults: [
+    {
+      name: 'quote-read-redeems',
+      service: 'gate',
+      requirements: ['GATE-QUOTE-GET-NO-REDEEM'],
+      description: 'GET /quotes/{id} consumes the quote, so a later redemption gives 409.',
+      suite: 'conformance',
+    },
+    {
+      name: 'quote-expired-redeemable',
+      service: 'gate',
+      requirements: ['GATE-QUOTE-EXPIRED-409'],
+      description: 'An expired signed quote can still be redeemed.',
+      suite: 'conformance',
+    },
+    {
+      name: 'quote-consumed-redeemable',
+      service: 'gate',
+      requirements: ['GATE-QUOTE-CONSUMED-409'],
+      description: 'A consumed signed quote can be redeemed again.',
+      suite: 'conformance',
+    },
+    {
+      name: 'txn-unknown-refid-200',
+      service: 'gate',
+      requirements: ['GATE-TXN-404'],
+      description: 'GET /transactions/{refid} of an unknown refid answers 200 with an empty transaction instead of 404.',
+      suite: 'conformance',
+    },
+    {
+      name: 'txn-foreign-readable',
+      service: 'gate',
+      requirements: ['GATE-TXN-FOREIGN-404'],
+      description: "GET /transactions/{refid} returns another partner's transaction instead of 404.",
+      suite: 'conformance',
+    },
+    {
+      name: 'quote-entitlement-ignored',
+      service: 'gate',
+      requirements: ['GATE-QUOTE-NO-ENTITLEMENT-403'],
+      description: 'POST /quotes locks a quote for a partner without rail entitlement instead of 403 feature_not_available.',
+      suite: 'conformance',
+    },
+  ],
+  register(router, world) {
+    router.on('POST', '/quotes/preview', (req) => {
+      world.authSecret(req);
+      const body = jsonObject(req);
+      const errs: string[] = [];
+      const side = sideOf(body.side);
+      if (typeof body.amount !== 'string' || !DECIMAL_RE.test(body.amount) || Number(body.amount) <= 0) {
+        errs.push('amount must be a positive decimal string');
+      }
+      if (typeof body.currency !== 'string' || !/^[A-Za-z]{3}$/.test(body.currency)) errs.push('currency must be an ISO 4217 code');
+      else if (!currencySupported(body.currency)) errs.push(`currency ${body.currency.toUpperCase()} is not supported`);
+      const assetSym = body.asset === undefined ? 'USDC' : body.asset;
+      const asset = typeof assetSym === 'string' ? findAsset(assetSym) : undefined;
+      if (!asset || !asset.active || !asset.sides.includes(side)) errs.push(`asset ${String(assetSym)} is not offered on ${side}`);
+      if (errs.length) throw new HttpError(400, errs.join('; '), 'parameter_invalid');
+
+      const currency = (body.currency as string).toUpperCase();
+      const amount = Number(body.amount);
+      // One indicative option per method the currency offers on the side.
+      const options = (side === 'on_ramp' ? PAYMENT_METHODS : PAYOUT_METHODS)
+        .filter((m) => m.currency === currency)
+        .map((m) => ({
+          payment_method: m.id,
+          name: m.name,
+          ...pricing(side, amount, currency, asset!.symbol, m.fees.percent ? Number(m.fees.percent) / 100 : 0.01, m.fees.fixed ? Number(m.fees.fixed) : 0),
+        }));
+      return {
+        status: 200,
+        body: {
+          object: 'quote_preview',
+          indicative: true,
+          side,
+          amount: body.amount,
+          currency,
+          asset: asset!.symbol,
+          options,
+          created_at: world.iso(),
+        },
+      };
+    });
+
+    router.on('POST', '/quotes', async (req) => {
+      const caller = world.authSecret(req, { rail: !world.faults.has('quote-entitlement-ignored') });
+      return world.idempotent(caller, req, 'quotes', { required: false }, () => {
+        const body = jsonObject(req);
+        if (typeof body.gate_session_id !== 'string' || body.gate_session_id.length === 0 || body.gate_session_id.length > 64) {
+          throw new HttpError(400, 'gate_session_id is required (string, at most 64 characters)', 'parameter_invalid');
+        }
+        const side = sideOf(body.side);
+        const session = world.sessionView(world.session(caller, body.gate_session_id));
+        if (session.status !== 'open') throw new HttpError(409, `The session is ${String(session.status)}`, 'session_not_open');
+        const currency = String(session.currency).toUpperCase();
+        const method = defaultMethod(currency, side);
+        if (!method) throw new HttpError(400, `No ${side} method for ${currency}`, 'method_not_available');
+        const token = typeof session.target_token === 'string' && findAsset(session.target_token)?.active ? findAsset(session.target_token)!.symbol : 'USDC';
+        const amount = Number(session.amount);
+        const p = pricing(side, amount, currency, token, 0.015, method.fees.fixed ? Number(method.fees.fixed) : 0);
+        const now = world.clock.now();
+        const q: SignedQuote = {
+          id: world.newId('quote'),
+          scope: scopeOf(caller),
+          side,
+          gate_session_id: body.gate_session_id,
+          amount: money(amount),
+          currency,
+          asset: token,
+          method: method.id,
+          ...p,
+          signature: randomBytes(32).toString('hex'),
+          expiresAtMs: now + QUOTE_LIFETIME_MS,
+          created_at: world.iso(now),
+          state: 'active',
+          consumed_at: null,
+        };
+        quotes(world).set(q.id, q);
+        return { status: 201, body: quoteView(world, q) };
+      });
+    });
+
+    router.on('GET', '/quotes/:id', (req) => {
+      const caller = world.authSecret(req, { rail: true });
+      const q = ownQuote(world, caller, req.params.id!);
+      const v = quoteView(world, q);
+      if (world.faults.has('quote-read-redeems') && q.state === 'active') {
+        q.state = 'consumed';
+        q.consumed_at = world.iso();
+      }
+      return { status: 200, body: v };
+    });
+
+    router.on('POST', '/_sandbox/quotes/:id/expire', (req) => {
+      const caller = world.authSecret(req);
+      if (caller.mode !== 'test') throw new HttpError(404, 'Sandbox helpers exist only on the sandbox base', 'not_found');
+      const q = ownQuote(world, caller, req.params.id!);
+      if (q.state === 'active') q.state = 'expired';
+      return { status: 200, body: quoteView(world, q) };
+    });
+
+    const ownTransactions = (caller: GateCaller) => {
+      const scope = scopeOf(caller);
+      return [...world.transactions.values()].filter((t) => txnScope(t).scope === scope).reverse();
+    };
+
+    router.on('GET', '/transactions', (req: Req) => {
+      const caller = world.authSecret(req);
+      const all = ownTransactions(caller).map((t) => ({ id: txnScope(t).refid, t }));
+      const page = cursorPage(req, all, () => true);
+      return {
+        status: 200,
+        body: { object: 'list', data: page.data.map((x) => txnView(x.t)), has_more: page.has_more, url: '/v1/transactions' },
+      };
+    });
+
+    router.on('GET', '/transactions/:refid', (req) => {
+      const caller = world.authSecret(req);
+      const t = world.transactions.get(req.params.refid!);
+      if (!t && world.faults.has('txn-unknown-refid-200')) return { status: 200, body: { object: 'transaction', refid: req.params.refid } };
+      if (!t || (txnScope(t).scope !== scopeOf(caller) && !world.faults.has('txn-foreign-readable'))) {
+        throw new HttpError(404, `No such transaction: ${req.params.refid}`, 'resource_missing');
+      }
+      return { status: 200, body: txnView(t) };
+    });
+  },
+};

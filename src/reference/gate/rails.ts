@@ -1,0 +1,254 @@
+// Gate account-gated rails: pay-ins and pay-outs redeeming signed quotes.
+// Amount, currency and method always come from the locked quote; the body
+// never carries money, method, identity or payout-instruction fields.
+//
+// Not shown — chosen:
+// - POST /rails/pay_ins: Idempotency-Key (UUID) required like pay-outs; body `gate_session_id`
+//   (≤64, required), `quote_id` (≤64, required), `reference` (≤128), `metadata` (object); any other
+//   key gives 400 (the pay-out rule applied to pay-ins too). The quote must be an on_ramp quote of that
+//   session (else 400 quote_mismatch). Response 201 { object: 'rail_pay_in', id, kind: 'pay_in',
+//   status: 'pending', gate_session_id, quote_id, method, amount (= fiat_pay_or_receive), currency,
+//   reference, metadata, provider, created_at }.
+// - Pay-outs need an off_ramp quote of the named session (else 400 quote_mismatch).
+// - A session that is not open cannot take a rail (409 session_not_open).
+// - `provider` is 'embedded_sandbox' (reconciliation data only).
+// - The per-user cumulative volume cap is not enforced, so `account_blocked` never appears.
+// - Status stays `pending`: no documented trigger moves pay-in/pay-out states.
+import { HttpError, jsonObject, type Req } from '../kit/http.js';
+import { scopeOf } from './customers.js';
+import { ownQuote, quoteState, redeemQuote, type SignedQuote } from './quotesTransactions.js';
+import type { GateArea, GateCaller, GateWorld } from './world.js';
+
+interface RailRecord {
+  id: string;
+  scope: string;
+  kind: 'pay_in' | 'pay_out';
+  status: 'pending';
+  gate_session_id: string;
+  quote_id: string;
+  method: string;
+  amount: string;
+  currency: string;
+  reference: string | null;
+  metadata: Record<string, unknown>;
+  created_at: string;
+}
+
+const railStores = new WeakMap<GateWorld, Map<string, RailRecord>>();
+function rails(world: GateWorld): Map<string, RailRecord> {
+  let m = railStores.get(world);
+  if (!m) railStores.set(world, (m = new Map()));
+  return m;
+}
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const ALLOWED = new Set(['gate_session_id', 'quote_id', 'reference', 'metadata']);
+/** Money and method fields: amount, currency and method come from the locked quote only. */
+const MONEY_FIELDS = new Set([
+  'amount', 'currency', 'fee', 'fees', 'fiat_amount', 'crypto_amount', 'fiat_pay_or_receive', 'fiat_currency',
+  'crypto_currency', 'total', 'price', 'rate', 'value', 'method', 'payment_method', 'payout_method',
+]);
+/** Identity and payout-instruction fields: they come from the verified user record only. */
+const IDENTITY_FIELDS = new Set([
+  'iban', 'bic', 'swift', 'account_number', 'routing_number', 'sort_code', 'bank_account', 'account_holder',
+  'name', 'first_name', 'last_name', 'full_name', 'email', 'phone', 'address', 'wallet', 'wallet_address',
+  'beneficiary', 'date_of_birth', 'dob', 'user', 'customer', 'destination',
+]);
+
+function view(r: RailRecord) {
+  return {
+    object: r.kind === 'pay_out' ? 'rail_pay_out' : 'rail_pay_in',
+    id: r.id,
+    kind: r.kind,
+    status: r.status,
+    gate_session_id: r.gate_session_id,
+    quote_id: r.quote_id,
+    method: r.method,
+    amount: r.amount,
+    currency: r.currency,
+    reference: r.reference,
+    metadata: structuredClone(r.metadata),
+    provider: 'embedded_sandbox',
+    created_at: r.created_at,
+  };
+}
+
+function idempotencyKey(req: Req): string {
+  const h = req.headers['idempotency-key'];
+  const key = Array.isArray(h) ? h[0] : h;
+  if (!key) throw new HttpError(400, 'Idempotency-Key header is required', 'idempotency_key_required');
+  if (!UUID_RE.test(key)) throw new HttpError(400, 'Idempotency-Key must be a UUID', 'idempotency_key_invalid');
+  return key;
+}
+
+function validateBody(world: GateWorld, body: Record<string, unknown>, kind: RailRecord['kind']): void {
+  const errs: string[] = [];
+  for (const k of Object.keys(body)) {
+    if (ALLOWED.has(k)) continue;
+    const lower = k.toLowerCase();
+    if (MONEY_FIELDS.has(lower)) {
+      if (kind === 'pay_out' && world.faults.has('rail-payout-money-field-accepted')) continue;
+      errs.push(`${k} comes from the locked quote and is not accepted`);
+    } else if (IDENTITY_FIELDS.has(lower)) {
+      if (kind === 'pay_out' && world.faults.has('rail-payout-identity-field-accepted')) continue;
+      errs.push(`${k} comes from the verified user record and is not accepted`);
+    } else errs.push(`unknown field ${k}`);
+  }
+  for (const k of ['gate_session_id', 'quote_id'] as const) {
+    const v = body[k];
+    if (typeof v !== 'string' || v.length === 0) errs.push(`${k} is required`);
+    else if (v.length > 64 && !(kind === 'pay_out' && world.faults.has('rail-payout-id-unbounded'))) errs.push(`${k} must be at most 64 characters`);
+  }
+  if ('reference' in body && body.reference !== null) {
+    const v = body.reference;
+    const max = kind === 'pay_out' && world.faults.has('rail-payout-reference-unbounded') ? Infinity : 128;
+    if (typeof v !== 'string') errs.push('reference must be a string');
+    else if (v.length > max) errs.push('reference must be at most 128 characters');
+  }
+  if ('metadata' in body && (!body.metadata || typeof body.metadata !== 'object' || Array.isArray(body.metadata))) {
+    errs.push('metadata must be an object');
+  }
+  if (errs.length) throw new HttpError(400, errs.join('; '), 'parameter_invalid');
+}
+
+function ownRail(world: GateWorld, caller: GateCaller, id: string, kind: RailRecord['kind']): RailRecord {
+  const r = rails(world).get(id);
+  if (!r || r.kind !== kind) throw new HttpError(404, `No such ${kind}: ${id}`, 'resource_missing');
+  if (r.scope !== scopeOf(caller)) {
+    if (kind === 'pay_out' && world.faults.has('rail-payout-foreign-403')) throw new HttpError(403, 'Not your pay-out', 'forbidden');
+    throw new HttpError(404, `No such ${kind}: ${id}`, 'resource_missing');
+  }
+  return r;
+}
+
+export const area: GateArea = {
+  name: 'rails',
+  faults: [
+    {
+      name: 'rail-payout-money-field-accepted',
+      service: 'gate',
+      requirements: ['GATE-RAIL-PAYOUT-MONEY-FIELD-400'],
+      description: 'POST /rails/pay_outs ignores money/method fields (amount, currency, method…) instead of 400.',
+      suite: 'conformance',
+    },
+    {
+      name: 'rail-payout-identity-field-accepted',
+      service: 'gate',
+      requirements: ['GATE-RAIL-PAYOUT-IDENTITY-FIELD-400'],
+      description: 'POST /rails/pay_outs ignores identity/payout-instruction fields (iban, name…) instead of 400.',
+      suite: 'conformance',
+    },
+    {
+      name: 'rail-payout-idempotency-optional',
+      service: 'gate',
+      requirements: ['GATE-RAIL-PAYOUT-IDEMPOTENCY-REQUIRED'],
+      description: 'POST /rails/pay_outs accepts a request without an Idempotency-Key.',
+      suite: 'conformance',
+    },
+    {
+      name: 'rail-payout-reference-unbounded',
+      service: 'gate',
+      requirements: ['GATE-RAIL-PAYOUT-REFERENCE-MAX'],
+      description: 'POST /rails/pay_outs accepts a reference longer than 128 characters.',
+      suite: 'conformance',
+    },
+    {
+      name: 'rail-payout-amount-not-quote',
+      service: 'gate',
+      requirements: ['GATE-RAIL-PAYOUT-AMOUNT-FROM-QUOTE'],
+      description: "The pay-out amount is the session amount, not the quote's fiat_pay_or_receive.",
+      suite: 'conformance',
+    },
+    {
+      name: 'rail-payout-status-200',
+      service: 'gate',
+      requirements: ['GATE-RAIL-PAYOUT-201'],
+      description: 'POST /rails/pay_outs answers 200 instead of 201.',
+      suite: 'conformance',
+    },
+    {
+      name: 'rail-entitlement-ignored',
+      service: 'gate',
+      requirements: ['GATE-RAIL-ENTITLEMENT-403'],
+      description: 'A partner without rail entitlement can create pay-outs (no 403 feature_not_available).',
+      suite: 'conformance',
+    },
+    {
+      name: 'rail-payout-foreign-403',
+      service: 'gate',
+      requirements: ['GATE-RAIL-PAYOUT-FOREIGN-404'],
+      description: "GET /rails/pay_outs/{id} of another partner answers 403 instead of 404.",
+      suite: 'conformance',
+    },
+    {
+      name: 'rail-payin-not-redeeming',
+      service: 'gate',
+      requirements: ['GATE-RAIL-PAYIN-REDEEMS'],
+      description: 'POST /rails/pay_ins leaves the quote active, so it can be redeemed again.',
+      suite: 'conformance',
+    },
+    {
+      name: 'rail-payout-id-unbounded',
+      service: 'gate',
+      requirements: ['GATE-RAIL-PAYOUT-ID-MAX'],
+      description: 'POST /rails/pay_outs accepts gate_session_id/quote_id longer than 64 characters (then 404s the unknown id).',
+      suite: 'conformance',
+    },
+  ],
+  register(router, world) {
+    const create = (kind: RailRecord['kind']) => async (req: Req) => {
+      const skipEntitlement = kind === 'pay_out' && world.faults.has('rail-entitlement-ignored');
+      const caller = world.authSecret(req, { rail: !skipEntitlement });
+      const keyOptional = kind === 'pay_out' && world.faults.has('rail-payout-idempotency-optional');
+      if (!(keyOptional && req.headers['idempotency-key'] === undefined)) idempotencyKey(req);
+      const scope = kind === 'pay_out' ? 'rails.pay_outs' : 'rails.pay_ins';
+      return world.idempotent(caller, req, scope, { required: !keyOptional }, () => {
+        const body = jsonObject(req);
+        validateBody(world, body, kind);
+        const sessionId = body.gate_session_id as string;
+        const session = world.sessionView(world.session(caller, sessionId));
+        const q: SignedQuote = ownQuote(world, caller, body.quote_id as string);
+        const wantSide = kind === 'pay_out' ? 'off_ramp' : 'on_ramp';
+        if (q.gate_session_id !== sessionId || q.side !== wantSide) {
+          throw new HttpError(400, `quote_id must name an ${wantSide} quote of gate_session_id`, 'quote_mismatch');
+        }
+        if (session.status !== 'open') throw new HttpError(409, `The session is ${String(session.status)}`, 'session_not_open');
+        if (kind === 'pay_in' && world.faults.has('rail-payin-not-redeeming')) {
+          if (quoteState(world, q) !== 'active') throw new HttpError(409, 'This quote cannot be redeemed', 'quote_not_active');
+        } else redeemQuote(world, q, {
+          allowConsumed: world.faults.has('quote-consumed-redeemable'),
+          allowExpired: world.faults.has('quote-expired-redeemable'),
+        });
+        const amount = kind === 'pay_out' && world.faults.has('rail-payout-amount-not-quote') ? q.amount : q.fiat_pay_or_receive;
+        const r: RailRecord = {
+          id: world.newId(kind === 'pay_out' ? 'po' : 'pi'),
+          scope: scopeOf(caller),
+          kind,
+          status: 'pending',
+          gate_session_id: sessionId,
+          quote_id: q.id,
+          method: q.method,
+          amount,
+          currency: q.currency,
+          reference: typeof body.reference === 'string' ? body.reference : null,
+          metadata: body.metadata ? structuredClone(body.metadata as Record<string, unknown>) : {},
+          created_at: world.iso(),
+        };
+        rails(world).set(r.id, r);
+        const status = kind === 'pay_out' && world.faults.has('rail-payout-status-200') ? 200 : 201;
+        return { status, body: view(r) };
+      });
+    };
+    router.on('POST', '/rails/pay_ins', create('pay_in'));
+    router.on('POST', '/rails/pay_outs', create('pay_out'));
+
+    router.on('GET', '/rails/pay_ins/:id', (req) => {
+      const caller = world.authSecret(req, { rail: true });
+      return { status: 200, body: view(ownRail(world, caller, req.params.id!, 'pay_in')) };
+    });
+    router.on('GET', '/rails/pay_outs/:id', (req) => {
+      const caller = world.authSecret(req, { rail: true });
+      return { status: 200, body: view(ownRail(world, caller, req.params.id!, 'pay_out')) };
+    });
+  },
+};

@@ -1,0 +1,342 @@
+// The Gate service's shared state and the helpers every Gate area uses:
+// credential checks, tenant-scoped session lookup, event emission through the
+// outbox and Idempotency-Key handling. Areas (one file per spec area) register
+// routes against this world.
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { GatePartner, Profile } from '../../profile/schema.js';
+import { GATE_LIMITS } from '../../spec/limits.js';
+import type { Clock } from '../kit/clock.js';
+import type { ActiveFaults, FaultDef } from '../kit/faults.js';
+import { HttpError, type Reply, type Req, type Router } from '../kit/http.js';
+import type { Delivery, WebhookOutbox } from '../kit/outbox.js';
+
+export type GateMode = 'test' | 'live';
+
+export interface GateCaller {
+  partner: GatePartner;
+  mode: GateMode;
+}
+
+export interface SessionRecord {
+  id: string;
+  partner: string;
+  mode: GateMode;
+  status: 'open' | 'completed' | 'expired' | 'cancelled';
+  expiresAtMs: number;
+  createdAtMs: number;
+  amount: string;
+  currency: string;
+  returnUrl: string;
+  cancelUrl: string | null;
+  flow: string | null;
+  targetToken: string | null;
+  targetNetwork: string | null;
+  walletAddress: string | null;
+  userReference: string | null;
+  metadata: Record<string, unknown>;
+  kycPreVerified: boolean;
+  /** gsec_… secret binding a bootstrap call to this session; only in the creation response. */
+  clientSecret: string;
+  /** gate_session.expired has been emitted (it fires once). */
+  expiredEventSent: boolean;
+  /** Set when a linked buy/sell succeeded. */
+  txRefid: string | null;
+  /** Creation order, to break createdAtMs ties in lists. */
+  seq: number;
+}
+
+export interface TransactionRecord {
+  refid: string;
+  partner: string;
+  mode: GateMode;
+  sessionId: string;
+  createdAtMs: number;
+  amount: string;
+  currency: string;
+  flow: string | null;
+  status: 'completed';
+  seq: number;
+}
+
+export interface BrandingState {
+  logo_url: string | null;
+  primary_color: string | null;
+  secondary_color: string | null;
+  accent_color: string | null;
+  brand_name: string | null;
+}
+
+/** Per (partner, mode) settings that the API can change. */
+export interface PartnerSettings {
+  webhookUrl: string | null;
+  webhookSecret: string;
+  branding: BrandingState;
+  /** Usage counters for GET /dashboard/usage. */
+  requests: number;
+  sessionsCreated: number;
+}
+
+export interface GateWorld {
+  readonly profile: Profile;
+  readonly faults: ActiveFaults;
+  readonly clock: Clock;
+  readonly outbox: WebhookOutbox;
+  /** Secret-key auth for req.env: 401 missing/malformed/unknown credential; 403 revoked key, mode mismatch, or a publishable key on a secret route; opts.rail adds 403 (code feature_not_available) without rail entitlement. */
+  authSecret(req: Req, opts?: { rail?: boolean }): GateCaller;
+  /** Publishable-key auth (embed bootstrap): 401 missing/malformed/unknown; 403 revoked, mode mismatch or a secret key. */
+  authPublishable(req: Req): GateCaller;
+  /** The caller's session; 404 when missing, another partner's or another environment's. */
+  session(caller: GateCaller, id: string): SessionRecord;
+  /** GateSession JSON (no client_secret). */
+  sessionView(s: SessionRecord): Record<string, unknown>;
+  /** Envelope { id: uuid, type, created_at: unix seconds integer, data } sent through the outbox to the partner's webhook_url (no-op when none is configured). */
+  emit(caller: GateCaller, type: string, data: unknown): void;
+  /** Like emit, returning the delivery (null when no webhook_url is configured). */
+  emitDelivery(caller: GateCaller, type: string, data: unknown): Delivery | null;
+  /** Idempotency-Key per (partner, mode, scope, key): same key + same fingerprint → the stored reply; different fingerprint → 409 conflict; concurrent duplicates create one object; missing key → 400 when required. */
+  idempotent(caller: GateCaller, req: Req, scope: string, opts: { required: boolean }, create: () => Reply | Promise<Reply>): Promise<Reply>;
+  /** Transactions created by completion (tx_refid); read by GET /transactions. */
+  readonly transactions: Map<string, TransactionRecord>;
+  /** Every session, by id. */
+  readonly sessions: Map<string, SessionRecord>;
+  /** Mutable settings of a partner in one environment. */
+  settings(caller: GateCaller): PartnerSettings;
+  newId(prefix: string): string;
+  iso(ms?: number): string;
+  /** Monotonic creation counter for list ordering. */
+  nextSeq(): number;
+}
+
+export interface GateArea {
+  name: string;
+  faults: FaultDef[];
+  register(router: Router, world: GateWorld): void;
+}
+
+interface KeyEntry {
+  partner: GatePartner;
+  kind: 'secret' | 'publishable';
+  mode: GateMode;
+  revoked: boolean;
+}
+
+interface IdemEntry {
+  fingerprint: string;
+  reply: Promise<Reply>;
+}
+
+const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+function randomAlnum(n: number): string {
+  const bytes = randomBytes(n);
+  let s = '';
+  for (let i = 0; i < n; i++) s += ALNUM[bytes[i]! % ALNUM.length];
+  return s;
+}
+
+/** Key-sorted JSON so that the same body with reordered keys has the same fingerprint. */
+function canonical(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
+  if (v && typeof v === 'object') {
+    const keys = Object.keys(v as object).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(v) ?? 'undefined';
+}
+
+function fingerprintOf(req: Req): string {
+  let bodyPart: string;
+  const raw = req.rawBody.toString('utf8');
+  try {
+    bodyPart = raw.length === 0 ? '' : canonical(JSON.parse(raw));
+  } catch {
+    bodyPart = raw;
+  }
+  return createHash('sha256').update(`${req.method} ${req.path}\n${bodyPart}`).digest('hex');
+}
+
+export function bearerToken(req: Req): string | null {
+  const h = req.headers.authorization;
+  if (typeof h !== 'string') return null;
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(h);
+  return m ? m[1]! : null;
+}
+
+export function createGateWorld(deps: { profile: Profile; faults: ActiveFaults; clock: Clock; outbox: WebhookOutbox }): GateWorld {
+  const { profile, faults, clock, outbox } = deps;
+  const keys = new Map<string, KeyEntry>();
+  for (const p of profile.gate.partners) {
+    const add = (k: string | undefined, kind: KeyEntry['kind'], mode: GateMode, revoked = false) => {
+      if (k) keys.set(k, { partner: p, kind, mode, revoked });
+    };
+    add(p.secretKey, 'secret', 'test');
+    add(p.publishableKey, 'publishable', 'test');
+    add(p.liveSecretKey, 'secret', 'live');
+    add(p.livePublishableKey, 'publishable', 'live');
+    if (p.revokedSecretKey) add(p.revokedSecretKey, 'secret', p.revokedSecretKey.startsWith('sk_live_') ? 'live' : 'test', true);
+  }
+  const settingsByKey = new Map<string, PartnerSettings>();
+  const idem = new Map<string, IdemEntry>();
+  const sessions = new Map<string, SessionRecord>();
+  const transactions = new Map<string, TransactionRecord>();
+  let seq = 0;
+
+  function credential(req: Req): KeyEntry {
+    const token = bearerToken(req);
+    if (!token) throw new HttpError(401, 'Missing credential: send Authorization: Bearer <API key>.', 'missing_credential');
+    if (!GATE_LIMITS.keyPattern.test(token)) throw new HttpError(401, 'Malformed API key.', 'invalid_api_key');
+    const entry = keys.get(token);
+    if (!entry) throw new HttpError(401, 'Unknown API key.', 'invalid_api_key');
+    if (entry.revoked && !faults.has('auth-revoked-key-accepted')) throw new HttpError(403, 'This API key has been revoked.', 'api_key_revoked');
+    if (entry.mode !== req.env && !faults.has('auth-mode-mismatch-accepted')) {
+      throw new HttpError(
+        403,
+        entry.mode === 'test' ? 'A test key cannot be used on the live environment.' : 'A live key cannot be used on the sandbox environment.',
+        'mode_mismatch',
+      );
+    }
+    return entry;
+  }
+
+  const world: GateWorld = {
+    profile,
+    faults,
+    clock,
+    outbox,
+    transactions,
+    sessions,
+
+    authSecret(req, opts) {
+      const entry = credential(req);
+      if (entry.kind !== 'secret' && !faults.has('auth-publishable-key-on-secret-route')) {
+        throw new HttpError(403, 'A publishable key cannot be used on this route; use a secret key.', 'secret_key_required');
+      }
+      if (opts?.rail && entry.partner.rails !== true) {
+        throw new HttpError(403, 'Rail access is not enabled for this account.', 'feature_not_available');
+      }
+      return { partner: entry.partner, mode: req.env };
+    },
+
+    authPublishable(req) {
+      const entry = credential(req);
+      if (entry.kind !== 'publishable' && !faults.has('embed-secret-key-accepted')) {
+        throw new HttpError(403, 'A secret key must not be used from the browser; use a publishable key.', 'publishable_key_required');
+      }
+      return { partner: entry.partner, mode: req.env };
+    },
+
+    session(caller, id) {
+      const s = sessions.get(id);
+      if (!s || s.mode !== caller.mode) throw new HttpError(404, `No such gate session: ${id}`, 'resource_missing');
+      if (s.partner !== caller.partner.name && !faults.has('sess-cross-tenant-visible')) {
+        throw new HttpError(404, `No such gate session: ${id}`, 'resource_missing');
+      }
+      return s;
+    },
+
+    sessionView(s) {
+      return {
+        id: s.id,
+        object: 'gate_session',
+        partner_id: s.partner,
+        mode: s.mode,
+        amount: s.amount,
+        currency: s.currency,
+        return_url: s.returnUrl,
+        cancel_url: s.cancelUrl,
+        status: s.status,
+        expires_at: new Date(s.expiresAtMs).toISOString(),
+        created_at: new Date(s.createdAtMs).toISOString(),
+        flow: s.flow,
+        target_token: s.targetToken,
+        target_network: s.targetNetwork,
+        wallet_address: s.walletAddress,
+        user_reference: s.userReference,
+        metadata: s.metadata,
+        kyc_pre_verified: s.kycPreVerified,
+      };
+    },
+
+    settings(caller) {
+      const k = `${caller.mode}\u0000${caller.partner.name}`;
+      let s = settingsByKey.get(k);
+      if (!s) {
+        s = {
+          webhookUrl: null,
+          webhookSecret: caller.partner.webhookSecret ?? `whsec_${randomAlnum(32)}`,
+          branding: { logo_url: null, primary_color: null, secondary_color: null, accent_color: null, brand_name: null },
+          requests: 0,
+          sessionsCreated: 0,
+        };
+        settingsByKey.set(k, s);
+      }
+      return s;
+    },
+
+    emitDelivery(caller, type, data) {
+      const st = world.settings(caller);
+      if (!st.webhookUrl) return null;
+      const id = randomUUID();
+      const body = JSON.stringify({ id, type, created_at: Math.floor(clock.now() / 1000), data });
+      return outbox.enqueue({
+        partner: caller.partner.name,
+        service: 'gate',
+        mode: caller.mode,
+        url: st.webhookUrl,
+        secret: st.webhookSecret,
+        eventId: id,
+        eventType: type,
+        body,
+      });
+    },
+
+    emit(caller, type, data) {
+      world.emitDelivery(caller, type, data);
+    },
+
+    async idempotent(caller, req, scope, opts, create) {
+      const rawKey = req.headers['idempotency-key'];
+      const key = typeof rawKey === 'string' ? rawKey.trim() : undefined;
+      if (!key) {
+        if (opts.required && !faults.has('idem-key-not-required')) {
+          throw new HttpError(400, 'Missing required header: Idempotency-Key.', 'idempotency_key_missing');
+        }
+        return create();
+      }
+      if (key.length > 255) throw new HttpError(400, 'Idempotency-Key must be at most 255 characters.', 'idempotency_key_invalid');
+      if (faults.has('idem-key-ignored')) return create();
+      const k = `${caller.partner.name}\u0000${caller.mode}\u0000${scope}\u0000${key}`;
+      const fp = fingerprintOf(req);
+      const found = idem.get(k);
+      if (found) {
+        if (found.fingerprint !== fp && !faults.has('idem-fingerprint-mismatch-replays')) {
+          throw new HttpError(409, 'Idempotency-Key reused with a different request.', 'idempotency_key_conflict');
+        }
+        const r = await found.reply;
+        return { ...r, headers: { ...(r.headers ?? {}), 'idempotent-replayed': 'true' } };
+      }
+      const reply = Promise.resolve().then(create);
+      idem.set(k, { fingerprint: fp, reply });
+      try {
+        return await reply;
+      } catch (err) {
+        // A failed request leaves no object behind, so the key may be used again.
+        idem.delete(k);
+        throw err;
+      }
+    },
+
+    newId(prefix) {
+      return `${prefix}_${randomAlnum(24)}`;
+    },
+
+    iso(ms) {
+      return new Date(ms ?? clock.now()).toISOString();
+    },
+
+    nextSeq() {
+      return ++seq;
+    },
+  };
+  return world;
+}

@@ -1,0 +1,342 @@
+// Webhook outbox shared by both embedded services: signs, POSTs and retries
+// events on the documented schedule (1m, 5m, 30m, 2h, scaled by timeScale),
+// dead-letters after the last attempt and replays on request.
+import { createHmac, randomUUID } from 'node:crypto';
+import { request as undiciRequest } from 'undici';
+import { GATE_LIMITS } from '../../spec/limits.js';
+import type { Clock } from './clock.js';
+import type { ActiveFaults, FaultDef } from './faults.js';
+
+export interface Delivery {
+  id: string;
+  partner: string;
+  service: 'gate' | 'pools';
+  mode: 'test' | 'live';
+  eventId: string;
+  eventType: string;
+  targetUrl: string;
+  status: 'pending' | 'in_flight' | 'succeeded' | 'dead_lettered';
+  attempts: number;
+  lastResponseStatus: number | null;
+  lastError: string | null;
+  nextAttemptAt: number | null;
+  deliveredAt: number | null;
+  createdAt: number;
+  updatedAt: number;
+  /** raw JSON body; never returned by the API */
+  body: string;
+}
+
+export interface EnqueueInput {
+  partner: string;
+  service: 'gate' | 'pools';
+  mode: 'test' | 'live';
+  url: string;
+  secret: string;
+  eventId: string;
+  eventType: string;
+  body: string;
+}
+
+const WH = GATE_LIMITS.webhook;
+
+export const OUTBOX_FAULTS: FaultDef[] = [
+  {
+    name: 'outbox-retry-schedule-flat',
+    service: 'gate',
+    requirements: ['GATE-DLV-RETRY-SCHEDULE'],
+    description: 'Retries every 1 minute instead of 1m, 5m, 30m, 2h.',
+    suite: 'chaos',
+  },
+  {
+    name: 'outbox-dead-letter-after-4',
+    service: 'gate',
+    requirements: ['GATE-DLV-DEAD-LETTER-AFTER-5'],
+    description: 'Dead-letters after 4 failed attempts instead of 5.',
+    suite: 'chaos',
+  },
+  {
+    name: 'outbox-dead-letter-after-6',
+    service: 'gate',
+    requirements: ['GATE-DLV-DEAD-LETTER-AFTER-5'],
+    description: 'Makes a 6th attempt before dead-lettering.',
+    suite: 'chaos',
+  },
+  {
+    name: 'outbox-attempt-timeout-ignored',
+    service: 'gate',
+    requirements: ['GATE-DLV-ATTEMPT-TIMEOUT'],
+    description: 'Waits for a slow receiver past the 10 s attempt timeout and counts its late 2xx as delivered.',
+    suite: 'chaos',
+  },
+  {
+    name: 'outbox-only-200-acknowledges',
+    service: 'gate',
+    requirements: ['GATE-DLV-ANY-2XX-ACK'],
+    description: 'Treats 201/202/204 as failures and retries them.',
+    suite: 'chaos',
+  },
+  {
+    name: 'outbox-408-429-not-retried',
+    service: 'gate',
+    requirements: ['GATE-DLV-RETRY-ON-FAILURE'],
+    description: 'A 408 or 429 from the receiver dead-letters at once instead of being retried.',
+    suite: 'chaos',
+  },
+  {
+    name: 'outbox-event-id-changes-on-retry',
+    service: 'gate',
+    requirements: ['GATE-DLV-SAME-EVENT-ID'],
+    description: 'Every retry carries a new event id (header and body).',
+    suite: 'chaos',
+  },
+  {
+    name: 'outbox-replay-new-event-id',
+    service: 'gate',
+    requirements: ['GATE-WHOPS-REPLAY-SAME-EVENT'],
+    description: 'Replaying a dead-lettered delivery sends the event under a new event id.',
+    suite: 'chaos',
+  },
+  {
+    name: 'outbox-signature-over-reserialised-body',
+    service: 'gate',
+    requirements: ['GATE-SIG-RAW-BODY'],
+    description: 'Signs a re-serialised (pretty-printed) body instead of the exact bytes sent.',
+    suite: 'chaos',
+  },
+  {
+    name: 'outbox-timestamp-header-mismatch',
+    service: 'gate',
+    requirements: ['GATE-EVT-TIMESTAMP-HEADER'],
+    description: 'X-Gate-Timestamp differs from the t of Gate-Signature.',
+    suite: 'chaos',
+  },
+  {
+    name: 'outbox-retry-reuses-timestamp',
+    service: 'gate',
+    requirements: ['GATE-SIG-RESIGN-EACH-ATTEMPT'],
+    description: 'Retries reuse the first attempt\'s signature timestamp instead of re-signing.',
+    suite: 'chaos',
+  },
+];
+
+interface Entry {
+  d: Delivery;
+  secret: string;
+  timer: NodeJS.Timeout | null;
+  abort: AbortController | null;
+  firstT: number | null;
+}
+
+/** Status codes that count as a failed attempt even though the receiver answered. */
+function isAcknowledged(status: number, only200: boolean): boolean {
+  return only200 ? status === 200 : status >= 200 && status < 300;
+}
+
+export class WebhookOutbox {
+  private readonly clock: Clock;
+  private readonly timeScale: number;
+  private readonly attemptTimeoutMs: number;
+  private readonly faults: ActiveFaults;
+  private readonly log: (line: string) => void;
+  private readonly entries = new Map<string, Entry>();
+  /** Per (partner, service, mode): delivery ids, oldest first. */
+  private readonly byOwner = new Map<string, string[]>();
+  private closed = false;
+  private seq = 0;
+
+  constructor(opts: { clock: Clock; timeScale: number; attemptTimeoutMs: number; faults: ActiveFaults; log?: (line: string) => void }) {
+    this.clock = opts.clock;
+    this.timeScale = opts.timeScale;
+    this.attemptTimeoutMs = opts.attemptTimeoutMs;
+    this.faults = opts.faults;
+    this.log = opts.log ?? (() => {});
+  }
+
+  enqueue(e: EnqueueInput): Delivery {
+    const now = this.clock.now();
+    const d: Delivery = {
+      id: `whd_${now.toString(36)}${(this.seq++).toString(36).padStart(4, '0')}${randomUUID().replace(/-/g, '').slice(0, 10)}`,
+      partner: e.partner,
+      service: e.service,
+      mode: e.mode,
+      eventId: e.eventId,
+      eventType: e.eventType,
+      targetUrl: e.url,
+      status: 'pending',
+      attempts: 0,
+      lastResponseStatus: null,
+      lastError: null,
+      nextAttemptAt: now,
+      deliveredAt: null,
+      createdAt: now,
+      updatedAt: now,
+      body: e.body,
+    };
+    const entry: Entry = { d, secret: e.secret, timer: null, abort: null, firstT: null };
+    this.entries.set(d.id, entry);
+    const key = ownerKey(e.partner, e.service, e.mode);
+    let ids = this.byOwner.get(key);
+    if (!ids) this.byOwner.set(key, (ids = []));
+    ids.push(d.id);
+    this.schedule(entry, 0);
+    return d;
+  }
+
+  list(partner: string, service: 'gate' | 'pools', mode: 'test' | 'live'): Delivery[] {
+    const ids = this.byOwner.get(ownerKey(partner, service, mode)) ?? [];
+    const out: Delivery[] = [];
+    for (let i = ids.length - 1; i >= 0; i--) out.push(this.entries.get(ids[i]!)!.d);
+    return out;
+  }
+
+  get(id: string): Delivery | undefined {
+    return this.entries.get(id)?.d;
+  }
+
+  /** Requeue a dead-lettered delivery: it is attempted again at once (a fresh run of attempts). */
+  replay(id: string): Delivery {
+    const entry = this.entries.get(id);
+    if (!entry) throw new Error(`unknown delivery ${id}`);
+    const d = entry.d;
+    if (d.status !== 'dead_lettered') return d;
+    if (this.faults.has('outbox-replay-new-event-id')) this.rewriteEventId(d);
+    const now = this.clock.now();
+    d.status = 'pending';
+    d.attempts = 0;
+    d.nextAttemptAt = now;
+    d.updatedAt = now;
+    entry.firstT = null;
+    this.schedule(entry, 0);
+    return d;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const e of this.entries.values()) {
+      if (e.timer) clearTimeout(e.timer);
+      e.timer = null;
+      e.abort?.abort();
+    }
+  }
+
+  private schedule(entry: Entry, delayMs: number): void {
+    if (this.closed) return;
+    entry.timer = setTimeout(() => {
+      entry.timer = null;
+      void this.attempt(entry);
+    }, delayMs);
+    entry.timer.unref?.();
+  }
+
+  private maxAttempts(): number {
+    if (this.faults.has('outbox-dead-letter-after-4')) return WH.maxAttempts - 1;
+    if (this.faults.has('outbox-dead-letter-after-6')) return WH.maxAttempts + 1;
+    return WH.maxAttempts;
+  }
+
+  /** Delay before attempt n+1 after n failed attempts (n ≥ 1), scaled. */
+  private retryDelayMs(failedAttempts: number): number {
+    const schedule = WH.retryScheduleMs;
+    const base = this.faults.has('outbox-retry-schedule-flat')
+      ? schedule[0]
+      : schedule[Math.min(failedAttempts - 1, schedule.length - 1)]!;
+    return Math.max(0, Math.round(base * this.timeScale));
+  }
+
+  private rewriteEventId(d: Delivery): void {
+    const next = randomUUID();
+    try {
+      const parsed = JSON.parse(d.body) as Record<string, unknown>;
+      if ('id' in parsed) parsed.id = next;
+      if ('eventId' in parsed) parsed.eventId = next;
+      d.body = JSON.stringify(parsed);
+    } catch {
+      // Body is always JSON we produced; leave it as is otherwise.
+    }
+    d.eventId = next;
+  }
+
+  private async attempt(entry: Entry): Promise<void> {
+    if (this.closed) return;
+    const d = entry.d;
+    if (d.attempts > 0 && this.faults.has('outbox-event-id-changes-on-retry')) this.rewriteEventId(d);
+    d.status = 'in_flight';
+    d.attempts += 1;
+    d.nextAttemptAt = null;
+    d.updatedAt = this.clock.now();
+
+    let t = Math.floor(this.clock.now() / 1000);
+    if (entry.firstT === null) entry.firstT = t;
+    else if (this.faults.has('outbox-retry-reuses-timestamp')) t = entry.firstT;
+    const signedBody = this.faults.has('outbox-signature-over-reserialised-body') ? reserialise(d.body) : d.body;
+    const sig = createHmac('sha256', entry.secret).update(`${t}.${signedBody}`).digest('hex');
+    const tsHeader = this.faults.has('outbox-timestamp-header-mismatch') ? t - 7 : t;
+
+    const ignoreTimeout = this.faults.has('outbox-attempt-timeout-ignored');
+    const abort = new AbortController();
+    entry.abort = abort;
+    const timer = ignoreTimeout ? null : setTimeout(() => abort.abort(new Error('attempt timed out')), this.attemptTimeoutMs);
+    let status: number | null = null;
+    let error: string | null = null;
+    try {
+      const res = await undiciRequest(d.targetUrl, {
+        method: 'POST',
+        body: d.body,
+        headers: {
+          'content-type': 'application/json',
+          'gate-signature': `t=${t},v1=${sig}`,
+          'x-gate-timestamp': String(tsHeader),
+          'x-gate-event-id': d.eventId,
+          'x-gate-event-type': d.eventType,
+        },
+        signal: abort.signal,
+        headersTimeout: ignoreTimeout ? 0 : this.attemptTimeoutMs,
+        bodyTimeout: ignoreTimeout ? 0 : this.attemptTimeoutMs,
+      });
+      status = res.statusCode;
+      await res.body.dump().catch(() => undefined);
+    } catch (err) {
+      error = abort.signal.aborted && !this.closed ? 'timeout' : `network error: ${(err as Error).message ?? String(err)}`;
+    } finally {
+      if (timer) clearTimeout(timer);
+      entry.abort = null;
+    }
+    if (this.closed) return;
+
+    const now = this.clock.now();
+    d.updatedAt = now;
+    d.lastResponseStatus = status;
+    if (status !== null && isAcknowledged(status, this.faults.has('outbox-only-200-acknowledges'))) {
+      d.status = 'succeeded';
+      d.deliveredAt = now;
+      d.lastError = null;
+      this.log(`webhook ${d.service} ${d.eventType} ${d.id} delivered (attempt ${d.attempts}, ${status})`);
+      return;
+    }
+    d.lastError = error ?? `HTTP ${status}`;
+    const terminalNow = status !== null && (status === 408 || status === 429) && this.faults.has('outbox-408-429-not-retried');
+    if (terminalNow || d.attempts >= this.maxAttempts()) {
+      d.status = 'dead_lettered';
+      d.nextAttemptAt = null;
+      this.log(`webhook ${d.service} ${d.eventType} ${d.id} dead-lettered after ${d.attempts} attempts (${d.lastError})`);
+      return;
+    }
+    const delay = this.retryDelayMs(d.attempts);
+    d.status = 'pending';
+    d.nextAttemptAt = now + delay;
+    this.schedule(entry, delay);
+  }
+}
+
+function ownerKey(partner: string, service: string, mode: string): string {
+  return `${service}\u0000${mode}\u0000${partner}`;
+}
+
+function reserialise(body: string): string {
+  try {
+    return JSON.stringify(JSON.parse(body), null, 2);
+  } catch {
+    return `${body} `;
+  }
+}

@@ -1,0 +1,129 @@
+// Gate rate limiting: three concurrent sliding windows per client (the
+// credential presented), 10/10 s, 60/min and 300/h, where a route-specific
+// limit from the Limits table replaces only the first window.
+import { gateRouteGroup, gateWindowsFor, GATE_RATE_WINDOWS, type RateWindow } from '../../spec/limits.js';
+import type { Clock } from './clock.js';
+import type { ActiveFaults, FaultDef } from './faults.js';
+import { HttpError } from './http.js';
+
+export const RATE_LIMIT_FAULTS: FaultDef[] = [
+  {
+    name: 'rate-first-window-off-by-one',
+    service: 'gate',
+    requirements: ['GATE-RATE-DEFAULT-10-PER-10S'],
+    description: 'The 10 per 10 s window lets an 11th request through.',
+    suite: 'load',
+  },
+  {
+    name: 'rate-first-window-20s',
+    service: 'gate',
+    requirements: ['GATE-RATE-DEFAULT-10-PER-10S'],
+    description: 'The first default window spans 20 s instead of 10 s.',
+    suite: 'load',
+  },
+  {
+    name: 'rate-sessions-create-default-group',
+    service: 'gate',
+    requirements: ['GATE-RATE-WRITE10-PER-MINUTE'],
+    description: 'POST /gate_sessions uses the default 10 per 10 s window instead of 10 per minute.',
+    suite: 'load',
+  },
+  {
+    name: 'rate-route-limit-replaces-all-windows',
+    service: 'gate',
+    requirements: ['GATE-RATE-ROUTE-REPLACES-FIRST-ONLY'],
+    description: 'A route-specific limit replaces all three windows, so the 60/min and 300/h windows no longer apply to it.',
+    suite: 'load',
+  },
+  {
+    name: 'rate-windows-shared-across-keys',
+    service: 'gate',
+    requirements: ['GATE-RATE-PER-CLIENT'],
+    description: 'All clients share one set of windows instead of one per client.',
+    suite: 'load',
+  },
+];
+
+/** Timestamps of accepted requests in one window, oldest first (bounded by the window limit). */
+class WindowLog {
+  private readonly stamps: number[] = [];
+  private head = 0;
+  constructor(readonly spec: RateWindow) {}
+
+  private prune(now: number): void {
+    while (this.head < this.stamps.length && this.stamps[this.head]! <= now - this.spec.windowMs) this.head++;
+    if (this.head > 1024 && this.head * 2 > this.stamps.length) {
+      this.stamps.splice(0, this.head);
+      this.head = 0;
+    }
+  }
+
+  count(now: number): number {
+    this.prune(now);
+    return this.stamps.length - this.head;
+  }
+
+  /** ms until one slot frees. */
+  retryAfterMs(now: number): number {
+    this.prune(now);
+    const oldest = this.stamps[this.head];
+    return oldest === undefined ? 0 : Math.max(0, oldest + this.spec.windowMs - now);
+  }
+
+  add(now: number): void {
+    this.stamps.push(now);
+  }
+}
+
+export class GateRateLimiter {
+  private readonly logs = new Map<string, WindowLog>();
+  constructor(
+    private readonly clock: Clock,
+    private readonly faults: ActiveFaults,
+  ) {}
+
+  private log(key: string, spec: RateWindow): WindowLog {
+    let l = this.logs.get(key);
+    if (!l) this.logs.set(key, (l = new WindowLog(spec)));
+    return l;
+  }
+
+  /**
+   * Count one request of `client` on a route; throws 429 (rate_limited) when any window is full.
+   * `routeKey` names the operation (method + route pattern) so each route-specific first window is its own.
+   */
+  check(client: string, method: string, path: string, routeKey: string): void {
+    const now = this.clock.now();
+    const who = this.faults.has('rate-windows-shared-across-keys') ? '*' : client;
+    let group = gateRouteGroup(method, path);
+    let windows: RateWindow[] = gateWindowsFor(method, path);
+    if (group === 'write10' && method === 'POST' && routeKey === 'POST /gate_sessions' && this.faults.has('rate-sessions-create-default-group')) {
+      group = 'default';
+      windows = [GATE_RATE_WINDOWS.first, GATE_RATE_WINDOWS.minute, GATE_RATE_WINDOWS.hour];
+    }
+    if (group === 'default') {
+      let first = windows[0]!;
+      if (this.faults.has('rate-first-window-off-by-one')) first = { ...first, limit: first.limit + 1 };
+      if (this.faults.has('rate-first-window-20s')) first = { ...first, windowMs: first.windowMs * 2 };
+      windows = [first, windows[1]!, windows[2]!];
+    } else if (this.faults.has('rate-route-limit-replaces-all-windows')) {
+      windows = [windows[0]!];
+    }
+    const firstKey = group === 'default' ? `${who}\u0000default` : `${who}\u0000${routeKey}`;
+    const logs = [
+      this.log(firstKey, windows[0]!),
+      ...(windows.length > 1 ? [this.log(`${who}\u0000minute`, windows[1]!), this.log(`${who}\u0000hour`, windows[2]!)] : []),
+    ];
+    for (let i = 0; i < logs.length; i++) {
+      const l = logs[i]!;
+      const limit = windows[i]!.limit;
+      if (l.count(now) >= limit) {
+        const retryAfter = Math.max(1, Math.ceil(l.retryAfterMs(now) / 1000));
+        throw new HttpError(429, 'Too many requests: rate limit exceeded.', 'rate_limited', 'rate_limited', {
+          'retry-after': String(retryAfter),
+        });
+      }
+    }
+    for (const l of logs) l.add(now);
+  }
+}

@@ -1,0 +1,194 @@
+// The embedded reference target: four node:http servers (Gate sandbox and
+// production, Pools sandbox and production), each serving its API under /v1.
+// One request pipeline for all: request id, body, Req, Gate rate limiting,
+// router dispatch, error envelope.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Profile } from '../profile/schema.js';
+import { ALL_FAULTS } from './faults.js';
+import { createGateService } from './gate/index.js';
+import { systemClock, type Clock } from './kit/clock.js';
+import { ActiveFaults } from './kit/faults.js';
+import { HttpError, newRequestId, readBody, send, sendError, type Req, type Router } from './kit/http.js';
+import { WebhookOutbox } from './kit/outbox.js';
+import { GateRateLimiter } from './kit/rateLimiter.js';
+import { createPoolsService } from './pools/index.js';
+
+export interface RunningReference {
+  /** The profile with base URLs rewritten to the real ports. */
+  profile: Profile;
+  urls: { gateSandbox: string; gateProduction: string; poolsSandbox: string; poolsProduction: string };
+  faults: string[];
+  close(): Promise<void>;
+}
+
+export interface StartReferenceOptions {
+  profile: Profile;
+  faults?: string[];
+  host?: string;
+  ephemeralPorts?: boolean;
+  log?: (l: string) => void;
+  /** Injected clock (tests); the system clock by default. */
+  clock?: Clock;
+}
+
+const BASE = '/v1';
+
+function portOf(url: string | undefined): number {
+  if (!url) return 0;
+  const u = new URL(url);
+  return u.port ? Number(u.port) : u.protocol === 'https:' ? 443 : 80;
+}
+
+/** Validate fault names; an unknown one throws listing every valid name. */
+export function resolveFaults(names: string[]): string[] {
+  const known = new Set(ALL_FAULTS.map((f) => f.name));
+  const unknown = names.filter((n) => !known.has(n));
+  if (unknown.length > 0) {
+    throw new Error(`Unknown fault${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}. Valid faults: ${[...known].sort().join(', ')}`);
+  }
+  return [...new Set(names)];
+}
+
+function clientKey(req: IncomingMessage): string {
+  const auth = req.headers.authorization;
+  if (typeof auth === 'string' && auth.length > 0) return `auth:${auth}`;
+  const embed = req.headers['x-embed-token'];
+  if (typeof embed === 'string' && embed.length > 0) return `embed:${embed}`;
+  return `ip:${req.socket.remoteAddress ?? '?'}`;
+}
+
+interface Pipeline {
+  router: Router;
+  env: 'test' | 'live';
+  limiter: GateRateLimiter | null;
+  log: (l: string) => void;
+}
+
+async function handle(p: Pipeline, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const requestId = newRequestId();
+  try {
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const fullPath = q === -1 ? url : url.slice(0, q);
+    if (fullPath !== BASE && !fullPath.startsWith(`${BASE}/`)) throw new HttpError(404, `Unknown route: ${req.method} ${fullPath}`, 'route_not_found');
+    const path = fullPath.slice(BASE.length) || '/';
+    const method = (req.method ?? 'GET').toUpperCase();
+    const m = p.router.match(method, path);
+    if (p.limiter) p.limiter.check(clientKey(req), method, path, m.pattern ? `${method} ${m.pattern}` : `${method} ?`);
+    if (!m.handler) throw new HttpError(404, `Unknown route: ${method} ${BASE}${path}`, 'route_not_found');
+    const rawBody = await readBody(req);
+    const r: Req = {
+      method,
+      path,
+      query: new URLSearchParams(q === -1 ? '' : url.slice(q + 1)),
+      headers: req.headers,
+      rawBody,
+      params: m.params,
+      requestId,
+      raw: req,
+      env: p.env,
+    };
+    const reply = await m.handler(r);
+    send(res, requestId, reply);
+  } catch (err) {
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    if (err instanceof HttpError) {
+      sendError(res, requestId, err);
+      return;
+    }
+    // The message stays in our log (never a secret: handlers do not put keys in errors); the client sees a generic text.
+    p.log(`500 ${req.method} ${(req.url ?? '').split('?')[0]} request_id=${requestId}: ${(err as Error)?.stack ?? String(err)}`);
+    sendError(res, requestId, new HttpError(500, 'internal', 'internal_error', 'server_error'));
+  }
+}
+
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+export async function startReference(opts: StartReferenceOptions): Promise<RunningReference> {
+  const faultNames = resolveFaults(opts.faults ?? []);
+  const faults = new ActiveFaults(faultNames);
+  const host = opts.host ?? '127.0.0.1';
+  const log = opts.log ?? (() => {});
+  const clock = opts.clock ?? systemClock;
+  const ref = opts.profile.reference;
+  const outbox = new WebhookOutbox({
+    clock,
+    timeScale: ref?.timeScale ?? 1,
+    attemptTimeoutMs: ref?.attemptTimeoutMs ?? 10_000,
+    faults,
+    log,
+  });
+  const gate = createGateService({ profile: opts.profile, faults, clock, outbox });
+  const limiter = (ref?.rateLimits ?? true) ? new GateRateLimiter(clock, faults) : null;
+  const pools = opts.profile.pools ? createPoolsService({ profile: opts.profile, faults, clock, outbox }) : null;
+
+  const servers: Server[] = [];
+  const start = async (router: Router, env: 'test' | 'live', withLimiter: boolean, baseUrl: string | undefined): Promise<string> => {
+    const pipeline: Pipeline = { router, env, limiter: withLimiter ? limiter : null, log };
+    const server = createServer((req, res) => {
+      void handle(pipeline, req, res);
+    });
+    server.keepAliveTimeout = 5_000;
+    servers.push(server);
+    const port = await listen(server, opts.ephemeralPorts ? 0 : portOf(baseUrl), host);
+    const hostPart = host.includes(':') ? `[${host}]` : host;
+    return `http://${hostPart}:${port}${BASE}`;
+  };
+
+  try {
+    const p = opts.profile;
+    const gateSandbox = await start(gate.router, 'test', true, p.gate.baseUrls.sandbox);
+    const gateProduction = await start(gate.router, 'live', true, p.gate.baseUrls.production);
+    let poolsSandbox = '';
+    let poolsProduction = '';
+    if (pools && p.pools) {
+      poolsSandbox = await start(pools.router, 'test', false, p.pools.baseUrls.sandbox);
+      poolsProduction = await start(pools.router, 'live', false, p.pools.baseUrls.production);
+    }
+    const profile: Profile = {
+      ...p,
+      gate: { ...p.gate, baseUrls: { ...p.gate.baseUrls, sandbox: gateSandbox, production: gateProduction } },
+      ...(p.pools ? { pools: { ...p.pools, baseUrls: { ...p.pools.baseUrls, sandbox: poolsSandbox, production: poolsProduction } } } : {}),
+    };
+    log(`rampart reference: gate ${gateSandbox} (sandbox), ${gateProduction} (production)${poolsSandbox ? `; pools ${poolsSandbox} (sandbox), ${poolsProduction} (production)` : ''}${faultNames.length ? `; faults: ${faultNames.join(', ')}` : ''}`);
+    let closed = false;
+    return {
+      profile,
+      urls: { gateSandbox, gateProduction, poolsSandbox, poolsProduction },
+      faults: faultNames,
+      async close() {
+        if (closed) return;
+        closed = true;
+        await outbox.close();
+        await Promise.all(
+          servers.map(
+            (s) =>
+              new Promise<void>((resolve) => {
+                s.close(() => resolve());
+                s.closeAllConnections();
+              }),
+          ),
+        );
+      },
+    };
+  } catch (err) {
+    await outbox.close();
+    for (const s of servers) {
+      s.close();
+      s.closeAllConnections();
+    }
+    throw err;
+  }
+}
