@@ -90,7 +90,8 @@ function makeWorld(faultNames: string[] = []) {
     const headers: Record<string, string> = { authorization: `Bearer ${(opts.partner ?? railPartner).secretKey}`, ...opts.headers };
     if (opts.idem !== false && method === 'POST') headers['idempotency-key'] = opts.idem ?? randomUUID();
     const m = router.match(method, url.pathname);
-    if (!m.handler) return { status: 404, body: null };
+    // The server answers unknown paths with the 404 envelope; mirror it.
+    if (!m.handler) return { status: 404, body: errorEnvelope(new HttpError(404, 'No such route'), 'no-route') };
     const requestId = randomUUID();
     const req: Req = {
       method,
@@ -100,6 +101,7 @@ function makeWorld(faultNames: string[] = []) {
       rawBody: opts.body === undefined ? Buffer.alloc(0) : Buffer.from(typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body)),
       params: m.params,
       requestId,
+      env: 'test',
       raw: undefined as unknown as IncomingMessage,
     };
     try {
@@ -300,6 +302,7 @@ describe('customers', () => {
       }),
     ).toBe(201);
     expect(await run('cust-duplicate-external-id-allowed', async (w) => (await w.call('POST', '/customers', { body: { ...body(2), external_id: body(1).external_id } })).status)).toBe(201);
+    expect(await run('cust-foreign-403', async (w, id) => (await w.call('GET', `/customers/${id}`, { partner: otherRailPartner })).status)).toBe(403);
     expect(await run('cust-patch-immutable-accepted', async (w, id) => (await w.call('PATCH', `/customers/${id}`, { body: { email: 'z@z.z' } })).status)).toBe(200);
     expect(await run('cust-patch-unknown-key-accepted', async (w, id) => (await w.call('PATCH', `/customers/${id}`, { body: { foo: 1 } })).status)).toBe(200);
     expect(await run('cust-metadata-merged', async (w, id) => (await w.call('PATCH', `/customers/${id}`, { body: { metadata: { b: '2' } } })).body.metadata)).toEqual({ a: '1', b: '2' });
@@ -393,7 +396,8 @@ describe('quotes, transactions and rails', () => {
     const w = makeWorld();
     const { sid, q } = await quote(w, 'on_ramp');
     const body = JSON.parse(JSON.stringify(profile.gate.triggers.payInBody).replace('{{sessionId}}', sid).replace('{{quoteId}}', q.id));
-    const r = await w.call('POST', '/rails/pay_ins', { body });
+    expect((await w.call('POST', '/rails/pay_ins', { body, idem: false })).status).toBe(400);
+    const r = await w.call('POST', '/rails/pay_ins', { body, idem: 'order-42-attempt-1' });
     expect(r.status).toBe(201);
     expect(r.body).toMatchObject({ object: 'rail_pay_in', kind: 'pay_in', amount: q.fiat_pay_or_receive });
     expect((await w.call('POST', '/rails/pay_ins', { body })).status).toBe(409);
@@ -501,5 +505,111 @@ describe('seeded faults of the commerce areas', () => {
       expect(f.requirements.length).toBeGreaterThan(0);
       for (const id of f.requirements) expect(ids.has(id), `${f.name} names ${id}`).toBe(true);
     }
+  });
+});
+
+describe('over HTTP on the embedded reference', () => {
+  it('serves the commerce routes with the envelope, tenant scoping and environment separation', async () => {
+    const { startReference } = await import('../src/reference/server.js');
+    const ref = await startReference({
+      profile: { ...profile, reference: { ...profile.reference, rateLimits: false } } as typeof profile,
+      ephemeralPorts: true,
+    });
+    try {
+      const sandbox = ref.urls.gateSandbox;
+      const req = async (base: string, method: string, path: string, key: string | undefined, body?: unknown, extra: Record<string, string> = {}) => {
+        const headers: Record<string, string> = { ...extra };
+        if (key) headers.authorization = `Bearer ${key}`;
+        if (body !== undefined) headers['content-type'] = 'application/json';
+        if (method === 'POST') headers['idempotency-key'] ??= randomUUID();
+        const res = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+        const text = await res.text();
+        return { status: res.status, requestId: res.headers.get('x-request-id'), body: text ? JSON.parse(text) : null };
+      };
+
+      const noAuth = await req(sandbox, 'GET', '/capabilities/countries', undefined);
+      expect(noAuth.status).toBe(401);
+      expect(noAuth.body.request_id).toBe(noAuth.requestId);
+      const elig = await req(sandbox, 'GET', '/capabilities/eligibility', railPartner.secretKey, undefined, { 'cf-ipcountry': cat.supportedCountry! });
+      expect(elig.body).toMatchObject({ geo_source: 'ip', country_code: cat.supportedCountry, eligible: true });
+      const pm = await req(sandbox, 'GET', `/capabilities/payment-methods?country_code=${cat.countryWithoutMethods}`, railPartner.secretKey);
+      expect(pm).toMatchObject({ status: 200, body: { object: 'list', data: [], has_more: false } });
+
+      const c = await req(sandbox, 'POST', '/customers', railPartner.secretKey, { external_id: 'http-1', email: 'http-1@example.test', phone: '+491' });
+      expect(c.status).toBe(201);
+      expect(c.body).toMatchObject({ mode: 'test', livemode: false });
+      expect((await req(sandbox, 'GET', `/customers/${c.body.id}`, otherRailPartner.secretKey)).status).toBe(404);
+      const bad = await req(sandbox, 'PATCH', `/customers/${c.body.id}`, railPartner.secretKey, { email: 'x@y.z' });
+      expect(bad.status).toBe(400);
+      expect(bad.body).toMatchObject({ type: 'invalid_request', statusCode: 400 });
+      expect(bad.body.request_id).toBe(bad.requestId);
+
+      // Live keys see the live environment only: the sandbox customer does not exist there.
+      if (railPartner.liveSecretKey) {
+        const live = await req(ref.urls.gateProduction, 'GET', `/customers/${c.body.id}`, railPartner.liveSecretKey);
+        expect(live.status).toBe(404);
+      }
+      const denied = await req(sandbox, 'POST', '/rails/pay_outs', noRailPartner.secretKey, { gate_session_id: 'gs_x', quote_id: 'q_x' });
+      expect(denied.status).toBe(403);
+      expect(denied.body.code).toBe('feature_not_available');
+      expect((await req(sandbox, 'POST', '/rails/pay_outs', railPartner.secretKey, { gate_session_id: 'gs_x', quote_id: 'q_x', amount: '1' })).status).toBe(400);
+      expect((await req(sandbox, 'GET', '/transactions', railPartner.secretKey)).body).toMatchObject({ object: 'list', data: [], has_more: false });
+      expect((await req(sandbox, 'GET', '/transactions/tx_missing', railPartner.secretKey)).status).toBe(404);
+
+      // The profile's triggers drive a signed quote into a pay-out, and a completion into a transaction.
+      const session = await req(sandbox, 'POST', '/gate_sessions', railPartner.secretKey, { ...profile.gate.sessionDefaults });
+      expect(session.status).toBeLessThan(300);
+      const trig = profile.gate.triggers;
+      const fill = (v: unknown, vars: Record<string, string>) =>
+        JSON.parse(JSON.stringify(v).replace(/\{\{(\w+)\}\}/g, (_m, k: string) => vars[k] ?? ''));
+      const q = await req(sandbox, trig.createSignedQuote!.method, trig.createSignedQuote!.path, railPartner.secretKey, fill(trig.createSignedQuote!.body, { sessionId: session.body.id, side: 'off_ramp' }));
+      expect(q.status).toBe(201);
+      expect(q.body.state).toBe('active');
+      const po = await req(sandbox, 'POST', '/rails/pay_outs', railPartner.secretKey, { gate_session_id: session.body.id, quote_id: q.body.id, reference: 'http' });
+      expect(po.status).toBe(201);
+      expect(po.body).toMatchObject({ object: 'rail_pay_out', amount: q.body.fiat_pay_or_receive, status: 'pending' });
+      expect((await req(sandbox, 'POST', '/rails/pay_outs', railPartner.secretKey, { gate_session_id: session.body.id, quote_id: q.body.id })).status).toBe(409);
+      const q2 = await req(sandbox, 'POST', '/quotes', railPartner.secretKey, { gate_session_id: session.body.id, side: 'on_ramp' });
+      const exp = trig.expireSignedQuote!;
+      expect((await req(sandbox, exp.method, fill(exp.path, { quoteId: q2.body.id }), railPartner.secretKey, exp.body)).status).toBe(200);
+      expect((await req(sandbox, 'POST', '/rails/pay_ins', railPartner.secretKey, fill(trig.payInBody, { sessionId: session.body.id, quoteId: q2.body.id }))).status).toBe(409);
+      const done = await req(sandbox, 'POST', fill(trig.completeSession!.path, { sessionId: session.body.id }), railPartner.secretKey, {});
+      expect(done.status).toBe(200);
+      const tx = await req(sandbox, 'GET', `/transactions/${done.body.tx_refid}`, railPartner.secretKey);
+      expect(tx.body).toMatchObject({ object: 'transaction', refid: done.body.tx_refid, gate_session_id: session.body.id });
+      expect(tx.body.partner).toBeUndefined();
+      expect((await req(sandbox, 'GET', `/transactions/${done.body.tx_refid}`, otherRailPartner.secretKey)).status).toBe(404);
+      expect((await req(sandbox, 'GET', '/transactions', railPartner.secretKey)).body.data.map((t: any) => t.refid)).toEqual([done.body.tx_refid]);
+    } finally {
+      await ref.close();
+    }
+  });
+});
+
+describe('malformed input', () => {
+  it('never escapes as a non-envelope error on any commerce route', async () => {
+    const w = makeWorld();
+    const sid = w.openSession();
+    const routes: Array<[string, string]> = [
+      ['GET', '/capabilities/assets'], ['GET', '/capabilities/assets/%E0%A4%A'], ['GET', '/capabilities/payment-methods'], ['GET', '/capabilities/eligibility'],
+      ['POST', '/customers'], ['GET', '/customers'], ['PATCH', '/customers/cus_x'], ['DELETE', '/customers/cus_x'],
+      ['POST', '/quotes/preview'], ['POST', '/quotes'], ['GET', '/quotes/q_x'], ['POST', '/_sandbox/quotes/q_x/expire'],
+      ['GET', '/transactions'], ['GET', '/transactions/tx_x'], ['POST', '/rails/pay_ins'], ['POST', '/rails/pay_outs'], ['GET', '/rails/pay_outs/x'],
+    ];
+    const bodies: unknown[] = ['', 'not json', '[]', 'null', '42', { gate_session_id: 7, quote_id: [] }, { gate_session_id: sid, quote_id: { a: 1 }, metadata: null },
+      { amount: 1e309, currency: null, asset: {} }, { external_id: 'e', email: 'a@b', metadata: [1], first_name: 5 }, { side: 'up', gate_session_id: sid }, { __proto__: { x: 1 }, constructor: 'x' }];
+    const queries = ['', '?limit=-1', '?limit=abc', '?starting_after=nope', '?side=x', '?country_code=%00%01', '?currency=12', '?active=maybe'];
+    let answered = 0;
+    for (const [method, path] of routes) {
+      for (const q of queries) {
+        for (const body of method === 'GET' ? [undefined] : bodies) {
+          const r = await w.call(method, `${path}${q}`, { body: typeof body === 'string' ? (body === '' ? undefined : body) : body, headers: { 'cf-ipcountry': '\u00ff\u00fe' } });
+          expect(r.status).toBeLessThan(500);
+          if (r.status >= 400) expect(r.body).toMatchObject({ type: expect.any(String), code: expect.any(String), statusCode: r.status });
+          answered++;
+        }
+      }
+    }
+    expect(answered).toBeGreaterThan(500);
   });
 });

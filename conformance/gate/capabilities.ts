@@ -24,7 +24,7 @@ export default defineSuite({
       name: 'countries and currencies answer list envelopes',
       requirements: ['GATE-CAP-LISTS-ENVELOPE'],
       needs: ['gate.partner'],
-      async run(ctx) {
+      async run(ctx: CheckContext) {
         const R = 'GATE-CAP-LISTS-ENVELOPE';
         const { client } = ctx.gate.partner();
         for (const path of ['/capabilities/countries', '/capabilities/currencies']) {
@@ -40,7 +40,7 @@ export default defineSuite({
       name: 'the assets list is a list of Asset',
       requirements: ['GATE-CAP-ASSETS-LIST'],
       needs: ['gate.partner'],
-      async run(ctx) {
+      async run(ctx: CheckContext) {
         const R = 'GATE-CAP-ASSETS-LIST';
         const ex = ctx.expect.status(await ctx.gate.partner().client.get('/capabilities/assets'), 200, R);
         const list = ctx.expect.schema(ex, AssetList, R);
@@ -51,7 +51,7 @@ export default defineSuite({
       name: 'a single asset is an unwrapped Asset with currency, and its symbol is case-insensitive',
       requirements: ['GATE-CAP-ASSET-SINGLE', 'GATE-CAP-ASSET-SYMBOL-CASE-INSENSITIVE'],
       needs: ['gate.partner', 'gate.catalog.asset'],
-      async run(ctx) {
+      async run(ctx: CheckContext) {
         const symbol = catalog(ctx).activeAsset!;
         const { client } = ctx.gate.partner();
         const ex = ctx.expect.status(await client.get(assetPath(symbol)), 200, 'GATE-CAP-ASSET-SINGLE');
@@ -69,7 +69,7 @@ export default defineSuite({
       name: 'side defaults to on_ramp; an on_ramp-only asset gives 404 on off_ramp',
       requirements: ['GATE-CAP-ASSET-SIDE-DEFAULT', 'GATE-CAP-ASSET-SIDE-404'],
       needs: ['gate.partner', 'gate.catalog.onRampOnlyAsset'],
-      async run(ctx) {
+      async run(ctx: CheckContext) {
         const symbol = catalog(ctx).onRampOnlyAsset!;
         const { client } = ctx.gate.partner();
         const R = 'GATE-CAP-ASSET-SIDE-DEFAULT';
@@ -84,7 +84,7 @@ export default defineSuite({
       name: 'an unknown asset symbol gives 404',
       requirements: ['GATE-CAP-ASSET-UNKNOWN-404'],
       needs: ['gate.partner'],
-      async run(ctx) {
+      async run(ctx: CheckContext) {
         const ex = await ctx.gate.partner().client.get(assetPath(unknownSymbol()));
         ctx.expect.error(ex, 404, 'not_found', { requirement: 'GATE-CAP-ASSET-UNKNOWN-404' });
       },
@@ -93,7 +93,7 @@ export default defineSuite({
       name: 'an inactive asset symbol gives 404',
       requirements: ['GATE-CAP-ASSET-INACTIVE-404'],
       needs: ['gate.partner', 'gate.catalog.inactiveAsset'],
-      async run(ctx) {
+      async run(ctx: CheckContext) {
         const ex = await ctx.gate.partner().client.get(assetPath(catalog(ctx).inactiveAsset!));
         ctx.expect.error(ex, 404, 'not_found', { requirement: 'GATE-CAP-ASSET-INACTIVE-404' });
       },
@@ -102,7 +102,7 @@ export default defineSuite({
       name: 'an asset is 404 in a region where it is not offered and 200 where it is',
       requirements: ['GATE-CAP-ASSET-REGION-404'],
       needs: ['gate.partner', 'gate.catalog.asset', 'gate.catalog.country'],
-      async run(ctx) {
+      async run(ctx: CheckContext) {
         const R = 'GATE-CAP-ASSET-REGION-404';
         const { activeAsset, supportedCountry, unsupportedCountry } = catalog(ctx);
         const { client } = ctx.gate.partner();
@@ -116,7 +116,7 @@ export default defineSuite({
       name: 'payment methods of a currency: a list of payment_method in that currency, has_more false',
       requirements: ['GATE-CAP-PM-LIST', 'GATE-CAP-PM-HAS-MORE-FALSE', 'GATE-CAP-PM-CURRENCY'],
       needs: ['gate.partner', 'gate.catalog.currency'],
-      async run(ctx) {
+      async run(ctx: CheckContext) {
         const currency = catalog(ctx).supportedCurrency!;
         const ex = ctx.expect.status(await ctx.gate.partner().client.get('/capabilities/payment-methods', { currency }), 200, 'GATE-CAP-PM-LIST');
         const has = (ex.json as { has_more?: unknown } | undefined)?.has_more;
@@ -132,7 +132,7 @@ export default defineSuite({
       name: 'payment methods of a country resolve its default fiat',
       requirements: ['GATE-CAP-PM-COUNTRY-DEFAULT-FIAT'],
       needs: ['gate.partner', 'gate.catalog.country'],
-      async run(ctx) {
+      async run(ctx: CheckContext) {
         const R = 'GATE-CAP-PM-COUNTRY-DEFAULT-FIAT';
         const { supportedCountry, supportedCountryCurrency } = catalog(ctx);
         const ex = ctx.expect.status(await ctx.gate.partner().client.get('/capabilities/payment-methods', { country_code: supportedCountry! }), 200, R);
@@ -147,7 +147,7 @@ export default defineSuite({
       name: 'payment methods: currency takes precedence over country_code',
       requirements: ['GATE-CAP-PM-CURRENCY-PRECEDENCE'],
       needs: ['gate.partner', 'gate.catalog.currency', 'gate.catalog.noMethods'],
-      async run(ctx) {
+      async run(ctx: CheckContext) {
         const R = 'GATE-CAP-PM-CURRENCY-PRECEDENCE';
         const { supportedCurrency, countryWithoutMethods } = catalog(ctx);
         // The country alone would resolve to no method; the currency must win.
@@ -167,7 +167,7 @@ export default defineSuite({
       name: 'payment methods: 200 with empty data when no currency resolves',
       requirements: ['GATE-CAP-PM-EMPTY-200'],
       needs: ['gate.partner', 'gate.catalog.noMethods', 'gate.catalog.country'],
-      async run(ctx) {
+      async run(ctx: CheckContext) {
         const R = 'GATE-CAP-PM-EMPTY-200';
         const { countryWithoutMethods, unsupportedCountry } = catalog(ctx);
         const { client } = ctx.gate.partner();

@@ -30,7 +30,7 @@ export default defineSuite({
       name: 'explicit supported country: geo_source explicit, default currency, refinements null',
       requirements: ['GATE-ELIG-SHAPE', 'GATE-ELIG-GEO-SOURCE-EXPLICIT', 'GATE-ELIG-REFINEMENTS-NULL', 'GATE-ELIG-DEFAULT-CURRENCY'],
       needs: ['gate.partner', 'gate.catalog.country'],
-      async run(ctx) {
+      async run(ctx: CheckContext) {
         const { supportedCountry, supportedCountryCurrency } = catalog(ctx);
         const { ex, e } = await eligibility(ctx, { country_code: supportedCountry! }, 'GATE-ELIG-SHAPE');
         fields(ctx, ex, e, { geo_source: 'explicit', country_code: supportedCountry, supported: true }, 'GATE-ELIG-GEO-SOURCE-EXPLICIT');
@@ -42,7 +42,7 @@ export default defineSuite({
       name: 'without country_code the cf-ipcountry header resolves the region: geo_source ip',
       requirements: ['GATE-ELIG-GEO-SOURCE-IP'],
       needs: ['gate.partner', 'gate.catalog.country'],
-      async run(ctx) {
+      async run(ctx: CheckContext) {
         const R = 'GATE-ELIG-GEO-SOURCE-IP';
         const { supportedCountry } = catalog(ctx);
         const { ex, e } = await eligibility(ctx, {}, R, supportedCountry!);
@@ -53,7 +53,7 @@ export default defineSuite({
       name: 'country_code wins over the cf-ipcountry header',
       requirements: ['GATE-ELIG-EXPLICIT-OVER-IP'],
       needs: ['gate.partner', 'gate.catalog.country'],
-      async run(ctx) {
+      async run(ctx: CheckContext) {
         const R = 'GATE-ELIG-EXPLICIT-OVER-IP';
         const { supportedCountry, unsupportedCountry } = catalog(ctx);
         const { ex, e } = await eligibility(ctx, { country_code: supportedCountry! }, R, unsupportedCountry!);
@@ -64,7 +64,7 @@ export default defineSuite({
       name: 'no country at all: geo_source none, country_code null, country_unresolved',
       requirements: ['GATE-ELIG-COUNTRY-UNRESOLVED'],
       needs: ['gate.partner'],
-      async run(ctx) {
+      async run(ctx: CheckContext) {
         const R = 'GATE-ELIG-COUNTRY-UNRESOLVED';
         const { ex, e } = await eligibility(ctx, {}, R);
         fields(ctx, ex, e, { geo_source: 'none', country_code: null, eligible: false, unavailable_reason: 'country_unresolved' }, R);
@@ -74,7 +74,7 @@ export default defineSuite({
       name: 'an unsupported country: supported false, eligible false, country_not_supported',
       requirements: ['GATE-ELIG-COUNTRY-NOT-SUPPORTED'],
       needs: ['gate.partner', 'gate.catalog.country'],
-      async run(ctx) {
+      async run(ctx: CheckContext) {
         const R = 'GATE-ELIG-COUNTRY-NOT-SUPPORTED';
         const { unsupportedCountry } = catalog(ctx);
         const { ex, e } = await eligibility(ctx, { country_code: unsupportedCountry! }, R);
@@ -85,7 +85,7 @@ export default defineSuite({
       name: 'an unsupported currency in a supported country: currency_supported false, currency_not_supported',
       requirements: ['GATE-ELIG-CURRENCY-NOT-SUPPORTED'],
       needs: ['gate.partner', 'gate.catalog.country', 'gate.catalog.currency'],
-      async run(ctx) {
+      async run(ctx: CheckContext) {
         const R = 'GATE-ELIG-CURRENCY-NOT-SUPPORTED';
         const { supportedCountry, unsupportedCurrency } = catalog(ctx);
         const { ex, e } = await eligibility(ctx, { country_code: supportedCountry!, currency: unsupportedCurrency! }, R);
@@ -96,7 +96,7 @@ export default defineSuite({
       name: 'an inactive or unknown asset: asset_supported false, asset_not_supported',
       requirements: ['GATE-ELIG-ASSET-NOT-SUPPORTED'],
       needs: ['gate.partner', 'gate.catalog.country', 'gate.catalog.inactiveAsset'],
-      async run(ctx) {
+      async run(ctx: CheckContext) {
         const R = 'GATE-ELIG-ASSET-NOT-SUPPORTED';
         const { supportedCountry, inactiveAsset } = catalog(ctx);
         for (const asset of [inactiveAsset!, 'NOSUCHASSETZZ']) {
@@ -109,7 +109,7 @@ export default defineSuite({
       name: 'supported country, currency and asset: eligible true, reason null',
       requirements: ['GATE-ELIG-ELIGIBLE'],
       needs: ['gate.partner', 'gate.catalog.country', 'gate.catalog.currency', 'gate.catalog.asset'],
-      async run(ctx) {
+      async run(ctx: CheckContext) {
         const R = 'GATE-ELIG-ELIGIBLE';
         const { supportedCountry, supportedCurrency, activeAsset } = catalog(ctx);
         const { ex, e } = await eligibility(ctx, { country_code: supportedCountry!, currency: supportedCurrency!, asset: activeAsset! }, R);

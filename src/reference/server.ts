@@ -9,7 +9,7 @@ import { ALL_FAULTS } from './faults.js';
 import { createGateService } from './gate/index.js';
 import { systemClock, type Clock } from './kit/clock.js';
 import { ActiveFaults } from './kit/faults.js';
-import { HttpError, newRequestId, readBody, send, sendError, type Req, type Router } from './kit/http.js';
+import { errorEnvelope, HttpError, newRequestId, readBody, send, sendError, type Req, type Router } from './kit/http.js';
 import { WebhookOutbox } from './kit/outbox.js';
 import { GateRateLimiter } from './kit/rateLimiter.js';
 import { createPoolsService } from './pools/index.js';
@@ -62,6 +62,7 @@ interface Pipeline {
   router: Router;
   env: 'test' | 'live';
   limiter: GateRateLimiter | null;
+  faults: ActiveFaults;
   log: (l: string) => void;
 }
 
@@ -97,6 +98,13 @@ async function handle(p: Pipeline, req: IncomingMessage, res: ServerResponse): P
       return;
     }
     if (err instanceof HttpError) {
+      if (p.faults.has('err-request-id-header-mismatch') || p.faults.has('err-envelope-no-status-code')) {
+        const body: Record<string, unknown> = errorEnvelope(err, requestId);
+        if (p.faults.has('err-envelope-no-status-code')) delete body.statusCode;
+        const headers = p.faults.has('err-request-id-header-mismatch') ? { ...(err.headers ?? {}), 'x-request-id': newRequestId() } : err.headers;
+        send(res, requestId, { status: err.status, body, headers });
+        return;
+      }
       sendError(res, requestId, err);
       return;
     }
@@ -136,7 +144,7 @@ export async function startReference(opts: StartReferenceOptions): Promise<Runni
 
   const servers: Server[] = [];
   const start = async (router: Router, env: 'test' | 'live', withLimiter: boolean, baseUrl: string | undefined): Promise<string> => {
-    const pipeline: Pipeline = { router, env, limiter: withLimiter ? limiter : null, log };
+    const pipeline: Pipeline = { router, env, limiter: withLimiter ? limiter : null, faults, log };
     const server = createServer((req, res) => {
       void handle(pipeline, req, res);
     });

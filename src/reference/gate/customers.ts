@@ -128,6 +128,7 @@ function checkProfileFields(body: Record<string, unknown>, errs: string[], lengt
 
 function requireCustomer(world: GateWorld, caller: GateCaller, id: string, allowDeleted = false): CustomerRecord {
   const c = store(world).byId.get(id);
+  if (c && c.scope !== scopeOf(caller) && world.faults.has('cust-foreign-403')) throw new HttpError(403, 'Not your customer', 'forbidden');
   if (!c || c.scope !== scopeOf(caller) || (c.deleted_at !== null && !allowDeleted)) {
     throw new HttpError(404, `No such customer: ${id}`, 'resource_missing');
   }
@@ -212,6 +213,13 @@ export const area: GateArea = {
       service: 'gate',
       requirements: ['GATE-CUST-DUP-EXTERNAL-ID-409'],
       description: 'POST /customers accepts an external_id already used by a live customer.',
+      suite: 'conformance',
+    },
+    {
+      name: 'cust-foreign-403',
+      service: 'gate',
+      requirements: ['GATE-CUST-FOREIGN-404'],
+      description: "GET/PATCH/DELETE /customers/{id} of another partner's customer answers 403 instead of 404.",
       suite: 'conformance',
     },
   ],

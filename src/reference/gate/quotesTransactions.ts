@@ -15,7 +15,7 @@
 //   off_ramp (what the user receives). A quote lives 10 minutes. A session that is not open gives 409.
 // - Signed quote states: active → consumed (redeemed by a pay-in/pay-out) | expired (past expires_at
 //   or the sandbox helper). GET /quotes/{id} reports the state and never redeems.
-// - POST /_sandbox/quotes/{id}/expire (sandbox only, owner's SK): moves an active quote to expired
+// - POST /_sandbox/quotes/{id}/expire (helper prefix from the profile; sandbox only, owner's SK): moves an active quote to expired
 //   and returns it; a consumed quote stays consumed.
 // - GET /transactions: newest first, `limit` 1–100 (default 10), `starting_after` (a refid of the
 //   caller, else 400). Transaction object: { object: 'transaction', refid, ... } as the world records it.
@@ -23,7 +23,7 @@ import { randomBytes } from 'node:crypto';
 import { HttpError, jsonObject, type Req } from '../kit/http.js';
 import { currencySupported, defaultMethod, findAsset, PAYMENT_METHODS, PAYOUT_METHODS } from './capabilities.js';
 import { cursorPage, scopeOf } from './customers.js';
-import type { GateArea, GateCaller, GateWorld } from './world.js';
+import type { GateArea, GateCaller, GateWorld, TransactionRecord } from './world.js';
 
 export type QuoteSide = 'on_ramp' | 'off_ramp';
 
@@ -133,14 +133,11 @@ function sideOf(v: unknown): QuoteSide {
 
 /** Internal bookkeeping keys of a transaction record that never go on the wire. */
 const TXN_INTERNAL = new Set(['scope', 'partner', 'caller', 'session']);
-function txnView(t: unknown): Record<string, unknown> {
+function txnView(t: TransactionRecord): Record<string, unknown> {
   const out: Record<string, unknown> = { object: 'transaction' };
-  for (const [k, v] of Object.entries(t as Record<string, unknown>)) if (!TXN_INTERNAL.has(k) && !k.startsWith('_')) out[k] = v;
+  // Non-enumerable bookkeeping (seq, createdAtMs, sessionId) is skipped by Object.entries.
+  for (const [k, v] of Object.entries(t)) if (!TXN_INTERNAL.has(k) && !k.startsWith('_')) out[k] = v;
   return out;
-}
-
-function txnScope(t: unknown): { refid: string; scope?: string } {
-  return t as { refid: string; scope?: string };
 }
 
 export const area: GateArea = {
@@ -279,7 +276,8 @@ export const area: GateArea = {
       return { status: 200, body: v };
     });
 
-    router.on('POST', '/_sandbox/quotes/:id/expire', (req) => {
+    const helperPrefix = world.profile.reference?.helperPrefix ?? '/_sandbox';
+    router.on('POST', `${helperPrefix}/quotes/:id/expire`, (req) => {
       const caller = world.authSecret(req);
       if (caller.mode !== 'test') throw new HttpError(404, 'Sandbox helpers exist only on the sandbox base', 'not_found');
       const q = ownQuote(world, caller, req.params.id!);
@@ -289,12 +287,12 @@ export const area: GateArea = {
 
     const ownTransactions = (caller: GateCaller) => {
       const scope = scopeOf(caller);
-      return [...world.transactions.values()].filter((t) => txnScope(t).scope === scope).reverse();
+      return [...world.transactions.values()].filter((t) => t.scope === scope).reverse();
     };
 
     router.on('GET', '/transactions', (req: Req) => {
       const caller = world.authSecret(req);
-      const all = ownTransactions(caller).map((t) => ({ id: txnScope(t).refid, t }));
+      const all = ownTransactions(caller).map((t) => ({ id: t.refid, t }));
       const page = cursorPage(req, all, () => true);
       return {
         status: 200,
@@ -306,7 +304,7 @@ export const area: GateArea = {
       const caller = world.authSecret(req);
       const t = world.transactions.get(req.params.refid!);
       if (!t && world.faults.has('txn-unknown-refid-200')) return { status: 200, body: { object: 'transaction', refid: req.params.refid } };
-      if (!t || (txnScope(t).scope !== scopeOf(caller) && !world.faults.has('txn-foreign-readable'))) {
+      if (!t || (t.scope !== scopeOf(caller) && !world.faults.has('txn-foreign-readable'))) {
         throw new HttpError(404, `No such transaction: ${req.params.refid}`, 'resource_missing');
       }
       return { status: 200, body: txnView(t) };

@@ -3,7 +3,7 @@
 // never carries money, method, identity or payout-instruction fields.
 //
 // Not shown — chosen:
-// - POST /rails/pay_ins: Idempotency-Key (UUID) required like pay-outs; body `gate_session_id`
+// - POST /rails/pay_ins: Idempotency-Key required like pay-outs (any non-empty key: the spec names no format); body `gate_session_id`
 //   (≤64, required), `quote_id` (≤64, required), `reference` (≤128), `metadata` (object); any other
 //   key gives 400 (the pay-out rule applied to pay-ins too). The quote must be an on_ramp quote of that
 //   session (else 400 quote_mismatch). Response 201 { object: 'rail_pay_in', id, kind: 'pay_in',
@@ -73,11 +73,12 @@ function view(r: RailRecord) {
   };
 }
 
-function idempotencyKey(req: Req): string {
+/** Pay-outs document the key as a UUID; pay-ins only name the header, so any non-empty key passes there. */
+function idempotencyKey(req: Req, mustBeUuid: boolean): string {
   const h = req.headers['idempotency-key'];
   const key = Array.isArray(h) ? h[0] : h;
   if (!key) throw new HttpError(400, 'Idempotency-Key header is required', 'idempotency_key_required');
-  if (!UUID_RE.test(key)) throw new HttpError(400, 'Idempotency-Key must be a UUID', 'idempotency_key_invalid');
+  if (mustBeUuid && !UUID_RE.test(key)) throw new HttpError(400, 'Idempotency-Key must be a UUID', 'idempotency_key_invalid');
   return key;
 }
 
@@ -200,7 +201,7 @@ export const area: GateArea = {
       const skipEntitlement = kind === 'pay_out' && world.faults.has('rail-entitlement-ignored');
       const caller = world.authSecret(req, { rail: !skipEntitlement });
       const keyOptional = kind === 'pay_out' && world.faults.has('rail-payout-idempotency-optional');
-      if (!(keyOptional && req.headers['idempotency-key'] === undefined)) idempotencyKey(req);
+      if (!(keyOptional && req.headers['idempotency-key'] === undefined)) idempotencyKey(req, kind === 'pay_out');
       const scope = kind === 'pay_out' ? 'rails.pay_outs' : 'rails.pay_ins';
       return world.idempotent(caller, req, scope, { required: !keyOptional }, () => {
         const body = jsonObject(req);

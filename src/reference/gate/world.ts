@@ -45,16 +45,25 @@ export interface SessionRecord {
   seq: number;
 }
 
+/**
+ * A partner transaction (identified by refid). The wire view is the record's
+ * enumerable fields minus internal ones (partner, scope); sessionId,
+ * createdAtMs and seq are non-enumerable (see newTransaction) so they stay off the wire.
+ */
 export interface TransactionRecord {
   refid: string;
   partner: string;
   mode: GateMode;
   sessionId: string;
   createdAtMs: number;
+  /** `${partner}\u0000${mode}`: the tenant scope the transaction areas filter on. */
+  scope: string;
+  gate_session_id: string;
+  status: 'completed';
+  flow: string | null;
   amount: string;
   currency: string;
-  flow: string | null;
-  status: 'completed';
+  created_at: string;
   seq: number;
 }
 
@@ -101,6 +110,8 @@ export interface GateWorld {
   readonly sessions: Map<string, SessionRecord>;
   /** Mutable settings of a partner in one environment. */
   settings(caller: GateCaller): PartnerSettings;
+  /** Record a completed transaction for a session (sandbox completion). */
+  newTransaction(s: SessionRecord): TransactionRecord;
   newId(prefix: string): string;
   iso(ms?: number): string;
   /** Monotonic creation counter for list ordering. */
@@ -183,10 +194,11 @@ export function createGateWorld(deps: { profile: Profile; faults: ActiveFaults; 
 
   function credential(req: Req): KeyEntry {
     const token = bearerToken(req);
-    if (!token) throw new HttpError(401, 'Missing credential: send Authorization: Bearer <API key>.', 'missing_credential');
-    if (!GATE_LIMITS.keyPattern.test(token)) throw new HttpError(401, 'Malformed API key.', 'invalid_api_key');
+    if (!token) throw new HttpError(faults.has('auth-missing-credential-403') ? 403 : 401, 'Missing credential: send Authorization: Bearer <API key>.', 'missing_credential');
+    const badKeyStatus = faults.has('auth-malformed-key-403') ? 403 : 401;
+    if (!GATE_LIMITS.keyPattern.test(token)) throw new HttpError(badKeyStatus, 'Malformed API key.', 'invalid_api_key');
     const entry = keys.get(token);
-    if (!entry) throw new HttpError(401, 'Unknown API key.', 'invalid_api_key');
+    if (!entry) throw new HttpError(badKeyStatus, 'Unknown API key.', 'invalid_api_key');
     if (entry.revoked && !faults.has('auth-revoked-key-accepted')) throw new HttpError(403, 'This API key has been revoked.', 'api_key_revoked');
     if (entry.mode !== req.env && !faults.has('auth-mode-mismatch-accepted')) {
       throw new HttpError(
@@ -229,6 +241,7 @@ export function createGateWorld(deps: { profile: Profile; faults: ActiveFaults; 
       const s = sessions.get(id);
       if (!s || s.mode !== caller.mode) throw new HttpError(404, `No such gate session: ${id}`, 'resource_missing');
       if (s.partner !== caller.partner.name && !faults.has('sess-cross-tenant-visible')) {
+        if (faults.has('err-cross-tenant-403')) throw new HttpError(403, 'This session belongs to another partner.', 'forbidden');
         throw new HttpError(404, `No such gate session: ${id}`, 'resource_missing');
       }
       return s;
@@ -324,6 +337,29 @@ export function createGateWorld(deps: { profile: Profile; faults: ActiveFaults; 
         idem.delete(k);
         throw err;
       }
+    },
+
+    newTransaction(s) {
+      const now = clock.now();
+      const t = {
+        refid: world.newId('tx'),
+        partner: s.partner,
+        mode: s.mode,
+        scope: `${s.partner}\u0000${s.mode}`,
+        gate_session_id: s.id,
+        status: 'completed',
+        flow: s.flow,
+        amount: s.amount,
+        currency: s.currency,
+        created_at: new Date(now).toISOString(),
+      } as TransactionRecord;
+      Object.defineProperties(t, {
+        sessionId: { value: s.id, enumerable: false },
+        createdAtMs: { value: now, enumerable: false },
+        seq: { value: world.nextSeq(), enumerable: false },
+      });
+      transactions.set(t.refid, t);
+      return t;
     },
 
     newId(prefix) {

@@ -44,79 +44,86 @@ export const OUTBOX_FAULTS: FaultDef[] = [
   {
     name: 'outbox-retry-schedule-flat',
     service: 'gate',
-    requirements: ['GATE-DLV-RETRY-SCHEDULE'],
+    requirements: ['GATE-DLV-SCHEDULE'],
     description: 'Retries every 1 minute instead of 1m, 5m, 30m, 2h.',
     suite: 'chaos',
   },
   {
     name: 'outbox-dead-letter-after-4',
     service: 'gate',
-    requirements: ['GATE-DLV-DEAD-LETTER-AFTER-5'],
+    requirements: ['GATE-DLV-DEAD-LETTER-5'],
     description: 'Dead-letters after 4 failed attempts instead of 5.',
     suite: 'chaos',
   },
   {
     name: 'outbox-dead-letter-after-6',
     service: 'gate',
-    requirements: ['GATE-DLV-DEAD-LETTER-AFTER-5'],
+    requirements: ['GATE-DLV-DEAD-LETTER-5'],
     description: 'Makes a 6th attempt before dead-lettering.',
     suite: 'chaos',
   },
   {
     name: 'outbox-attempt-timeout-ignored',
     service: 'gate',
-    requirements: ['GATE-DLV-ATTEMPT-TIMEOUT'],
+    requirements: ['GATE-DLV-TIMEOUT-10S'],
     description: 'Waits for a slow receiver past the 10 s attempt timeout and counts its late 2xx as delivered.',
     suite: 'chaos',
   },
   {
     name: 'outbox-only-200-acknowledges',
     service: 'gate',
-    requirements: ['GATE-DLV-ANY-2XX-ACK'],
+    requirements: ['GATE-DLV-2XX-ACKS'],
     description: 'Treats 201/202/204 as failures and retries them.',
     suite: 'chaos',
   },
   {
     name: 'outbox-408-429-not-retried',
     service: 'gate',
-    requirements: ['GATE-DLV-RETRY-ON-FAILURE'],
+    requirements: ['GATE-DLV-408-429-RETRIED'],
     description: 'A 408 or 429 from the receiver dead-letters at once instead of being retried.',
+    suite: 'chaos',
+  },
+  {
+    name: 'outbox-network-error-dead-letters',
+    service: 'gate',
+    requirements: ['GATE-DLV-NETWORK-RETRIED'],
+    description: 'A connection error or timeout dead-letters the delivery at once instead of retrying.',
+    suite: 'chaos',
+  },
+  {
+    name: 'outbox-5xx-not-retried',
+    service: 'gate',
+    requirements: ['GATE-DLV-NON-2XX-RETRIED'],
+    description: 'A 5xx answer dead-letters the delivery at once instead of scheduling a retry.',
     suite: 'chaos',
   },
   {
     name: 'outbox-event-id-changes-on-retry',
     service: 'gate',
-    requirements: ['GATE-DLV-SAME-EVENT-ID'],
+    requirements: ['GATE-DLV-EVENT-ID-STABLE'],
     description: 'Every retry carries a new event id (header and body).',
     suite: 'chaos',
   },
   {
     name: 'outbox-replay-new-event-id',
     service: 'gate',
-    requirements: ['GATE-WHOPS-REPLAY-SAME-EVENT'],
+    requirements: ['GATE-WHOPS-REPLAY-DEAD-LETTERED', 'GATE-DLV-EVENT-ID-STABLE'],
     description: 'Replaying a dead-lettered delivery sends the event under a new event id.',
     suite: 'chaos',
   },
   {
     name: 'outbox-signature-over-reserialised-body',
     service: 'gate',
-    requirements: ['GATE-SIG-RAW-BODY'],
+    requirements: ['GATE-SIG-HMAC', 'GATE-DLV-SIGNED-EVERY-ATTEMPT'],
     description: 'Signs a re-serialised (pretty-printed) body instead of the exact bytes sent.',
     suite: 'chaos',
   },
   {
     name: 'outbox-timestamp-header-mismatch',
     service: 'gate',
-    requirements: ['GATE-EVT-TIMESTAMP-HEADER'],
+    requirements: ['GATE-EVT-HEADER-TIMESTAMP'],
     description: 'X-Gate-Timestamp differs from the t of Gate-Signature.',
-    suite: 'chaos',
-  },
-  {
-    name: 'outbox-retry-reuses-timestamp',
-    service: 'gate',
-    requirements: ['GATE-SIG-RESIGN-EACH-ATTEMPT'],
-    description: 'Retries reuse the first attempt\'s signature timestamp instead of re-signing.',
-    suite: 'chaos',
+    suite: 'conformance',
   },
 ];
 
@@ -125,7 +132,6 @@ interface Entry {
   secret: string;
   timer: NodeJS.Timeout | null;
   abort: AbortController | null;
-  firstT: number | null;
 }
 
 /** Status codes that count as a failed attempt even though the receiver answered. */
@@ -173,7 +179,7 @@ export class WebhookOutbox {
       updatedAt: now,
       body: e.body,
     };
-    const entry: Entry = { d, secret: e.secret, timer: null, abort: null, firstT: null };
+    const entry: Entry = { d, secret: e.secret, timer: null, abort: null };
     this.entries.set(d.id, entry);
     const key = ownerKey(e.partner, e.service, e.mode);
     let ids = this.byOwner.get(key);
@@ -206,7 +212,6 @@ export class WebhookOutbox {
     d.attempts = 0;
     d.nextAttemptAt = now;
     d.updatedAt = now;
-    entry.firstT = null;
     this.schedule(entry, 0);
     return d;
   }
@@ -266,9 +271,7 @@ export class WebhookOutbox {
     d.nextAttemptAt = null;
     d.updatedAt = this.clock.now();
 
-    let t = Math.floor(this.clock.now() / 1000);
-    if (entry.firstT === null) entry.firstT = t;
-    else if (this.faults.has('outbox-retry-reuses-timestamp')) t = entry.firstT;
+    const t = Math.floor(this.clock.now() / 1000);
     const signedBody = this.faults.has('outbox-signature-over-reserialised-body') ? reserialise(d.body) : d.body;
     const sig = createHmac('sha256', entry.secret).update(`${t}.${signedBody}`).digest('hex');
     const tsHeader = this.faults.has('outbox-timestamp-header-mismatch') ? t - 7 : t;
@@ -315,7 +318,10 @@ export class WebhookOutbox {
       return;
     }
     d.lastError = error ?? `HTTP ${status}`;
-    const terminalNow = status !== null && (status === 408 || status === 429) && this.faults.has('outbox-408-429-not-retried');
+    const terminalNow =
+      (status !== null && (status === 408 || status === 429) && this.faults.has('outbox-408-429-not-retried')) ||
+      (status !== null && status >= 500 && this.faults.has('outbox-5xx-not-retried')) ||
+      (status === null && this.faults.has('outbox-network-error-dead-letters'));
     if (terminalNow || d.attempts >= this.maxAttempts()) {
       d.status = 'dead_lettered';
       d.nextAttemptAt = null;

@@ -16,6 +16,7 @@ const r = (id: string, section: string, title: string, kind: Requirement['kind']
 export const requirements: Requirement[] = [
   r('GATE-RAIL-PAYOUT-201', EP, 'POST /rails/pay_outs answers 201 with a rail_pay_out (id, kind pay_out, status, gate_session_id, quote_id, method, amount, currency, reference, created_at)', 'status'),
   r('GATE-RAIL-PAYOUT-AMOUNT-FROM-QUOTE', RES, "The pay-out amount equals the quote's fiat_pay_or_receive", 'field'),
+  r('GATE-RAIL-PROVIDER-FIELD', 'Endpoints > Rails > Pay-out rules', 'Rail responses carry a provider field (reconciliation data only)', 'field'),
   r('GATE-RAIL-PAYOUT-READ', EP, 'GET /rails/pay_outs/{id} answers the rail_pay_out', 'status'),
   r('GATE-RAIL-PAYOUT-FOREIGN-404', 'Errors', "GET /rails/pay_outs/{id} of another partner's pay-out gives 404 (never 403)", 'auth', ['gate.rails', 'gate.secondPartner']),
   r('GATE-RAIL-PAYOUT-IDEMPOTENT-REPLAY', EP, 'A repeat with the same Idempotency-Key and body returns the original pay-out', 'idempotency'),

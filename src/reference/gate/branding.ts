@@ -1,0 +1,83 @@
+// Branding: GET and PATCH /branding. PATCH merges the supplied tokens onto
+// the current branding; the update object is strict.
+//
+// Not shown — chosen (also in README.md): null in an update clears that token (back to default);
+// brand_name must be non-empty; state is per partner and environment.
+import { GATE_LIMITS } from '../../spec/limits.js';
+import { HttpError, jsonObject } from '../kit/http.js';
+import type { BrandingState, GateArea, GateWorld } from './world.js';
+
+const B = GATE_LIMITS.branding;
+const COLORS = ['primary_color', 'secondary_color', 'accent_color'] as const;
+const FIELDS = new Set<string>(['logo_url', 'brand_name', ...COLORS]);
+
+function brandingView(world: GateWorld, b: BrandingState): Record<string, unknown> {
+  const out: Record<string, unknown> = { object: 'branding' };
+  for (const k of ['logo_url', 'primary_color', 'secondary_color', 'accent_color', 'brand_name'] as const) {
+    if (b[k] === null && world.faults.has('brand-null-fields-omitted')) continue;
+    out[k] = b[k];
+  }
+  return out;
+}
+
+function validLogoUrl(world: GateWorld, v: string): boolean {
+  const max = world.faults.has('brand-logo-max-2047') ? B.logoUrlMax - 1 : B.logoUrlMax;
+  if (v.length > max) return false;
+  try {
+    const u = new URL(v);
+    return u.protocol === 'https:' || (u.protocol === 'http:' && world.faults.has('brand-logo-http-accepted'));
+  } catch {
+    return false;
+  }
+}
+
+export const area: GateArea = {
+  name: 'branding',
+  faults: [
+    { name: 'brand-unknown-key-accepted', service: 'gate', requirements: ['GATE-BRAND-PATCH-UNKNOWN-400'], description: 'PATCH /branding ignores unknown properties instead of 400.', suite: 'conformance' },
+    { name: 'brand-name-max-65', service: 'gate', requirements: ['GATE-BRAND-NAME-MAX-64'], description: 'brand_name of 65 chars is accepted.', suite: 'conformance' },
+    { name: 'brand-logo-max-2047', service: 'gate', requirements: ['GATE-BRAND-LOGO-MAX-2048'], description: 'logo_url of exactly 2048 chars is refused.', suite: 'conformance' },
+    { name: 'brand-logo-http-accepted', service: 'gate', requirements: ['GATE-BRAND-LOGO-HTTPS'], description: 'An http:// logo_url is accepted.', suite: 'conformance' },
+    { name: 'brand-color-short-hex-accepted', service: 'gate', requirements: ['GATE-BRAND-COLOR-PATTERN'], description: 'Three-digit colors like #fff are accepted.', suite: 'conformance' },
+    { name: 'brand-patch-replaces', service: 'gate', requirements: ['GATE-BRAND-PATCH-MERGE'], description: 'PATCH resets omitted tokens to null instead of keeping them.', suite: 'conformance' },
+    { name: 'brand-null-fields-omitted', service: 'gate', requirements: ['GATE-BRAND-GET-SHAPE'], description: 'Unset tokens are omitted from the Branding response instead of null.', suite: 'conformance' },
+  ],
+  register(router, world) {
+    router.on('GET', '/branding', (req) => {
+      const caller = world.authSecret(req);
+      return { status: 200, body: brandingView(world, world.settings(caller).branding) };
+    });
+
+    router.on('PATCH', '/branding', (req) => {
+      const caller = world.authSecret(req);
+      const body = jsonObject(req);
+      const errs: string[] = [];
+      for (const k of Object.keys(body)) if (!FIELDS.has(k) && !world.faults.has('brand-unknown-key-accepted')) errs.push(`unknown property: ${k}`);
+      const logo = body.logo_url;
+      if (logo !== undefined && logo !== null && (typeof logo !== 'string' || !validLogoUrl(world, logo))) {
+        errs.push(`logo_url must be an absolute https URI of at most ${B.logoUrlMax} characters`);
+      }
+      const colorRe = world.faults.has('brand-color-short-hex-accepted') ? /^#([0-9a-fA-F]{6}|[0-9a-fA-F]{3})$/ : B.colorPattern;
+      for (const c of COLORS) {
+        const v = body[c];
+        if (v !== undefined && v !== null && (typeof v !== 'string' || !colorRe.test(v))) errs.push(`${c} must match ^#[0-9a-fA-F]{6}$`);
+      }
+      const nameMax = world.faults.has('brand-name-max-65') ? B.brandNameMax + 1 : B.brandNameMax;
+      const name = body.brand_name;
+      if (name !== undefined && name !== null && (typeof name !== 'string' || name.length === 0 || name.length > nameMax)) {
+        errs.push(`brand_name must be a string of 1 to ${B.brandNameMax} characters`);
+      }
+      if (errs.length) throw new HttpError(400, errs.join('; '), 'parameter_invalid');
+      const st = world.settings(caller);
+      const next: BrandingState = world.faults.has('brand-patch-replaces')
+        ? { logo_url: null, primary_color: null, secondary_color: null, accent_color: null, brand_name: null }
+        : { ...st.branding };
+      for (const k of FIELDS) {
+        const v = body[k];
+        if (v !== undefined) next[k as keyof BrandingState] = v as string | null;
+      }
+      st.branding = next;
+      return { status: 200, body: brandingView(world, next) };
+    });
+  },
+};

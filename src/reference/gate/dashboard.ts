@@ -1,0 +1,104 @@
+// Dashboard routes (secret keys may call them, spec Authentication rule 5):
+// webhook settings (how a harness points webhooks at its receiver), usage,
+// volume, the deliveries list and webhook secret rotation.
+//
+// Not shown — chosen (also in README.md):
+// - webhook-settings: { object: 'webhook_settings', webhook_url, mode, livemode }; PATCH takes
+//   { webhook_url: string | null } strictly; live mode needs https (spec: HTTPS required in live mode),
+//   test mode also accepts http (local receivers).
+// - usage: { object: 'usage', mode, sessions_created, webhook_deliveries, webhook_deliveries_dead_lettered }.
+// - volume: { object: 'volume', mode, data: [{ currency, amount, count }] } over completed transactions.
+// - rotate: answers 200 { object: 'webhook_secret', secret } once; later events are signed with it.
+//   The account-assertion token of the spec is not implemented (its transport is not shown).
+import { randomBytes } from 'node:crypto';
+import { HttpError, jsonObject } from '../kit/http.js';
+import type { GateArea, GateCaller, GateWorld } from './world.js';
+import { listDeliveries } from './webhookOperations.js';
+
+function settingsView(world: GateWorld, caller: GateCaller): Record<string, unknown> {
+  return { object: 'webhook_settings', webhook_url: world.settings(caller).webhookUrl, mode: caller.mode, livemode: caller.mode === 'live' };
+}
+
+/** Sum decimal strings exactly (BigInt on a common scale). */
+function addDecimal(a: string, b: string): string {
+  const scale = Math.max(a.split('.')[1]?.length ?? 0, b.split('.')[1]?.length ?? 0);
+  const toInt = (s: string) => BigInt(s.replace('.', '') + '0'.repeat(scale - (s.split('.')[1]?.length ?? 0)));
+  const sum = (toInt(a) + toInt(b)).toString().padStart(scale + 1, '0');
+  return scale === 0 ? sum : `${sum.slice(0, -scale)}.${sum.slice(-scale)}`;
+}
+
+export const area: GateArea = {
+  name: 'dashboard',
+  faults: [],
+  register(router, world) {
+    router.on('GET', '/dashboard/webhook-settings', (req) => {
+      const caller = world.authSecret(req);
+      return { status: 200, body: settingsView(world, caller) };
+    });
+
+    router.on('PATCH', '/dashboard/webhook-settings', (req) => {
+      const caller = world.authSecret(req);
+      const body = jsonObject(req);
+      const errs: string[] = [];
+      for (const k of Object.keys(body)) if (k !== 'webhook_url') errs.push(`unknown property: ${k}`);
+      const url = body.webhook_url;
+      if (url === undefined) errs.push('webhook_url is required');
+      else if (url !== null) {
+        let ok = false;
+        if (typeof url === 'string' && url.length <= 2048) {
+          try {
+            const u = new URL(url);
+            ok = u.protocol === 'https:' || (u.protocol === 'http:' && caller.mode === 'test');
+          } catch {
+            ok = false;
+          }
+        }
+        if (!ok) errs.push(caller.mode === 'live' ? 'webhook_url must be an absolute https URL in live mode' : 'webhook_url must be an absolute http(s) URL');
+      }
+      if (errs.length) throw new HttpError(400, errs.join('; '), 'parameter_invalid');
+      world.settings(caller).webhookUrl = (url as string | null) ?? null;
+      return { status: 200, body: settingsView(world, caller) };
+    });
+
+    router.on('GET', '/dashboard/webhook-deliveries', (req) => {
+      const caller = world.authSecret(req);
+      return { status: 200, body: listDeliveries(world, caller, req, '/v1/dashboard/webhook-deliveries') };
+    });
+
+    router.on('POST', '/dashboard/webhook-secret/rotate', (req) => {
+      const caller = world.authSecret(req);
+      const secret = `whsec_${randomBytes(24).toString('base64url').replace(/[-_]/g, 'x').slice(0, 32)}`;
+      world.settings(caller).webhookSecret = secret;
+      return { status: 200, body: { object: 'webhook_secret', secret, mode: caller.mode } };
+    });
+
+    router.on('GET', '/dashboard/usage', (req) => {
+      const caller = world.authSecret(req);
+      const deliveries = world.outbox.list(caller.partner.name, 'gate', caller.mode);
+      return {
+        status: 200,
+        body: {
+          object: 'usage',
+          mode: caller.mode,
+          sessions_created: world.settings(caller).sessionsCreated,
+          webhook_deliveries: deliveries.length,
+          webhook_deliveries_dead_lettered: deliveries.filter((d) => d.status === 'dead_lettered').length,
+        },
+      };
+    });
+
+    router.on('GET', '/dashboard/volume', (req) => {
+      const caller = world.authSecret(req);
+      const byCurrency = new Map<string, { amount: string; count: number }>();
+      for (const t of world.transactions.values()) {
+        if (t.partner !== caller.partner.name || t.mode !== caller.mode) continue;
+        const cur = byCurrency.get(t.currency) ?? { amount: '0', count: 0 };
+        byCurrency.set(t.currency, { amount: addDecimal(cur.amount, t.amount), count: cur.count + 1 });
+      }
+      return {
+        status: 200,
+        body: { object: 'volume', mode: caller.mode, data: [...byCurrency].map(([currency, v]) => ({ currency, amount: v.amount, count: v.count })) },
+      };
+    });
+  },
+};

@@ -1,0 +1,47 @@
+// The Gate service of the embedded target: one world, every area's routes and
+// seeded faults. Both Gate bases (sandbox and production) share this router;
+// Req.env tells them apart.
+import type { Profile } from '../../profile/schema.js';
+import type { Clock } from '../kit/clock.js';
+import type { ActiveFaults, FaultDef } from '../kit/faults.js';
+import { Router } from '../kit/http.js';
+import { OUTBOX_FAULTS, type WebhookOutbox } from '../kit/outbox.js';
+import { RATE_LIMIT_FAULTS } from '../kit/rateLimiter.js';
+import { area as auth } from './auth.js';
+import { area as branding } from './branding.js';
+import { area as capabilities } from './capabilities.js';
+import { area as customers } from './customers.js';
+import { area as dashboard } from './dashboard.js';
+import { area as embed } from './embed.js';
+import { area as quotesTransactions } from './quotesTransactions.js';
+import { area as rails } from './rails.js';
+import { area as sandboxHelpers } from './sandboxHelpers.js';
+import { area as sessions } from './sessions.js';
+import { area as webhookOperations } from './webhookOperations.js';
+import { createGateWorld, type GateArea, type GateWorld } from './world.js';
+
+export const GATE_AREAS: GateArea[] = [
+  auth,
+  sessions,
+  sandboxHelpers,
+  embed,
+  branding,
+  webhookOperations,
+  dashboard,
+  capabilities,
+  customers,
+  quotesTransactions,
+  rails,
+];
+
+export const GATE_FAULTS: FaultDef[] = [...GATE_AREAS.flatMap((a) => a.faults), ...OUTBOX_FAULTS, ...RATE_LIMIT_FAULTS];
+
+export function createGateService(deps: { profile: Profile; faults: ActiveFaults; clock: Clock; outbox: WebhookOutbox }): {
+  router: Router;
+  world: GateWorld;
+} {
+  const world = createGateWorld(deps);
+  const router = new Router();
+  for (const a of GATE_AREAS) a.register(router, world);
+  return { router, world };
+}

@@ -1,0 +1,65 @@
+// Sandbox-only helpers for what only a real user or bank could cause: a linked
+// buy/sell succeeding, entering processing or failing, and a session's expiry
+// passing. Reached by the harness only through the profile's triggers; they
+// exist on the sandbox base only (404 on production) and need the partner's
+// secret key.
+import { HttpError, type Req } from '../kit/http.js';
+import type { GateArea, GateCaller, GateWorld, SessionRecord } from './world.js';
+
+function sandboxSession(world: GateWorld, req: Req): { caller: GateCaller; s: SessionRecord } {
+  const caller = world.authSecret(req);
+  if (caller.mode !== 'test') throw new HttpError(404, 'Sandbox helpers exist only on the sandbox base.', 'route_not_found');
+  return { caller, s: world.session(caller, req.params.id!) };
+}
+
+function requireOpen(s: SessionRecord): void {
+  if (s.status !== 'open') throw new HttpError(409, `Session ${s.id} is ${s.status}.`, 'session_terminal');
+}
+
+export const area: GateArea = {
+  name: 'sandboxHelpers',
+  faults: [
+    { name: 'sess-completed-no-tx-refid', service: 'gate', requirements: ['GATE-EVT-SESSION-COMPLETED'], description: 'gate_session.completed is sent without tx_refid.', suite: 'conformance' },
+    { name: 'sess-processing-event-missing', service: 'gate', requirements: ['GATE-EVT-SESSION-PROCESSING'], description: 'No gate_session.processing event when a linked buy enters processing.', suite: 'conformance' },
+    { name: 'sess-failed-event-missing', service: 'gate', requirements: ['GATE-EVT-SESSION-FAILED'], description: 'No gate_session.failed event when a linked buy fails.', suite: 'conformance' },
+  ],
+  register(router, world) {
+    const prefix = world.profile.reference?.helperPrefix ?? '/_sandbox';
+
+    router.on('POST', `${prefix}/gate_sessions/:id/complete`, (req) => {
+      const { caller, s } = sandboxSession(world, req);
+      requireOpen(s);
+      const tx = world.newTransaction(s);
+      s.status = 'completed';
+      s.txRefid = tx.refid;
+      const view = world.sessionView(s);
+      world.emit(caller, 'gate_session.completed', world.faults.has('sess-completed-no-tx-refid') ? view : { ...view, tx_refid: tx.refid });
+      return { status: 200, body: { ...view, tx_refid: tx.refid } };
+    });
+
+    // Processing and failure have no session status of their own (spec: not shown): the session stays open.
+    router.on('POST', `${prefix}/gate_sessions/:id/process`, (req) => {
+      const { caller, s } = sandboxSession(world, req);
+      requireOpen(s);
+      const view = world.sessionView(s);
+      if (!world.faults.has('sess-processing-event-missing')) world.emit(caller, 'gate_session.processing', view);
+      return { status: 200, body: view };
+    });
+
+    router.on('POST', `${prefix}/gate_sessions/:id/fail`, (req) => {
+      const { caller, s } = sandboxSession(world, req);
+      requireOpen(s);
+      const view = world.sessionView(s);
+      if (!world.faults.has('sess-failed-event-missing')) world.emit(caller, 'gate_session.failed', view);
+      return { status: 200, body: view };
+    });
+
+    // Moves expires_at into the past without reading the session: status and events are unchanged.
+    router.on('POST', `${prefix}/gate_sessions/:id/expire`, (req) => {
+      const { s } = sandboxSession(world, req);
+      const past = world.clock.now() - 1000;
+      if (s.expiresAtMs > past) s.expiresAtMs = past;
+      return { status: 200, body: world.sessionView(s) };
+    });
+  },
+};

@@ -1,0 +1,222 @@
+// Gate sessions: create (Idempotency-Key), list, retrieve, cancel, and the
+// session events. Retrieve never changes status; expiry happens only on embed
+// bootstrap (see embed.ts, expireOnRead).
+//
+// Not shown — chosen (also in README.md):
+// - POST /gate_sessions answers 201. Idempotency-Key must be a UUID (400 otherwise).
+// - amount: a positive decimal string (up to 18 fraction digits); currency: three letters; return_url and
+//   cancel_url: absolute http(s) URLs; flow: on_ramp or off_ramp; the optional strings at most 512 chars;
+//   metadata: a JSON object; unknown body keys give 400 (Stripe-like strictness).
+// - kyc_package from a partner that is not KYC-trusted is ignored (kyc_pre_verified false), not an error.
+// - List: `limit` 1–100, default 10; an unknown starting_after gives 400 invalid_cursor.
+import { HttpError, jsonObject, type Req } from '../kit/http.js';
+import type { GateArea, GateCaller, GateWorld, SessionRecord } from './world.js';
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const DECIMAL_RE = /^(0|[1-9]\d{0,17})(\.\d{1,18})?$/;
+const CURRENCY_RE = /^[A-Za-z]{3}$/;
+const FLOWS = new Set(['on_ramp', 'off_ramp']);
+const OPTIONAL_STRINGS = ['target_token', 'target_network', 'wallet_address', 'user_reference'] as const;
+const ALLOWED_KEYS = new Set([
+  'amount',
+  'currency',
+  'return_url',
+  'cancel_url',
+  'flow',
+  'target_token',
+  'target_network',
+  'wallet_address',
+  'user_reference',
+  'metadata',
+  'kyc_package',
+]);
+const STRING_MAX = 512;
+
+function isHttpUrl(v: string): boolean {
+  try {
+    const u = new URL(v);
+    return u.protocol === 'https:' || u.protocol === 'http:';
+  } catch {
+    return false;
+  }
+}
+
+/** Emit gate_session.expired the first time an open session is read past expires_at (embed bootstrap). */
+export function expireOnRead(world: GateWorld, caller: GateCaller, s: SessionRecord): void {
+  if (s.status !== 'open' || world.clock.now() <= s.expiresAtMs) return;
+  s.status = 'expired';
+  if (!s.expiredEventSent || world.faults.has('sess-expired-event-repeats')) {
+    s.expiredEventSent = true;
+    world.emit(caller, 'gate_session.expired', world.sessionView(s));
+  }
+}
+
+function validateCreate(body: Record<string, unknown>, world: GateWorld): string[] {
+  const errs: string[] = [];
+  for (const k of Object.keys(body)) if (!ALLOWED_KEYS.has(k)) errs.push(`unknown parameter: ${k}`);
+  const { amount, currency, return_url, cancel_url, flow, metadata } = body;
+  if (amount === undefined) errs.push('amount is required');
+  else if (typeof amount !== 'string' || !DECIMAL_RE.test(amount) || !/[1-9]/.test(amount)) errs.push('amount must be a positive decimal string');
+  if (currency === undefined) errs.push('currency is required');
+  else if (typeof currency !== 'string' || !CURRENCY_RE.test(currency)) errs.push('currency must be an ISO 4217 code');
+  if (return_url === undefined) {
+    if (!world.faults.has('sess-return-url-optional')) errs.push('return_url is required');
+  } else if (typeof return_url !== 'string' || !isHttpUrl(return_url)) errs.push('return_url must be an absolute http(s) URL');
+  if (cancel_url !== undefined && cancel_url !== null && (typeof cancel_url !== 'string' || !isHttpUrl(cancel_url))) {
+    errs.push('cancel_url must be an absolute http(s) URL or null');
+  }
+  if (flow !== undefined && flow !== null && (typeof flow !== 'string' || !FLOWS.has(flow))) errs.push('flow must be on_ramp or off_ramp');
+  for (const k of OPTIONAL_STRINGS) {
+    const v = body[k];
+    if (v !== undefined && v !== null && (typeof v !== 'string' || v.length === 0 || v.length > STRING_MAX)) {
+      errs.push(`${k} must be a non-empty string of at most ${STRING_MAX} characters`);
+    }
+  }
+  if (metadata !== undefined && (metadata === null || typeof metadata !== 'object' || Array.isArray(metadata))) errs.push('metadata must be an object');
+  const kyc = body.kyc_package;
+  if (kyc !== undefined && (kyc === null || typeof kyc !== 'object' || Array.isArray(kyc))) errs.push('kyc_package must be an object');
+  return errs;
+}
+
+function createSession(world: GateWorld, caller: GateCaller, body: Record<string, unknown>): { record: SessionRecord; kycAccepted: boolean } {
+  const now = world.clock.now();
+  const lifetimeS = world.profile.reference?.sessionLifetimeSeconds ?? 1800;
+  const kycGiven = body.kyc_package !== undefined;
+  const kycAccepted = kycGiven && (caller.partner.kycTrusted === true || world.faults.has('sess-kyc-untrusted-accepted'));
+  const currency = body.currency as string;
+  const opt = (k: string) => (typeof body[k] === 'string' ? (body[k] as string) : null);
+  const record: SessionRecord = {
+    id: world.newId('gs'),
+    partner: caller.partner.name,
+    mode: caller.mode,
+    status: 'open',
+    expiresAtMs: now + lifetimeS * 1000,
+    createdAtMs: now,
+    amount: body.amount as string,
+    currency: world.faults.has('sess-currency-not-uppercased') ? currency : currency.toUpperCase(),
+    returnUrl: typeof body.return_url === 'string' ? body.return_url : '',
+    cancelUrl: opt('cancel_url'),
+    flow: opt('flow'),
+    targetToken: opt('target_token'),
+    targetNetwork: opt('target_network'),
+    walletAddress: opt('wallet_address'),
+    userReference: opt('user_reference'),
+    metadata: (body.metadata as Record<string, unknown> | undefined) ?? {},
+    kycPreVerified: kycAccepted,
+    clientSecret: `gsec_${world.newId('x').slice(2)}`,
+    expiredEventSent: false,
+    txRefid: null,
+    seq: world.nextSeq(),
+  };
+  if (world.faults.has('sess-metadata-not-verbatim')) {
+    record.metadata = Object.fromEntries(Object.entries(record.metadata).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]));
+  }
+  world.sessions.set(record.id, record);
+  return { record, kycAccepted };
+}
+
+function ownSessions(world: GateWorld, caller: GateCaller): SessionRecord[] {
+  const out: SessionRecord[] = [];
+  for (const s of world.sessions.values()) if (s.partner === caller.partner.name && s.mode === caller.mode) out.push(s);
+  // Newest first; seq breaks ties within one millisecond.
+  out.sort((a, b) => (world.faults.has('sess-list-oldest-first') ? a.seq - b.seq : b.seq - a.seq));
+  return out;
+}
+
+export const area: GateArea = {
+  name: 'sessions',
+  faults: [
+    { name: 'sess-client-secret-on-retrieve', service: 'gate', requirements: ['GATE-SESS-CLIENT-SECRET-CREATE-ONLY'], description: 'GET /gate_sessions/{id} returns client_secret.', suite: 'conformance' },
+    { name: 'sess-client-secret-wrong-prefix', service: 'gate', requirements: ['GATE-SESS-CLIENT-SECRET-PREFIX'], description: 'client_secret is issued with prefix cs_ instead of gsec_.', suite: 'conformance' },
+    { name: 'sess-currency-not-uppercased', service: 'gate', requirements: ['GATE-SESS-CURRENCY-UPPERCASE'], description: 'currency is stored as sent instead of uppercased.', suite: 'conformance' },
+    { name: 'sess-metadata-not-verbatim', service: 'gate', requirements: ['GATE-SESS-METADATA-VERBATIM'], description: 'Non-string metadata values come back JSON-encoded as strings.', suite: 'conformance' },
+    { name: 'sess-return-url-optional', service: 'gate', requirements: ['GATE-SESS-CREATE-REQUIRED-FIELDS'], description: 'A session without return_url is created instead of 400.', suite: 'conformance' },
+    { name: 'sess-kyc-untrusted-accepted', service: 'gate', requirements: ['GATE-SESS-KYC-PRE-VERIFIED'], description: 'A kyc_package from a partner that is not KYC-trusted sets kyc_pre_verified true.', suite: 'conformance' },
+    { name: 'sess-cancel-terminal-200', service: 'gate', requirements: ['GATE-SESS-CANCEL-TERMINAL-409'], description: 'Cancelling a terminal session answers 200 with the session unchanged instead of 409.', suite: 'conformance' },
+    { name: 'sess-cancel-expired-allowed', service: 'gate', requirements: ['GATE-SESS-CANCEL-TERMINAL-409'], description: 'An expired session can be cancelled (status becomes cancelled).', suite: 'conformance' },
+    { name: 'sess-retrieve-expires', service: 'gate', requirements: ['GATE-SESS-RETRIEVE-NO-STATUS-CHANGE'], description: 'GET /gate_sessions/{id} past expires_at answers status expired.', suite: 'conformance' },
+    { name: 'sess-list-oldest-first', service: 'gate', requirements: ['GATE-SESS-LIST-ORDER'], description: 'GET /gate_sessions lists oldest first.', suite: 'conformance' },
+    { name: 'sess-list-has-more-false', service: 'gate', requirements: ['GATE-SESS-LIST-PAGINATION'], description: 'has_more is always false even when more sessions exist.', suite: 'conformance' },
+    { name: 'sess-created-event-missing', service: 'gate', requirements: ['GATE-EVT-SESSION-CREATED'], description: 'No gate_session.created event is sent.', suite: 'conformance' },
+    { name: 'sess-cancelled-event-missing', service: 'gate', requirements: ['GATE-EVT-SESSION-CANCELLED'], description: 'No gate_session.cancelled event is sent.', suite: 'conformance' },
+    { name: 'sess-kyc-accepted-event-missing', service: 'gate', requirements: ['GATE-EVT-KYC-PACKAGE-ACCEPTED'], description: 'No gate_session.kyc_package_accepted event when a trusted package is accepted.', suite: 'conformance' },
+    { name: 'sess-expired-event-repeats', service: 'gate', requirements: ['GATE-EVT-SESSION-EXPIRED'], description: 'gate_session.expired fires on every bootstrap past expiry, not once.', suite: 'conformance' },
+    { name: 'sess-cross-tenant-visible', service: 'gate', requirements: ['GATE-SESS-CROSS-TENANT-404'], description: "Another partner's session is readable instead of 404.", suite: 'conformance' },
+    { name: 'idem-key-not-required', service: 'gate', requirements: ['GATE-SESS-IDEMPOTENCY-KEY-REQUIRED'], description: 'POST /gate_sessions without Idempotency-Key is accepted.', suite: 'conformance' },
+    { name: 'idem-key-ignored', service: 'gate', requirements: ['GATE-SESS-IDEMPOTENT-REPLAY', 'GATE-ERR-RETRY-SESSION-ONE-OBJECT'], description: 'A repeated Idempotency-Key creates a new object.', suite: 'conformance' },
+    { name: 'idem-fingerprint-mismatch-replays', service: 'gate', requirements: ['GATE-SESS-IDEMPOTENCY-CONFLICT-409'], description: 'The same Idempotency-Key with a different body returns the original response instead of 409.', suite: 'conformance' },
+  ],
+  register(router, world) {
+    router.on('POST', '/gate_sessions', async (req) => {
+      const caller = world.authSecret(req);
+      const key = req.headers['idempotency-key'];
+      if (typeof key === 'string' && key.trim() !== '' && !UUID_RE.test(key.trim())) {
+        throw new HttpError(400, 'Idempotency-Key must be a UUID.', 'idempotency_key_invalid');
+      }
+      return world.idempotent(caller, req, 'gate_sessions', { required: true }, () => {
+        const body = jsonObject(req);
+        const errs = validateCreate(body, world);
+        if (errs.length) throw new HttpError(400, errs.join('; '), 'parameter_invalid');
+        const { record, kycAccepted } = createSession(world, caller, body);
+        world.settings(caller).sessionsCreated++;
+        const view = world.sessionView(record);
+        if (!world.faults.has('sess-created-event-missing')) world.emit(caller, 'gate_session.created', view);
+        if (kycAccepted && !world.faults.has('sess-kyc-accepted-event-missing')) {
+          // Redacted record: correlation ids and a timestamp, never the package itself.
+          world.emit(caller, 'gate_session.kyc_package_accepted', {
+            gate_session_id: record.id,
+            user_reference: record.userReference,
+            accepted_at: world.iso(record.createdAtMs),
+          });
+        }
+        const secret = world.faults.has('sess-client-secret-wrong-prefix') ? record.clientSecret.replace(/^gsec_/, 'cs_') : record.clientSecret;
+        return { status: 201, body: { ...view, client_secret: secret } };
+      });
+    });
+
+    router.on('GET', '/gate_sessions', (req: Req) => {
+      const caller = world.authSecret(req);
+      const limitQ = req.query.get('limit');
+      let limit = 10;
+      if (limitQ !== null) {
+        if (!/^\d{1,3}$/.test(limitQ) || Number(limitQ) < 1 || Number(limitQ) > 100) {
+          throw new HttpError(400, 'limit must be an integer between 1 and 100', 'invalid_limit');
+        }
+        limit = Number(limitQ);
+      }
+      const all = ownSessions(world, caller);
+      const after = req.query.get('starting_after');
+      let start = 0;
+      if (after !== null && after !== '') {
+        const i = all.findIndex((s) => s.id === after);
+        if (i < 0) throw new HttpError(400, 'starting_after does not name a session of this list', 'invalid_cursor');
+        start = i + 1;
+      }
+      const page = all.slice(start, start + limit);
+      const hasMore = !world.faults.has('sess-list-has-more-false') && all.length > start + limit;
+      return { status: 200, body: { object: 'list', data: page.map((s) => world.sessionView(s)), has_more: hasMore, url: '/v1/gate_sessions' } };
+    });
+
+    router.on('GET', '/gate_sessions/:id', (req) => {
+      const caller = world.authSecret(req);
+      const s = world.session(caller, req.params.id!);
+      if (world.faults.has('sess-retrieve-expires') && s.status === 'open' && world.clock.now() > s.expiresAtMs) s.status = 'expired';
+      const view = world.sessionView(s);
+      return { status: 200, body: world.faults.has('sess-client-secret-on-retrieve') ? { ...view, client_secret: s.clientSecret } : view };
+    });
+
+    router.on('POST', '/gate_sessions/:id/cancel', (req) => {
+      const caller = world.authSecret(req);
+      const s = world.session(caller, req.params.id!);
+      const cancellable = s.status === 'open' || (s.status === 'expired' && world.faults.has('sess-cancel-expired-allowed'));
+      if (!cancellable) {
+        if (world.faults.has('sess-cancel-terminal-200')) return { status: 200, body: world.sessionView(s) };
+        throw new HttpError(409, `Session ${s.id} is ${s.status} and cannot be cancelled.`, 'session_terminal');
+      }
+      s.status = 'cancelled';
+      const view = world.sessionView(s);
+      if (!world.faults.has('sess-cancelled-event-missing')) world.emit(caller, 'gate_session.cancelled', view);
+      return { status: 200, body: view };
+    });
+  },
+};

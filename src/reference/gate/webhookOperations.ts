@@ -1,0 +1,136 @@
+// Webhook operations: the deliveries list (bounds, order, has_more, never the
+// payload), replay of the partner's own dead-lettered delivery, and the
+// synthetic webhook.test event.
+//
+// Not shown — chosen (also in README.md):
+// - Replay answers 200 with the requeued WebhookDelivery; a delivery that is not dead_lettered gives 409
+//   delivery_not_dead_lettered. An Idempotency-Key on replay is honoured (same key → same answer).
+// - POST /webhooks/test answers 201. The message is "This is a test event from Gate.".
+import { GATE_LIMITS } from '../../spec/limits.js';
+import { HttpError, type Req } from '../kit/http.js';
+import type { Delivery } from '../kit/outbox.js';
+import type { GateArea, GateCaller, GateWorld } from './world.js';
+
+const L = GATE_LIMITS.deliveries;
+const STATUSES = new Set(['pending', 'in_flight', 'succeeded', 'dead_lettered']);
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+export function deliveryView(world: GateWorld, d: Delivery): Record<string, unknown> {
+  const view: Record<string, unknown> = {
+    object: 'webhook_delivery',
+    id: d.id,
+    event_id: d.eventId,
+    event_type: d.eventType,
+    target_url: d.targetUrl,
+    status: d.status,
+    attempts: d.attempts,
+    last_response_status: d.lastResponseStatus,
+    last_error: d.lastError,
+    next_attempt_at: iso(d.nextAttemptAt),
+    delivered_at: iso(d.deliveredAt),
+    created_at: iso(d.createdAt),
+    updated_at: iso(d.updatedAt),
+  };
+  if (world.faults.has('whops-list-includes-payload')) view.payload = d.body;
+  return view;
+}
+
+function intParam(req: Req, name: string, def: number, min: number, max: number): number {
+  const q = req.query.get(name);
+  if (q === null) return def;
+  if (!/^-?\d{1,9}$/.test(q)) throw new HttpError(400, `${name} must be an integer`, `invalid_${name}`);
+  const n = Number(q);
+  if (n < min || n > max) throw new HttpError(400, `${name} must be between ${min} and ${max === Number.MAX_SAFE_INTEGER ? 'any larger integer' : max}`, `invalid_${name}`);
+  return n;
+}
+
+/** The deliveries list shared by /webhooks/deliveries and /dashboard/webhook-deliveries. */
+export function listDeliveries(world: GateWorld, caller: GateCaller, req: Req, url: string): Record<string, unknown> {
+  const f = world.faults;
+  const limit = intParam(req, 'limit', f.has('whops-default-limit-20') ? 20 : L.limitDefault, L.limitMin, f.has('whops-limit-max-off-by-one') ? L.limitMax + 1 : L.limitMax);
+  const skip = intParam(req, 'skip', 0, f.has('whops-negative-skip-accepted') ? -1_000_000 : L.skipMin, Number.MAX_SAFE_INTEGER);
+  const status = req.query.get('status');
+  let statusFilter: string | null = null;
+  if (status !== null) {
+    if (STATUSES.has(status)) statusFilter = status;
+    else if (!f.has('whops-unknown-status-ignored')) throw new HttpError(400, 'status must be one of pending, in_flight, succeeded, dead_lettered', 'invalid_status');
+  }
+  let all = world.outbox.list(caller.partner.name, 'gate', caller.mode);
+  if (f.has('whops-list-oldest-first')) all = [...all].reverse();
+  if (statusFilter) all = all.filter((d) => d.status === statusFilter);
+  const from = Math.max(0, skip);
+  const page = all.slice(from, from + limit);
+  return {
+    object: 'list',
+    data: page.map((d) => deliveryView(world, d)),
+    has_more: !f.has('whops-has-more-false') && all.length > from + limit,
+    url,
+  };
+}
+
+export const area: GateArea = {
+  name: 'webhookOperations',
+  faults: [
+    { name: 'whops-list-oldest-first', service: 'gate', requirements: ['GATE-WHOPS-LIST-ORDER'], description: 'Deliveries are listed oldest first.', suite: 'conformance' },
+    { name: 'whops-limit-max-off-by-one', service: 'gate', requirements: ['GATE-WHOPS-LIST-LIMIT-MAX'], description: 'limit=201 is accepted.', suite: 'conformance' },
+    { name: 'whops-negative-skip-accepted', service: 'gate', requirements: ['GATE-WHOPS-LIST-SKIP'], description: 'A negative skip is accepted.', suite: 'conformance' },
+    { name: 'whops-default-limit-20', service: 'gate', requirements: ['GATE-WHOPS-LIST-DEFAULT-LIMIT'], description: 'The default page size is 20 instead of 50.', suite: 'conformance' },
+    { name: 'whops-unknown-status-ignored', service: 'gate', requirements: ['GATE-WHOPS-LIST-STATUS-FILTER'], description: 'An unknown status filter is ignored instead of 400.', suite: 'conformance' },
+    { name: 'whops-list-includes-payload', service: 'gate', requirements: ['GATE-WHOPS-NO-PAYLOAD'], description: 'Each listed delivery carries its raw payload.', suite: 'conformance' },
+    { name: 'whops-has-more-false', service: 'gate', requirements: ['GATE-WHOPS-LIST-HAS-MORE'], description: 'has_more is always false.', suite: 'conformance' },
+    { name: 'whops-test-same-event', service: 'gate', requirements: ['GATE-WHOPS-TEST-NEW-EVENT'], description: 'POST /webhooks/test reuses the first test event id on every call.', suite: 'conformance' },
+    { name: 'whops-test-without-url-200', service: 'gate', requirements: ['GATE-WHOPS-TEST-NO-URL-400'], description: 'POST /webhooks/test without a webhook_url answers a delivery instead of 400.', suite: 'conformance' },
+    { name: 'whops-test-livemode-true', service: 'gate', requirements: ['GATE-WHOPS-TEST-EVENT-DATA'], description: 'The webhook.test event carries livemode true.', suite: 'conformance' },
+    { name: 'whops-test-status-succeeded', service: 'gate', requirements: ['GATE-WHOPS-TEST-PENDING'], description: 'POST /webhooks/test answers status succeeded before any attempt.', suite: 'conformance' },
+    { name: 'whops-replay-foreign', service: 'gate', requirements: ['GATE-WHOPS-REPLAY-FOREIGN-404'], description: "Another partner's dead-lettered delivery can be replayed.", suite: 'conformance' },
+    { name: 'whops-replay-noop', service: 'gate', requirements: ['GATE-WHOPS-REPLAY-DEAD-LETTERED'], description: 'Replay answers 200 but never requeues the delivery.', suite: 'chaos' },
+  ],
+  register(router, world) {
+    const firstTestEvent = new Map<string, string>();
+
+    router.on('GET', '/webhooks/deliveries', (req) => {
+      const caller = world.authSecret(req);
+      return { status: 200, body: listDeliveries(world, caller, req, '/v1/webhooks/deliveries') };
+    });
+
+    router.on('POST', '/webhooks/deliveries/:id/replay', async (req) => {
+      const caller = world.authSecret(req);
+      const d = world.outbox.get(req.params.id!);
+      const own = d && d.service === 'gate' && d.mode === caller.mode && d.partner === caller.partner.name;
+      if (!d || (!own && !(world.faults.has('whops-replay-foreign') && d.service === 'gate'))) {
+        throw new HttpError(404, `No such webhook delivery: ${req.params.id}`, 'resource_missing');
+      }
+      return world.idempotent(caller, req, 'webhook_replay', { required: false }, () => {
+        if (d.status !== 'dead_lettered') throw new HttpError(409, `Delivery ${d.id} is ${d.status}; only dead-lettered deliveries can be replayed.`, 'delivery_not_dead_lettered');
+        if (world.faults.has('whops-replay-noop')) return { status: 200, body: { ...deliveryView(world, d), status: 'pending' } };
+        return { status: 200, body: deliveryView(world, world.outbox.replay(d.id)) };
+      });
+    });
+
+    router.on('POST', '/webhooks/test', (req) => {
+      const caller = world.authSecret(req);
+      const st = world.settings(caller);
+      if (!st.webhookUrl) {
+        if (!world.faults.has('whops-test-without-url-200')) throw new HttpError(400, 'No webhook_url is configured for this account.', 'webhook_url_missing');
+        const now = world.clock.now();
+        return {
+          status: 201,
+          body: { object: 'webhook_delivery', id: world.newId('whd'), event_id: crypto.randomUUID(), event_type: 'webhook.test', target_url: null, status: 'pending', attempts: 0, last_response_status: null, last_error: null, next_attempt_at: world.iso(now), delivered_at: null, created_at: world.iso(now), updated_at: world.iso(now) },
+        };
+      }
+      const data = { livemode: world.faults.has('whops-test-livemode-true'), message: 'This is a test event from Gate.' };
+      const d = world.emitDelivery(caller, 'webhook.test', data)!;
+      const scope = `${caller.partner.name}\u0000${caller.mode}`;
+      if (world.faults.has('whops-test-same-event')) {
+        const first = firstTestEvent.get(scope);
+        if (first) {
+          d.eventId = first;
+          d.body = JSON.stringify({ ...(JSON.parse(d.body) as object), id: first });
+        } else firstTestEvent.set(scope, d.eventId);
+      }
+      const view = deliveryView(world, d);
+      return { status: 201, body: world.faults.has('whops-test-status-succeeded') ? { ...view, status: 'succeeded' } : view };
+    });
+  },
+};
