@@ -1,0 +1,93 @@
+// Balance (entitled), funding instructions and the ledger (secret-only reads).
+// Balance = payin credits − buy debits + releases + refunds, at every moment.
+import { createHash } from 'node:crypto';
+import { HttpError } from '../kit/http.js';
+import { format } from './money.js';
+import type { PoolsArea } from './world.js';
+
+const LEDGER_CURSOR = /^[A-Za-z0-9_-]{1,128}$/;
+
+export const area: PoolsArea = {
+  name: 'balanceFunding',
+  faults: [
+    { name: 'pools-balance-gate-off-zero', service: 'pools', requirements: ['POOLS-BAL-GATE-OFF-NULL'], description: 'With the balance gate off, balance is "0.00" instead of null.', suite: 'conformance' },
+    { name: 'pools-balance-as-number', service: 'pools', requirements: ['POOLS-BAL-SHAPE'], description: 'balance is a JSON number instead of a decimal string.', suite: 'conformance' },
+    { name: 'pools-funding-any-currency', service: 'pools', requirements: ['POOLS-FUND-NON-EUR-400'], description: 'A funding currency other than EUR is accepted.', suite: 'conformance' },
+    { name: 'pools-funding-gate-off-200', service: 'pools', requirements: ['POOLS-FUND-GATE-OFF-404'], description: 'Funding answers 200 although the balance gate is off.', suite: 'conformance' },
+    { name: 'pools-funding-default-currency-required', service: 'pools', requirements: ['POOLS-FUND-DEFAULT-EUR'], description: 'Funding without currency gives 400 instead of defaulting to EUR.', suite: 'conformance' },
+    { name: 'pools-funding-missing-reference', service: 'pools', requirements: ['POOLS-FUND-SHAPE'], description: 'The funding object omits reference.', suite: 'conformance' },
+    { name: 'pools-ledger-debit-type', service: 'pools', requirements: ['POOLS-LEDGER-BUY-DEBIT'], description: 'The reservation shows in the ledger as "debit" instead of buy_debit.', suite: 'conformance' },
+  ],
+  register(router, world) {
+    const f = world.faults;
+
+    router.on('GET', '/pools/:id/balance', (req) => {
+      const { caller, pool } = world.authEntitled(req, req.params.id!);
+      const st = world.state(caller);
+      const p = caller.partner;
+      let balance: unknown = p.balanceGate ? format(st.balance, 2) : null;
+      if (!p.balanceGate && f.has('pools-balance-gate-off-zero')) balance = '0.00';
+      if (typeof balance === 'string' && f.has('pools-balance-as-number')) balance = Number(balance);
+      return {
+        status: 200,
+        body: { poolId: pool.id, pair: pool.id, tier: 'standard', available: pool.available, allowedPools: p.allowedPools ?? [], balance },
+      };
+    });
+
+    router.on('GET', '/pools/funding', (req) => {
+      const caller = world.auth(req);
+      const currency = req.query.get('currency') ?? (f.has('pools-funding-default-currency-required') ? null : 'EUR');
+      if (currency === null) throw new HttpError(400, 'currency is required.', 'parameter_missing');
+      if (currency !== 'EUR' && !f.has('pools-funding-any-currency')) throw new HttpError(400, 'Funding is available in EUR only.', 'unsupported_currency');
+      if (!caller.partner.balanceGate && !f.has('pools-funding-gate-off-200')) throw new HttpError(404, 'Funding is not available: the balance gate is off for this partner.', 'funding_not_available');
+      const h = createHash('sha256').update(`funding:${caller.partner.name}`).digest('hex');
+      // Unfunded partners have no virtual IBAN provisioned yet.
+      const iban = caller.partner.state === 'unfunded' ? null : `DE89${BigInt(`0x${h.slice(0, 16)}`).toString().padStart(18, '0').slice(0, 18)}`;
+      const body: Record<string, unknown> = {
+        currency,
+        iban,
+        reference: `RMP-${h.slice(0, 10).toUpperCase()}`,
+        instructions: 'Send a SEPA credit transfer in EUR to the IBAN with the reference in the remittance field.',
+      };
+      if (f.has('pools-funding-missing-reference')) delete body.reference;
+      return { status: 200, body };
+    });
+
+    // Query and shape not shown; chosen: the trades list's conventions (limit 1–100, cursor = entry id, newest first).
+    router.on('GET', '/pools/ledger', (req) => {
+      const caller = world.auth(req);
+      const st = world.state(caller);
+      const rawLimit = req.query.get('limit');
+      const limit = rawLimit === null ? 50 : /^\d+$/.test(rawLimit) ? Number(rawLimit) : NaN;
+      if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new HttpError(400, 'limit must be an integer from 1 to 100.', 'invalid_limit');
+      const cursor = req.query.get('cursor');
+      if (cursor !== null && !LEDGER_CURSOR.test(cursor)) throw new HttpError(400, 'cursor is malformed: pass nextCursor from the previous page.', 'invalid_cursor');
+      const all = [...st.ledger].sort((a, b) => b.seq - a.seq);
+      let start = 0;
+      if (cursor !== null) {
+        const i = all.findIndex((e) => e.id === cursor);
+        start = i === -1 ? all.length : i + 1;
+      }
+      const rest = all.slice(start);
+      const page = rest.slice(0, limit);
+      const hasMore = rest.length > limit;
+      return {
+        status: 200,
+        body: {
+          data: page.map((e) => ({
+            id: e.id,
+            type: e.type === 'buy_debit' && f.has('pools-ledger-debit-type') ? 'debit' : e.type,
+            currency: e.currency,
+            amount: e.amount,
+            balanceAfter: e.balanceAfter,
+            transactId: e.transactId,
+            quoteId: e.quoteId,
+            createdAt: world.iso(e.createdAtMs),
+          })),
+          nextCursor: hasMore ? page[page.length - 1]!.id : null,
+          hasMore,
+        },
+      };
+    });
+  },
+};

@@ -1,0 +1,60 @@
+// Discovery (GET /pools, publishable or secret key) and per-pool capabilities
+// (secret key plus entitlement).
+import { HttpError } from '../kit/http.js';
+import { PRICING } from './pricing.js';
+import type { PoolsArea } from './world.js';
+
+export const area: PoolsArea = {
+  name: 'discovery',
+  faults: [
+    { name: 'pools-discovery-secret-key-refused', service: 'pools', requirements: ['POOLS-DISC-SECRET-KEY'], description: 'GET /pools refuses a secret key (403) and takes only publishable keys.', suite: 'conformance' },
+    { name: 'pools-discovery-publishable-key-refused', service: 'pools', requirements: ['POOLS-AUTH-PK-DISCOVERY'], description: 'GET /pools refuses a publishable key with 403 key_mode_mismatch.', suite: 'conformance' },
+    { name: 'pools-pool-id-not-pair-shaped', service: 'pools', requirements: ['POOLS-DISC-ID-PAIR-SHAPED'], description: 'Pool ids are listed as opaque ids (pool_1) instead of <fiat>-<crypto>.', suite: 'conformance' },
+    { name: 'pools-capabilities-non-evm-network', service: 'pools', requirements: ['POOLS-CAP-NETWORKS-EVM'], description: 'supportedNetworks includes tron, a non-EVM network.', suite: 'conformance' },
+    { name: 'pools-capabilities-bps-as-strings', service: 'pools', requirements: ['POOLS-CAP-SHAPE'], description: 'drawFeeBps and spreadCapBps are sent as strings instead of integers.', suite: 'conformance' },
+  ],
+  register(router, world) {
+    const f = world.faults;
+    router.on('GET', '/pools', (req) => {
+      const caller = world.auth(req, { publishableOk: true });
+      const token = req.headers.authorization ?? '';
+      if (f.has('pools-discovery-secret-key-refused') && /Bearer\s+sk_/i.test(token)) throw new HttpError(403, 'Use the publishable key for discovery.', 'key_mode_mismatch');
+      if (f.has('pools-discovery-publishable-key-refused') && /Bearer\s+pk_/i.test(token)) throw new HttpError(403, 'A publishable key cannot be used here.', 'key_mode_mismatch');
+      // Discovery lists the partner's entitled pools (not shown whether others appear; chosen: entitled only).
+      const allowed = new Set(caller.partner.allowedPools ?? []);
+      const pools = world.pools
+        .filter((p) => allowed.has(p.id))
+        .map((p, i) => ({
+          id: f.has('pools-pool-id-not-pair-shaped') ? `pool_${i + 1}` : p.id,
+          pair: p.id,
+          fiatCurrency: p.fiatCurrency,
+          cryptoCurrency: p.cryptoCurrency,
+          available: p.available,
+        }));
+      return { status: 200, body: { pools } };
+    });
+
+    router.on('GET', '/pools/:id/capabilities', (req) => {
+      const { caller, pool } = world.authEntitled(req, req.params.id!);
+      const p = caller.partner;
+      const bps = (n: number) => (f.has('pools-capabilities-bps-as-strings') ? String(n) : n);
+      return {
+        status: 200,
+        body: {
+          poolId: pool.id,
+          pair: pool.id,
+          fiatCurrency: pool.fiatCurrency,
+          cryptoCurrency: pool.cryptoCurrency,
+          supportedNetworks: f.has('pools-capabilities-non-evm-network') ? [...pool.supportedNetworks, 'tron'] : pool.supportedNetworks,
+          sides: p.offRamp ? ['on_ramp', 'off_ramp'] : ['on_ramp'],
+          tier: 'standard',
+          drawFeeBps: bps(PRICING.feeBps),
+          spreadCapBps: bps(PRICING.spreadCapBps),
+          minOrderUsdt: PRICING.minOrderUsdt,
+          maxOrderUsdt: PRICING.maxOrderUsdt,
+          cryptoDepositAddress: world.depositAddress(p, pool),
+        },
+      };
+    });
+  },
+};

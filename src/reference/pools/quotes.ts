@@ -1,0 +1,153 @@
+// POST /pools/{id}/quote: firm (persisted, about 15 s, single use),
+// indicative (price only, not persisted) or unavailable (200, available
+// false). The delivery address is validated and locked here.
+import { POOLS_LIMITS } from '../../spec/limits.js';
+import { isValidEvmAddress } from '../../spec/eip55.js';
+import { HttpError, jsonObject } from '../kit/http.js';
+import { div, format, isDecimal, lessBps, mul, parse } from './money.js';
+import { PRICING } from './pricing.js';
+import type { PoolDef, PoolsArea, QuoteRecord, Side } from './world.js';
+
+const NETWORKS: readonly string[] = POOLS_LIMITS.cryptoNetworks;
+
+interface Priced {
+  fiatAmount: string;
+  cryptoAmount: string;
+  rate: string;
+  usdtEquivalent: bigint;
+}
+
+/** Output per input, all-in: on_ramp crypto per fiat, off_ramp fiat per crypto. */
+function price(pool: PoolDef, side: Side, amount: string, spreadOnlyRate: boolean): Priced {
+  const bps = spreadOnlyRate ? PRICING.spreadBps : PRICING.spreadBps + PRICING.feeBps;
+  const mid = parse(pool.mid);
+  const usdtPerFiat = parse('1.0850');
+  if (side === 'on_ramp') {
+    const rate = lessBps(mid, bps);
+    const rateStr = format(rate, 10);
+    const fiat = parse(amount);
+    const crypto = mul(fiat, parse(rateStr));
+    return { fiatAmount: format(fiat, 2), cryptoAmount: format(crypto, pool.cryptoDecimals), rate: rateStr, usdtEquivalent: mul(fiat, usdtPerFiat) };
+  }
+  const rate = lessBps(div(parse('1'), mid), bps);
+  const rateStr = format(rate, 10);
+  const crypto = parse(amount);
+  const fiat = mul(crypto, parse(rateStr));
+  return { fiatAmount: format(fiat, 2), cryptoAmount: format(crypto, pool.cryptoDecimals), rate: rateStr, usdtEquivalent: mul(fiat, usdtPerFiat) };
+}
+
+export const area: PoolsArea = {
+  name: 'quotes',
+  faults: [
+    { name: 'pools-dest-address-optional', service: 'pools', requirements: ['POOLS-ADDR-REQUIRED-ON-RAMP-400'], description: 'An on_ramp quote without destAddress is accepted.', suite: 'conformance' },
+    { name: 'pools-address-format-unchecked', service: 'pools', requirements: ['POOLS-ADDR-FORMAT-400'], description: 'destAddress is not checked for 0x + 40 hex.', suite: 'conformance' },
+    { name: 'pools-eip55-unchecked', service: 'pools', requirements: ['POOLS-ADDR-EIP55-INVALID-400'], description: 'A mixed-case destAddress with a wrong EIP-55 checksum is accepted.', suite: 'conformance' },
+    { name: 'pools-eip55-rejects-valid', service: 'pools', requirements: ['POOLS-ADDR-EIP55-VALID'], description: 'Every mixed-case destAddress is refused, even a correct EIP-55 checksum.', suite: 'conformance' },
+    { name: 'pools-single-case-address-refused', service: 'pools', requirements: ['POOLS-ADDR-SINGLE-CASE'], description: 'All-lowercase and all-uppercase addresses are refused as failing EIP-55.', suite: 'conformance' },
+    { name: 'pools-default-network-ethereum', service: 'pools', requirements: ['POOLS-QUOTE-NETWORK-DEFAULT-TRON'], description: 'cryptoNetwork defaults to ethereum instead of tron.', suite: 'conformance' },
+    { name: 'pools-dest-network-unchecked', service: 'pools', requirements: ['POOLS-QUOTE-DESTNETWORK-ALLOWLIST'], description: 'destNetwork outside supportedNetworks is accepted.', suite: 'conformance' },
+    { name: 'pools-quote-type-default-indicative', service: 'pools', requirements: ['POOLS-QUOTE-FIRM-DEFAULT'], description: 'A quote without type is indicative instead of firm.', suite: 'conformance' },
+    { name: 'pools-indicative-has-quote-id', service: 'pools', requirements: ['POOLS-QUOTE-INDICATIVE'], description: 'Indicative quotes carry a quoteId.', suite: 'conformance' },
+    { name: 'pools-dry-pool-409', service: 'pools', requirements: ['POOLS-QUOTE-UNAVAILABLE'], description: 'A dry pool answers 409 instead of 200 with available false.', suite: 'conformance' },
+    { name: 'pools-quote-bps-as-strings', service: 'pools', requirements: ['POOLS-QUOTE-FIRM-SHAPE'], description: 'spreadBps and feeBps of a firm quote are strings.', suite: 'conformance' },
+    { name: 'pools-quote-required-field-unchecked', service: 'pools', requirements: ['POOLS-QUOTE-BODY-REQUIRED-400'], description: 'A quote without amount is accepted (amount defaults to 100).', suite: 'conformance' },
+    { name: 'pools-quote-ttl-30s', service: 'pools', requirements: ['POOLS-TTL-EXPIRES-AT', 'POOLS-TTL-UNDER-LOAD'], description: 'Firm quotes live 30 s instead of about 15 s.', suite: 'conformance' },
+    { name: 'pools-rate-input-per-output', service: 'pools', requirements: ['POOLS-TRADES-RATE-OUTPUT-PER-INPUT'], description: 'rate is quoted input per output (fiat per crypto) for on_ramp.', suite: 'conformance' },
+  ],
+  register(router, world) {
+    const f = world.faults;
+    router.on('POST', '/pools/:id/quote', (req) => {
+      const { caller, pool } = world.authEntitled(req, req.params.id!);
+      const b = jsonObject(req);
+      const errors: { message: string; code: string }[] = [];
+      const bad = (message: string, code = 'invalid_request') => errors.push({ message, code });
+
+      const side = b.side;
+      if (side === undefined) bad('side is required', 'parameter_missing');
+      else if (side !== 'on_ramp' && side !== 'off_ramp') bad('side must be on_ramp or off_ramp', 'parameter_invalid');
+      for (const k of ['fiatCurrency', 'cryptoCurrency'] as const) {
+        if (b[k] === undefined) bad(`${k} is required`, 'parameter_missing');
+        else if (typeof b[k] !== 'string') bad(`${k} must be a string`, 'parameter_invalid');
+      }
+      if (typeof b.fiatCurrency === 'string' && b.fiatCurrency.toUpperCase() !== pool.fiatCurrency) bad(`fiatCurrency must be ${pool.fiatCurrency} on pool ${pool.id}`, 'currency_mismatch');
+      if (typeof b.cryptoCurrency === 'string' && b.cryptoCurrency.toUpperCase() !== pool.cryptoCurrency) bad(`cryptoCurrency must be ${pool.cryptoCurrency} on pool ${pool.id}`, 'currency_mismatch');
+      let amount = b.amount;
+      if (amount === undefined && f.has('pools-quote-required-field-unchecked')) amount = '100.00';
+      if (amount === undefined) bad('amount is required', 'parameter_missing');
+      else if (!isDecimal(amount) || parse(amount) <= 0n) bad('amount must be a positive decimal string', 'parameter_invalid');
+      const type = b.type ?? (f.has('pools-quote-type-default-indicative') ? 'indicative' : 'firm');
+      if (type !== 'firm' && type !== 'indicative') bad('type must be firm or indicative', 'parameter_invalid');
+      const network = b.cryptoNetwork ?? (f.has('pools-default-network-ethereum') ? 'ethereum' : 'tron');
+      if (typeof network !== 'string' || !NETWORKS.includes(network)) bad(`cryptoNetwork must be one of ${NETWORKS.join(', ')}`, 'parameter_invalid');
+      const dest = b.destAddress;
+      if (dest === undefined || dest === null) {
+        if (side === 'on_ramp' && !f.has('pools-dest-address-optional')) bad('destAddress is required for on_ramp', 'dest_address_required');
+      } else if (typeof dest !== 'string') bad('destAddress must be a string', 'invalid_address');
+      else {
+        const v = isValidEvmAddress(dest);
+        const body = dest.slice(2);
+        const singleCase = body === body.toLowerCase() || body === body.toUpperCase();
+        if (!v.ok && v.reason?.startsWith('format') && !f.has('pools-address-format-unchecked')) bad('destAddress must be 0x followed by 40 hex digits', 'invalid_address');
+        else if (!v.ok && v.reason?.startsWith('checksum') && !f.has('pools-eip55-unchecked')) bad('destAddress fails its EIP-55 checksum', 'invalid_address_checksum');
+        else if (v.ok && !singleCase && f.has('pools-eip55-rejects-valid')) bad('destAddress fails its EIP-55 checksum', 'invalid_address_checksum');
+        else if (v.ok && singleCase && f.has('pools-single-case-address-refused')) bad('destAddress fails its EIP-55 checksum', 'invalid_address_checksum');
+      }
+      const destNetwork = b.destNetwork;
+      if (destNetwork !== undefined && destNetwork !== null) {
+        if (typeof destNetwork !== 'string' || (!pool.supportedNetworks.includes(destNetwork) && !f.has('pools-dest-network-unchecked'))) {
+          bad(`destNetwork must be one of ${pool.supportedNetworks.join(', ')}`, 'unsupported_network');
+        }
+      }
+      if (errors.length > 0) throw new HttpError(400, errors.map((e) => e.message).join('; '), errors[0]!.code);
+
+      // Unavailable routes answer 200 with available false, never a lock (rule 5).
+      if (!pool.available) {
+        if (f.has('pools-dry-pool-409')) throw new HttpError(409, `Pool ${pool.id} is dry.`, 'pool_dry');
+        return { status: 200, body: { available: false, executable: false, unavailableReason: 'pool_dry', poolId: pool.id } };
+      }
+      const priced = price(pool, side as Side, amount as string, false);
+      if (f.has('pools-rate-input-per-output') && side === 'on_ramp') priced.rate = format(div(parse('1'), parse(priced.rate)), 10);
+      if (priced.usdtEquivalent < parse(PRICING.minOrderUsdt) || priced.usdtEquivalent > parse(PRICING.maxOrderUsdt)) {
+        throw new HttpError(400, `The order is outside ${PRICING.minOrderUsdt}–${PRICING.maxOrderUsdt} USDT equivalent for pool ${pool.id}.`, 'order_size_out_of_bounds');
+      }
+      const bps = (n: number) => (f.has('pools-quote-bps-as-strings') ? String(n) : n);
+      const common = {
+        poolId: pool.id,
+        side,
+        cryptoNetwork: network,
+        fiatAmount: priced.fiatAmount,
+        cryptoAmount: priced.cryptoAmount,
+        rate: priced.rate,
+        spreadBps: bps(PRICING.spreadBps),
+        feeBps: bps(PRICING.feeBps),
+      };
+      if (type === 'indicative') {
+        return { status: 200, body: { ...common, available: true, executable: false, type: 'indicative', ...(f.has('pools-indicative-has-quote-id') ? { quoteId: world.newId('pq') } : {}) } };
+      }
+      const now = world.clock.now();
+      const ttlS = f.has('pools-quote-ttl-30s') ? 30 : (world.profile.reference?.quoteTtlSeconds ?? 15);
+      const q: QuoteRecord = {
+        quoteId: world.newId('pq'),
+        partner: caller.partner.name,
+        mode: caller.mode,
+        poolId: pool.id,
+        side: side as Side,
+        cryptoNetwork: network as string,
+        destNetwork: (destNetwork as string | undefined) ?? null,
+        destAddress: (dest as string | undefined) ?? null,
+        fiatAmount: priced.fiatAmount,
+        cryptoAmount: priced.cryptoAmount,
+        rate: priced.rate,
+        spreadBps: PRICING.spreadBps,
+        feeBps: PRICING.feeBps,
+        createdAtMs: now,
+        expiresAtMs: now + ttlS * 1000,
+        consumedAtMs: null,
+        rejectedAtMs: null,
+      };
+      world.quotes.set(q.quoteId, q);
+      world.state(caller); // open the partner's books so the opening credit predates the quote
+      return { status: 201, body: { quoteId: q.quoteId, expiresAt: world.iso(q.expiresAtMs), ...common, available: true, executable: true, type: 'firm' } };
+    });
+  },
+};

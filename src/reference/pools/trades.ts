@@ -1,0 +1,158 @@
+// Status polling (GET /pools/transactions/{quoteId}, which advances
+// settlement) and the pure trade reads (GET /pools/trades and
+// GET /pools/trades/{transactId}, which never do).
+import { HttpError, type Req } from '../kit/http.js';
+import { parse } from './money.js';
+import type { Caller, PoolsArea, PoolsWorld, TradeRecord } from './world.js';
+
+const TRADE_STATUSES = ['quoted', 'reserved', 'settled', 'released', 'failed', 'returned'];
+const CURSOR = /^[A-Za-z0-9_-]{1,128}$/;
+
+/** One settlement step, as a poll discovers it. */
+function advance(world: PoolsWorld, caller: Caller, t: TradeRecord): void {
+  const f = world.faults;
+  const outcome = world.outcomes.get(t.quoteId) ?? 'settled';
+  const now = world.clock.now();
+  const st = world.state(caller);
+  if (t.status === 'reserved') {
+    if (outcome === 'settled' || outcome === 'returned') {
+      t.status = 'settled';
+      t.settledAtMs = now;
+      t.engineFillTxId = world.newId('fill');
+      if (!f.has('pools-settled-event-missing')) world.emitTradeEvent(t, 'pool.transaction.settled');
+      if (f.has('pools-event-id-per-poll')) world.emitTradeEvent(t, 'pool.transaction.settled');
+    } else {
+      // failed and released unwind the reservation: the debit comes back.
+      t.status = outcome;
+      world.post(st, 'reservation_release', parse(t.fiatAmount), t);
+      if (outcome === 'failed' && !f.has('pools-failed-event-missing')) world.emitTradeEvent(t, 'pool.transaction.failed');
+      if (outcome === 'released' && !f.has('pools-released-event-missing')) world.emitTradeEvent(t, 'pool.transaction.released');
+    }
+    return;
+  }
+  if (f.has('pools-event-id-per-poll') && t.status === 'settled' && outcome === 'settled') world.emitTradeEvent(t, 'pool.transaction.settled');
+  if (outcome === 'returned' && (t.status === 'settled' || (t.status === 'returned' && f.has('pools-refund-twice')))) {
+    // The bank returned the payout: an automatic, idempotent refund and no webhook.
+    t.status = 'returned';
+    if (!t.refunded || f.has('pools-refund-twice')) {
+      t.refunded = true;
+      world.post(st, 'buy_refund', parse(t.fiatAmount), t);
+    }
+    if (f.has('pools-webhook-on-returned')) world.emitEvent(t.partner, t.mode, 'pool.transaction.returned', world.tradeView(t));
+  }
+}
+
+function dateBound(req: Req, name: string, lenient: boolean): number | null {
+  const v = req.query.get(name);
+  if (v === null) return null;
+  const ms = /^\d{4}-\d{2}-\d{2}/.test(v) ? Date.parse(v) : NaN;
+  if (Number.isNaN(ms)) {
+    if (lenient) return null;
+    throw new HttpError(400, `${name} must be an ISO 8601 date-time.`, 'invalid_date');
+  }
+  return ms;
+}
+
+function listTrades(world: PoolsWorld, req: Req) {
+  const f = world.faults;
+  const caller = world.auth(req);
+  const rawLimit = req.query.get('limit');
+  let limit = f.has('pools-trades-default-limit-20') ? 20 : 50;
+  if (rawLimit !== null) {
+    const n = /^-?\d+$/.test(rawLimit) ? Number(rawLimit) : NaN;
+    const max = f.has('pools-trades-limit-max-99') ? 99 : 100;
+    if (!Number.isInteger(n) || n < 1 || n > max) {
+      if (!f.has('pools-trades-limit-unchecked')) throw new HttpError(400, 'limit must be an integer from 1 to 100.', 'invalid_limit');
+    } else limit = n;
+  }
+  const side = req.query.get('side');
+  if (side !== null && side !== 'on_ramp' && side !== 'off_ramp') throw new HttpError(400, 'side must be on_ramp or off_ramp.', 'parameter_invalid');
+  const status = req.query.get('status');
+  if (status !== null && !TRADE_STATUSES.includes(status)) throw new HttpError(400, `status must be one of ${TRADE_STATUSES.join(', ')}.`, 'parameter_invalid');
+  const lenient = f.has('pools-trades-bad-date-ignored');
+  const after = dateBound(req, 'created_after', lenient);
+  const before = dateBound(req, 'created_before', lenient);
+  const cursor = req.query.get('cursor');
+  let malformed = false;
+  if (cursor !== null && !CURSOR.test(cursor)) {
+    if (!f.has('pools-trades-malformed-cursor-ignored')) throw new HttpError(400, 'cursor is malformed: pass nextCursor from the previous page.', 'invalid_cursor');
+    malformed = true;
+  }
+  const exclusive = f.has('pools-trades-date-exclusive');
+  let all = [...world.trades.values()].filter(
+    (t) =>
+      (t.partner === caller.partner.name || f.has('pools-trades-cross-partner')) &&
+      t.mode === caller.mode &&
+      (side === null || t.side === side) &&
+      (status === null || f.has('pools-trades-status-filter-ignored') || t.status === status) &&
+      (after === null || (exclusive ? t.createdAtMs > after : t.createdAtMs >= after)) &&
+      (before === null || (exclusive ? t.createdAtMs < before : t.createdAtMs <= before)),
+  );
+  all.sort((a, b) => (f.has('pools-trades-oldest-first') ? a.seq - b.seq : b.seq - a.seq));
+  let start = 0;
+  if (cursor !== null && !malformed) {
+    const i = all.findIndex((t) => t.transactId === cursor);
+    // An unknown cursor (never issued to this partner under these filters) yields an empty page.
+    start = i === -1 ? (f.has('pools-trades-unknown-cursor-restarts') ? 0 : all.length) : f.has('pools-trades-cursor-repeats') ? i : i + 1;
+  }
+  all = all.slice(start);
+  const data = all.slice(0, limit);
+  const hasMore = all.length > limit;
+  const last = data[data.length - 1];
+  const nextCursor = hasMore || (f.has('pools-trades-next-cursor-at-end') && last) ? last!.transactId : null;
+  return { data: data.map((t) => world.tradeView(t)), nextCursor, hasMore };
+}
+
+export const area: PoolsArea = {
+  name: 'trades',
+  faults: [
+    { name: 'pools-poll-does-not-advance', service: 'pools', requirements: ['POOLS-POLL-ADVANCES'], description: 'Polling GET /pools/transactions/{quoteId} never advances a reserved trade.', suite: 'conformance' },
+    { name: 'pools-trade-read-advances', service: 'pools', requirements: ['POOLS-POLL-PURE-READS'], description: 'GET /pools/trades/{transactId} advances settlement like the poll.', suite: 'conformance' },
+    { name: 'pools-poll-status-unknown', service: 'pools', requirements: ['POOLS-POLL-STATUS'], description: 'The poll answers status "complete" for a settled trade, outside the trade status enum.', suite: 'conformance' },
+    { name: 'pools-refund-twice', service: 'pools', requirements: ['POOLS-BAL-RETURNED-REFUND', 'POOLS-LEDGER-BUY-REFUND'], description: 'Every poll of a returned trade credits the refund again.', suite: 'conformance' },
+    { name: 'pools-returned-never-reached', service: 'pools', requirements: ['POOLS-POLL-RETURNED'], description: 'A settled trade whose payout came back stays settled (returned is never discovered).', suite: 'conformance' },
+    { name: 'pools-webhook-on-returned', service: 'pools', requirements: ['POOLS-EVT-NO-RETURNED-WEBHOOK'], description: 'A returned trade fires a pool.transaction.returned webhook.', suite: 'conformance' },
+    { name: 'pools-settled-event-missing', service: 'pools', requirements: ['POOLS-EVT-SETTLED'], description: 'No pool.transaction.settled webhook when a trade settles.', suite: 'conformance' },
+    { name: 'pools-failed-event-missing', service: 'pools', requirements: ['POOLS-EVT-FAILED'], description: 'No pool.transaction.failed webhook when a trade fails.', suite: 'conformance' },
+    { name: 'pools-released-event-missing', service: 'pools', requirements: ['POOLS-EVT-RELEASED'], description: 'No pool.transaction.released webhook when a reservation is released.', suite: 'conformance' },
+    { name: 'pools-event-id-per-poll', service: 'pools', requirements: ['POOLS-EVT-EVENT-ID'], description: 'The settled event is sent again under a new eventId on every poll.', suite: 'conformance' },
+    { name: 'pools-trades-limit-unchecked', service: 'pools', requirements: ['POOLS-TRADES-LIMIT-INVALID-400'], description: 'limit outside 1–100 is ignored instead of 400 invalid_limit.', suite: 'conformance' },
+    { name: 'pools-trades-limit-max-99', service: 'pools', requirements: ['POOLS-TRADES-LIMIT-EDGES'], description: 'limit=100 is refused with 400 (the bound is off by one).', suite: 'conformance' },
+    { name: 'pools-trades-default-limit-20', service: 'pools', requirements: ['POOLS-TRADES-LIMIT-DEFAULT'], description: 'The default page holds 20 trades instead of 50.', suite: 'conformance' },
+    { name: 'pools-trades-oldest-first', service: 'pools', requirements: ['POOLS-TRADES-NEWEST-FIRST'], description: 'Trades are listed oldest first.', suite: 'conformance' },
+    { name: 'pools-trades-cursor-repeats', service: 'pools', requirements: ['POOLS-TRADES-CURSOR-WALK'], description: 'The page after a cursor starts with the cursor trade again (duplicates across pages).', suite: 'conformance' },
+    { name: 'pools-trades-next-cursor-at-end', service: 'pools', requirements: ['POOLS-TRADES-NEXTCURSOR-NULL'], description: 'nextCursor is set on the last page although hasMore is false.', suite: 'conformance' },
+    { name: 'pools-trades-unknown-cursor-restarts', service: 'pools', requirements: ['POOLS-TRADES-UNKNOWN-CURSOR'], description: 'An unknown cursor returns page one instead of an empty page.', suite: 'conformance' },
+    { name: 'pools-trades-malformed-cursor-ignored', service: 'pools', requirements: ['POOLS-TRADES-MALFORMED-CURSOR'], description: 'A malformed cursor is ignored and page one is returned.', suite: 'conformance' },
+    { name: 'pools-trades-date-exclusive', service: 'pools', requirements: ['POOLS-TRADES-DATE-INCLUSIVE'], description: 'created_after and created_before are exclusive bounds.', suite: 'conformance' },
+    { name: 'pools-trades-bad-date-ignored', service: 'pools', requirements: ['POOLS-TRADES-DATE-INVALID-400'], description: 'An unparseable date filter is ignored instead of 400.', suite: 'conformance' },
+    { name: 'pools-trades-status-filter-ignored', service: 'pools', requirements: ['POOLS-TRADES-FILTERS'], description: 'The status filter is ignored.', suite: 'conformance' },
+    { name: 'pools-trades-cross-partner', service: 'pools', requirements: ['POOLS-TRADES-PARTNER-SCOPED'], description: "The trades list includes other partners' trades.", suite: 'conformance' },
+    { name: 'pools-total-bps-spread-only', service: 'pools', requirements: ['POOLS-TRADES-TOTAL-BPS'], description: 'totalBps reports spreadBps only, not spreadBps + feeBps.', suite: 'conformance' },
+  ],
+  register(router, world) {
+    const f = world.faults;
+
+    router.on('GET', '/pools/transactions/:quoteId', (req) => {
+      const caller = world.auth(req);
+      const q = world.quote(caller, req.params.quoteId!);
+      const t = world.tradeByQuote.get(q.quoteId);
+      // A quote never transacted has no trade to report (not shown; chosen: 404).
+      if (!t) throw new HttpError(404, `No trade for quote ${q.quoteId}.`, 'trade_not_found');
+      const returnHidden = f.has('pools-returned-never-reached') && t.status === 'settled';
+      if (!f.has('pools-poll-does-not-advance') && !returnHidden) advance(world, caller, t);
+      const body: Record<string, unknown> = { ...world.tradeView(t) };
+      if (f.has('pools-poll-status-unknown') && t.status === 'settled') body.status = 'complete';
+      return { status: 200, body };
+    });
+
+    router.on('GET', '/pools/trades', (req) => ({ status: 200, body: listTrades(world, req) }));
+
+    router.on('GET', '/pools/trades/:transactId', (req) => {
+      const caller = world.auth(req);
+      const t = world.trade(caller, req.params.transactId!);
+      if (f.has('pools-trade-read-advances')) advance(world, caller, t);
+      return { status: 200, body: world.tradeView(t) };
+    });
+  },
+};

@@ -1,0 +1,146 @@
+// POST /pools/{id}/transact: one-time transact against a firm quote. The
+// Idempotency-Key is required; transact is idempotent on quoteId (endpoint
+// rule 3); the fiat amount is reserved from the pre-funded balance; the
+// delivery address comes from the quote, never from this body.
+import { createHash } from 'node:crypto';
+import { HttpError, jsonObject, type Reply } from '../kit/http.js';
+import { parse } from './money.js';
+import type { Caller, PoolsArea, PoolsWorld, QuoteRecord, TradeRecord } from './world.js';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+interface IdemEntry {
+  fingerprint: string;
+  reply: Reply;
+}
+
+/** Rolling 24 h notional of the partner's trades, for the velocity cap. */
+function notional24h(world: PoolsWorld, caller: Caller): bigint {
+  const since = world.clock.now() - DAY_MS;
+  let sum = 0n;
+  for (const t of world.trades.values()) {
+    if (t.partner === caller.partner.name && t.mode === caller.mode && t.createdAtMs > since) sum += parse(t.fiatAmount);
+  }
+  return sum;
+}
+
+function createTrade(world: PoolsWorld, caller: Caller, q: QuoteRecord, bodyAddress: unknown): TradeRecord {
+  const t: TradeRecord = {
+    transactId: world.newId('ptx'),
+    quoteId: q.quoteId,
+    partner: caller.partner.name,
+    mode: caller.mode,
+    poolId: q.poolId,
+    side: q.side,
+    status: 'reserved',
+    cryptoNetwork: q.cryptoNetwork,
+    destAddress: world.faults.has('pools-address-from-transact-body') && typeof bodyAddress === 'string' ? bodyAddress : q.destAddress,
+    fiatAmount: q.fiatAmount,
+    cryptoAmount: q.cryptoAmount,
+    quotedRate: q.rate,
+    spreadBps: q.spreadBps,
+    feeBps: q.feeBps,
+    engineFillTxId: null,
+    createdAtMs: world.clock.now(),
+    settledAtMs: null,
+    seq: world.nextSeq(),
+    refunded: false,
+  };
+  world.trades.set(t.transactId, t);
+  world.tradeByQuote.set(q.quoteId, t);
+  q.consumedAtMs = t.createdAtMs;
+  const st = world.state(caller);
+  const amount = parse(q.fiatAmount);
+  // The fee fault reserves the fee a second time on top of the all-in amount.
+  const reserved = world.faults.has('pools-reserve-debits-fee-twice') ? amount + (amount * BigInt(q.feeBps)) / 10_000n : amount;
+  world.post(st, 'buy_debit', -reserved, t);
+  return t;
+}
+
+const tradeReply = (world: PoolsWorld, t: TradeRecord, status: number): Reply => ({ status, body: world.tradeView(t) });
+
+export const area: PoolsArea = {
+  name: 'transact',
+  faults: [
+    { name: 'pools-idempotency-key-optional', service: 'pools', requirements: ['POOLS-TX-IDEMPOTENCY-KEY-REQUIRED'], description: 'Transact without an Idempotency-Key is accepted.', suite: 'conformance' },
+    { name: 'pools-idempotency-conflict-undetected', service: 'pools', requirements: ['POOLS-TX-KEY-CONFLICT-409'], description: 'The same Idempotency-Key with a different body replays the first trade instead of 409.', suite: 'conformance' },
+    { name: 'pools-replay-new-trade', service: 'pools', requirements: ['POOLS-TX-REPLAY-SAME-TRADE'], description: 'A retry with the same key and body answers 409 instead of the existing trade.', suite: 'conformance' },
+    { name: 'pools-consumed-quote-second-trade', service: 'pools', requirements: ['POOLS-TX-OTHER-KEY-SAME-QUOTE', 'POOLS-TX-QUOTE-CONSUMED'], description: 'A consumed quote transacted with another key creates a second trade.', suite: 'conformance' },
+    { name: 'pools-transact-race-double-trade', service: 'pools', requirements: ['POOLS-TX-RACE-UNDER-LOAD', 'POOLS-TX-CONCURRENT-SINGLE-USE'], description: 'Concurrent transacts on one quote each create a trade (check and create are not atomic).', suite: 'conformance' },
+    { name: 'pools-transact-expired-accepted', service: 'pools', requirements: ['POOLS-TTL-TRANSACT-AFTER-EXPIRY-409', 'POOLS-TTL-UNDER-LOAD'], description: 'An expired quote can still be transacted (TTL not enforced).', suite: 'conformance' },
+    { name: 'pools-transact-rejected-accepted', service: 'pools', requirements: ['POOLS-SQ-TRANSACT-REJECTED-409'], description: 'A rejected quote can still be transacted.', suite: 'conformance' },
+    { name: 'pools-insufficient-balance-accepted', service: 'pools', requirements: ['POOLS-TX-INSUFFICIENT-402'], description: 'Transact beyond the pre-funded balance is accepted (the balance goes negative).', suite: 'conformance' },
+    { name: 'pools-off-ramp-accepted', service: 'pools', requirements: ['POOLS-TX-OFF-RAMP-501'], description: 'off_ramp transact is accepted for a partner without off_ramp enabled.', suite: 'conformance' },
+    { name: 'pools-address-from-transact-body', service: 'pools', requirements: ['POOLS-ADDR-LOCKED-AT-QUOTE'], description: 'A destAddress in the transact body replaces the address locked at quote time.', suite: 'conformance' },
+    { name: 'pools-velocity-cap-ignored', service: 'pools', requirements: ['POOLS-VEL-CAP-429'], description: 'The velocity cap is never enforced.', suite: 'conformance' },
+    { name: 'pools-velocity-counts-retries', service: 'pools', requirements: ['POOLS-VEL-RETRY-EXCLUDED'], description: 'Idempotent retries count against the velocity cap and get 429 once it is reached.', suite: 'conformance' },
+    { name: 'pools-reserve-debits-fee-twice', service: 'pools', requirements: ['POOLS-BAL-RESERVE-DEBIT'], description: 'Transact reserves the fiat amount plus the fee again.', suite: 'conformance' },
+    { name: 'pools-event-on-reserve', service: 'pools', requirements: ['POOLS-EVT-TERMINAL-ONLY'], description: 'Transact fires a pool.transaction.reserved webhook for the non-terminal reserved trade.', suite: 'conformance' },
+    { name: 'pools-transact-status-quoted', service: 'pools', requirements: ['POOLS-TX-RESERVED'], description: 'Transact answers the trade with status quoted instead of reserved.', suite: 'conformance' },
+  ],
+  register(router, world) {
+    const f = world.faults;
+    const idem = new Map<string, IdemEntry>();
+
+    router.on('POST', '/pools/:id/transact', async (req) => {
+      const { caller, pool } = world.authEntitled(req, req.params.id!);
+      const key = req.headers['idempotency-key'];
+      const keyStr = typeof key === 'string' && key.length > 0 ? key : null;
+      if (!keyStr && !f.has('pools-idempotency-key-optional')) throw new HttpError(400, 'Idempotency-Key header is required for transact.', 'idempotency_key_required');
+      if (keyStr && keyStr.length > 255) throw new HttpError(400, 'Idempotency-Key must be at most 255 characters.', 'idempotency_key_invalid');
+      const b = jsonObject(req);
+      const fingerprint = createHash('sha256').update(`${pool.id}\n${JSON.stringify(b.quoteId ?? null)}`).digest('hex');
+      const idemKey = keyStr ? `${caller.partner.name}\u0000${caller.mode}\u0000${keyStr}` : null;
+      const prior = idemKey ? idem.get(idemKey) : undefined;
+      if (prior) {
+        if (prior.fingerprint !== fingerprint && !f.has('pools-idempotency-conflict-undetected')) {
+          throw new HttpError(409, 'This Idempotency-Key was used with a different request body.', 'idempotency-conflict');
+        }
+        if (f.has('pools-replay-new-trade')) throw new HttpError(409, 'The quote was already consumed.', 'quote_consumed');
+        if (f.has('pools-velocity-counts-retries')) checkVelocity(world, caller, String((prior.reply.body as { fiatAmount?: string }).fiatAmount ?? '0'));
+        return prior.reply;
+      }
+      if (typeof b.quoteId !== 'string' || b.quoteId.length === 0) throw new HttpError(400, 'quoteId is required.', 'parameter_missing');
+      const q = world.quote(caller, b.quoteId);
+      if (q.poolId !== pool.id) throw new HttpError(400, `Quote ${q.quoteId} belongs to pool ${q.poolId}, not ${pool.id}.`, 'quote_pool_mismatch');
+      const status = world.quoteStatus(q);
+      const existing = world.tradeByQuote.get(q.quoteId);
+      // Endpoint rule 3 (chosen over the state table's 409): a consumed quote answers its existing trade.
+      if (status === 'consumed' && existing && !f.has('pools-consumed-quote-second-trade')) {
+        return remember(idem, idemKey, fingerprint, tradeReply(world, existing, 200));
+      }
+      if (status === 'rejected' && !f.has('pools-transact-rejected-accepted')) throw new HttpError(409, `Quote ${q.quoteId} was rejected.`, 'quote_rejected');
+      if (status === 'expired' && !f.has('pools-transact-expired-accepted')) throw new HttpError(409, `Quote ${q.quoteId} has expired.`, 'quote_expired');
+      if (q.side === 'off_ramp') {
+        if (!caller.partner.offRamp && !f.has('pools-off-ramp-accepted')) throw new HttpError(501, 'off_ramp is not enabled for this partner, pool or environment.', 'off_ramp_not_enabled');
+        // Enabled off_ramp sells from the partner crypto balance, which only deposits to cryptoDepositAddress fund; the sandbox has none.
+        if (caller.partner.offRamp) throw new HttpError(402, 'Insufficient crypto balance: send crypto to cryptoDepositAddress first.', 'insufficient_crypto_balance');
+      }
+      if (!f.has('pools-velocity-cap-ignored')) checkVelocity(world, caller, q.fiatAmount);
+      const st = world.state(caller);
+      if (st.balance < parse(q.fiatAmount) && !f.has('pools-insufficient-balance-accepted')) {
+        throw new HttpError(402, 'Insufficient pre-funded balance to reserve this trade.', 'insufficient_balance');
+      }
+      // The race fault yields between check and create, so concurrent transacts both pass the check.
+      if (f.has('pools-transact-race-double-trade')) await new Promise((r) => setTimeout(r, 25));
+      const t = createTrade(world, caller, q, b.destAddress);
+      if (f.has('pools-event-on-reserve')) world.emitEvent(t.partner, t.mode, 'pool.transaction.reserved', world.tradeView(t));
+      const reply = tradeReply(world, t, 201);
+      if (f.has('pools-transact-status-quoted')) (reply.body as Record<string, unknown>).status = 'quoted';
+      return remember(idem, idemKey, fingerprint, reply);
+    });
+  },
+};
+
+function checkVelocity(world: PoolsWorld, caller: Caller, amount: string): void {
+  const cap = caller.partner.velocityCap;
+  if (!cap) return;
+  if (notional24h(world, caller) + parse(amount) > parse(cap)) {
+    throw new HttpError(429, `The rolling 24-hour notional velocity cap (${cap} EUR) would be exceeded.`, 'velocity_cap_exceeded');
+  }
+}
+
+function remember(idem: Map<string, IdemEntry>, key: string | null, fingerprint: string, reply: Reply): Reply {
+  if (key) idem.set(key, { fingerprint, reply });
+  return reply;
+}

@@ -1,0 +1,361 @@
+// The pools service's shared state and the helpers every pools area uses:
+// the pool catalogue, partners by key, credential and entitlement checks,
+// quotes, trades, the balance ledger and terminal-trade webhooks. Areas (one
+// file per spec area) register routes against this world.
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { PoolsPartner, Profile } from '../../profile/schema.js';
+import { toChecksumAddress } from '../../spec/eip55.js';
+import type { Clock } from '../kit/clock.js';
+import type { ActiveFaults, FaultDef } from '../kit/faults.js';
+import { HttpError, type Req, type Router } from '../kit/http.js';
+import type { WebhookOutbox } from '../kit/outbox.js';
+import { format, parse, type Fixed } from './money.js';
+
+export type PoolsMode = 'test' | 'live';
+export type Side = 'on_ramp' | 'off_ramp';
+export type TradeStatus = 'quoted' | 'reserved' | 'settled' | 'released' | 'failed' | 'returned';
+export type Outcome = 'settled' | 'failed' | 'released' | 'returned';
+
+export interface PoolDef {
+  id: string;
+  fiatCurrency: string;
+  cryptoCurrency: string;
+  /** Current state: a dry pool answers quotes with available false (pool_dry). */
+  available: boolean;
+  /** Mid rate, crypto per one fiat unit. */
+  mid: string;
+  cryptoDecimals: number;
+  supportedNetworks: string[];
+}
+
+export interface Caller {
+  partner: PoolsPartner;
+  mode: PoolsMode;
+}
+
+export interface QuoteRecord {
+  quoteId: string;
+  partner: string;
+  mode: PoolsMode;
+  poolId: string;
+  side: Side;
+  cryptoNetwork: string;
+  destNetwork: string | null;
+  destAddress: string | null;
+  fiatAmount: string;
+  cryptoAmount: string;
+  rate: string;
+  spreadBps: number;
+  feeBps: number;
+  createdAtMs: number;
+  expiresAtMs: number;
+  consumedAtMs: number | null;
+  rejectedAtMs: number | null;
+}
+
+export interface TradeRecord {
+  transactId: string;
+  quoteId: string;
+  partner: string;
+  mode: PoolsMode;
+  poolId: string;
+  side: Side;
+  status: TradeStatus;
+  cryptoNetwork: string;
+  destAddress: string | null;
+  fiatAmount: string;
+  cryptoAmount: string;
+  quotedRate: string;
+  spreadBps: number;
+  feeBps: number;
+  engineFillTxId: string | null;
+  createdAtMs: number;
+  settledAtMs: number | null;
+  /** Creation order: breaks createdAt ties in newest-first lists. */
+  seq: number;
+  /** The buy_refund of a returned trade has been credited (it is idempotent). */
+  refunded: boolean;
+}
+
+export interface LedgerEntry {
+  id: string;
+  type: 'payin_credit' | 'buy_debit' | 'buy_refund' | 'reservation_release';
+  currency: 'EUR';
+  /** Signed decimal string: credits positive, debits negative. */
+  amount: string;
+  balanceAfter: string;
+  transactId: string | null;
+  quoteId: string | null;
+  createdAtMs: number;
+  seq: number;
+}
+
+export interface PartnerState {
+  partner: PoolsPartner;
+  /** Fiat (EUR) balance, exact. */
+  balance: Fixed;
+  ledger: LedgerEntry[];
+  webhookUrl: string | null;
+}
+
+export interface PoolsWorld {
+  readonly profile: Profile;
+  readonly faults: ActiveFaults;
+  readonly clock: Clock;
+  readonly outbox: WebhookOutbox;
+  readonly pools: PoolDef[];
+  readonly quotes: Map<string, QuoteRecord>;
+  readonly trades: Map<string, TradeRecord>;
+  /** Trade by quote id (one trade per quote). */
+  readonly tradeByQuote: Map<string, TradeRecord>;
+  /** Outcome the next poll discovers, chosen by the sandbox helper (default settled). */
+  readonly outcomes: Map<string, Outcome>;
+  /** A secret (or, with publishableOk, publishable) key valid for req.env; 401/403 otherwise. */
+  auth(req: Req, opts?: { publishableOk?: boolean; entitled?: boolean }): Caller;
+  /** Secret key plus entitlement to the pool in the path: 403 codes, 404 unknown pool. */
+  authEntitled(req: Req, poolId: string): { caller: Caller; pool: PoolDef };
+  state(caller: Caller): PartnerState;
+  pool(id: string): PoolDef | undefined;
+  /** The caller's quote; 404 when unknown, another partner's or another environment's. */
+  quote(caller: Caller, quoteId: string): QuoteRecord;
+  /** The caller's trade; 404 likewise. */
+  trade(caller: Caller, transactId: string): TradeRecord;
+  quoteStatus(q: QuoteRecord): 'active' | 'consumed' | 'expired' | 'rejected';
+  quoteView(q: QuoteRecord): Record<string, unknown>;
+  tradeView(t: TradeRecord): Record<string, unknown>;
+  /** Append a ledger entry and move the balance by `amount` (signed). */
+  post(st: PartnerState, type: LedgerEntry['type'], amount: Fixed, t: TradeRecord | null): LedgerEntry;
+  /** Signed envelope { eventId, type, createdAt, data: trade } to the partner's webhook URL (no-op without one). */
+  emitTradeEvent(t: TradeRecord, type: 'pool.transaction.settled' | 'pool.transaction.failed' | 'pool.transaction.released'): void;
+  /** Any event (seeded faults send undocumented ones through this). */
+  emitEvent(partner: string, mode: PoolsMode, type: string, data: unknown): void;
+  depositAddress(partner: PoolsPartner, pool: PoolDef): string;
+  newId(prefix: string): string;
+  iso(ms: number): string;
+  nextSeq(): number;
+}
+
+export interface PoolsArea {
+  name: string;
+  faults: FaultDef[];
+  register(router: Router, world: PoolsWorld): void;
+}
+
+/** The pool catalogue of the embedded target; the profile names main, dry and not-allowed pools from it. */
+export function poolCatalogue(profile: Profile): PoolDef[] {
+  const defs: PoolDef[] = [
+    { id: 'EUR-USDT', fiatCurrency: 'EUR', cryptoCurrency: 'USDT', available: true, mid: '1.0850', cryptoDecimals: 6, supportedNetworks: ['ethereum', 'bsc', 'polygon'] },
+    { id: 'EUR-USDC', fiatCurrency: 'EUR', cryptoCurrency: 'USDC', available: true, mid: '1.0845', cryptoDecimals: 6, supportedNetworks: ['ethereum', 'polygon'] },
+    { id: 'EUR-BTC', fiatCurrency: 'EUR', cryptoCurrency: 'BTC', available: true, mid: '0.0000112', cryptoDecimals: 8, supportedNetworks: ['ethereum'] },
+    { id: 'EUR-ETH', fiatCurrency: 'EUR', cryptoCurrency: 'ETH', available: true, mid: '0.00032', cryptoDecimals: 8, supportedNetworks: ['ethereum', 'polygon'] },
+  ];
+  const dry = profile.pools?.pools.dry;
+  for (const d of defs) if (d.id === dry) d.available = false;
+  return defs;
+}
+
+const KEY = /^(sk|pk)_(test|live)_[A-Za-z0-9]+$/;
+
+export function bearerToken(req: Req): string | null {
+  const h = req.headers.authorization;
+  if (typeof h !== 'string') return null;
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(h);
+  return m ? m[1]! : null;
+}
+
+export function createPoolsWorld(deps: { profile: Profile; faults: ActiveFaults; clock: Clock; outbox: WebhookOutbox }): PoolsWorld {
+  const { profile, faults, clock, outbox } = deps;
+  const partners = profile.pools?.partners ?? [];
+  const keys = new Map<string, { partner: PoolsPartner; kind: 'secret' | 'publishable'; mode: PoolsMode }>();
+  for (const p of partners) {
+    keys.set(p.secretKey, { partner: p, kind: 'secret', mode: 'test' });
+    if (p.publishableKey) keys.set(p.publishableKey, { partner: p, kind: 'publishable', mode: 'test' });
+  }
+  const pools = poolCatalogue(profile);
+  const states = new Map<string, PartnerState>();
+  const quotes = new Map<string, QuoteRecord>();
+  const trades = new Map<string, TradeRecord>();
+  const tradeByQuote = new Map<string, TradeRecord>();
+  const outcomes = new Map<string, Outcome>();
+  let seq = 0;
+  const opening = profile.reference?.poolsOpeningBalance ?? '100000.00';
+
+  const world: PoolsWorld = {
+    profile,
+    faults,
+    clock,
+    outbox,
+    pools,
+    quotes,
+    trades,
+    tradeByQuote,
+    outcomes,
+
+    auth(req, opts) {
+      const token = bearerToken(req);
+      if (!token) throw new HttpError(faults.has('pools-missing-key-403') ? 403 : 401, 'Missing API key: send Authorization: Bearer <secret key>.', 'missing_api_key');
+      const entry = KEY.test(token) ? keys.get(token) : undefined;
+      if (!entry) throw new HttpError(faults.has('pools-invalid-key-403') ? 403 : 401, 'Invalid API key.', 'invalid_api_key');
+      if (entry.mode !== req.env && !faults.has('pools-key-mode-env-accepted')) {
+        throw new HttpError(403, `A ${entry.mode} key cannot be used on the ${req.env === 'live' ? 'production' : 'sandbox'} environment.`, 'key_mode_mismatch');
+      }
+      if (entry.kind === 'publishable' && !opts?.publishableOk && !faults.has('pools-publishable-key-on-secret-route')) {
+        throw new HttpError(403, 'A publishable key is usable only on GET /pools; use the secret key.', 'key_mode_mismatch');
+      }
+      // The fault applies an entitlement code to a secret-only read route.
+      if (faults.has('pools-read-routes-entitlement-403') && !opts?.entitled && entry.partner.state === 'kyc_pending') {
+        throw new HttpError(403, 'KYC is not approved for this partner.', 'kyc_not_approved');
+      }
+      return { partner: entry.partner, mode: req.env };
+    },
+
+    authEntitled(req, poolId) {
+      const caller = world.auth(req, { entitled: true });
+      const p = caller.partner;
+      // Precedence (not shown; chosen): access state first, then the pool.
+      if (p.state === 'not_enabled' && !faults.has('pools-not-enabled-accepted')) throw new HttpError(403, 'Pools are not enabled for this partner.', 'pools_not_enabled');
+      if (p.state === 'suspended' && !faults.has('pools-suspended-accepted')) throw new HttpError(403, 'Pool access is suspended for this partner.', 'pool_access_suspended');
+      if (p.state === 'kyc_pending' && !faults.has('pools-kyc-pending-accepted')) throw new HttpError(403, 'KYC is not approved for this partner.', 'kyc_not_approved');
+      const pool = world.pool(poolId);
+      if (!pool) throw new HttpError(404, `No such pool: ${poolId}`, 'pool_not_found');
+      if (!(p.allowedPools ?? []).includes(pool.id) && !faults.has('pools-not-allowed-accepted')) {
+        throw new HttpError(403, `Pool ${pool.id} is not in this partner's allowed set.`, 'pool_not_allowed');
+      }
+      return { caller, pool };
+    },
+
+    state(caller) {
+      const key = `${caller.partner.name}\u0000${caller.mode}`;
+      let st = states.get(key);
+      if (!st) {
+        st = { partner: caller.partner, balance: 0n, ledger: [], webhookUrl: null };
+        states.set(key, st);
+        // Funded partners start with the operator's pay-in, visible in the ledger.
+        if (caller.partner.state !== 'unfunded') world.post(st, 'payin_credit', parse(opening), null);
+      }
+      return st;
+    },
+
+    pool(id) {
+      return pools.find((p) => p.id === id);
+    },
+
+    quote(caller, quoteId) {
+      const q = quotes.get(quoteId);
+      if (!q || q.mode !== caller.mode || (q.partner !== caller.partner.name && !faults.has('pools-cross-tenant-quote-visible'))) {
+        throw new HttpError(faults.has('pools-unknown-id-400') ? 400 : 404, `No such quote: ${quoteId}`, 'quote_not_found');
+      }
+      return q;
+    },
+
+    trade(caller, transactId) {
+      const t = trades.get(transactId);
+      if (!t || t.mode !== caller.mode || t.partner !== caller.partner.name) throw new HttpError(faults.has('pools-unknown-id-400') ? 400 : 404, `No such trade: ${transactId}`, 'trade_not_found');
+      return t;
+    },
+
+    quoteStatus(q) {
+      if (faults.has('pools-precedence-expired-first') && clock.now() >= q.expiresAtMs) return 'expired';
+      if (q.rejectedAtMs !== null) return 'rejected';
+      if (q.consumedAtMs !== null) return 'consumed';
+      if (clock.now() >= q.expiresAtMs) return 'expired';
+      return 'active';
+    },
+
+    quoteView(q) {
+      const pool = world.pool(q.poolId)!;
+      return {
+        quoteId: q.quoteId,
+        poolId: q.poolId,
+        pair: pool.id,
+        side: q.side,
+        cryptoNetwork: q.cryptoNetwork,
+        destNetwork: q.destNetwork,
+        destAddress: q.destAddress,
+        fiatAmount: q.fiatAmount,
+        cryptoAmount: q.cryptoAmount,
+        rate: q.rate,
+        spreadBps: q.spreadBps,
+        feeBps: q.feeBps,
+        status: world.quoteStatus(q),
+        expiresAt: world.iso(q.expiresAtMs),
+        consumedAt: q.consumedAtMs === null ? null : world.iso(q.consumedAtMs),
+        rejectedAt: q.rejectedAtMs === null ? null : world.iso(q.rejectedAtMs),
+        createdAt: world.iso(q.createdAtMs),
+      };
+    },
+
+    tradeView(t) {
+      const pool = world.pool(t.poolId)!;
+      return {
+        transactId: t.transactId,
+        quoteId: t.quoteId,
+        poolId: t.poolId,
+        pair: pool.id,
+        side: t.side,
+        status: t.status,
+        fiatCurrency: pool.fiatCurrency,
+        cryptoCurrency: pool.cryptoCurrency,
+        cryptoNetwork: t.cryptoNetwork,
+        destAddress: t.destAddress,
+        fiatAmount: t.fiatAmount,
+        cryptoAmount: t.cryptoAmount,
+        quotedRate: t.quotedRate,
+        spreadBps: t.spreadBps,
+        feeBps: t.feeBps,
+        totalBps: faults.has('pools-total-bps-spread-only') ? t.spreadBps : t.spreadBps + t.feeBps,
+        engineFillTxId: t.engineFillTxId,
+        createdAt: world.iso(t.createdAtMs),
+        settledAt: t.settledAtMs === null ? null : world.iso(t.settledAtMs),
+      };
+    },
+
+    post(st, type, amount, t) {
+      st.balance += amount;
+      const e: LedgerEntry = {
+        id: world.newId('led'),
+        type,
+        currency: 'EUR',
+        amount: format(amount, 2),
+        balanceAfter: format(st.balance, 2),
+        transactId: t?.transactId ?? null,
+        quoteId: t?.quoteId ?? null,
+        createdAtMs: clock.now(),
+        seq: world.nextSeq(),
+      };
+      st.ledger.push(e);
+      return e;
+    },
+
+    emitTradeEvent(t, type) {
+      world.emitEvent(t.partner, t.mode, type, world.tradeView(t));
+    },
+
+    emitEvent(partner, mode, type, data) {
+      const st = world.state({ partner: partners.find((p) => p.name === partner)!, mode });
+      const secret = st.partner.webhookSecret;
+      if (!st.webhookUrl || !secret) return;
+      const eventId = randomUUID();
+      const body = JSON.stringify({ eventId, type, createdAt: world.iso(clock.now()), data });
+      outbox.enqueue({ partner, service: 'pools', mode, url: st.webhookUrl, secret, eventId, eventType: type, body });
+    },
+
+    depositAddress(partner, pool) {
+      const h = createHash('sha256').update(`deposit:${partner.name}:${pool.id}`).digest('hex');
+      return toChecksumAddress(`0x${h.slice(0, 40)}`);
+    },
+
+    newId(prefix) {
+      return `${prefix}_${randomBytes(12).toString('hex')}`;
+    },
+
+    iso(ms) {
+      return new Date(ms).toISOString();
+    },
+
+    nextSeq() {
+      return ++seq;
+    },
+  };
+  return world;
+}
