@@ -109,6 +109,22 @@ export default defineSuite({
         }
       },
     },
+    {
+      name: 'a sandbox (test) secret key on the production base gives 403 key_mode_mismatch',
+      requirements: ['POOLS-AUTH-KEY-MODE-ENV-403', 'POOLS-ERR-ENVELOPE'],
+      needs: ['pools.partner', 'pools.production'],
+      async run(ctx: CheckContext) {
+        const actor = ctx.pools.partner();
+        const prod = ctx.pools.productionClient();
+        for (const r of [
+          { method: 'GET', path: '/pools/trades' },
+          { method: 'GET', path: poolPath(mainPool(ctx), '/capabilities') },
+        ] as const) {
+          const ex = await prod.request({ ...r, auth: { bearer: actor.partner.secretKey }, retry: false });
+          ctx.expect.error(ex, 403, 'forbidden', { code: 'key_mode_mismatch', requirement: 'POOLS-AUTH-KEY-MODE-ENV-403' });
+        }
+      },
+    },
     stateCheck('not_enabled', 'pools_not_enabled', 'POOLS-AUTH-NOT-ENABLED-403', 'pools.notEnabled'),
     stateCheck('suspended', 'pool_access_suspended', 'POOLS-AUTH-SUSPENDED-403', 'pools.suspended'),
     stateCheck('kyc_pending', 'kyc_not_approved', 'POOLS-AUTH-KYC-403', 'pools.kycPending'),

@@ -2,6 +2,10 @@
 // required body fields, the networks and the destination-address rules.
 import { defineSuite, type CheckContext } from '../../src/runner/check.js';
 import { Capabilities, FirmQuote, IndicativeQuote, StoredQuote, TransactResponse, UnavailableQuote } from '../../src/spec/schemas/pools/index.js';
+import { breakChecksum, toChecksumAddress } from '../../src/spec/eip55.js';
+
+/** A mixed-case address from the EIP-55 test vectors. */
+const EIP55_VECTOR = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
 import { createFirmQuote, mainPool, poolPath, poolsProfile, quoteBody, quotePath, readTrade } from './support/pools.js';
 
 const HEX = '0123456789abcdef';
@@ -23,6 +27,36 @@ export default defineSuite({
   service: 'pools',
   section: 'Resources and their fields > Quote creation response',
   checks: [
+    {
+      name: 'destAddress casing: valid EIP-55 mixed case, all lowercase and all uppercase pass; a broken checksum gives 400',
+      requirements: ['POOLS-ADDR-EIP55-VALID', 'POOLS-ADDR-EIP55-INVALID-400', 'POOLS-ADDR-SINGLE-CASE'],
+      needs: ['pools.partner'],
+      async run(ctx: CheckContext) {
+        const actor = ctx.pools.partner();
+        // The profile's address when its EIP-55 form is mixed case; else a mixed-case vector from EIP-55 itself.
+        const profileAddr = poolsProfile(ctx).quote.destAddress;
+        const usable = (a: string) => {
+          if (!/^0x[0-9a-fA-F]{40}$/.test(a)) return false;
+          const body = toChecksumAddress(a).slice(2);
+          return body !== body.toLowerCase() && body !== body.toUpperCase();
+        };
+        const addr = usable(profileAddr) ? profileAddr : EIP55_VECTOR;
+        ctx.observe('pools-eip55-address', addr === profileAddr ? 'profile destAddress' : 'EIP-55 test vector');
+        const checksummed = toChecksumAddress(addr);
+        const hex = addr.slice(2);
+        const broken = breakChecksum(checksummed);
+        const quote = (destAddress: string) => actor.client.post(poolPath(mainPool(ctx), '/quote'), quoteBody(ctx, { type: 'firm', destAddress }));
+        const good = await quote(checksummed);
+        ctx.expect.status(good, [200, 201], 'POOLS-ADDR-EIP55-VALID');
+        ctx.expect.schema(good, FirmQuote, 'POOLS-ADDR-EIP55-VALID');
+        for (const single of [`0x${hex.toLowerCase()}`, `0x${hex.toUpperCase()}`]) {
+          const ex = await quote(single);
+          ctx.expect.status(ex, [200, 201], 'POOLS-ADDR-SINGLE-CASE');
+          ctx.expect.schema(ex, FirmQuote, 'POOLS-ADDR-SINGLE-CASE');
+        }
+        ctx.expect.error(await quote(broken), 400, 'invalid_request', { requirement: 'POOLS-ADDR-EIP55-INVALID-400' });
+      },
+    },
     {
       name: 'a quote without type is firm: quoteId, expiresAt, rate, bps, available and executable',
       requirements: ['POOLS-QUOTE-FIRM-SHAPE', 'POOLS-QUOTE-FIRM-DEFAULT'],

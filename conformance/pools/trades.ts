@@ -3,7 +3,7 @@
 import { defineSuite, type CheckContext, type PoolsActor } from '../../src/runner/check.js';
 import { StoredQuote, TradesPage, type Trade } from '../../src/spec/schemas/pools/index.js';
 import { POOLS_LIMITS } from '../../src/spec/limits.js';
-import { quotePath, readTrade, reservedTrade } from './support/pools.js';
+import { poolsProfile, quotePath, readTrade, reservedTrade, settleTo } from './support/pools.js';
 
 /** Relative slack for rounding between cryptoAmount and fiatAmount × quotedRate; an inverted rate is far outside it. */
 const RATE_TOLERANCE = 0.001;
@@ -125,7 +125,13 @@ export default defineSuite({
           requirement: 'POOLS-TRADES-CURSOR-WALK',
         });
 
+        // With the outcome trigger, settle the oldest trade so the status filter has something to leave out.
+        const settled = poolsProfile(ctx).triggers.tradeOutcome ? made[0]! : null;
+        if (settled) await settleTo(ctx, actor, settled.quoteId, 'settled', 'POOLS-TRADES-FILTERS');
         const filtered = await walk(ctx, actor, { ...bounds, limit: 1, side: 'on_ramp', status: 'reserved' }, full.data.length + 2, 'POOLS-TRADES-FILTERS');
+        if (settled) {
+          ctx.expect.that(!filtered.some((t) => t.transactId === settled.transactId), 'status=reserved leaves out the settled trade', { requirement: 'POOLS-TRADES-FILTERS', actual: ids(filtered) });
+        }
         for (const t of filtered) {
           ctx.expect.that(t.side === 'on_ramp' && t.status === 'reserved', 'side and status filters hold on every page', {
             requirement: 'POOLS-TRADES-FILTERS',
@@ -133,7 +139,7 @@ export default defineSuite({
           });
         }
         ctx.expect.that(new Set(ids(filtered)).size === filtered.length, 'the filtered walk has no duplicate', { requirement: 'POOLS-TRADES-FILTERS' });
-        for (const m of made) {
+        for (const m of made.filter((t) => t !== settled)) {
           ctx.expect.that(filtered.some((t) => t.transactId === m.transactId), 'our reserved on_ramp trades match the filters', { requirement: 'POOLS-TRADES-FILTERS', actual: m.transactId });
         }
         const { ex: offEx, page: off } = await page(ctx, actor, { ...bounds, limit: POOLS_LIMITS.trades.limitMax, side: 'off_ramp' }, 'POOLS-TRADES-FILTERS');
@@ -151,6 +157,11 @@ export default defineSuite({
           const ex = await actor.client.get('/pools/trades', { limit });
           ctx.expect.error(ex, 400, 'invalid_request', { code: 'invalid_limit', requirement: 'POOLS-TRADES-LIMIT-INVALID-400' });
         }
+        // The default (50) is only visible with more than 50 trades: top the partner up, once, to def + 1.
+        const { page: before } = await page(ctx, actor, { limit: def + 1 }, 'POOLS-TRADES-LIMIT-DEFAULT');
+        const missing = def + 1 - before.data.length;
+        for (let i = 0; i < missing; i++) await reservedTrade(ctx, actor, 'POOLS-TRADES-LIMIT-DEFAULT');
+        if (missing > 0) ctx.observe('pools-trades-created-for-default-page', missing);
         const { ex: maxEx, page: atMax } = await page(ctx, actor, { limit: max }, 'POOLS-TRADES-LIMIT-EDGES');
         ctx.expect.that(atMax.data.length <= max, `limit=${max} bounds the page`, { requirement: 'POOLS-TRADES-LIMIT-EDGES', exchange: maxEx });
         const { ex: defEx, page: dflt } = await page(ctx, actor, {}, 'POOLS-TRADES-LIMIT-DEFAULT');
@@ -185,6 +196,8 @@ export default defineSuite({
       async run(ctx: CheckContext) {
         const actor = ctx.pools.partner();
         const other = ctx.pools.other();
+        // The partner has a trade of its own, so a cursor that is wrongly ignored shows up as a non-empty page.
+        await reservedTrade(ctx, actor, 'POOLS-TRADES-UNKNOWN-CURSOR');
         const foreign = await reservedTrade(ctx, other, 'POOLS-TRADES-UNKNOWN-CURSOR');
         const { ex, page: p } = await page(ctx, actor, { cursor: foreign.transactId, limit: 10 }, 'POOLS-TRADES-UNKNOWN-CURSOR');
         ctx.expect.equal(p.data.length, 0, 'an unknown cursor yields an empty page', { requirement: 'POOLS-TRADES-UNKNOWN-CURSOR', exchange: ex });

@@ -140,6 +140,11 @@ export const ROLES = {
     missing: 'no pools partner has publishableKey',
     present: (p) => pools(p).some((x) => x.publishableKey),
   },
+  'pools.production': {
+    description: 'the pools production base URL (a test key presented there must be refused)',
+    missing: 'the profile has no pools.baseUrls.production',
+    present: (p) => !!p.pools?.baseUrls.production,
+  },
   'pools.unfunded': {
     description: 'a pools partner with an insufficient balance (402)',
     missing: 'no pools partner has state unfunded',

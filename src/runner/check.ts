@@ -110,6 +110,8 @@ export interface CheckContext {
     velocityCapped(): PoolsActor;
     webhooks(): Promise<PoolsActor>;
     rawClient(): ApiClient;
+    /** A client on the pools production base (role pools.production). */
+    productionClient(): ApiClient;
   };
   /** Run a profile trigger as the given actor. Fails the check (not skip) when the trigger errors. */
   trigger(

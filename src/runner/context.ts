@@ -209,6 +209,11 @@ export function createCheckContext(shared: RunShared, check: CheckDef, service: 
         if (!profile.pools) throw new CheckSkipped('the profile has no pools section');
         return client('pools', profile.pools.baseUrls.sandbox, 'raw');
       },
+      productionClient: () => {
+        const url = profile.pools?.baseUrls.production;
+        if (!url) throw new CheckSkipped('the profile has no pools.baseUrls.production');
+        return client('pools', url, 'production');
+      },
     },
     async trigger(svc, name, vars, actor) {
       const triggers: Record<string, unknown> = svc === 'gate' ? profile.gate.triggers : (profile.pools?.triggers ?? {});

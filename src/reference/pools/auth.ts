@@ -5,7 +5,7 @@ import type { PoolsArea } from './world.js';
 export const area: PoolsArea = {
   name: 'auth',
   faults: [
-    { name: 'pools-key-mode-env-accepted', service: 'pools', requirements: ['POOLS-AUTH-PK-SECRET-ROUTE-403'], description: 'A test key is accepted on the production base (no key_mode_mismatch for the environment).', suite: 'conformance' },
+    { name: 'pools-key-mode-env-accepted', service: 'pools', requirements: ['POOLS-AUTH-KEY-MODE-ENV-403'], description: 'A test key is accepted on the production base (no key_mode_mismatch for the environment).', suite: 'conformance' },
     { name: 'pools-publishable-key-on-secret-route', service: 'pools', requirements: ['POOLS-AUTH-PK-SECRET-ROUTE-403'], description: 'A publishable key is accepted on secret-only routes.', suite: 'conformance' },
     { name: 'pools-not-enabled-accepted', service: 'pools', requirements: ['POOLS-AUTH-NOT-ENABLED-403'], description: 'A partner without pools enabled passes entitled routes.', suite: 'conformance' },
     { name: 'pools-suspended-accepted', service: 'pools', requirements: ['POOLS-AUTH-SUSPENDED-403'], description: 'A suspended partner passes entitled routes.', suite: 'conformance' },

@@ -9,6 +9,7 @@ const AUTH = 'Authentication';
 const ERR = 'Errors';
 
 export const requirements: Requirement[] = [
+  entry({ id: 'POOLS-AUTH-KEY-MODE-ENV-403', section: AUTH, title: 'A key whose mode does not match the environment (a test key on production) gives 403 key_mode_mismatch', kind: 'auth', roles: ['pools.partner', 'pools.production'] }),
   entry({ id: 'POOLS-AUTH-MISSING-KEY-401', section: AUTH, title: 'A request without a key gives 401', kind: 'auth', roles: ['pools.partner'] }),
   entry({ id: 'POOLS-AUTH-INVALID-KEY-401', section: AUTH, title: 'A request with an invalid key gives 401', kind: 'auth', roles: ['pools.partner'] }),
   entry({ id: 'POOLS-AUTH-PK-DISCOVERY', section: AUTH, title: 'A publishable key is usable on GET /pools', kind: 'auth', roles: ['pools.publishableKey'] }),
