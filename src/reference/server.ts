@@ -19,6 +19,8 @@ export interface RunningReference {
   profile: Profile;
   urls: { gateSandbox: string; gateProduction: string; poolsSandbox: string; poolsProduction: string };
   faults: string[];
+  /** The routes each service serves (below /v1), for tests that walk every route. */
+  routes: { gate: { method: string; pattern: string }[]; pools: { method: string; pattern: string }[] };
   close(): Promise<void>;
 }
 
@@ -176,6 +178,7 @@ export async function startReference(opts: StartReferenceOptions): Promise<Runni
       profile,
       urls: { gateSandbox, gateProduction, poolsSandbox, poolsProduction },
       faults: faultNames,
+      routes: { gate: gate.router.list(), pools: pools?.router.list() ?? [] },
       async close() {
         if (closed) return;
         closed = true;

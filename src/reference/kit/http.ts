@@ -76,6 +76,11 @@ export class Router {
     return this;
   }
 
+  /** Every registered route (method and pattern), e.g. for fuzzing each one. */
+  list(): { method: string; pattern: string }[] {
+    return this.routes.map((r) => ({ method: r.method, pattern: r.pattern }));
+  }
+
   /** Find the handler; `allowed` lists methods of a path that exists with another method. */
   match(
     method: string,
