@@ -6,7 +6,7 @@ import { isValidEvmAddress } from '../../spec/eip55.js';
 import { HttpError, jsonObject } from '../kit/http.js';
 import { div, format, isDecimal, lessBps, mul, parse } from './money.js';
 import { PRICING } from './pricing.js';
-import type { PoolDef, PoolsArea, QuoteRecord, Side } from './world.js';
+import type { PoolDef, PoolsArea, PoolsWorld, QuoteRecord, Side } from './world.js';
 
 const NETWORKS: readonly string[] = POOLS_LIMITS.cryptoNetworks;
 
@@ -36,6 +36,12 @@ function price(pool: PoolDef, side: Side, amount: string, spreadOnlyRate: boolea
   return { fiatAmount: format(fiat, 2), cryptoAmount: format(crypto, pool.cryptoDecimals), rate: rateStr, usdtEquivalent: mul(fiat, usdtPerFiat) };
 }
 
+function activeQuotes(world: PoolsWorld): number {
+  let n = 0;
+  for (const q of world.quotes.values()) if (world.quoteStatus(q) === 'active') n++;
+  return n;
+}
+
 export const area: PoolsArea = {
   name: 'quotes',
   faults: [
@@ -52,6 +58,7 @@ export const area: PoolsArea = {
     { name: 'pools-quote-bps-as-strings', service: 'pools', requirements: ['POOLS-QUOTE-FIRM-SHAPE'], description: 'spreadBps and feeBps of a firm quote are strings.', suite: 'conformance' },
     { name: 'pools-quote-required-field-unchecked', service: 'pools', requirements: ['POOLS-QUOTE-BODY-REQUIRED-400'], description: 'A quote without amount is accepted (amount defaults to 100).', suite: 'conformance' },
     { name: 'pools-quote-ttl-30s', service: 'pools', requirements: ['POOLS-TTL-EXPIRES-AT', 'POOLS-TTL-UNDER-LOAD'], description: 'Firm quotes live 30 s instead of about 15 s.', suite: 'conformance' },
+    { name: 'pools-ttl-drifts-under-load', service: 'pools', requirements: ['POOLS-TTL-UNDER-LOAD'], description: 'While 5 or more firm quotes are active, new quotes live 30 s instead of about 15 s (only load shows it).', suite: 'load' },
     { name: 'pools-rate-input-per-output', service: 'pools', requirements: ['POOLS-TRADES-RATE-OUTPUT-PER-INPUT'], description: 'rate is quoted input per output (fiat per crypto) for on_ramp.', suite: 'conformance' },
   ],
   register(router, world) {
@@ -125,7 +132,8 @@ export const area: PoolsArea = {
         return { status: 200, body: { ...common, available: true, executable: false, type: 'indicative', ...(f.has('pools-indicative-has-quote-id') ? { quoteId: world.newId('pq') } : {}) } };
       }
       const now = world.clock.now();
-      const ttlS = f.has('pools-quote-ttl-30s') ? 30 : (world.profile.reference?.quoteTtlSeconds ?? 15);
+      let ttlS = f.has('pools-quote-ttl-30s') ? 30 : (world.profile.reference?.quoteTtlSeconds ?? 15);
+      if (f.has('pools-ttl-drifts-under-load') && activeQuotes(world) >= 5) ttlS = 30;
       const q: QuoteRecord = {
         quoteId: world.newId('pq'),
         partner: caller.partner.name,
