@@ -11,6 +11,7 @@ import { loadGates } from '../src/load/gates.js';
 import { findK6 } from '../src/load/k6.js';
 import { runLoad } from '../src/load/run.js';
 import { ALL_FAULTS } from '../src/reference/faults.js';
+import { CATALOGUE } from '../src/spec/catalogue/index.js';
 import { startEmbedded } from './support/embedded.js';
 
 const k6 = findK6();
@@ -38,7 +39,9 @@ function casesFor(requirements: string[]): { scenario: ScenarioName; cases: stri
   return out;
 }
 
-const loadFaults = ALL_FAULTS.filter((f) => f.suite === 'load');
+// Load faults, and conformance faults that also break a load requirement (TTL 30 s, TTL not enforced): both suites must catch those.
+const loadIds = new Set(CATALOGUE.filter((r) => r.suite === 'load').map((r) => r.id));
+const loadFaults = ALL_FAULTS.filter((f) => f.suite === 'load' || f.requirements.some((id) => loadIds.has(id)));
 
 describe.skipIf(!!noK6)(`load scenarios against the embedded target${noK6 ? ` (skipped: ${noK6})` : ''}`, () => {
   it('clean target: rate-limits, quote-ttl and transact-race pass at quick depth', { timeout: 240_000 }, async () => {

@@ -65,7 +65,7 @@ async function firmQuote(p: PoolsPartner = funded, extra: Record<string, unknown
   return r.body;
 }
 
-async function transact(p: PoolsPartner, quoteId: string, idem = crypto.randomUUID(), body: unknown = { quoteId }): Promise<Res> {
+async function transact(p: PoolsPartner, quoteId: string, idem: string = crypto.randomUUID(), body: unknown = { quoteId }): Promise<Res> {
   return call('POST', '/pools/EUR-USDT/transact', { key: p.secretKey, body, idem });
 }
 
