@@ -75,6 +75,7 @@ export const area: PoolsArea = {
     { name: 'pools-velocity-cap-ignored', service: 'pools', requirements: ['POOLS-VEL-CAP-429'], description: 'The velocity cap is never enforced.', suite: 'conformance' },
     { name: 'pools-velocity-counts-retries', service: 'pools', requirements: ['POOLS-VEL-RETRY-EXCLUDED'], description: 'Idempotent retries count against the velocity cap and get 429 once it is reached.', suite: 'conformance' },
     { name: 'pools-reserve-debits-fee-twice', service: 'pools', requirements: ['POOLS-BAL-RESERVE-DEBIT'], description: 'Transact reserves the fiat amount plus the fee again.', suite: 'conformance' },
+    { name: 'pools-replay-debits-again', service: 'pools', requirements: ['POOLS-TX-RETRY-ONE-DEBIT'], description: 'A retry with the same Idempotency-Key answers the same trade but debits the balance again.', suite: 'chaos' },
     { name: 'pools-event-on-reserve', service: 'pools', requirements: ['POOLS-EVT-TERMINAL-ONLY'], description: 'Transact fires a pool.transaction.reserved webhook for the non-terminal reserved trade.', suite: 'conformance' },
     { name: 'pools-transact-status-quoted', service: 'pools', requirements: ['POOLS-TX-RESERVED'], description: 'Transact answers the trade with status quoted instead of reserved.', suite: 'conformance' },
   ],
@@ -98,6 +99,10 @@ export const area: PoolsArea = {
         }
         if (f.has('pools-replay-new-trade')) throw new HttpError(409, 'The quote was already consumed.', 'quote_consumed');
         if (f.has('pools-velocity-counts-retries')) checkVelocity(world, caller, String((prior.reply.body as { fiatAmount?: string }).fiatAmount ?? '0'));
+        if (f.has('pools-replay-debits-again')) {
+          const t = world.tradeByQuote.get(String(b.quoteId));
+          if (t) world.post(world.state(caller), 'buy_debit', -parse(t.fiatAmount), t);
+        }
         return prior.reply;
       }
       if (typeof b.quoteId !== 'string' || b.quoteId.length === 0) throw new HttpError(400, 'quoteId is required.', 'parameter_missing');

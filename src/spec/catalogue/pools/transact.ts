@@ -15,6 +15,7 @@ export const requirements: Requirement[] = [
   entry({ id: 'POOLS-TX-REPLAY-SAME-TRADE', section: RULES, title: 'A retry with the same Idempotency-Key and body returns the existing trade', kind: 'idempotency', roles: ['pools.partner'] }),
   entry({ id: 'POOLS-TX-KEY-CONFLICT-409', section: RULES, title: 'The same Idempotency-Key with a different body gives 409 idempotency-conflict', kind: 'idempotency', roles: ['pools.partner'] }),
   entry({ id: 'POOLS-TX-OTHER-KEY-SAME-QUOTE', section: RULES, title: 'Transact on an already-consumed quote with another key returns the existing trade (rule 3) or 409 (state table)', kind: 'idempotency', roles: ['pools.partner'] }),
+  entry({ id: 'POOLS-TX-RETRY-ONE-DEBIT', section: 'Errors', title: 'A transact retried with the same Idempotency-Key after a lost response returns the same trade; the balance and ledger show one debit', kind: 'idempotency', roles: ['pools.partner'], suite: 'chaos' }),
   entry({ id: 'POOLS-TX-CONCURRENT-SINGLE-USE', section: 'Limits', title: 'A firm quote is single use: concurrent transacts with different keys create one trade', kind: 'idempotency', roles: ['pools.partner'] }),
   entry({ id: 'POOLS-TX-INSUFFICIENT-402', section: 'Errors', title: 'Insufficient pre-funded balance to reserve gives 402', kind: 'error', roles: ['pools.partner'] }),
   entry({ id: 'POOLS-TX-OFF-RAMP-501', section: RULES, title: 'off_ramp transact gives 501 unless enabled for the partner, pool and environment', kind: 'status', roles: ['pools.noOffRamp'] }),
