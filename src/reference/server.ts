@@ -61,6 +61,7 @@ function clientKey(req: IncomingMessage): string {
 }
 
 interface Pipeline {
+  service: 'gate' | 'pools';
   router: Router;
   env: 'test' | 'live';
   limiter: GateRateLimiter | null;
@@ -74,8 +75,10 @@ async function handle(p: Pipeline, req: IncomingMessage, res: ServerResponse): P
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const fullPath = q === -1 ? url : url.slice(0, q);
-    if (fullPath !== BASE && !fullPath.startsWith(`${BASE}/`)) throw new HttpError(404, `Unknown route: ${req.method} ${fullPath}`, 'route_not_found');
-    const path = fullPath.slice(BASE.length) || '/';
+    // The versioning fault serves Gate at the root instead of under /v1.
+    const base = p.service === 'gate' && p.faults.has('ver-no-v1-segment') ? '' : BASE;
+    if (base && fullPath !== base && !fullPath.startsWith(`${base}/`)) throw new HttpError(404, `Unknown route: ${req.method} ${fullPath}`, 'route_not_found');
+    const path = fullPath.slice(base.length) || '/';
     const method = (req.method ?? 'GET').toUpperCase();
     const m = p.router.match(method, path);
     if (p.limiter) p.limiter.check(clientKey(req), method, path, m.pattern ? `${method} ${m.pattern}` : `${method} ?`);
@@ -100,6 +103,15 @@ async function handle(p: Pipeline, req: IncomingMessage, res: ServerResponse): P
       return;
     }
     if (err instanceof HttpError) {
+      const wrong = p.service === 'gate' ? wrongErrorFor(p.faults, err) : null;
+      if (wrong) {
+        sendError(res, requestId, wrong);
+        return;
+      }
+      if (p.service === 'gate' && p.faults.has('err-code-empty')) {
+        send(res, requestId, { status: err.status, body: { ...errorEnvelope(err, requestId), code: '' }, headers: err.headers });
+        return;
+      }
       if (p.faults.has('err-request-id-header-mismatch') || p.faults.has('err-envelope-no-status-code')) {
         const body: Record<string, unknown> = errorEnvelope(err, requestId);
         if (p.faults.has('err-envelope-no-status-code')) delete body.statusCode;
@@ -114,6 +126,25 @@ async function handle(p: Pipeline, req: IncomingMessage, res: ServerResponse): P
     p.log(`500 ${req.method} ${(req.url ?? '').split('?')[0]} request_id=${requestId}: ${(err as Error)?.stack ?? String(err)}`);
     sendError(res, requestId, new HttpError(500, 'internal', 'internal_error', 'server_error'));
   }
+}
+
+/** Error-type faults of the Gate envelope: the error re-typed (or a leaking 500), else null. */
+function wrongErrorFor(faults: ActiveFaults, err: HttpError): HttpError | null {
+  const retype: Record<string, [number, string]> = {
+    'err-400-type-bad-request': [400, 'bad_request'],
+    'err-401-type-forbidden': [401, 'forbidden'],
+    'err-403-type-unauthorized': [403, 'unauthorized'],
+    'err-404-type-missing': [404, 'missing'],
+    'err-409-type-invalid': [409, 'invalid_request'],
+  };
+  for (const [name, [status, type]] of Object.entries(retype)) {
+    if (faults.has(name) && err.status === status) return new HttpError(status, err.message, err.code, type as HttpError['type'], err.headers);
+  }
+  if (faults.has('err-5xx-leaks-stack') && /not valid JSON/.test(err.message)) {
+    // 501 keeps the message in errorEnvelope: the leak is the fault.
+    return new HttpError(501, `SyntaxError: Unexpected end of JSON input\n    at JSON.parse (<anonymous>)\n    at jsonObject (src/reference/kit/http.ts)`, 'internal_error', 'server_error');
+  }
+  return null;
 }
 
 function listen(server: Server, port: number, host: string): Promise<number> {
@@ -146,7 +177,7 @@ export async function startReference(opts: StartReferenceOptions): Promise<Runni
 
   const servers: Server[] = [];
   const start = async (router: Router, env: 'test' | 'live', withLimiter: boolean, baseUrl: string | undefined): Promise<string> => {
-    const pipeline: Pipeline = { router, env, limiter: withLimiter ? limiter : null, faults, log };
+    const pipeline: Pipeline = { service: withLimiter ? 'gate' : 'pools', router, env, limiter: withLimiter ? limiter : null, faults, log };
     const server = createServer((req, res) => {
       void handle(pipeline, req, res);
     });

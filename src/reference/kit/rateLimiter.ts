@@ -42,6 +42,34 @@ export const RATE_LIMIT_FAULTS: FaultDef[] = [
     description: 'All clients share one set of windows instead of one per client.',
     suite: 'load',
   },
+  {
+    name: 'rate-write30-default-group',
+    service: 'gate',
+    requirements: ['GATE-RATE-ROUTE-WRITE30'],
+    description: 'The 30/min write routes use the default 10 per 10 s window.',
+    suite: 'load',
+  },
+  {
+    name: 'rate-read60-default-group',
+    service: 'gate',
+    requirements: ['GATE-RATE-ROUTE-READ60'],
+    description: 'The 60/min read routes use the default 10 per 10 s window.',
+    suite: 'load',
+  },
+  {
+    name: 'rate-minute-window-off',
+    service: 'gate',
+    requirements: ['GATE-RATE-MINUTE-WINDOW'],
+    description: 'The 60 per minute window is not enforced.',
+    suite: 'load',
+  },
+  {
+    name: 'rate-429-wrong-type',
+    service: 'gate',
+    requirements: ['GATE-RATE-429-ENVELOPE'],
+    description: 'A 429 carries type invalid_request instead of rate_limited.',
+    suite: 'load',
+  },
 ];
 
 /** Timestamps of accepted requests in one window, oldest first (bounded by the window limit). */
@@ -101,6 +129,10 @@ export class GateRateLimiter {
       group = 'default';
       windows = [GATE_RATE_WINDOWS.first, GATE_RATE_WINDOWS.minute, GATE_RATE_WINDOWS.hour];
     }
+    if ((group === 'write30' && this.faults.has('rate-write30-default-group')) || (group === 'read60' && this.faults.has('rate-read60-default-group'))) {
+      group = 'default';
+      windows = [GATE_RATE_WINDOWS.first, GATE_RATE_WINDOWS.minute, GATE_RATE_WINDOWS.hour];
+    }
     if (group === 'default') {
       let first = windows[0]!;
       if (this.faults.has('rate-first-window-off-by-one')) first = { ...first, limit: first.limit + 1 };
@@ -116,10 +148,11 @@ export class GateRateLimiter {
     ];
     for (let i = 0; i < logs.length; i++) {
       const l = logs[i]!;
+      if (i === 1 && this.faults.has('rate-minute-window-off')) continue;
       const limit = windows[i]!.limit;
       if (l.count(now) >= limit) {
         const retryAfter = Math.max(1, Math.ceil(l.retryAfterMs(now) / 1000));
-        throw new HttpError(429, 'Too many requests: rate limit exceeded.', 'rate_limited', 'rate_limited', {
+        throw new HttpError(429, 'Too many requests: rate limit exceeded.', 'rate_limited', this.faults.has('rate-429-wrong-type') ? 'invalid_request' : 'rate_limited', {
           'retry-after': String(retryAfter),
         });
       }
