@@ -67,7 +67,7 @@ export default defineSuite({
       async run(ctx: CheckContext) {
         const actor = ctx.pools.partner();
         let last = { transactId: '', quoteId: '' };
-        await expectBalanceMove(ctx, actor, 'POOLS-BAL-RESERVE-DEBIT', 'transact', 3, async () => {
+        await expectBalanceMove(ctx, actor, 'POOLS-BAL-RESERVE-DEBIT', 'transact', 6, async () => {
           const { quote } = await createFirmQuote(ctx, actor, 'POOLS-BAL-RESERVE-DEBIT');
           const r = await transact(ctx, actor, quote.quoteId, 'POOLS-BAL-RESERVE-DEBIT');
           last = { transactId: r.transactId, quoteId: r.quoteId };

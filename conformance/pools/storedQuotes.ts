@@ -52,7 +52,7 @@ export default defineSuite({
       async run(ctx: CheckContext) {
         const actor = ctx.pools.partner();
         let quoteId = '';
-        await expectBalanceMove(ctx, actor, 'POOLS-BAL-REJECT-NO-MONEY', 'reject of an active quote', 3, async () => {
+        await expectBalanceMove(ctx, actor, 'POOLS-BAL-REJECT-NO-MONEY', 'reject of an active quote', 6, async () => {
           const fq = await createFirmQuote(ctx, actor, 'POOLS-SQ-REJECT');
           quoteId = fq.quote.quoteId;
           const ex = ctx.expect.status(await actor.client.post(quotePath(quoteId, '/reject')), [200, 201], 'POOLS-SQ-REJECT');
