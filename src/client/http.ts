@@ -59,11 +59,12 @@ export function createApiClient(opts: ClientOptions): ApiClient {
     return a.header;
   }
 
-  /** The secret key this request carries, which is what the pacer counts against. */
+  /** The API key this request carries (secret or publishable: each is a client of the rate limits), which is what the pacer counts against. */
   function pacingKey(req: ApiRequest): string | undefined {
     const a = req.auth ?? 'secret';
     if (a === 'secret') return opts.secretKey;
-    if (typeof a === 'object' && 'bearer' in a && /^sk_/.test(a.bearer)) return a.bearer;
+    if (a === 'publishable') return opts.publishableKey;
+    if (typeof a === 'object' && 'bearer' in a && /^(sk|pk)_/.test(a.bearer)) return a.bearer;
     return undefined;
   }
 

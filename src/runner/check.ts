@@ -94,7 +94,7 @@ export interface CheckContext {
     noRails(): GateActor;
     kycTrusted(): GateActor;
     /** A partner with a webhook secret; its webhook_url already points at the receiver. */
-    webhooks(): Promise<GateActor>;
+    webhooks(also?: { kycTrusted?: boolean; embed?: boolean }): Promise<GateActor>;
     /** A client on the sandbox base with an arbitrary credential (revoked, live, malformed). */
     rawClient(): ApiClient;
     /** A client on the production base (role gate.production). */

@@ -175,8 +175,11 @@ export function createCheckContext(shared: RunShared, check: CheckDef, service: 
       rails: () => leaseGate('rail-entitled', (p) => p.rails === true),
       noRails: () => leaseGate('non-rail', (p) => p.rails === false),
       kycTrusted: () => leaseGate('KYC-trusted', (p) => p.kycTrusted === true),
-      webhooks: async () => {
-        const actor = leaseGate('webhook-capable', (p) => !!p.webhookSecret, {
+      webhooks: async (also) => {
+        const extra = (p: GatePartner) =>
+          (!also?.kycTrusted || p.kycTrusted === true) && (!also?.embed || (!!p.publishableKey && !!p.allowedOrigins?.length));
+        const what = ['webhook-capable', also?.kycTrusted ? 'KYC-trusted' : '', also?.embed ? 'embed-capable' : ''].filter(Boolean).join(', ');
+        const actor = leaseGate(what, (p) => !!p.webhookSecret && extra(p), {
           prefer: (p) => shared.webhookReady.has(`gate:${p.name}`) || shared.gatePartners.leased(p.name) === 0,
         });
         await ensureWebhook('gate', actor);

@@ -119,7 +119,7 @@ function ownSessions(world: GateWorld, caller: GateCaller): SessionRecord[] {
   const out: SessionRecord[] = [];
   for (const s of world.sessions.values()) if (s.partner === caller.partner.name && s.mode === caller.mode) out.push(s);
   // Newest first; seq breaks ties within one millisecond.
-  out.sort((a, b) => (world.faults.has('sess-list-oldest-first') ? a.seq - b.seq : b.seq - a.seq));
+  out.sort((a, b) => b.seq - a.seq);
   return out;
 }
 
@@ -135,7 +135,7 @@ export const area: GateArea = {
     { name: 'sess-cancel-terminal-200', service: 'gate', requirements: ['GATE-SESS-CANCEL-TERMINAL-409'], description: 'Cancelling a terminal session answers 200 with the session unchanged instead of 409.', suite: 'conformance' },
     { name: 'sess-cancel-expired-allowed', service: 'gate', requirements: ['GATE-SESS-CANCEL-TERMINAL-409'], description: 'An expired session can be cancelled (status becomes cancelled).', suite: 'conformance' },
     { name: 'sess-retrieve-expires', service: 'gate', requirements: ['GATE-SESS-RETRIEVE-NO-STATUS-CHANGE'], description: 'GET /gate_sessions/{id} past expires_at answers status expired.', suite: 'conformance' },
-    { name: 'sess-list-oldest-first', service: 'gate', requirements: ['GATE-SESS-LIST-ORDER'], description: 'GET /gate_sessions lists oldest first.', suite: 'conformance' },
+    { name: 'sess-list-cursor-inclusive', service: 'gate', requirements: ['GATE-SESS-LIST-STARTING-AFTER'], description: 'The page after starting_after starts with the cursor session itself (a duplicate across pages).', suite: 'conformance' },
     { name: 'sess-list-has-more-false', service: 'gate', requirements: ['GATE-SESS-LIST-PAGINATION'], description: 'has_more is always false even when more sessions exist.', suite: 'conformance' },
     { name: 'sess-created-event-missing', service: 'gate', requirements: ['GATE-EVT-SESSION-CREATED'], description: 'No gate_session.created event is sent.', suite: 'conformance' },
     { name: 'sess-cancelled-event-missing', service: 'gate', requirements: ['GATE-EVT-SESSION-CANCELLED'], description: 'No gate_session.cancelled event is sent.', suite: 'conformance' },
@@ -190,7 +190,7 @@ export const area: GateArea = {
       if (after !== null && after !== '') {
         const i = all.findIndex((s) => s.id === after);
         if (i < 0) throw new HttpError(400, 'starting_after does not name a session of this list', 'invalid_cursor');
-        start = i + 1;
+        start = world.faults.has('sess-list-cursor-inclusive') ? i : i + 1;
       }
       const page = all.slice(start, start + limit);
       const hasMore = !world.faults.has('sess-list-has-more-false') && all.length > start + limit;
