@@ -201,9 +201,15 @@ export default defineSuite({
         ctx.expect.equal(plain.session.kyc_pre_verified, false, 'no package, no pre-verification', { requirement: 'GATE-SESS-KYC-PRE-VERIFIED', exchange: plain.exchange });
         const untrustedPartner = ctx.profile.gate.partners.find((p) => !p.kycTrusted && !p.reservedFor);
         if (!untrustedPartner) return ctx.observe('gate-kyc-untrusted', 'no untrusted partner in the profile');
-        const untrusted = ctx.gate.other();
-        if (untrusted.partner.kycTrusted) return ctx.observe('gate-kyc-untrusted', 'the second partner leased is KYC-trusted too');
-        const ex = await untrusted.client.post('/gate_sessions', sessionBody(ctx, { kyc_package: pkg }), { idempotencyKey: true, retry: false });
+        // A raw client with that partner's key: the lease pool does not pick partners by trust.
+        const ex = await ctx.gate.rawClient().request({
+          method: 'POST',
+          path: '/gate_sessions',
+          body: sessionBody(ctx, { kyc_package: pkg }),
+          auth: { bearer: untrustedPartner.secretKey },
+          idempotencyKey: true,
+          retry: false,
+        });
         if (ex.status >= 200 && ex.status < 300) {
           ctx.expect.equal(ex.json?.kyc_pre_verified, false, "an untrusted partner's package is not accepted", { requirement: 'GATE-SESS-KYC-PRE-VERIFIED', exchange: ex });
           ctx.observe('gate-kyc-untrusted', 'created, kyc_pre_verified false');

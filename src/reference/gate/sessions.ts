@@ -43,7 +43,9 @@ function isHttpUrl(v: string): boolean {
 
 /** Emit gate_session.expired the first time an open session is read past expires_at (embed bootstrap). */
 export function expireOnRead(world: GateWorld, caller: GateCaller, s: SessionRecord): void {
-  if (s.status !== 'open' || world.clock.now() <= s.expiresAtMs) return;
+  // The repeat fault fires again on every later read of an expired session.
+  const repeat = world.faults.has('sess-expired-event-repeats') && s.status === 'expired';
+  if (!repeat && (s.status !== 'open' || world.clock.now() <= s.expiresAtMs)) return;
   s.status = 'expired';
   if (!s.expiredEventSent || world.faults.has('sess-expired-event-repeats')) {
     s.expiredEventSent = true;
