@@ -4,9 +4,10 @@
 // Response fields are not shown: the token is found as the JWT in the body.
 import type { Exchange } from '../../src/client/types.js';
 import { defineSuite, type CheckContext } from '../../src/runner/check.js';
+import { GATE_LIMITS } from '../../src/spec/limits.js';
 import { allowedOrigin, bootstrap, createSession, findJwt, sessionPath, stringsIn } from './support/sessions.js';
 
-const HOUR_S = 3600;
+const HOUR_S = GATE_LIMITS.embedTokenLifetimeMs / 1000;
 /** Clock and rounding slack on the 1 h token lifetime, in seconds. */
 const LIFETIME_SLACK_S = 60;
 

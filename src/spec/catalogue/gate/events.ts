@@ -38,5 +38,6 @@ export const requirements: Requirement[] = [
   ev('GATE-EVT-CUSTOMER-CREATED', CAT, 'customer.created fires when a customer is created, data the customer object', 'event'),
   ev('GATE-EVT-CUSTOMER-UPDATED', CAT, 'customer.updated fires when a customer changes, data the customer object', 'event'),
   ev('GATE-EVT-CUSTOMER-DELETED', CAT, 'customer.deleted fires when a customer is deleted, data the customer object or its id', 'event'),
+  ev('GATE-EVT-DATA-PER-TYPE', CAT, 'data is shaped per the catalogue: the session object for gate_session.* (plus tx_refid for completed), gate_session_id, kyc_status and user_reference for kyc.required, the customer object for customer.* (deleted: object or its id), livemode false and message for webhook.test', 'event'),
   ev('GATE-EVT-WEBHOOK-TEST-ONLY', CAT, 'webhook.test is sent only via POST /webhooks/test, never on its own', 'event'),
 ];

@@ -23,6 +23,7 @@ export const requirements: Requirement[] = [
   r('GATE-WHOPS-LIST-HAS-MORE', 'has_more is true when more deliveries exist beyond the page', 'pagination', ['gate.webhooks']),
   r('GATE-WHOPS-NO-PAYLOAD', 'the raw payload is never returned by the deliveries list', 'field', ['gate.webhooks']),
   r('GATE-WHOPS-DELIVERY-SHAPE', 'a WebhookDelivery has object webhook_delivery, id, event_id, event_type, target_url, status in the enum, attempts integer ≤ 5, nullable last_response_status, last_error, next_attempt_at, delivered_at', 'field', ['gate.webhooks']),
+  r('GATE-WHOPS-DELIVERY-TERMINAL-NO-NEXT', 'next_attempt_at is null when the delivery is terminal (succeeded or dead_lettered); a succeeded delivery has delivered_at set', 'field', ['gate.webhooks']),
   r('GATE-WHOPS-TEST-PENDING', 'POST /webhooks/test answers a WebhookDelivery with event_type webhook.test and status pending', 'status', ['gate.webhooks']),
   r('GATE-WHOPS-TEST-NEW-EVENT', 'POST /webhooks/test is not idempotent: each call creates a new event with its own event id', 'idempotency', ['gate.webhooks']),
   r('GATE-WHOPS-TEST-NO-URL-400', 'POST /webhooks/test gives 400 invalid_request when no webhook_url is configured', 'error'),

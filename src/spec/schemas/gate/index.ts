@@ -4,3 +4,4 @@ export * from './capabilities.js';
 export * from './customers.js';
 export * from './rails.js';
 export * from './sessions.js';
+export * from './webhooks.js';
