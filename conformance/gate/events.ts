@@ -8,7 +8,6 @@ import { GateEventEnvelope } from '../../src/spec/schemas/gate/webhooks.js';
 import { parseSignatureHeader, signGateBody, verifyGateSignature } from '../../src/webhooks/verify.js';
 import type { ReceivedEvent } from '../../src/webhooks/types.js';
 import { createSession, sessionPath } from './support/sessions.js';
-import { testCalls } from './webhookOperations.js';
 
 const EVENT_WAIT_MS = 30_000;
 const QUIET_MS = 1_500;
@@ -104,8 +103,10 @@ export default defineSuite({
         ctx.expect.status(await actor.client.post(sessionPath(session.id, '/cancel'), undefined, { retry: false }), [200, 201], 'GATE-EVT-WEBHOOK-TEST-ONLY');
         await ctx.waitForEvent(name, (e) => e.eventType === 'gate_session.cancelled' && e.json?.data?.id === session.id, EVENT_WAIT_MS, `gate_session.cancelled for ${session.id}`);
         await ctx.sleep(QUIET_MS, 'listening for an unrequested webhook.test');
-        // Another check of this run may have asked this partner for a test event meanwhile: then the count proves nothing.
-        if ((testCalls.get(name) ?? 0) >= start - EVENT_WAIT_MS) return ctx.observe('gate-webhook-test-only', 'a test event was requested on this partner meanwhile; not judged');
+        // Another check may have asked this partner for a test event meanwhile: such a delivery is listed as webhook.test by the target.
+        const listed = await actor.client.get('/webhooks/deliveries', { limit: 200 });
+        const requested = ((listed.json?.data ?? []) as { event_type?: string; created_at?: string | null }[]).filter((d) => d.event_type === 'webhook.test' && d.created_at && Date.parse(d.created_at) >= start - 1000).length;
+        if (requested > 0) return ctx.observe('gate-webhook-test-only', `${requested} test event(s) were requested on this partner meanwhile; not judged`);
         ctx.expect.equal(tests(), 0, 'no webhook.test arrives without POST /webhooks/test', { requirement: 'GATE-EVT-WEBHOOK-TEST-ONLY' });
       },
     },

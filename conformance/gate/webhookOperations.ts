@@ -21,7 +21,7 @@ const EVENT_WAIT_MS = 30_000;
 /** Top-up budget when the partner has fewer deliveries than the default page (POST /webhooks/test is 10/min per key). */
 const TOP_UP_TESTS = 6;
 /** Customer create + delete pairs (customer writes: 30/min) that each add two deliveries. */
-const TOP_UP_CUSTOMER_PAIRS = 12;
+const TOP_UP_CUSTOMER_PAIRS = 23;
 /** Field names a list could carry the raw event in. */
 const PAYLOAD_KEYS = ['payload', 'body', 'data', 'raw', 'raw_body', 'request_body', 'event', 'envelope'];
 
@@ -83,7 +83,7 @@ export default defineSuite({
       name: 'deliveries list: limit 1 and 200 accepted, 0 and 201 give 400',
       requirements: ['GATE-WHOPS-LIST-ENVELOPE', 'GATE-WHOPS-LIST-LIMIT-MIN', 'GATE-WHOPS-LIST-LIMIT-MAX'],
       needs: ['gate.partner'],
-      async run(ctx) {
+      async run(ctx: CheckContext) {
         const actor = ctx.gate.partner();
         const one = await list(ctx, actor, { limit: L.limitMin }, 'GATE-WHOPS-LIST-LIMIT-MIN');
         ctx.expect.that(one.page.data.length <= L.limitMin, `limit=${L.limitMin} returns at most ${L.limitMin} delivery`, { requirement: 'GATE-WHOPS-LIST-LIMIT-MIN', actual: one.page.data.length, exchange: one.ex });
@@ -97,7 +97,7 @@ export default defineSuite({
       name: 'deliveries list: skip 0 accepted, skip -1 gives 400',
       requirements: ['GATE-WHOPS-LIST-SKIP'],
       needs: ['gate.partner'],
-      async run(ctx) {
+      async run(ctx: CheckContext) {
         const actor = ctx.gate.partner();
         await list(ctx, actor, { skip: L.skipMin }, 'GATE-WHOPS-LIST-SKIP');
         await rejected(ctx, actor, { skip: L.skipMin - 1 }, 'GATE-WHOPS-LIST-SKIP');
@@ -107,7 +107,7 @@ export default defineSuite({
       name: 'deliveries list: each documented status filters, an unknown status gives 400',
       requirements: ['GATE-WHOPS-LIST-STATUS-FILTER'],
       needs: ['gate.webhooks'],
-      async run(ctx) {
+      async run(ctx: CheckContext) {
         const R = 'GATE-WHOPS-LIST-STATUS-FILTER';
         const actor = await ctx.gate.webhooks();
         const all = await list(ctx, actor, undefined, R);
@@ -127,7 +127,7 @@ export default defineSuite({
       requirements: ['GATE-WHOPS-TEST-PENDING', 'GATE-WHOPS-TEST-NEW-EVENT', 'GATE-WHOPS-LIST-ORDER', 'GATE-WHOPS-DELIVERY-SHAPE', 'GATE-WHOPS-TEST-EVENT-DATA'],
       needs: ['gate.webhooks'],
       timeoutMs: 90_000,
-      async run(ctx) {
+      async run(ctx: CheckContext) {
         const actor = await ctx.gate.webhooks();
         const first = await testDelivery(ctx, actor, 'GATE-WHOPS-TEST-PENDING');
         const second = await testDelivery(ctx, actor, 'GATE-WHOPS-TEST-PENDING');
@@ -179,8 +179,8 @@ export default defineSuite({
       name: 'deliveries list: default page of 50, has_more, no payload, terminal deliveries settled',
       requirements: ['GATE-WHOPS-LIST-DEFAULT-LIMIT', 'GATE-WHOPS-LIST-HAS-MORE', 'GATE-WHOPS-NO-PAYLOAD', 'GATE-WHOPS-DELIVERY-SHAPE', 'GATE-WHOPS-DELIVERY-TERMINAL-NO-NEXT'],
       needs: ['gate.webhooks'],
-      timeoutMs: 150_000,
-      async run(ctx) {
+      timeoutMs: 240_000,
+      async run(ctx: CheckContext) {
         const actor = await ctx.gate.webhooks();
         const want = L.limitDefault + 1;
         let { page } = await list(ctx, actor, { limit: L.limitMax }, 'GATE-WHOPS-LIST-DEFAULT-LIMIT');
@@ -235,7 +235,7 @@ export default defineSuite({
       name: 'POST /webhooks/test without a webhook_url gives 400',
       requirements: ['GATE-WHOPS-TEST-NO-URL-400'],
       needs: ['gate.partner'],
-      async run(ctx) {
+      async run(ctx: CheckContext) {
         const R = 'GATE-WHOPS-TEST-NO-URL-400';
         const actor = ctx.gate.partner();
         const ex = await actor.client.post('/webhooks/test', undefined, { retry: false });
@@ -259,7 +259,7 @@ export default defineSuite({
       name: "replay of another partner's delivery gives 404",
       requirements: ['GATE-WHOPS-REPLAY-FOREIGN-404'],
       needs: ['gate.webhooks', 'gate.secondPartner'],
-      async run(ctx) {
+      async run(ctx: CheckContext) {
         const R = 'GATE-WHOPS-REPLAY-FOREIGN-404';
         const owner = await ctx.gate.webhooks();
         const { delivery } = await testDelivery(ctx, owner, R);
