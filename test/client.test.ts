@@ -181,12 +181,12 @@ describe('createApiClient', () => {
     expect(seen.map((s) => s.headers['idempotency-key'])).toEqual(['k-net', 'k-net']);
   });
 
-  it('consults the pacer with the secret key before every attempt, unless pace is false or no secret is sent', async () => {
+  it('consults the pacer with the API key (secret or publishable: each is a rate-limit client) before every attempt, unless pace is false or no key is sent', async () => {
     const calls: string[] = [];
     const pacer = new Pacer();
     const orig = pacer.acquire.bind(pacer);
     pacer.acquire = (key, method, path, signal) => {
-      calls.push(`${key === SECRET ? 'secret' : key} ${method} ${path}`);
+      calls.push(`${key === SECRET ? 'secret' : key === PUBLISHABLE ? 'publishable' : key} ${method} ${path}`);
       return orig(key, method, path, signal);
     };
     script = [status(503)];
@@ -194,7 +194,8 @@ describe('createApiClient', () => {
     await c.post('/gate_sessions', {});
     await c.get('/gate_sessions', undefined, { pace: false });
     await c.post('/embed/bootstrap', {}, { auth: 'publishable' });
-    expect(calls).toEqual(['secret POST /gate_sessions', 'secret POST /gate_sessions']);
+    await c.post('/embed/refresh', {}, { auth: 'none' });
+    expect(calls).toEqual(['secret POST /gate_sessions', 'secret POST /gate_sessions', 'publishable POST /embed/bootstrap']);
   });
 });
 
