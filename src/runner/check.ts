@@ -93,8 +93,11 @@ export interface CheckContext {
     rails(): GateActor;
     noRails(): GateActor;
     kycTrusted(): GateActor;
-    /** A partner with a webhook secret; its webhook_url already points at the receiver. */
-    webhooks(also?: { kycTrusted?: boolean; embed?: boolean }): Promise<GateActor>;
+    /**
+     * A partner with a webhook secret; its webhook_url already points at the receiver.
+     * exclusive: no other check uses the partner while this one runs (receiver programmes, toxics).
+     */
+    webhooks(also?: { kycTrusted?: boolean; embed?: boolean; exclusive?: boolean }): Promise<GateActor>;
     /** A client on the sandbox base with an arbitrary credential (revoked, live, malformed). */
     rawClient(): ApiClient;
     /** A client on the production base (role gate.production). */
@@ -102,13 +105,16 @@ export interface CheckContext {
   };
   pools: {
     partner(): PoolsActor; // funded
+    /** A funded partner no other check uses while this one runs (exact balance and ledger accounting). */
+    exclusive(): Promise<PoolsActor>;
     other(): PoolsActor;
     byState(state: PoolsPartner['state']): PoolsActor;
     offRamp(): PoolsActor;
     noOffRamp(): PoolsActor;
     balanceGateOff(): PoolsActor;
     velocityCapped(): PoolsActor;
-    webhooks(): Promise<PoolsActor>;
+    /** A funded partner whose webhooks reach the receiver; exclusive as for gate.webhooks. */
+    webhooks(opts?: { exclusive?: boolean }): Promise<PoolsActor>;
     rawClient(): ApiClient;
     /** A client on the pools production base (role pools.production). */
     productionClient(): ApiClient;

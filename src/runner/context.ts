@@ -61,6 +61,8 @@ export interface CheckRunState {
   release(): void | Promise<void>;
 }
 
+/** How long a check waits for a partner it must hold alone. */
+const EXCLUSIVE_WAIT_MS = 120_000;
 const CLIENT_RETRY = { maxRetries: 3, baseDelayMs: 300, maxDelayMs: 3_000 };
 
 export function createCheckContext(shared: RunShared, check: CheckDef, service: 'gate' | 'pools', signal: AbortSignal): CheckRunState {
@@ -132,6 +134,34 @@ export function createCheckContext(shared: RunShared, check: CheckDef, service: 
     return poolsActor(p);
   };
 
+  /**
+   * A partner no other check holds, kept from them until this check ends: chaos
+   * checks program the receiver's answers and toxics for a whole partner.
+   * Waits (bounded) for one to come free; skips when none does.
+   */
+  async function leaseExclusive<P extends { name: string; secretKey: string }>(
+    pool: PartnerPool<P>,
+    what: string,
+    filter: (p: P) => boolean,
+    exclude: Set<string>,
+    leased: string[],
+  ): Promise<P> {
+    if (!pool.any(filter)) throw new CheckSkipped(`the profile has no ${what} partner`);
+    const deadline = Date.now() + EXCLUSIVE_WAIT_MS;
+    for (;;) {
+      const p = pool.lease(filter, exclude, undefined, { exclusive: true });
+      if (p) {
+        leased.push(p.name);
+        return p;
+      }
+      if (Date.now() > deadline || signal.aborted)
+        throw new CheckSkipped(`no ${what} partner came free for this check's exclusive use within ${EXCLUSIVE_WAIT_MS / 1000} s — add partners to the profile`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+
+  const fundedPools = (p: PoolsPartner) => p.state === 'funded' && !p.velocityCap && p.balanceGate;
+
   const notWebhooked = (p: { name: string }) => !shared.webhookReady.has(`gate:${p.name}`);
 
   async function ensureWebhook(svc: 'gate' | 'pools', actor: GateActor | PoolsActor): Promise<void> {
@@ -179,9 +209,12 @@ export function createCheckContext(shared: RunShared, check: CheckDef, service: 
         const extra = (p: GatePartner) =>
           (!also?.kycTrusted || p.kycTrusted === true) && (!also?.embed || (!!p.publishableKey && !!p.allowedOrigins?.length));
         const what = ['webhook-capable', also?.kycTrusted ? 'KYC-trusted' : '', also?.embed ? 'embed-capable' : ''].filter(Boolean).join(', ');
-        const actor = leaseGate(what, (p) => !!p.webhookSecret && extra(p), {
-          prefer: (p) => shared.webhookReady.has(`gate:${p.name}`) || shared.gatePartners.leased(p.name) === 0,
-        });
+        const filter = (p: GatePartner) => !!p.webhookSecret && extra(p);
+        const actor = also?.exclusive
+          ? gateActor(await leaseExclusive(shared.gatePartners, `${what} gate`, filter, new Set(gateActors.keys()), leasedGate))
+          : leaseGate(what, filter, {
+              prefer: (p) => shared.webhookReady.has(`gate:${p.name}`) || shared.gatePartners.leased(p.name) === 0,
+            });
         await ensureWebhook('gate', actor);
         return actor;
       },
@@ -193,7 +226,11 @@ export function createCheckContext(shared: RunShared, check: CheckDef, service: 
       },
     },
     pools: {
-      partner: () => leasePools('funded', (p) => p.state === 'funded' && !p.velocityCap && p.balanceGate),
+      partner: () => leasePools('funded', fundedPools),
+      exclusive: async () => {
+        if (!profile.pools) throw new CheckSkipped('the profile has no pools section');
+        return poolsActor(await leaseExclusive(shared.poolsPartners, 'funded pools', fundedPools, new Set(poolsActors.keys()), leasedPools));
+      },
       other: () => {
         if (poolsActors.size === 0) ctx.pools.partner();
         return leasePools('second funded', (p) => p.state === 'funded' && !p.velocityCap && p.balanceGate, true);
@@ -203,8 +240,12 @@ export function createCheckContext(shared: RunShared, check: CheckDef, service: 
       noOffRamp: () => leasePools('funded without off_ramp', (p) => p.state === 'funded' && !p.offRamp && !p.velocityCap),
       balanceGateOff: () => leasePools('balance-gate-off', (p) => p.balanceGate === false),
       velocityCapped: () => leasePools('velocity-capped', (p) => p.state === 'funded' && !!p.velocityCap),
-      webhooks: async () => {
-        const actor = leasePools('funded webhook-capable', (p) => p.state === 'funded' && !!p.webhookSecret && !p.velocityCap && p.balanceGate);
+      webhooks: async (opts) => {
+        const filter = (p: PoolsPartner) => p.state === 'funded' && !!p.webhookSecret && !p.velocityCap && p.balanceGate;
+        if (opts?.exclusive && !profile.pools) throw new CheckSkipped('the profile has no pools section');
+        const actor = opts?.exclusive
+          ? poolsActor(await leaseExclusive(shared.poolsPartners, 'funded webhook-capable pools', filter, new Set(poolsActors.keys()), leasedPools))
+          : leasePools('funded webhook-capable', filter);
         await ensureWebhook('pools', actor);
         return actor;
       },

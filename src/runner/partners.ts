@@ -6,6 +6,8 @@ import type { GatePartner, PoolsPartner } from '../profile/schema.js';
 
 export class PartnerPool<P extends { name: string; secretKey: string }> {
   private readonly leases = new Map<string, number>();
+  /** Partners held by one check alone (chaos checks that program the receiver or toxics for the partner). */
+  private readonly exclusive = new Set<string>();
 
   constructor(
     readonly all: readonly P[],
@@ -13,11 +15,12 @@ export class PartnerPool<P extends { name: string; secretKey: string }> {
   ) {}
 
   /** Lease the least busy partner matching `filter`, never one in `exclude`. */
-  lease(filter: (p: P) => boolean, exclude: ReadonlySet<string> = new Set(), prefer?: (p: P) => boolean): P | undefined {
+  lease(filter: (p: P) => boolean, exclude: ReadonlySet<string> = new Set(), prefer?: (p: P) => boolean, opts: { exclusive?: boolean } = {}): P | undefined {
     let best: P | undefined;
     let bestScore = Infinity;
     for (const p of this.all) {
-      if (!filter(p) || exclude.has(p.name)) continue;
+      if (!filter(p) || exclude.has(p.name) || this.exclusive.has(p.name)) continue;
+      if (opts.exclusive && (this.leases.get(p.name) ?? 0) > 0) continue;
       const score =
         (this.leases.get(p.name) ?? 0) * 10 + (this.pacer ? this.pacer.pressure(p.secretKey) : 0) + (prefer && !prefer(p) ? 100 : 0);
       if (score < bestScore) {
@@ -25,12 +28,21 @@ export class PartnerPool<P extends { name: string; secretKey: string }> {
         bestScore = score;
       }
     }
-    if (best) this.leases.set(best.name, (this.leases.get(best.name) ?? 0) + 1);
+    if (best) {
+      this.leases.set(best.name, (this.leases.get(best.name) ?? 0) + 1);
+      if (opts.exclusive) this.exclusive.add(best.name);
+    }
     return best;
+  }
+
+  /** Would an exclusive lease of a partner matching `filter` ever succeed (one exists at all)? */
+  any(filter: (p: P) => boolean): boolean {
+    return this.all.some(filter);
   }
 
   release(name: string): void {
     const n = (this.leases.get(name) ?? 0) - 1;
+    this.exclusive.delete(name);
     if (n <= 0) this.leases.delete(name);
     else this.leases.set(name, n);
   }

@@ -145,7 +145,7 @@ export const area: GateArea = {
     { name: 'sess-expired-event-repeats', service: 'gate', requirements: ['GATE-EVT-SESSION-EXPIRED'], description: 'gate_session.expired fires on every bootstrap past expiry, not once.', suite: 'conformance' },
     { name: 'sess-cross-tenant-visible', service: 'gate', requirements: ['GATE-SESS-CROSS-TENANT-404'], description: "Another partner's session is readable instead of 404.", suite: 'conformance' },
     { name: 'idem-key-not-required', service: 'gate', requirements: ['GATE-SESS-IDEMPOTENCY-KEY-REQUIRED'], description: 'POST /gate_sessions without Idempotency-Key is accepted.', suite: 'conformance' },
-    { name: 'idem-key-ignored', service: 'gate', requirements: ['GATE-SESS-IDEMPOTENT-REPLAY', 'GATE-ERR-RETRY-SESSION-ONE-OBJECT'], description: 'A repeated Idempotency-Key creates a new object.', suite: 'conformance' },
+    { name: 'idem-key-ignored', service: 'gate', requirements: ['GATE-SESS-IDEMPOTENT-REPLAY', 'GATE-ERR-RETRY-SESSION-ONE-OBJECT', 'GATE-ERR-RETRY-CUSTOMER-ONE-OBJECT', 'GATE-ERR-RETRY-PAY-OUT-ONE-OBJECT'], description: 'A repeated Idempotency-Key creates a new object (every idempotent create).', suite: 'conformance' },
     { name: 'idem-fingerprint-mismatch-replays', service: 'gate', requirements: ['GATE-SESS-IDEMPOTENCY-CONFLICT-409'], description: 'The same Idempotency-Key with a different body returns the original response instead of 409.', suite: 'conformance' },
   ],
   register(router, world) {

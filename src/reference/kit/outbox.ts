@@ -119,6 +119,13 @@ export const OUTBOX_FAULTS: FaultDef[] = [
     suite: 'chaos',
   },
   {
+    name: 'outbox-pools-no-redelivery',
+    service: 'pools',
+    requirements: ['POOLS-EVT-AT-LEAST-ONCE'],
+    description: 'A pools webhook the partner fails is dead-lettered at once, never delivered again.',
+    suite: 'chaos',
+  },
+  {
     name: 'outbox-timestamp-header-mismatch',
     service: 'gate',
     requirements: ['GATE-EVT-HEADER-TIMESTAMP'],
@@ -321,7 +328,8 @@ export class WebhookOutbox {
     const terminalNow =
       (status !== null && (status === 408 || status === 429) && this.faults.has('outbox-408-429-not-retried')) ||
       (status !== null && status >= 500 && this.faults.has('outbox-5xx-not-retried')) ||
-      (status === null && this.faults.has('outbox-network-error-dead-letters'));
+      (status === null && this.faults.has('outbox-network-error-dead-letters')) ||
+      (d.service === 'pools' && this.faults.has('outbox-pools-no-redelivery'));
     if (terminalNow || d.attempts >= this.maxAttempts()) {
       d.status = 'dead_lettered';
       d.nextAttemptAt = null;

@@ -57,7 +57,7 @@ export const area: PoolsArea = {
     { name: 'pools-dry-pool-409', service: 'pools', requirements: ['POOLS-QUOTE-UNAVAILABLE'], description: 'A dry pool answers 409 instead of 200 with available false.', suite: 'conformance' },
     { name: 'pools-quote-bps-as-strings', service: 'pools', requirements: ['POOLS-QUOTE-FIRM-SHAPE'], description: 'spreadBps and feeBps of a firm quote are strings.', suite: 'conformance' },
     { name: 'pools-quote-required-field-unchecked', service: 'pools', requirements: ['POOLS-QUOTE-BODY-REQUIRED-400'], description: 'A quote without amount is accepted (amount defaults to 100).', suite: 'conformance' },
-    { name: 'pools-quote-ttl-30s', service: 'pools', requirements: ['POOLS-TTL-EXPIRES-AT', 'POOLS-TTL-UNDER-LOAD'], description: 'Firm quotes live 30 s instead of about 15 s.', suite: 'conformance' },
+    { name: 'pools-quote-ttl-30s', service: 'pools', requirements: ['POOLS-TTL-EXPIRES-AT', 'POOLS-TTL-UNDER-LOAD', 'POOLS-TTL-UNDER-NETWORK-FAULTS'], description: 'Firm quotes live 30 s instead of about 15 s.', suite: 'conformance' },
     { name: 'pools-ttl-drifts-under-load', service: 'pools', requirements: ['POOLS-TTL-UNDER-LOAD'], description: 'While 5 or more firm quotes are active, new quotes live 30 s instead of about 15 s (only load shows it).', suite: 'load' },
     { name: 'pools-rate-input-per-output', service: 'pools', requirements: ['POOLS-TRADES-RATE-OUTPUT-PER-INPUT'], description: 'rate is quoted input per output (fiat per crypto) for on_ramp.', suite: 'conformance' },
   ],

@@ -15,5 +15,6 @@ export const requirements: Requirement[] = [
   entry({ id: 'POOLS-VEL-CAP-429', section: L, title: 'Exceeding the rolling 24-hour notional velocity cap gives 429', kind: 'limit', roles: ['pools.velocityCap'] }),
   entry({ id: 'POOLS-VEL-RETRY-EXCLUDED', section: L, title: 'Idempotent retries are excluded from the velocity cap', kind: 'limit', roles: ['pools.velocityCap'] }),
   entry({ id: 'POOLS-TTL-UNDER-LOAD', section: L, title: 'Under concurrent load, firm quotes still expire at their TTL and refuse transact after it', kind: 'limit', roles: ['pools.partner'], suite: 'load' }),
+  entry({ id: 'POOLS-TTL-UNDER-NETWORK-FAULTS', section: L, title: 'Behind added latency and limited bandwidth, firm quotes still expire at their TTL: transact before expiry succeeds, after it gives 409', kind: 'limit', roles: ['pools.partner'], suite: 'chaos' }),
   entry({ id: 'POOLS-TX-RACE-UNDER-LOAD', section: L, title: 'Under concurrent load, concurrent transacts on one quote create one trade (single use)', kind: 'idempotency', roles: ['pools.partner'], suite: 'load' }),
 ];

@@ -1,0 +1,32 @@
+// Toxics on a partner's webhook proxy (between the target's sender and the
+// receiver). Checks hold the partner exclusively, so a toxic touches only
+// their own deliveries; the chaos kit removes leftovers when the check ends.
+import type { Toxic } from 'toxiproxy-node-client';
+import type { CheckContext, ChaosKit, GateActor } from '../../../src/runner/check.js';
+
+export function chaosKit(ctx: CheckContext): ChaosKit {
+  if (!ctx.chaos) ctx.skip('network faults need Toxiproxy: run through `rampart chaos`');
+  return ctx.chaos;
+}
+
+let seq = 0;
+
+/** Add a toxic to the partner's webhook proxy; returns a remover. */
+export async function webhookToxic(
+  ctx: CheckContext,
+  actor: GateActor | { partner: { name: string } },
+  type: 'latency' | 'timeout' | 'reset_peer' | 'bandwidth',
+  stream: 'upstream' | 'downstream',
+  attributes: Record<string, number>,
+): Promise<{ remove(): Promise<void> }> {
+  const proxy = await chaosKit(ctx).webhookProxy(actor.partner.name);
+  const toxic: Toxic<unknown> = await proxy.addToxic({ name: `${type}-${stream}-${++seq}`, type, stream, toxicity: 1, attributes } as never);
+  let removed = false;
+  return {
+    async remove() {
+      if (removed) return;
+      removed = true;
+      await toxic.remove();
+    },
+  };
+}
