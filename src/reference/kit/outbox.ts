@@ -70,6 +70,13 @@ export const OUTBOX_FAULTS: FaultDef[] = [
     suite: 'chaos',
   },
   {
+    name: 'outbox-attempt-timeout-short',
+    service: 'gate',
+    requirements: ['GATE-DLV-TIMEOUT-10S'],
+    description: 'Gives up on an attempt after half the 10 s timeout, so a receiver answering in 8 s is failed and retried.',
+    suite: 'chaos',
+  },
+  {
     name: 'outbox-only-200-acknowledges',
     service: 'gate',
     requirements: ['GATE-DLV-2XX-ACKS'],
@@ -284,9 +291,10 @@ export class WebhookOutbox {
     const tsHeader = this.faults.has('outbox-timestamp-header-mismatch') ? t - 7 : t;
 
     const ignoreTimeout = this.faults.has('outbox-attempt-timeout-ignored');
+    const attemptTimeoutMs = this.faults.has('outbox-attempt-timeout-short') ? Math.round(this.attemptTimeoutMs / 2) : this.attemptTimeoutMs;
     const abort = new AbortController();
     entry.abort = abort;
-    const timer = ignoreTimeout ? null : setTimeout(() => abort.abort(new Error('attempt timed out')), this.attemptTimeoutMs);
+    const timer = ignoreTimeout ? null : setTimeout(() => abort.abort(new Error('attempt timed out')), attemptTimeoutMs);
     let status: number | null = null;
     let error: string | null = null;
     try {
@@ -301,8 +309,8 @@ export class WebhookOutbox {
           'x-gate-event-type': d.eventType,
         },
         signal: abort.signal,
-        headersTimeout: ignoreTimeout ? 0 : this.attemptTimeoutMs,
-        bodyTimeout: ignoreTimeout ? 0 : this.attemptTimeoutMs,
+        headersTimeout: ignoreTimeout ? 0 : attemptTimeoutMs,
+        bodyTimeout: ignoreTimeout ? 0 : attemptTimeoutMs,
       });
       status = res.statusCode;
       await res.body.dump().catch(() => undefined);

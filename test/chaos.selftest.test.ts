@@ -1,0 +1,90 @@
+// The chaos suites against the embedded target through a real Toxiproxy: a
+// clean run passes (only the real-time schedule check skips, at quick depth),
+// and every fault naming a requirement a chaos check covers makes one of
+// those checks fail; every chaos check that runs at quick depth is failed by
+// some fault. Skipped, with the reason, where toxiproxy-server is not built.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { installChaos } from '../src/chaos/kit.js';
+import { findToxiproxyServer, startToxiproxy, type ToxiproxyHandle } from '../src/chaos/toxiproxy.js';
+import { ALL_FAULTS } from '../src/reference/faults.js';
+import type { RunningReference } from '../src/reference/server.js';
+import { createProgress } from '../src/runner/progress.js';
+import { loadSuites, runChecks, type ChecksOutcome, type LoadedSuite } from '../src/runner/run.js';
+import { onlyChecksFor, startEmbedded } from './support/embedded.js';
+
+const PARALLEL = 4;
+const found = findToxiproxyServer();
+const missing = 'missing' in found ? found.missing : undefined;
+if (missing) console.warn(`chaos self-test skipped: ${missing}`);
+
+let tp: ToxiproxyHandle;
+let suites: LoadedSuite[];
+
+function runChaos(ref: RunningReference, selected: LoadedSuite[]): Promise<ChecksOutcome> {
+  return runChecks({
+    profile: ref.profile,
+    suites: selected,
+    depth: 'quick',
+    concurrency: 8,
+    suiteName: 'chaos',
+    progress: createProgress({ live: false, quiet: true }),
+    prepare: (shared) => installChaos(shared, tp),
+  });
+}
+
+describe.skipIf(!!missing)('chaos suites through Toxiproxy', () => {
+  beforeAll(async () => {
+    const started = await startToxiproxy();
+    if ('missing' in started) throw new Error(started.missing);
+    tp = started;
+    suites = await loadSuites('chaos');
+  });
+  afterAll(async () => {
+    await tp?.close();
+  });
+
+  it('a clean run of every chaos suite passes; only the real-time schedule check skips at quick depth', async () => {
+    const ref = await startEmbedded();
+    try {
+      const out = await runChaos(ref, suites);
+      const failed = out.checks.filter((c) => c.status === 'failed').map((c) => `${c.name}: ${c.reason ?? ''}`);
+      expect(failed).toEqual([]);
+      const skipped = out.checks.filter((c) => c.status === 'skipped');
+      expect(skipped.map((c) => c.requirements)).toEqual([['GATE-DLV-SCHEDULE-REALTIME']]);
+      expect(out.checks.filter((c) => c.status === 'passed').length).toBeGreaterThanOrEqual(15);
+      const gaps = out.observations.filter((o) => o.topic === 'retry-gap').map((o) => o.value as { attempt: number; expectedMs: number; observedMs: number });
+      console.log(`retry gaps (expected → observed ms): ${gaps.map((g) => `#${g.attempt} ${g.expectedMs}→${g.observedMs}`).join(', ')}`);
+      expect(gaps.length).toBeGreaterThanOrEqual(4);
+    } finally {
+      await ref.close();
+    }
+  }, 240_000);
+
+  it('every fault breaking a chaos requirement makes a chaos check fail, and every quick chaos check is failed by a fault', async () => {
+    const covered = new Set(suites.flatMap((s) => s.checks.flatMap((c) => c.requirements)));
+    const faults = ALL_FAULTS.filter((f) => f.requirements.some((id) => covered.has(id)));
+    const matrix: { fault: string; caughtBy: string[]; ran: number }[] = [];
+    const queue = [...faults];
+    await Promise.all(
+      Array.from({ length: PARALLEL }, async () => {
+        for (let f = queue.shift(); f; f = queue.shift()) {
+          const ref = await startEmbedded({ faults: [f.name] });
+          try {
+            const out = await runChaos(ref, onlyChecksFor(suites, f.requirements));
+            matrix.push({ fault: f.name, caughtBy: out.checks.filter((c) => c.status === 'failed').map((c) => c.name), ran: out.checks.length });
+          } finally {
+            await ref.close();
+          }
+        }
+      }),
+    );
+    matrix.sort((a, b) => a.fault.localeCompare(b.fault));
+    console.log(
+      `fault → chaos checks that caught it\n${matrix.map((m) => `${m.caughtBy.length ? 'caught ' : 'MISSED '} ${m.fault} ← ${m.caughtBy.join(' | ') || `none of ${m.ran}`}`).join('\n')}`,
+    );
+    expect(matrix.filter((m) => m.caughtBy.length === 0).map((m) => m.fault)).toEqual([]);
+    const failedSomewhere = new Set(matrix.flatMap((m) => m.caughtBy));
+    const quickChecks = suites.flatMap((s) => s.checks.filter((c) => c.depth !== 'full').map((c) => c.name));
+    expect(quickChecks.filter((n) => !failedSomewhere.has(n))).toEqual([]);
+  }, 600_000);
+});
