@@ -4,9 +4,10 @@
 // request. Header names: X-<svc>-Timestamp/-Event-Id/-Event-Type for any <svc>.
 import { defineSuite, type CheckContext } from '../../src/runner/check.js';
 import { GATE_LIMITS } from '../../src/spec/limits.js';
-import { GateEventEnvelope } from '../../src/spec/schemas/gate/webhooks.js';
+import { EVENT_DATA_SCHEMAS, GateEventEnvelope, WebhookDelivery } from '../../src/spec/schemas/gate/webhooks.js';
 import { parseSignatureHeader, signGateBody, verifyGateSignature } from '../../src/webhooks/verify.js';
 import type { ReceivedEvent } from '../../src/webhooks/types.js';
+import { newCustomerInput } from './customers.js';
 import { createSession, sessionPath } from './support/sessions.js';
 
 const EVENT_WAIT_MS = 30_000;
@@ -68,6 +69,46 @@ export default defineSuite({
         const got = ctx.receiver.attempts(actor.partner.name);
         for (const e of got) checkDelivery(ctx, e, secret);
         ctx.observe('gate-events-checked', got.length);
+      },
+    },
+    {
+      name: 'event data is shaped per the catalogue for each type caused: session, customer and test events',
+      requirements: ['GATE-EVT-DATA-PER-TYPE'],
+      needs: ['gate.webhooks'],
+      timeoutMs: 120_000,
+      async run(ctx: CheckContext) {
+        const R = 'GATE-EVT-DATA-PER-TYPE';
+        const actor = await ctx.gate.webhooks();
+        const name = actor.partner.name;
+        const { session } = await createSession(ctx, actor, R);
+        ctx.expect.status(await actor.client.post(sessionPath(session.id, '/cancel'), undefined, { retry: false }), [200, 201], R);
+        // Create and update statuses are not shown: any 2xx.
+        const created = ctx.expect.status(await actor.client.post('/customers', newCustomerInput(), { idempotencyKey: true, retry: false }), [200, 201, 202], R);
+        const customerId = String(created.json?.id);
+        const path = `/customers/${encodeURIComponent(customerId)}`;
+        ctx.expect.status(await actor.client.patch(path, { first_name: 'Grace' }, { retry: false }), [200, 201, 202], R);
+        ctx.expect.status(await actor.client.delete(path, { retry: false }), 200, R);
+        const test = ctx.expect.schema(ctx.expect.status(await actor.client.post('/webhooks/test', undefined, { retry: false }), [200, 201, 202], R), WebhookDelivery, R);
+
+        // Which event is which: by the object it names anywhere in the raw body, so a misshapen data still matches.
+        const about = (id: string) => (e: ReceivedEvent) => e.rawBody.toString('utf8').includes(id);
+        const expected: { type: string; match: (e: ReceivedEvent) => boolean; id?: string }[] = [
+          { type: 'gate_session.created', match: about(session.id), id: session.id },
+          { type: 'gate_session.cancelled', match: about(session.id), id: session.id },
+          { type: 'customer.created', match: about(customerId), id: customerId },
+          { type: 'customer.updated', match: about(customerId), id: customerId },
+          { type: 'customer.deleted', match: about(customerId), id: customerId },
+          { type: 'webhook.test', match: (e) => e.eventId === test.event_id },
+        ];
+        for (const want of expected) {
+          const e = await ctx.waitForEvent(name, (ev) => ev.eventType === want.type && want.match(ev), EVENT_WAIT_MS, want.type);
+          const parsed = EVENT_DATA_SCHEMAS[want.type]!.safeParse(e.json?.data);
+          ctx.expect.that(parsed.success, `${want.type} data has the documented shape`, {
+            requirement: R,
+            actual: parsed.success ? undefined : `${JSON.stringify(e.json?.data).slice(0, 200)} — ${parsed.error.issues.slice(0, 2).map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+          });
+          if (want.id) ctx.expect.equal(e.json?.data?.id, want.id, `${want.type} data is the object the event is about`, { requirement: R });
+        }
       },
     },
     {

@@ -139,6 +139,13 @@ export const area: GateArea = {
   name: 'customers',
   faults: [
     {
+      name: 'cust-event-data-wrapped',
+      service: 'gate',
+      requirements: ['GATE-EVT-DATA-PER-TYPE'],
+      description: 'customer.* events carry { customer: <object> } as data instead of the customer object.',
+      suite: 'conformance',
+    },
+    {
       name: 'cust-duplicate-email-allowed',
       service: 'gate',
       requirements: ['GATE-CUST-DUP-EMAIL-409'],
@@ -224,7 +231,8 @@ export const area: GateArea = {
     },
   ],
   register(router, world) {
-    const emitView = (caller: GateCaller, type: string, data: unknown) => world.emit(caller, type, data);
+    const emitView = (caller: GateCaller, type: string, data: unknown) =>
+      world.emit(caller, type, world.faults.has('cust-event-data-wrapped') ? { customer: data } : data);
 
     router.on('POST', '/customers', async (req) => {
       const caller = world.authSecret(req);

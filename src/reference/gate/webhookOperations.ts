@@ -24,7 +24,8 @@ export function deliveryView(world: GateWorld, d: Delivery): Record<string, unkn
     event_type: d.eventType,
     target_url: d.targetUrl,
     status: d.status,
-    attempts: d.attempts,
+    // Fault: the list shows only the first attempt, whatever the receiver saw.
+    attempts: world.faults.has('whops-attempts-undercounted') ? Math.min(d.attempts, 1) : d.attempts,
     last_response_status: d.lastResponseStatus,
     last_error: d.lastError,
     next_attempt_at: iso(d.nextAttemptAt),
@@ -84,6 +85,7 @@ export const area: GateArea = {
     { name: 'whops-test-livemode-true', service: 'gate', requirements: ['GATE-WHOPS-TEST-EVENT-DATA'], description: 'The webhook.test event carries livemode true.', suite: 'conformance' },
     { name: 'whops-test-status-succeeded', service: 'gate', requirements: ['GATE-WHOPS-TEST-PENDING'], description: 'POST /webhooks/test answers status succeeded before any attempt.', suite: 'conformance' },
     { name: 'whops-replay-foreign', service: 'gate', requirements: ['GATE-WHOPS-REPLAY-FOREIGN-404'], description: "Another partner's dead-lettered delivery can be replayed.", suite: 'conformance' },
+    { name: 'whops-attempts-undercounted', service: 'gate', requirements: ['GATE-DLV-LIST-AGREES'], description: 'The deliveries list shows at most 1 attempt, however many were made.', suite: 'chaos' },
     { name: 'whops-replay-noop', service: 'gate', requirements: ['GATE-WHOPS-REPLAY-DEAD-LETTERED'], description: 'Replay answers 200 but never requeues the delivery.', suite: 'chaos' },
   ],
   register(router, world) {

@@ -100,7 +100,7 @@ export const OUTBOX_FAULTS: FaultDef[] = [
   {
     name: 'outbox-5xx-not-retried',
     service: 'gate',
-    requirements: ['GATE-DLV-NON-2XX-RETRIED'],
+    requirements: ['GATE-DLV-NON-2XX-RETRIED', 'GATE-DLV-AT-LEAST-ONCE'],
     description: 'A 5xx answer dead-letters the delivery at once instead of scheduling a retry.',
     suite: 'chaos',
   },
