@@ -2,10 +2,11 @@
 // clean run passes (only the real-time schedule check skips, at quick depth),
 // and every fault naming a requirement a chaos check covers makes one of
 // those checks fail; every chaos check that runs at quick depth is failed by
-// some fault. Skipped, with the reason, where toxiproxy-server is not built.
+// some fault. Skipped, with the reason, where there is neither the built
+// toxiproxy-server nor a Docker engine for its container.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installChaos } from '../src/chaos/kit.js';
-import { findToxiproxyServer, startToxiproxy, type ToxiproxyHandle } from '../src/chaos/toxiproxy.js';
+import { resolveToxiproxy, startToxiproxy, type ToxiproxyHandle } from '../src/chaos/toxiproxy.js';
 import { ALL_FAULTS } from '../src/reference/faults.js';
 import type { RunningReference } from '../src/reference/server.js';
 import { createProgress } from '../src/runner/progress.js';
@@ -13,8 +14,8 @@ import { loadSuites, runChecks, type ChecksOutcome, type LoadedSuite } from '../
 import { onlyChecksFor, startEmbedded } from './support/embedded.js';
 
 const PARALLEL = 4;
-const found = findToxiproxyServer();
-const missing = 'missing' in found ? found.missing : undefined;
+const choice = await resolveToxiproxy();
+const missing = 'missing' in choice ? choice.missing : undefined;
 if (missing) console.warn(`chaos self-test skipped: ${missing}`);
 
 let tp: ToxiproxyHandle;

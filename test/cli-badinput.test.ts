@@ -20,15 +20,22 @@ interface CliRun {
   reportsDir: string;
 }
 
-/** Spawns the real CLI asynchronously, so servers in this process keep answering. Bounded by a timeout. */
-function cli(name: string, profile: unknown, env: Record<string, string | undefined> = {}): Promise<CliRun> {
-  const profilePath = join(tmp, `${name}.json`);
-  writeFileSync(profilePath, typeof profile === 'string' ? profile : JSON.stringify(profile, null, 2));
+/**
+ * Spawns the real CLI asynchronously, so servers in this process keep answering. Bounded by a timeout.
+ * A profile of null means none: the embedded reference target.
+ */
+function cli(name: string, profile: unknown, env: Record<string, string | undefined> = {}, command = 'conformance'): Promise<CliRun> {
+  const profileArgs: string[] = [];
+  if (profile !== null) {
+    const profilePath = join(tmp, `${name}.json`);
+    writeFileSync(profilePath, typeof profile === 'string' ? profile : JSON.stringify(profile, null, 2));
+    profileArgs.push('--profile', profilePath);
+  }
   const reportsDir = join(tmp, `reports-${name}`);
   return new Promise((done) => {
     execFile(
       process.execPath,
-      [join(root, 'bin/rampart.js'), 'conformance', '--profile', profilePath, '--reports-dir', reportsDir],
+      [join(root, 'bin/rampart.js'), command, ...profileArgs, '--reports-dir', reportsDir],
       { cwd: root, env: { ...process.env, NO_COLOR: '1', CI: '1', ...env }, timeout: 90_000 },
       (err, stdout, stderr) => done({ code: err ? ((err as { code?: number }).code ?? -1) : 0, stdout: String(stdout), stderr: String(stderr), reportsDir }),
     );
@@ -132,6 +139,18 @@ describe('rampart conformance with bad input', () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain('RAMPART_TEST_UNSET_SECRET_KEY');
     expect(latestResults(r).error).toMatchObject({ exitCode: 2 });
+    assertNoSecrets(r);
+  }, 100_000);
+
+  it('chaos with an unknown RAMPART_TOXIPROXY: exit 2 before any traffic, one line naming the accepted values', async () => {
+    const r = await cli('toxiproxymode', null, { RAMPART_TOXIPROXY: 'docker' }, 'chaos');
+    expect(r.code).toBe(2);
+    const lines = stderrLines(r);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('RAMPART_TOXIPROXY=docker is not one of auto, local, testcontainers');
+    const results = latestResults(r);
+    expect(results.error).toMatchObject({ exitCode: 2 });
+    expect(results.checks).toEqual([]);
     assertNoSecrets(r);
   }, 100_000);
 });

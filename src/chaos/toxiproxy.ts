@@ -1,8 +1,9 @@
 // The Toxiproxy server chaos runs stand on: the pinned binary built by
 // scripts/setup.sh (tools/bin/toxiproxy-server), started on a free loopback
-// port for the run and stopped after it. Where a Docker engine exists and
-// RAMPART_TOXIPROXY=testcontainers is set, @testcontainers/toxiproxy may
-// provide it instead (an optional package; never required).
+// port for the run and stopped after it. Without that binary, where a Docker
+// engine answers, the same pinned version comes as a container through
+// testcontainers (an optional dependency; never required). RAMPART_TOXIPROXY
+// forces one source: local or testcontainers.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -87,27 +88,102 @@ async function startLocal(path: string): Promise<ToxiproxyHandle> {
   };
 }
 
-/** A Docker-backed Toxiproxy through @testcontainers/toxiproxy, when asked for and available. */
-async function startContainer(): Promise<ToxiproxyHandle | { missing: string }> {
-  let mod: { ToxiProxyContainer: new (image: string) => { start(): Promise<{ getHost(): string; getMappedPort(p: number): number; stop(): Promise<unknown> }> } };
+/** How the Toxiproxy server is chosen: RAMPART_TOXIPROXY=auto (default) | local | testcontainers. */
+export type ToxiproxyMode = 'auto' | 'local' | 'testcontainers';
+
+export function toxiproxyMode(value: string | undefined = process.env.RAMPART_TOXIPROXY): ToxiproxyMode {
+  const v = (value ?? '').trim() || 'auto';
+  if (v === 'auto' || v === 'local' || v === 'testcontainers') return v;
+  throw new Error(`RAMPART_TOXIPROXY=${v} is not one of auto, local, testcontainers — unset it to choose automatically`);
+}
+
+export type ToxiproxyChoice = { kind: 'local'; path: string } | { kind: 'testcontainers' } | { missing: string };
+
+/**
+ * The pinned local binary when it is built (no image pull, no daemon);
+ * otherwise a container where a Docker engine answers; otherwise why neither.
+ * `docker` is asked only when needed (it probes the engine).
+ */
+export async function chooseToxiproxy(inputs: {
+  mode: ToxiproxyMode;
+  local: { path: string } | { missing: string };
+  docker: () => Promise<true | string>;
+}): Promise<ToxiproxyChoice> {
+  const { mode, local } = inputs;
+  if (mode !== 'testcontainers' && 'path' in local) return { kind: 'local', path: local.path };
+  if (mode === 'local') return { missing: (local as { missing: string }).missing };
+  const docker = await inputs.docker();
+  if (docker === true) return { kind: 'testcontainers' };
+  if (mode === 'testcontainers') return { missing: `RAMPART_TOXIPROXY=testcontainers but ${docker} — unset RAMPART_TOXIPROXY to use the local binary` };
+  return { missing: `${(local as { missing: string }).missing}; and ${docker}, so no container either` };
+}
+
+type Testcontainers = typeof import('testcontainers');
+
+async function loadTestcontainers(): Promise<Testcontainers | string> {
   try {
-    // Optional: not a dependency of rampart; installed by users who want it.
-    mod = (await import(/* @vite-ignore */ '@testcontainers/toxiproxy' as string)) as typeof mod;
+    // An optional dependency: a machine where it failed to install still runs the local binary.
+    return await import('testcontainers');
   } catch {
-    return { missing: 'RAMPART_TOXIPROXY=testcontainers but @testcontainers/toxiproxy is not installed (npm i -D @testcontainers/toxiproxy@11)' };
-  }
-  try {
-    const c = await new mod.ToxiProxyContainer(`ghcr.io/shopify/toxiproxy:${pinnedToxiproxyVersion().slice(1)}`).start();
-    const url = `http://${c.getHost()}:${c.getMappedPort(8474)}`;
-    return { api: new Toxiproxy(url), url, source: 'testcontainers', close: async () => void (await c.stop()) };
-  } catch (e) {
-    return { missing: `no Docker engine for testcontainers (${(e as Error).message.split('\n')[0]}) — unset RAMPART_TOXIPROXY to use the local binary` };
+    return 'the optional package testcontainers is not installed (npm i -D testcontainers@11)';
   }
 }
 
-export async function startToxiproxy(): Promise<ToxiproxyHandle | { missing: string }> {
-  if (process.env.RAMPART_TOXIPROXY === 'testcontainers') return startContainer();
-  const bin = findToxiproxyServer();
-  if ('missing' in bin) return bin;
-  return startLocal(bin.path);
+/** true when testcontainers finds a Docker engine; otherwise the reason, in a few words. */
+export async function dockerEngine(): Promise<true | string> {
+  const tc = await loadTestcontainers();
+  if (typeof tc === 'string') return tc;
+  try {
+    await tc.getContainerRuntimeClient();
+    return true;
+  } catch (e) {
+    return `no Docker engine for testcontainers (${(e as Error).message.split('\n')[0]})`;
+  }
+}
+
+/**
+ * The pinned Toxiproxy image through testcontainers. Host networking (a Linux
+ * Docker engine) so that, as with the local binary, the control API and every
+ * proxy listen on this machine's loopback and upstreams on 127.0.0.1 resolve
+ * to this machine: chaos traffic stays on 127.0.0.1 either way.
+ */
+async function startContainer(): Promise<ToxiproxyHandle | { missing: string }> {
+  const tc = await loadTestcontainers();
+  if (typeof tc === 'string') return { missing: tc };
+  const version = pinnedToxiproxyVersion().slice(1);
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  let container: Awaited<ReturnType<InstanceType<Testcontainers['GenericContainer']>['start']>>;
+  try {
+    container = await new tc.GenericContainer(`ghcr.io/shopify/toxiproxy:${version}`)
+      .withNetworkMode('host')
+      .withCommand([`-host=127.0.0.1`, `-port=${port}`])
+      .withStartupTimeout(120_000)
+      .start();
+  } catch (e) {
+    return { missing: `the Toxiproxy container did not start (${(e as Error).message.split('\n')[0]})` };
+  }
+  const deadline = Date.now() + 30_000;
+  for (let i = 0; Date.now() < deadline && i < 300; i++) {
+    try {
+      if ((await fetch(`${url}/version`)).ok)
+        return { api: new Toxiproxy(url), url, source: `testcontainers ghcr.io/shopify/toxiproxy:${version}`, close: async () => void (await container.stop()) };
+    } catch {
+      /* not listening yet */
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  await container.stop().catch(() => undefined);
+  return { missing: `the Toxiproxy container started but ${url} did not answer within 30 s (host networking needs a Linux Docker engine) — use the local binary: npm run setup` };
+}
+
+/** Which Toxiproxy a chaos run would stand on, without starting it. */
+export function resolveToxiproxy(mode: ToxiproxyMode = toxiproxyMode()): Promise<ToxiproxyChoice> {
+  return chooseToxiproxy({ mode, local: findToxiproxyServer(), docker: dockerEngine });
+}
+
+export async function startToxiproxy(mode: ToxiproxyMode = toxiproxyMode()): Promise<ToxiproxyHandle | { missing: string }> {
+  const choice = await resolveToxiproxy(mode);
+  if ('missing' in choice) return choice;
+  return choice.kind === 'local' ? startLocal(choice.path) : startContainer();
 }

@@ -4,6 +4,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { hostname } from 'node:os';
 import { Command, Option } from 'commander';
+import type { ToxiproxyMode } from '../chaos/toxiproxy.js';
 import { registerSecret, redact } from '../client/redact.js';
 import { ProfileError } from '../profile/load.js';
 import type { Profile } from '../profile/schema.js';
@@ -83,6 +84,17 @@ async function run(kinds: SuiteKind[], command: string, opts: RunOpts): Promise<
 
     if (kinds.includes('load') || kinds.includes('chaos')) assertSafeForTraffic(profile, !!opts.allowLive, kinds.includes('load') ? 'load' : 'chaos');
 
+    // A bad RAMPART_TOXIPROXY is a usage error before any traffic, not a late surprise.
+    let chaosMode: ToxiproxyMode | undefined;
+    if (kinds.includes('chaos')) {
+      const { toxiproxyMode } = await import('../chaos/toxiproxy.js');
+      try {
+        chaosMode = toxiproxyMode();
+      } catch (e) {
+        throw new RunError((e as Error).message, EXIT.usage);
+      }
+    }
+
     const checks: CheckResult[] = [];
     const observations: Observation[] = [];
     const runDir = join(opts.reportsDir, results.runId);
@@ -110,13 +122,14 @@ async function run(kinds: SuiteKind[], command: string, opts: RunOpts): Promise<
       const suites = await loadSuites('chaos', opts.service);
       const unknown = unknownRequirementIds(suites);
       if (unknown.length) throw new RunError(`chaos suites name requirement ids missing from the catalogue: ${unknown.join(', ')}`, EXIT.usage);
-      const tp = await startToxiproxy();
+      const tp = await startToxiproxy(chaosMode);
       if ('missing' in tp) {
         progress.line(`- chaos skipped: ${tp.missing}`);
         for (const suite of suites)
           for (const c of suite.checks)
             checks.push({ name: c.name, suite: 'chaos', file: suite.file, requirements: c.requirements, status: 'skipped', reason: `no Toxiproxy: ${tp.missing}`, durationMs: 0 });
       } else {
+        progress.line(`- chaos: Toxiproxy from ${tp.source}`);
         try {
           const out = await runChecks({
             profile,
