@@ -13,9 +13,11 @@ import { area as customers } from '../src/reference/gate/customers.js';
 import { area as quotesTransactions } from '../src/reference/gate/quotesTransactions.js';
 import { area as rails } from '../src/reference/gate/rails.js';
 import type { GateCaller, GateWorld } from '../src/reference/gate/world.js';
+import { issueLiveKeys } from '../src/reference/liveKeys.js';
 import { CATALOGUE } from '../src/spec/catalogue/index.js';
 
-const profile = loadProfile('fixtures/profiles/embedded.json');
+// The target issues live keys at start; the same derivation gives them here.
+const profile = issueLiveKeys(loadProfile('fixtures/profiles/embedded.json'));
 const partners = profile.gate.partners;
 const railPartner = partners.find((p) => p.rails === true)!;
 const otherRailPartner = partners.find((p) => p.rails === true && p !== railPartner)!;
@@ -545,10 +547,9 @@ describe('over HTTP on the embedded reference', () => {
       expect(bad.body.request_id).toBe(bad.requestId);
 
       // Live keys see the live environment only: the sandbox customer does not exist there.
-      if (railPartner.liveSecretKey) {
-        const live = await req(ref.urls.gateProduction, 'GET', `/customers/${c.body.id}`, railPartner.liveSecretKey);
-        expect(live.status).toBe(404);
-      }
+      expect(railPartner.liveSecretKey).toMatch(/^sk_live_/);
+      const live = await req(ref.urls.gateProduction, 'GET', `/customers/${c.body.id}`, railPartner.liveSecretKey!);
+      expect(live.status).toBe(404);
       const denied = await req(sandbox, 'POST', '/rails/pay_outs', noRailPartner.secretKey, { gate_session_id: 'gs_x', quote_id: 'q_x' });
       expect(denied.status).toBe(403);
       expect(denied.body.code).toBe('feature_not_available');

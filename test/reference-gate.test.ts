@@ -7,9 +7,11 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadProfile } from '../src/profile/load.js';
 import type { GatePartner, Profile } from '../src/profile/schema.js';
+import { issueLiveKeys } from '../src/reference/liveKeys.js';
 import { startReference, type RunningReference } from '../src/reference/server.js';
 
-const base = loadProfile('fixtures/profiles/embedded.json');
+// The target issues live keys at start; the same derivation gives them here.
+const base = issueLiveKeys(loadProfile('fixtures/profiles/embedded.json'));
 const P = (n: number): GatePartner => base.gate.partners[n - 1]!;
 
 /** Functional tests run with rate limits off and a 1/10000 retry schedule (1m → 6 ms). */

@@ -1,6 +1,6 @@
 // rampart's command line. The contract (commands, flags, exit codes) is fixed
 // by the README; everything else lives in the modules this file wires.
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { hostname } from 'node:os';
 import { Command, Option } from 'commander';
@@ -269,7 +269,8 @@ program
   .option('--profile <file>', 'profile to build the world from', 'fixtures/profiles/embedded.json')
   .option('--fault <name...>', 'seeded faults to switch on')
   .option('--list-faults', 'list the seeded faults and exit')
-  .action(async (opts: { profile: string; fault?: string[]; listFaults?: boolean }) => {
+  .option('--write-profile <file>', 'write the running profile (its URLs and the live keys the target issued) for a harness in another process')
+  .action(async (opts: { profile: string; fault?: string[]; listFaults?: boolean; writeProfile?: string }) => {
     const { ALL_FAULTS } = await import('../reference/faults.js');
     if (opts.listFaults) {
       for (const f of ALL_FAULTS) process.stdout.write(`${f.name}\t${f.service}\t${f.requirements.join(',')}\t${f.description}\n`);
@@ -285,9 +286,15 @@ program
     } catch (e) {
       throw new RunError((e as Error).message, EXIT.usage);
     }
+    // The issued live keys exist only in the running profile: hand it over through a file
+    // readable by this user alone, never on the terminal.
+    if (opts.writeProfile) writeFileSync(opts.writeProfile, JSON.stringify(running.profile, null, 2) + '\n', { mode: 0o600 });
+    const issued = profile.reference?.liveKeysFor ?? [];
     process.stdout.write(
       `rampart reference target (profile ${profile.name})\n  gate sandbox     ${running.urls.gateSandbox}\n  gate production  ${running.urls.gateProduction}\n  pools sandbox    ${running.urls.poolsSandbox}\n  pools production ${running.urls.poolsProduction}\n` +
         (running.faults.length ? `  faults: ${running.faults.join(', ')}\n` : '') +
+        (issued.length ? `  live keys issued to ${issued.join(', ')}${opts.writeProfile ? '' : ' (pass --write-profile FILE to hand them to a harness)'}\n` : '') +
+        (opts.writeProfile ? `  profile written to ${opts.writeProfile}: rampart conformance --profile ${opts.writeProfile}\n` : '') +
         'Ctrl-C to stop.\n',
     );
     const stop = async () => {

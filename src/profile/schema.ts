@@ -243,6 +243,13 @@ export const Profile = z
         helperPrefix: z.string().default('/_sandbox'),
         /** Opening EUR balance of funded pools partners (decimal string). */
         poolsOpeningBalance: z.string().default('100000.00'),
+        /**
+         * Gate partners the embedded target issues live keys to at start (derived from their
+         * sandbox keys, so every start from one profile issues the same), instead of live-format
+         * keys sitting in a tracked file. They appear in the running profile; `rampart serve
+         * --write-profile` writes them out for a harness in another process.
+         */
+        liveKeysFor: z.array(z.string().min(1)).default([]),
       })
       .strict()
       .optional(),

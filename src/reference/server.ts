@@ -6,6 +6,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { Profile } from '../profile/schema.js';
 import { ALL_FAULTS } from './faults.js';
+import { issueLiveKeys } from './liveKeys.js';
 import { createGateService } from './gate/index.js';
 import { systemClock, type Clock } from './kit/clock.js';
 import { ActiveFaults } from './kit/faults.js';
@@ -163,7 +164,8 @@ export async function startReference(opts: StartReferenceOptions): Promise<Runni
   const host = opts.host ?? '127.0.0.1';
   const log = opts.log ?? (() => {});
   const clock = opts.clock ?? systemClock;
-  const ref = opts.profile.reference;
+  const issued = issueLiveKeys(opts.profile);
+  const ref = issued.reference;
   const outbox = new WebhookOutbox({
     clock,
     timeScale: ref?.timeScale ?? 1,
@@ -171,9 +173,9 @@ export async function startReference(opts: StartReferenceOptions): Promise<Runni
     faults,
     log,
   });
-  const gate = createGateService({ profile: opts.profile, faults, clock, outbox });
+  const gate = createGateService({ profile: issued, faults, clock, outbox });
   const limiter = (ref?.rateLimits ?? true) ? new GateRateLimiter(clock, faults) : null;
-  const pools = opts.profile.pools ? createPoolsService({ profile: opts.profile, faults, clock, outbox }) : null;
+  const pools = issued.pools ? createPoolsService({ profile: issued, faults, clock, outbox }) : null;
 
   const servers: Server[] = [];
   const start = async (router: Router, env: 'test' | 'live', withLimiter: boolean, baseUrl: string | undefined): Promise<string> => {
@@ -189,7 +191,7 @@ export async function startReference(opts: StartReferenceOptions): Promise<Runni
   };
 
   try {
-    const p = opts.profile;
+    const p = issued;
     const gateSandbox = await start(gate.router, 'test', true, p.gate.baseUrls.sandbox);
     const gateProduction = await start(gate.router, 'live', true, p.gate.baseUrls.production);
     let poolsSandbox = '';
