@@ -33,7 +33,7 @@ function runChaos(ref: RunningReference, selected: LoadedSuite[]): Promise<Check
   });
 }
 
-describe.skipIf(!!missing)('chaos suites through Toxiproxy', () => {
+describe.skipIf(!!missing)(`chaos suites through Toxiproxy${missing ? ` (skipped: ${missing})` : ''}`, () => {
   beforeAll(async () => {
     const started = await startToxiproxy();
     if ('missing' in started) throw new Error(started.missing);

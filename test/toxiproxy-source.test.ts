@@ -71,7 +71,7 @@ async function timedGet(url: string): Promise<{ body: string; ms: number }> {
 }
 
 for (const s of sources) {
-  describe.skipIf(!!s.missing)(`Toxiproxy from ${s.mode}`, () => {
+  describe.skipIf(!!s.missing)(`Toxiproxy from ${s.mode}${s.missing ? ` (skipped: ${s.missing})` : ''}`, () => {
     it('proxies loopback traffic, applies a latency toxic and lifts it', async () => {
       const tp = await startToxiproxy(s.mode);
       if ('missing' in tp) throw new Error(tp.missing);

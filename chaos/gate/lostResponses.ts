@@ -37,6 +37,23 @@ async function countListed<T extends { id: string }>(
   return { count, complete: false };
 }
 
+const LIST_PATH = { session: '/gate_sessions', customer: '/customers' } as const;
+
+/** Exactly one listed object satisfies `mine` ("carries `by`"); a walk cut short by the page bound is observed. */
+async function expectOneListed<T extends { id: string }>(
+  ctx: CheckContext,
+  client: ApiClient,
+  noun: keyof typeof LIST_PATH,
+  schema: Parameters<typeof countListed<T>>[3],
+  mine: (o: T) => boolean,
+  by: string,
+  requirement: string,
+): Promise<void> {
+  const { count, complete } = await countListed(ctx, client, LIST_PATH[noun], schema, mine, requirement);
+  if (!complete) ctx.observe(`gate.retry.${noun}sListBound`, MAX_PAGES, `the ${noun} list was longer than the pages walked; ${noun}s beyond them were not counted`);
+  ctx.expect.equal(count, 1, `exactly one ${noun} carries ${by} after the lost response and its retry`, { requirement });
+}
+
 export default defineSuite({
   service: 'gate',
   section: 'Errors > Retry',
@@ -56,9 +73,7 @@ export default defineSuite({
         const retry = ctx.expect.status(await lost.client.post('/gate_sessions', body, { idempotencyKey: key, retry: false }), [200, 201], R);
         const session = ctx.expect.schema(retry, CreatedGateSession, R);
         ctx.expect.equal(session.user_reference, marker, 'the retry answers the session created with this body', { requirement: R, exchange: retry });
-        const { count, complete } = await countListed(ctx, actor.client, '/gate_sessions', GateSessionList, (s) => s.user_reference === marker, R);
-        if (!complete) ctx.observe('gate.retry.sessionsListBound', MAX_PAGES, 'the session list was longer than the pages walked; sessions beyond them were not counted');
-        ctx.expect.equal(count, 1, 'exactly one session carries the marker after the lost response and its retry', { requirement: R });
+        await expectOneListed(ctx, actor.client, 'session', GateSessionList, (s) => s.user_reference === marker, 'the marker', R);
       },
     },
     {
@@ -82,9 +97,7 @@ export default defineSuite({
         });
         const customer = ctx.expect.schema(retry, Customer, R);
         ctx.expect.equal([customer.email, customer.external_id], [input.email, input.external_id], 'the retry answers the customer of this body', { requirement: R, exchange: retry });
-        const { count, complete } = await countListed(ctx, actor.client, '/customers', CustomerList, (c) => c.external_id === input.external_id, R);
-        if (!complete) ctx.observe('gate.retry.customersListBound', MAX_PAGES, 'the customer list was longer than the pages walked; customers beyond them were not counted');
-        ctx.expect.equal(count, 1, 'exactly one customer carries the external_id after the lost response and its retry', { requirement: R });
+        await expectOneListed(ctx, actor.client, 'customer', CustomerList, (c) => c.external_id === input.external_id, 'the external_id', R);
       },
     },
     {

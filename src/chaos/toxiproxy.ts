@@ -4,7 +4,7 @@
 // engine answers, the same pinned version comes as a container through
 // testcontainers (an optional dependency; never required). RAMPART_TOXIPROXY
 // forces one source: local or testcontainers.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -47,10 +47,12 @@ export function freePort(host = '127.0.0.1'): Promise<number> {
   });
 }
 
-async function waitReady(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+/** Polls the control API until it answers; `gone` says why waiting is pointless (the process exited). */
+async function waitReady(url: string, timeoutMs: number, gone: () => string | undefined = () => undefined): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  for (let i = 0; Date.now() < deadline && i < 200; i++) {
-    if (child.exitCode !== null) throw new Error(`toxiproxy-server exited with code ${child.exitCode}`);
+  for (let i = 0; Date.now() < deadline && i <= timeoutMs / 50; i++) {
+    const why = gone();
+    if (why) throw new Error(why);
     try {
       const r = await fetch(`${url}/version`);
       if (r.ok) return;
@@ -69,7 +71,7 @@ async function startLocal(path: string): Promise<ToxiproxyHandle> {
   child.stderr?.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-2000)));
   const url = `http://127.0.0.1:${port}`;
   try {
-    await waitReady(url, child, 10_000);
+    await waitReady(url, 10_000, () => (child.exitCode !== null ? `toxiproxy-server exited with code ${child.exitCode}` : undefined));
   } catch (e) {
     child.kill('SIGKILL');
     throw new Error(`${(e as Error).message}${stderr ? ` (${stderr.trim().split('\n').pop()})` : ''}`);
@@ -163,18 +165,13 @@ async function startContainer(): Promise<ToxiproxyHandle | { missing: string }> 
   } catch (e) {
     return { missing: `the Toxiproxy container did not start (${(e as Error).message.split('\n')[0]})` };
   }
-  const deadline = Date.now() + 30_000;
-  for (let i = 0; Date.now() < deadline && i < 300; i++) {
-    try {
-      if ((await fetch(`${url}/version`)).ok)
-        return { api: new Toxiproxy(url), url, source: `testcontainers ghcr.io/shopify/toxiproxy:${version}`, close: async () => void (await container.stop()) };
-    } catch {
-      /* not listening yet */
-    }
-    await new Promise((r) => setTimeout(r, 100));
+  try {
+    await waitReady(url, 30_000);
+  } catch (e) {
+    await container.stop().catch(() => undefined);
+    return { missing: `${(e as Error).message} — host networking needs a Linux Docker engine; use the local binary instead: npm run setup` };
   }
-  await container.stop().catch(() => undefined);
-  return { missing: `the Toxiproxy container started but ${url} did not answer within 30 s (host networking needs a Linux Docker engine) — use the local binary: npm run setup` };
+  return { api: new Toxiproxy(url), url, source: `testcontainers ghcr.io/shopify/toxiproxy:${version}`, close: async () => void (await container.stop()) };
 }
 
 /** Which Toxiproxy a chaos run would stand on, without starting it. */
