@@ -8,7 +8,7 @@ import { startReference } from '../src/reference/server.js';
 import { createProgress } from '../src/runner/progress.js';
 import { loadConformanceSuites, requirementResults, runChecks } from '../src/runner/run.js';
 import type { RunStats } from '../src/runner/context.js';
-import { gateRouteGroup, gateWindowsFor, type RateWindow } from '../src/spec/limits.js';
+import { gateRouteGroup, gateWindowsFor, type RateWindow } from '../src/model/limits.js';
 
 /** Minimal span one key needs to send its requests under every window: (n − 1) / limit whole windows. */
 export function keyLowerBoundMs(requests: { method: string; path: string }[]): number {

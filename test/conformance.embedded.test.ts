@@ -2,7 +2,7 @@
 // every check passes, no unintended 429 is received, every requirement of the
 // conformance suite is covered.
 import { describe, expect, it } from 'vitest';
-import { CATALOGUE } from '../src/spec/catalogue/index.js';
+import { CATALOGUE } from '../src/model/catalogue/index.js';
 import { requirementResults, unknownRequirementIds } from '../src/runner/run.js';
 import { loadConformanceSuites, runAgainst, startEmbedded } from './support/embedded.js';
 

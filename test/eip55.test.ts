@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { breakChecksum, isValidEvmAddress, toChecksumAddress } from '../src/spec/eip55.js';
+import { breakChecksum, isValidEvmAddress, toChecksumAddress } from '../src/model/eip55.js';
 
 // Test vectors from EIP-55 itself.
 const VECTORS = [

@@ -11,7 +11,7 @@ import { loadGates } from '../src/load/gates.js';
 import { findK6 } from '../src/load/k6.js';
 import { runLoad } from '../src/load/run.js';
 import { ALL_FAULTS } from '../src/reference/faults.js';
-import { CATALOGUE } from '../src/spec/catalogue/index.js';
+import { CATALOGUE } from '../src/model/catalogue/index.js';
 import { startEmbedded } from './support/embedded.js';
 
 const k6 = findK6();

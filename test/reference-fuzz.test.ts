@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadProfile } from '../src/profile/load.js';
-import { ErrorEnvelope } from '../src/spec/schemas/common.js';
+import { ErrorEnvelope } from '../src/model/schemas/common.js';
 import { startReference, type RunningReference } from '../src/reference/server.js';
 
 const base = loadProfile('fixtures/profiles/embedded.json');

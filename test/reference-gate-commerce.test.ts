@@ -14,7 +14,7 @@ import { area as quotesTransactions } from '../src/reference/gate/quotesTransact
 import { area as rails } from '../src/reference/gate/rails.js';
 import type { GateCaller, GateWorld } from '../src/reference/gate/world.js';
 import { issueLiveKeys } from '../src/reference/liveKeys.js';
-import { CATALOGUE } from '../src/spec/catalogue/index.js';
+import { CATALOGUE } from '../src/model/catalogue/index.js';
 
 // The target issues live keys at start; the same derivation gives them here.
 const profile = issueLiveKeys(loadProfile('fixtures/profiles/embedded.json'));

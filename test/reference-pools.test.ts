@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadProfile } from '../src/profile/load.js';
 import type { PoolsPartner } from '../src/profile/schema.js';
-import { breakChecksum } from '../src/spec/eip55.js';
+import { breakChecksum } from '../src/model/eip55.js';
 import { startReference, type RunningReference } from '../src/reference/server.js';
 
 const base = loadProfile('fixtures/profiles/embedded.json');

@@ -10,7 +10,7 @@ const PARALLEL = 4;
 
 describe('seeded faults are caught by the conformance checks', () => {
   it('every fault names requirement ids of the catalogue, and every catalogue area has a fault', async () => {
-    const { CATALOGUE } = await import('../src/spec/catalogue/index.js');
+    const { CATALOGUE } = await import('../src/model/catalogue/index.js');
     const known = new Set(CATALOGUE.map((r) => r.id));
     const unknown = ALL_FAULTS.flatMap((f) => f.requirements.filter((id) => !known.has(id)).map((id) => `${f.name} → ${id}`));
     expect(unknown).toEqual([]);

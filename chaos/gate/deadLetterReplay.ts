@@ -3,7 +3,7 @@
 // attempt); the owner's replay requeues it and it is delivered under the same
 // event id once the receiver is healthy; another partner's replay is 404.
 import { defineSuite, type CheckContext, type CheckDef } from '../../src/runner/check.js';
-import { GATE_LIMITS } from '../../src/spec/limits.js';
+import { GATE_LIMITS } from '../../src/model/limits.js';
 import {
   expectSameIdAndSigned,
   gapTolerance,

@@ -5,7 +5,7 @@
 // with the attempts the receiver saw.
 import { defineSuite, type CheckContext, type CheckDef } from '../../src/runner/check.js';
 import type { ReceivedEvent } from '../../src/webhooks/types.js';
-import { WebhookDelivery } from '../../src/spec/schemas/gate/webhooks.js';
+import { WebhookDelivery } from '../../src/model/schemas/gate/webhooks.js';
 import { latestArrivalOf, settledDelivery, skipUnlessAffordable, type Delivery } from './support/deliveries.js';
 
 const EVENTS = 3;

@@ -5,9 +5,9 @@
 import { randomUUID } from 'node:crypto';
 import type { ApiClient } from '../../src/client/types.js';
 import { defineSuite, type CheckContext, type CheckDef } from '../../src/runner/check.js';
-import { CreatedGateSession, GateSessionList } from '../../src/spec/schemas/gate/sessions.js';
-import { Customer, CustomerList } from '../../src/spec/schemas/gate/customers.js';
-import { RailPayOut } from '../../src/spec/schemas/gate/rails.js';
+import { CreatedGateSession, GateSessionList } from '../../src/model/schemas/gate/sessions.js';
+import { Customer, CustomerList } from '../../src/model/schemas/gate/customers.js';
+import { RailPayOut } from '../../src/model/schemas/gate/rails.js';
 import { newCustomerInput } from '../../conformance/gate/customers.js';
 import { lockQuote } from '../../conformance/gate/rails.js';
 import { sessionBody } from '../../conformance/gate/support/sessions.js';

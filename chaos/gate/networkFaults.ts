@@ -3,7 +3,7 @@
 // from reaching the receiver until the deliveries list shows one failed; once
 // it is lifted, a retry must arrive.
 import { defineSuite, type CheckContext, type CheckDef } from '../../src/runner/check.js';
-import { GATE_LIMITS } from '../../src/spec/limits.js';
+import { GATE_LIMITS } from '../../src/model/limits.js';
 import { expectSameIdAndSigned, latestArrivalOf, listedDelivery, programmedTestEvent, settledDelivery, waitForAttempts, type Delivery } from './support/deliveries.js';
 import { chaosKit, webhookToxic } from './support/toxics.js';
 

@@ -3,7 +3,7 @@
 // is still about the TTL after the request, a transact sent before expiry
 // succeeds, and one sent after it gives 409.
 import { defineSuite, type CheckContext, type CheckDef } from '../../src/runner/check.js';
-import { FirmQuote, TransactResponse } from '../../src/spec/schemas/pools/index.js';
+import { FirmQuote, TransactResponse } from '../../src/model/schemas/pools/index.js';
 import { mainPool, poolPath, quoteBody } from '../../conformance/pools/support/pools.js';
 
 const R = 'POOLS-TTL-UNDER-NETWORK-FAULTS';

@@ -3,7 +3,7 @@
 // answers the one trade, and the balance and ledger show one debit.
 import { randomUUID } from 'node:crypto';
 import { defineSuite, type CheckContext, type CheckDef } from '../../src/runner/check.js';
-import { TransactResponse } from '../../src/spec/schemas/pools/resources.js';
+import { TransactResponse } from '../../src/model/schemas/pools/resources.js';
 import { createFirmQuote, decEq, decSub, ledgerEntriesFor, mainPool, poolPath, readBalance, readTrade } from '../../conformance/pools/support/pools.js';
 import { sendAndLoseResponse } from '../support/lostResponse.js';
 

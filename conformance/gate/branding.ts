@@ -3,8 +3,8 @@
 // never assumed: the merge check reads first.
 import { randomUUID } from 'node:crypto';
 import { defineSuite, type CheckContext } from '../../src/runner/check.js';
-import { GATE_LIMITS } from '../../src/spec/limits.js';
-import { Branding, BRANDING_TOKENS } from '../../src/spec/schemas/gate/branding.js';
+import { GATE_LIMITS } from '../../src/model/limits.js';
+import { Branding, BRANDING_TOKENS } from '../../src/model/schemas/gate/branding.js';
 
 const { brandNameMax, logoUrlMax } = GATE_LIMITS.branding;
 

@@ -3,7 +3,7 @@
 // profile.gate.catalog.
 import { randomUUID } from 'node:crypto';
 import { defineSuite, type CheckContext } from '../../src/runner/check.js';
-import { AssetList, PaymentMethodList, SingleAsset, UnshapedList } from '../../src/spec/schemas/gate/capabilities.js';
+import { AssetList, PaymentMethodList, SingleAsset, UnshapedList } from '../../src/model/schemas/gate/capabilities.js';
 
 const catalog = (ctx: CheckContext) => ctx.profile.gate.catalog;
 const assetPath = (symbol: string) => `/capabilities/assets/${encodeURIComponent(symbol)}`;

@@ -4,8 +4,8 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import type { ApiClient, Exchange } from '../../src/client/types.js';
 import { defineSuite, type CheckContext, type GateActor } from '../../src/runner/check.js';
-import { GATE_LIMITS } from '../../src/spec/limits.js';
-import { Customer, CustomerList, DeletedCustomer } from '../../src/spec/schemas/gate/customers.js';
+import { GATE_LIMITS } from '../../src/model/limits.js';
+import { Customer, CustomerList, DeletedCustomer } from '../../src/model/schemas/gate/customers.js';
 
 const { nameMax } = GATE_LIMITS.customers;
 /** Bounded walk of the customer list (its pagination is not shown; starting_after is the convention of this API's lists). */

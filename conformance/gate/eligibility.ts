@@ -1,7 +1,7 @@
 // Gate "GET /capabilities/eligibility": geo_source (explicit, ip, none), each
 // unavailable_reason, and eligible only when every refinement passed.
 import { defineSuite, type CheckContext } from '../../src/runner/check.js';
-import { Eligibility } from '../../src/spec/schemas/gate/capabilities.js';
+import { Eligibility } from '../../src/model/schemas/gate/capabilities.js';
 import type { Exchange } from '../../src/client/types.js';
 
 const PATH = '/capabilities/eligibility';

@@ -4,7 +4,7 @@
 // Response fields are not shown: the token is found as the JWT in the body.
 import type { Exchange } from '../../src/client/types.js';
 import { defineSuite, type CheckContext } from '../../src/runner/check.js';
-import { GATE_LIMITS } from '../../src/spec/limits.js';
+import { GATE_LIMITS } from '../../src/model/limits.js';
 import { allowedOrigin, bootstrap, createSession, findJwt, sessionPath, stringsIn } from './support/sessions.js';
 
 const HOUR_S = GATE_LIMITS.embedTokenLifetimeMs / 1000;

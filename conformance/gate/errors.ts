@@ -5,8 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Exchange } from '../../src/client/types.js';
 import { defineSuite, type CheckContext } from '../../src/runner/check.js';
-import { GATE_LIMITS } from '../../src/spec/limits.js';
-import { ErrorEnvelope } from '../../src/spec/schemas/common.js';
+import { GATE_LIMITS } from '../../src/model/limits.js';
+import { ErrorEnvelope } from '../../src/model/schemas/common.js';
 import { createCustomer, newCustomerInput } from './customers.js';
 
 /** The error type the Errors table gives each status. */

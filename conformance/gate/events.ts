@@ -3,8 +3,8 @@
 // receiver refusing bad signatures and stale timestamps; webhook.test only on
 // request. Header names: X-<svc>-Timestamp/-Event-Id/-Event-Type for any <svc>.
 import { defineSuite, type CheckContext } from '../../src/runner/check.js';
-import { GATE_LIMITS } from '../../src/spec/limits.js';
-import { EVENT_DATA_SCHEMAS, GateEventEnvelope, WebhookDelivery } from '../../src/spec/schemas/gate/webhooks.js';
+import { GATE_LIMITS } from '../../src/model/limits.js';
+import { EVENT_DATA_SCHEMAS, GateEventEnvelope, WebhookDelivery } from '../../src/model/schemas/gate/webhooks.js';
 import { parseSignatureHeader, signGateBody, verifyGateSignature } from '../../src/webhooks/verify.js';
 import type { ReceivedEvent } from '../../src/webhooks/types.js';
 import { newCustomerInput } from './customers.js';

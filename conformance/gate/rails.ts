@@ -5,8 +5,8 @@ import { randomUUID } from 'node:crypto';
 import type { Exchange } from '../../src/client/types.js';
 import { defineSuite, type CheckContext, type GateActor } from '../../src/runner/check.js';
 import { fillDeep } from '../../src/runner/triggers.js';
-import { GATE_LIMITS } from '../../src/spec/limits.js';
-import { RailPayOut } from '../../src/spec/schemas/gate/rails.js';
+import { GATE_LIMITS } from '../../src/model/limits.js';
+import { RailPayOut } from '../../src/model/schemas/gate/rails.js';
 
 const { gateSessionIdMax, quoteIdMax, referenceMax } = GATE_LIMITS.payOut;
 const MAX_OTHER_LEASES = 6;

@@ -2,7 +2,7 @@
 // tx_refid, processing, failed, expired exactly once, kyc_package_accepted.
 // Each arrives signed at rampart's receiver with the session object as data.
 import type { CheckContext, CheckDef, GateActor } from '../../src/runner/check.js';
-import { GateSession } from '../../src/spec/schemas/gate/sessions.js';
+import { GateSession } from '../../src/model/schemas/gate/sessions.js';
 import type { ReceivedEvent } from '../../src/webhooks/types.js';
 import { defineSuite } from '../../src/runner/check.js';
 import { allowedOrigin, bootstrap, createSession, sessionPath } from './support/sessions.js';

@@ -3,7 +3,7 @@
 // terminal states, expiry on bootstrap, kyc_pre_verified.
 import { randomUUID } from 'node:crypto';
 import { defineSuite, type CheckContext } from '../../src/runner/check.js';
-import { GateSession, GateSessionList } from '../../src/spec/schemas/gate/sessions.js';
+import { GateSession, GateSessionList } from '../../src/model/schemas/gate/sessions.js';
 import { expectGateError } from './errors.js';
 import { allowedOrigin, bootstrap, createSession, sessionBody, sessionPath } from './support/sessions.js';
 

@@ -4,14 +4,14 @@
 // webhook_url) and replay of another partner's delivery (404).
 import type { Exchange } from '../../src/client/types.js';
 import { defineSuite, type CheckContext, type GateActor } from '../../src/runner/check.js';
-import { GATE_LIMITS } from '../../src/spec/limits.js';
+import { GATE_LIMITS } from '../../src/model/limits.js';
 import {
   DELIVERY_STATUSES,
   TERMINAL_DELIVERY_STATUSES,
   WebhookDelivery,
   WebhookDeliveryList,
   WebhookTestData,
-} from '../../src/spec/schemas/gate/webhooks.js';
+} from '../../src/model/schemas/gate/webhooks.js';
 import type { ReceivedEvent } from '../../src/webhooks/types.js';
 import { newCustomerInput } from './customers.js';
 

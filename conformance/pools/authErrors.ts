@@ -3,7 +3,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { defineSuite, type CheckContext, type PoolsActor } from '../../src/runner/check.js';
 import type { PoolsPartner } from '../../src/profile/schema.js';
-import { PoolsList, Trade, TradesPage } from '../../src/spec/schemas/pools/index.js';
+import { PoolsList, Trade, TradesPage } from '../../src/model/schemas/pools/index.js';
 import {
   createFirmQuote,
   mainPool,

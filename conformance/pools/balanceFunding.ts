@@ -1,7 +1,7 @@
 // Pools balance, funding and ledger: the reservation debit, the refund of a
 // returned trade, the balance gate and EUR-only funding.
 import { defineSuite, type CheckContext } from '../../src/runner/check.js';
-import { Funding } from '../../src/spec/schemas/pools/index.js';
+import { Funding } from '../../src/model/schemas/pools/index.js';
 import {
   createFirmQuote,
   decAdd,

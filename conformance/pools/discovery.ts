@@ -1,6 +1,6 @@
 // Pools discovery (GET /pools) and per-pool capabilities.
 import { defineSuite, type CheckContext } from '../../src/runner/check.js';
-import { Capabilities, PoolsList } from '../../src/spec/schemas/pools/index.js';
+import { Capabilities, PoolsList } from '../../src/model/schemas/pools/index.js';
 import { mainPool, poolPath } from './support/pools.js';
 
 // cryptoNetwork values the spec names that are not EVM chains.

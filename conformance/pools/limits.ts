@@ -1,6 +1,6 @@
 // Pools "Limits": the firm quote TTL in real time, and the velocity cap.
 import { defineSuite, type CheckContext } from '../../src/runner/check.js';
-import { FirmQuote, TransactResponse } from '../../src/spec/schemas/pools/index.js';
+import { FirmQuote, TransactResponse } from '../../src/model/schemas/pools/index.js';
 import { createFirmQuote, decAdd, mainPool, poolPath, poolsProfile, quoteBody, transact, waitPastExpiry } from './support/pools.js';
 
 /** How far ahead of the deadline "just before expiry" transacts. */

@@ -1,8 +1,8 @@
 // Pools quote creation: firm (the default), indicative, unavailable, the
 // required body fields, the networks and the destination-address rules.
 import { defineSuite, type CheckContext } from '../../src/runner/check.js';
-import { Capabilities, FirmQuote, IndicativeQuote, StoredQuote, TransactResponse, UnavailableQuote } from '../../src/spec/schemas/pools/index.js';
-import { breakChecksum, toChecksumAddress } from '../../src/spec/eip55.js';
+import { Capabilities, FirmQuote, IndicativeQuote, StoredQuote, TransactResponse, UnavailableQuote } from '../../src/model/schemas/pools/index.js';
+import { breakChecksum, toChecksumAddress } from '../../src/model/eip55.js';
 
 /** A mixed-case address from the EIP-55 test vectors. */
 const EIP55_VECTOR = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';

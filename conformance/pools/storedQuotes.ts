@@ -1,7 +1,7 @@
 // Pools stored quotes: reads that neither consume nor extend, reject, the
 // terminal 409s and the status precedence rejected > consumed > expired > active.
 import { defineSuite, type CheckContext } from '../../src/runner/check.js';
-import { StoredQuote } from '../../src/spec/schemas/pools/index.js';
+import { StoredQuote } from '../../src/model/schemas/pools/index.js';
 import { createFirmQuote, expectBalanceMove, mainPool, poolPath, quotePath, transact, waitPastExpiry } from './support/pools.js';
 
 async function readQuote(ctx: CheckContext, actor: ReturnType<CheckContext['pools']['partner']>, quoteId: string, requirement: string) {

@@ -1,8 +1,8 @@
 // Pools trades: the Trade resource and the trades list (limit, order, cursor
 // walk, date bounds, filters).
 import { defineSuite, type CheckContext, type PoolsActor } from '../../src/runner/check.js';
-import { StoredQuote, TradesPage, type Trade } from '../../src/spec/schemas/pools/index.js';
-import { POOLS_LIMITS } from '../../src/spec/limits.js';
+import { StoredQuote, TradesPage, type Trade } from '../../src/model/schemas/pools/index.js';
+import { POOLS_LIMITS } from '../../src/model/limits.js';
 import { poolsProfile, quotePath, readTrade, reservedTrade, settleTo } from './support/pools.js';
 
 /** Relative slack for rounding between cryptoAmount and fiatAmount × quotedRate; an inverted rate is far outside it. */

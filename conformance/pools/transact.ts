@@ -2,7 +2,7 @@
 // the status poll, which alone advances settlement.
 import { randomUUID } from 'node:crypto';
 import { defineSuite, type CheckContext } from '../../src/runner/check.js';
-import { FirmQuote, StoredQuote, TradesPage, TransactResponse } from '../../src/spec/schemas/pools/index.js';
+import { FirmQuote, StoredQuote, TradesPage, TransactResponse } from '../../src/model/schemas/pools/index.js';
 import {
   createFirmQuote,
   expectUntypedError,

@@ -12,7 +12,7 @@ import type { CheckResult, Observation, RunResults } from '../report/results.js'
 import { newRunId, writeRun } from '../report/writeRun.js';
 import { createProgress } from '../runner/progress.js';
 import { loadConformanceSuites, requirementResults, runChecks, unknownRequirementIds } from '../runner/run.js';
-import { SPEC_VERSION } from '../spec/limits.js';
+import { SPEC_VERSION } from '../model/limits.js';
 import { EXIT, RunError } from './exitCodes.js';
 import { assertSafeForTraffic, preflight, resolveTarget, type ResolvedTarget } from './target.js';
 

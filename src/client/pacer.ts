@@ -2,7 +2,7 @@
 // ordinary checks never provoke an unintended 429. Three concurrent sliding
 // windows per request: the route group's first window (counting only that
 // group's requests), then 60/min and 300/h (counting every request of the key).
-import { gateRouteGroup, gateWindowsFor, type RateWindow, type RouteGroup } from '../spec/limits.js';
+import { gateRouteGroup, scaledWindowsFor, type RateWindow, type RouteGroup } from '../model/limits.js';
 import { sleep as realSleep } from './backoff.js';
 
 export interface PacerOptions {
@@ -10,6 +10,8 @@ export interface PacerOptions {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Safety margin in ms added to every computed wait, so a server whose clock or arrival times differ slightly never 429s. Default 150. */
   margin?: number;
+  /** The target's declared rate-window scale (profile timing.rateWindowScale); 1 = the spec's windows. */
+  windowScale?: number;
 }
 
 interface Waiter {
@@ -37,11 +39,18 @@ export class Pacer {
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   private readonly margin: number;
   private readonly keys = new Map<string, KeyState>();
+  readonly windowScale: number;
 
   constructor(opts: PacerOptions = {}) {
     this.now = opts.now ?? Date.now;
     this.sleep = opts.sleep ?? realSleep;
-    this.margin = opts.margin ?? 150;
+    this.windowScale = opts.windowScale ?? 1;
+    // The margin absorbs clock and arrival-time differences; it shrinks with compressed windows.
+    this.margin = opts.margin ?? Math.max(5, Math.round(150 * this.windowScale));
+  }
+
+  private windows(method: string, path: string): [RateWindow, RateWindow, RateWindow] {
+    return scaledWindowsFor(method, path, this.windowScale);
   }
 
   /** Resolves when the request may be sent now; the send is counted at that moment. FIFO per key. */
@@ -63,10 +72,10 @@ export class Pacer {
     if (!st) return 0;
     const now = this.now();
     let worst = 0;
-    const [, minute, hour] = gateWindowsFor('GET', '/');
+    const [, minute, hour] = this.windows('GET', '/');
     worst = Math.max(worst, inWindow(st.all, minute, now) / minute.limit, inWindow(st.all, hour, now) / hour.limit);
     for (const [group, stamps] of st.groups) {
-      const w = firstWindowOf(group);
+      const w = firstWindowOf(group, this.windowScale);
       worst = Math.max(worst, inWindow(stamps, w, now) / w.limit);
     }
     return worst + st.queue.length;
@@ -89,7 +98,7 @@ export class Pacer {
   }
 
   private waitFor(st: KeyState, method: string, path: string, now: number): number {
-    const [first, minute, hour] = gateWindowsFor(method, path);
+    const [first, minute, hour] = this.windows(method, path);
     const group = gateRouteGroup(method, path);
     const waits = [
       waitIn(st.groups.get(group) ?? [], first, now),
@@ -135,7 +144,7 @@ export class Pacer {
 
   private record(st: KeyState, method: string, path: string, now: number): void {
     const group = gateRouteGroup(method, path);
-    const [first, , hour] = gateWindowsFor(method, path);
+    const [first, , hour] = this.windows(method, path);
     st.all.push(now);
     prune(st.all, hour, now);
     let g = st.groups.get(group);
@@ -145,7 +154,7 @@ export class Pacer {
   }
 }
 
-function firstWindowOf(group: RouteGroup): RateWindow {
+function firstWindowOf(group: RouteGroup, scale: number): RateWindow {
   const samples: Record<RouteGroup, [string, string]> = {
     write10: ['POST', '/gate_sessions'],
     write30: ['POST', '/quotes'],
@@ -153,7 +162,7 @@ function firstWindowOf(group: RouteGroup): RateWindow {
     default: ['GET', '/dashboard/webhook-settings'],
   };
   const [m, p] = samples[group];
-  return gateWindowsFor(m, p)[0];
+  return scaledWindowsFor(m, p, scale)[0];
 }
 
 function inWindow(stamps: number[], w: RateWindow, now: number): number {

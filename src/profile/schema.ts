@@ -208,6 +208,12 @@ export const Profile = z
         ...comment,
         /** Factor on the 1m/5m/30m/2h retry schedule the target declares (1 = real time). */
         retryScale: z.number().positive().max(1).default(1),
+        /**
+         * Factor on the Gate rate windows (10 s, 1 min, 1 h) the target declares: a sandbox that
+         * compresses time answers 10 per 1 s at 0.1. rampart paces to the scaled windows and the
+         * verdict says so. A real sandbox declares 1 (the default).
+         */
+        rateWindowScale: z.number().positive().max(1).default(1),
         /** Webhook attempt timeout the target applies, in ms (spec: 10 s). */
         attemptTimeoutMs: z.number().int().positive().default(10_000),
         /** Default session lifetime in seconds, when the target declares it (not shown in the spec). */
@@ -216,7 +222,7 @@ export const Profile = z
         quoteTtlSeconds: z.number().positive().default(15),
       })
       .strict()
-      .default({ retryScale: 1, attemptTimeoutMs: 10_000, quoteTtlSeconds: 15 }),
+      .default({ retryScale: 1, rateWindowScale: 1, attemptTimeoutMs: 10_000, quoteTtlSeconds: 15 }),
     tolerances: z
       .object({
         ...comment,

@@ -174,7 +174,7 @@ export async function startReference(opts: StartReferenceOptions): Promise<Runni
     log,
   });
   const gate = createGateService({ profile: issued, faults, clock, outbox });
-  const limiter = (ref?.rateLimits ?? true) ? new GateRateLimiter(clock, faults) : null;
+  const limiter = (ref?.rateLimits ?? true) ? new GateRateLimiter(clock, faults, issued.timing.rateWindowScale ?? 1) : null;
   const pools = issued.pools ? createPoolsService({ profile: issued, faults, clock, outbox }) : null;
 
   const servers: Server[] = [];

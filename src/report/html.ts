@@ -5,7 +5,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { redact, redactDeep } from '../client/redact.js';
-import { POOLS_LIMITS } from '../spec/limits.js';
+import { POOLS_LIMITS } from '../model/limits.js';
 import { readHistory, toHistoryRecord, type HistoryRecord } from './history.js';
 import { scanText } from './secretScan.js';
 import type { CheckFailure, ExchangeRecord, RequirementResult, RunResults } from './results.js';

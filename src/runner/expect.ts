@@ -4,7 +4,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { ZodType } from 'zod';
 import type { Exchange } from '../client/types.js';
-import { ErrorEnvelope } from '../spec/schemas/common.js';
+import { ErrorEnvelope } from '../model/schemas/common.js';
 import type { Expectations } from './check.js';
 
 export class CheckFailed extends Error {

@@ -9,7 +9,7 @@ import { TransportError } from '../client/types.js';
 import type { Profile } from '../profile/schema.js';
 import { missingRoles } from '../profile/roles.js';
 import type { CheckResult, Observation, RequirementResult } from '../report/results.js';
-import { CATALOGUE, type Requirement } from '../spec/catalogue/index.js';
+import { CATALOGUE, type Requirement } from '../model/catalogue/index.js';
 import { startReceiver } from '../webhooks/receiver.js';
 import type { CheckDef, SuiteDef } from './check.js';
 import { createCheckContext, type RunShared, type RunStats } from './context.js';
@@ -84,7 +84,7 @@ function withTimeout<T>(p: Promise<T>, ms: number, controller: AbortController):
 export async function runChecks(opts: RunChecksOptions): Promise<ChecksOutcome> {
   const { profile } = opts;
   const progress = opts.progress ?? createProgress();
-  const pacer = new Pacer();
+  const pacer = new Pacer({ windowScale: profile.timing.rateWindowScale });
   const receiver = await startReceiver({ host: profile.webhooks.listenHost, port: profile.webhooks.listenPort, publicUrl: profile.webhooks.publicUrl });
   const shared: RunShared = {
     profile,

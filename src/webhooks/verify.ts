@@ -1,7 +1,7 @@
 // The Gate webhook signature recipe: v1 = hex HMAC-SHA256(secret, `${t}.` + raw body bytes),
 // header `Gate-Signature: t=<unix>,v1=<hex>[,v1=<hex>…]`, constant-time compare, 300 s skew.
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { GATE_LIMITS } from '../spec/limits.js';
+import { GATE_LIMITS } from '../model/limits.js';
 
 export interface VerifyOptions {
   rawBody: Buffer | string;

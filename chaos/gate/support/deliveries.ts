@@ -3,8 +3,8 @@
 // its tolerance, and reads of the delivery from GET /webhooks/deliveries.
 import type { Exchange } from '../../../src/client/types.js';
 import type { CheckContext, GateActor } from '../../../src/runner/check.js';
-import { GATE_LIMITS } from '../../../src/spec/limits.js';
-import { WebhookDelivery, WebhookDeliveryList } from '../../../src/spec/schemas/gate/webhooks.js';
+import { GATE_LIMITS } from '../../../src/model/limits.js';
+import { WebhookDelivery, WebhookDeliveryList } from '../../../src/model/schemas/gate/webhooks.js';
 import type { ReceivedEvent, ReceiverBehaviour } from '../../../src/webhooks/types.js';
 
 export type Delivery = ReturnType<typeof WebhookDelivery.parse>;

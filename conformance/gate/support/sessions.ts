@@ -3,7 +3,7 @@
 // and shape-agnostic reading of embed responses (their fields are not shown).
 import type { Exchange } from '../../../src/client/types.js';
 import type { CheckContext, GateActor } from '../../../src/runner/check.js';
-import { CreatedGateSession, type GateSession } from '../../../src/spec/schemas/gate/sessions.js';
+import { CreatedGateSession, type GateSession } from '../../../src/model/schemas/gate/sessions.js';
 
 /** A session body from the profile's sessionDefaults, with overrides (undefined removes a field). */
 export function sessionBody(ctx: CheckContext, overrides: Record<string, unknown> = {}): Record<string, unknown> {

@@ -12,10 +12,10 @@ import {
   Trade,
   TransactResponse,
   type Balance,
-} from '../../../src/spec/schemas/pools/index.js';
-import { Balance as BalanceSchema } from '../../../src/spec/schemas/pools/index.js';
+} from '../../../src/model/schemas/pools/index.js';
+import { Balance as BalanceSchema } from '../../../src/model/schemas/pools/index.js';
 import type { ReceivedEvent } from '../../../src/webhooks/types.js';
-import { ErrorEnvelope } from '../../../src/spec/schemas/common.js';
+import { ErrorEnvelope } from '../../../src/model/schemas/common.js';
 
 export function poolsProfile(ctx: CheckContext) {
   const p = ctx.profile.pools;

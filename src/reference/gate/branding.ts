@@ -3,7 +3,7 @@
 //
 // Not shown — chosen (also in README.md): null in an update clears that token (back to default);
 // brand_name must be non-empty; state is per partner and environment.
-import { GATE_LIMITS } from '../../spec/limits.js';
+import { GATE_LIMITS } from '../../model/limits.js';
 import { HttpError, jsonObject } from '../kit/http.js';
 import type { BrandingState, GateArea, GateWorld } from './world.js';
 

@@ -14,7 +14,7 @@
 //   malformed, forged or expired token; 409 when the bound session is not open or past expires_at.
 // - Before the partner is known (bad credential) the policy is frame-ancestors 'none'.
 import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import { GATE_LIMITS } from '../../spec/limits.js';
+import { GATE_LIMITS } from '../../model/limits.js';
 import { HttpError, jsonObject, type Reply, type Req } from '../kit/http.js';
 import { expireOnRead } from './sessions.js';
 import type { GateArea, GateCaller, GateWorld, SessionRecord } from './world.js';

@@ -6,7 +6,7 @@
 // - Replay answers 200 with the requeued WebhookDelivery; a delivery that is not dead_lettered gives 409
 //   delivery_not_dead_lettered. An Idempotency-Key on replay is honoured (same key → same answer).
 // - POST /webhooks/test answers 201. The message is "This is a test event from Gate.".
-import { GATE_LIMITS } from '../../spec/limits.js';
+import { GATE_LIMITS } from '../../model/limits.js';
 import { HttpError, type Req } from '../kit/http.js';
 import type { Delivery } from '../kit/outbox.js';
 import type { GateArea, GateCaller, GateWorld } from './world.js';

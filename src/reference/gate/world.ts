@@ -4,7 +4,7 @@
 // routes against this world.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { GatePartner, Profile } from '../../profile/schema.js';
-import { GATE_LIMITS } from '../../spec/limits.js';
+import { GATE_LIMITS } from '../../model/limits.js';
 import type { Clock } from '../kit/clock.js';
 import type { ActiveFaults, FaultDef } from '../kit/faults.js';
 import { HttpError, type Reply, type Req, type Router } from '../kit/http.js';

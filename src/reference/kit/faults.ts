@@ -7,7 +7,7 @@ export interface FaultDef {
   /** kebab-case name used with `rampart serve --fault NAME`. */
   name: string;
   service: 'gate' | 'pools';
-  /** Requirement ids (src/spec/catalogue) this fault breaks. */
+  /** Requirement ids (src/model/catalogue) this fault breaks. */
   requirements: string[];
   description: string;
   /** The suite expected to catch it. */

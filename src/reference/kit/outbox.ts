@@ -3,7 +3,7 @@
 // dead-letters after the last attempt and replays on request.
 import { createHmac, randomUUID } from 'node:crypto';
 import { request as undiciRequest } from 'undici';
-import { GATE_LIMITS } from '../../spec/limits.js';
+import { GATE_LIMITS } from '../../model/limits.js';
 import type { Clock } from './clock.js';
 import type { ActiveFaults, FaultDef } from './faults.js';
 

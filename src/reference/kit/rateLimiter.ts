@@ -1,7 +1,7 @@
 // Gate rate limiting: three concurrent sliding windows per client (the
 // credential presented), 10/10 s, 60/min and 300/h, where a route-specific
 // limit from the Limits table replaces only the first window.
-import { gateRouteGroup, gateWindowsFor, GATE_RATE_WINDOWS, type RateWindow } from '../../spec/limits.js';
+import { gateRouteGroup, GATE_RATE_WINDOWS, scaledWindowsFor, type RateWindow } from '../../model/limits.js';
 import type { Clock } from './clock.js';
 import type { ActiveFaults, FaultDef } from './faults.js';
 import { HttpError } from './http.js';
@@ -108,6 +108,8 @@ export class GateRateLimiter {
   constructor(
     private readonly clock: Clock,
     private readonly faults: ActiveFaults,
+    /** The declared rate-window scale (profile timing.rateWindowScale): window lengths shrink, limits stay. */
+    private readonly scale = 1,
   ) {}
 
   private log(key: string, spec: RateWindow): WindowLog {
@@ -124,14 +126,15 @@ export class GateRateLimiter {
     const now = this.clock.now();
     const who = this.faults.has('rate-windows-shared-across-keys') ? '*' : client;
     let group = gateRouteGroup(method, path);
-    let windows: RateWindow[] = gateWindowsFor(method, path);
+    const sc = (w: RateWindow): RateWindow => ({ limit: w.limit, windowMs: w.windowMs * this.scale });
+    let windows: RateWindow[] = scaledWindowsFor(method, path, this.scale);
     if (group === 'write10' && method === 'POST' && routeKey === 'POST /gate_sessions' && this.faults.has('rate-sessions-create-default-group')) {
       group = 'default';
-      windows = [GATE_RATE_WINDOWS.first, GATE_RATE_WINDOWS.minute, GATE_RATE_WINDOWS.hour];
+      windows = [sc(GATE_RATE_WINDOWS.first), sc(GATE_RATE_WINDOWS.minute), sc(GATE_RATE_WINDOWS.hour)];
     }
     if ((group === 'write30' && this.faults.has('rate-write30-default-group')) || (group === 'read60' && this.faults.has('rate-read60-default-group'))) {
       group = 'default';
-      windows = [GATE_RATE_WINDOWS.first, GATE_RATE_WINDOWS.minute, GATE_RATE_WINDOWS.hour];
+      windows = [sc(GATE_RATE_WINDOWS.first), sc(GATE_RATE_WINDOWS.minute), sc(GATE_RATE_WINDOWS.hour)];
     }
     if (group === 'default') {
       let first = windows[0]!;

@@ -1,8 +1,8 @@
 // POST /pools/{id}/quote: firm (persisted, about 15 s, single use),
 // indicative (price only, not persisted) or unavailable (200, available
 // false). The delivery address is validated and locked here.
-import { POOLS_LIMITS } from '../../spec/limits.js';
-import { isValidEvmAddress } from '../../spec/eip55.js';
+import { POOLS_LIMITS } from '../../model/limits.js';
+import { isValidEvmAddress } from '../../model/eip55.js';
 import { HttpError, jsonObject } from '../kit/http.js';
 import { div, format, isDecimal, lessBps, mul, parse } from './money.js';
 import { PRICING } from './pricing.js';

@@ -4,7 +4,7 @@
 // file per spec area) register routes against this world.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { PoolsPartner, Profile } from '../../profile/schema.js';
-import { toChecksumAddress } from '../../spec/eip55.js';
+import { toChecksumAddress } from '../../model/eip55.js';
 import type { Clock } from '../kit/clock.js';
 import type { ActiveFaults, FaultDef } from '../kit/faults.js';
 import { HttpError, type Req, type Router } from '../kit/http.js';

@@ -77,6 +77,17 @@ export function gateWindowsFor(method: string, path: string): [RateWindow, RateW
   return [ROUTE_GROUP_FIRST_WINDOW[gateRouteGroup(method, path)], GATE_RATE_WINDOWS.minute, GATE_RATE_WINDOWS.hour];
 }
 
+/**
+ * The three windows of a route at a declared time scale (profile timing.rateWindowScale):
+ * the limits stay the spec's, only the window lengths shrink.
+ */
+export function scaledWindowsFor(method: string, path: string, scale: number): [RateWindow, RateWindow, RateWindow] {
+  const [a, b, c] = gateWindowsFor(method, path);
+  if (scale === 1) return [a, b, c];
+  const s = (w: RateWindow): RateWindow => ({ limit: w.limit, windowMs: w.windowMs * scale });
+  return [s(a), s(b), s(c)];
+}
+
 export const GATE_LIMITS = {
   deliveries: { limitMin: 1, limitMax: 200, limitDefault: 50, skipMin: 0 },
   branding: { logoUrlMax: 2048, brandNameMax: 64, colorPattern: /^#[0-9a-fA-F]{6}$/ },
