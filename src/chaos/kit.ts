@@ -1,11 +1,10 @@
 // Toxiproxy in the two places chaos needs it: between the target's webhook
-// sender and rampart's receiver (one proxy per partner, the URL the partner's
-// webhook_url points at), and between a check's client and the target API
-// (a fresh proxy per check, so toxics never leak into other checks).
+// sender and rampart's receiver (one proxy per partner channel, the URL the
+// partner's webhook_url points at), and between a check's client and the
+// target API (a fresh proxy per check, so toxics never leak into other checks).
 import type { Proxy } from 'toxiproxy-node-client';
 import type { ApiClient } from '../client/types.js';
-import type { ChaosKit, CheckDef, GateActor, PoolsActor } from '../runner/check.js';
-import type { RunShared } from '../runner/context.js';
+import type { ChaosKit, GateActor, NeedEnv, PartnerHooks, PoolsActor, RunResources, Service } from '../needs/define.js';
 import type { ToxiproxyHandle } from './toxiproxy.js';
 
 let seq = 0;
@@ -15,45 +14,45 @@ const hostPort = (url: string) => {
 };
 
 /** Wire a run for chaos: webhook URLs through proxies, and a kit per check. */
-export function installChaos(shared: RunShared, tp: ToxiproxyHandle): void {
+export function installChaos(run: RunResources, tp: ToxiproxyHandle): void {
   const webhookProxies = new Map<string, Promise<Proxy>>();
-  const receiverUpstream = hostPort(shared.receiver.url);
+  const receiverUpstream = hostPort(run.receiver.url);
 
-  const webhookProxy = (partnerName: string): Promise<Proxy> => {
-    let p = webhookProxies.get(partnerName);
+  const webhookProxy = (channel: string): Promise<Proxy> => {
+    let p = webhookProxies.get(channel);
     if (!p) {
-      p = tp.api.createProxy({ name: `webhooks-${partnerName.replace(/[^A-Za-z0-9_-]/g, '_')}-${++seq}`, listen: '127.0.0.1:0', upstream: receiverUpstream });
-      webhookProxies.set(partnerName, p);
-      p.catch(() => webhookProxies.delete(partnerName));
+      p = tp.api.createProxy({ name: `webhooks-${channel.replace(/[^A-Za-z0-9_-]/g, '_')}-${++seq}`, listen: '127.0.0.1:0', upstream: receiverUpstream });
+      webhookProxies.set(channel, p);
+      p.catch(() => webhookProxies.delete(channel));
     }
     return p;
   };
 
-  shared.webhookUrlFor = async (partnerName) => {
-    const proxy = await webhookProxy(partnerName);
-    const direct = new URL(shared.receiver.urlFor(partnerName));
+  run.webhookUrlFor = async (channel) => {
+    const proxy = await webhookProxy(channel);
+    const direct = new URL(run.receiver.urlFor(channel));
     const listen = proxy.listen.replace(/^\[?::\]?:/, '127.0.0.1:');
     return `${direct.protocol}//${listen}${direct.pathname}`;
   };
 
-  shared.chaos = {
-    kitFor(_check: CheckDef, clientFor) {
+  run.chaos = {
+    kitFor(env: NeedEnv) {
       const touched = new Set<Proxy>();
       const own: Proxy[] = [];
       const kit: ChaosKit = {
         toxiproxy: tp.api,
-        async webhookProxy(partnerName) {
-          const p = await webhookProxy(partnerName);
+        async webhookProxy(hooks: PartnerHooks) {
+          const p = await webhookProxy(hooks.channel);
           touched.add(p);
           return p;
         },
-        async throughProxy(actor: GateActor | PoolsActor, service: 'gate' | 'pools') {
+        async throughProxy(actor: GateActor | PoolsActor, service: Service) {
           const baseUrl = actor.client.baseUrl;
           const proxy = await tp.api.createProxy({ name: `api-${service}-${++seq}`, listen: '127.0.0.1:0', upstream: hostPort(baseUrl) });
           own.push(proxy);
           const u = new URL(baseUrl);
           const proxied = `${u.protocol}//${proxy.listen}${u.pathname}`;
-          const client: ApiClient = clientFor(service, proxied, `${actor.partner.name} via toxiproxy`, actor.partner.secretKey, actor.partner.publishableKey);
+          const client: ApiClient = env.client(service, proxied, `${actor.partner.name} via toxiproxy`, actor.partner.secretKey, actor.partner.publishableKey);
           return { client, proxy };
         },
       };

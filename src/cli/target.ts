@@ -5,7 +5,7 @@ import { createApiClient } from '../client/http.js';
 import { TransportError } from '../client/types.js';
 import { loadProfile } from '../profile/load.js';
 import type { Profile } from '../profile/schema.js';
-import { EXIT, RunError } from './exitCodes.js';
+import { EXIT, RunError } from '../exitCodes.js';
 
 export const EMBEDDED_PROFILE = 'fixtures/profiles/embedded.json';
 

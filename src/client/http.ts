@@ -19,8 +19,19 @@ export interface ClientOptions {
   timeoutMs?: number;
   retry?: { maxRetries: number; baseDelayMs: number; maxDelayMs: number };
   onExchange?(ex: Exchange): void;
+  /** A request that got no HTTP answer (before any retry): the run's outage detector listens. */
+  onTransportError?(e: TransportError): void;
+  /** Time accounting of the caller (a check's budget): pacer waits are rampart's, answers are the target's. */
+  track?: WaitTracker;
   onRetry?(info: { attempt: number; delayMs: number; exchange?: Exchange; error?: TransportError }): void;
 }
+
+export interface WaitTracker {
+  harness<T>(what: string, p: Promise<T>): Promise<T>;
+  target<T>(what: string, p: Promise<T>): Promise<T>;
+}
+
+const untracked: WaitTracker = { harness: (_w, p) => p, target: (_w, p) => p };
 
 export const DEFAULT_TIMEOUT_MS = 15_000;
 // Statuses the spec advises retrying with the same Idempotency-Key; 4xx other than 429 are answers, not accidents.
@@ -125,15 +136,18 @@ export function createApiClient(opts: ClientOptions): ApiClient {
     const maxRetries = retryCfg ? Math.max(0, Math.min(retryCfg.maxRetries, 10)) : 0;
     const key = req.pace !== false && opts.pacer ? pacingKey(req) : undefined;
 
+    const track = opts.track ?? untracked;
+    const what = `${req.method} ${req.path.split('?')[0]}`;
     for (let attempt = 0; ; attempt++) {
-      if (key) await opts.pacer!.acquire(key, req.method, req.path.split('?')[0]!);
+      if (key) await track.harness(`rate-window pacing of ${opts.label} before ${what}`, opts.pacer!.acquire(key, req.method, req.path.split('?')[0]!));
       let ex: Exchange | undefined;
       let err: TransportError | undefined;
       try {
-        ex = await once(req, url, headers, body, idempotencyKey, attempt);
+        ex = await track.target(`an answer to ${what}`, once(req, url, headers, body, idempotencyKey, attempt));
       } catch (e) {
         if (!(e instanceof TransportError)) throw e;
         err = e;
+        opts.onTransportError?.(e);
       }
       const retryable = ex ? RETRYABLE_STATUS(ex.status) : RETRYABLE_TRANSPORT.has(err!.kind);
       if (!retryable || attempt >= maxRetries || !retryCfg) {
@@ -146,7 +160,7 @@ export function createApiClient(opts: ClientOptions): ApiClient {
       // Honour Retry-After, still bounded by the configured ceiling.
       if (ra !== undefined) delayMs = Math.max(delayMs, Math.min(ra, retryCfg.maxDelayMs));
       opts.onRetry?.({ attempt: attempt + 1, delayMs, exchange: ex, error: err });
-      await sleep(delayMs);
+      await track.target(`a retry back-off after ${ex ? ex.status : err!.kind} on ${what}`, sleep(delayMs));
     }
   }
 

@@ -2,7 +2,7 @@
 // tighten (fixtures/gates.json is the default).
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { EXIT, RunError } from '../cli/exitCodes.js';
+import { EXIT, RunError } from '../exitCodes.js';
 
 const ms = z.record(z.string(), z.number().positive());
 

@@ -2,6 +2,20 @@
 // the APIs. The harness reads it to know what it may test; the embedded
 // reference target reads the same file to build its world.
 import { z } from 'zod';
+import { GATE_LIMITS, POOLS_LIMITS } from '../model/limits.js';
+
+/**
+ * A value the spec fixes: a profile may declare only time scales and bounded
+ * tolerances, never move a documented value. Absent or equal to the spec is fine.
+ */
+function specFixed(field: string, value: number, why: string) {
+  return z
+    .number()
+    .optional()
+    .refine((v) => v === undefined || v === value, {
+      message: `${why}; a profile declares only time scales (timing.retryScale, timing.rateWindowScale) and bounded tolerances — remove ${field} (got a value other than ${value})`,
+    });
+}
 
 /** Annotation allowed in every object of a profile (JSON has no comments). */
 const comment = { $comment: z.string().optional() };
@@ -23,10 +37,10 @@ export const RequestTemplate = z
   .object({
     ...comment,
     method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']),
-    /** Path relative to the service base URL (…/v1), or an absolute URL. */
+    /** Path relative to the service base URL (…/v1), or an absolute URL (a control outside the API). */
     path: z.string().min(1),
-    /** Which base URL a relative path hangs off. */
-    base: z.enum(['gate', 'pools']).default('gate'),
+    /** Which base URL a relative path hangs off (default: the service the trigger is declared under). */
+    base: z.enum(['gate', 'pools']).optional(),
     /** Which credential goes into Authorization: the acting partner's secret key, or none. */
     auth: z.enum(['secret', 'none']).default('secret'),
     headers: z.record(z.string(), z.string()).optional(),
@@ -62,9 +76,10 @@ export const GatePartner = z
     /**
      * 'load': the key is kept out of conformance and chaos traffic so the
      * rate-limit scenarios start with empty windows (give at least 8; leave
-     * them unused for an hour before a --depth full run).
+     * them unused for an hour before a --depth full run). 'chaos': kept for the
+     * chaos suites, so certify can run them beside conformance.
      */
-    reservedFor: z.enum(['load']).optional(),
+    reservedFor: z.enum(['load', 'chaos']).optional(),
   })
   .strict();
 export type GatePartner = z.infer<typeof GatePartner>;
@@ -124,6 +139,12 @@ export const Profile = z
         partners: z.array(GatePartner).min(1),
         /** Session creation defaults (amount, currency, return_url) merged under each check's body. */
         sessionDefaults: z.record(z.string(), z.unknown()).optional(),
+        /**
+         * Extra fields a customer creation needs on this target (the accepted fields are not shown in
+         * the spec): merged under rampart's unique email, external_id and phone. {{tag}}, {{email}},
+         * {{externalId}} and {{phone}} are filled in.
+         */
+        customerTemplate: z.record(z.string(), z.unknown()).optional(),
         /** A kyc_package the target accepts from a kycTrusted partner (its shape is not shown in the spec). */
         kycPackage: z.unknown().optional(),
         catalog: GateCatalogFixtures.default({}),
@@ -214,27 +235,54 @@ export const Profile = z
          * verdict says so. A real sandbox declares 1 (the default).
          */
         rateWindowScale: z.number().positive().max(1).default(1),
-        /** Webhook attempt timeout the target applies, in ms (spec: 10 s). */
-        attemptTimeoutMs: z.number().int().positive().default(10_000),
-        /** Default session lifetime in seconds, when the target declares it (not shown in the spec). */
+        /** Fixed by the spec (10 s per webhook attempt): a profile may not move it. Accepted only when equal to the spec's value. */
+        attemptTimeoutMs: specFixed('timing.attemptTimeoutMs', GATE_LIMITS.webhook.attemptTimeoutMs, 'the webhook attempt timeout is fixed by the Gate spec (10 s)'),
+        /**
+         * Default session lifetime in seconds, when the target declares it (not shown in the spec).
+         * Used to get a session past expires_at when gate.triggers.expireSession is absent.
+         */
         sessionLifetimeSeconds: z.number().positive().optional(),
-        /** Firm quote TTL in seconds (spec: about 15). */
-        quoteTtlSeconds: z.number().positive().default(15),
+        /**
+         * Lifetime of a signed (locked) Gate quote in seconds, when the target declares it (not shown
+         * in the spec). Used to get a quote expired when gate.triggers.expireSignedQuote is absent.
+         */
+        signedQuoteLifetimeSeconds: z.number().positive().optional(),
+        /** Fixed by the spec (a firm quote lives about 15 s): a profile may not move it. Accepted only when equal to the spec's value. */
+        quoteTtlSeconds: specFixed('timing.quoteTtlSeconds', POOLS_LIMITS.quoteTtlSeconds, 'the firm-quote TTL is fixed by the pools spec (about 15 s)'),
       })
       .strict()
-      .default({ retryScale: 1, rateWindowScale: 1, attemptTimeoutMs: 10_000, quoteTtlSeconds: 15 }),
+      .default({ retryScale: 1, rateWindowScale: 1 }),
     tolerances: z
       .object({
         ...comment,
-        /** Allowed distance of expiresAt − request time from the quote TTL, in seconds. */
-        quoteTtlSeconds: z.number().nonnegative().default(2),
-        /** Allowed relative error on a measured retry gap. */
-        retryGapRatio: z.number().nonnegative().default(0.25),
-        /** Allowed absolute error on a measured retry gap, in ms. */
-        retryGapMs: z.number().nonnegative().default(1_500),
+        /** Allowed distance of expiresAt − request time from the spec's 15 s quote TTL, in seconds ("about 15"; at most 5). */
+        quoteTtlSeconds: z.number().nonnegative().max(5, 'at most 5 s: the spec says about 15 s, and a wider tolerance would certify another TTL').default(2),
+        /** Allowed relative error on a measured retry gap (at most 0.5). */
+        retryGapRatio: z.number().nonnegative().max(0.5, 'at most 0.5: a wider tolerance would certify another schedule').default(0.25),
+        /** Allowed absolute error on a measured retry gap, in ms (at most 30 s). */
+        retryGapMs: z.number().nonnegative().max(30_000, 'at most 30000 ms').default(1_500),
+        /** Allowed error on a measured rate-window length, as a share of the window (at most 0.5). */
+        rateWindowRatio: z.number().nonnegative().max(0.5, 'at most 0.5').default(0.2),
       })
       .strict()
-      .default({ quoteTtlSeconds: 2, retryGapRatio: 0.25, retryGapMs: 1_500 }),
+      .default({ quoteTtlSeconds: 2, retryGapRatio: 0.25, retryGapMs: 1_500, rateWindowRatio: 0.2 }),
+    /** rampart's own settings for this target (never a value the specs fix). */
+    harness: z
+      .object({
+        ...comment,
+        /** Per-attempt request timeout in ms (default 15000). */
+        requestTimeoutMs: z.number().int().positive().optional(),
+        /** Largest response body read, in bytes (default 8 MiB). */
+        maxBodyBytes: z.number().int().positive().optional(),
+        /** Longest time a whole response body may take to arrive, in ms (default 20000). */
+        bodyTimeoutMs: z.number().int().positive().optional(),
+        /** Consecutive requests without an answer that mean the target is down (default 8). */
+        outageAfter: z.number().int().min(2).max(1000).optional(),
+        /** How long every key may be paused by the target's Retry-After before the run ends, in seconds (default 120). */
+        rateLimitBudgetSeconds: z.number().positive().optional(),
+      })
+      .strict()
+      .optional(),
     /** Settings read only by the embedded reference target. */
     reference: z
       .object({

@@ -9,6 +9,7 @@ import { POOLS_LIMITS } from '../model/limits.js';
 import { readHistory, toHistoryRecord, type HistoryRecord } from './history.js';
 import { scanText } from './secretScan.js';
 import type { CheckFailure, ExchangeRecord, RequirementResult, RunResults } from './results.js';
+import { timeScaleNote } from './verdict.js';
 
 export function esc(v: unknown): string {
   return String(v ?? '')
@@ -203,22 +204,35 @@ function failureBlock(checkName: string, f: CheckFailure | undefined): string {
 ${(f.exchanges ?? []).map(exchangeBlock).join('\n')}</div>`;
 }
 
-const STATUS_LABEL: Record<RequirementResult['status'], string> = { passed: 'passed', failed: 'failed', skipped: 'skipped', not_covered: 'not covered' };
+const STATUS_LABEL: Record<RequirementResult['status'], string> = {
+  passed: 'passed',
+  failed: 'failed',
+  partial: 'partial',
+  skipped: 'skipped',
+  unverified: 'unverified',
+  not_run: 'not run',
+  not_covered: 'not covered',
+  out_of_scope: 'out of scope',
+};
 
 function requirementRow(r: RequirementResult): string {
   const checks = r.checks.map((c) => `<li class="st-${esc(c.status)}">${esc(c.name)} — ${esc(c.status)}${c.reason ? `: ${esc(c.reason)}` : ''} <span class="small">${fmt(c.durationMs)} ms</span></li>`).join('');
   const failures = r.checks.filter((c) => c.status === 'failed').map((c) => failureBlock(c.name, c.failure)).join('');
-  return `<tr id="${esc(r.id)}" class="st-${esc(r.status)}"><td><code>${esc(r.id)}</code></td><td>${esc(r.title)}</td><td><span class="badge b-${esc(r.status)}">${esc(STATUS_LABEL[r.status] ?? r.status)}</span>${r.reason ? `<div class="small">${esc(r.reason)}</div>` : ''}</td><td>${checks ? `<ul class="checks">${checks}</ul>` : ''}${failures}</td></tr>`;
+  const missing = r.missingParts?.length ? `<ul class="small">${r.missingParts.map((m) => `<li>${esc(m)}</li>`).join('')}</ul>` : '';
+  return `<tr id="${esc(r.id)}" class="st-${esc(r.status)}"><td><code>${esc(r.id)}</code></td><td>${esc(r.title)}</td><td><span class="badge b-${esc(r.status)}">${esc(STATUS_LABEL[r.status] ?? r.status)}</span>${r.reason ? `<div class="small">${esc(r.reason)}</div>` : ''}${missing}</td><td>${checks ? `<ul class="checks">${checks}</ul>` : ''}${failures}</td></tr>`;
 }
 
 function countStatuses(rs: RequirementResult[]): Record<RequirementResult['status'], number> {
-  const c = { passed: 0, failed: 0, skipped: 0, not_covered: 0 };
+  const c: Record<RequirementResult['status'], number> = { passed: 0, failed: 0, partial: 0, skipped: 0, unverified: 0, not_run: 0, not_covered: 0, out_of_scope: 0 };
   for (const r of rs) c[r.status] = (c[r.status] ?? 0) + 1;
   return c;
 }
 
 function countsText(c: Record<RequirementResult['status'], number>): string {
-  return `${c.passed} passed · ${c.failed} failed · ${c.skipped} skipped · ${c.not_covered} not covered`;
+  return (Object.keys(STATUS_LABEL) as RequirementResult['status'][])
+    .filter((k) => k === 'passed' || k === 'failed' || c[k] > 0)
+    .map((k) => `${c[k]} ${STATUS_LABEL[k]}`)
+    .join(' · ');
 }
 
 function matrix(results: RunResults): string {
@@ -246,19 +260,28 @@ function observationsTable(results: RunResults): string {
     .join('')}</tbody></table>`;
 }
 
-export function verdictOf(results: RunResults): { certified: boolean; label: string; detail: string } {
-  if (results.error) return { certified: false, label: 'NOT CERTIFIED', detail: `the run stopped: ${results.error.message} (exit ${results.error.exitCode})` };
-  const failedChecks = results.summary.checks?.failed ?? 0;
-  if (results.summary.failed > 0 || failedChecks > 0) return { certified: false, label: 'NOT CERTIFIED', detail: `${results.summary.failed} requirement(s) failed` };
-  if (results.command !== 'certify') return { certified: false, label: 'PASSED — not a certification run', detail: `every check of this ${results.command} run passed; a certificate needs rampart certify` };
-  return { certified: true, label: 'CERTIFIED', detail: 'no requirement failed' };
+/** The banner: the verdict computed by src/report/verdict.ts, never re-judged here. */
+export function bannerOf(results: RunResults): { cls: string; label: string; detail: string } {
+  const s = results.summary;
+  const scale = timeScaleNote(s);
+  const scope = `${results.command} at --depth ${results.depth}${scale ? `, ${scale}` : ''}${s.outOfScope ? `; ${s.outOfScope} requirements out of scope at this depth` : ''}`;
+  const cls = s.verdict === 'CERTIFIED' ? 'v-ok' : s.verdict === 'NOT CERTIFIED' ? 'v-bad' : 'v-neutral';
+  return { cls, label: s.verdict, detail: `${s.verdictLine} — ${scope}` };
+}
+
+function incompleteReasons(results: RunResults): string {
+  const r = results.summary.incompleteReasons ?? [];
+  if (!r.length || results.summary.verdict === 'CERTIFIED') return '';
+  return `<details class="section" open><summary><b>Not asserted, by reason</b> <span class="small">what the profile or machine lacks</span></summary><ul>${r
+    .map((g) => `<li><b>${g.requirements}</b> — ${esc(g.reason)}</li>`)
+    .join('')}</ul></details>`;
 }
 
 const CSS = `
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;color:#1b1f24;background:#f6f7f9}
 main{max-width:1100px;margin:0 auto;padding:16px 24px 48px}
 h1{font-size:20px;margin:8px 0}h2{font-size:17px;margin:28px 0 8px;border-bottom:1px solid #d0d7de;padding-bottom:4px}h3{font-size:15px;margin:18px 0 6px}h4{margin:12px 0 4px;font-size:13px}h5{margin:4px 0;font-size:12px;color:#57606a}
-.verdict{padding:16px 20px;border-radius:8px;margin:12px 0;color:#fff}.verdict.v-ok{background:#1a7f37}.verdict.v-bad{background:#cf222e}.verdict.v-neutral{background:#57606a}
+.verdict{padding:16px 20px;border-radius:8px;margin:12px 0;color:#fff}.verdict.v-ok{background:#1a7f37}.verdict.v-bad{background:#cf222e}.verdict.v-neutral{background:#9a6700}
 .verdict .big{font-size:26px;font-weight:700;letter-spacing:.5px}
 .counts{display:flex;gap:12px;flex-wrap:wrap;margin:8px 0}.counts div{background:#fff;border:1px solid #d0d7de;border-radius:6px;padding:6px 12px}.counts b{font-size:18px;display:block}
 table{border-collapse:collapse;width:100%;background:#fff}th,td{border:1px solid #d8dee4;padding:4px 6px;text-align:left;vertical-align:top}
@@ -266,7 +289,7 @@ table.meta{width:auto}table.meta th{background:#f6f8fa}
 pre{white-space:pre-wrap;word-break:break-word;margin:0;font:12px/1.4 ui-monospace,SFMono-Regular,Menlo,monospace;max-height:320px;overflow:auto}
 code{font:12px ui-monospace,SFMono-Regular,Menlo,monospace}
 details.section{margin:6px 0;background:#fff;border:1px solid #d0d7de;border-radius:6px;padding:4px 8px}details>summary{cursor:pointer}
-.badge{display:inline-block;border-radius:10px;padding:0 8px;font-size:12px;color:#fff}.b-passed{background:#1a7f37}.b-failed{background:#cf222e}.b-skipped{background:#9a6700}.b-not_covered{background:#8c959f}
+.badge{display:inline-block;border-radius:10px;padding:0 8px;font-size:12px;color:#fff}.b-passed{background:#1a7f37}.b-failed{background:#cf222e}.b-skipped{background:#9a6700}.b-partial{background:#bc4c00}.b-unverified{background:#8250df}.b-not_run{background:#6e7781}.b-not_covered{background:#8c959f}.b-out_of_scope{background:#afb8c1}
 tr.st-failed{background:#fff5f5}.small{font-size:12px;color:#57606a}.bad{color:#cf222e}.nodata{color:#57606a;font-style:italic}
 ul.checks{margin:0;padding-left:18px}li.st-failed{color:#cf222e}li.st-skipped{color:#9a6700}
 .failure{border-left:3px solid #cf222e;padding:4px 8px;margin:6px 0;background:#fff}
@@ -293,7 +316,7 @@ export function toHtml(input: RunResults, history: HistoryRecord[] = []): string
   // A trend only means something across runs of the same command against the same target.
   const comparable = history.filter((h) => h.profile === results.profile.name && h.command === results.command);
   const hist = comparable.some((h) => h.runId === results.runId) ? comparable : [...comparable, toHistoryRecord(results)];
-  const v = verdictOf(results);
+  const v = bannerOf(results);
   const s = results.summary;
   const m = results.metrics ?? {};
   const urls = Object.entries(results.profile.baseUrls ?? {}).filter(([, u]) => u);
@@ -306,9 +329,10 @@ export function toHtml(input: RunResults, history: HistoryRecord[] = []): string
 <style>${CSS}</style></head>
 <body><main>
 <h1>rampart ${esc(results.command)} report</h1>
-<section id="verdict" class="verdict ${v.certified ? 'v-ok' : v.label.startsWith('NOT') ? 'v-bad' : 'v-neutral'}">
+<section id="verdict" class="verdict ${v.cls}">
 <div class="big">${esc(v.label)}</div><div>${esc(v.detail)}</div></section>
-<div class="counts"><div><b>${s.passed}</b>requirements passed</div><div><b>${s.failed}</b>failed</div><div><b>${s.skipped}</b>skipped</div><div><b>${s.notCovered}</b>not covered</div><div><b>${s.checks?.passed ?? 0}/${s.checks?.failed ?? 0}/${s.checks?.skipped ?? 0}</b>checks passed/failed/skipped</div></div>
+<div class="counts"><div><b>${s.passed}</b>requirements passed</div><div><b>${s.failed}</b>failed</div><div><b>${s.partial ?? 0}</b>partial</div><div><b>${s.skipped}</b>skipped</div><div><b>${s.unverified ?? 0}</b>unverified</div><div><b>${s.notRun ?? 0}</b>not run</div><div><b>${s.notCovered}</b>not covered</div><div><b>${s.outOfScope ?? 0}</b>out of scope</div><div><b>${s.checks?.passed ?? 0}/${s.checks?.failed ?? 0}/${(s.checks?.skipped ?? 0) + (s.checks?.unverified ?? 0) + (s.checks?.notRun ?? 0)}</b>checks passed/failed/not asserted</div>${s.requestsPerRequirement !== undefined ? `<div><b>${s.requestsPerRequirement}</b>requests per requirement</div>` : ''}</div>
+${incompleteReasons(results)}
 <table class="meta">
 <tr><th>target profile</th><td>${esc(results.profile.name)}</td></tr>
 ${urls.map(([k, u]) => `<tr><th>${esc(k)}</th><td><code>${esc(u)}</code></td></tr>`).join('\n')}

@@ -42,8 +42,9 @@ function testcase(c: CheckResult): string {
       .filter(Boolean)
       .join(' · ');
     body += `      <failure message="${xmlEscape(msg)}" type="AssertionError">${xmlEscape(lines.join('\n'))}</failure>\n`;
-  } else if (c.status === 'skipped') {
-    body += `      <skipped message="${xmlEscape(c.reason ?? 'skipped')}"/>\n`;
+  } else if (c.status !== 'passed') {
+    // Skipped, unverified and not run are never passes in JUnit either.
+    body += `      <skipped message="${xmlEscape(`${c.status.replace('_', ' ')}: ${c.reason ?? ''}`)}"/>\n`;
   }
   return `    <testcase name="${xmlEscape(name)}" classname="${xmlEscape(classname)}" time="${secs(c.durationMs)}"${body ? `>\n${body}    </testcase>` : '/>'}`;
 }
@@ -59,7 +60,7 @@ export function toJunit(results: RunResults): string {
   const suites: string[] = [];
   for (const [key, checks] of [...groups.entries()].sort(([a], [b]) => a.localeCompare(b))) {
     const failures = checks.filter((c) => c.status === 'failed').length;
-    const skipped = checks.filter((c) => c.status === 'skipped').length;
+    const skipped = checks.filter((c) => c.status !== 'passed' && c.status !== 'failed').length;
     const time = checks.reduce((t, c) => t + (c.durationMs || 0), 0);
     suites.push(
       `  <testsuite name="${xmlEscape(key)}" tests="${checks.length}" failures="${failures}" errors="0" skipped="${skipped}" time="${secs(time)}" timestamp="${xmlEscape(results.startedAt.replace(/Z$/, ''))}">\n${checks.map(testcase).join('\n')}\n  </testsuite>`,
@@ -73,7 +74,7 @@ export function toJunit(results: RunResults): string {
   }
   const total = results.checks.length + (results.error ? 1 : 0);
   const failures = results.checks.filter((c) => c.status === 'failed').length;
-  const skipped = results.checks.filter((c) => c.status === 'skipped').length;
+  const skipped = results.checks.filter((c) => c.status !== 'passed' && c.status !== 'failed').length;
   const time = (Date.parse(results.finishedAt) - Date.parse(results.startedAt)) || 0;
   return (
     `<?xml version="1.0" encoding="UTF-8"?>\n` +

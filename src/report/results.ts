@@ -1,8 +1,23 @@
 // The shape of reports/<run-id>/results.json. Everything a run writes is
 // derived from this object (junit.xml, report.html, history).
 
-export type CheckStatus = 'passed' | 'failed' | 'skipped';
-export type RequirementStatus = 'passed' | 'failed' | 'skipped' | 'not_covered';
+/**
+ * A check: passed; failed; skipped (the profile or machine lacks a need, or the
+ * depth is too low); unverified (it ran, but the behaviour it judges could not be
+ * reached on this target); not_run (the run stopped: interrupted, or the target
+ * went down).
+ */
+export type CheckStatus = 'passed' | 'failed' | 'skipped' | 'unverified' | 'not_run';
+
+/**
+ * A requirement (computed in src/report/verdict.ts alone): passed only when every
+ * check naming it ran and passed; partial when some passed and others did not
+ * run; failed beats everything; out_of_scope when it needs --depth full.
+ */
+export type RequirementStatus = 'passed' | 'failed' | 'partial' | 'skipped' | 'unverified' | 'not_run' | 'not_covered' | 'out_of_scope';
+
+/** The headline of a run. */
+export type Verdict = 'CERTIFIED' | 'NOT CERTIFIED' | 'INCOMPLETE' | 'INTERRUPTED';
 
 /** One HTTP exchange as the report shows it, secrets already redacted. */
 export interface ExchangeRecord {
@@ -25,16 +40,25 @@ export interface CheckFailure {
   actual?: string;
   requestId?: string;
   exchanges?: ExchangeRecord[];
+  /** The target gave no answer at all (refused, reset, timed out). */
+  transport?: boolean;
 }
 
 export interface CheckResult {
   name: string;
   suite: 'conformance' | 'load' | 'chaos';
   file?: string;
-  requirements: string[];
+  requirements: readonly string[];
   status: CheckStatus;
+  /** Why it was skipped, unverified or not run. */
   reason?: string;
+  /** The need (or machine/tool) whose absence skipped it, when one did. */
+  missing?: string;
   durationMs: number;
+  /** Time waiting on the target (counted against the budget) and queued behind rampart's own pacing (not counted). */
+  budget?: { countedMs: number; uncountedMs: number; limitMs: number };
+  /** Requests the check sent, per service. */
+  requests?: { gate: number; pools: number };
   failure?: CheckFailure;
 }
 
@@ -55,6 +79,30 @@ export interface RequirementResult {
   status: RequirementStatus;
   reason?: string;
   checks: { name: string; status: CheckStatus; durationMs: number; failure?: CheckFailure; reason?: string }[];
+  /** For partial: what did not run, with reasons. */
+  missingParts?: string[];
+}
+
+export interface Summary {
+  verdict: Verdict;
+  /** One line: why the verdict is not CERTIFIED (grouped reasons), or what was certified. */
+  verdictLine: string;
+  passed: number;
+  failed: number;
+  partial: number;
+  skipped: number;
+  unverified: number;
+  notRun: number;
+  notCovered: number;
+  outOfScope: number;
+  checks: { passed: number; failed: number; skipped: number; unverified: number; notRun: number };
+  /** Why requirements in scope were not asserted, grouped by reason, with counts. */
+  incompleteReasons: { reason: string; requirements: number }[];
+  /** Requests sent per requirement asserted (passed or failed). */
+  requestsPerRequirement?: number;
+  requests?: { gate: number; pools: number };
+  /** Declared time scales other than 1 ("time-scaled ×0.01"). */
+  timeScales?: { retryScale: number; rateWindowScale: number };
 }
 
 export interface RunResults {
@@ -66,12 +114,18 @@ export interface RunResults {
   finishedAt: string;
   profile: { name: string; baseUrls: Record<string, string | undefined> };
   environment: { node: string; platform: string; host: string; specVersion: string };
-  summary: { passed: number; failed: number; skipped: number; notCovered: number; checks: { passed: number; failed: number; skipped: number } };
+  summary: Summary;
   requirements: RequirementResult[];
   checks: CheckResult[];
   observations: Observation[];
   /** Extra artefacts per suite: k6 summaries, retry gaps, TTL samples. */
   metrics?: Record<string, unknown>;
-  /** A run-level error (unreachable target, bad profile) that stopped it. */
+  /** A run-level error (unreachable target, bad profile, outage, rate limited) that stopped it. */
   error?: { message: string; exitCode: number };
+  /** Set when the run was interrupted (SIGINT/SIGTERM) before it finished. */
+  interrupted?: { signal: string; at: string };
+  /** The plan printed before traffic (lower bound, requests per key). */
+  plan?: { lowerBoundSeconds: number; wallSeconds?: number };
+  /** The run this one resumed, when it did. */
+  resumedFrom?: string;
 }

@@ -37,7 +37,7 @@ function writeChecked(path: string, text: string, displayName: string): void {
 }
 
 /** reports/latest → the run: a relative symlink, or a copy where symlinks are not allowed. */
-function pointLatest(reportsDir: string, runDir: string): void {
+export function pointLatest(reportsDir: string, runDir: string): void {
   const latest = join(reportsDir, 'latest');
   try {
     const st = lstatSync(latest);
@@ -51,6 +51,21 @@ function pointLatest(reportsDir: string, runDir: string): void {
   } catch {
     cpSync(runDir, latest, { recursive: true });
   }
+}
+
+/**
+ * A second Ctrl-C: write what is known at once, synchronously (results.json and
+ * a minimal report.html), so the run directory `latest` points at is never empty.
+ */
+export function writeRunEmergency(runDir: string, partial: Omit<RunResults, 'summary'> & { summary?: RunResults['summary'] }, checks: RunResults['checks']): void {
+  const body = { ...partial, checks, summary: { verdict: 'INTERRUPTED', verdictLine: 'interrupted twice: the run exited at once; only finished checks are listed', checks: { total: checks.length } } };
+  const text = mask(JSON.stringify(redactDeep(body), null, 2) + '\n');
+  if (scanText(text).length) return;
+  writeFileSync(join(runDir, 'results.json'), text);
+  writeFileSync(
+    join(runDir, 'report.html'),
+    `<!doctype html><meta charset="utf-8"><title>rampart — INTERRUPTED</title><h1>INTERRUPTED</h1><p>The run was interrupted twice and exited at once. ${checks.length} checks had finished; see results.json, or resume the run with <code>--resume</code>.</p>`,
+  );
 }
 
 export async function writeRun(results: RunResults, opts: { reportsDir: string }): Promise<{ dir: string; files: string[] }> {

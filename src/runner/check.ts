@@ -1,25 +1,53 @@
-// A check is a small declared unit: the requirement ids it covers, the profile
-// roles it needs, and a body. The runner provides what it needs (partners,
-// a webhook receiver, triggers) or skips it with the missing role as reason.
-import type { Proxy, Toxiproxy } from 'toxiproxy-node-client';
+// A check is a small declared unit: the requirement ids it covers, the needs
+// it adds to theirs, and a body. Like Playwright's fixtures, the body receives
+// exactly the needs the check and its requirements declare, provided by the
+// runner from the profile (src/needs/), or the check is skipped with the
+// reason the missing need gives. `t` carries the tools every check has.
 import type { ZodType } from 'zod';
-import type { ApiClient, Exchange } from '../client/types.js';
-import type { GatePartner, PoolsPartner, Profile } from '../profile/schema.js';
-import type { RoleName } from '../profile/roles.js';
-import type { ReceivedEvent, WebhookReceiver } from '../webhooks/types.js';
+import type { Exchange } from '../client/types.js';
+import type { EntryNeeds, RequirementId } from '../model/catalogue/define.js';
+import type { NeedName, NeedRegistry } from '../model/needs.js';
+import type { Profile } from '../profile/schema.js';
 
-export interface CheckDef {
+export type { RequirementId };
+
+/** What one check receives: its needs and its requirements' needs, by name. */
+export type NeedsOf<N extends NeedName> = { [K in N]: NeedRegistry[K] };
+
+export interface CheckDef<R extends RequirementId = RequirementId, N extends NeedName = NeedName> {
   /** Human name, unique within its suite: "cancel of a terminal session gives 409". */
   name: string;
   /** Requirement ids from the catalogue that this check covers. */
-  requirements: string[];
-  /** Profile roles the check needs; missing ones skip it with a reason. */
-  needs?: RoleName[];
-  /** 'full' checks run only at --depth full (skipped with a reason at quick). */
+  requirements: readonly R[];
+  /** Needs beyond those its requirements declare (each one a file under src/needs/). */
+  needs?: readonly NeedName[];
+  /** 'full' checks run only at --depth full; a requirement's depth applies as well. */
   depth?: 'quick' | 'full';
-  /** Upper bound on the check's run time in ms (default 60 s); exceeding it fails the check. */
-  timeoutMs?: number;
-  run(ctx: CheckContext): Promise<void>;
+  /**
+   * Time budget in ms spent waiting on the target (answers, webhooks, documented
+   * expiries); time queued behind rampart's own pacing or leases never counts.
+   * Default 60 s. Exceeding it fails the check, naming what it waited for.
+   */
+  budgetMs?: number;
+  /** Run after the other checks of the run have started (it reads state they build up, e.g. a full default page). */
+  late?: boolean;
+  run(needs: NeedsOf<N>, t: CheckTools): Promise<void>;
+}
+
+/**
+ * Declare a check. The body's first argument is typed from `needs` and from
+ * the needs the named requirements declare in the catalogue.
+ */
+export function check<const R extends RequirementId, const N extends NeedName = never>(def: {
+  name: string;
+  requirements: readonly R[];
+  needs?: readonly N[];
+  depth?: 'quick' | 'full';
+  budgetMs?: number;
+  late?: boolean;
+  run(needs: NeedsOf<N | EntryNeeds<R>>, t: CheckTools): Promise<void>;
+}): CheckDef {
+  return def as unknown as CheckDef;
 }
 
 export interface SuiteDef {
@@ -33,110 +61,45 @@ export function defineSuite(suite: SuiteDef): SuiteDef {
   return suite;
 }
 
-export interface GateActor {
-  partner: GatePartner;
-  /** Sandbox client authenticated with the partner's test secret key (publishable via auth: 'publishable'). */
-  client: ApiClient;
-}
-
-export interface PoolsActor {
-  partner: PoolsPartner;
-  client: ApiClient;
-}
-
-export interface TriggerResult {
-  exchange: Exchange;
-  /** Values named by the template's `extract`. */
-  values: Record<string, unknown>;
-}
-
 export interface Expectations {
   /** The status is one of `expected`. Returns the exchange for chaining. */
-  status(ex: Exchange, expected: number | number[], requirement?: string): Exchange;
+  status(ex: Exchange, expected: number | number[], requirement: RequirementId): Exchange;
   /**
    * A documented error: the status, the envelope (type, code string, message string,
    * request_id string, doc_url string|null, statusCode mirroring the status) and the
    * X-Request-Id header equal to request_id. `code` is checked only when given.
    */
-  error(ex: Exchange, status: number, type: string, opts?: { code?: string; requirement?: string }): Exchange;
+  error(ex: Exchange, status: number, type: string, opts: { code?: string; requirement: RequirementId }): Exchange;
   /** The JSON body parses with the schema (unknown fields tolerated). Returns the parsed value. */
-  schema<T>(ex: Exchange, schema: ZodType<T>, requirement?: string): T;
+  schema<T>(ex: Exchange, schema: ZodType<T>, requirement: RequirementId): T;
   /** Deep-equal, with a message naming the property. */
-  equal(actual: unknown, expected: unknown, message: string, opts?: { requirement?: string; exchange?: Exchange }): void;
+  equal(actual: unknown, expected: unknown, message: string, opts: { requirement: RequirementId; exchange?: Exchange }): void;
   /** A condition that must hold. */
-  that(cond: unknown, message: string, opts?: { requirement?: string; expected?: unknown; actual?: unknown; exchange?: Exchange }): asserts cond;
+  that(cond: unknown, message: string, opts: { requirement: RequirementId; expected?: unknown; actual?: unknown; exchange?: Exchange }): asserts cond;
 }
 
-/**
- * Network faults for chaos checks (Toxiproxy). Present only in chaos runs;
- * toxics a check adds are removed when it ends.
- */
-export interface ChaosKit {
-  readonly toxiproxy: Toxiproxy;
-  /** The proxy between the target's webhook sender and the receiver for this partner; the partner's webhook_url points at it. */
-  webhookProxy(partnerName: string): Promise<Proxy>;
-  /** A client for the actor that reaches the target API through a fresh proxy of this check's own. */
-  throughProxy(actor: GateActor | PoolsActor, service: 'gate' | 'pools'): Promise<{ client: ApiClient; proxy: Proxy }>;
-}
-
-export interface CheckContext {
+/** The tools every check has, whatever it needs. */
+export interface CheckTools {
   readonly profile: Profile;
   readonly depth: 'quick' | 'full';
+  /** Aborted when the check's budget is spent, the run is interrupted or the target is down. */
   readonly signal: AbortSignal;
-  gate: {
-    /** A sandbox partner (the least busy of those the profile offers). Same actor for repeated calls in one check. */
-    partner(): GateActor;
-    /** A partner other than partner(): another tenant. */
-    other(): GateActor;
-    /** Partners by capability. */
-    embed(): GateActor; // publishableKey + allowedOrigins
-    rails(): GateActor;
-    noRails(): GateActor;
-    kycTrusted(): GateActor;
-    /**
-     * A partner with a webhook secret; its webhook_url already points at the receiver.
-     * exclusive: no other check uses the partner while this one runs (receiver programmes, toxics).
-     */
-    webhooks(also?: { kycTrusted?: boolean; embed?: boolean; exclusive?: boolean }): Promise<GateActor>;
-    /** A client on the sandbox base with an arbitrary credential (revoked, live, malformed). */
-    rawClient(): ApiClient;
-    /** A client on the production base (role gate.production). */
-    productionClient(): ApiClient;
-  };
-  pools: {
-    partner(): PoolsActor; // funded
-    /** A funded partner no other check uses while this one runs (exact balance and ledger accounting). */
-    exclusive(): Promise<PoolsActor>;
-    other(): PoolsActor;
-    byState(state: PoolsPartner['state']): PoolsActor;
-    offRamp(): PoolsActor;
-    noOffRamp(): PoolsActor;
-    balanceGateOff(): PoolsActor;
-    velocityCapped(): PoolsActor;
-    /** A funded partner whose webhooks reach the receiver; exclusive as for gate.webhooks. */
-    webhooks(opts?: { exclusive?: boolean }): Promise<PoolsActor>;
-    rawClient(): ApiClient;
-    /** A client on the pools production base (role pools.production). */
-    productionClient(): ApiClient;
-  };
-  /** Run a profile trigger as the given actor. Fails the check (not skip) when the trigger errors. */
-  trigger(
-    service: 'gate' | 'pools',
-    name: string,
-    vars: Record<string, string>,
-    actor?: GateActor | PoolsActor,
-  ): Promise<TriggerResult>;
-  /** The shared webhook receiver. */
-  readonly receiver: WebhookReceiver;
-  /** Wait for an event delivered to `partnerName` matching `match`. Fails the check on timeout. */
-  waitForEvent(partnerName: string, match: (e: ReceivedEvent) => boolean, timeoutMs: number, what: string): Promise<ReceivedEvent>;
   readonly expect: Expectations;
   /** Record an observation: "not shown" behaviour, or which documented reading the target chose. */
   observe(topic: string, value: unknown, note?: string): void;
-  /** Sleep with a labelled progress entry (TTL waits, rate windows). */
-  sleep(ms: number, label: string): Promise<void>;
-  /** Stop the check as skipped, with a reason. */
+  /**
+   * Wait. 'target' waits are documented behaviour of the target (a TTL, a lifetime, a
+   * settlement) and count against the budget; 'harness' waits are rampart's own
+   * (a back-off between re-measurements) and do not.
+   */
+  sleep(ms: number, label: string, kind?: 'target' | 'harness'): Promise<void>;
+  /** Stop the check as skipped: the profile or machine lacks what it needs. */
   skip(reason: string): never;
-  /** Toxiproxy, in chaos runs only (undefined otherwise: chaos checks skip with a reason). */
-  readonly chaos?: ChaosKit;
+  /**
+   * Stop the check as unverified: it ran, but the behaviour it judges could not be
+   * reached on this target (say why, and what would reach it). Never a pass.
+   */
+  unverified(reason: string): never;
+  /** Account a wait of the check's own making as harness time (not the target's). */
+  harness<T>(what: string, p: Promise<T>): Promise<T>;
 }

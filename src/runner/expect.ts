@@ -5,12 +5,12 @@ import { isDeepStrictEqual } from 'node:util';
 import type { ZodType } from 'zod';
 import type { Exchange } from '../client/types.js';
 import { ErrorEnvelope } from '../model/schemas/common.js';
-import type { Expectations } from './check.js';
+import type { Expectations, RequirementId } from './check.js';
 
 export class CheckFailed extends Error {
   constructor(
     message: string,
-    readonly details: { requirement?: string; expected?: string; actual?: string; exchange?: Exchange } = {},
+    readonly details: { requirement?: RequirementId; expected?: string; actual?: string; exchange?: Exchange } = {},
   ) {
     super(message);
     this.name = 'CheckFailed';
@@ -21,6 +21,25 @@ export class CheckSkipped extends Error {
   constructor(readonly reason: string) {
     super(reason);
     this.name = 'CheckSkipped';
+  }
+}
+
+/** The check ran but could not reach the behaviour it judges on this target: never a pass. */
+export class CheckUnverified extends Error {
+  constructor(
+    readonly reason: string,
+    readonly exchange?: Exchange,
+  ) {
+    super(reason);
+    this.name = 'CheckUnverified';
+  }
+}
+
+/** The run stopped (interrupted, or the target went down) while the check ran: not run, never failed. */
+export class CheckNotRun extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+    this.name = 'CheckNotRun';
   }
 }
 
@@ -57,7 +76,7 @@ export const expectations: Expectations = {
     return ex;
   },
 
-  error(ex, status, type, opts = {}) {
+  error(ex, status, type, opts) {
     const { code, requirement } = opts;
     expectations.status(ex, status, requirement);
     const parsed = ErrorEnvelope.safeParse(ex.json);
@@ -80,7 +99,7 @@ export const expectations: Expectations = {
     return ex;
   },
 
-  schema<T>(ex: Exchange, schema: ZodType<T>, requirement?: string): T {
+  schema<T>(ex: Exchange, schema: ZodType<T>, requirement: RequirementId): T {
     const parsed = schema.safeParse(ex.json);
     if (!parsed.success) {
       throw new CheckFailed(`${describe(ex)} response does not match the documented shape`, {
@@ -96,13 +115,13 @@ export const expectations: Expectations = {
     return parsed.data;
   },
 
-  equal(actual, expected, message, opts = {}) {
+  equal(actual, expected, message, opts) {
     if (!isDeepStrictEqual(actual, expected)) {
       throw new CheckFailed(message, { requirement: opts.requirement, expected: show(expected), actual: show(actual), exchange: opts.exchange });
     }
   },
 
-  that(cond, message, opts = {}): asserts cond {
+  that(cond, message, opts): asserts cond {
     if (!cond) {
       throw new CheckFailed(message, {
         requirement: opts.requirement,

@@ -2,18 +2,19 @@
 // the longest current wait and its time left, an ETA); in CI or a pipe quiet
 // line-by-line output, one line per finished check.
 import { redact } from '../client/redact.js';
+import type { CheckStatus } from '../report/results.js';
 
 export interface Progress {
   start(total: number, label: string): void;
   checkStarted(name: string): void;
-  checkFinished(name: string, status: 'passed' | 'failed' | 'skipped', ms: number, detail?: string): void;
+  checkFinished(name: string, status: CheckStatus, ms: number, detail?: string): void;
   /** Register a labelled wait; returns a function that ends it. */
   wait(label: string, ms: number): () => void;
   line(text: string): void;
   stop(): void;
 }
 
-const ICON = { passed: '✓', failed: '✗', skipped: '-' } as const;
+const ICON: Record<CheckStatus, string> = { passed: '✓', failed: '✗', skipped: '-', unverified: '?', not_run: '·' };
 
 export function createProgress(opts: { live?: boolean; quiet?: boolean; out?: NodeJS.WriteStream } = {}): Progress {
   const out = opts.out ?? process.stderr;

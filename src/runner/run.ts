@@ -1,35 +1,39 @@
-// Runs declared checks against a target described by a profile and turns the
-// outcome into requirement results computed from the catalogue.
+// Runs declared checks against a target described by a profile: provides each
+// check the needs it and its requirements declare (or skips it with the
+// missing need's reason), keeps each check's time budget to the target's own
+// waits, records what it sent, and stops cleanly when the run is interrupted
+// or the target goes down. Judging the results is src/report/verdict.ts's job.
 import { readdirSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { createApiClient } from '../client/http.js';
 import { Pacer } from '../client/pacer.js';
 import { toExchangeRecord } from '../client/redact.js';
-import { TransportError } from '../client/types.js';
-import type { Profile } from '../profile/schema.js';
-import { missingRoles } from '../profile/roles.js';
-import type { CheckResult, Observation, RequirementResult } from '../report/results.js';
-import { CATALOGUE, type Requirement } from '../model/catalogue/index.js';
+import { TransportError, type ApiClient, type Exchange } from '../client/types.js';
+import { requirement as requirementOf } from '../model/catalogue/index.js';
+import type { NeedName } from '../model/needs.js';
+import type { NeedEnv, RunResources, Service } from '../needs/define.js';
+import { firstMissing, needProvider, withRequired } from '../needs/registry.js';
+import type { GatePartner, PoolsPartner, Profile } from '../profile/schema.js';
+import type { CheckResult, Observation } from '../report/results.js';
 import { startReceiver } from '../webhooks/receiver.js';
-import type { CheckDef, SuiteDef } from './check.js';
-import { createCheckContext, type RunShared, type RunStats } from './context.js';
-import { CheckFailed, CheckSkipped } from './expect.js';
+import { Budget } from './budget.js';
+import type { CheckDef, CheckTools, SuiteDef } from './check.js';
+import { CheckFailed, CheckNotRun, CheckSkipped, CheckUnverified, expectations } from './expect.js';
+import { Health } from './health.js';
 import { PartnerPool } from './partners.js';
 import { createProgress, type Progress } from './progress.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
+export type CheckKind = 'conformance' | 'chaos';
+
 export interface LoadedSuite extends SuiteDef {
   file: string;
 }
 
-/** Every conformance suite file: conformance/<service>/<area>.ts, default export defineSuite(...). */
-export function loadConformanceSuites(service?: 'gate' | 'pools'): Promise<LoadedSuite[]> {
-  return loadSuites('conformance', service);
-}
-
-/** Suite files of a kind: <kind>/<service>/<area>.ts (conformance/ or chaos/). */
-export async function loadSuites(kind: 'conformance' | 'chaos', service?: 'gate' | 'pools'): Promise<LoadedSuite[]> {
+/** Suite files of a kind: <kind>/<service>/<area>.ts, default export defineSuite(...). Helpers live in support/ subfolders. */
+export async function loadSuites(kind: CheckKind, service?: Service): Promise<LoadedSuite[]> {
   const suites: LoadedSuite[] = [];
   for (const svc of ['gate', 'pools'] as const) {
     if (service && svc !== service) continue;
@@ -50,59 +54,120 @@ export async function loadSuites(kind: 'conformance' | 'chaos', service?: 'gate'
   return suites;
 }
 
+export function loadConformanceSuites(service?: Service): Promise<LoadedSuite[]> {
+  return loadSuites('conformance', service);
+}
+
+/** The stable key of a check across runs (resume, reports). */
+export const checkKey = (kind: string, file: string, name: string) => `${kind}:${file}::${name}`;
+
+/** The needs a check gets: its requirements' needs, then its own. */
+export function needsOfCheck(check: CheckDef): NeedName[] {
+  const out = new Set<NeedName>();
+  for (const id of check.requirements) for (const n of requirementOf(id)?.needs ?? []) out.add(n);
+  for (const n of check.needs ?? []) out.add(n);
+  return [...out];
+}
+
+/** Requirement ids named by a check that the catalogue does not hold: a defect of the suite. */
+export function unknownRequirementIds(suites: SuiteDef[]): string[] {
+  const bad = new Set<string>();
+  for (const s of suites) for (const c of s.checks) for (const id of c.requirements) if (!requirementOf(id)) bad.add(id);
+  return [...bad];
+}
+
+export interface RunStats {
+  requests: { service: Service; label: string; method: string; path: string; at: number; check: string }[];
+  sleeps: { check: string; ms: number; label: string; kind: 'target' | 'harness' }[];
+}
+
 export interface RunChecksOptions {
   profile: Profile;
   suites: LoadedSuite[];
+  kind?: CheckKind;
   depth: 'quick' | 'full';
   grep?: string;
   concurrency?: number;
   progress?: Progress;
-  suiteName?: 'conformance' | 'load' | 'chaos';
-  /** Called once the receiver is up, before any check: chaos runs wire Toxiproxy here. */
-  prepare?: (shared: RunShared) => Promise<void> | void;
+  /** Default per-check budget of target time (ms). */
+  budgetMs?: number;
+  /** Gate and pools partners this run may use (default: every partner without reservedFor). */
+  partners?: { gate: GatePartner[]; pools: PoolsPartner[] };
+  /** Shares a pacer with other runs of the same process (concurrent certify). */
+  pacer?: Pacer;
+  /** Stops the run: checks not started end not_run; running ones are cancelled. */
+  signal?: AbortSignal;
+  /** Results of checks already finished (resume): they are kept, not run again. */
+  done?: ReadonlyMap<string, CheckResult>;
+  /** Called as each check ends (the resume journal). */
+  onResult?: (key: string, result: CheckResult) => void;
+  /** Every exchange of the run (HAR, request logs). */
+  onExchange?: (ex: Exchange, check: string) => void;
+  /** Called once the run's resources are up, before any check: chaos runs wire Toxiproxy here. */
+  prepare?: (run: RunResources) => Promise<void> | void;
+  /** Consecutive transport failures (no answer) that mean the target is down. */
+  outageAfter?: number;
+  /** Called when the target is judged down (the caller stops the run). */
+  onOutage?: (message: string) => void;
 }
 
 export interface ChecksOutcome {
   checks: CheckResult[];
   observations: Observation[];
   stats: RunStats;
+  /** Set when the target stopped answering and the run stopped. */
+  outage?: string;
 }
 
-function withTimeout<T>(p: Promise<T>, ms: number, controller: AbortController): Promise<T> {
-  let t: NodeJS.Timeout;
-  return Promise.race([
-    p,
-    new Promise<T>((_, reject) => {
-      t = setTimeout(() => {
-        controller.abort();
-        reject(new CheckFailed(`the check did not finish within ${Math.round(ms / 1000)} s`));
-      }, ms);
-    }),
-  ]).finally(() => clearTimeout(t));
+const CLIENT_RETRY = { maxRetries: 3, baseDelayMs: 300, maxDelayMs: 3_000 };
+export const DEFAULT_BUDGET_MS = 60_000;
+
+function pathBelowBase(url: string, baseUrl: string): string {
+  try {
+    const p = new URL(url).pathname;
+    const b = new URL(baseUrl).pathname.replace(/\/$/, '');
+    return p.startsWith(b) ? p.slice(b.length) || '/' : p;
+  } catch {
+    return url;
+  }
 }
 
 export async function runChecks(opts: RunChecksOptions): Promise<ChecksOutcome> {
   const { profile } = opts;
+  const kind = opts.kind ?? 'conformance';
   const progress = opts.progress ?? createProgress();
-  const pacer = new Pacer({ windowScale: profile.timing.rateWindowScale });
+  const pacer = opts.pacer ?? new Pacer({ windowScale: profile.timing.rateWindowScale });
   const receiver = await startReceiver({ host: profile.webhooks.listenHost, port: profile.webhooks.listenPort, publicUrl: profile.webhooks.publicUrl });
-  const shared: RunShared = {
+  const partners = opts.partners ?? {
+    gate: profile.gate.partners.filter((p) => !p.reservedFor),
+    pools: (profile.pools?.partners ?? []).filter((p) => !(p as { reservedFor?: string }).reservedFor),
+  };
+  const run: RunResources = {
     profile,
     depth: opts.depth,
     pacer,
-    // Keys reserved for load keep empty rate windows for the rate-limit scenarios.
-    gatePartners: new PartnerPool(profile.gate.partners.filter((p) => p.reservedFor !== 'load'), pacer),
-    poolsPartners: new PartnerPool(profile.pools?.partners ?? []),
+    gatePartners: new PartnerPool(partners.gate, pacer),
+    poolsPartners: new PartnerPool(partners.pools),
     receiver,
     progress,
     observations: [],
-    webhookReady: new Map(),
-    timeoutMs: 60_000,
-    stats: { requests: [], sleeps: [] },
+    cache: new Map(),
   };
+  const stats: RunStats = { requests: [], sleeps: [] };
+  // The run's own stop: the caller's signal, or the target going down.
+  const stop = new AbortController();
+  const onCallerAbort = () => stop.abort(opts.signal?.reason ?? 'interrupted');
+  opts.signal?.addEventListener('abort', onCallerAbort, { once: true });
+  if (opts.signal?.aborted) onCallerAbort();
+  let outage: string | undefined;
+  const health = new Health(opts.outageAfter ?? profile.harness?.outageAfter ?? 8, (message) => {
+    outage = message;
+    opts.onOutage?.(message);
+    stop.abort(`the target stopped answering: ${message}`);
+  });
 
   try {
-    await opts.prepare?.(shared);
+    await opts.prepare?.(run);
   } catch (e) {
     await receiver.close();
     throw e;
@@ -117,51 +182,182 @@ export async function runChecks(opts: RunChecksOptions): Promise<ChecksOutcome> 
       selected.push({ suite, check });
     }
   }
+  // Checks that read state the others build up (a full default page) go last.
+  const queue = [...selected.filter((s) => !s.check.late), ...selected.filter((s) => s.check.late)];
 
   const results: CheckResult[] = [];
-  progress.start(selected.length, opts.suiteName ?? 'conformance');
-  const queue = [...selected];
+  progress.start(selected.length, kind);
   const concurrency = Math.max(1, opts.concurrency ?? 24);
 
+  const finish = (key: string, result: CheckResult, detail?: string) => {
+    results.push(result);
+    opts.onResult?.(key, result);
+    progress.checkFinished(result.name, result.status, result.durationMs, detail ?? result.reason);
+  };
+
   async function runOne({ suite, check }: { suite: LoadedSuite; check: CheckDef }): Promise<void> {
-    const base = { name: check.name, suite: opts.suiteName ?? 'conformance', file: suite.file, requirements: check.requirements } as const;
-    const missing = missingRoles(profile, check.needs ?? []);
-    if (missing.length) {
-      const { ROLES } = await import('../profile/roles.js');
-      const reason = `missing role ${missing.join(', ')}: ${missing.map((r) => ROLES[r].missing).join('; ')}`;
-      results.push({ ...base, status: 'skipped', reason, durationMs: 0 });
-      progress.checkFinished(check.name, 'skipped', 0, reason);
+    const key = checkKey(kind, suite.file, check.name);
+    const base = { name: check.name, suite: kind, file: suite.file, requirements: [...check.requirements] } as const;
+    const prior = opts.done?.get(key);
+    if (prior) {
+      results.push(prior);
+      progress.checkFinished(prior.name, prior.status, prior.durationMs, 'kept from the interrupted run');
+      return;
+    }
+    if (stop.signal.aborted) {
+      finish(key, { ...base, status: 'not_run', reason: String(stop.signal.reason ?? 'the run stopped'), durationMs: 0 });
       return;
     }
     if (check.depth === 'full' && opts.depth !== 'full') {
-      const reason = 'runs only at --depth full (needs long real-time waits)';
-      results.push({ ...base, status: 'skipped', reason, durationMs: 0 });
-      progress.checkFinished(check.name, 'skipped', 0, reason);
+      finish(key, { ...base, status: 'skipped', reason: 'runs only at --depth full (needs long real-time waits)', missing: 'depth', durationMs: 0 });
+      return;
+    }
+    const needs = needsOfCheck(check);
+    const missing = firstMissing(profile, needs, opts.depth);
+    if (missing) {
+      finish(key, { ...base, status: 'skipped', reason: `needs ${missing.need}: ${missing.reason}`, missing: missing.need, durationMs: 0 });
       return;
     }
     const controller = new AbortController();
-    const state = createCheckContext(shared, check, suite.service, controller.signal);
+    const onStop = () => controller.abort(stop.signal.reason);
+    stop.signal.addEventListener('abort', onStop, { once: true });
+    let expired: string | undefined;
+    const budget = new Budget({
+      limitMs: check.budgetMs ?? opts.budgetMs ?? DEFAULT_BUDGET_MS,
+      onExpired: (reason) => {
+        expired = reason;
+        controller.abort(reason);
+      },
+    });
+    const exchanges: Exchange[] = [];
+    const requests = { gate: 0, pools: 0 };
+    const releases: (() => void | Promise<void>)[] = [];
+    const gateActors = new Map();
+    const poolsActors = new Map();
+
+    const client = (svc: Service, baseUrl: string, label: string, secretKey?: string, publishableKey?: string): ApiClient =>
+      createApiClient({
+        service: svc,
+        baseUrl,
+        label,
+        secretKey,
+        publishableKey,
+        pacer: svc === 'gate' ? pacer : undefined,
+        retry: CLIENT_RETRY,
+        track: budget,
+        onExchange: (ex) => {
+          exchanges.push(ex);
+          requests[svc]++;
+          health.answered();
+          stats.requests.push({ service: svc, label, method: ex.request.method, path: pathBelowBase(ex.request.url, baseUrl), at: ex.startedAt, check: check.name });
+          opts.onExchange?.(ex, check.name);
+        },
+        onTransportError: (e) => health.failed(e),
+        onRetry: (info) => {
+          run.observations.push({
+            topic: 'client-retry',
+            service: svc,
+            check: check.name,
+            value: { attempt: info.attempt, status: info.exchange?.status, error: info.error?.kind, delayMs: Math.round(info.delayMs) },
+            note: 'an unexpected 429, 5xx or network error was retried with the same Idempotency-Key, as the spec advises',
+          });
+        },
+      });
+
+    const observe = (topic: string, value: unknown, note?: string) => {
+      run.observations.push({ topic, service: suite.service, check: check.name, value, ...(note ? { note } : {}) });
+    };
+    let env: NeedEnv;
+    const get = needProvider(() => env);
+    env = {
+      run,
+      profile,
+      check: { name: check.name, file: suite.file, service: suite.service },
+      budget,
+      signal: controller.signal,
+      client,
+      get: get as NeedEnv['get'],
+      gateActors,
+      poolsActors,
+      onRelease: (fn) => releases.push(fn),
+      observe,
+    };
+    const tools: CheckTools = {
+      profile,
+      depth: opts.depth,
+      signal: controller.signal,
+      expect: expectations,
+      observe,
+      async sleep(ms, label, sleepKind = 'target') {
+        stats.sleeps.push({ check: check.name, ms, label, kind: sleepKind });
+        const done = progress.wait(label, ms);
+        const wait = new Promise<void>((resolve, reject) => {
+          if (controller.signal.aborted) return reject(new Error('aborted'));
+          const t = setTimeout(resolve, ms);
+          controller.signal.addEventListener(
+            'abort',
+            () => {
+              clearTimeout(t);
+              reject(new Error('aborted'));
+            },
+            { once: true },
+          );
+        });
+        try {
+          await (sleepKind === 'harness' ? budget.harness(label, wait) : budget.target(label, wait));
+        } finally {
+          done();
+        }
+      },
+      skip(reason: string): never {
+        throw new CheckSkipped(reason);
+      },
+      unverified(reason: string): never {
+        throw new CheckUnverified(reason);
+      },
+      harness: (what, p) => budget.harness(what, p),
+    };
+
     const started = Date.now();
     progress.checkStarted(check.name);
+    const aborted = new Promise<never>((_, reject) => {
+      controller.signal.addEventListener('abort', () => reject(expired ? new CheckFailed(expired) : new CheckNotRun(String(controller.signal.reason ?? 'the run stopped'))), {
+        once: true,
+      });
+    });
+    aborted.catch(() => undefined);
+    let result: CheckResult;
     try {
-      await withTimeout(check.run(state.ctx), check.timeoutMs ?? shared.timeoutMs, controller);
-      const ms = Date.now() - started;
-      results.push({ ...base, status: 'passed', durationMs: ms });
-      progress.checkFinished(check.name, 'passed', ms);
+      const provided: Record<string, unknown> = {};
+      await Promise.race([
+        (async () => {
+          for (const n of withRequired(needs)) provided[n] = await get(n as NeedName);
+          await check.run(provided as never, tools);
+        })(),
+        aborted,
+      ]);
+      result = { ...base, status: 'passed', durationMs: Date.now() - started };
     } catch (e) {
-      const ms = Date.now() - started;
-      if (e instanceof CheckSkipped) {
-        results.push({ ...base, status: 'skipped', reason: e.reason, durationMs: ms });
-        progress.checkFinished(check.name, 'skipped', ms, e.reason);
-      } else {
-        const failure = toFailure(e, state.exchanges);
-        results.push({ ...base, status: 'failed', durationMs: ms, failure });
-        progress.checkFinished(check.name, 'failed', ms, failure.message);
-      }
+      const durationMs = Date.now() - started;
+      if (e instanceof CheckSkipped) result = { ...base, status: 'skipped', reason: e.reason, durationMs };
+      else if (e instanceof CheckUnverified) result = { ...base, status: 'unverified', reason: e.reason, durationMs };
+      else if (e instanceof CheckNotRun || (!expired && stop.signal.aborted)) result = { ...base, status: 'not_run', reason: String(stop.signal.reason ?? (e as Error).message), durationMs };
+      else result = { ...base, status: 'failed', durationMs, failure: toFailure(e, exchanges, check) };
     } finally {
-      controller.abort();
-      await state.release();
+      budget.stop();
+      stop.signal.removeEventListener('abort', onStop);
+      controller.abort('the check ended');
+      for (const fn of releases.reverse()) {
+        try {
+          await fn();
+        } catch {
+          /* a teardown that fails must not mask the check's result */
+        }
+      }
     }
+    result.budget = { countedMs: Math.round(budget.counted()), uncountedMs: Math.round(budget.uncounted()), limitMs: budget.limitMs };
+    result.requests = requests;
+    finish(key, result, result.status === 'failed' ? result.failure?.message : undefined);
   }
 
   try {
@@ -172,69 +368,44 @@ export async function runChecks(opts: RunChecksOptions): Promise<ChecksOutcome> 
     );
   } finally {
     progress.stop();
+    opts.signal?.removeEventListener('abort', onCallerAbort);
     await receiver.close();
+  }
+  // Once the target is judged down, failures of the streak that got no answer were the outage, not the rules.
+  const since = health.outageSince;
+  if (since !== undefined) {
+    for (const r of results) {
+      if (r.status === 'failed' && r.failure?.transport && r.durationMs > 0 && Date.now() - r.durationMs >= since - 60_000) {
+        r.status = 'not_run';
+        r.reason = `the target stopped answering (${r.failure.message})`;
+        delete r.failure;
+      }
+    }
   }
   // Stable order in reports: as declared.
   const order = new Map(selected.map((s, i) => [`${s.suite.file}::${s.check.name}`, i]));
   results.sort((a, b) => (order.get(`${a.file}::${a.name}`) ?? 0) - (order.get(`${b.file}::${b.name}`) ?? 0));
-  return { checks: results, observations: shared.observations, stats: shared.stats };
+  return { checks: results, observations: run.observations, stats, ...(outage ? { outage } : {}) };
 }
 
-function toFailure(e: unknown, exchanges: import('../client/types.js').Exchange[]): NonNullable<CheckResult['failure']> {
+function toFailure(e: unknown, exchanges: Exchange[], check: CheckDef): NonNullable<CheckResult['failure']> {
   const last = exchanges.slice(-4).map(toExchangeRecord);
+  // A check of one requirement names it on every failure; a check of several must say which broke.
+  const sole = check.requirements.length === 1 ? check.requirements[0] : undefined;
   if (e instanceof CheckFailed) {
     const ex = e.details.exchange;
     const records = ex && !exchanges.slice(-4).includes(ex) ? [...last.slice(-3), toExchangeRecord(ex)] : last;
+    const requirement = e.details.requirement ?? sole;
     return {
       message: e.message,
-      requirement: e.details.requirement,
+      ...(requirement ? { requirement } : {}),
       expected: e.details.expected,
       actual: e.details.actual,
       requestId: ex?.requestId,
       exchanges: records,
     };
   }
-  if (e instanceof TransportError) return { message: e.message, exchanges: last };
+  if (e instanceof TransportError) return { message: e.message, transport: true, ...(sole ? { requirement: sole } : {}), exchanges: last };
   const err = e as Error;
   return { message: `the check threw: ${err?.message ?? String(e)}`, actual: err?.stack?.split('\n').slice(0, 4).join(' | '), exchanges: last };
-}
-
-/** Requirement results from the catalogue: every entry in scope, covered or not. */
-export function requirementResults(checks: CheckResult[], scope: (r: Requirement) => boolean): RequirementResult[] {
-  const byReq = new Map<string, CheckResult[]>();
-  for (const c of checks) for (const id of c.requirements) byReq.set(id, [...(byReq.get(id) ?? []), c]);
-  const out: RequirementResult[] = [];
-  for (const r of CATALOGUE) {
-    if (!scope(r)) continue;
-    const cs = byReq.get(r.id) ?? [];
-    let status: RequirementResult['status'];
-    let reason: string | undefined;
-    if (cs.length === 0) {
-      status = 'not_covered';
-      reason = 'no check names this requirement';
-    } else if (cs.some((c) => c.status === 'failed')) status = 'failed';
-    else if (cs.some((c) => c.status === 'passed')) status = 'passed';
-    else {
-      status = 'skipped';
-      reason = cs.find((c) => c.reason)?.reason;
-    }
-    out.push({
-      id: r.id,
-      service: r.service,
-      title: r.title,
-      section: r.section,
-      status,
-      reason,
-      checks: cs.map((c) => ({ name: c.name, status: c.status, durationMs: c.durationMs, failure: c.failure, reason: c.reason })),
-    });
-  }
-  return out;
-}
-
-/** Check ids that name no catalogue entry: a defect of the suite, reported loudly. */
-export function unknownRequirementIds(suites: SuiteDef[]): string[] {
-  const known = new Set(CATALOGUE.map((r) => r.id));
-  const bad = new Set<string>();
-  for (const s of suites) for (const c of s.checks) for (const id of c.requirements) if (!known.has(id)) bad.add(id);
-  return [...bad];
 }

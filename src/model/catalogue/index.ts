@@ -1,66 +1,63 @@
-// The requirement catalogue: every atomic documented rule of both specs.
-// One file per spec section; this index only gathers them.
-import type { Requirement } from './types.js';
-import { requirements as gate_errorsAuth } from './gate/errorsAuth.js';
-import { requirements as gate_limits } from './gate/limits.js';
-import { requirements as gate_sessions } from './gate/sessions.js';
-import { requirements as gate_embed } from './gate/embed.js';
-import { requirements as gate_versioning } from './gate/versioning.js';
-import { requirements as gate_capabilities } from './gate/capabilities.js';
-import { requirements as gate_branding } from './gate/branding.js';
-import { requirements as gate_customers } from './gate/customers.js';
-import { requirements as gate_quotesTransactions } from './gate/quotesTransactions.js';
-import { requirements as gate_rails } from './gate/rails.js';
-import { requirements as gate_webhookOperations } from './gate/webhookOperations.js';
-import { requirements as gate_events } from './gate/events.js';
-import { requirements as gate_delivery } from './gate/delivery.js';
-import { requirements as pools_authErrors } from './pools/authErrors.js';
-import { requirements as pools_discovery } from './pools/discovery.js';
-import { requirements as pools_quotes } from './pools/quotes.js';
-import { requirements as pools_transact } from './pools/transact.js';
-import { requirements as pools_storedQuotes } from './pools/storedQuotes.js';
-import { requirements as pools_trades } from './pools/trades.js';
-import { requirements as pools_balanceFunding } from './pools/balanceFunding.js';
-import { requirements as pools_events } from './pools/events.js';
-import { requirements as pools_limits } from './pools/limits.js';
+// The requirement catalogue: every atomic documented rule of both specs,
+// gathered by discovery from the area files under gate/ and pools/ (one file
+// per spec section, each a defineArea default export). Adding a rule is adding
+// an entry to its area; a new area is a new file. No hand-kept index.
+import { readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { Area, Requirement, RequirementId, Service } from './define.js';
 
-export const CATALOGUE: readonly Requirement[] = [
-  ...gate_errorsAuth,
-  ...gate_limits,
-  ...gate_sessions,
-  ...gate_embed,
-  ...gate_versioning,
-  ...gate_capabilities,
-  ...gate_branding,
-  ...gate_customers,
-  ...gate_quotesTransactions,
-  ...gate_rails,
-  ...gate_webhookOperations,
-  ...gate_events,
-  ...gate_delivery,
-  ...pools_authErrors,
-  ...pools_discovery,
-  ...pools_quotes,
-  ...pools_transact,
-  ...pools_storedQuotes,
-  ...pools_trades,
-  ...pools_balanceFunding,
-  ...pools_events,
-  ...pools_limits,
-];
+const HERE = dirname(fileURLToPath(import.meta.url));
 
-const byId = new Map<string, Requirement>();
-for (const r of CATALOGUE) {
-  if (byId.has(r.id)) throw new Error(`duplicate requirement id in the catalogue: ${r.id}`);
-  byId.set(r.id, r);
+async function discover(): Promise<Requirement[]> {
+  const out: Requirement[] = [];
+  const seen = new Map<string, string>();
+  for (const service of ['gate', 'pools'] as const satisfies readonly Service[]) {
+    const dir = join(HERE, service);
+    const files = readdirSync(dir).filter((f) => /\.[cm]?[jt]s$/.test(f) && !f.endsWith('.d.ts')).sort();
+    for (const f of files) {
+      const areaKey = `${service}/${f.replace(/\.[cm]?[jt]s$/, '')}`;
+      const mod = (await import(pathToFileURL(join(dir, f)).href)) as { default?: Area };
+      const area = mod.default;
+      if (!area || area.kind !== 'catalogue-area') throw new Error(`src/model/catalogue/${areaKey} has no default export from defineArea()`);
+      if (area.service !== service) throw new Error(`src/model/catalogue/${areaKey} declares service ${area.service}, but lives under ${service}/`);
+      for (const [id, e] of Object.entries(area.entries)) {
+        const other = seen.get(id);
+        if (other) throw new Error(`duplicate requirement id ${id} in ${areaKey} and ${other}`);
+        seen.set(id, areaKey);
+        out.push({
+          id: id as RequirementId,
+          service,
+          section: e.section ?? area.section,
+          title: e.title,
+          kind: e.kind,
+          ...(e.anchor ? { anchor: e.anchor } : {}),
+          needs: [...new Set([...(area.needs ?? []), ...(e.needs ?? [])])],
+          suite: e.suite ?? area.suite ?? 'conformance',
+          depth: e.depth ?? 'quick',
+          area: areaKey,
+        });
+      }
+    }
+  }
+  return out;
 }
+
+export const CATALOGUE: readonly Requirement[] = await discover();
+
+const byId = new Map<string, Requirement>(CATALOGUE.map((r) => [r.id, r]));
 
 export function requirement(id: string): Requirement | undefined {
   return byId.get(id);
 }
 
-export function requirementsOf(service?: 'gate' | 'pools'): Requirement[] {
+export function isRequirementId(id: string): id is RequirementId {
+  return byId.has(id);
+}
+
+export function requirementsOf(service?: Service): Requirement[] {
   return CATALOGUE.filter((r) => !service || r.service === service);
 }
 
-export type { Requirement } from './types.js';
+export type { Area, Requirement, RequirementId, RequirementKind, Service, SuiteKindName } from './define.js';
+export { defineArea } from './define.js';

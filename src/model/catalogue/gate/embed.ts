@@ -1,29 +1,28 @@
 // Gate "Endpoints > Embed" with the embed rules of Authentication (publishable
 // key only, exact origin, clientSecret binding, embed token lifetime).
-import type { Requirement } from '../types.js';
+import { defineArea } from '../define.js';
 
-const e = (id: string, section: string, title: string, kind: Requirement['kind'], roles: Requirement['roles'] = ['gate.publishableKey']): Requirement => ({
-  id,
+const area = defineArea({
   service: 'gate',
-  section,
-  title,
-  kind,
-  roles,
-  suite: 'conformance',
+  section: 'Endpoints > Embed',
+  entries: {
+    'GATE-EMBED-BOOTSTRAP': { title: 'POST /embed/bootstrap with the publishable key from an allowed origin answers 2xx with an embed token (a JWT)', kind: 'status' },
+    'GATE-EMBED-PK-ONLY': { title: 'The publishable key is the credential of /embed/bootstrap: a secret key there is refused', kind: 'auth', section: 'Authentication' },
+    'GATE-EMBED-ORIGIN-EXACT': { title: 'The request origin must match an allowed domain exactly: another scheme, port, a longer host or no origin at all gives 403', kind: 'auth' },
+    'GATE-EMBED-ORIGIN-NO-WILDCARD': { title: 'Wildcards are not supported: a subdomain of an allowed origin gives 403', kind: 'auth' },
+    'GATE-EMBED-REFERER-MATCH': { title: 'Without Origin, a Referer whose origin matches an allowed domain is accepted', kind: 'auth' },
+    'GATE-EMBED-CSP': { title: 'Embed responses carry a frame-ancestors content security policy naming the partner\'s allowed origins', kind: 'field' },
+    'GATE-EMBED-CLIENT-SECRET-BINDS': { title: 'A bootstrap with a session\'s client_secret binds the embed token to that session', kind: 'auth', section: 'Authentication' },
+    'GATE-EMBED-CLIENT-SECRET-FOREIGN-403': { title: 'A bootstrap with another partner\'s session client_secret gives 403', kind: 'auth', section: 'Authentication' },
+    'GATE-EMBED-TOKEN-LIFETIME': { title: 'The embed token is a JWT with a default lifetime of 1 hour', kind: 'field', section: 'Authentication' },
+    'GATE-EMBED-REFRESH-OPEN-ONLY': { title: 'POST /embed/refresh (X-Embed-Token) rotates the token while the bound session is open, and not after it is cancelled', kind: 'transition' },
+  },
 });
 
-const EP = 'Endpoints > Embed';
-const AUTH = 'Authentication';
+export default area;
 
-export const requirements: Requirement[] = [
-  e('GATE-EMBED-BOOTSTRAP', EP, 'POST /embed/bootstrap with the publishable key from an allowed origin answers 2xx with an embed token (a JWT)', 'status'),
-  e('GATE-EMBED-PK-ONLY', AUTH, 'The publishable key is the credential of /embed/bootstrap: a secret key there is refused', 'auth', ['gate.publishableKey']),
-  e('GATE-EMBED-ORIGIN-EXACT', EP, 'The request origin must match an allowed domain exactly: another scheme, port, a longer host or no origin at all gives 403', 'auth'),
-  e('GATE-EMBED-ORIGIN-NO-WILDCARD', EP, 'Wildcards are not supported: a subdomain of an allowed origin gives 403', 'auth'),
-  e('GATE-EMBED-REFERER-MATCH', EP, 'Without Origin, a Referer whose origin matches an allowed domain is accepted', 'auth'),
-  e('GATE-EMBED-CSP', EP, "Embed responses carry a frame-ancestors content security policy naming the partner's allowed origins", 'field'),
-  e('GATE-EMBED-CLIENT-SECRET-BINDS', AUTH, "A bootstrap with a session's client_secret binds the embed token to that session", 'auth'),
-  e('GATE-EMBED-CLIENT-SECRET-FOREIGN-403', AUTH, "A bootstrap with another partner's session client_secret gives 403", 'auth', ['gate.publishableKey', 'gate.secondPartner']),
-  e('GATE-EMBED-TOKEN-LIFETIME', AUTH, 'The embed token is a JWT with a default lifetime of 1 hour', 'field'),
-  e('GATE-EMBED-REFRESH-OPEN-ONLY', EP, 'POST /embed/refresh (X-Embed-Token) rotates the token while the bound session is open, and not after it is cancelled', 'transition'),
-];
+declare module '../define.js' {
+  interface CatalogueAreas {
+    'gate/embed': typeof area.entries;
+  }
+}

@@ -1,25 +1,25 @@
 // Gate "Endpoints > Quotes and transactions" and the signed quote states.
-import type { Requirement } from '../types.js';
+import { defineArea } from '../define.js';
 
-const EP = 'Endpoints > Quotes and transactions';
-const ST = 'States and transitions > Other';
-const r = (id: string, section: string, title: string, kind: Requirement['kind'], roles: Requirement['roles']): Requirement => ({
-  id,
+const area = defineArea({
   service: 'gate',
-  section,
-  title,
-  kind,
-  roles,
-  suite: 'conformance',
+  section: 'Endpoints > Quotes and transactions',
+  entries: {
+    'GATE-QUOTE-LOCK': { title: 'POST /quotes locks a signed one-time quote carrying fiat_pay_or_receive', kind: 'status' },
+    'GATE-QUOTE-GET-NO-REDEEM': { title: 'GET /quotes/{id} inspects a signed quote without redeeming it', kind: 'transition' },
+    'GATE-QUOTE-CONSUMED-409': { title: 'A consumed signed quote cannot be redeemed: 409 conflict', kind: 'error', section: 'States and transitions > Other' },
+    'GATE-QUOTE-EXPIRED-409': { title: 'An expired signed quote cannot be redeemed: 409 conflict', kind: 'error', section: 'States and transitions > Other' },
+    'GATE-QUOTE-NO-ENTITLEMENT-403': { title: 'POST /quotes without rail access gives 403 forbidden', kind: 'auth', section: 'Errors' },
+    'GATE-TXN-READ': { title: 'GET /transactions/{refid} answers one partner transaction (the tx_refid of a completed session)', kind: 'status' },
+    'GATE-TXN-FOREIGN-404': { title: 'GET /transactions/{refid} of another partner\'s transaction gives 404 (never 403)', kind: 'auth', section: 'Errors' },
+    'GATE-TXN-404': { title: 'GET /transactions/{refid} of an unknown refid gives 404', kind: 'error', section: 'Errors' },
+  },
 });
 
-export const requirements: Requirement[] = [
-  r('GATE-QUOTE-LOCK', EP, 'POST /quotes locks a signed one-time quote carrying fiat_pay_or_receive', 'status', ['gate.rails']),
-  r('GATE-QUOTE-GET-NO-REDEEM', EP, 'GET /quotes/{id} inspects a signed quote without redeeming it', 'transition', ['gate.rails']),
-  r('GATE-QUOTE-CONSUMED-409', ST, 'A consumed signed quote cannot be redeemed: 409 conflict', 'error', ['gate.rails']),
-  r('GATE-QUOTE-EXPIRED-409', ST, 'An expired signed quote cannot be redeemed: 409 conflict', 'error', ['gate.rails', 'gate.trigger.expireQuote']),
-  r('GATE-QUOTE-NO-ENTITLEMENT-403', 'Errors', 'POST /quotes without rail access gives 403 forbidden', 'auth', ['gate.noRails', 'gate.rails']),
-  r('GATE-TXN-READ', EP, 'GET /transactions/{refid} answers one partner transaction (the tx_refid of a completed session)', 'status', ['gate.webhooks', 'gate.trigger.complete']),
-  r('GATE-TXN-FOREIGN-404', 'Errors', "GET /transactions/{refid} of another partner's transaction gives 404 (never 403)", 'auth', ['gate.webhooks', 'gate.trigger.complete', 'gate.secondPartner']),
-  r('GATE-TXN-404', 'Errors', 'GET /transactions/{refid} of an unknown refid gives 404', 'error', ['gate.partner']),
-];
+export default area;
+
+declare module '../define.js' {
+  interface CatalogueAreas {
+    'gate/quotesTransactions': typeof area.entries;
+  }
+}

@@ -1,23 +1,28 @@
 // Pools balance, funding and ledger.
-import type { Requirement } from '../types.js';
+import { defineArea } from '../define.js';
 
-type Entry = Omit<Requirement, 'service' | 'suite'> & { suite?: Requirement['suite'] };
-const entry = (e: Entry): Requirement => ({ service: 'pools', suite: 'conformance', ...e });
+const area = defineArea({
+  service: 'pools',
+  section: 'Resources and their fields > Balance',
+  entries: {
+    'POOLS-BAL-SHAPE': { title: 'Balance carries poolId, pair, tier, available, allowedPools, balance (decimal string or null)', kind: 'field' },
+    'POOLS-BAL-GATE-OFF-NULL': { title: 'balance is null when the balance gate is off', kind: 'field' },
+    'POOLS-BAL-RESERVE-DEBIT': { title: 'Transact reserves exactly the trade fiat amount from the pre-funded balance', kind: 'transition', section: 'What the service does' },
+    'POOLS-BAL-REJECT-NO-MONEY': { title: 'Rejecting a quote moves no money', kind: 'transition', section: 'States and transitions > Quote' },
+    'POOLS-BAL-RETURNED-REFUND': { title: 'returned credits the trade amount back to the balance once (idempotent refund)', kind: 'transition', section: 'States and transitions > Trade' },
+    'POOLS-LEDGER-BUY-DEBIT': { title: 'The ledger shows the reservation as buy_debit', kind: 'field', section: 'Resources and their fields > Ledger entry' },
+    'POOLS-LEDGER-BUY-REFUND': { title: 'A returned trade shows exactly one buy_refund in the ledger', kind: 'field', section: 'Resources and their fields > Ledger entry' },
+    'POOLS-FUND-SHAPE': { title: 'Funding carries currency EUR, iban (string or null), reference, instructions', kind: 'field', section: 'Resources and their fields > Funding' },
+    'POOLS-FUND-DEFAULT-EUR': { title: 'GET /pools/funding currency defaults to EUR', kind: 'field', section: 'Endpoints' },
+    'POOLS-FUND-NON-EUR-400': { title: 'A funding currency other than EUR gives 400', kind: 'error', section: 'Limits' },
+    'POOLS-FUND-GATE-OFF-404': { title: 'GET /pools/funding gives 404 when the balance gate is off', kind: 'error', section: 'Endpoints' },
+  },
+});
 
-const BAL = 'Resources and their fields > Balance';
-const FUND = 'Resources and their fields > Funding';
-const LEDGER = 'Resources and their fields > Ledger entry';
+export default area;
 
-export const requirements: Requirement[] = [
-  entry({ id: 'POOLS-BAL-SHAPE', section: BAL, title: 'Balance carries poolId, pair, tier, available, allowedPools, balance (decimal string or null)', kind: 'field', roles: ['pools.partner'] }),
-  entry({ id: 'POOLS-BAL-GATE-OFF-NULL', section: BAL, title: 'balance is null when the balance gate is off', kind: 'field', roles: ['pools.balanceGateOff'] }),
-  entry({ id: 'POOLS-BAL-RESERVE-DEBIT', section: 'What the service does', title: 'Transact reserves exactly the trade fiat amount from the pre-funded balance', kind: 'transition', roles: ['pools.partner'] }),
-  entry({ id: 'POOLS-BAL-REJECT-NO-MONEY', section: 'States and transitions > Quote', title: 'Rejecting a quote moves no money', kind: 'transition', roles: ['pools.partner'] }),
-  entry({ id: 'POOLS-BAL-RETURNED-REFUND', section: 'States and transitions > Trade', title: 'returned credits the trade amount back to the balance once (idempotent refund)', kind: 'transition', roles: ['pools.partner', 'pools.trigger.outcome'] }),
-  entry({ id: 'POOLS-LEDGER-BUY-DEBIT', section: LEDGER, title: 'The ledger shows the reservation as buy_debit', kind: 'field', roles: ['pools.partner'] }),
-  entry({ id: 'POOLS-LEDGER-BUY-REFUND', section: LEDGER, title: 'A returned trade shows exactly one buy_refund in the ledger', kind: 'field', roles: ['pools.partner', 'pools.trigger.outcome'] }),
-  entry({ id: 'POOLS-FUND-SHAPE', section: FUND, title: 'Funding carries currency EUR, iban (string or null), reference, instructions', kind: 'field', roles: ['pools.partner'] }),
-  entry({ id: 'POOLS-FUND-DEFAULT-EUR', section: 'Endpoints', title: 'GET /pools/funding currency defaults to EUR', kind: 'field', roles: ['pools.partner'] }),
-  entry({ id: 'POOLS-FUND-NON-EUR-400', section: 'Limits', title: 'A funding currency other than EUR gives 400', kind: 'error', roles: ['pools.partner'] }),
-  entry({ id: 'POOLS-FUND-GATE-OFF-404', section: 'Endpoints', title: 'GET /pools/funding gives 404 when the balance gate is off', kind: 'error', roles: ['pools.balanceGateOff'] }),
-];
+declare module '../define.js' {
+  interface CatalogueAreas {
+    'pools/balanceFunding': typeof area.entries;
+  }
+}

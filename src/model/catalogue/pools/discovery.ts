@@ -1,18 +1,24 @@
 // Pools discovery (GET /pools) and per-pool capabilities.
-import type { Requirement } from '../types.js';
+import { defineArea } from '../define.js';
 
-type Entry = Omit<Requirement, 'service' | 'suite'> & { suite?: Requirement['suite'] };
-const entry = (e: Entry): Requirement => ({ service: 'pools', suite: 'conformance', ...e });
+const area = defineArea({
+  service: 'pools',
+  section: 'Resources and their fields > Capabilities',
+  entries: {
+    'POOLS-DISC-LIST-SHAPE': { title: 'GET /pools returns { pools: [...] } of { id, pair, fiatCurrency, cryptoCurrency, available boolean }', kind: 'field', section: 'Resources and their fields > Pool' },
+    'POOLS-DISC-ID-PAIR-SHAPED': { title: 'A pool id is pair-shaped: <fiat>-<crypto>', kind: 'field', section: 'Resources and their fields > Pool' },
+    'POOLS-DISC-SECRET-KEY': { title: 'GET /pools accepts a secret key', kind: 'auth', section: 'Endpoints' },
+    'POOLS-CAP-SHAPE': { title: 'Capabilities carry poolId, pair, legs, supportedNetworks, sides, tier, drawFeeBps, spreadCapBps (integers), minOrderUsdt, maxOrderUsdt, cryptoDepositAddress', kind: 'field' },
+    'POOLS-CAP-POOL-IDENTITY': { title: 'Capabilities poolId is the requested pool', kind: 'field' },
+    'POOLS-CAP-SIDES-ENUM': { title: 'sides lists enabled sides among on_ramp, off_ramp', kind: 'enum' },
+    'POOLS-CAP-NETWORKS-EVM': { title: 'supportedNetworks lists allowed destNetwork values, EVM only', kind: 'field' },
+  },
+});
 
-const POOL = 'Resources and their fields > Pool';
-const CAP = 'Resources and their fields > Capabilities';
+export default area;
 
-export const requirements: Requirement[] = [
-  entry({ id: 'POOLS-DISC-LIST-SHAPE', section: POOL, title: 'GET /pools returns { pools: [...] } of { id, pair, fiatCurrency, cryptoCurrency, available boolean }', kind: 'field', roles: ['pools.partner'] }),
-  entry({ id: 'POOLS-DISC-ID-PAIR-SHAPED', section: POOL, title: 'A pool id is pair-shaped: <fiat>-<crypto>', kind: 'field', roles: ['pools.partner'] }),
-  entry({ id: 'POOLS-DISC-SECRET-KEY', section: 'Endpoints', title: 'GET /pools accepts a secret key', kind: 'auth', roles: ['pools.partner'] }),
-  entry({ id: 'POOLS-CAP-SHAPE', section: CAP, title: 'Capabilities carry poolId, pair, legs, supportedNetworks, sides, tier, drawFeeBps, spreadCapBps (integers), minOrderUsdt, maxOrderUsdt, cryptoDepositAddress', kind: 'field', roles: ['pools.partner'] }),
-  entry({ id: 'POOLS-CAP-POOL-IDENTITY', section: CAP, title: 'Capabilities poolId is the requested pool', kind: 'field', roles: ['pools.partner'] }),
-  entry({ id: 'POOLS-CAP-SIDES-ENUM', section: CAP, title: 'sides lists enabled sides among on_ramp, off_ramp', kind: 'enum', roles: ['pools.partner'] }),
-  entry({ id: 'POOLS-CAP-NETWORKS-EVM', section: CAP, title: 'supportedNetworks lists allowed destNetwork values, EVM only', kind: 'field', roles: ['pools.partner'] }),
-];
+declare module '../define.js' {
+  interface CatalogueAreas {
+    'pools/discovery': typeof area.entries;
+  }
+}

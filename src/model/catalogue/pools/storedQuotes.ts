@@ -1,19 +1,24 @@
 // Pools stored quotes: read, reject, terminal 409s and the status precedence.
-import type { Requirement } from '../types.js';
+import { defineArea } from '../define.js';
 
-type Entry = Omit<Requirement, 'service' | 'suite'> & { suite?: Requirement['suite'] };
-const entry = (e: Entry): Requirement => ({ service: 'pools', suite: 'conformance', ...e });
+const area = defineArea({
+  service: 'pools',
+  section: 'States and transitions > Quote',
+  entries: {
+    'POOLS-SQ-SHAPE': { title: 'A stored quote carries its documented fields; consumedAt and rejectedAt are null while active', kind: 'field', section: 'Resources and their fields > Stored quote' },
+    'POOLS-SQ-READ-NO-CONSUME': { title: 'GET /pools/quotes/{quoteId} does not consume the quote', kind: 'transition', section: 'Endpoints' },
+    'POOLS-SQ-READ-NO-EXTEND': { title: 'GET /pools/quotes/{quoteId} does not extend expiresAt', kind: 'transition', section: 'Endpoints' },
+    'POOLS-SQ-REJECT': { title: 'Reject of an active quote returns the stored quote with status rejected and rejectedAt set', kind: 'transition' },
+    'POOLS-SQ-REJECT-TERMINAL-409': { title: 'Reject of a consumed, rejected or expired quote gives 409 conflict', kind: 'transition' },
+    'POOLS-SQ-TRANSACT-REJECTED-409': { title: 'Transact on a rejected quote gives 409 conflict', kind: 'transition' },
+    'POOLS-SQ-PRECEDENCE': { title: 'Status precedence rejected > consumed > expired > active', kind: 'transition', section: 'Resources and their fields > Stored quote' },
+  },
+});
 
-const SQ = 'Resources and their fields > Stored quote';
-const QS = 'States and transitions > Quote';
-const EP = 'Endpoints';
+export default area;
 
-export const requirements: Requirement[] = [
-  entry({ id: 'POOLS-SQ-SHAPE', section: SQ, title: 'A stored quote carries its documented fields; consumedAt and rejectedAt are null while active', kind: 'field', roles: ['pools.partner'] }),
-  entry({ id: 'POOLS-SQ-READ-NO-CONSUME', section: EP, title: 'GET /pools/quotes/{quoteId} does not consume the quote', kind: 'transition', roles: ['pools.partner'] }),
-  entry({ id: 'POOLS-SQ-READ-NO-EXTEND', section: EP, title: 'GET /pools/quotes/{quoteId} does not extend expiresAt', kind: 'transition', roles: ['pools.partner'] }),
-  entry({ id: 'POOLS-SQ-REJECT', section: QS, title: 'Reject of an active quote returns the stored quote with status rejected and rejectedAt set', kind: 'transition', roles: ['pools.partner'] }),
-  entry({ id: 'POOLS-SQ-REJECT-TERMINAL-409', section: QS, title: 'Reject of a consumed, rejected or expired quote gives 409 conflict', kind: 'transition', roles: ['pools.partner'] }),
-  entry({ id: 'POOLS-SQ-TRANSACT-REJECTED-409', section: QS, title: 'Transact on a rejected quote gives 409 conflict', kind: 'transition', roles: ['pools.partner'] }),
-  entry({ id: 'POOLS-SQ-PRECEDENCE', section: SQ, title: 'Status precedence rejected > consumed > expired > active', kind: 'transition', roles: ['pools.partner'] }),
-];
+declare module '../define.js' {
+  interface CatalogueAreas {
+    'pools/storedQuotes': typeof area.entries;
+  }
+}

@@ -1,27 +1,33 @@
 // Pools trades: the Trade resource and the trades list query.
-import type { Requirement } from '../types.js';
+import { defineArea } from '../define.js';
 
-type Entry = Omit<Requirement, 'service' | 'suite'> & { suite?: Requirement['suite'] };
-const entry = (e: Entry): Requirement => ({ service: 'pools', suite: 'conformance', ...e });
+const area = defineArea({
+  service: 'pools',
+  section: 'Endpoints > Trades list query',
+  entries: {
+    'POOLS-TRADES-SHAPE': { title: 'A trade carries its documented fields and types', kind: 'field', section: 'Resources and their fields > Trade' },
+    'POOLS-TRADES-TOTAL-BPS': { title: 'totalBps = spreadBps + feeBps', kind: 'field', section: 'Resources and their fields > Trade' },
+    'POOLS-TRADES-RATE-OUTPUT-PER-INPUT': { title: 'quotedRate is all-in output per input: for on_ramp, cryptoAmount = fiatAmount × quotedRate', kind: 'field', section: 'Resources and their fields > Trade' },
+    'POOLS-TRADES-LIST-SHAPE': { title: 'GET /pools/trades returns { data: [Trade], nextCursor: string or null, hasMore: boolean }', kind: 'pagination', section: 'Endpoints' },
+    'POOLS-TRADES-LIMIT-DEFAULT': { title: 'limit defaults to 50', kind: 'pagination' },
+    'POOLS-TRADES-LIMIT-EDGES': { title: 'limit 1 and 100 are accepted and bound the page', kind: 'pagination' },
+    'POOLS-TRADES-LIMIT-INVALID-400': { title: 'limit outside 1–100 gives 400 invalid_limit', kind: 'pagination' },
+    'POOLS-TRADES-NEWEST-FIRST': { title: 'Trades are listed newest first', kind: 'pagination' },
+    'POOLS-TRADES-CURSOR-WALK': { title: 'Following nextCursor yields no duplicate and no gap', kind: 'pagination' },
+    'POOLS-TRADES-NEXTCURSOR-NULL': { title: 'When hasMore is false, nextCursor is null', kind: 'pagination' },
+    'POOLS-TRADES-UNKNOWN-CURSOR': { title: 'An unknown cursor yields an empty page', kind: 'pagination' },
+    'POOLS-TRADES-MALFORMED-CURSOR': { title: 'A malformed cursor gives 400 (a target whose cursors have no format treats it as unknown: empty page)', kind: 'pagination', section: 'Errors' },
+    'POOLS-TRADES-DATE-INCLUSIVE': { title: 'created_after and created_before are inclusive bounds on createdAt', kind: 'pagination' },
+    'POOLS-TRADES-DATE-INVALID-400': { title: 'An unparseable date filter gives 400', kind: 'pagination' },
+    'POOLS-TRADES-FILTERS': { title: 'side and status filters return only matching trades, and hold across pages', kind: 'pagination' },
+    'POOLS-TRADES-PARTNER-SCOPED': { title: 'The trades list never shows another partner\'s trades', kind: 'pagination', section: 'What the service does' },
+  },
+});
 
-const TRADE = 'Resources and their fields > Trade';
-const Q = 'Endpoints > Trades list query';
+export default area;
 
-export const requirements: Requirement[] = [
-  entry({ id: 'POOLS-TRADES-SHAPE', section: TRADE, title: 'A trade carries its documented fields and types', kind: 'field', roles: ['pools.partner'] }),
-  entry({ id: 'POOLS-TRADES-TOTAL-BPS', section: TRADE, title: 'totalBps = spreadBps + feeBps', kind: 'field', roles: ['pools.partner'] }),
-  entry({ id: 'POOLS-TRADES-RATE-OUTPUT-PER-INPUT', section: TRADE, title: 'quotedRate is all-in output per input: for on_ramp, cryptoAmount = fiatAmount × quotedRate', kind: 'field', roles: ['pools.partner'] }),
-  entry({ id: 'POOLS-TRADES-LIST-SHAPE', section: 'Endpoints', title: 'GET /pools/trades returns { data: [Trade], nextCursor: string or null, hasMore: boolean }', kind: 'pagination', roles: ['pools.partner'] }),
-  entry({ id: 'POOLS-TRADES-LIMIT-DEFAULT', section: Q, title: 'limit defaults to 50', kind: 'pagination', roles: ['pools.partner'] }),
-  entry({ id: 'POOLS-TRADES-LIMIT-EDGES', section: Q, title: 'limit 1 and 100 are accepted and bound the page', kind: 'pagination', roles: ['pools.partner'] }),
-  entry({ id: 'POOLS-TRADES-LIMIT-INVALID-400', section: Q, title: 'limit outside 1–100 gives 400 invalid_limit', kind: 'pagination', roles: ['pools.partner'] }),
-  entry({ id: 'POOLS-TRADES-NEWEST-FIRST', section: Q, title: 'Trades are listed newest first', kind: 'pagination', roles: ['pools.partner'] }),
-  entry({ id: 'POOLS-TRADES-CURSOR-WALK', section: Q, title: 'Following nextCursor yields no duplicate and no gap', kind: 'pagination', roles: ['pools.partner'] }),
-  entry({ id: 'POOLS-TRADES-NEXTCURSOR-NULL', section: Q, title: 'When hasMore is false, nextCursor is null', kind: 'pagination', roles: ['pools.partner'] }),
-  entry({ id: 'POOLS-TRADES-UNKNOWN-CURSOR', section: Q, title: 'An unknown cursor yields an empty page', kind: 'pagination', roles: ['pools.partner'] }),
-  entry({ id: 'POOLS-TRADES-MALFORMED-CURSOR', section: 'Errors', title: 'A malformed cursor gives 400 (a target whose cursors have no format treats it as unknown: empty page)', kind: 'pagination', roles: ['pools.partner'] }),
-  entry({ id: 'POOLS-TRADES-DATE-INCLUSIVE', section: Q, title: 'created_after and created_before are inclusive bounds on createdAt', kind: 'pagination', roles: ['pools.partner'] }),
-  entry({ id: 'POOLS-TRADES-DATE-INVALID-400', section: Q, title: 'An unparseable date filter gives 400', kind: 'pagination', roles: ['pools.partner'] }),
-  entry({ id: 'POOLS-TRADES-FILTERS', section: Q, title: 'side and status filters return only matching trades, and hold across pages', kind: 'pagination', roles: ['pools.partner'] }),
-  entry({ id: 'POOLS-TRADES-PARTNER-SCOPED', section: 'What the service does', title: "The trades list never shows another partner's trades", kind: 'pagination', roles: ['pools.partner', 'pools.secondPartner'] }),
-];
+declare module '../define.js' {
+  interface CatalogueAreas {
+    'pools/trades': typeof area.entries;
+  }
+}

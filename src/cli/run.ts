@@ -1,0 +1,228 @@
+// One run of rampart: resolve the target, check it answers as the API, run the
+// suite kinds asked for, and end like every run ends — results.json, junit.xml,
+// report.html and the history entry written, `latest` pointing at them, one
+// verdict, one exit code — whether it finished, failed, was interrupted
+// (SIGINT/SIGTERM) or found the target down.
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { registerSecret, redact } from '../client/redact.js';
+import { EXIT, RunError } from '../exitCodes.js';
+import { SPEC_VERSION } from '../model/limits.js';
+import { ProfileError } from '../profile/load.js';
+import type { Profile } from '../profile/schema.js';
+import type { CheckResult, Observation, RunResults } from '../report/results.js';
+import { exitCodeOf, requirementResults, summarize, timeScaleNote } from '../report/verdict.js';
+import { newRunId, pointLatest, writeRun, writeRunEmergency } from '../report/writeRun.js';
+import { appendToJournal, readJournal, readRunRecord, writeRunRecord, type RunRecord } from '../runner/journal.js';
+import { createProgress } from '../runner/progress.js';
+import type { SuiteKind, SuiteKindName, SuiteOutcome } from '../suites/kind.js';
+import { assertSafeForTraffic, preflight, resolveTarget, type ResolvedTarget } from './target.js';
+
+const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+
+export interface RunOptions {
+  profile?: string;
+  service?: 'gate' | 'pools';
+  grep?: string;
+  depth: 'quick' | 'full';
+  fault?: string[];
+  reportsDir: string;
+  allowLive?: boolean;
+  concurrency?: string;
+  scenario?: string[];
+  case?: string[];
+  gates?: string;
+  resume?: string;
+  failIncomplete?: boolean;
+}
+
+async function kindsOf(names: SuiteKindName[]): Promise<SuiteKind[]> {
+  const out: SuiteKind[] = [];
+  for (const n of names) {
+    if (n === 'conformance') out.push((await import('../suites/conformance.js')).conformance);
+    if (n === 'chaos') out.push((await import('../suites/chaos.js')).chaos);
+    if (n === 'load') out.push((await import('../suites/load.js')).load);
+  }
+  return out;
+}
+
+function registerProfileSecrets(profile: Profile): void {
+  const add = (v?: string) => v && registerSecret(v);
+  for (const p of profile.gate.partners) [p.secretKey, p.publishableKey, p.liveSecretKey, p.livePublishableKey, p.revokedSecretKey, p.webhookSecret].forEach(add);
+  for (const p of profile.pools?.partners ?? []) [p.secretKey, p.publishableKey, p.webhookSecret].forEach(add);
+}
+
+function baseUrlsOf(profile: Profile): Record<string, string | undefined> {
+  return {
+    gateSandbox: profile.gate.baseUrls.sandbox,
+    gateProduction: profile.gate.baseUrls.production,
+    poolsSandbox: profile.pools?.baseUrls.sandbox,
+    poolsProduction: profile.pools?.baseUrls.production,
+  };
+}
+
+/** Run the given suite kinds and write the run directory. Returns the exit code. */
+export async function runKinds(kindNames: SuiteKindName[], command: string, opts: RunOptions): Promise<number> {
+  // --resume: the run directory says what the run was; the journal, what finished.
+  let resumed: RunRecord | undefined;
+  if (opts.resume) {
+    try {
+      resumed = readRunRecord(opts.resume);
+    } catch (e) {
+      process.stderr.write(redact(`rampart: ${(e as Error).message}`) + '\n');
+      return EXIT.usage;
+    }
+    kindNames = resumed.kinds;
+    opts = { ...opts, depth: resumed.depth, service: resumed.service, grep: resumed.grep, profile: opts.profile ?? resumed.profile, fault: resumed.faults, scenario: resumed.scenarios, case: resumed.cases };
+  }
+  const startedAt = resumed ? new Date(resumed.startedAt) : new Date();
+  const runId = resumed?.runId ?? newRunId(startedAt);
+  const reportsDir = opts.resume ? join(opts.resume, '..') : opts.reportsDir;
+  const runDir = join(reportsDir, runId);
+  mkdirSync(runDir, { recursive: true });
+  const done = opts.resume ? readJournal(runDir) : new Map<string, CheckResult>();
+  writeRunRecord(runDir, {
+    runId,
+    command,
+    kinds: kindNames,
+    depth: opts.depth,
+    ...(opts.service ? { service: opts.service } : {}),
+    ...(opts.grep ? { grep: opts.grep } : {}),
+    ...(opts.profile ? { profile: opts.profile } : {}),
+    ...(opts.fault?.length ? { faults: opts.fault } : {}),
+    ...(opts.scenario?.length ? { scenarios: opts.scenario } : {}),
+    ...(opts.case?.length ? { cases: opts.case } : {}),
+    startedAt: startedAt.toISOString(),
+  });
+  // From here on `latest` is this run: never an older, passing one.
+  pointLatest(reportsDir, runDir);
+
+  const progress = createProgress();
+  const stop = new AbortController();
+  let interrupted: RunResults['interrupted'];
+  const results: Omit<RunResults, 'summary'> & { summary?: RunResults['summary'] } = {
+    runId,
+    tool: { name: 'rampart', version: pkg.version },
+    command,
+    depth: opts.depth,
+    startedAt: startedAt.toISOString(),
+    finishedAt: startedAt.toISOString(),
+    profile: { name: opts.profile ?? 'embedded', baseUrls: {} },
+    environment: { node: process.version, platform: `${process.platform}-${process.arch}`, host: hostname(), specVersion: SPEC_VERSION },
+    requirements: [],
+    checks: [],
+    observations: [],
+    ...(resumed ? { resumedFrom: runDir } : {}),
+  };
+  let signals = 0;
+  const onSignal = (signal: NodeJS.Signals) => {
+    signals++;
+    if (signals === 1) {
+      interrupted = { signal, at: new Date().toISOString() };
+      progress.line(`rampart: ${signal} — stopping: no new checks start, running ones end as not run; the report of what finished is being written (press again to exit at once)`);
+      stop.abort(`interrupted by ${signal}`);
+      return;
+    }
+    // Second signal: write what is known synchronously and leave; `latest` already points here.
+    try {
+      writeRunEmergency(runDir, { ...results, interrupted: interrupted ?? { signal, at: new Date().toISOString() } }, [...done.values(), ...results.checks]);
+    } finally {
+      process.exit(signal === 'SIGTERM' ? EXIT.terminated : EXIT.interrupted);
+    }
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+
+  let target: ResolvedTarget | undefined;
+  let timeScales: { retryScale: number; rateWindowScale: number } | undefined;
+  try {
+    target = await resolveTarget({ profile: opts.profile, faults: opts.fault });
+    const profile = target.profile;
+    registerProfileSecrets(profile);
+    timeScales = { retryScale: profile.timing.retryScale, rateWindowScale: profile.timing.rateWindowScale };
+    results.profile = { name: profile.name + (target.faults.length ? ` [faults: ${target.faults.join(', ')}]` : ''), baseUrls: baseUrlsOf(profile) };
+    const services: ('gate' | 'pools')[] = opts.service ? [opts.service] : profile.pools ? ['gate', 'pools'] : ['gate'];
+    await preflight(profile, services);
+    if (kindNames.includes('load') || kindNames.includes('chaos')) assertSafeForTraffic(profile, !!opts.allowLive, kindNames.includes('load') ? 'load' : 'chaos');
+    const kinds = await kindsOf(kindNames);
+    for (const k of kinds) await k.validate?.({ profile, service: opts.service, scenarios: opts.scenario, cases: opts.case, gatesFile: opts.gates });
+    const note = timeScaleNote({ timeScales } as RunResults['summary']);
+    if (note) progress.line(`- target declares ${note}`);
+
+    let outage: string | undefined;
+    for (const kind of kinds) {
+      if (stop.signal.aborted) break;
+      const kindDone = new Map([...done].filter(([k]) => k.startsWith(`${kind.name}:`)));
+      let out: SuiteOutcome;
+      if (kind.name === 'load' && kindDone.size > 0) {
+        // The load scenarios finished before the interruption: keep their results.
+        out = { checks: [...kindDone.values()], observations: [], metrics: {} };
+      } else {
+        out = await kind.run({
+          profile,
+          depth: opts.depth,
+          service: opts.service,
+          grep: opts.grep,
+          concurrency: opts.concurrency ? Number(opts.concurrency) : undefined,
+          progress,
+          signal: stop.signal,
+          runDir,
+          done: kindDone,
+          onResult: (key, r) => appendToJournal(runDir, key, r),
+          onOutage: (m) => {
+            outage = m;
+            stop.abort(m);
+          },
+          scenarios: opts.scenario,
+          cases: opts.case,
+          gatesFile: opts.gates,
+          log: (l) => progress.line(l),
+        });
+        if (kind.name === 'load') for (const c of out.checks) appendToJournal(runDir, `load:${c.file}::${c.name}`, c);
+      }
+      results.checks.push(...out.checks);
+      results.observations.push(...out.observations);
+      results.metrics = { ...(results.metrics ?? {}), ...out.metrics };
+      outage ??= out.outage;
+    }
+    if (outage && !interrupted) throw new RunError(`the target stopped answering mid-run: ${outage}`, EXIT.unreachable);
+  } catch (e) {
+    if (e instanceof ProfileError || e instanceof RunError) {
+      results.error = { message: e.message, exitCode: e.exitCode };
+    } else {
+      // A defect of rampart itself: still write the report, with the cause.
+      results.error = { message: `internal error: ${(e as Error)?.message ?? String(e)}`, exitCode: EXIT.internal };
+      process.stderr.write(redact(`rampart: internal error: ${(e as Error)?.stack ?? String(e)}`) + '\n');
+    }
+  } finally {
+    progress.stop();
+    await target?.close().catch(() => undefined);
+  }
+
+  if (interrupted) results.interrupted = interrupted;
+  results.requirements = requirementResults(results.checks, { kinds: kindNames, service: opts.service, depth: opts.depth, onlyNamed: !!opts.grep });
+  results.finishedAt = new Date().toISOString();
+  const full: RunResults = { ...results, summary: summarize(results, timeScales) };
+  const exitCode = exitCodeOf(full, { failIncomplete: opts.failIncomplete });
+  const { dir } = await writeRun(full, { reportsDir });
+  process.off('SIGINT', onSignal);
+  process.off('SIGTERM', onSignal);
+
+  const s = full.summary;
+  const secs = ((Date.parse(full.finishedAt) - Date.parse(full.startedAt)) / 1000).toFixed(1);
+  if (full.error) process.stderr.write(redact(`rampart: ${full.error.message}`) + '\n');
+  const scale = timeScaleNote(s);
+  process.stdout.write(
+    [
+      `${s.verdict}${scale ? ` (${scale})` : ''} — ${s.verdictLine}`,
+      `requirements: ${s.passed} passed, ${s.failed} failed, ${s.partial} partial, ${s.skipped} skipped, ${s.unverified} unverified, ${s.notRun} not run, ${s.notCovered} not covered, ${s.outOfScope} out of scope at --depth ${opts.depth}`,
+      `checks: ${s.checks.passed} passed, ${s.checks.failed} failed, ${s.checks.skipped} skipped, ${s.checks.unverified} unverified, ${s.checks.notRun} not run · ${secs}s${s.requestsPerRequirement !== undefined ? ` · ${s.requestsPerRequirement} requests per requirement asserted` : ''}`,
+      ...(s.verdict === 'INTERRUPTED' ? [`resume with: rampart ${command} --resume ${dir}`] : []),
+      `report: ${dir}/report.html`,
+    ].join('\n') + '\n',
+  );
+  return exitCode;
+}
+
+export type { Observation };

@@ -1,0 +1,34 @@
+// Gate "Errors" and "Authentication": the error envelope, the type of each
+// status, and the credential rules a client can observe over HTTP.
+// Left out on purpose:
+// - Authentication rule 5 (account assertions): its header/transport is "not shown" (rule 6), so no request can carry one.
+// - Rule 7 (alternative secret-key header): its name is "not shown".
+// - Rule 8 (key rotation) is an operational procedure with no API surface in this spec.
+// - A secret key on the publishable-key route and the allowed-origin rule belong to Embed (GATE-EMBED-*).
+// - 429 rate_limited is GATE-RATE-429-ENVELOPE (limits.ts): only a load run reaches it.
+// - Cross-tenant customer/transaction/pay-out reads and delivery replay already have ids
+//   (GATE-CUST-FOREIGN-404, GATE-TXN-FOREIGN-404, GATE-RAIL-PAYOUT-FOREIGN-404, GATE-WHOPS-REPLAY-FOREIGN-404).
+import { defineArea } from '../define.js';
+
+const area = defineArea({
+  service: 'gate',
+  section: 'Errors',
+  entries: {
+    'GATE-ERR-ENVELOPE': { title: 'every error carries the envelope: type, code, message and request_id strings, doc_url string or null, statusCode mirroring the HTTP status; request_id differs per request', kind: 'envelope' },
+    'GATE-ERR-REQUEST-ID-HEADER': { title: 'an error response carries header X-Request-Id equal to the envelope request_id', kind: 'envelope' },
+    'GATE-ERR-CODE-FALLBACK': { title: 'code is a stable machine code and falls back to type (never empty)', kind: 'envelope' },
+    'GATE-ERR-VALIDATION-JOINED': { title: 'message of a validation error joins the validation errors with "; "', kind: 'envelope' },
+    'GATE-ERR-400-INVALID-REQUEST': { title: '400 has type invalid_request (missing or malformed field, unknown key where strict)', kind: 'error' },
+    'GATE-ERR-404-NOT-FOUND': { title: '404 has type not_found for a missing resource', kind: 'error' },
+    'GATE-ERR-409-CONFLICT': { title: '409 has type conflict (duplicate customer email)', kind: 'error' },
+    'GATE-ERR-5XX-SCRUBBED': { title: '5xx has type server_error and its message is scrubbed to a generic internal error text', kind: 'error' },
+  },
+});
+
+export default area;
+
+declare module '../define.js' {
+  interface CatalogueAreas {
+    'gate/errors': typeof area.entries;
+  }
+}

@@ -1,0 +1,82 @@
+// Leasing partners for a check: the least busy partner that fits, reused when
+// the check already holds one that fits (unless it must be another tenant),
+// released when the check ends. Exclusive leases (a check that programs the
+// receiver or adds toxics for a whole partner) wait, as harness time, for a
+// partner no other check holds.
+import type { GatePartner, PoolsPartner } from '../../profile/schema.js';
+import { CheckSkipped } from '../../runner/expect.js';
+import type { PartnerPool } from '../../runner/partners.js';
+import type { GateActor, NeedEnv, PoolsActor } from '../define.js';
+
+/** How long a check waits for a partner it must hold alone (harness time: never counted against the target). */
+export const EXCLUSIVE_WAIT_MS = 600_000;
+
+export interface LeaseOptions<P> {
+  /** Must be a partner this check does not hold yet (another tenant). */
+  distinct?: boolean;
+  /** Partners to prefer among those that fit. */
+  prefer?: (p: P) => boolean;
+  /** No other check may hold the partner while this one runs. */
+  exclusive?: boolean;
+}
+
+function actorFor<P extends GatePartner | PoolsPartner>(env: NeedEnv, service: 'gate' | 'pools', p: P): GateActor | PoolsActor {
+  const map = (service === 'gate' ? env.gateActors : env.poolsActors) as Map<string, GateActor | PoolsActor>;
+  let a = map.get(p.name);
+  if (!a) {
+    const base = service === 'gate' ? env.profile.gate.baseUrls.sandbox : env.profile.pools!.baseUrls.sandbox;
+    a = { partner: p, client: env.client(service, base, p.name, p.secretKey, p.publishableKey) } as GateActor | PoolsActor;
+    map.set(p.name, a);
+  }
+  return a;
+}
+
+async function lease<P extends GatePartner | PoolsPartner>(
+  env: NeedEnv,
+  service: 'gate' | 'pools',
+  pool: PartnerPool<P>,
+  what: string,
+  filter: (p: P) => boolean,
+  opts: LeaseOptions<P>,
+): Promise<GateActor | PoolsActor> {
+  const held = (service === 'gate' ? env.gateActors : env.poolsActors) as Map<string, GateActor | PoolsActor>;
+  if (!opts.distinct && !opts.exclusive) {
+    const existing = [...held.values()].find((a) => filter(a.partner as P));
+    if (existing) return existing;
+  }
+  if (!pool.any(filter)) throw new CheckSkipped(`the profile has no ${what} ${service} partner`);
+  const exclude = new Set(held.keys());
+  if (!opts.exclusive) {
+    const p = pool.lease(filter, exclude, opts.prefer);
+    if (!p) throw new CheckSkipped(`the profile has no ${what} ${service} partner other than the one this check already holds`);
+    env.onRelease(() => pool.release(p.name));
+    return actorFor(env, service, p);
+  }
+  const deadline = Date.now() + EXCLUSIVE_WAIT_MS;
+  const wait = async (): Promise<P> => {
+    for (;;) {
+      const p = pool.lease(filter, exclude, opts.prefer, { exclusive: true });
+      if (p) return p;
+      if (!pool.any((x) => filter(x) && !exclude.has(x.name)))
+        throw new CheckSkipped(`the profile has no ${what} ${service} partner other than the one this check already holds`);
+      if (Date.now() > deadline || env.signal.aborted)
+        throw new CheckSkipped(`no ${what} ${service} partner came free for this check's exclusive use within ${EXCLUSIVE_WAIT_MS / 1000} s — add partners to the profile`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
+  const p = await env.budget.harness(`a ${what} ${service} partner no other check holds`, wait());
+  env.onRelease(() => pool.release(p.name));
+  return actorFor(env, service, p);
+}
+
+export function leaseGate(env: NeedEnv, what: string, filter: (p: GatePartner) => boolean, opts: LeaseOptions<GatePartner> = {}): Promise<GateActor> {
+  return lease(env, 'gate', env.run.gatePartners, what, filter, opts) as Promise<GateActor>;
+}
+
+export function leasePools(env: NeedEnv, what: string, filter: (p: PoolsPartner) => boolean, opts: LeaseOptions<PoolsPartner> = {}): Promise<PoolsActor> {
+  if (!env.profile.pools) throw new CheckSkipped('the profile has no pools section');
+  return lease(env, 'pools', env.run.poolsPartners, what, filter, opts) as Promise<PoolsActor>;
+}
+
+/** Partners of the pools kind the funded checks use: funded, no velocity cap, balance gate on. */
+export const fundedPools = (p: PoolsPartner) => p.state === 'funded' && !p.velocityCap && p.balanceGate;

@@ -1,0 +1,53 @@
+// The three kinds of suite — conformance, chaos, load — behind one interface:
+// each returns check results, observations and metrics; none judges them
+// (src/report/verdict.ts does). `certify` is every kind.
+import type { Exchange } from '../client/types.js';
+import type { Pacer } from '../client/pacer.js';
+import type { GatePartner, PoolsPartner, Profile } from '../profile/schema.js';
+import type { CheckResult, Observation } from '../report/results.js';
+import type { Progress } from '../runner/progress.js';
+import type { RunStats } from '../runner/run.js';
+
+export type SuiteKindName = 'conformance' | 'chaos' | 'load';
+
+export interface SuiteRunContext {
+  profile: Profile;
+  depth: 'quick' | 'full';
+  service?: 'gate' | 'pools';
+  grep?: string;
+  concurrency?: number;
+  progress: Progress;
+  /** Interrupt (SIGINT/SIGTERM) or outage: stop starting, end what runs. */
+  signal: AbortSignal;
+  /** reports/<run-id>/: where suites leave their own artefacts (k6 summaries). */
+  runDir: string;
+  /** Finished checks of the run being resumed, by check key. */
+  done?: ReadonlyMap<string, CheckResult>;
+  onResult?: (key: string, result: CheckResult) => void;
+  onExchange?: (ex: Exchange, check: string) => void;
+  onOutage?: (message: string) => void;
+  /** The partners this kind may use (disjoint from the other kinds' when they run at once). */
+  partners?: { gate: GatePartner[]; pools: PoolsPartner[] };
+  pacer?: Pacer;
+  /** load: scenarios, cases and the gates file. */
+  scenarios?: string[];
+  cases?: string[];
+  gatesFile?: string;
+  log: (line: string) => void;
+}
+
+export interface SuiteOutcome {
+  checks: CheckResult[];
+  observations: Observation[];
+  metrics: Record<string, unknown>;
+  stats?: RunStats;
+  /** Set when the target stopped answering. */
+  outage?: string;
+}
+
+export interface SuiteKind {
+  name: SuiteKindName;
+  /** Checks before any traffic: a usage error here ends the run with exit 2. */
+  validate?(ctx: Pick<SuiteRunContext, 'profile' | 'scenarios' | 'cases' | 'gatesFile' | 'service'>): Promise<void> | void;
+  run(ctx: SuiteRunContext): Promise<SuiteOutcome>;
+}

@@ -1,0 +1,19 @@
+// Load: the k6 scenarios under scenarios/, run with the pinned k6.
+import { EXIT, RunError } from '../exitCodes.js';
+import { loadGates } from '../load/gates.js';
+import { DEFAULT_SCENARIOS, runLoad, SCENARIO_NAMES } from '../load/run.js';
+import type { SuiteKind } from './kind.js';
+
+export const load: SuiteKind = {
+  name: 'load',
+  validate(ctx) {
+    const unknown = (ctx.scenarios ?? []).filter((n) => !(SCENARIO_NAMES as string[]).includes(n));
+    if (unknown.length) throw new RunError(`unknown scenario ${unknown.join(', ')} — choose from ${SCENARIO_NAMES.join(', ')}`, EXIT.usage);
+    loadGates(ctx.gatesFile);
+  },
+  async run(ctx) {
+    const names = (ctx.scenarios?.length ? ctx.scenarios : DEFAULT_SCENARIOS) as typeof DEFAULT_SCENARIOS;
+    const out = await runLoad({ profile: ctx.profile, scenarios: names, depth: ctx.depth, cases: ctx.cases, runDir: ctx.runDir, gates: loadGates(ctx.gatesFile), log: ctx.log });
+    return { checks: out.checks, observations: [], metrics: out.metrics };
+  },
+};

@@ -1,0 +1,138 @@
+// Helpers shared by the Gate delivery chaos suites: a webhook.test event whose
+// attempts the receiver answers as programmed, the scaled retry schedule and
+// its tolerance, and reads of the delivery from GET /webhooks/deliveries.
+import type { Exchange } from '../../src/client/types.js';
+import type { GateWebhookActor } from '../../src/needs/define.js';
+import type { CheckTools, RequirementId } from '../../src/runner/check.js';
+import { GATE_LIMITS } from '../../src/model/limits.js';
+import { WebhookDelivery, WebhookDeliveryList } from '../../src/model/schemas/gate/webhooks.js';
+import type { ReceivedEvent, ReceiverBehaviour } from '../../src/webhooks/types.js';
+import { expect2xx } from '../expect.js';
+
+export type Delivery = ReturnType<typeof WebhookDelivery.parse>;
+
+const WH = GATE_LIMITS.webhook;
+const LIST = '/webhooks/deliveries';
+/** Pages of the deliveries list searched for one delivery (200 each). */
+const MAX_LIST_PAGES = 5;
+/** Round trips, pacing and timer slop on top of a scheduled wait. */
+export const SLACK_MS = 5_000;
+/** Above this, a full run of the scaled schedule is left to --depth full. */
+export const QUICK_SCHEDULE_BUDGET_MS = 10 * 60_000;
+
+/** The retry gaps the target declares: 1m, 5m, 30m, 2h times the profile's retryScale. */
+export function scaledSchedule(t: CheckTools): number[] {
+  return WH.retryScheduleMs.map((ms) => ms * t.profile.timing.retryScale);
+}
+
+/** Allowed distance of a measured gap from the expected one. */
+export function gapTolerance(t: CheckTools, expectedMs: number): number {
+  const tol = t.profile.tolerances;
+  return Math.max(expectedMs * tol.retryGapRatio, tol.retryGapMs);
+}
+
+/** Latest time (ms after attempt 1) by which attempt n (1-based) must have arrived. */
+export function latestArrivalOf(t: CheckTools, n: number): number {
+  let ms = 0;
+  for (const gap of scaledSchedule(t).slice(0, n - 1)) ms += gap + gapTolerance(t, gap);
+  return ms + SLACK_MS;
+}
+
+/** Skip at quick depth when a run through `gaps` retry gaps (plus `extraMs`) would take longer than the quick budget. */
+export function skipUnlessAffordable(t: CheckTools, gaps: number, extraMs = 0): void {
+  const ms = latestArrivalOf(t, gaps + 1) + extraMs;
+  if (t.depth === 'quick' && ms > QUICK_SCHEDULE_BUDGET_MS)
+    t.skip(`the target's declared schedule (retryScale ${t.profile.timing.retryScale}) needs up to ${Math.round(ms / 60_000)} min here; run with --depth full`);
+}
+
+export interface TestEvent {
+  actor: GateWebhookActor;
+  exchange: Exchange;
+  delivery: Delivery;
+  /** Attempts of this event at the receiver (matched by type and newness, so a changed event id still counts). */
+  attempts(): ReceivedEvent[];
+}
+
+/**
+ * Send one webhook.test event to an exclusively held partner whose receiver
+ * answers its attempts with `answers` (then 200). The programme is set before
+ * the POST: the first attempt may arrive before the response does.
+ */
+export async function programmedTestEvent(t: CheckTools, actor: GateWebhookActor, answers: ReceiverBehaviour[], requirement: RequirementId): Promise<TestEvent> {
+  const before = new Set(actor.hooks.attempts().map((e) => e.eventId));
+  const isMine = (e: { eventId?: string; eventType?: string }) => e.eventType === 'webhook.test' && !before.has(e.eventId);
+  actor.hooks.program(answers, isMine);
+  // The success status is not shown: any 2xx.
+  const exchange = expect2xx(t, await actor.client.post('/webhooks/test', undefined, { retry: false }), requirement);
+  const delivery = t.expect.schema(exchange, WebhookDelivery, requirement);
+  return { actor, exchange, delivery, attempts: () => actor.hooks.attempts().filter(isMine) };
+}
+
+/** Wait until the receiver has seen `n` attempts of the event; fails the check naming `requirement` otherwise. */
+export async function waitForAttempts(t: CheckTools, ev: TestEvent, n: number, timeoutMs: number, requirement: RequirementId, why: string): Promise<ReceivedEvent[]> {
+  try {
+    await ev.actor.hooks.waitFor(() => ev.attempts().length >= n, timeoutMs, `attempt ${n} of ${ev.delivery.event_id}`, requirement);
+  } catch {
+    const seen = ev.attempts();
+    t.expect.that(false, `${why}: attempt ${n} arrives within ${(timeoutMs / 1000).toFixed(1)} s`, {
+      requirement,
+      expected: `${n} attempts`,
+      actual: `${seen.length} attempt(s), answered ${seen.map((e) => e.answeredStatus ?? 'nothing').join(', ') || '—'}`,
+    });
+  }
+  return ev.attempts();
+}
+
+/** Listen for `ms` more: the attempts seen by then. */
+export async function quietFor(t: CheckTools, ev: TestEvent, ms: number, label: string): Promise<ReceivedEvent[]> {
+  await t.sleep(ms, label);
+  return ev.attempts();
+}
+
+/** The delivery as GET /webhooks/deliveries lists it (searched page by page). */
+export async function listedDelivery(t: CheckTools, actor: GateWebhookActor, id: string, requirement: RequirementId): Promise<{ delivery: Delivery; exchange: Exchange }> {
+  let last: Exchange | undefined;
+  for (let page = 0; page < MAX_LIST_PAGES; page++) {
+    const exchange = t.expect.status(await actor.client.get(LIST, { limit: 200, skip: page * 200 }), 200, requirement);
+    last = exchange;
+    const list = t.expect.schema(exchange, WebhookDeliveryList, requirement);
+    const found = list.data.find((d) => d.id === id);
+    if (found) return { delivery: found, exchange };
+    if (!list.has_more) break;
+  }
+  return t.expect.that(false, `delivery ${id} is listed by GET ${LIST}`, { requirement, exchange: last }) as never;
+}
+
+/** Poll the list until the delivery reaches one of `statuses` (bounded by timeoutMs). */
+export async function settledDelivery(
+  t: CheckTools,
+  actor: GateWebhookActor,
+  id: string,
+  statuses: Delivery['status'][],
+  timeoutMs: number,
+  requirement: RequirementId,
+): Promise<{ delivery: Delivery; exchange: Exchange }> {
+  const deadline = Date.now() + timeoutMs;
+  for (let i = 0; ; i++) {
+    const got = await listedDelivery(t, actor, id, requirement);
+    if (statuses.includes(got.delivery.status) || Date.now() > deadline) return got;
+    await t.sleep(Math.min(1_000, 100 * 2 ** i), 'delivery status poll', 'target');
+  }
+}
+
+/** Receiver-side gaps between consecutive attempts, ms. */
+export function gapsOf(attempts: ReceivedEvent[]): number[] {
+  return attempts.slice(1).map((a, i) => a.arrivedAt - attempts[i]!.arrivedAt);
+}
+
+/** Every attempt carries the event id of the delivery and a signature that verifies. */
+export function expectSameIdAndSigned(t: CheckTools, ev: TestEvent, attempts: ReceivedEvent[]): void {
+  const ids = [...new Set(attempts.map((a) => a.eventId))];
+  t.expect.equal(ids, [ev.delivery.event_id], 'every attempt carries the delivery event_id', { requirement: 'GATE-DLV-EVENT-ID-STABLE' });
+  // X-<svc>-Event-Id: the service segment is not fixed by the spec.
+  const header = [...new Set(attempts.map((a) => Object.entries(a.headers).find(([k]) => /^x-[a-z0-9]+-event-id$/i.test(k))?.[1]).filter((h) => h !== undefined))];
+  if (header.length) t.expect.equal(header, [ev.delivery.event_id], 'the event-id header is the same on every attempt', { requirement: 'GATE-DLV-EVENT-ID-STABLE' });
+  attempts.forEach((a, i) =>
+    t.expect.that(a.verification.ok, `attempt ${i + 1}'s Gate-Signature verifies over the exact bytes sent`, { requirement: 'GATE-DLV-SIGNED-EVERY-ATTEMPT', actual: a.verification.reason }),
+  );
+}

@@ -1,0 +1,70 @@
+// Helpers shared by the Gate session, session-event and embed suites: session
+// bodies from the profile, creation, embed bootstrap from an allowed origin,
+// and shape-agnostic reading of embed responses (their fields are not shown).
+import type { Exchange } from '../../src/client/types.js';
+import type { GateActor } from '../../src/needs/define.js';
+import type { EmbedActor } from '../../src/needs/gate/embed.js';
+import type { CheckTools, RequirementId } from '../../src/runner/check.js';
+import { CreatedGateSession, type GateSession } from '../../src/model/schemas/gate/sessions.js';
+import { expect2xx } from '../expect.js';
+
+/** A session body from the profile's sessionDefaults, with overrides (undefined removes a field). */
+export function sessionBody(t: Pick<CheckTools, 'profile'>, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  const body: Record<string, unknown> = { ...(t.profile.gate.sessionDefaults ?? {}) };
+  delete body.$comment;
+  for (const [k, v] of Object.entries(overrides)) {
+    if (v === undefined) delete body[k];
+    else body[k] = v;
+  }
+  return body;
+}
+
+export interface Created {
+  exchange: Exchange;
+  session: GateSession & { client_secret: string };
+}
+
+/** Create a session (success status not shown: any 2xx) and parse the creation response. */
+export async function createSession(t: CheckTools, actor: GateActor, requirement: RequirementId, overrides: Record<string, unknown> = {}): Promise<Created> {
+  const exchange = await actor.client.post('/gate_sessions', sessionBody(t, overrides), { idempotencyKey: true });
+  expect2xx(t, exchange, requirement);
+  return { exchange, session: t.expect.schema(exchange, CreatedGateSession, requirement) };
+}
+
+export const sessionPath = (id: string, rest = '') => `/gate_sessions/${encodeURIComponent(id)}${rest}`;
+
+/** POST /embed/bootstrap with the publishable key and the given origin headers. */
+export function bootstrap(actor: EmbedActor | GateActor, headers: Record<string, string>, body: Record<string, unknown> = {}, auth: 'publishable' | 'secret' = 'publishable'): Promise<Exchange> {
+  return actor.client.request({ method: 'POST', path: '/embed/bootstrap', body, headers, auth, retry: false });
+}
+
+const JWT = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
+
+/** The embed token in a bootstrap or refresh response: the JWT-shaped string (the field name is not shown). */
+export function findJwt(v: unknown): { token: string; claims: Record<string, unknown> } | undefined {
+  if (typeof v === 'string' && JWT.test(v)) {
+    try {
+      const [head, body] = v.split('.');
+      const h = JSON.parse(Buffer.from(head!, 'base64url').toString('utf8'));
+      const claims = JSON.parse(Buffer.from(body!, 'base64url').toString('utf8'));
+      if (h && typeof h === 'object' && claims && typeof claims === 'object') return { token: v, claims };
+    } catch {
+      return undefined;
+    }
+    return undefined;
+  }
+  if (v && typeof v === 'object') {
+    for (const x of Object.values(v)) {
+      const found = findJwt(x);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+/** Every string inside a JSON value (for "the response names this session" checks). */
+export function stringsIn(v: unknown, out: string[] = []): string[] {
+  if (typeof v === 'string') out.push(v);
+  else if (v && typeof v === 'object') for (const x of Object.values(v)) stringsIn(x, out);
+  return out;
+}
