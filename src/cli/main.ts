@@ -68,6 +68,26 @@ commonRunOptions(
 });
 
 program
+  .command('plan')
+  .description('before any traffic: the checks this profile runs and skips (and why), the requests per key, and the run\'s lower bound')
+  .option('--profile <file>', 'target profile (default: the embedded target\'s)')
+  .addOption(new Option('--depth <depth>', 'quick or full').choices(['quick', 'full']).default('quick'))
+  .addOption(new Option('--for <command>', 'the run to plan').choices(['conformance', 'chaos', 'load', 'certify']).default('certify'))
+  .addOption(new Option('--service <service>', 'only one service').choices(['gate', 'pools']))
+  .option('--grep <text>', 'only checks whose name, file or requirement ids contain the text')
+  .option('--json', 'print the plan as JSON')
+  .action(async (opts: { profile?: string; depth: 'quick' | 'full'; for: string; service?: 'gate' | 'pools'; grep?: string; json?: boolean }) => {
+    const { loadProfile } = await import('../profile/load.js');
+    const { EMBEDDED_PROFILE } = await import('./target.js');
+    const { planRun, formatPlan } = await import('../plan/plan.js');
+    const profile = loadProfile(opts.profile ?? EMBEDDED_PROFILE);
+    const kinds = opts.for === 'certify' ? (['conformance', 'chaos', 'load'] as const) : ([opts.for] as ('conformance' | 'chaos' | 'load')[]);
+    const plan = await planRun(profile, { kinds: [...kinds], depth: opts.depth, service: opts.service, grep: opts.grep });
+    if (opts.json) process.stdout.write(JSON.stringify(plan, null, 2) + '\n');
+    else process.stdout.write(formatPlan(plan).join('\n') + '\n');
+  });
+
+program
   .command('serve')
   .description('run the embedded reference target (both services)')
   .option('--profile <file>', 'profile to build the world from', 'fixtures/profiles/embedded.json')

@@ -15,6 +15,7 @@ import type { CheckResult, Observation, RunResults } from '../report/results.js'
 import { exitCodeOf, requirementResults, summarize, timeScaleNote } from '../report/verdict.js';
 import { newRunId, pointLatest, writeRun, writeRunEmergency } from '../report/writeRun.js';
 import { appendToJournal, readJournal, readRunRecord, writeRunRecord, type RunRecord } from '../runner/journal.js';
+import { spentLowerBound } from '../plan/lowerBound.js';
 import { createProgress } from '../runner/progress.js';
 import type { SuiteKind, SuiteKindName, SuiteOutcome } from '../suites/kind.js';
 import { assertSafeForTraffic, preflight, resolveTarget, type ResolvedTarget } from './target.js';
@@ -142,6 +143,12 @@ export async function runKinds(kindNames: SuiteKindName[], command: string, opts
     registerProfileSecrets(profile);
     timeScales = { retryScale: profile.timing.retryScale, rateWindowScale: profile.timing.rateWindowScale };
     results.profile = { name: profile.name + (target.faults.length ? ` [faults: ${target.faults.join(', ')}]` : ''), baseUrls: baseUrlsOf(profile) };
+    // The plan before traffic: what runs, what is skipped and why, and the time the windows force.
+    const { planRun, formatPlan } = await import('../plan/plan.js');
+    const plan = await planRun(profile, { kinds: kindNames, depth: opts.depth, service: opts.service, grep: opts.grep });
+    for (const l of formatPlan(plan)) progress.line(l);
+    progress.expectAtLeast(plan.lowerBoundSeconds * 1000);
+    results.plan = { lowerBoundSeconds: plan.lowerBoundSeconds };
     const services: ('gate' | 'pools')[] = opts.service ? [opts.service] : profile.pools ? ['gate', 'pools'] : ['gate'];
     await preflight(profile, services);
     if (kindNames.includes('load') || kindNames.includes('chaos')) assertSafeForTraffic(profile, !!opts.allowLive, kindNames.includes('load') ? 'load' : 'chaos');
@@ -151,6 +158,7 @@ export async function runKinds(kindNames: SuiteKindName[], command: string, opts
     if (note) progress.line(`- target declares ${note}`);
 
     let outage: string | undefined;
+    const spent: number[] = [];
     for (const kind of kinds) {
       if (stop.signal.aborted) break;
       const kindDone = new Map([...done].filter(([k]) => k.startsWith(`${kind.name}:`)));
@@ -183,9 +191,11 @@ export async function runKinds(kindNames: SuiteKindName[], command: string, opts
       }
       results.checks.push(...out.checks);
       results.observations.push(...out.observations);
+      if (out.stats) spent.push(spentLowerBound(out.stats, profile.timing.rateWindowScale).boundMs);
       results.metrics = { ...(results.metrics ?? {}), ...out.metrics };
       outage ??= out.outage;
     }
+    if (results.plan && spent.length) results.plan.spentLowerBoundSeconds = Math.round(spent.reduce((a, b) => a + b, 0) / 100) / 10;
     if (outage && !interrupted) throw new RunError(`the target stopped answering mid-run: ${outage}`, EXIT.unreachable);
   } catch (e) {
     if (e instanceof ProfileError || e instanceof RunError) {
@@ -218,6 +228,7 @@ export async function runKinds(kindNames: SuiteKindName[], command: string, opts
       `${s.verdict}${scale ? ` (${scale})` : ''} — ${s.verdictLine}`,
       `requirements: ${s.passed} passed, ${s.failed} failed, ${s.partial} partial, ${s.skipped} skipped, ${s.unverified} unverified, ${s.notRun} not run, ${s.notCovered} not covered, ${s.outOfScope} out of scope at --depth ${opts.depth}`,
       `checks: ${s.checks.passed} passed, ${s.checks.failed} failed, ${s.checks.skipped} skipped, ${s.checks.unverified} unverified, ${s.checks.notRun} not run · ${secs}s${s.requestsPerRequirement !== undefined ? ` · ${s.requestsPerRequirement} requests per requirement asserted` : ''}`,
+      ...(full.plan ? [`time: ${secs} s against a lower bound of ${full.plan.spentLowerBoundSeconds ?? full.plan.lowerBoundSeconds} s${full.plan.spentLowerBoundSeconds !== undefined ? ' (what the windows and documented waits forced for the requests this run sent)' : ' (planned)'}`] : []),
       ...(s.verdict === 'INTERRUPTED' ? [`resume with: rampart ${command} --resume ${dir}`] : []),
       `report: ${dir}/report.html`,
     ].join('\n') + '\n',

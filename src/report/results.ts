@@ -125,7 +125,7 @@ export interface RunResults {
   /** Set when the run was interrupted (SIGINT/SIGTERM) before it finished. */
   interrupted?: { signal: string; at: string };
   /** The plan printed before traffic (lower bound, requests per key). */
-  plan?: { lowerBoundSeconds: number; wallSeconds?: number };
+  plan?: { lowerBoundSeconds: number; spentLowerBoundSeconds?: number };
   /** The run this one resumed, when it did. */
   resumedFrom?: string;
 }

@@ -11,6 +11,8 @@ export interface Progress {
   /** Register a labelled wait; returns a function that ends it. */
   wait(label: string, ms: number): () => void;
   line(text: string): void;
+  /** The plan's lower bound for the whole run (ms): the ETA never promises less. */
+  expectAtLeast(ms: number): void;
   stop(): void;
 }
 
@@ -27,6 +29,8 @@ export function createProgress(opts: { live?: boolean; quiet?: boolean; out?: No
   let startedAt = Date.now();
   let timer: NodeJS.Timeout | undefined;
   let label = '';
+  const runStartedAt = Date.now();
+  let boundMs = 0;
 
   const clear = () => {
     if (live) out.write('\r\x1b[2K');
@@ -35,7 +39,10 @@ export function createProgress(opts: { live?: boolean; quiet?: boolean; out?: No
     if (!live) return;
     const now = Date.now();
     const elapsed = (now - startedAt) / 1000;
-    const eta = done > 0 && done < total ? Math.round((elapsed / done) * (total - done)) : undefined;
+    const byRate = done > 0 && done < total ? (elapsed / done) * (total - done) : undefined;
+    const byBound = boundMs ? (boundMs - (now - runStartedAt)) / 1000 : undefined;
+    const etaRaw = Math.max(byRate ?? 0, byBound ?? 0);
+    const eta = byRate !== undefined || (byBound !== undefined && byBound > 0) ? Math.round(etaRaw) : undefined;
     let longest: { label: string; until: number } | undefined;
     for (const w of waits.values()) if (!longest || w.until > longest.until) longest = w;
     const wait = longest ? ` · waiting: ${longest.label} ${Math.max(0, Math.ceil((longest.until - now) / 1000))}s left` : '';
@@ -72,6 +79,9 @@ export function createProgress(opts: { live?: boolean; quiet?: boolean; out?: No
       clear();
       out.write(redact(`  ${ICON[st]} ${name} (${(ms / 1000).toFixed(1)}s)${detail ? ` — ${detail}` : ''}\n`));
       status();
+    },
+    expectAtLeast(ms) {
+      boundMs = ms;
     },
     wait(l, ms) {
       const id = ++waitSeq;

@@ -77,7 +77,8 @@ export function unknownRequirementIds(suites: SuiteDef[]): string[] {
 }
 
 export interface RunStats {
-  requests: { service: Service; label: string; method: string; path: string; at: number; check: string }[];
+  /** Every request sent, with the rate-limit client it counted against (partner label and credential kind). */
+  requests: { service: Service; label: string; credential: 'secret' | 'publishable' | 'none'; method: string; path: string; at: number; check: string }[];
   sleeps: { check: string; ms: number; label: string; kind: 'target' | 'harness' }[];
 }
 
@@ -249,7 +250,9 @@ export async function runChecks(opts: RunChecksOptions): Promise<ChecksOutcome> 
           exchanges.push(ex);
           requests[svc]++;
           health.answered();
-          stats.requests.push({ service: svc, label, method: ex.request.method, path: pathBelowBase(ex.request.url, baseUrl), at: ex.startedAt, check: check.name });
+          const auth = ex.request.headers['authorization'] ?? '';
+          const credential = /^Bearer sk_/.test(auth) ? 'secret' : /^Bearer pk_/.test(auth) ? 'publishable' : 'none';
+          stats.requests.push({ service: svc, label, credential, method: ex.request.method, path: pathBelowBase(ex.request.url, baseUrl), at: ex.startedAt, check: check.name });
           opts.onExchange?.(ex, check.name);
         },
         onTransportError: (e) => health.failed(e),

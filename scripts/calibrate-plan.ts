@@ -1,0 +1,85 @@
+// Regenerates src/plan/calibration.json: what each check spends (Gate requests
+// per route group and credential kind, pools requests, documented waits),
+// measured against the embedded target — once with its full profile and once
+// cut to one Gate key and one pools partner (where state built up by earlier
+// checks makes the late checks cheapest). The plan keeps the smaller count of
+// the two, so its bound stays a lower bound.
+// Run: npx tsx scripts/calibrate-plan.ts
+import { writeFileSync } from 'node:fs';
+import { installChaos } from '../src/chaos/kit.js';
+import { startToxiproxy } from '../src/chaos/toxiproxy.js';
+import { gateRouteGroup } from '../src/model/limits.js';
+import type { Calibration, CheckCost } from '../src/plan/plan.js';
+import { oneKeyProfile } from '../src/plan/oneKey.js';
+import { loadProfile } from '../src/profile/load.js';
+import type { Profile } from '../src/profile/schema.js';
+import { startReference } from '../src/reference/server.js';
+import { createProgress } from '../src/runner/progress.js';
+import { checkKey, loadSuites, runChecks, type CheckKind } from '../src/runner/run.js';
+
+async function measure(profile: Profile, kind: CheckKind): Promise<Map<string, CheckCost>> {
+  const ref = await startReference({ profile, ephemeralPorts: true });
+  const tp = kind === 'chaos' ? await startToxiproxy() : undefined;
+  try {
+    if (tp && 'missing' in tp) return new Map();
+    const suites = await loadSuites(kind);
+    const out = await runChecks({
+      profile: ref.profile,
+      suites,
+      kind,
+      depth: 'quick',
+      progress: createProgress({ live: false, quiet: true }),
+      ...(tp ? { prepare: (run: Parameters<typeof installChaos>[0]) => installChaos(run, tp) } : {}),
+    });
+    const fileOf = new Map(out.checks.map((c) => [c.name, c.file!]));
+    const costs = new Map<string, CheckCost>();
+    const cost = (name: string) => {
+      const key = checkKey(kind, fileOf.get(name) ?? '', name);
+      let c = costs.get(key);
+      if (!c) costs.set(key, (c = { gate: { secret: {}, publishable: {} }, pools: 0, targetWaitMs: 0 }));
+      return c;
+    };
+    const ran = new Set(out.checks.filter((c) => c.status === 'passed').map((c) => c.name));
+    for (const r of out.stats.requests) {
+      if (!ran.has(r.check)) continue;
+      const c = cost(r.check);
+      if (r.service === 'pools') c.pools++;
+      else if (r.credential !== 'none') {
+        const g = gateRouteGroup(r.method, r.path);
+        const into = c.gate[r.credential];
+        into[g] = (into[g] ?? 0) + 1;
+      }
+    }
+    // Documented waits as measured here (chaos waits follow the embedded target's declared retry scale).
+    for (const s of out.stats.sleeps) if (s.kind === 'target' && ran.has(s.check)) cost(s.check).targetWaitMs += s.ms;
+    for (const name of ran) cost(name);
+    return costs;
+  } finally {
+    await ref.close();
+    if (tp && !('missing' in tp)) await tp.close();
+  }
+}
+
+const sum = (g: Partial<Record<string, number>>) => Object.values(g).reduce((a: number, b) => a + (b ?? 0), 0);
+const total = (c: CheckCost) => sum(c.gate.secret) + sum(c.gate.publishable) + c.pools;
+
+const base = loadProfile('fixtures/profiles/embedded.json');
+const merged: Record<string, CheckCost> = {};
+for (const kind of ['conformance', 'chaos'] as const) {
+  for (const profile of [base, oneKeyProfile(base, { rateWindowScale: 0.1 })]) {
+    const t0 = Date.now();
+    const costs = await measure(profile, kind);
+    console.log(`${kind} on ${profile.name}: ${costs.size} checks measured in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+    for (const [k, c] of costs) {
+      const prior = merged[k];
+      if (!prior || total(c) < total(prior)) merged[k] = c;
+    }
+  }
+}
+const cal: Calibration = {
+  generatedAt: new Date().toISOString(),
+  how: 'scripts/calibrate-plan.ts: conformance and chaos against the embedded target, full profile and one-key cut; the smaller count per check',
+  checks: Object.fromEntries(Object.entries(merged).sort(([a], [b]) => a.localeCompare(b))),
+};
+writeFileSync('src/plan/calibration.json', JSON.stringify(cal, null, 1) + '\n');
+console.log(`wrote src/plan/calibration.json: ${Object.keys(merged).length} checks`);

@@ -1,0 +1,124 @@
+// The time a run cannot beat: the Gate rate windows force it for the requests
+// each key sends (10 per 10 s or the route group's first window, 60 per
+// minute, 300 per hour — all scaled by the profile's rateWindowScale), and the
+// documented waits (a quote TTL, a declared lifetime, a retry schedule) force it
+// for the longest chain inside one check. Both are lower bounds; the run's is
+// the larger.
+import { gateRouteGroup, scaledWindowsFor, type RouteGroup } from '../model/limits.js';
+
+export interface KeyRequests {
+  /** Route-group counts of one rate-limit client (a secret or publishable key). */
+  groups: Partial<Record<RouteGroup, number>>;
+}
+
+/**
+ * Earliest time (ms after the first request) of the n-th request of one
+ * sliding window of `limit` per `windowMs`: any schedule that respects the
+ * window has request k+limit at least windowMs after request k.
+ */
+function oneWindow(n: number, limit: number, windowMs: number): number {
+  return n <= 0 ? 0 : Math.floor((n - 1) / limit) * windowMs;
+}
+
+/**
+ * The minute and hour windows count every request of the key together, so
+ * they compose: request n is at least a minute after request n−60 and an hour
+ * after request n−300 (dynamic programming over the request index).
+ */
+function sharedWindows(n: number, minute: { limit: number; windowMs: number }, hour: { limit: number; windowMs: number }): number {
+  if (n <= 1) return 0;
+  const lb = new Float64Array(n + 1);
+  for (let i = 2; i <= n; i++) {
+    const a = i > minute.limit ? lb[i - minute.limit]! + minute.windowMs : 0;
+    const b = i > hour.limit ? lb[i - hour.limit]! + hour.windowMs : 0;
+    lb[i] = Math.max(a, b);
+  }
+  return lb[n]!;
+}
+
+const SAMPLE: Record<RouteGroup, [string, string]> = {
+  write10: ['POST', '/gate_sessions'],
+  write30: ['POST', '/quotes'],
+  read60: ['GET', '/gate_sessions'],
+  default: ['GET', '/dashboard/webhook-settings'],
+};
+
+/** Lower bound (ms) for one key to send its requests under every window at `scale`. */
+export function keyLowerBoundMs(key: KeyRequests, scale = 1): number {
+  let total = 0;
+  let bound = 0;
+  let minute = { limit: 60, windowMs: 60_000 * scale };
+  let hour = { limit: 300, windowMs: 3_600_000 * scale };
+  for (const [group, n] of Object.entries(key.groups) as [RouteGroup, number][]) {
+    if (!n) continue;
+    total += n;
+    const [m, p] = SAMPLE[group];
+    const [first, mw, hw] = scaledWindowsFor(m, p, scale);
+    minute = mw;
+    hour = hw;
+    bound = Math.max(bound, oneWindow(n, first.limit, first.windowMs));
+  }
+  return Math.max(bound, sharedWindows(total, minute, hour));
+}
+
+/** Group counts from a list of requests (method, path below /v1). */
+export function groupCounts(requests: readonly { method: string; path: string }[]): KeyRequests {
+  const groups: Partial<Record<RouteGroup, number>> = {};
+  for (const r of requests) {
+    const g = gateRouteGroup(r.method, r.path);
+    groups[g] = (groups[g] ?? 0) + 1;
+  }
+  return { groups };
+}
+
+/**
+ * Spread a run's Gate requests over `keys` keys as evenly as possible (the
+ * best any scheduler could do): the busiest key carries ⌈n/keys⌉ of each
+ * group. Its bound is the run's rate bound.
+ */
+export function spreadLowerBoundMs(total: KeyRequests, keys: number, scale = 1): number {
+  if (keys <= 0) return Infinity;
+  const groups: Partial<Record<RouteGroup, number>> = {};
+  for (const [g, n] of Object.entries(total.groups) as [RouteGroup, number][]) groups[g] = Math.ceil((n ?? 0) / keys);
+  return keyLowerBoundMs({ groups }, scale);
+}
+
+/** "1 h 40 min", "3 min 12 s", "45 s". */
+export function formatDuration(ms: number): string {
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s} s`;
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const r = s % 60;
+  if (h > 0) return `${h} h${m ? ` ${m} min` : ''}`;
+  return `${m} min${r ? ` ${r} s` : ''}`;
+}
+
+/** What a finished run had to spend: its requests per key and its waits. */
+export interface SpentStats {
+  requests: readonly { service: 'gate' | 'pools'; label: string; credential: string; method: string; path: string; check: string }[];
+  sleeps: readonly { check: string; ms: number; kind: 'target' | 'harness' }[];
+}
+
+/**
+ * The lower bound of a finished run from what it really sent: the busiest
+ * Gate key's rate bound and the longest documented wait inside one check.
+ */
+export function spentLowerBound(stats: SpentStats, scale = 1): { boundMs: number; rateMs: number; waitMs: number; busiestKey: string } {
+  const byKey = new Map<string, { method: string; path: string }[]>();
+  for (const r of stats.requests) {
+    if (r.service !== 'gate' || r.credential === 'none') continue;
+    const k = `${r.label} (${r.credential})`;
+    byKey.set(k, [...(byKey.get(k) ?? []), r]);
+  }
+  let rateMs = 0;
+  let busiestKey = '';
+  for (const [k, reqs] of byKey) {
+    const b = keyLowerBoundMs(groupCounts(reqs), scale);
+    if (b > rateMs) [rateMs, busiestKey] = [b, k];
+  }
+  const perCheck = new Map<string, number>();
+  for (const s of stats.sleeps) if (s.kind === 'target') perCheck.set(s.check, (perCheck.get(s.check) ?? 0) + s.ms);
+  const waitMs = Math.max(0, ...perCheck.values());
+  return { boundMs: Math.max(rateMs, waitMs), rateMs, waitMs, busiestKey };
+}

@@ -1,0 +1,64 @@
+// The lower bound the Gate windows force, from the documented limits alone.
+import { describe, expect, it } from 'vitest';
+import { formatDuration, groupCounts, keyLowerBoundMs, spentLowerBound, spreadLowerBoundMs } from '../src/plan/lowerBound.js';
+
+const S = 1000;
+const reqs = (n: number, method = 'GET', path = '/dashboard/webhook-settings') => Array.from({ length: n }, () => ({ method, path }));
+
+describe('rate-window lower bound of one key', () => {
+  it('10 per 10 s on a default route: the 11th request is 10 s after the first', () => {
+    expect(keyLowerBoundMs(groupCounts(reqs(10)))).toBe(0);
+    expect(keyLowerBoundMs(groupCounts(reqs(11)))).toBe(10 * S);
+    expect(keyLowerBoundMs(groupCounts(reqs(300)))).toBe(290 * S);
+  });
+
+  it('route groups replace only the first window: 60 reads fit in a minute, the minute window binds after', () => {
+    expect(keyLowerBoundMs(groupCounts(reqs(60, 'GET', '/branding')))).toBe(0);
+    expect(keyLowerBoundMs(groupCounts(reqs(61, 'GET', '/branding')))).toBe(60 * S);
+    expect(keyLowerBoundMs(groupCounts(reqs(11, 'POST', '/gate_sessions')))).toBe(60 * S);
+  });
+
+  it('the minute and hour windows compose: 390 requests need 1 h 1 min', () => {
+    const mixed = [...reqs(130, 'GET', '/branding'), ...reqs(130, 'PATCH', '/branding'), ...reqs(130, 'GET', '/capabilities/assets')];
+    expect(keyLowerBoundMs(groupCounts(mixed))).toBe(3_660 * S);
+    expect(keyLowerBoundMs(groupCounts(mixed.slice(0, 300)))).toBe(240 * S);
+    expect(keyLowerBoundMs(groupCounts(mixed.slice(0, 301)))).toBe(3_600 * S);
+  });
+
+  it('a declared window scale shrinks the bound by the same factor', () => {
+    const mixed = [...reqs(195, 'GET', '/branding'), ...reqs(195, 'PATCH', '/branding')];
+    expect(keyLowerBoundMs(groupCounts(mixed), 0.1)).toBeCloseTo(366 * S, 0);
+  });
+
+  it('spreading over keys divides the load of the busiest key', () => {
+    const total = groupCounts(reqs(390, 'GET', '/branding'));
+    expect(spreadLowerBoundMs(total, 1)).toBe(3_660 * S);
+    expect(spreadLowerBoundMs(total, 2)).toBe(180 * S);
+  });
+
+  it('a finished run: the busiest key and the longest documented wait inside one check', () => {
+    const stats = {
+      requests: [
+        ...reqs(11).map((r) => ({ ...r, service: 'gate' as const, label: 'a', credential: 'secret', check: 'x' })),
+        ...reqs(5).map((r) => ({ ...r, service: 'gate' as const, label: 'b', credential: 'secret', check: 'y' })),
+        ...reqs(50).map((r) => ({ ...r, service: 'gate' as const, label: 'raw', credential: 'none', check: 'y' })),
+      ],
+      sleeps: [
+        { check: 'x', ms: 16_000, kind: 'target' as const },
+        { check: 'x', ms: 2_000, kind: 'target' as const },
+        { check: 'y', ms: 99_000, kind: 'harness' as const },
+      ],
+    };
+    const lb = spentLowerBound(stats);
+    expect(lb.rateMs).toBe(10 * S);
+    expect(lb.busiestKey).toBe('a (secret)');
+    expect(lb.waitMs).toBe(18 * S);
+    expect(lb.boundMs).toBe(18 * S);
+  });
+
+  it('formats durations as a person reads them', () => {
+    expect(formatDuration(6_000_000)).toBe('1 h 40 min');
+    expect(formatDuration(192_000)).toBe('3 min 12 s');
+    expect(formatDuration(45_000)).toBe('45 s');
+  });
+});
