@@ -335,6 +335,9 @@ program
     }
   });
 
+// Evidence commands: OpenAPI export, signing keys, certificate verification.
+(await import('./commands/openapi.js')).registerOpenApi(program);
+
 program.exitOverride();
 try {
   await program.parseAsync(process.argv);
