@@ -68,7 +68,7 @@ describe.each(SERVICES)('OpenAPI document of %s', (service) => {
 
   it('validates as OpenAPI 3.1 (@seriousme/openapi-schema-validator) and every $ref resolves', async () => {
     const validator = new Validator();
-    const res = await validator.validate(structuredClone(doc) as unknown as object);
+    const res = await validator.validate(structuredClone(doc) as unknown as Record<string, unknown>);
     expect(res.errors).toBeUndefined();
     expect(res.valid).toBe(true);
     expect(validator.version).toBe('3.1');
