@@ -32,6 +32,8 @@ interface RunOpts {
   scenario?: string[];
   case?: string[];
   gates?: string;
+  /** certify: Ed25519 private key (PKCS8 PEM) that signs certificate.json. */
+  signKey?: string;
 }
 
 function registerProfileSecrets(profile: Profile): void {
@@ -258,6 +260,7 @@ commonRunOptions(
     .command('certify')
     .description('conformance, load and chaos against one target, one report')
     .option('--gates <file>', 'performance gates (thresholds) file', 'fixtures/gates.json')
+    .option('--sign-key <file>', 'sign certificate.json with this Ed25519 key (rampart keys generate)')
     .option('--allow-live', 'allow live keys and production base URLs'),
 ).action(async (opts: RunOpts) => {
   process.exitCode = await run(['conformance', 'chaos', 'load'], 'certify', opts);
@@ -337,6 +340,8 @@ program
 
 // Evidence commands: OpenAPI export, signing keys, certificate verification.
 (await import('./commands/openapi.js')).registerOpenApi(program);
+(await import('./commands/keys.js')).registerKeys(program);
+(await import('./commands/verify.js')).registerVerify(program);
 
 program.exitOverride();
 try {
