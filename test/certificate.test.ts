@@ -183,6 +183,15 @@ describe('certificate.json', () => {
     expect(r.stdout.trim().split('\n')).toEqual(['invalid: report.html changed after certification (its sha256 differs from the certificate)']);
   });
 
+  it('a file added after certification does not fail verification but is named as not covered', async () => {
+    const { dir, res } = await runDir('added');
+    writeCertificate(dir, res, { signKeyFile: join(keysDir, 'certify.key') });
+    writeFileSync(join(dir, 'notes.txt'), 'added later\n');
+    const v = verifyCertificate(join(dir, 'certificate.json'), readFileSync(join(keysDir, 'certify.pub'), 'utf8'));
+    expect(v.ok).toBe(true);
+    expect(v.reason).toMatch(/; not covered by the certificate: notes\.txt$/);
+  });
+
   it('a deleted report file fails verification, naming it', async () => {
     const { dir, res } = await runDir('missing');
     writeCertificate(dir, res, { signKeyFile: join(keysDir, 'certify.key') });

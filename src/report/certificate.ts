@@ -237,5 +237,9 @@ export function verifyCertificate(file: string, pubKeyPem: string | KeyObject): 
     if (!existsSync(p) || !statSync(p).isFile()) return { ok: false, reason: `${f.path} is missing from the run directory`, certificate: cert };
     if (sha256(readFileSync(p)) !== f.sha256) return { ok: false, reason: `${f.path} changed after certification (its sha256 differs from the certificate)`, certificate: cert };
   }
-  return { ok: true, reason: `signature valid (${fingerprint}); ${cert.files.length} file(s) match`, certificate: cert };
+  // Files added after certification change nothing certified, but the reader should know they are not covered.
+  const listed = new Set(cert.files.map((f) => f.path));
+  const extra = fileHashes(dir).filter((f) => !listed.has(f.path)).map((f) => f.path);
+  const uncovered = extra.length ? `; not covered by the certificate: ${extra.slice(0, 5).join(', ')}${extra.length > 5 ? ` and ${extra.length - 5} more` : ''}` : '';
+  return { ok: true, reason: `signature valid (${fingerprint}); ${cert.files.length} file(s) match${uncovered}`, certificate: cert };
 }
