@@ -181,6 +181,12 @@ describe('OpenAPI content', () => {
     expect(param(docs.gate, '/customers', 'post', 'Idempotency-Key').required).toBe(false);
   });
 
+  it('Gate operations state their three rate windows (route-specific first window)', () => {
+    expect((docs.gate.paths['/gate_sessions']!.post as Json).description).toContain('Rate limits per client: 10 per 1 min, 60 per 1 min, 300 per 1 h.');
+    expect((docs.gate.paths['/dashboard/webhook-settings']!.get as Json).description).toContain('Rate limits per client: 10 per 10 s, 60 per 1 min, 300 per 1 h.');
+    expect((docs.gate.paths['/embed/refresh']!.post as Json).description).toContain('(route not in the Limits table: default windows)');
+  });
+
   it('request bodies: strict only where unknown keys give 400 (BrandingUpdate, CustomerUpdate); the pools quote needs destAddress on on_ramp', () => {
     const s = docs.gate.components.schemas as Json;
     expect(s.BrandingUpdate.additionalProperties).toBe(false);

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient } from '../src/client/http.js';
 import { toExchangeRecord } from '../src/client/redact.js';
-import type { ApiClient, Exchange } from '../src/client/types.js';
+import type { ApiClient } from '../src/client/types.js';
 import { envVarForSecret, parseProfile } from '../src/profile/load.js';
 import { curlFor, reproduceSteps, shellWord } from '../src/report/reproduce.js';
 import { scanText } from '../src/report/secretScan.js';
@@ -190,6 +190,3 @@ describe('shellWord', () => {
     expect(r.stdout).toBe(`a'v a l"b`);
   });
 });
-
-// Exchange type is used to keep the test honest about what curlFor accepts.
-export type { Exchange };

@@ -100,7 +100,8 @@ const AUTH_TEXT: Record<Endpoint['auth'], string> = {
 function rateLimitNote(e: Endpoint): string | undefined {
   if (e.service !== 'gate') return undefined;
   const first = ROUTE_GROUP_FIRST_WINDOW[e.routeGroup ?? 'default'];
-  const fmt = (w: { limit: number; windowMs: number }) => `${w.limit} per ${w.windowMs >= 60_000 ? `${w.windowMs / 60_000} min` : `${w.windowMs / 1000} s`}`;
+  const span = (ms: number) => (ms >= 3_600_000 ? `${ms / 3_600_000} h` : ms >= 60_000 ? `${ms / 60_000} min` : `${ms / 1000} s`);
+  const fmt = (w: { limit: number; windowMs: number }) => `${w.limit} per ${span(w.windowMs)}`;
   return `Rate limits per client: ${fmt(first)}, ${fmt(GATE_RATE_WINDOWS.minute)}, ${fmt(GATE_RATE_WINDOWS.hour)}${e.routeGroup ? '' : ' (route not in the Limits table: default windows)'}.`;
 }
 
