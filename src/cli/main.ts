@@ -62,6 +62,7 @@ commonRunOptions(
     .command('certify')
     .description('conformance, load and chaos against one target, one report')
     .option('--gates <file>', 'performance gates (thresholds) file', 'fixtures/gates.json')
+    .option('--sign-key <file>', 'sign certificate.json with this Ed25519 key (rampart keys generate)')
     .option('--allow-live', 'allow live keys and production base URLs'),
 ).action(async (opts: RunOptions) => {
   process.exitCode = await runKinds(['conformance', 'chaos', 'load'], 'certify', opts);
@@ -158,6 +159,11 @@ program
       throw new RunError(`cannot rebuild the report from ${dir}/results.json (${(e as Error).message})`, EXIT.usage);
     }
   });
+
+// Evidence commands: OpenAPI export, signing keys, certificate verification.
+(await import('./commands/openapi.js')).registerOpenApi(program);
+(await import('./commands/keys.js')).registerKeys(program);
+(await import('./commands/verify.js')).registerVerify(program);
 
 program.exitOverride();
 try {

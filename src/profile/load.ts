@@ -15,9 +15,28 @@ export class ProfileError extends Error {
 
 const ENV_REF = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
+// Which environment variable each secret came from, so a reproduction command can say
+// ${GATE_SK_1} instead of the key. Values stay in memory; only names are ever printed.
+const SECRET_FIELDS = new Set(['secretKey', 'publishableKey', 'liveSecretKey', 'livePublishableKey', 'revokedSecretKey', 'webhookSecret']);
+const SECRET_ENV = new Map<string, string>();
+const WHOLE_ENV_REF = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/;
+
+/** The variable a profile secret was read from (`"secretKey": "${GATE_SK_1}"`), or undefined when the profile holds it literally. */
+export function envVarForSecret(value: string): string | undefined {
+  return SECRET_ENV.get(value);
+}
+
+/** Every secret value read from a variable, with the variable's name (longest value first). Never print the values. */
+export function secretEnvRefs(): { value: string; name: string }[] {
+  return [...SECRET_ENV].map(([value, name]) => ({ value, name })).sort((a, b) => b.value.length - a.value.length);
+}
+
 /** Replace ${VAR} in every string of a parsed JSON value; collect the names that are unset. */
 export function substituteEnv(value: unknown, env: NodeJS.ProcessEnv, missing: Set<string>, path = ''): unknown {
   if (typeof value === 'string') {
+    const whole = WHOLE_ENV_REF.exec(value)?.[1];
+    const field = path.slice(path.lastIndexOf('/') + 1);
+    if (whole && SECRET_FIELDS.has(field) && env[whole]) SECRET_ENV.set(env[whole]!, whole);
     return value.replace(ENV_REF, (_m, name: string) => {
       const v = env[name];
       if (v === undefined || v === '') {

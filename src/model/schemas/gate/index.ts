@@ -5,3 +5,4 @@ export * from './customers.js';
 export * from './rails.js';
 export * from './sessions.js';
 export * from './webhooks.js';
+export * from './requests.js';

@@ -1,0 +1,126 @@
+// GitHub Actions: a markdown job summary (appended to $GITHUB_STEP_SUMMARY)
+// and one `::error` workflow command per failed check. Everything is redacted
+// first: job summaries and logs are as public as the repository.
+import { appendFileSync, readFileSync } from 'node:fs';
+import { isAbsolute, join, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { redact, redactDeep } from '../client/redact.js';
+import { verdictOf } from './html.js';
+import type { CheckResult, RunResults } from './results.js';
+
+const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** Failures listed in the summary at most; GitHub caps a step summary at 1 MiB. */
+const MAX_SUMMARY_ROWS = 200;
+const CELL_MAX = 300;
+
+/** A markdown table cell: HTML, pipes and backticks escaped, line breaks kept as <br>, long text cut. */
+function cell(s: string | undefined): string {
+  if (!s) return '';
+  const t = s.length > CELL_MAX ? `${s.slice(0, CELL_MAX)}…` : s;
+  return t
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/\\/g, '\\\\')
+    .replace(/[|`]/g, (m) => `\\${m}`)
+    .replace(/\r?\n/g, '<br>');
+}
+
+const code = (s: string | undefined) => (s ? `\`${s.replace(/`/g, "'")}\`` : '');
+
+function failedChecks(results: RunResults): CheckResult[] {
+  return results.checks.filter((c) => c.status === 'failed');
+}
+
+function requirementOf(c: CheckResult): string {
+  return c.failure?.requirement ?? c.requirements.join(', ');
+}
+
+/** The job summary: verdict, counts, failures table. */
+export function githubStepSummary(input: RunResults): string {
+  const results = redactDeep(input);
+  const v = verdictOf(results);
+  const s = results.summary;
+  const icon = v.certified ? '✅' : v.label.startsWith('NOT') ? '❌' : 'ℹ️';
+  const lines = [
+    `## ${icon} rampart ${results.command}: ${v.label}`,
+    '',
+    `${v.detail}. Profile **${results.profile.name}**, depth ${results.depth}, spec ${results.environment.specVersion}, rampart ${results.tool.version}, run \`${results.runId}\` (${results.startedAt} → ${results.finishedAt}).`,
+    '',
+    '| requirements | passed | failed | skipped | not covered |',
+    '|---|---:|---:|---:|---:|',
+    `| ${s.passed + s.failed + s.skipped + s.notCovered} | ${s.passed} | ${s.failed} | ${s.skipped} | ${s.notCovered} |`,
+    '',
+    `Checks: ${s.checks.passed} passed, ${s.checks.failed} failed, ${s.checks.skipped} skipped.`,
+  ];
+  if (results.error) lines.push('', `**The run stopped:** ${cell(results.error.message)} (exit ${results.error.exitCode})`);
+  const failures = failedChecks(results);
+  if (failures.length) {
+    lines.push('', `### Failures (${failures.length})`, '', '| requirement | check | expected | actual | request id |', '|---|---|---|---|---|');
+    for (const c of failures.slice(0, MAX_SUMMARY_ROWS)) {
+      const f = c.failure;
+      lines.push(`| ${code(requirementOf(c))} | ${cell(c.name)} | ${cell(f?.expected ?? f?.message)} | ${cell(f?.actual)} | ${code(f?.requestId)} |`);
+    }
+    if (failures.length > MAX_SUMMARY_ROWS) lines.push('', `…and ${failures.length - MAX_SUMMARY_ROWS} more: see report.html.`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+/** Appends the summary to $GITHUB_STEP_SUMMARY when it is set; returns the file written, if any. */
+export function writeGithubStepSummary(results: RunResults, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const file = env.GITHUB_STEP_SUMMARY;
+  if (!file) return undefined;
+  appendFileSync(file, githubStepSummary(results) + '\n');
+  return file;
+}
+
+/** Workflow-command data: %, CR and LF are escaped (GitHub's toolkit escapeData). */
+export function escapeData(s: string): string {
+  return s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+}
+
+/** Workflow-command property values: also ':' and ',' (GitHub's toolkit escapeProperty). */
+export function escapeProperty(s: string): string {
+  return escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
+}
+
+/** The 1-based line where a check's name appears in its file (as a string literal), if findable. */
+export function lineOfCheck(file: string, name: string, root = REPO_ROOT): number | undefined {
+  let text: string;
+  try {
+    text = readFileSync(isAbsolute(file) ? file : join(root, file), 'utf8');
+  } catch {
+    return undefined;
+  }
+  for (const needle of [name, name.replace(/'/g, "\\'"), name.replace(/"/g, '\\"')]) {
+    const at = text.indexOf(needle);
+    if (at >= 0) return text.slice(0, at).split('\n').length;
+  }
+  return undefined;
+}
+
+/** One `::error file=…,line=…,title=…::message` line per failed check. */
+export function githubAnnotations(input: RunResults, opts: { root?: string } = {}): string[] {
+  const root = opts.root ?? REPO_ROOT;
+  return failedChecks(input).map((raw) => {
+    const c = redactDeep(raw);
+    const props: string[] = [];
+    if (raw.file) {
+      const rel = isAbsolute(raw.file) ? relative(root, raw.file) : raw.file;
+      props.push(`file=${escapeProperty(rel.split(sep).join('/'))}`);
+      const line = lineOfCheck(raw.file, raw.name, root);
+      if (line) props.push(`line=${line}`);
+    }
+    props.push(`title=${escapeProperty(`rampart ${requirementOf(c)}: ${c.name}`)}`);
+    const f = c.failure;
+    const message = [
+      f?.message ?? 'failed',
+      f?.expected !== undefined ? `expected: ${f.expected}` : undefined,
+      f?.actual !== undefined ? `actual: ${f.actual}` : undefined,
+      f?.requestId ? `request id: ${f.requestId}` : undefined,
+    ]
+      .filter((x) => x !== undefined)
+      .join('\n');
+    return `::error ${props.join(',')}::${escapeData(redact(message))}`;
+  });
+}
