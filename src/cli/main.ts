@@ -12,6 +12,8 @@ const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.ur
 
 const program = new Command();
 program.name('rampart').description('Conformance, load and chaos certification for the Gate and pools partner APIs').version(pkg.version);
+// Before any command is defined: subcommands inherit it, so a bad option exits 2 (usage), never 1.
+program.exitOverride();
 
 const depthOption = () => new Option('--depth <depth>', 'quick, or full (real-time windows and retry schedule)').choices(['quick', 'full']).default('quick');
 const commonRunOptions = (c: Command) =>
@@ -22,7 +24,9 @@ const commonRunOptions = (c: Command) =>
     .option('--reports-dir <dir>', 'where run directories go', 'reports')
     .option('--concurrency <n>', 'checks run at once')
     .option('--resume <runDir>', 'continue an interrupted run: finished checks keep their results, the rest run, one report')
-    .option('--fail-incomplete', 'exit 6 when the verdict is INCOMPLETE (requirements in scope not all asserted)');
+    .option('--fail-incomplete', 'exit 6 when the verdict is INCOMPLETE (requirements in scope not all asserted)')
+    .option('--har', 'write every exchange of the run as HAR 1.2 (reports/<run>/run.har)')
+    .addOption(new Option('--annotations <kind>', 'print a CI annotation per failure').choices(['github']));
 
 commonRunOptions(
   program
@@ -165,7 +169,6 @@ program
 (await import('./commands/keys.js')).registerKeys(program);
 (await import('./commands/verify.js')).registerVerify(program);
 
-program.exitOverride();
 try {
   await program.parseAsync(process.argv);
 } catch (e) {

@@ -15,7 +15,9 @@ import type { CheckResult, Observation, RunResults } from '../report/results.js'
 import { exitCodeOf, requirementResults, summarize, timeScaleNote } from '../report/verdict.js';
 import { newRunId, pointLatest, writeRun, writeRunEmergency } from '../report/writeRun.js';
 import { appendToJournal, readJournal, readRunRecord, writeRunRecord, type RunRecord } from '../runner/journal.js';
+import type { Exchange } from '../client/types.js';
 import { spentLowerBound } from '../plan/lowerBound.js';
+import { writeCertificate as writeCertificateImpl } from '../report/certificate.js';
 import { createProgress } from '../runner/progress.js';
 import type { SuiteKind, SuiteKindName, SuiteOutcome } from '../suites/kind.js';
 import { assertSafeForTraffic, preflight, resolveTarget, type ResolvedTarget } from './target.js';
@@ -36,6 +38,12 @@ export interface RunOptions {
   gates?: string;
   resume?: string;
   failIncomplete?: boolean;
+  /** Write every exchange of the run as HAR 1.2 (reports/<run>/run.har). */
+  har?: boolean;
+  /** certify: sign certificate.json with this Ed25519 key. */
+  signKey?: string;
+  /** 'github': print ::error annotations per failure. */
+  annotations?: string;
 }
 
 async function kindsOf(names: SuiteKindName[]): Promise<SuiteKind[]> {
@@ -135,11 +143,33 @@ export async function runKinds(kindNames: SuiteKindName[], command: string, opts
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
 
+  // A bad signing key fails now, not after an hour of traffic.
+  if (opts.signKey) {
+    const { loadSigningKey } = await import('../report/certificate.js');
+    try {
+      loadSigningKey(opts.signKey);
+    } catch (e) {
+      process.stderr.write(redact(`rampart: ${(e as Error).message}`) + '\n');
+      return EXIT.usage;
+    }
+  }
+  const har = opts.har ? new (await import('../report/har.js')).HarRecorder({ creatorVersion: pkg.version }) : undefined;
+  const { curlFor, reproduceSteps } = await import('../report/reproduce.js');
+  let reproSeq = 0;
+  const reproduce = (failing: Exchange, before: Exchange[], check: string) => {
+    const bodyName = `${String(++reproSeq).padStart(3, '0')}-${check.replace(/[^A-Za-z0-9]+/g, '-').slice(0, 40)}`;
+    const one = curlFor(failing, { partner: partnerOf(failing), runDir, bodyName });
+    const steps = before.length ? reproduceSteps([...before, failing], { partner: partnerOf(failing), runDir, bodyName }).command : undefined;
+    return { command: one.command, env: one.env, notes: one.notes, ...(one.bodyFile ? { bodyFile: one.bodyFile } : {}), ...(steps ? { steps } : {}) };
+  };
+
   let target: ResolvedTarget | undefined;
   let timeScales: { retryScale: number; rateWindowScale: number } | undefined;
+  let profileForCertificate: Profile | undefined;
   try {
     target = await resolveTarget({ profile: opts.profile, faults: opts.fault });
     const profile = target.profile;
+    profileForCertificate = profile;
     registerProfileSecrets(profile);
     timeScales = { retryScale: profile.timing.retryScale, rateWindowScale: profile.timing.rateWindowScale };
     results.profile = { name: profile.name + (target.faults.length ? ` [faults: ${target.faults.join(', ')}]` : ''), baseUrls: baseUrlsOf(profile) };
@@ -178,6 +208,8 @@ export async function runKinds(kindNames: SuiteKindName[], command: string, opts
           runDir,
           done: kindDone,
           onResult: (key, r) => appendToJournal(runDir, key, r),
+          onExchange: har ? (ex, check) => har.record(ex, { check, suite: kind.name }) : undefined,
+          reproduce,
           onOutage: (m) => {
             outage = m;
             stop.abort(m);
@@ -215,7 +247,20 @@ export async function runKinds(kindNames: SuiteKindName[], command: string, opts
   results.finishedAt = new Date().toISOString();
   const full: RunResults = { ...results, summary: summarize(results, timeScales) };
   const exitCode = exitCodeOf(full, { failIncomplete: opts.failIncomplete });
-  const { dir } = await writeRun(full, { reportsDir });
+  if (har) har.write(join(runDir, 'run.har'));
+  const isCertify = command === 'certify';
+  let certificate: { path: string; signed: boolean } | undefined;
+  const { dir } = await writeRun(full, {
+    reportsDir,
+    // The certificate hashes every other report file: it is written last.
+    finalize: isCertify
+      ? (d, safe) => {
+          certificate = writeCertificateSync(d, safe, opts.signKey, profileForCertificate);
+        }
+      : undefined,
+  });
+  if (process.env.GITHUB_STEP_SUMMARY) (await import('../report/github.js')).writeGithubStepSummary(full);
+  if (opts.annotations === 'github') for (const l of (await import('../report/github.js')).githubAnnotations(full)) process.stdout.write(l + '\n');
   process.off('SIGINT', onSignal);
   process.off('SIGTERM', onSignal);
 
@@ -231,9 +276,20 @@ export async function runKinds(kindNames: SuiteKindName[], command: string, opts
       ...(full.plan ? [`time: ${secs} s against a lower bound of ${full.plan.spentLowerBoundSeconds ?? full.plan.lowerBoundSeconds} s${full.plan.spentLowerBoundSeconds !== undefined ? ' (what the windows and documented waits forced for the requests this run sent)' : ' (planned)'}`] : []),
       ...(s.verdict === 'INTERRUPTED' ? [`resume with: rampart ${command} --resume ${dir}`] : []),
       `report: ${dir}/report.html`,
+      ...(certificate ? [`certificate: ${certificate.path} (${certificate.signed ? 'signed' : 'unsigned: pass --sign-key to sign it'})`] : []),
+      ...(har ? [`HAR: ${dir}/run.har (${har.size} exchanges)`] : []),
     ].join('\n') + '\n',
   );
   return exitCode;
+}
+
+/** The partner label a client put in its user-agent ("rampart (<label>)"): names the placeholder variable of a reproduction. */
+function partnerOf(ex: Exchange): string | undefined {
+  return /rampart \((.+)\)/.exec(ex.request.headers['user-agent'] ?? '')?.[1];
+}
+
+function writeCertificateSync(dir: string, results: RunResults, signKey: string | undefined, profile: Profile | undefined) {
+  return writeCertificateImpl(dir, results, { signKeyFile: signKey, profile });
 }
 
 export type { Observation };

@@ -10,7 +10,7 @@ import { CATALOGUE } from '../model/catalogue/index.js';
 import { SPEC_VERSION } from '../model/limits.js';
 import type { Profile } from '../profile/schema.js';
 import { canonicalJson } from './canonicalJson.js';
-import { verdictOf } from './html.js';
+import { bannerOf } from './html.js';
 import type { RunResults } from './results.js';
 import { listFiles, scanText } from './secretScan.js';
 import { gitStatusOf } from './gitTracked.js';
@@ -122,7 +122,7 @@ export function buildCertificate(results: RunResults, runDir: string, meta: Cert
   // Key order is for the reader (verdict first); what is signed is the canonical, sorted form.
   return {
     format: CERTIFICATE_FORMAT,
-    verdict: verdictOf(results),
+    verdict: { label: results.summary.verdict, detail: bannerOf(results).detail, certified: results.summary.verdict === 'CERTIFIED' },
     summary: results.summary,
     run: { runId: results.runId, command: results.command, depth: results.depth, startedAt: results.startedAt, finishedAt: results.finishedAt },
     profile: identity,

@@ -5,7 +5,7 @@ import { appendFileSync, readFileSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { redact, redactDeep } from '../client/redact.js';
-import { verdictOf } from './html.js';
+import { bannerOf } from './html.js';
 import type { CheckResult, RunResults } from './results.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -39,19 +39,20 @@ function requirementOf(c: CheckResult): string {
 /** The job summary: verdict, counts, failures table. */
 export function githubStepSummary(input: RunResults): string {
   const results = redactDeep(input);
-  const v = verdictOf(results);
+  const v = bannerOf(results);
   const s = results.summary;
-  const icon = v.certified ? '✅' : v.label.startsWith('NOT') ? '❌' : 'ℹ️';
+  const icon = s.verdict === 'CERTIFIED' ? '✅' : s.verdict === 'NOT CERTIFIED' ? '❌' : '⚠️';
   const lines = [
     `## ${icon} rampart ${results.command}: ${v.label}`,
     '',
     `${v.detail}. Profile **${results.profile.name}**, depth ${results.depth}, spec ${results.environment.specVersion}, rampart ${results.tool.version}, run \`${results.runId}\` (${results.startedAt} → ${results.finishedAt}).`,
     '',
-    '| requirements | passed | failed | skipped | not covered |',
-    '|---|---:|---:|---:|---:|',
-    `| ${s.passed + s.failed + s.skipped + s.notCovered} | ${s.passed} | ${s.failed} | ${s.skipped} | ${s.notCovered} |`,
+    '| passed | failed | partial | skipped | unverified | not run | not covered | out of scope |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|',
+    `| ${s.passed} | ${s.failed} | ${s.partial} | ${s.skipped} | ${s.unverified} | ${s.notRun} | ${s.notCovered} | ${s.outOfScope} |`,
     '',
-    `Checks: ${s.checks.passed} passed, ${s.checks.failed} failed, ${s.checks.skipped} skipped.`,
+    `Checks: ${s.checks.passed} passed, ${s.checks.failed} failed, ${s.checks.skipped} skipped, ${s.checks.unverified} unverified, ${s.checks.notRun} not run.`,
+    ...(s.incompleteReasons.length && s.verdict !== 'CERTIFIED' ? ['', '**Not asserted, by reason:**', '', ...s.incompleteReasons.slice(0, 10).map((g) => `- ${g.requirements} — ${cell(g.reason)}`)] : []),
   ];
   if (results.error) lines.push('', `**The run stopped:** ${cell(results.error.message)} (exit ${results.error.exitCode})`);
   const failures = failedChecks(results);

@@ -42,6 +42,8 @@ export interface CheckFailure {
   exchanges?: ExchangeRecord[];
   /** The target gave no answer at all (refused, reset, timed out). */
   transport?: boolean;
+  /** A ready command that replays the failing request (secrets as the profile's ${VAR} names), and the steps before it. */
+  reproduce?: { command: string; env: string[]; notes: string[]; bodyFile?: string; steps?: string };
 }
 
 export interface CheckResult {

@@ -68,7 +68,14 @@ export function writeRunEmergency(runDir: string, partial: Omit<RunResults, 'sum
   );
 }
 
-export async function writeRun(results: RunResults, opts: { reportsDir: string }): Promise<{ dir: string; files: string[] }> {
+export async function writeRun(
+  results: RunResults,
+  opts: {
+    reportsDir: string;
+    /** Files that must see every other report file (the certificate hashes them): written last, then scanned. */
+    finalize?: (dir: string, safe: RunResults) => void;
+  },
+): Promise<{ dir: string; files: string[] }> {
   // Masking the serialised form too catches opaque bearer values under an "authorization" key,
   // so results.json, junit.xml and report.html all derive from the same masked object.
   const safe = JSON.parse(mask(JSON.stringify(redactDeep(results)))) as RunResults;
@@ -104,6 +111,8 @@ export async function writeRun(results: RunResults, opts: { reportsDir: string }
   const htmlPath = join(dir, 'report.html');
   writeChecked(htmlPath, toHtml(safe, readHistory(opts.reportsDir)), 'report.html');
   files.push(htmlPath);
+
+  opts.finalize?.(dir, safe);
 
   const findings = scanDir(dir);
   if (findings.length) throw new SecretLeakError(findings);

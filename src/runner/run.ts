@@ -104,6 +104,8 @@ export interface RunChecksOptions {
   onResult?: (key: string, result: CheckResult) => void;
   /** Every exchange of the run (HAR, request logs). */
   onExchange?: (ex: Exchange, check: string) => void;
+  /** A reproduction of a failing request (curl with the secret as its ${VAR}), for the report. */
+  reproduce?: (failing: Exchange, before: Exchange[], check: string) => NonNullable<CheckResult['failure']>['reproduce'];
   /** Called once the run's resources are up, before any check: chaos runs wire Toxiproxy here. */
   prepare?: (run: RunResources) => Promise<void> | void;
   /** Consecutive transport failures (no answer) that mean the target is down. */
@@ -345,7 +347,18 @@ export async function runChecks(opts: RunChecksOptions): Promise<ChecksOutcome> 
       if (e instanceof CheckSkipped) result = { ...base, status: 'skipped', reason: e.reason, durationMs };
       else if (e instanceof CheckUnverified) result = { ...base, status: 'unverified', reason: e.reason, durationMs };
       else if (e instanceof CheckNotRun || (!expired && stop.signal.aborted)) result = { ...base, status: 'not_run', reason: String(stop.signal.reason ?? (e as Error).message), durationMs };
-      else result = { ...base, status: 'failed', durationMs, failure: toFailure(e, exchanges, check) };
+      else {
+        const failure = toFailure(e, exchanges, check);
+        const failing = (e instanceof CheckFailed ? e.details.exchange : undefined) ?? exchanges.at(-1);
+        if (failing && opts.reproduce) {
+          try {
+            failure.reproduce = opts.reproduce(failing, exchanges.slice(0, exchanges.indexOf(failing) >= 0 ? exchanges.indexOf(failing) : exchanges.length).slice(-5), check.name);
+          } catch {
+            /* a reproduction that cannot be built must not hide the failure */
+          }
+        }
+        result = { ...base, status: 'failed', durationMs, failure };
+      }
     } finally {
       budget.stop();
       stop.signal.removeEventListener('abort', onStop);

@@ -51,6 +51,7 @@ export const chaos: SuiteKind = {
         done: ctx.done,
         onResult: ctx.onResult,
         onExchange: ctx.onExchange,
+      reproduce: ctx.reproduce,
         onOutage: ctx.onOutage,
         partners: ctx.partners,
         pacer: ctx.pacer,

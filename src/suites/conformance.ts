@@ -22,6 +22,7 @@ export const conformance: SuiteKind = {
       done: ctx.done,
       onResult: ctx.onResult,
       onExchange: ctx.onExchange,
+      reproduce: ctx.reproduce,
       onOutage: ctx.onOutage,
       partners: ctx.partners,
       pacer: ctx.pacer,

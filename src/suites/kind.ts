@@ -25,6 +25,7 @@ export interface SuiteRunContext {
   done?: ReadonlyMap<string, CheckResult>;
   onResult?: (key: string, result: CheckResult) => void;
   onExchange?: (ex: Exchange, check: string) => void;
+  reproduce?: import('../runner/run.js').RunChecksOptions['reproduce'];
   onOutage?: (message: string) => void;
   /** The partners this kind may use (disjoint from the other kinds' when they run at once). */
   partners?: { gate: GatePartner[]; pools: PoolsPartner[] };

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { publicKeyFingerprint } from '../../report/certificate.js';
 import { gitStatusOf } from '../../report/gitTracked.js';
-import { EXIT, RunError } from '../exitCodes.js';
+import { EXIT, RunError } from '../../exitCodes.js';
 
 export const PRIVATE_KEY_FILE = 'certify.key';
 export const PUBLIC_KEY_FILE = 'certify.pub';

@@ -2,7 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import { Option, type Command } from 'commander';
 import { buildOpenApi } from '../../openapi/build.js';
-import { EXIT, RunError } from '../exitCodes.js';
+import { EXIT, RunError } from '../../exitCodes.js';
 
 export function registerOpenApi(program: Command): void {
   program

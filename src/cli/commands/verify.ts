@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { loadPublicKey, SigningKeyError, verifyCertificate, type Certificate } from '../../report/certificate.js';
-import { EXIT, RunError } from '../exitCodes.js';
+import { EXIT, RunError } from '../../exitCodes.js';
 
 /** What was certified, for people: a few lines. */
 export function describeCertificate(c: Certificate): string {
