@@ -1,5 +1,6 @@
 // Signed certificate bundle: generate → sign → verify; any tampered byte, a
 // wrong key or a missing signature fails with a one-line reason.
+import { withSummary } from './support/results.js';
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -30,7 +31,7 @@ function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: st
 }
 
 function results(runId: string): RunResults {
-  return {
+  return withSummary({
     runId,
     tool: { name: 'rampart', version: '0.1.0' },
     command: 'certify',
@@ -39,14 +40,13 @@ function results(runId: string): RunResults {
     finishedAt: '2026-05-25T10:20:00.000Z',
     profile: { name: profile.name, baseUrls: { gateSandbox: profile.gate.baseUrls.sandbox } },
     environment: { node: process.version, platform: 'linux-x64', host: 'ci', specVersion: SPEC_VERSION },
-    summary: { passed: 1, failed: 0, skipped: 1, notCovered: 0, checks: { passed: 1, failed: 0, skipped: 1 } },
     requirements: [
       { id: 'GATE-SESS-RETRIEVE', service: 'gate', title: 'retrieve', section: 'Endpoints > Sessions', status: 'passed', checks: [{ name: 'retrieve a session', status: 'passed', durationMs: 12 }] },
-      { id: 'POOLS-TTL-ABOUT-15S', service: 'pools', title: 'ttl', section: 'Limits', status: 'skipped', reason: 'depth quick', checks: [] },
+      { id: 'POOLS-TTL-ABOUT-15S', service: 'pools', title: 'ttl', section: 'Limits', status: 'out_of_scope', reason: 'needs --depth full', checks: [] },
     ],
     checks: [{ name: 'retrieve a session', suite: 'conformance', requirements: ['GATE-SESS-RETRIEVE'], status: 'passed', durationMs: 12 }],
     observations: [],
-  };
+  });
 }
 
 /** A run directory written by writeRun, plus an artefact in a subfolder. */
@@ -130,7 +130,7 @@ describe('certificate.json', () => {
     expect(cert.verdict).toMatchObject({ certified: true, label: 'CERTIFIED' });
     expect(cert.requirements).toEqual([
       { id: 'GATE-SESS-RETRIEVE', status: 'passed' },
-      { id: 'POOLS-TTL-ABOUT-15S', status: 'skipped' },
+      { id: 'POOLS-TTL-ABOUT-15S', status: 'out_of_scope' },
     ]);
     expect(cert.rampart.version).toBe('0.1.0');
     expect(cert.catalogue).toEqual({ sha256: createHash('sha256').update(canonicalJson(CATALOGUE)).digest('hex'), requirements: CATALOGUE.length });

@@ -1,5 +1,6 @@
 // CI summaries: the GITHUB_STEP_SUMMARY markdown and ::error annotations,
 // escaped by GitHub's rules, redacted, pointing at the check's line.
+import { withSummary } from './support/results.js';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -38,7 +39,7 @@ function failing(extra: Partial<CheckResult> = {}): CheckResult {
 
 function results(checks: CheckResult[]): RunResults {
   const failed = checks.filter((c) => c.status === 'failed').length;
-  return {
+  return withSummary({
     runId: '20260525T100000Z-gh01',
     tool: { name: 'rampart', version: '0.1.0' },
     command: 'certify',
@@ -47,11 +48,10 @@ function results(checks: CheckResult[]): RunResults {
     finishedAt: '2026-05-25T10:20:00.000Z',
     profile: { name: 'embedded', baseUrls: {} },
     environment: { node: process.version, platform: 'linux-x64', host: 'ci', specVersion: '2026-05-25' },
-    summary: { passed: 3, failed: failed ? 1 : 0, skipped: 1, notCovered: 2, checks: { passed: 3, failed, skipped: 1 } },
     requirements: [],
     checks: [{ name: 'retrieve a session', suite: 'conformance', requirements: ['GATE-SESS-RETRIEVE'], status: 'passed', durationMs: 5 }, ...checks],
     observations: [],
-  };
+  });
 }
 
 /** GitHub's runner decoding of workflow-command escapes, written independently of the encoder. */

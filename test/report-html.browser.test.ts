@@ -1,5 +1,6 @@
 // Opens a full report.html in headless Chromium: no console errors, no network
 // requests, the verdict visible, a screenshot for humans in .tmp/.
+import { withSummary } from './support/results.js';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -33,7 +34,7 @@ function richResults(runId: string, passedCount: number): RunResults {
       },
     ],
   };
-  return {
+  return withSummary({
     runId,
     tool: { name: 'rampart', version: '0.1.0' },
     command: 'certify',
@@ -42,7 +43,6 @@ function richResults(runId: string, passedCount: number): RunResults {
     finishedAt: new Date().toISOString(),
     profile: { name: 'embedded', baseUrls: { gateSandbox: 'http://127.0.0.1:4010/v1', poolsSandbox: 'http://127.0.0.1:4020' } },
     environment: { node: process.version, platform: 'linux-x64', host: 'ci', specVersion: '2026-10' },
-    summary: { passed: passedCount, failed: 1, skipped: 1, notCovered: 1, checks: { passed: passedCount, failed: 1, skipped: 1 } },
     requirements: [
       { id: 'GATE-SESS-CANCEL-TERMINAL-409', service: 'gate', title: 'Cancel of a terminal session is 409', section: 'Sessions', status: 'failed', checks: [{ name: 'cancel completed', status: 'failed', durationMs: 30, failure }] },
       { id: 'GATE-ERR-ENVELOPE', service: 'gate', title: 'Error envelope', section: 'Errors', status: 'passed', checks: [{ name: 'envelope', status: 'passed', durationMs: 5 }] },
@@ -63,7 +63,7 @@ function richResults(runId: string, passedCount: number): RunResults {
         { delivery: 'whd_1', attempt: 2, expectedMs: 300_000, observedMs: 298_500 },
       ],
     },
-  };
+  });
 }
 
 describe('report.html', () => {

@@ -1,4 +1,5 @@
 import { existsSync, lstatSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { withSummary } from './support/results.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
@@ -64,7 +65,7 @@ function fixture(runId: string, opts: { failing: boolean; extraRequirement?: boo
   if (opts.extraRequirement)
     requirements.push({ id: 'GATE-AUTH-BEARER', service: 'gate', title: 'Bearer auth', section: 'Auth', status: 'failed', checks: [{ name: 'bearer', status: 'failed', durationMs: 3, failure: { message: 'no 401' } }] });
   const count = (s: string) => requirements.filter((r) => r.status === s).length;
-  return {
+  return withSummary({
     runId,
     tool: { name: 'rampart', version: '0.1.0' },
     command: 'certify',
@@ -73,7 +74,6 @@ function fixture(runId: string, opts: { failing: boolean; extraRequirement?: boo
     finishedAt: '2026-11-23T03:16:00.000Z',
     profile: { name: 'embedded', baseUrls: { gateSandbox: 'http://127.0.0.1:4010/v1', poolsSandbox: 'http://127.0.0.1:4020' } },
     environment: { node: process.version, platform: 'linux-x64', host: 'ci', specVersion: '2026-10' },
-    summary: { passed: count('passed'), failed: count('failed'), skipped: count('skipped'), notCovered: count('not_covered'), checks: { passed: opts.failing ? 0 : 1, failed: opts.failing ? 1 : 0, skipped: 1 } },
     requirements,
     checks: [
       { name: 'cancel a completed session', suite: 'conformance', file: 'gate/sessions.ts', requirements: ['GATE-SESS-CANCEL-TERMINAL-409'], status: opts.failing ? 'failed' : 'passed', durationMs: 40, failure: opts.failing ? failure : undefined },
@@ -82,7 +82,7 @@ function fixture(runId: string, opts: { failing: boolean; extraRequirement?: boo
     observations: [{ topic: 'GATE-SESS-X', service: 'gate', check: 'cancel', value: { header: `Authorization: Bearer ${SK}`, whsec: WHSEC }, note: `saw ${GSEC}` }],
     metrics: { latency: { 'gate.sessions': { p50: 10, p90: 20, p95: 25, p99: 40, max: 80, count: 100 } } },
     error: opts.failing ? { message: `partial run; key ${SK} rejected`, exitCode: 1 } : undefined,
-  };
+  });
 }
 
 /** Minimal XML well-formedness: balanced tags, quoted attributes, only the five entities. */
@@ -172,7 +172,7 @@ describe('writeRun', () => {
     expect(xml).toContain('cancel a completed session [GATE-SESS-CANCEL-TERMINAL-409]');
     expect(xml).toContain('<property name="requirement" value="GATE-SESS-CANCEL-TERMINAL-409"/>');
     expect(xml).toMatch(/<failure message="[^"]*expected 409 conflict &lt;script&gt;[^"]*request id req_abc123"/);
-    expect(xml).toContain('<skipped message="depth quick &amp; &lt;no k6&gt;"/>');
+    expect(xml).toContain('<skipped message="skipped: depth quick &amp; &lt;no k6&gt;"/>');
     expect(xml).not.toContain('<script>');
   });
 
@@ -253,7 +253,10 @@ describe('toHtml', () => {
     delete r.metrics;
     const html = toHtml(r);
     expect(html.match(/no data in this run/g)?.length).toBeGreaterThanOrEqual(5);
-    expect(html).toContain('CERTIFIED');
+    // A skipped and a not-covered requirement: never CERTIFIED, and the banner says why.
+    expect(r.summary.verdict).toBe('INCOMPLETE');
+    expect(html).toContain('<div class="big">INCOMPLETE</div>');
+    expect(html).not.toContain('>CERTIFIED<');
   });
 });
 
