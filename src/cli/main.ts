@@ -14,13 +14,14 @@ import { createProgress } from '../runner/progress.js';
 import { loadConformanceSuites, requirementResults, runChecks, unknownRequirementIds } from '../runner/run.js';
 import { SPEC_VERSION } from '../model/limits.js';
 import { EXIT, RunError } from './exitCodes.js';
+import { applyHarnessFlags, type HarnessFlags } from './harnessFlags.js';
 import { assertSafeForTraffic, preflight, resolveTarget, type ResolvedTarget } from './target.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
 type SuiteKind = 'conformance' | 'load' | 'chaos';
 
-interface RunOpts {
+interface RunOpts extends HarnessFlags {
   profile?: string;
   service?: 'gate' | 'pools';
   grep?: string;
@@ -76,7 +77,7 @@ async function run(kinds: SuiteKind[], command: string, opts: RunOpts): Promise<
   let exitCode: number = EXIT.ok;
   try {
     target = await resolveTarget({ profile: opts.profile, faults: opts.fault });
-    const profile = target.profile;
+    const profile = applyHarnessFlags(target.profile, opts);
     registerProfileSecrets(profile);
     results = emptyResults(command, depth, startedAt, profile.name + (target.faults.length ? ` [faults: ${target.faults.join(', ')}]` : ''), baseUrlsOf(profile));
     const services: ('gate' | 'pools')[] = opts.service ? [opts.service] : profile.pools ? ['gate', 'pools'] : ['gate'];
@@ -218,7 +219,10 @@ const commonRunOptions = (c: Command) =>
     .addOption(depthOption())
     .option('--fault <name...>', 'start the embedded target with these seeded faults (see rampart serve --list-faults)')
     .option('--reports-dir <dir>', 'where run directories go', 'reports')
-    .option('--concurrency <n>', 'checks run at once');
+    .option('--concurrency <n>', 'checks run at once')
+    .option('--request-timeout <seconds>', 'per-attempt time to an answer (default: harness.requestTimeoutMs, 15 s)')
+    .option('--max-body-bytes <n>', 'largest response body read (default: harness.maxBodyBytes, 8 MiB)')
+    .option('--rate-limit-budget <seconds>', 'how long every key may be paused by Retry-After before the run ends (default: harness.rateLimitBudgetSeconds, 120)');
 
 commonRunOptions(
   program

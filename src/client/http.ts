@@ -163,7 +163,7 @@ export function createApiClient(opts: ClientOptions): ApiClient {
       if (timedOut === 'body')
         throw new TransportError(
           'body-timeout',
-          `${what}: body still arriving after ${formatSeconds(bodyTimeoutMs)} (status ${status}, ${received} bytes so far) — the target answers too slowly; check its health, or raise harness.bodyTimeoutMs`,
+          `${what}: body still arriving after ${formatSeconds(bodyTimeoutMs)} (status ${status}, ${received} byte${received === 1 ? '' : 's'} so far) — the target answers too slowly; check its health, or raise harness.bodyTimeoutMs`,
           url,
         );
       const err = toTransportError(e, req.method, url, opts.baseUrl, timedOut === 'headers' ? timeoutMs : undefined);

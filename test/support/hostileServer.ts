@@ -34,7 +34,11 @@ export type HostileMode =
   /** Healthy for the first healthyRequests requests, then hang. */
   | 'healthy-then-hang'
   /** 429 with the error envelope and Retry-After to everything. */
-  | 'rate-limited';
+  | 'rate-limited'
+  /** 401 with the error envelope to everything (the profile's key is not known there). */
+  | 'unauthorized'
+  /** 200 JSON that is neither a list envelope nor { pools }. */
+  | 'wrong-shape';
 
 export interface HostileOptions {
   mode: HostileMode;
@@ -127,6 +131,7 @@ export async function startHostile(opts: HostileOptions): Promise<HostileServer>
         return void res.end();
       case 'drip': {
         res.writeHead(200, { 'content-type': 'application/json' });
+        res.flushHeaders();
         const body = '{"object":"list","data":[],"has_more":false,"url":"/v1/capabilities/assets"}';
         let i = 0;
         const t = setInterval(() => {
@@ -163,6 +168,12 @@ export async function startHostile(opts: HostileOptions): Promise<HostileServer>
         const e = envelope(429, 'rate_limited', 'rate limit exceeded');
         return sendJson(res, 429, e.body, { 'retry-after': opts.retryAfter ?? '3600', 'x-request-id': e.request_id });
       }
+      case 'unauthorized': {
+        const e = envelope(401, 'unauthorized', 'invalid API key');
+        return sendJson(res, 401, e.body, { 'x-request-id': e.request_id });
+      }
+      case 'wrong-shape':
+        return sendJson(res, 200, JSON.stringify({ status: 'ok', version: '1.2.3' }));
       case 'healthy-then-hang':
         if (count > (opts.healthyRequests ?? 2)) return;
         return healthy(req, res, opts.echo ?? []);
