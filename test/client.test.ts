@@ -318,6 +318,18 @@ describe('Retry-After per key', () => {
     expect(pacer.pausedUntil(PUBLISHABLE)).toBeUndefined();
   });
 
+  it('a paced request not retried gets its 429 back, yet the key is paused: the next request on it is refused unsent', async () => {
+    const { pacer } = fakePacer();
+    script = [tooMany('3600')];
+    const c = client({ pacer, rateLimitBudgetMs: 120_000 });
+    const ex = await c.get('/gate_sessions/gs_1', undefined, { retry: false });
+    expect(ex.status).toBe(429);
+    expect(pacer.pausedUntil(SECRET)).toBeDefined();
+    const next = await c.get('/gate_sessions/gs_1').catch((e) => e);
+    expect(next.kind).toBe('rate-limited');
+    expect(seen).toHaveLength(1);
+  });
+
   it('a 429 the harness provoked (pace: false) neither pauses the key nor fails rate-limited', async () => {
     const { pacer, pauses } = fakePacer();
     script = [tooMany('3600')];

@@ -215,17 +215,17 @@ export function createApiClient(opts: ClientOptions): ApiClient {
         err = e;
         if (headerTimeouts.has(e)) headerTimeoutCount++;
       }
-      // The target announced a wait: pause the key for every request on it, or give up when it exceeds the budget.
+      // The target announced a wait: pause the key for every request on it.
       const announcedMs = ex && ex.status === 429 && !deliberate ? retryAfterMs(ex.headers['retry-after'], now()) : undefined;
-      if (announcedMs !== undefined) {
-        if (key) opts.pacer!.pause(key, now() + announcedMs);
-        if (announcedMs > budgetMs) {
-          opts.onExchange?.(ex!);
-          throw rateLimited(what, announcedMs, budgetMs, `${ex!.status} with Retry-After ${ex!.headers['retry-after']}`, url);
-        }
-      }
+      if (announcedMs !== undefined && key) opts.pacer!.pause(key, now() + announcedMs);
       const retryable = ex ? RETRYABLE_STATUS(ex.status) : RETRYABLE_TRANSPORT.has(err!.kind);
-      if (!retryable || attempt >= maxRetries || !retryCfg) {
+      const retrying = retryable && attempt < maxRetries && !!retryCfg;
+      // A retry would have to sit out the wait: beyond the budget, give up instead (a request not retried gets its 429).
+      if (retrying && announcedMs !== undefined && announcedMs > budgetMs) {
+        opts.onExchange?.(ex!);
+        throw rateLimited(what, announcedMs, budgetMs, `${ex!.status} with Retry-After ${ex!.headers['retry-after']}`, url);
+      }
+      if (!retrying) {
         if (err) throw err.kind === 'timeout' && headerTimeouts.has(err) ? timeoutBudget(what, perAttemptMs, headerTimeoutCount, url) : err;
         opts.onExchange?.(ex!);
         return ex!;
