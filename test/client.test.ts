@@ -330,6 +330,20 @@ describe('Retry-After per key', () => {
     expect(seen).toHaveLength(1);
   });
 
+  it('the run-wide signal cancels a request waiting out a pause in the pacer, unsent', async () => {
+    const pacer = new Pacer();
+    pacer.pause(SECRET, Date.now() + 60_000);
+    const ac = new AbortController();
+    const c = client({ pacer, signal: ac.signal });
+    const t0 = Date.now();
+    const pending = c.get('/gate_sessions/gs_1').catch((e) => e);
+    setTimeout(() => ac.abort(new Error('run ending')), 50);
+    const err = await pending;
+    expect(err.message).toBe('run ending');
+    expect(Date.now() - t0).toBeLessThan(2_000);
+    expect(seen).toHaveLength(0);
+  });
+
   it('a 429 the harness provoked (pace: false) neither pauses the key nor fails rate-limited', async () => {
     const { pacer, pauses } = fakePacer();
     script = [tooMany('3600')];

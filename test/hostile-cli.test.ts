@@ -190,8 +190,11 @@ describe('rampart conformance against a hostile target', () => {
     expect(s.seen).toHaveLength(0);
   }, 60_000);
 
-  it.todo('healthy, then hang after N requests (mid-run outage): exit 3, checks not run marked not run — needs the runner\'s outage stop (lead)');
-  it.todo('SIGINT mid-run: exit 130, verdict INTERRUPTED, report of what finished, latest points at it — needs the runner\'s signal handling (lead)');
+  // Ready on the server side: startHostile({ mode: 'healthy-then-hang' | 'blip', upstream: <embedded target origin> }) forwards to a
+  // real target (see test/hostile-server.test.ts); these wait for the runner's outage stop, signal handling and rate-limit end.
+  it.todo('healthy (forwarding to the embedded target), then hang after N requests: exit 3 with when it stopped and the last success, checks not run marked not run — needs the runner\'s outage stop (lead)');
+  it.todo('a blip (a few resets, then healthy again) does not end the run — needs the runner\'s outage tracking (lead)');
+  it.todo('SIGINT mid-run: exit 130, verdict INTERRUPTED, report of what finished, latest points at it, no process left — needs the runner\'s signal handling (lead)');
   it.todo('SIGTERM mid-run: exit 143, as SIGINT — needs the runner\'s signal handling (lead)');
-  it.todo('429 Retry-After 3600 on every key mid-run (after a healthy preflight): exit 5 — needs the runner to end the run on pacer pauses beyond the budget (lead)');
+  it.todo('429 Retry-After 3600 on every key mid-run (after a healthy preflight): exit 5, report written — needs the runner to end the run on pacer pauses beyond the budget (lead)');
 });

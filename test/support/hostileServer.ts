@@ -1,9 +1,10 @@
 // A small hostile target for tests: one node:http (or https) server whose
 // behaviour is chosen per instance. 'healthy' answers GET …/capabilities/assets
-// and GET …/pools like a minimal API and a 404 error envelope elsewhere; every
-// other mode is a way a real target, gateway or network goes wrong.
+// and GET …/pools like a minimal API and a 404 error envelope elsewhere — or,
+// with `upstream`, forwards to a real target (the embedded reference) — and
+// every other mode is a way a real target, gateway or network goes wrong.
 import { randomUUID } from 'node:crypto';
-import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { selfSignedCert } from './selfSignedCert.js';
@@ -33,6 +34,8 @@ export type HostileMode =
   | 'healthy'
   /** Healthy for the first healthyRequests requests, then hang. */
   | 'healthy-then-hang'
+  /** Healthy, but requests healthyRequests+1 … healthyRequests+blipRequests are reset: a blip the target recovers from. */
+  | 'blip'
   /** 429 with the error envelope and Retry-After to everything. */
   | 'rate-limited'
   /** 401 with the error envelope to everything (the profile's key is not known there). */
@@ -44,8 +47,12 @@ export interface HostileOptions {
   mode: HostileMode;
   /** Serve https with a self-signed certificate made at start. */
   tls?: boolean;
-  /** healthy-then-hang: how many requests are answered first. Default 2. */
+  /** healthy-then-hang, blip: how many requests are answered first. Default 2. */
   healthyRequests?: number;
+  /** blip: how many requests after the healthy ones are reset. Default 3. */
+  blipRequests?: number;
+  /** healthy: forward every request to this http origin (e.g. the embedded reference target) instead of the minimal API. */
+  upstream?: string;
   /** huge-body: body size in bytes. Default 50 MB. */
   hugeBytes?: number;
   /** huge-body: also send Content-Length (the client can refuse before reading). Default false. */
@@ -100,15 +107,35 @@ function healthy(req: IncomingMessage, res: ServerResponse, echo: string[]): voi
   sendJson(res, 404, e.body, { ...extra, 'x-request-id': e.request_id });
 }
 
+/** Pass the request through to an http upstream and its answer back, bodies streamed both ways. */
+function forward(req: IncomingMessage, res: ServerResponse, upstream: string): void {
+  const up = new URL(upstream);
+  const out = httpRequest({ host: up.hostname, port: up.port, method: req.method, path: req.url, headers: { ...req.headers, host: up.host } }, (answer) => {
+    res.writeHead(answer.statusCode ?? 502, answer.headers);
+    answer.pipe(res);
+  });
+  out.on('error', () => res.destroy());
+  req.pipe(out);
+}
+
 export async function startHostile(opts: HostileOptions): Promise<HostileServer> {
   const seen: SeenRequest[] = [];
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
   let count = 0;
 
+  const serveHealthy = (req: IncomingMessage, res: ServerResponse) => {
+    if (opts.upstream) return forward(req, res, opts.upstream);
+    req.resume();
+    healthy(req, res, opts.echo ?? []);
+  };
+
   const handler = (req: IncomingMessage, res: ServerResponse) => {
     seen.push({ method: req.method ?? '', url: req.url ?? '', authorization: req.headers.authorization });
     count++;
+    const healthyFirst = opts.healthyRequests ?? 2;
+    if (opts.mode === 'healthy' || (opts.mode === 'healthy-then-hang' && count <= healthyFirst)) return serveHealthy(req, res);
+    if (opts.mode === 'blip' && (count <= healthyFirst || count > healthyFirst + (opts.blipRequests ?? 3))) return serveHealthy(req, res);
     req.resume();
     switch (opts.mode) {
       case 'hang':
@@ -174,11 +201,10 @@ export async function startHostile(opts: HostileOptions): Promise<HostileServer>
       }
       case 'wrong-shape':
         return sendJson(res, 200, JSON.stringify({ status: 'ok', version: '1.2.3' }));
+      case 'blip':
+        return void req.socket.destroy();
+      // Past its healthy requests: never answers.
       case 'healthy-then-hang':
-        if (count > (opts.healthyRequests ?? 2)) return;
-        return healthy(req, res, opts.echo ?? []);
-      case 'healthy':
-        return healthy(req, res, opts.echo ?? []);
       case 'refused':
         return;
     }
