@@ -96,6 +96,7 @@ export function createApiClient(opts: ClientOptions): ApiClient {
     const maxBody = req.maxBodyBytes ?? opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     const bodyTimeoutMs = req.bodyTimeoutMs ?? opts.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
     const what = `${req.method} ${redact(url)}`;
+    if (signal?.aborted) throw signal.reason ?? new Error('aborted');
     const ac = new AbortController();
     let timedOut: 'headers' | 'body' | undefined;
     const onAbort = () => ac.abort(signal?.reason);
