@@ -4,8 +4,9 @@ import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { backoffDelayMs, retryAfterMs } from '../src/client/backoff.js';
+import { describeAnswer } from '../src/client/answer.js';
 import { createApiClient } from '../src/client/http.js';
-import { Pacer } from '../src/client/pacer.js';
+import { PAUSED_PRESSURE, Pacer } from '../src/client/pacer.js';
 import { TransportError, type Exchange } from '../src/client/types.js';
 
 interface Seen {
@@ -147,13 +148,46 @@ describe('createApiClient', () => {
     expect(seen[0]!.headers['content-type']).toBe('application/json');
   });
 
-  it('timeout → TransportError kind "timeout" naming the limit', async () => {
+  it('timeout → TransportError kind "timeout" naming the limit and how to raise it', async () => {
     script = [() => undefined];
     const err = await client().get('/slow', undefined, { timeoutMs: 200, retry: false }).catch((e) => e);
     expect(err).toBeInstanceOf(TransportError);
     expect(err.kind).toBe('timeout');
-    expect(err.message).toMatch(/timeout after 200 ms/);
+    expect(err.message).toContain('no answer within 0.2 s (per attempt) × 1 attempt = 0.2 s');
+    expect(err.message).toContain('--request-timeout');
+    expect(err.message).toContain('harness.requestTimeoutMs');
     expect(err.message.split('\n')).toHaveLength(1);
+  });
+
+  it('a timeout after retries states the real budget: per attempt × attempts', async () => {
+    script = [() => undefined, () => undefined];
+    const c = client({ timeoutMs: 150, retry: { maxRetries: 1, baseDelayMs: 5, maxDelayMs: 10 } });
+    const err = await c.get('/slow').catch((e) => e);
+    expect(err.kind).toBe('timeout');
+    expect(err.message).toContain('no answer within 0.15 s (per attempt) × 2 attempts = 0.3 s');
+    expect(seen).toHaveLength(2);
+  });
+
+  it('invalid JSON under a JSON content type is "invalid JSON body (…first bytes…)", not a non-JSON body', async () => {
+    script = [status(200, '{"object":"list","data":[{"id":')];
+    const ex = await client().get('/x');
+    expect(ex.json).toBeUndefined();
+    expect(ex.jsonError).toMatch(/^invalid JSON body \(.+; starts "\{\\"object\\":\\"list\\",/);
+    expect(describeAnswer(ex)).toMatchObject({ kind: 'invalid-json' });
+    expect(describeAnswer(ex)!.text).toContain('invalid JSON body');
+  });
+
+  it('a 3xx is never followed and is described as a redirect with its Location', async () => {
+    script = [(res) => {
+      res.writeHead(302, { location: 'https://elsewhere.example/v1/x' });
+      res.end();
+    }];
+    const ex = await client().get('/x');
+    expect(ex.status).toBe(302);
+    expect(seen).toHaveLength(1);
+    const p = describeAnswer(ex)!;
+    expect(p.kind).toBe('redirect');
+    expect(p.text).toContain('a redirect (302) to https://elsewhere.example/v1/x');
   });
 
   it('connection refused → TransportError kind "refused" asking whether the target runs at the URL', async () => {
@@ -215,5 +249,116 @@ describe('backoff', () => {
     expect(retryAfterMs(new Date(10_000).toUTCString(), 4_000)).toBe(6_000);
     expect(retryAfterMs('soon')).toBeUndefined();
     expect(retryAfterMs(undefined)).toBeUndefined();
+  });
+});
+
+describe('Retry-After per key', () => {
+  /** A pacer on a fake clock: sleeping advances time at once. */
+  function fakePacer() {
+    const clock = { now: 1_000_000, slept: [] as number[] };
+    const pauses: { untilMs: number; pausedMs: number }[] = [];
+    const pacer = new Pacer({
+      now: () => clock.now,
+      sleep: async (ms) => {
+        clock.slept.push(ms);
+        clock.now += ms;
+      },
+      margin: 0,
+      onPause: (e) => pauses.push({ untilMs: e.untilMs, pausedMs: e.pausedMs }),
+    });
+    return { clock, pacer, pauses };
+  }
+  const tooMany = (retryAfter: string) => (res: ServerResponse) => {
+    res.writeHead(429, { 'content-type': 'application/json', 'retry-after': retryAfter });
+    res.end('{"type":"rate_limited","code":"rate_limited","message":"slow down","request_id":"r","doc_url":null,"statusCode":429}');
+  };
+
+  it('a paced 429 with Retry-After (seconds) pauses the key; the retry and every other request on the key wait until then', async () => {
+    const { clock, pacer, pauses } = fakePacer();
+    script = [tooMany('30')];
+    const c = client({ pacer });
+    const start = clock.now;
+    const ex = await c.get('/gate_sessions/gs_1');
+    expect(ex.status).toBe(200);
+    expect(pauses).toEqual([{ untilMs: start + 30_000, pausedMs: 30_000 }]);
+    // The retry was sent only once the pause had ended (fake clock: the pacer slept it).
+    expect(clock.now).toBeGreaterThanOrEqual(start + 30_000);
+    expect(seen).toHaveLength(2);
+    expect(pacer.pausedUntil(SECRET)).toBeUndefined();
+  });
+
+  it('an HTTP-date Retry-After pauses until that date', async () => {
+    const { clock, pacer } = fakePacer();
+    const until = clock.now + 45_000;
+    script = [tooMany(new Date(until).toUTCString())];
+    let pausedUntil: number | undefined;
+    pacer.onPause((e) => (pausedUntil = e.untilMs));
+    await client({ pacer }).get('/gate_sessions/gs_1');
+    // HTTP dates have second precision.
+    expect(Math.abs(pausedUntil! - until)).toBeLessThan(1000);
+  });
+
+  it('a wait beyond the budget: TransportError "rate-limited", one line, and nothing more is sent on the key', async () => {
+    const { pacer } = fakePacer();
+    script = [tooMany('3600')];
+    const c = client({ pacer, rateLimitBudgetMs: 120_000 });
+    const err = await c.get('/gate_sessions/gs_1').catch((e) => e);
+    expect(err).toBeInstanceOf(TransportError);
+    expect(err.kind).toBe('rate-limited');
+    expect(err.message).toMatch(/^rate limited by the target for 3600 s: wait or add keys/);
+    expect(err.message.split('\n')).toHaveLength(1);
+    expect(err.message).not.toContain(SECRET);
+    expect(pacer.pausedUntil(SECRET)).toBeDefined();
+    expect(pacer.pressure(SECRET)).toBeGreaterThanOrEqual(PAUSED_PRESSURE);
+    // Another request on the paused key is refused without being sent.
+    const again = await c.post('/quotes', {}).catch((e) => e);
+    expect(again.kind).toBe('rate-limited');
+    expect(seen).toHaveLength(1);
+    // The publishable key is another rate-limit client: not paused.
+    expect(pacer.pausedUntil(PUBLISHABLE)).toBeUndefined();
+  });
+
+  it('a paced request not retried gets its 429 back, yet the key is paused: the next request on it is refused unsent', async () => {
+    const { pacer } = fakePacer();
+    script = [tooMany('3600')];
+    const c = client({ pacer, rateLimitBudgetMs: 120_000 });
+    const ex = await c.get('/gate_sessions/gs_1', undefined, { retry: false });
+    expect(ex.status).toBe(429);
+    expect(pacer.pausedUntil(SECRET)).toBeDefined();
+    const next = await c.get('/gate_sessions/gs_1').catch((e) => e);
+    expect(next.kind).toBe('rate-limited');
+    expect(seen).toHaveLength(1);
+  });
+
+  it('the run-wide signal cancels a request waiting out a pause in the pacer, unsent', async () => {
+    const pacer = new Pacer();
+    pacer.pause(SECRET, Date.now() + 60_000);
+    const ac = new AbortController();
+    const c = client({ pacer, signal: ac.signal });
+    const t0 = Date.now();
+    const pending = c.get('/gate_sessions/gs_1').catch((e) => e);
+    setTimeout(() => ac.abort(new Error('run ending')), 50);
+    const err = await pending;
+    expect(err.message).toBe('run ending');
+    expect(Date.now() - t0).toBeLessThan(2_000);
+    expect(seen).toHaveLength(0);
+  });
+
+  it('a 429 the harness provoked (pace: false) neither pauses the key nor fails rate-limited', async () => {
+    const { pacer, pauses } = fakePacer();
+    script = [tooMany('3600')];
+    const ex = await client({ pacer }).get('/gate_sessions/gs_1', undefined, { pace: false, retry: false });
+    expect(ex.status).toBe(429);
+    expect(pauses).toEqual([]);
+    expect(pacer.pausedUntil(SECRET)).toBeUndefined();
+  });
+
+  it('without a pacer the client itself waits out a Retry-After within the budget before retrying', async () => {
+    script = [tooMany('0.3')];
+    const t0 = Date.now();
+    const ex = await client().get('/x');
+    expect(ex.status).toBe(200);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(290);
+    expect(seen).toHaveLength(2);
   });
 });

@@ -1,6 +1,6 @@
 // The pacer mirrors the documented Gate windows per key; a fake clock makes time explicit.
 import { describe, expect, it } from 'vitest';
-import { Pacer } from '../src/client/pacer.js';
+import { PAUSED_PRESSURE, Pacer, type PauseEvent } from '../src/client/pacer.js';
 
 const SEC = 1000;
 const MIN = 60 * SEC;
@@ -144,5 +144,60 @@ describe('Pacer', () => {
     }
     await next;
     expect(now).toBeGreaterThanOrEqual(MIN);
+  });
+
+  it('pause: queued and new requests on the key wait until the pause ends; other keys do not', async () => {
+    const { clock, pacer } = fakeClock();
+    pacer.pause('k', 30 * SEC);
+    expect(pacer.pausedUntil('k')).toBe(30 * SEC);
+    expect(pacer.pausedUntil('other')).toBeUndefined();
+    const order: string[] = [];
+    await pacer.acquire('other', 'GET', '/gate_sessions');
+    order.push(`other@${clock.now}`);
+    const waits = [pacer.acquire('k', 'GET', '/gate_sessions').then(() => order.push(`k1@${clock.now}`)), pacer.acquire('k', 'GET', '/gate_sessions').then(() => order.push(`k2@${clock.now}`))];
+    await Promise.all(waits);
+    // The other key went at once; both queued requests on k only after 30 s (+ margin).
+    expect(order).toEqual(['other@0', `k1@${30 * SEC + MARGIN}`, `k2@${30 * SEC + MARGIN}`]);
+    expect(pacer.pausedUntil('k')).toBeUndefined();
+  });
+
+  it('a pause extends but never shortens, and each pause is announced to listeners', async () => {
+    const { clock, pacer } = fakeClock();
+    const events: PauseEvent[] = [];
+    const off = pacer.onPause((e) => events.push(e));
+    pacer.pause('k', 10 * SEC);
+    pacer.pause('k', 5 * SEC);
+    pacer.pause('k', 20 * SEC);
+    clock.now = 25 * SEC;
+    pacer.pause('k', 20 * SEC);
+    off();
+    pacer.pause('k', 60 * SEC);
+    expect(events.map((e) => [e.key, e.untilMs, e.pausedMs])).toEqual([
+      ['k', 10 * SEC, 10 * SEC],
+      ['k', 20 * SEC, 20 * SEC],
+    ]);
+    expect(pacer.pausedUntil('k')).toBe(60 * SEC);
+  });
+
+  it('a paused key counts as fully busy, so the least-pressure key is another one; estimates include the pause', async () => {
+    const { clock, pacer } = fakeClock();
+    await grantTimes(pacer, clock, 'busy', 'GET', '/dashboard/webhook-settings', 10);
+    expect(pacer.pressure('busy')).toBeCloseTo(1);
+    pacer.pause('paused', MIN);
+    expect(pacer.pressure('paused')).toBe(PAUSED_PRESSURE);
+    expect(pacer.pressure('paused')).toBeGreaterThan(pacer.pressure('busy') + 10);
+    expect(pacer.waitEstimateMs('paused', 'GET', '/gate_sessions')).toBe(MIN + MARGIN);
+    clock.now = MIN + 1;
+    expect(pacer.pressure('paused')).toBe(0);
+  });
+
+  it('paceWindows false: no client-side windows, only the target\'s pauses', async () => {
+    const clock = { now: 0 };
+    const pacer = new Pacer({ now: () => clock.now, sleep: async (ms) => void (clock.now += ms), margin: 0, paceWindows: false });
+    const times = await grantTimes(pacer, clock, 'k', 'POST', '/gate_sessions', 50);
+    expect(times).toEqual(Array(50).fill(0));
+    pacer.pause('k', 5 * SEC);
+    await pacer.acquire('k', 'GET', '/pools');
+    expect(clock.now).toBe(5 * SEC);
   });
 });

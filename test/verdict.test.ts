@@ -6,7 +6,7 @@ import { EXIT } from '../src/exitCodes.js';
 import type { CheckResult, RunResults } from '../src/report/results.js';
 import { exitCodeOf, requirementStatus, summarize, verdictOf } from '../src/report/verdict.js';
 
-const c = (status: CheckResult['status'], name = status, reason?: string): CheckResult => ({
+const c = (status: CheckResult['status'], name: string = status, reason?: string): CheckResult => ({
   name,
   suite: 'conformance',
   requirements: ['GATE-SESS-CANCEL-TERMINAL-409'],

@@ -26,7 +26,10 @@ const commonRunOptions = (c: Command) =>
     .option('--resume <runDir>', 'continue an interrupted run: finished checks keep their results, the rest run, one report')
     .option('--fail-incomplete', 'exit 6 when the verdict is INCOMPLETE (requirements in scope not all asserted)')
     .option('--har', 'write every exchange of the run as HAR 1.2 (reports/<run>/run.har)')
-    .addOption(new Option('--annotations <kind>', 'print a CI annotation per failure').choices(['github']));
+    .addOption(new Option('--annotations <kind>', 'print a CI annotation per failure').choices(['github']))
+    .option('--request-timeout <seconds>', 'per-attempt time to an answer (default: harness.requestTimeoutMs, 15 s)')
+    .option('--max-body-bytes <n>', 'largest response body read (default: harness.maxBodyBytes, 8 MiB)')
+    .option('--rate-limit-budget <seconds>', 'how long every key may be paused by Retry-After before the run ends (default: harness.rateLimitBudgetSeconds, 120)');
 
 commonRunOptions(
   program

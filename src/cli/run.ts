@@ -20,11 +20,12 @@ import { spentLowerBound } from '../plan/lowerBound.js';
 import { writeCertificate as writeCertificateImpl } from '../report/certificate.js';
 import { createProgress } from '../runner/progress.js';
 import type { SuiteKind, SuiteKindName, SuiteOutcome } from '../suites/kind.js';
+import { applyHarnessFlags, type HarnessFlags } from './harnessFlags.js';
 import { assertSafeForTraffic, preflight, resolveTarget, type ResolvedTarget } from './target.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
-export interface RunOptions {
+export interface RunOptions extends HarnessFlags {
   profile?: string;
   service?: 'gate' | 'pools';
   grep?: string;
@@ -168,7 +169,7 @@ export async function runKinds(kindNames: SuiteKindName[], command: string, opts
   let profileForCertificate: Profile | undefined;
   try {
     target = await resolveTarget({ profile: opts.profile, faults: opts.fault });
-    const profile = target.profile;
+    const profile = applyHarnessFlags(target.profile, opts);
     profileForCertificate = profile;
     registerProfileSecrets(profile);
     timeScales = { retryScale: profile.timing.retryScale, rateWindowScale: profile.timing.rateWindowScale };

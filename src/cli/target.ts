@@ -1,11 +1,11 @@
 // Resolving the target of a run: a profile file, or the embedded reference
-// target started in-process (no --profile). Also the preflight that turns an
-// unreachable or non-API target into one clear line, and the safety gate.
-import { createApiClient } from '../client/http.js';
-import { TransportError } from '../client/types.js';
+// target started in-process (no --profile), and the safety gate. The preflight
+// that turns an unreachable or non-API target into one clear line: preflight.ts.
 import { loadProfile } from '../profile/load.js';
 import type { Profile } from '../profile/schema.js';
 import { EXIT, RunError } from '../exitCodes.js';
+
+export { preflight } from './preflight.js';
 
 export const EMBEDDED_PROFILE = 'fixtures/profiles/embedded.json';
 
@@ -60,30 +60,5 @@ export function assertSafeForTraffic(profile: Profile, allowLive: boolean, what:
   const hazards = liveHazards(profile);
   if (hazards.length) {
     throw new RunError(`${what} refused for safety: ${hazards.join('; ')} — use a sandbox profile or pass --allow-live`, EXIT.refusedForSafety);
-  }
-}
-
-/** One request per service: an answer that is not the API's (refused, HTML 502, timeout) ends the run with exit 3. */
-export async function preflight(profile: Profile, services: ('gate' | 'pools')[]): Promise<void> {
-  const probes: { svc: 'gate' | 'pools'; baseUrl: string; key: string; path: string }[] = [];
-  if (services.includes('gate')) probes.push({ svc: 'gate', baseUrl: profile.gate.baseUrls.sandbox, key: profile.gate.partners[0]!.secretKey, path: '/capabilities/assets' });
-  if (services.includes('pools') && profile.pools)
-    probes.push({ svc: 'pools', baseUrl: profile.pools.baseUrls.sandbox, key: profile.pools.partners[0]!.secretKey, path: '/pools' });
-  for (const p of probes) {
-    const client = createApiClient({ service: p.svc, baseUrl: p.baseUrl, label: 'preflight', secretKey: p.key, timeoutMs: 10_000, retry: { maxRetries: 1, baseDelayMs: 200, maxDelayMs: 500 } });
-    let ex;
-    try {
-      ex = await client.get(p.path);
-    } catch (e) {
-      if (e instanceof TransportError) throw new RunError(`${p.svc} target unreachable: ${e.message}`, EXIT.unreachable);
-      throw e;
-    }
-    const ct = ex.headers['content-type'] ?? '';
-    if (ex.json === undefined || !/json/i.test(ct)) {
-      throw new RunError(
-        `${p.svc} target at ${p.baseUrl} answered ${ex.status} with a non-JSON body (${ct || 'no content-type'}) — is the base URL pointing at the API and is the service up?`,
-        EXIT.unreachable,
-      );
-    }
   }
 }

@@ -1,12 +1,17 @@
 // undici-based client for both services: bearer auth, Idempotency-Key,
-// pacing, bounded retries of unexpected 429/5xx/network errors, and a full
-// capture of every exchange for the reports.
+// pacing, bounded retries of unexpected 429/5xx/network errors, bounded reads
+// (size and time), the target's Retry-After honoured per key, and a full
+// capture of every exchange for the reports. Redirects are never followed.
 import { randomUUID } from 'node:crypto';
 import { Agent, request as undiciRequest } from 'undici';
+import { registerIssuedSecrets } from '../secrets/registry.js';
+import { redact } from '../secrets/redact.js';
 import { backoffDelayMs, retryAfterMs, sleep } from './backoff.js';
+import { DEFAULT_BODY_TIMEOUT_MS, DEFAULT_MAX_BODY_BYTES, DEFAULT_RATE_LIMIT_BUDGET_SECONDS, DEFAULT_TIMEOUT_MS, formatBytes, formatSeconds } from './limits.js';
 import type { Pacer } from './pacer.js';
-import { redact } from './redact.js';
 import { TransportError, type ApiClient, type ApiRequest, type Exchange } from './types.js';
+
+export { DEFAULT_TIMEOUT_MS } from './limits.js';
 
 export interface ClientOptions {
   service: 'gate' | 'pools';
@@ -15,8 +20,19 @@ export interface ClientOptions {
   secretKey?: string;
   publishableKey?: string;
   pacer?: Pacer;
-  /** Per-request timeout, default 15000 ms. */
+  /** Per-attempt time to the response headers, default 15000 ms (harness.requestTimeoutMs, --request-timeout). */
   timeoutMs?: number;
+  /** Largest response body read, default 8 MiB (harness.maxBodyBytes, --max-body-bytes). */
+  maxBodyBytes?: number;
+  /** Time allowed for the whole body after the headers, default 20000 ms (harness.bodyTimeoutMs). */
+  bodyTimeoutMs?: number;
+  /**
+   * The run's rate-limit budget, default 120000 ms (harness.rateLimitBudgetSeconds): a paced request
+   * the target asks (Retry-After) to wait longer than this fails 'rate-limited' instead of waiting.
+   */
+  rateLimitBudgetMs?: number;
+  /** Run-wide cancellation: aborts requests in flight and waits in the pacer. */
+  signal?: AbortSignal;
   retry?: { maxRetries: number; baseDelayMs: number; maxDelayMs: number };
   onExchange?(ex: Exchange): void;
   /** A request that got no HTTP answer (before any retry): the run's outage detector listens. */
@@ -33,10 +49,11 @@ export interface WaitTracker {
 
 const untracked: WaitTracker = { harness: (_w, p) => p, target: (_w, p) => p };
 
-export const DEFAULT_TIMEOUT_MS = 15_000;
 // Statuses the spec advises retrying with the same Idempotency-Key; 4xx other than 429 are answers, not accidents.
 const RETRYABLE_STATUS = (s: number) => s === 429 || s >= 500;
+// A body too large or too slow would only be so again; a rate-limited request must not be resent.
 const RETRYABLE_TRANSPORT = new Set<TransportError['kind']>(['refused', 'timeout', 'reset', 'other']);
+const RAISE_TIMEOUT = 'raise it with --request-timeout <seconds> or harness.requestTimeoutMs in the profile';
 
 let sharedAgent: Agent | undefined;
 /** One keep-alive Agent per process. */
@@ -45,9 +62,15 @@ function agent(): Agent {
   return sharedAgent;
 }
 
+/** Our own per-attempt timeouts (not undici's connect timeout), whose message the retry loop restates with the real budget. */
+const headerTimeouts = new WeakSet<TransportError>();
+
 export function createApiClient(opts: ClientOptions): ApiClient {
   const base = opts.baseUrl.replace(/\/+$/, '');
   const defaultTimeout = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const budgetMs = opts.rateLimitBudgetMs ?? DEFAULT_RATE_LIMIT_BUDGET_SECONDS * 1000;
+  // Pauses live in the pacer's clock (a fake one in tests).
+  const now = () => opts.pacer?.now() ?? Date.now();
 
   function buildUrl(req: ApiRequest): string {
     const path = req.path.startsWith('/') ? req.path : `/${req.path}`;
@@ -79,21 +102,55 @@ export function createApiClient(opts: ClientOptions): ApiClient {
     return undefined;
   }
 
-  async function once(req: ApiRequest, url: string, headers: Record<string, string>, bodyText: string | Buffer | undefined, idempotencyKey: string | undefined, retries: number): Promise<Exchange> {
+  async function once(req: ApiRequest, url: string, headers: Record<string, string>, bodyText: string | Buffer | undefined, idempotencyKey: string | undefined, retries: number, signal?: AbortSignal): Promise<Exchange> {
     const timeoutMs = req.timeoutMs ?? defaultTimeout;
+    const maxBody = req.maxBodyBytes ?? opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    const bodyTimeoutMs = req.bodyTimeoutMs ?? opts.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
+    const what = `${req.method} ${redact(url)}`;
+    if (signal?.aborted) throw signal.reason ?? new Error('aborted');
     const ac = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
+    let timedOut: 'headers' | 'body' | undefined;
+    const onAbort = () => ac.abort(signal?.reason);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    let timer = setTimeout(() => {
+      timedOut = 'headers';
       ac.abort();
     }, timeoutMs);
     const startedAt = Date.now();
     const t0 = performance.now();
+    let status = 0;
+    let received = 0;
     try {
       const res = await undiciRequest(url, { method: req.method, headers, body: bodyText, dispatcher: agent(), signal: ac.signal });
-      const text = await res.body.text();
+      status = res.statusCode;
+      clearTimeout(timer);
+      // The whole body gets one budget: a target dripping a byte a second cannot hold a check forever.
+      timer = setTimeout(() => {
+        timedOut = 'body';
+        ac.abort();
+      }, bodyTimeoutMs);
       const resHeaders: Record<string, string> = {};
       for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) resHeaders[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v);
+      const tooLarge = () =>
+        new TransportError('too-large', `${what}: body larger than ${formatBytes(maxBody)} (status ${status}) — not read further; if that is legitimate, raise --max-body-bytes or harness.maxBodyBytes`, url);
+      const declared = Number(resHeaders['content-length']);
+      if (Number.isFinite(declared) && declared > maxBody) {
+        res.body.destroy();
+        throw tooLarge();
+      }
+      // Read through the limit and stop there (destroying the body), so memory stays flat whatever the target sends.
+      const chunks: Buffer[] = [];
+      for await (const chunk of res.body) {
+        received += (chunk as Buffer).length;
+        if (received > maxBody) {
+          res.body.destroy();
+          throw tooLarge();
+        }
+        chunks.push(chunk as Buffer);
+      }
+      const text = Buffer.concat(chunks).toString('utf8');
+      registerIssuedSecrets(text);
+      const { json, jsonError } = readJson(text, resHeaders['content-type']);
       return {
         request: {
           method: req.method,
@@ -102,24 +159,38 @@ export function createApiClient(opts: ClientOptions): ApiClient {
           bodyText: bodyText === undefined ? undefined : Buffer.isBuffer(bodyText) ? bodyText.toString('utf8') : bodyText,
           idempotencyKey,
         },
-        status: res.statusCode,
+        status,
         headers: resHeaders,
         bodyText: text,
-        json: parseJson(text),
+        json,
+        ...(jsonError ? { jsonError } : {}),
         requestId: resHeaders['x-request-id'],
         startedAt,
         durationMs: performance.now() - t0,
         retries,
       };
     } catch (e) {
-      throw toTransportError(e, req.method, url, opts.baseUrl, timedOut ? timeoutMs : undefined);
+      if (e instanceof TransportError) throw e;
+      if (signal?.aborted) throw signal.reason ?? e;
+      if (timedOut === 'body')
+        throw new TransportError(
+          'body-timeout',
+          `${what}: body still arriving after ${formatSeconds(bodyTimeoutMs)} (status ${status}, ${received} byte${received === 1 ? '' : 's'} so far) — the target answers too slowly; check its health, or raise harness.bodyTimeoutMs`,
+          url,
+        );
+      const err = toTransportError(e, req.method, url, opts.baseUrl, timedOut === 'headers' ? timeoutMs : undefined);
+      if (timedOut === 'headers') headerTimeouts.add(err);
+      throw err;
     } finally {
       clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
     }
   }
 
   async function request(req: ApiRequest): Promise<Exchange> {
     const url = buildUrl(req);
+    const what = `${req.method} ${redact(url)}`;
+    const signal = req.signal ?? opts.signal;
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': `rampart (${opts.label})` };
     const auth = authHeader(req);
     if (auth !== undefined) headers['authorization'] = auth;
@@ -134,33 +205,57 @@ export function createApiClient(opts: ClientOptions): ApiClient {
 
     const retryCfg = req.retry === false ? undefined : opts.retry;
     const maxRetries = retryCfg ? Math.max(0, Math.min(retryCfg.maxRetries, 10)) : 0;
-    const key = req.pace !== false && opts.pacer ? pacingKey(req) : undefined;
+    // pace: false marks a 429 the harness provokes on purpose (rate-limit checks): it neither pauses the key nor counts against the target.
+    const deliberate = req.pace === false;
+    const key = !deliberate && opts.pacer ? pacingKey(req) : undefined;
+    const perAttemptMs = req.timeoutMs ?? defaultTimeout;
+    let headerTimeoutCount = 0;
 
     const track = opts.track ?? untracked;
-    const what = `${req.method} ${req.path.split('?')[0]}`;
+    const pathOnly = `${req.method} ${req.path.split('?')[0]}`;
     for (let attempt = 0; ; attempt++) {
-      if (key) await track.harness(`rate-window pacing of ${opts.label} before ${what}`, opts.pacer!.acquire(key, req.method, req.path.split('?')[0]!));
+      if (key) {
+        // Never send into an announced wait, and never sit out one longer than the run's budget.
+        const until = opts.pacer!.pausedUntil(key);
+        if (until !== undefined && until - now() > budgetMs) throw rateLimited(what, until - now(), budgetMs, 'an earlier Retry-After paused this key', url);
+        await track.harness(`rate-window pacing of ${opts.label} before ${pathOnly}`, opts.pacer!.acquire(key, req.method, req.path.split('?')[0]!, signal));
+      }
       let ex: Exchange | undefined;
       let err: TransportError | undefined;
       try {
-        ex = await track.target(`an answer to ${what}`, once(req, url, headers, body, idempotencyKey, attempt));
+        ex = await track.target(`an answer to ${pathOnly}`, once(req, url, headers, body, idempotencyKey, attempt, signal));
       } catch (e) {
         if (!(e instanceof TransportError)) throw e;
         err = e;
+        if (headerTimeouts.has(e)) headerTimeoutCount++;
         opts.onTransportError?.(e);
       }
+      // The target announced a wait: pause the key for every request on it.
+      const announcedMs = ex && ex.status === 429 && !deliberate ? retryAfterMs(ex.headers['retry-after'], now()) : undefined;
+      if (announcedMs !== undefined && key) opts.pacer!.pause(key, now() + announcedMs);
       const retryable = ex ? RETRYABLE_STATUS(ex.status) : RETRYABLE_TRANSPORT.has(err!.kind);
-      if (!retryable || attempt >= maxRetries || !retryCfg) {
-        if (err) throw err;
+      const retrying = retryable && attempt < maxRetries && !!retryCfg;
+      // A retry would have to sit out the wait: beyond the budget, give up instead (a request not retried gets its 429).
+      if (retrying && announcedMs !== undefined && announcedMs > budgetMs) {
+        opts.onExchange?.(ex!);
+        throw rateLimited(what, announcedMs, budgetMs, `${ex!.status} with Retry-After ${ex!.headers['retry-after']}`, url);
+      }
+      if (!retrying) {
+        if (err) throw err.kind === 'timeout' && headerTimeouts.has(err) ? timeoutBudget(what, perAttemptMs, headerTimeoutCount, url) : err;
         opts.onExchange?.(ex!);
         return ex!;
       }
       let delayMs = backoffDelayMs(attempt + 1, retryCfg);
-      const ra = ex ? retryAfterMs(ex.headers['retry-after']) : undefined;
-      // Honour Retry-After, still bounded by the configured ceiling.
-      if (ra !== undefined) delayMs = Math.max(delayMs, Math.min(ra, retryCfg.maxDelayMs));
-      opts.onRetry?.({ attempt: attempt + 1, delayMs, exchange: ex, error: err });
-      await track.target(`a retry back-off after ${ex ? ex.status : err!.kind} on ${what}`, sleep(delayMs));
+      if (announcedMs !== undefined) {
+        // A paced key waits in the pacer (with everything else on it); without a pacer, wait here.
+        delayMs = key ? 0 : announcedMs;
+      } else {
+        const ra = ex ? retryAfterMs(ex.headers['retry-after']) : undefined;
+        // A Retry-After on a 5xx or a provoked 429 is honoured within the retry ceiling.
+        if (ra !== undefined) delayMs = Math.max(delayMs, Math.min(ra, retryCfg.maxDelayMs));
+      }
+      opts.onRetry?.({ attempt: attempt + 1, delayMs: announcedMs ?? delayMs, exchange: ex, error: err });
+      if (delayMs > 0) await track.target(`a retry back-off after ${ex ? ex.status : err!.kind} on ${pathOnly}`, sleep(delayMs, signal));
     }
   }
 
@@ -175,12 +270,35 @@ export function createApiClient(opts: ClientOptions): ApiClient {
   };
 }
 
-function parseJson(text: string): any {
-  if (!text || !/^\s*[[{"\d\-tfn]/.test(text)) return undefined;
+function timeoutBudget(what: string, perAttemptMs: number, attempts: number, url: string): TransportError {
+  const n = Math.max(1, attempts);
+  return new TransportError(
+    'timeout',
+    `${what}: no answer within ${formatSeconds(perAttemptMs)} (per attempt) × ${n} attempt${n === 1 ? '' : 's'} = ${formatSeconds(perAttemptMs * n)} — check the target is healthy, or ${RAISE_TIMEOUT}`,
+    url,
+  );
+}
+
+function rateLimited(what: string, waitMs: number, budgetMs: number, why: string, url: string): TransportError {
+  return new TransportError(
+    'rate-limited',
+    `rate limited by the target for ${Math.ceil(waitMs / 1000)} s: wait or add keys (${what}: ${why}; the run's budget is ${formatSeconds(budgetMs)}, harness.rateLimitBudgetSeconds)`,
+    url,
+  );
+}
+
+/** JSON content types must parse (else "invalid JSON body (…)"); other bodies are parsed only when they look like JSON. */
+function readJson(text: string, contentType: string | undefined): { json?: any; jsonError?: string } {
+  const declared = /[/+]json\b/i.test(contentType ?? '');
+  if (!text.trim()) return {};
+  if (!declared && !/^\s*[[{"\d\-tfn]/.test(text)) return {};
   try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
+    return { json: JSON.parse(text) };
+  } catch (e) {
+    if (!declared) return {};
+    // Redact before cutting, so a secret cut in half is still masked.
+    const head = redact(text.slice(0, 1024)).slice(0, 40).replace(/\s+/g, ' ');
+    return { jsonError: `invalid JSON body (${(e as Error).message.split('\n')[0]}; starts ${JSON.stringify(head)})` };
   }
 }
 
@@ -199,7 +317,7 @@ function errorCode(e: unknown): string {
 /** Map a low-level failure to one line that says what failed and what to do. */
 export function toTransportError(e: unknown, method: string, url: string, baseUrl: string, timeoutMs?: number): TransportError {
   const what = `${method} ${redact(url)}`;
-  if (timeoutMs !== undefined) return new TransportError('timeout', `${what}: timeout after ${timeoutMs} ms — the target did not answer; check it is healthy or raise the timeout`, url);
+  if (timeoutMs !== undefined) return timeoutBudget(what, timeoutMs, 1, url);
   const code = errorCode(e);
   const msg = redact(String((e as any)?.message ?? e));
   if (code === 'ECONNREFUSED') return new TransportError('refused', `${what}: connection refused — is the target running at ${redact(baseUrl)}?`, url);
@@ -207,9 +325,14 @@ export function toTransportError(e: unknown, method: string, url: string, baseUr
     return new TransportError('unreachable', `${what}: host unreachable (${code}) — check the base URL ${redact(baseUrl)} and the network/DNS`, url);
   if (/CERT|TLS|SSL|SELF_SIGNED|UNABLE_TO_VERIFY/i.test(code) || /certificate|tls|ssl/i.test(msg))
     return new TransportError('tls', `${what}: TLS handshake failed (${code || msg}) — check the certificate or use the right http/https scheme`, url);
-  if (['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT'].includes(code))
-    return new TransportError('timeout', `${what}: timeout (${code}) — the target did not answer in time; check it is healthy`, url);
-  if (['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED'].includes(code) || /other side closed|socket hang up/i.test(msg))
-    return new TransportError('reset', `${what}: connection reset by the target — it closed the socket before answering; check its logs`, url);
+  if (code === 'UND_ERR_CONNECT_TIMEOUT')
+    return new TransportError('timeout', `${what}: could not connect within 10 s (${code}) — check the target is up and reachable at ${redact(baseUrl)}`, url);
+  if (['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT'].includes(code))
+    return new TransportError('timeout', `${what}: timeout (${code}) — the target did not answer in time; check it is healthy, or ${RAISE_TIMEOUT}`, url);
+  if (['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED'].includes(code) || /other side closed|socket hang up/i.test(msg)) {
+    // An https server reached over http closes the socket the same way.
+    const scheme = url.startsWith('http:') ? ' (or it serves https: check the scheme of the base URL)' : '';
+    return new TransportError('reset', `${what}: connection reset by the target — it closed the socket before answering${scheme}; check its logs`, url);
+  }
   return new TransportError('other', `${what}: request failed (${code || msg.split('\n')[0]}) — check the target at ${redact(baseUrl)}`, url);
 }

@@ -2,6 +2,8 @@
 // ordinary checks never provoke an unintended 429. Three concurrent sliding
 // windows per request: the route group's first window (counting only that
 // group's requests), then 60/min and 300/h (counting every request of the key).
+// A key the target paused (429 with Retry-After on a paced request) sends
+// nothing until the pause ends: every queued and new request on it waits.
 import { gateRouteGroup, scaledWindowsFor, type RateWindow, type RouteGroup } from '../model/limits.js';
 import { sleep as realSleep } from './backoff.js';
 
@@ -12,7 +14,26 @@ export interface PacerOptions {
   margin?: number;
   /** The target's declared rate-window scale (profile timing.rateWindowScale); 1 = the spec's windows. */
   windowScale?: number;
+  /** false = no client-side windows, only the target's announced pauses (pools: its request-rate limits are not shown). Default true. */
+  paceWindows?: boolean;
+  /** Called whenever a key is paused (or its pause extended). */
+  onPause?: PauseListener;
 }
+
+/** A key was paused by the target until `untilMs` (the pacer's clock). `key` is a secret: never print it. */
+export interface PauseEvent {
+  key: string;
+  untilMs: number;
+  /** untilMs − now when paused. */
+  pausedMs: number;
+}
+export type PauseListener = (e: PauseEvent) => void;
+
+/**
+ * A paused key's pressure: far above any unpaused key's (fill ratio ≤ 1 plus its queue), so leases
+ * move work to other keys, yet finite, so a lease still succeeds when every key is paused.
+ */
+export const PAUSED_PRESSURE = 1_000;
 
 interface Waiter {
   method: string;
@@ -29,22 +50,29 @@ interface KeyState {
   groups: Map<RouteGroup, number[]>;
   queue: Waiter[];
   draining: boolean;
+  /** No request is sent on the key before this time (the target's Retry-After); 0 = not paused. */
+  pausedUntil: number;
 }
 
 // Every wait is at least 1 ms and sleeps, so this only guards against a broken clock.
 const MAX_WAIT_LOOPS = 100_000;
 
 export class Pacer {
-  private readonly now: () => number;
+  /** The pacer's clock (ms); pauses are in this clock. */
+  readonly now: () => number;
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   private readonly margin: number;
   private readonly keys = new Map<string, KeyState>();
+  private readonly pauseListeners = new Set<PauseListener>();
   readonly windowScale: number;
+  readonly paceWindows: boolean;
 
   constructor(opts: PacerOptions = {}) {
     this.now = opts.now ?? Date.now;
     this.sleep = opts.sleep ?? realSleep;
     this.windowScale = opts.windowScale ?? 1;
+    this.paceWindows = opts.paceWindows ?? true;
+    if (opts.onPause) this.pauseListeners.add(opts.onPause);
     // The margin absorbs clock and arrival-time differences; it shrinks with compressed windows.
     this.margin = opts.margin ?? Math.max(5, Math.round(150 * this.windowScale));
   }
@@ -64,13 +92,40 @@ export class Pacer {
   }
 
   /**
+   * The target asked this key to wait until `untilMs`: nothing is sent on it before then (queued
+   * callers included). A later pause extends, an earlier one never shortens. Listeners hear of it.
+   */
+  pause(key: string, untilMs: number): void {
+    const st = this.state(key);
+    const now = this.now();
+    if (!(untilMs > now) || untilMs <= st.pausedUntil) return;
+    st.pausedUntil = untilMs;
+    const e: PauseEvent = { key, untilMs, pausedMs: untilMs - now };
+    for (const l of this.pauseListeners) l(e);
+  }
+
+  /** When the key's pause ends, or undefined when it is not paused. */
+  pausedUntil(key: string): number | undefined {
+    const until = this.keys.get(key)?.pausedUntil ?? 0;
+    return until > this.now() ? until : undefined;
+  }
+
+  /** Subscribe to pauses; returns the unsubscribe function. */
+  onPause(listener: PauseListener): () => void {
+    this.pauseListeners.add(listener);
+    return () => this.pauseListeners.delete(listener);
+  }
+
+  /**
    * How close the key is to blocking: the fullest window's fill ratio (0..1)
-   * plus one per queued caller. Lower is less busy.
+   * plus one per queued caller; a paused key counts as fully busy (PAUSED_PRESSURE). Lower is less busy.
    */
   pressure(key: string): number {
     const st = this.keys.get(key);
     if (!st) return 0;
     const now = this.now();
+    if (st.pausedUntil > now) return PAUSED_PRESSURE + st.queue.length;
+    if (!this.paceWindows) return st.queue.length;
     let worst = 0;
     const [, minute, hour] = this.windows('GET', '/');
     worst = Math.max(worst, inWindow(st.all, minute, now) / minute.limit, inWindow(st.all, hour, now) / hour.limit);
@@ -91,19 +146,22 @@ export class Pacer {
   private state(key: string): KeyState {
     let st = this.keys.get(key);
     if (!st) {
-      st = { all: [], groups: new Map(), queue: [], draining: false };
+      st = { all: [], groups: new Map(), queue: [], draining: false, pausedUntil: 0 };
       this.keys.set(key, st);
     }
     return st;
   }
 
   private waitFor(st: KeyState, method: string, path: string, now: number): number {
+    const paused = Math.max(0, st.pausedUntil - now);
+    if (!this.paceWindows) return paused > 0 ? paused + this.margin : 0;
     const [first, minute, hour] = this.windows(method, path);
     const group = gateRouteGroup(method, path);
     const waits = [
       waitIn(st.groups.get(group) ?? [], first, now),
       waitIn(st.all, minute, now),
       waitIn(st.all, hour, now),
+      paused,
     ];
     const w = Math.max(...waits);
     return w > 0 ? w + this.margin : 0;
@@ -143,6 +201,7 @@ export class Pacer {
   }
 
   private record(st: KeyState, method: string, path: string, now: number): void {
+    if (!this.paceWindows) return;
     const group = gateRouteGroup(method, path);
     const [first, , hour] = this.windows(method, path);
     st.all.push(now);

@@ -27,8 +27,14 @@ export interface ApiRequest {
   pace?: boolean;
   /** false = do not retry unexpected 429/5xx/network errors. Default true. */
   retry?: boolean;
-  /** Per-request timeout in ms (default: the client's). */
+  /** Per-attempt time to the response headers in ms (default: the client's). */
   timeoutMs?: number;
+  /** Largest response body read, in bytes (default: the client's). */
+  maxBodyBytes?: number;
+  /** Time allowed for the whole response body after its headers, in ms (default: the client's). */
+  bodyTimeoutMs?: number;
+  /** Cancels the request, including a wait in the pacer (the run is ending). */
+  signal?: AbortSignal;
 }
 
 export interface Exchange {
@@ -44,6 +50,8 @@ export interface Exchange {
   bodyText: string;
   /** Parsed JSON body, or undefined when the body is empty or not JSON. */
   json: any;
+  /** Set when the content type says JSON but the body does not parse: "invalid JSON body (…first bytes…)". */
+  jsonError?: string;
   /** X-Request-Id response header. */
   requestId?: string;
   startedAt: number;
@@ -52,10 +60,16 @@ export interface Exchange {
   retries: number;
 }
 
+/**
+ * How a request got no usable HTTP answer. 'too-large' and 'body-timeout': the answer's body broke
+ * the client's limits; 'rate-limited': the target asked (Retry-After) for a wait longer than the run's budget.
+ */
+export type TransportErrorKind = 'unreachable' | 'refused' | 'timeout' | 'tls' | 'reset' | 'other' | 'too-large' | 'body-timeout' | 'rate-limited';
+
 /** A transport failure: the request got no HTTP answer. One line, says what to do. */
 export class TransportError extends Error {
   constructor(
-    readonly kind: 'unreachable' | 'refused' | 'timeout' | 'tls' | 'reset' | 'other',
+    readonly kind: TransportErrorKind,
     message: string,
     readonly url: string,
   ) {

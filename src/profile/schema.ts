@@ -16,6 +16,13 @@ function specFixed(field: string, value: number, why: string) {
       message: `${why}; a profile declares only time scales (timing.retryScale, timing.rateWindowScale) and bounded tolerances — remove ${field} (got a value other than ${value})`,
     });
 }
+import {
+  DEFAULT_BODY_TIMEOUT_MS,
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_OUTAGE_AFTER,
+  DEFAULT_RATE_LIMIT_BUDGET_SECONDS,
+  DEFAULT_TIMEOUT_MS,
+} from '../client/limits.js';
 
 /** Annotation allowed in every object of a profile (JSON has no comments). */
 const comment = { $comment: z.string().optional() };
@@ -266,23 +273,29 @@ export const Profile = z
       })
       .strict()
       .default({ quoteTtlSeconds: 2, retryGapRatio: 0.25, retryGapMs: 1_500, rateWindowRatio: 0.2 }),
-    /** rampart's own settings for this target (never a value the specs fix). */
+    /** rampart's own limits against this target (not the target's behaviour). */
     harness: z
       .object({
         ...comment,
-        /** Per-attempt request timeout in ms (default 15000). */
-        requestTimeoutMs: z.number().int().positive().optional(),
-        /** Largest response body read, in bytes (default 8 MiB). */
-        maxBodyBytes: z.number().int().positive().optional(),
-        /** Longest time a whole response body may take to arrive, in ms (default 20000). */
-        bodyTimeoutMs: z.number().int().positive().optional(),
-        /** Consecutive requests without an answer that mean the target is down (default 8). */
-        outageAfter: z.number().int().min(2).max(1000).optional(),
-        /** How long every key may be paused by the target's Retry-After before the run ends, in seconds (default 120). */
-        rateLimitBudgetSeconds: z.number().positive().optional(),
+        /** Per-attempt time to the response headers, in ms (the --request-timeout flag overrides it). */
+        requestTimeoutMs: z.number().int().positive().default(DEFAULT_TIMEOUT_MS),
+        /** Largest response body read, in bytes; a larger body fails its request "body larger than N" (--max-body-bytes overrides it). */
+        maxBodyBytes: z.number().int().positive().default(DEFAULT_MAX_BODY_BYTES),
+        /** Time allowed for a whole response body after its headers, in ms. */
+        bodyTimeoutMs: z.number().int().positive().default(DEFAULT_BODY_TIMEOUT_MS),
+        /** Consecutive transport failures (no answer at all) that mean an outage: the run stops with exit 3. */
+        outageAfter: z.number().int().min(1).default(DEFAULT_OUTAGE_AFTER),
+        /** How long every key may be paused by the target's Retry-After before the run ends rate limited (exit 5), in seconds. */
+        rateLimitBudgetSeconds: z.number().positive().default(DEFAULT_RATE_LIMIT_BUDGET_SECONDS),
       })
       .strict()
-      .optional(),
+      .default({
+        requestTimeoutMs: DEFAULT_TIMEOUT_MS,
+        maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
+        bodyTimeoutMs: DEFAULT_BODY_TIMEOUT_MS,
+        outageAfter: DEFAULT_OUTAGE_AFTER,
+        rateLimitBudgetSeconds: DEFAULT_RATE_LIMIT_BUDGET_SECONDS,
+      }),
     /** Settings read only by the embedded reference target. */
     reference: z
       .object({
