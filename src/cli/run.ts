@@ -189,6 +189,7 @@ export async function runKinds(kindNames: SuiteKindName[], command: string, opts
     if (note) progress.line(`- target declares ${note}`);
 
     let outage: string | undefined;
+    let rateLimited: string | undefined;
     const spent: number[] = [];
     for (const kind of kinds) {
       if (stop.signal.aborted) break;
@@ -215,6 +216,10 @@ export async function runKinds(kindNames: SuiteKindName[], command: string, opts
             outage = m;
             stop.abort(m);
           },
+          onRateLimited: (m) => {
+            rateLimited = m;
+            stop.abort(m);
+          },
           scenarios: opts.scenario,
           cases: opts.case,
           gatesFile: opts.gates,
@@ -227,9 +232,11 @@ export async function runKinds(kindNames: SuiteKindName[], command: string, opts
       if (out.stats) spent.push(spentLowerBound(out.stats, profile.timing.rateWindowScale).boundMs);
       results.metrics = { ...(results.metrics ?? {}), ...out.metrics };
       outage ??= out.outage;
+      rateLimited ??= out.rateLimited;
     }
     if (results.plan && spent.length) results.plan.spentLowerBoundSeconds = Math.round(spent.reduce((a, b) => a + b, 0) / 100) / 10;
     if (outage && !interrupted) throw new RunError(`the target stopped answering mid-run: ${outage}`, EXIT.unreachable);
+    if (rateLimited && !interrupted) throw new RunError(rateLimited, EXIT.rateLimited);
   } catch (e) {
     if (e instanceof ProfileError || e instanceof RunError) {
       results.error = { message: e.message, exitCode: e.exitCode };

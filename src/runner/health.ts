@@ -3,6 +3,8 @@
 // answer in between — resets the count; only a run of failures stops the run.
 import type { TransportError } from '../client/types.js';
 
+const OUTAGE_KINDS = new Set<TransportError['kind']>(['refused', 'timeout', 'reset', 'unreachable', 'tls', 'body-timeout']);
+
 export class Health {
   private streak = 0;
   private streakStartedAt = 0;
@@ -24,7 +26,8 @@ export class Health {
   }
 
   failed(e: TransportError): void {
-    if (this.down) return;
+    // Only "no answer at all" counts; a body too large or a rate-limited key is an answer of sorts.
+    if (this.down || !OUTAGE_KINDS.has(e.kind)) return;
     if (this.streak++ === 0) this.streakStartedAt = this.now();
     if (this.streak >= this.threshold) {
       this.down = true;

@@ -7,6 +7,7 @@ import { readdirSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createApiClient } from '../client/http.js';
+import { clientLimits } from '../client/limits.js';
 import { Pacer } from '../client/pacer.js';
 import { toExchangeRecord } from '../client/redact.js';
 import { TransportError, type ApiClient, type Exchange } from '../client/types.js';
@@ -112,6 +113,8 @@ export interface RunChecksOptions {
   outageAfter?: number;
   /** Called when the target is judged down (the caller stops the run). */
   onOutage?: (message: string) => void;
+  /** Called when every key this run may use is paused by the target's Retry-After beyond the budget. */
+  onRateLimited?: (message: string) => void;
 }
 
 export interface ChecksOutcome {
@@ -120,6 +123,8 @@ export interface ChecksOutcome {
   stats: RunStats;
   /** Set when the target stopped answering and the run stopped. */
   outage?: string;
+  /** Set when every key was paused by the target beyond the budget and the run stopped. */
+  rateLimited?: string;
 }
 
 const CLIENT_RETRY = { maxRetries: 3, baseDelayMs: 300, maxDelayMs: 3_000 };
@@ -140,6 +145,9 @@ export async function runChecks(opts: RunChecksOptions): Promise<ChecksOutcome> 
   const kind = opts.kind ?? 'conformance';
   const progress = opts.progress ?? createProgress();
   const pacer = opts.pacer ?? new Pacer({ windowScale: profile.timing.rateWindowScale });
+  // Pools request-rate limits are not shown: no client-side windows, but an announced Retry-After holds that key.
+  const poolsPacer = new Pacer({ paceWindows: false });
+  const limits = clientLimits(profile.harness);
   const receiver = await startReceiver({ host: profile.webhooks.listenHost, port: profile.webhooks.listenPort, publicUrl: profile.webhooks.publicUrl });
   const partners = opts.partners ?? {
     gate: profile.gate.partners.filter((p) => !p.reservedFor),
@@ -167,6 +175,20 @@ export async function runChecks(opts: RunChecksOptions): Promise<ChecksOutcome> 
     outage = message;
     opts.onOutage?.(message);
     stop.abort(`the target stopped answering: ${message}`);
+  });
+  // Every Gate key this run may use paused by the target beyond the budget: the run cannot go on.
+  let rateLimited: string | undefined;
+  const leasable = partners.gate.flatMap((p) => [p.secretKey]);
+  const offPause = pacer.onPause(() => {
+    if (rateLimited || leasable.length === 0) return;
+    const now = Date.now();
+    const waits = leasable.map((k) => (pacer.pausedUntil(k) ?? now) - now);
+    const shortest = Math.min(...waits);
+    if (shortest * 1 > limits.rateLimitBudgetMs) {
+      rateLimited = `rate limited by the target for ${Math.round(shortest / 1000)} s on every key (${leasable.length}): wait, or add keys to the profile (the budget is ${Math.round(limits.rateLimitBudgetMs / 1000)} s, harness.rateLimitBudgetSeconds)`;
+      opts.onRateLimited?.(rateLimited);
+      stop.abort(rateLimited);
+    }
   });
 
   try {
@@ -245,9 +267,11 @@ export async function runChecks(opts: RunChecksOptions): Promise<ChecksOutcome> 
         label,
         secretKey,
         publishableKey,
-        pacer: svc === 'gate' ? pacer : undefined,
+        pacer: svc === 'gate' ? pacer : poolsPacer,
         retry: CLIENT_RETRY,
         track: budget,
+        ...limits,
+        signal: controller.signal,
         onExchange: (ex) => {
           exchanges.push(ex);
           requests[svc]++;
@@ -346,6 +370,7 @@ export async function runChecks(opts: RunChecksOptions): Promise<ChecksOutcome> 
       const durationMs = Date.now() - started;
       if (e instanceof CheckSkipped) result = { ...base, status: 'skipped', reason: e.reason, durationMs };
       else if (e instanceof CheckUnverified) result = { ...base, status: 'unverified', reason: e.reason, durationMs };
+      else if (e instanceof TransportError && e.kind === 'rate-limited') result = { ...base, status: 'not_run', reason: e.message, durationMs };
       else if (e instanceof CheckNotRun || (!expired && stop.signal.aborted)) result = { ...base, status: 'not_run', reason: String(stop.signal.reason ?? (e as Error).message), durationMs };
       else {
         const failure = toFailure(e, exchanges, check);
@@ -383,6 +408,7 @@ export async function runChecks(opts: RunChecksOptions): Promise<ChecksOutcome> 
       }),
     );
   } finally {
+    offPause();
     progress.stop();
     opts.signal?.removeEventListener('abort', onCallerAbort);
     await receiver.close();
@@ -401,7 +427,7 @@ export async function runChecks(opts: RunChecksOptions): Promise<ChecksOutcome> 
   // Stable order in reports: as declared.
   const order = new Map(selected.map((s, i) => [`${s.suite.file}::${s.check.name}`, i]));
   results.sort((a, b) => (order.get(`${a.file}::${a.name}`) ?? 0) - (order.get(`${b.file}::${b.name}`) ?? 0));
-  return { checks: results, observations: run.observations, stats, ...(outage ? { outage } : {}) };
+  return { checks: results, observations: run.observations, stats, ...(outage ? { outage } : {}), ...(rateLimited ? { rateLimited } : {}) };
 }
 
 function toFailure(e: unknown, exchanges: Exchange[], check: CheckDef): NonNullable<CheckResult['failure']> {

@@ -53,13 +53,14 @@ export const chaos: SuiteKind = {
         onExchange: ctx.onExchange,
       reproduce: ctx.reproduce,
         onOutage: ctx.onOutage,
+      onRateLimited: ctx.onRateLimited,
         partners: ctx.partners,
         pacer: ctx.pacer,
         prepare: (run) => installChaos(run, tp),
       });
       // Retry gaps measured by chaos checks feed the report's schedule chart.
       const gaps = out.observations.filter((o) => o.topic === 'retry-gap').map((o) => ({ check: o.check, ...(o.value as object) }));
-      return { checks: out.checks, observations: out.observations, metrics: gaps.length ? { retryGaps: gaps } : {}, stats: out.stats, ...(out.outage ? { outage: out.outage } : {}) };
+      return { checks: out.checks, observations: out.observations, metrics: gaps.length ? { retryGaps: gaps } : {}, stats: out.stats, ...(out.outage ? { outage: out.outage } : {}), ...(out.rateLimited ? { rateLimited: out.rateLimited } : {}) };
     } finally {
       await tp.close();
     }

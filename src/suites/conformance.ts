@@ -24,9 +24,10 @@ export const conformance: SuiteKind = {
       onExchange: ctx.onExchange,
       reproduce: ctx.reproduce,
       onOutage: ctx.onOutage,
+      onRateLimited: ctx.onRateLimited,
       partners: ctx.partners,
       pacer: ctx.pacer,
     });
-    return { checks: out.checks, observations: out.observations, metrics: {}, stats: out.stats, ...(out.outage ? { outage: out.outage } : {}) };
+    return { checks: out.checks, observations: out.observations, metrics: {}, stats: out.stats, ...(out.outage ? { outage: out.outage } : {}), ...(out.rateLimited ? { rateLimited: out.rateLimited } : {}) };
   },
 };

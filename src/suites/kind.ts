@@ -27,6 +27,7 @@ export interface SuiteRunContext {
   onExchange?: (ex: Exchange, check: string) => void;
   reproduce?: import('../runner/run.js').RunChecksOptions['reproduce'];
   onOutage?: (message: string) => void;
+  onRateLimited?: (message: string) => void;
   /** The partners this kind may use (disjoint from the other kinds' when they run at once). */
   partners?: { gate: GatePartner[]; pools: PoolsPartner[] };
   pacer?: Pacer;
@@ -44,6 +45,8 @@ export interface SuiteOutcome {
   stats?: RunStats;
   /** Set when the target stopped answering. */
   outage?: string;
+  /** Set when every key was paused by the target beyond the budget. */
+  rateLimited?: string;
 }
 
 export interface SuiteKind {
