@@ -15,7 +15,7 @@ export async function startEmbedded(opts: { profileFile?: string; faults?: strin
 /** Suites restricted to the checks naming one of `ids` (all checks when ids is undefined). */
 export function onlyChecksFor(suites: LoadedSuite[], ids?: readonly string[]): LoadedSuite[] {
   if (!ids) return suites;
-  const want = new Set(ids);
+  const want = new Set<string>(ids);
   return suites
     .map((s) => ({ ...s, checks: s.checks.filter((c) => c.requirements.some((r) => want.has(r))) }))
     .filter((s) => s.checks.length > 0);
