@@ -96,6 +96,44 @@ program
   });
 
 program
+  .command('doctor')
+  .description('check that a profile is right about its target: base URLs, keys, triggers, the webhook receiver; what each unlocks')
+  .option('--profile <file>', 'target profile (default: start the embedded reference target)')
+  .addOption(new Option('--depth <depth>', 'quick or full').choices(['quick', 'full']).default('quick'))
+  .option('--json', 'print the table as JSON')
+  .action(async (opts: { profile?: string; depth: 'quick' | 'full'; json?: boolean }) => {
+    const { resolveTarget } = await import('./target.js');
+    const { runDoctor, formatDoctor } = await import('../doctor/doctor.js');
+    const { registerProfileSecrets } = await import('./run.js');
+    const target = await resolveTarget({ profile: opts.profile });
+    try {
+      registerProfileSecrets(target.profile);
+      const report = await runDoctor(target.profile, { depth: opts.depth });
+      process.stdout.write(redact(opts.json ? JSON.stringify(report, null, 2) : formatDoctor(report)) + '\n');
+      process.exitCode = report.usable ? EXIT.ok : EXIT.usage;
+    } finally {
+      await target.close();
+    }
+  });
+
+program
+  .command('spec-map')
+  .description('every sentence, list item and table row of both specs: tested (by which requirements), not shown, not testable, or unaccounted')
+  .option('--json', 'print the counts per spec as JSON')
+  .option('--html <file>', 'write the highlighted specs as one HTML page')
+  .action(async (opts: { json?: boolean; html?: string }) => {
+    const { buildSpecMap, formatSpecMap, specMapHtml, SPEC_MAP_CSS } = await import('../report/specMap.js');
+    const map = buildSpecMap();
+    if (opts.json) process.stdout.write(JSON.stringify(map.counts) + '\n');
+    else process.stdout.write(formatSpecMap(map) + '\n');
+    if (opts.html) {
+      const page = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'"><title>rampart spec map</title><style>body{font:14px/1.5 system-ui,sans-serif;max-width:1100px;margin:0 auto;padding:16px}table{border-collapse:collapse;width:100%}td,th{border:1px solid #d8dee4;padding:3px 6px;text-align:left;vertical-align:top}code{font:12px ui-monospace,monospace}${SPEC_MAP_CSS}</style></head><body><h1>Spec coverage map</h1><h2>Gate</h2>${specMapHtml(map, 'gate')}<h2>Pools</h2>${specMapHtml(map, 'pools')}</body></html>`;
+      writeFileSync(opts.html, page);
+      process.stdout.write(`wrote ${opts.html}\n`);
+    }
+  });
+
+program
   .command('serve')
   .description('run the embedded reference target (both services)')
   .option('--profile <file>', 'profile to build the world from', 'fixtures/profiles/embedded.json')

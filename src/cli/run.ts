@@ -57,7 +57,7 @@ async function kindsOf(names: SuiteKindName[]): Promise<SuiteKind[]> {
   return out;
 }
 
-function registerProfileSecrets(profile: Profile): void {
+export function registerProfileSecrets(profile: Profile): void {
   const add = (v?: string) => v && registerSecret(v);
   for (const p of profile.gate.partners) [p.secretKey, p.publishableKey, p.liveSecretKey, p.livePublishableKey, p.revokedSecretKey, p.webhookSecret].forEach(add);
   for (const p of profile.pools?.partners ?? []) [p.secretKey, p.publishableKey, p.webhookSecret].forEach(add);

@@ -9,6 +9,7 @@ import { POOLS_LIMITS } from '../model/limits.js';
 import { readHistory, toHistoryRecord, type HistoryRecord } from './history.js';
 import { scanText } from './secretScan.js';
 import type { CheckFailure, ExchangeRecord, RequirementResult, RunResults } from './results.js';
+import { buildSpecMap, SPEC_MAP_CSS, specMapHtml } from './specMap.js';
 import { timeScaleNote } from './verdict.js';
 
 export function esc(v: unknown): string {
@@ -260,6 +261,14 @@ function observationsTable(results: RunResults): string {
     .join('')}</tbody></table>`;
 }
 
+function specMapSection(results: RunResults): string {
+  const status = new Map(results.requirements.map((r) => [r.id, r.status]));
+  const map = buildSpecMap();
+  return ['gate', 'pools']
+    .map((spec) => `<details class="section"><summary><b>${spec === 'gate' ? 'Gate' : 'Pools'} spec</b></summary>${specMapHtml(map, spec as 'gate' | 'pools', (id) => status.get(id))}</details>`)
+    .join('\n');
+}
+
 /** The banner: the verdict computed by src/report/verdict.ts, never re-judged here. */
 export function bannerOf(results: RunResults): { cls: string; label: string; detail: string } {
   const s = results.summary;
@@ -326,7 +335,7 @@ export function toHtml(input: RunResults, history: HistoryRecord[] = []): string
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${esc(`rampart ${results.command} — ${v.label} — ${results.profile.name}`)}</title>
-<style>${CSS}</style></head>
+<style>${CSS}${SPEC_MAP_CSS}</style></head>
 <body><main>
 <h1>rampart ${esc(results.command)} report</h1>
 <section id="verdict" class="verdict ${v.cls}">
@@ -342,7 +351,7 @@ ${urls.map(([k, u]) => `<tr><th>${esc(k)}</th><td><code>${esc(u)}</code></td></t
 <tr><th>by</th><td>${esc(`${results.tool?.name ?? 'rampart'} ${results.tool?.version ?? ''} on ${results.environment?.host ?? '?'} (${results.environment?.platform ?? '?'}, node ${results.environment?.node ?? '?'})`)}</td></tr>
 </table>
 ${results.error ? `<p class="bad"><b>Run error:</b> ${esc(results.error.message)} (exit ${esc(results.error.exitCode)})</p>` : ''}
-<nav><a href="#matrix">requirements</a><a href="#failures">failures (${failures.length})</a><a href="#observations">observations (${results.observations.length})</a><a href="#charts">charts</a><a href="#trend">trend</a></nav>
+<nav><a href="#matrix">requirements</a><a href="#failures">failures (${failures.length})</a><a href="#observations">observations (${results.observations.length})</a><a href="#charts">charts</a><a href="#trend">trend</a><a href="#specmap">spec map</a></nav>
 <h2 id="matrix">Requirement matrix</h2>
 <button type="button" data-toggle="open">expand all</button><button type="button" data-toggle="close">collapse all</button>
 ${matrix(results)}
@@ -357,6 +366,9 @@ ${observationsTable(results)}
 <h3>Webhook retry gaps against the schedule</h3>${retryGapChart(m.retryGaps)}
 <h2 id="trend">Trend over the last runs</h2>
 ${trendChart(hist)}
+<h2 id="specmap">Spec coverage map</h2>
+<p class="legend">Every sentence, list item and table row of both specs: tested (by the requirements named, coloured by their status in this run), not shown (left open by the spec: observed, never failed), not testable from outside (hover for why), or unaccounted.</p>
+${specMapSection(results)}
 </main><script>${JS}</script></body></html>
 `;
   // Belt and braces: the input was redacted, but the assembled page is masked once more.

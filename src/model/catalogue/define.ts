@@ -37,8 +37,12 @@ export interface EntryDecl {
   kind: RequirementKind;
   /** Spec section path, e.g. "Endpoints > Sessions" (defaults to the area's). */
   section?: string;
-  /** The spec text the rule comes from: a verbatim excerpt of one sentence, table row or list item. */
-  anchor?: string;
+  /**
+   * Where in the spec text the rule comes from: a verbatim excerpt (or several) of a sentence,
+   * table row or list item, matched ignoring case, markdown marks and spacing. The spec map
+   * (rampart spec-map) marks those passages tested by this rule.
+   */
+  anchor?: string | readonly string[];
   /** What testing the rule needs; every check naming it inherits these. */
   needs?: readonly NeedName[];
   /** 'full' when testing it needs real time beyond a quick run (the 300/h window, the real retry schedule). */
@@ -73,7 +77,7 @@ export interface Requirement {
   section: string;
   title: string;
   kind: RequirementKind;
-  anchor?: string;
+  anchors: string[];
   needs: NeedName[];
   suite: SuiteKindName;
   depth: 'quick' | 'full';

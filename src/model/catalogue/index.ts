@@ -31,7 +31,7 @@ async function discover(): Promise<Requirement[]> {
           section: e.section ?? area.section,
           title: e.title,
           kind: e.kind,
-          ...(e.anchor ? { anchor: e.anchor } : {}),
+          anchors: e.anchor === undefined ? [] : typeof e.anchor === 'string' ? [e.anchor] : [...e.anchor],
           needs: [...new Set([...(area.needs ?? []), ...(e.needs ?? [])])],
           suite: e.suite ?? area.suite ?? 'conformance',
           depth: e.depth ?? 'quick',

@@ -1,0 +1,181 @@
+// The spec coverage map: every passage of both specs marked tested (by the
+// requirement ids anchored to it, with their status in a run), not shown (the
+// spec leaves it open: observed, never failed), not testable from outside (a
+// reviewed reason), or unaccounted. Rendered as the spec itself with each
+// passage highlighted by its state, for `rampart spec-map` and report.html.
+import { marked, type Token, type Tokens } from 'marked';
+import { CATALOGUE, type Requirement } from '../model/catalogue/index.js';
+import { NOT_SHOWN, NOT_TESTABLE, type Reviewed } from '../model/specMap.js';
+import { normalise, passages, specText, type Passage, type SpecName } from '../model/specText.js';
+import type { RequirementStatus } from './results.js';
+
+export type PassageState = 'tested' | 'notShown' | 'notTestable' | 'unaccounted';
+
+export interface MappedPassage extends Passage {
+  state: PassageState;
+  /** Requirement ids anchored to it (tested). */
+  requirements: string[];
+  /** Why it is not shown / not testable. */
+  reason?: string;
+}
+
+export interface SpecMap {
+  passages: MappedPassage[];
+  counts: Record<SpecName, Record<PassageState, number>>;
+  bySection: Record<SpecName, Record<string, Record<PassageState, number>>>;
+  /** Anchors or reviewed quotes that match no passage: the catalogue or the lists are out of date. */
+  dangling: { what: string; quote: string }[];
+}
+
+const NOT_SHOWN_WORDS = /\bnot shown\b/i;
+
+const zero = (): Record<PassageState, number> => ({ tested: 0, notShown: 0, notTestable: 0, unaccounted: 0 });
+
+export function buildSpecMap(catalogue: readonly Requirement[] = CATALOGUE): SpecMap {
+  const all: MappedPassage[] = [];
+  const dangling: SpecMap['dangling'] = [];
+  const anchors = catalogue.flatMap((r) => r.anchors.map((a) => ({ r, a: normalise(a) })));
+  const used = new Set<string>();
+  const reviewed = (list: Reviewed[], spec: SpecName, p: Passage, key: string) => {
+    const hit = list.find((x) => x.spec === spec && p.plain.includes(normalise(x.quote)));
+    if (hit) used.add(`${key}:${hit.spec}:${hit.quote}`);
+    return hit;
+  };
+  const counts = { gate: zero(), pools: zero() };
+  const bySection: SpecMap['bySection'] = { gate: {}, pools: {} };
+  for (const spec of ['gate', 'pools'] as const) {
+    for (const p of passages(spec)) {
+      const service = spec;
+      const reqs = anchors.filter(({ r, a }) => r.service === service && a.length > 0 && p.plain.includes(a));
+      for (const x of reqs) used.add(`anchor:${x.r.id}:${x.a}`);
+      let state: PassageState;
+      let reason: string | undefined;
+      if (reqs.length) state = 'tested';
+      else if (NOT_SHOWN_WORDS.test(p.text)) [state, reason] = ['notShown', 'the spec leaves it open ("not shown"): observed, never failed'];
+      else {
+        const ns = reviewed(NOT_SHOWN, spec, p, 'notShown');
+        const nt = ns ? undefined : reviewed(NOT_TESTABLE, spec, p, 'notTestable');
+        if (ns) [state, reason] = ['notShown', ns.reason];
+        else if (nt) [state, reason] = ['notTestable', nt.reason];
+        else state = 'unaccounted';
+      }
+      all.push({ ...p, state, requirements: [...new Set(reqs.map((x) => x.r.id))], ...(reason ? { reason } : {}) });
+      counts[spec][state]++;
+      const sec = (bySection[spec][p.section] ??= zero());
+      sec[state]++;
+    }
+  }
+  for (const r of catalogue) for (const a of r.anchors) if (!used.has(`anchor:${r.id}:${normalise(a)}`)) dangling.push({ what: `${r.id} anchor`, quote: a });
+  for (const [key, list] of [['notShown', NOT_SHOWN], ['notTestable', NOT_TESTABLE]] as const)
+    for (const x of list) if (!used.has(`${key}:${x.spec}:${x.quote}`)) dangling.push({ what: `${key} (${x.spec})`, quote: x.quote });
+  return { passages: all, counts, bySection, dangling };
+}
+
+/** The counts as `rampart spec-map --json` prints them. */
+export function specMapCounts(m: SpecMap): Record<SpecName, Record<PassageState, number>> {
+  return m.counts;
+}
+
+/** Text summary: counts per spec section, then what is unaccounted. */
+export function formatSpecMap(m: SpecMap): string {
+  const lines: string[] = [];
+  for (const spec of ['gate', 'pools'] as const) {
+    const c = m.counts[spec];
+    lines.push(`${spec}: ${c.tested} tested, ${c.notShown} not shown, ${c.notTestable} not testable, ${c.unaccounted} unaccounted`);
+    for (const [section, s] of Object.entries(m.bySection[spec])) lines.push(`  ${section}: ${s.tested} tested · ${s.notShown} not shown · ${s.notTestable} not testable · ${s.unaccounted} unaccounted`);
+  }
+  const un = m.passages.filter((p) => p.state === 'unaccounted');
+  if (un.length) {
+    lines.push('', `unaccounted passages (${un.length}): anchor a requirement to each, or list it in src/model/specMap.ts with its reason`);
+    for (const p of un) lines.push(`  ${p.id} [${p.section}] ${p.text.slice(0, 140)}`);
+  }
+  if (m.dangling.length) {
+    lines.push('', `dangling quotes (${m.dangling.length}): they match no passage of the spec`);
+    for (const d of m.dangling) lines.push(`  ${d.what}: ${d.quote.slice(0, 120)}`);
+  }
+  return lines.join('\n');
+}
+
+// ---------- HTML: the spec itself, each passage highlighted by its state ----------
+
+function esc(v: unknown): string {
+  return String(v ?? '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
+}
+
+/** Inline markdown (code spans, bold) of already-escaped text. */
+function inline(s: string): string {
+  return esc(s)
+    .replace(/`([^`]+)`/g, '<code>$1</code>')
+    .replace(/\*\*([^*]+)\*\*/g, '<b>$1</b>');
+}
+
+const LABEL: Record<PassageState, string> = { tested: 'tested', notShown: 'not shown', notTestable: 'not testable', unaccounted: 'unaccounted' };
+
+export const SPEC_MAP_CSS = `
+.specmap{background:#fff;border:1px solid #d0d7de;border-radius:6px;padding:8px 16px}
+.specmap .ps{border-radius:3px;padding:0 2px}.s-tested{background:#dafbe1}.s-tested.r-failed{background:#ffd8d3}.s-tested.r-open{background:#fff1c2}
+.s-notShown{background:#eaeef2}.s-notTestable{background:#f6f0ff}.s-unaccounted{background:#ffd8d3;outline:1px dashed #cf222e}
+.specmap tr.ps td{background:inherit}.specmap .refs{font-size:11px;color:#57606a;margin-left:4px}.specmap .refs a{color:#0969da}
+.specmap-legend span{display:inline-block;padding:0 6px;margin-right:6px;border-radius:3px}
+`;
+
+/** The spec as HTML; `status` gives each requirement's status in a run (links and colours follow it). */
+export function specMapHtml(m: SpecMap, spec: SpecName, status: (id: string) => RequirementStatus | undefined = () => undefined): string {
+  const byLine = new Map<number, MappedPassage[]>();
+  for (const p of m.passages.filter((x) => x.spec === spec)) byLine.set(p.line, [...(byLine.get(p.line) ?? []), p]);
+  const text = specText(spec);
+  const cls = (p: MappedPassage) => {
+    const st = p.requirements.map(status);
+    const tone = st.includes('failed') ? ' r-failed' : st.some((s) => s && s !== 'passed') ? ' r-open' : '';
+    return `ps s-${p.state}${tone}`;
+  };
+  const title = (p: MappedPassage) =>
+    p.state === 'tested' ? `tested by ${p.requirements.map((id) => `${id}${status(id) ? ` (${status(id)})` : ''}`).join(', ')}` : `${LABEL[p.state]}${p.reason ? `: ${p.reason}` : ''}`;
+  const refs = (p: MappedPassage) =>
+    p.requirements.length ? `<span class="refs">${p.requirements.map((id) => `<a href="#${esc(id)}">${esc(id)}</a>`).join(' ')}</span>` : '';
+  let offset = 0;
+  const lineOf = (raw: string) => {
+    const i = text.indexOf(raw, offset);
+    if (i >= 0) offset = i;
+    return text.slice(0, Math.max(0, i)).split('\n').length;
+  };
+  const spans = (line: number, body: string) => {
+    const ps = byLine.get(line);
+    if (!ps) return inline(body);
+    return ps.map((p) => `<span class="${cls(p)}" id="${esc(p.id.replace(/[:.]/g, '-'))}" title="${esc(title(p))}">${inline(p.text)}</span>${refs(p)}`).join(' ');
+  };
+  const out: string[] = [];
+  const render = (toks: Token[]) => {
+    for (const t of toks) {
+      if (t.type === 'heading') {
+        const h = t as Tokens.Heading;
+        lineOf(h.raw);
+        out.push(`<h${Math.min(6, h.depth + 2)}>${inline(h.text)}</h${Math.min(6, h.depth + 2)}>`);
+      } else if (t.type === 'paragraph') {
+        out.push(`<p>${spans(lineOf(t.raw), (t as Tokens.Paragraph).text.replace(/\n/g, ' '))}</p>`);
+      } else if (t.type === 'list') {
+        const l = t as Tokens.List;
+        const tag = l.ordered ? 'ol' : 'ul';
+        out.push(`<${tag}>${l.items.map((it) => `<li>${spans(lineOf(it.raw), it.text.replace(/\n/g, ' '))}</li>`).join('')}</${tag}>`);
+      } else if (t.type === 'table') {
+        const tbl = t as Tokens.Table;
+        lineOf(tbl.raw);
+        const rows = tbl.rows.map((row) => {
+          const line = lineOf(row[0]?.text ?? '');
+          const p = byLine.get(line)?.[0];
+          const cells = row.map((c) => `<td>${inline(c.text)}</td>`).join('');
+          return p ? `<tr class="${cls(p)}" title="${esc(title(p))}">${cells}<td>${refs(p)}</td></tr>` : `<tr>${cells}<td></td></tr>`;
+        });
+        out.push(`<table><thead><tr>${tbl.header.map((c) => `<th>${inline(c.text)}</th>`).join('')}<th>requirements</th></tr></thead><tbody>${rows.join('')}</tbody></table>`);
+      }
+    }
+  };
+  render(marked.lexer(text));
+  const c = m.counts[spec];
+  return `<div class="specmap-legend small"><span class="s-tested">tested ${c.tested}</span><span class="s-notShown">not shown ${c.notShown}</span><span class="s-notTestable">not testable ${c.notTestable}</span><span class="s-unaccounted">unaccounted ${c.unaccounted}</span></div><div class="specmap">${out.join('\n')}</div>`;
+}
