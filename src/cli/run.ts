@@ -167,6 +167,7 @@ export async function runKinds(kindNames: SuiteKindName[], command: string, opts
   let target: ResolvedTarget | undefined;
   let timeScales: { retryScale: number; rateWindowScale: number } | undefined;
   let profileForCertificate: Profile | undefined;
+  let receiver: import('../webhooks/types.js').WebhookReceiver | undefined;
   try {
     target = await resolveTarget({ profile: opts.profile, faults: opts.fault });
     const profile = applyHarnessFlags(target.profile, opts);
@@ -191,8 +192,8 @@ export async function runKinds(kindNames: SuiteKindName[], command: string, opts
     let outage: string | undefined;
     let rateLimited: string | undefined;
     const spent: number[] = [];
-    for (const kind of kinds) {
-      if (stop.signal.aborted) break;
+    const runKind = async (kind: SuiteKind): Promise<void> => {
+      if (stop.signal.aborted) return;
       const kindDone = new Map([...done].filter(([k]) => k.startsWith(`${kind.name}:`)));
       let out: SuiteOutcome;
       if (kind.name === 'load' && kindDone.size > 0) {
@@ -223,16 +224,30 @@ export async function runKinds(kindNames: SuiteKindName[], command: string, opts
           scenarios: opts.scenario,
           cases: opts.case,
           gatesFile: opts.gates,
+          receiver,
           log: (l) => progress.line(l),
         });
         if (kind.name === 'load') for (const c of out.checks) appendToJournal(runDir, `load:${c.file}::${c.name}`, c);
       }
       results.checks.push(...out.checks);
       results.observations.push(...out.observations);
-      if (out.stats) spent.push(spentLowerBound(out.stats, profile.timing.rateWindowScale).boundMs);
       results.metrics = { ...(results.metrics ?? {}), ...out.metrics };
+      if (out.stats) kindBounds.set(kind.name, spentLowerBound(out.stats, profile.timing.rateWindowScale).boundMs);
+      if (out.metrics && typeof (out.metrics as { loadLowerBoundMs?: number }).loadLowerBoundMs === 'number') kindBounds.set(kind.name, (out.metrics as { loadLowerBoundMs: number }).loadLowerBoundMs);
       outage ??= out.outage;
       rateLimited ??= out.rateLimited;
+    };
+    // Kinds on disjoint partners run at once; the run's bound is the longest chain of what must run in turn.
+    const { scheduleKinds } = await import('../runner/partition.js');
+    const schedule = scheduleKinds(profile, kinds.map((k) => k.name));
+    if (kinds.length > 1) progress.line(schedule.groups.length === 1 ? `- ${kinds.map((k) => k.name).join(', ')} run at once, on disjoint partners` : `- ${schedule.why}`);
+    const kindBounds = new Map<string, number>();
+    const { startReceiver } = await import('../webhooks/receiver.js');
+    receiver = await startReceiver({ host: profile.webhooks.listenHost, port: profile.webhooks.listenPort, publicUrl: profile.webhooks.publicUrl });
+    for (const group of schedule.groups) {
+      if (stop.signal.aborted) break;
+      await Promise.all(group.map((name) => runKind(kinds.find((k) => k.name === name)!)));
+      spent.push(Math.max(0, ...group.map((n) => kindBounds.get(n) ?? 0)));
     }
     if (results.plan && spent.length) results.plan.spentLowerBoundSeconds = Math.round(spent.reduce((a, b) => a + b, 0) / 100) / 10;
     if (outage && !interrupted) throw new RunError(`the target stopped answering mid-run: ${outage}`, EXIT.unreachable);
@@ -247,6 +262,7 @@ export async function runKinds(kindNames: SuiteKindName[], command: string, opts
     }
   } finally {
     progress.stop();
+    await receiver?.close().catch(() => undefined);
     await target?.close().catch(() => undefined);
   }
 

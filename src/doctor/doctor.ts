@@ -18,6 +18,7 @@ import type { CheckResult } from '../report/results.js';
 import { loadSuites, needsOfCheck } from '../runner/run.js';
 import { firstMissing } from '../needs/registry.js';
 import { startReceiver } from '../webhooks/receiver.js';
+import { viewFor } from '../runner/partition.js';
 
 export type RowStatus = 'ok' | 'missing' | 'broken' | 'not checked';
 
@@ -275,14 +276,14 @@ export async function runDoctor(profile: Profile, opts: { depth?: 'quick' | 'ful
 
   // 5. Every need: present or what to add, with the checks it unlocks.
   for (const [name, def] of [...NEEDS].sort(([a], [b]) => a.localeCompare(b))) {
-    const why = def.missing(profile, { depth });
+    const why = def.missing(viewFor(profile, 'conformance'), { depth });
     const n = unlocks([name]);
     row({ area: 'need', name, status: why ? 'missing' : 'ok', detail: why ?? def.description, unlocks: n, ...(why ? { fix: why } : {}) });
   }
 
   // How complete the certificate can be: requirements whose every check can run.
   const results: CheckResult[] = checks.map((c) => {
-    const miss = firstMissing(profile, c.needs, depth);
+    const miss = firstMissing(viewFor(profile, c.kind), c.needs, depth);
     return { name: c.name, suite: c.kind, file: c.file, requirements: c.requirements, status: miss ? 'skipped' : 'passed', durationMs: 0 };
   });
   const reqs = requirementResults(results, { kinds: ['conformance', 'chaos'], depth });

@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import type { RouteGroup } from '../model/limits.js';
 import { firstMissing } from '../needs/registry.js';
 import type { Profile } from '../profile/schema.js';
+import { viewFor } from '../runner/partition.js';
 import { checkKey, loadSuites, needsOfCheck, type CheckKind } from '../runner/run.js';
 import { formatDuration, spreadLowerBoundMs, type KeyRequests } from './lowerBound.js';
 
@@ -73,6 +74,7 @@ export async function planRun(
   const grep = opts.grep?.toLowerCase();
   const checkKinds = opts.kinds.filter((k): k is CheckKind => k !== 'load');
   for (const kind of checkKinds) {
+    const view = viewFor(profile, kind);
     for (const suite of await loadSuites(kind, opts.service)) {
       for (const check of suite.checks) {
         if (grep && !`${suite.file} ${suite.section} ${check.name} ${check.requirements.join(' ')}`.toLowerCase().includes(grep)) continue;
@@ -80,7 +82,7 @@ export async function planRun(
           skipped.push({ check: check.name, need: 'depth', reason: 'runs only at --depth full' });
           continue;
         }
-        const missing = firstMissing(profile, needsOfCheck(check), opts.depth);
+        const missing = firstMissing(view, needsOfCheck(check), opts.depth);
         if (missing) {
           skipped.push({ check: check.name, need: missing.need, reason: missing.reason });
           continue;
@@ -98,7 +100,7 @@ export async function planRun(
       }
     }
   }
-  const gatePartners = profile.gate.partners.filter((p) => !p.reservedFor);
+  const gatePartners = viewFor(profile, 'conformance').gate.partners;
   const keys = { gateSecret: gatePartners.length, gatePublishable: gatePartners.filter((p) => p.publishableKey).length, pools: profile.pools?.partners.length ?? 0 };
   const secret: KeyRequests = { groups: secretTotals };
   const rateFor = (k: number) =>

@@ -110,6 +110,8 @@ export const PoolsPartner = z
     /** Rolling 24 h notional velocity cap (decimal string), when configured. */
     velocityCap: z.string().optional(),
     webhookSecret: z.string().min(1).optional(),
+    /** Kept for one suite kind ('load', 'chaos') so certify can run the kinds at once on disjoint partners. */
+    reservedFor: z.enum(['load', 'chaos']).optional(),
   })
   .strict();
 export type PoolsPartner = z.infer<typeof PoolsPartner>;

@@ -56,10 +56,15 @@ export function createProgress(opts: { live?: boolean; quiet?: boolean; out?: No
 
   return {
     start(n, l) {
-      total = n;
-      done = 0;
-      label = l;
-      startedAt = Date.now();
+      // Kinds running at once share one display: totals add up, labels join.
+      if (running.size === 0 && done >= total) {
+        total = 0;
+        done = 0;
+        startedAt = Date.now();
+        label = '';
+      }
+      total += n;
+      label = label ? `${label} + ${l}` : l;
       if (live && !timer) {
         timer = setInterval(status, 250);
         timer.unref();

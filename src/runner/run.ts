@@ -18,10 +18,12 @@ import { firstMissing, needProvider, withRequired } from '../needs/registry.js';
 import type { GatePartner, PoolsPartner, Profile } from '../profile/schema.js';
 import type { CheckResult, Observation } from '../report/results.js';
 import { startReceiver } from '../webhooks/receiver.js';
+import type { WebhookReceiver } from '../webhooks/types.js';
 import { Budget } from './budget.js';
 import type { CheckDef, CheckTools, SuiteDef } from './check.js';
 import { CheckFailed, CheckNotRun, CheckSkipped, CheckUnverified, expectations } from './expect.js';
 import { Health } from './health.js';
+import { viewFor } from './partition.js';
 import { PartnerPool } from './partners.js';
 import { createProgress, type Progress } from './progress.js';
 
@@ -93,10 +95,12 @@ export interface RunChecksOptions {
   progress?: Progress;
   /** Default per-check budget of target time (ms). */
   budgetMs?: number;
-  /** Gate and pools partners this run may use (default: every partner without reservedFor). */
+  /** Gate and pools partners this run may use (default: the kind's view of the profile, src/runner/partition.ts). */
   partners?: { gate: GatePartner[]; pools: PoolsPartner[] };
   /** Shares a pacer with other runs of the same process (concurrent certify). */
   pacer?: Pacer;
+  /** Shares the run's webhook receiver (kinds at once, one listen port); the caller closes it. */
+  receiver?: WebhookReceiver;
   /** Stops the run: checks not started end not_run; running ones are cancelled. */
   signal?: AbortSignal;
   /** Results of checks already finished (resume): they are kept, not run again. */
@@ -141,18 +145,17 @@ function pathBelowBase(url: string, baseUrl: string): string {
 }
 
 export async function runChecks(opts: RunChecksOptions): Promise<ChecksOutcome> {
-  const { profile } = opts;
   const kind = opts.kind ?? 'conformance';
+  // The kind sees only the partners it may use (reservedFor): needs are judged and leased within them.
+  const profile = viewFor(opts.profile, kind);
   const progress = opts.progress ?? createProgress();
   const pacer = opts.pacer ?? new Pacer({ windowScale: profile.timing.rateWindowScale });
   // Pools request-rate limits are not shown: no client-side windows, but an announced Retry-After holds that key.
   const poolsPacer = new Pacer({ paceWindows: false });
   const limits = clientLimits(profile.harness);
-  const receiver = await startReceiver({ host: profile.webhooks.listenHost, port: profile.webhooks.listenPort, publicUrl: profile.webhooks.publicUrl });
-  const partners = opts.partners ?? {
-    gate: profile.gate.partners.filter((p) => !p.reservedFor),
-    pools: (profile.pools?.partners ?? []).filter((p) => !(p as { reservedFor?: string }).reservedFor),
-  };
+  const ownReceiver = !opts.receiver;
+  const receiver = opts.receiver ?? (await startReceiver({ host: profile.webhooks.listenHost, port: profile.webhooks.listenPort, publicUrl: profile.webhooks.publicUrl }));
+  const partners = opts.partners ?? { gate: profile.gate.partners, pools: profile.pools?.partners ?? [] };
   const run: RunResources = {
     profile,
     depth: opts.depth,
@@ -194,7 +197,7 @@ export async function runChecks(opts: RunChecksOptions): Promise<ChecksOutcome> 
   try {
     await opts.prepare?.(run);
   } catch (e) {
-    await receiver.close();
+    if (ownReceiver) await receiver.close();
     throw e;
   }
 
@@ -411,7 +414,7 @@ export async function runChecks(opts: RunChecksOptions): Promise<ChecksOutcome> 
     offPause();
     progress.stop();
     opts.signal?.removeEventListener('abort', onCallerAbort);
-    await receiver.close();
+    if (ownReceiver) await receiver.close();
   }
   // Once the target is judged down, failures of the streak that got no answer were the outage, not the rules.
   const since = health.outageSince;

@@ -56,6 +56,7 @@ export const chaos: SuiteKind = {
       onRateLimited: ctx.onRateLimited,
         partners: ctx.partners,
         pacer: ctx.pacer,
+      receiver: ctx.receiver,
         prepare: (run) => installChaos(run, tp),
       });
       // Retry gaps measured by chaos checks feed the report's schedule chart.

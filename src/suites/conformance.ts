@@ -27,6 +27,7 @@ export const conformance: SuiteKind = {
       onRateLimited: ctx.onRateLimited,
       partners: ctx.partners,
       pacer: ctx.pacer,
+      receiver: ctx.receiver,
     });
     return { checks: out.checks, observations: out.observations, metrics: {}, stats: out.stats, ...(out.outage ? { outage: out.outage } : {}), ...(out.rateLimited ? { rateLimited: out.rateLimited } : {}) };
   },

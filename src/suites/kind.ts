@@ -31,6 +31,8 @@ export interface SuiteRunContext {
   /** The partners this kind may use (disjoint from the other kinds' when they run at once). */
   partners?: { gate: GatePartner[]; pools: PoolsPartner[] };
   pacer?: Pacer;
+  /** The run's one webhook receiver (kinds at once share its listen port). */
+  receiver?: import('../webhooks/types.js').WebhookReceiver;
   /** load: scenarios, cases and the gates file. */
   scenarios?: string[];
   cases?: string[];

@@ -21,7 +21,7 @@ export default defineNeed({
   name: 'gateEmbed',
   description: 'a Gate partner with a publishable key and allowed origins',
   missing: (profile) =>
-    profile.gate.partners.some((p) => embedCapable(p) && !p.reservedFor) ? null : 'no gate partner has publishableKey and allowedOrigins (exact origins of its embed domains)',
+    profile.gate.partners.some((p) => embedCapable(p)) ? null : 'no gate partner has publishableKey and allowedOrigins (exact origins of its embed domains)',
   setup: async (env) => {
     const a = await leaseGate(env, 'embed-capable (publishableKey + allowedOrigins)', embedCapable);
     return { ...a, publishableKey: a.partner.publishableKey!, origin: a.partner.allowedOrigins![0]! };

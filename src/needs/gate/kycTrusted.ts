@@ -17,7 +17,7 @@ export default defineNeed({
   name: 'gateKycTrusted',
   description: 'a KYC-trusted Gate partner and a kyc_package it may send',
   missing: (profile) => {
-    if (!profile.gate.partners.some((p) => p.kycTrusted === true && !p.reservedFor)) return 'no gate partner has kycTrusted: true';
+    if (!profile.gate.partners.some((p) => p.kycTrusted === true)) return 'no gate partner has kycTrusted: true';
     if (profile.gate.kycPackage === undefined) return 'gate.kycPackage is missing (a package the target accepts from a KYC-trusted partner)';
     return null;
   },

@@ -11,6 +11,6 @@ declare module '../../model/needs.js' {
 export default defineNeed({
   name: 'gateKycUntrusted',
   description: 'a Gate partner known not to be KYC-trusted',
-  missing: (profile) => (profile.gate.partners.some((p) => p.kycTrusted === false && !p.reservedFor) ? null : 'no gate partner has kycTrusted: false'),
+  missing: (profile) => (profile.gate.partners.some((p) => p.kycTrusted === false) ? null : 'no gate partner has kycTrusted: false'),
   setup: (env) => leaseGate(env, 'KYC-untrusted', (p) => p.kycTrusted === false),
 });

@@ -11,6 +11,6 @@ declare module '../../model/needs.js' {
 export default defineNeed({
   name: 'gateNoRails',
   description: 'a Gate partner known not to have rail entitlement',
-  missing: (profile) => (profile.gate.partners.some((p) => p.rails === false && !p.reservedFor) ? null : 'no gate partner has rails: false (known not rail-entitled)'),
+  missing: (profile) => (profile.gate.partners.some((p) => p.rails === false) ? null : 'no gate partner has rails: false (known not rail-entitled)'),
   setup: (env) => leaseGate(env, 'non-rail', (p) => p.rails === false),
 });

@@ -11,6 +11,6 @@ declare module '../../model/needs.js' {
 export default defineNeed({
   name: 'gateRails',
   description: 'a Gate partner with rail entitlement',
-  missing: (profile) => (profile.gate.partners.some((p) => p.rails === true && !p.reservedFor) ? null : 'no gate partner has rails: true (rail entitlement)'),
+  missing: (profile) => (profile.gate.partners.some((p) => p.rails === true) ? null : 'no gate partner has rails: true (rail entitlement)'),
   setup: (env) => leaseGate(env, 'rail-entitled', (p) => p.rails === true),
 });
