@@ -103,6 +103,7 @@ export const ASSETS: AssetDef[] = [
 export const PAYMENT_METHODS: MethodDef[] = [
   { id: 'card', name: 'Card', currency: 'EUR', fees: { percent: '2.50' } },
   { id: 'sepa_bank_transfer', name: 'SEPA bank transfer', currency: 'EUR', fees: { fixed: '0.50' } },
+  { id: 'sepa_instant', name: 'SEPA Instant', currency: 'EUR', fees: {} },
   { id: 'card', name: 'Card', currency: 'USD', fees: { percent: '2.90' } },
   { id: 'ach', name: 'ACH bank transfer', currency: 'USD', fees: {} },
   { id: 'card', name: 'Card', currency: 'GBP', fees: { percent: '2.50' } },
