@@ -497,7 +497,7 @@ describe('quotes, transactions and rails', () => {
 });
 
 describe('seeded faults of the commerce areas', () => {
-  const faults = [capabilities, customers, quotesTransactions, rails].flatMap((a) => a.faults);
+  const faults = [capabilities, eligibility, customers, quotesTransactions, rails].flatMap((a) => a.faults);
   it('are unique kebab-case gate faults naming catalogue requirements', () => {
     const ids = new Set(CATALOGUE.map((r) => r.id));
     expect(faults.length).toBeGreaterThanOrEqual(15);
