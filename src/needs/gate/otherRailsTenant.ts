@@ -15,7 +15,7 @@ export default defineNeed({
   description: 'a second rail-entitled Gate partner (another tenant) for cross-tenant rail checks',
   requires: ['gateRails'],
   missing: (profile) =>
-    profile.gate.partners.filter((p) => p.rails === true && !p.reservedFor).length > 1
+    profile.gate.partners.filter((p) => p.rails === true).length > 1
       ? null
       : 'cross-tenant rail checks need two gate partners with rails: true (the second one shows tenancy, not rail access, decides the answer)',
   setup: (env) => leaseGate(env, 'second rail-entitled (another tenant)', (p) => p.rails === true, { distinct: true }),

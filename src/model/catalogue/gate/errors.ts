@@ -20,7 +20,7 @@ const area = defineArea({
     'GATE-ERR-VALIDATION-JOINED': {
       title: 'a 400 whose message reports several validation errors joins exactly those messages with "; " (each part names its field)',
       kind: 'envelope',
-      anchor: 'message | string | human text; validation errors joined with `; `',
+      anchor: 'validation errors joined with `; `',
     },
     'GATE-ERR-400-INVALID-REQUEST': { title: '400 has type invalid_request (missing or malformed field, unknown key where strict)', kind: 'error' },
     'GATE-ERR-404-NOT-FOUND': { title: '404 has type not_found for a missing resource', kind: 'error' },
@@ -28,7 +28,7 @@ const area = defineArea({
     'GATE-ERR-5XX-SCRUBBED': {
       title: 'a 5xx has the error envelope with type server_error and its message scrubbed to a generic internal error text',
       kind: 'error',
-      anchor: '5xx | server_error | body message is scrubbed to a generic internal error text',
+      anchor: 'body message is scrubbed to a generic internal error text',
       // No documented request must fail on the server: only a sandbox control reaches a 5xx.
       needs: ['gateServerError'],
     },
