@@ -2,9 +2,10 @@
 // authPublishable), tenancy in each area's lookups; this area owns their
 // seeded faults. Its only routes are fault stand-ins: registered first, they
 // shadow the real route while their fault is on (a tenancy leak in a list or a
-// read that the owning area need not know about).
-import type { Req } from '../kit/http.js';
-import { HttpError } from '../kit/http.js';
+// shadow the real route while their fault is on (a tenancy leak in a list, a read
+// or a write that the owning area need not know about).
+import { HttpError, Router, type Handler, type Reply, type Req } from '../kit/http.js';
+import { area as customers } from './customers.js';
 import { quotes, quoteView } from './quotesTransactions.js';
 import { listDeliveries } from './webhookOperations.js';
 import type { GateArea, GateWorld } from './world.js';
@@ -19,6 +20,30 @@ function everyonesDeliveries(world: GateWorld, req: Req) {
     .flatMap((p) => (listDeliveries(world, { partner: p, mode: caller.mode }, req, url) as typeof own).data);
   const data = [...own.data, ...others].sort((a, b) => String(b.created_at).localeCompare(String(a.created_at))).slice(0, Math.max(own.data.length, 50));
   return { status: 200, body: { ...own, data } };
+}
+
+/**
+ * The customers area's own write handler, run as the customer's owner when the caller's own answer is 404:
+ * another partner's customer is written as if it were the caller's.
+ */
+function writeAsOwner(world: GateWorld, handler: Handler): Handler {
+  const notFound = (e: unknown) => e instanceof HttpError && e.status === 404;
+  return async (req: Req): Promise<Reply> => {
+    const caller = world.authSecret(req);
+    try {
+      return await handler(req);
+    } catch (e) {
+      if (!notFound(e) || caller.mode !== 'test') throw e;
+      for (const p of world.profile.gate.partners.filter((x) => x.name !== caller.partner.name)) {
+        try {
+          return await handler({ ...req, headers: { ...req.headers, authorization: `Bearer ${p.secretKey}` } });
+        } catch (other) {
+          if (!notFound(other)) throw other;
+        }
+      }
+      throw e;
+    }
+  };
 }
 
 export const area: GateArea = {
@@ -74,6 +99,13 @@ export const area: GateArea = {
       suite: 'conformance',
     },
     {
+      name: 'auth-foreign-customer-writable',
+      service: 'gate',
+      requirements: ['GATE-AUTH-CROSS-TENANT-CUSTOMER-WRITE'],
+      description: "PATCH and DELETE /customers/{id} of another partner's customer are applied (as its owner) instead of 404.",
+      suite: 'conformance',
+    },
+    {
       name: 'auth-deliveries-foreign-listed',
       service: 'gate',
       requirements: ['GATE-AUTH-CROSS-TENANT-DELIVERY'],
@@ -92,5 +124,14 @@ export const area: GateArea = {
       });
     }
     if (world.faults.has('auth-deliveries-foreign-listed')) router.on('GET', '/webhooks/deliveries', (req) => everyonesDeliveries(world, req));
+    if (world.faults.has('auth-foreign-customer-writable')) {
+      // The real handlers on a private router (same world, same customer store), wrapped.
+      const real = new Router();
+      customers.register(real, world);
+      for (const method of ['PATCH', 'DELETE']) {
+        const handler = real.match(method, '/customers/x').handler!;
+        router.on(method, '/customers/:id', writeAsOwner(world, handler));
+      }
+    }
   },
 };
