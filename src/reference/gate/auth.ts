@@ -1,7 +1,6 @@
 // Authentication: the credential rules live in world.ts (authSecret /
 // authPublishable), tenancy in each area's lookups; this area owns their
 // seeded faults. Its only routes are fault stand-ins: registered first, they
-// shadow the real route while their fault is on (a tenancy leak in a list or a
 // shadow the real route while their fault is on (a tenancy leak in a list, a read
 // or a write that the owning area need not know about).
 import { HttpError, Router, type Handler, type Reply, type Req } from '../kit/http.js';
