@@ -42,8 +42,10 @@ const weirdQuery = fc.oneof(
 
 describe('reference fuzz: every route, malformed input', () => {
   it('never answers 5xx; every error is an envelope with request_id = X-Request-Id', async () => {
+    // The sandbox control behind gate.triggers.serverError answers 500 on purpose (the 5xx-scrubbing check judges it).
+    const deliberate5xx = (r: { pattern: string }) => r.pattern.endsWith('/server_error');
     const targets = [
-      ...ref.routes.gate.map((r) => ({ ...r, url: ref.urls.gateSandbox, keys: gateKeys })),
+      ...ref.routes.gate.filter((r) => !deliberate5xx(r)).map((r) => ({ ...r, url: ref.urls.gateSandbox, keys: gateKeys })),
       ...ref.routes.pools.map((r) => ({ ...r, url: ref.urls.poolsSandbox, keys: poolsKeys })),
     ];
     expect(targets.length).toBeGreaterThan(40);

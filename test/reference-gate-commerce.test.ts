@@ -10,6 +10,7 @@ import { ActiveFaults } from '../src/reference/kit/faults.js';
 import { HttpError, Router, errorEnvelope, type Reply, type Req } from '../src/reference/kit/http.js';
 import { area as capabilities } from '../src/reference/gate/capabilities.js';
 import { area as customers } from '../src/reference/gate/customers.js';
+import { area as eligibility } from '../src/reference/gate/eligibility.js';
 import { area as quotesTransactions } from '../src/reference/gate/quotesTransactions.js';
 import { area as rails } from '../src/reference/gate/rails.js';
 import type { GateCaller, GateWorld } from '../src/reference/gate/world.js';
@@ -81,7 +82,7 @@ function makeWorld(faultNames: string[] = []) {
     iso: (ms?: number) => new Date(ms ?? t).toISOString(),
   };
   const router = new Router();
-  for (const a of [capabilities, customers, quotesTransactions, rails]) a.register(router, world as unknown as GateWorld);
+  for (const a of [capabilities, eligibility, customers, quotesTransactions, rails]) a.register(router, world as unknown as GateWorld);
 
   async function call(
     method: string,
@@ -496,7 +497,7 @@ describe('quotes, transactions and rails', () => {
 });
 
 describe('seeded faults of the commerce areas', () => {
-  const faults = [capabilities, customers, quotesTransactions, rails].flatMap((a) => a.faults);
+  const faults = [capabilities, eligibility, customers, quotesTransactions, rails].flatMap((a) => a.faults);
   it('are unique kebab-case gate faults naming catalogue requirements', () => {
     const ids = new Set(CATALOGUE.map((r) => r.id));
     expect(faults.length).toBeGreaterThanOrEqual(15);

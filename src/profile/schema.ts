@@ -174,9 +174,27 @@ export const Profile = z
             expireSignedQuote: RequestTemplate.optional(),
             /** Body of a pay-in redeeming {{quoteId}} (POST /rails/pay_ins; body not shown). */
             payInBody: z.record(z.string(), z.unknown()).optional(),
+            /**
+             * A sandbox control that makes the target answer a 5xx through its normal error path (the
+             * spec offers no request that must fail on the server): the 5xx-scrubbing check judges
+             * that answer. It works when it answers 5xx; without it the check is skipped.
+             */
+            serverError: RequestTemplate.optional(),
           })
           .strict()
           .default({}),
+        /** What the edge (CDN, proxy) in front of the target does to requests. */
+        edge: z
+          .object({
+            ...comment,
+            /**
+             * true when the edge sets cf-ipcountry itself from the caller's IP (Cloudflare does), so
+             * rampart can neither choose nor omit the country header: the ip-geo checks are skipped.
+             */
+            overwritesCountryHeader: z.boolean().default(false),
+          })
+          .strict()
+          .default({ overwritesCountryHeader: false }),
       })
       .strict(),
     pools: z

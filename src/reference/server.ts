@@ -1,16 +1,17 @@
 // The embedded reference target: four node:http servers (Gate sandbox and
 // production, Pools sandbox and production), each serving its API under /v1.
 // One request pipeline for all: request id, body, Req, Gate rate limiting,
-// router dispatch, error envelope.
+// router dispatch, error envelope (Gate: gate/errors.ts).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Profile } from '../profile/schema.js';
 import { ALL_FAULTS } from './faults.js';
 import { issueLiveKeys } from './liveKeys.js';
+import { gateErrorReply, gateServerErrorReply } from './gate/errors.js';
 import { createGateService } from './gate/index.js';
 import { systemClock, type Clock } from './kit/clock.js';
 import { ActiveFaults } from './kit/faults.js';
-import { errorEnvelope, HttpError, newRequestId, readBody, send, sendError, type Req, type Router } from './kit/http.js';
+import { HttpError, newRequestId, readBody, send, sendError, type Req, type Router } from './kit/http.js';
 import { WebhookOutbox } from './kit/outbox.js';
 import { GateRateLimiter } from './kit/rateLimiter.js';
 import { createPoolsService } from './pools/index.js';
@@ -76,10 +77,8 @@ async function handle(p: Pipeline, req: IncomingMessage, res: ServerResponse): P
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const fullPath = q === -1 ? url : url.slice(0, q);
-    // The versioning fault serves Gate at the root instead of under /v1.
-    const base = p.service === 'gate' && p.faults.has('ver-no-v1-segment') ? '' : BASE;
-    if (base && fullPath !== base && !fullPath.startsWith(`${base}/`)) throw new HttpError(404, `Unknown route: ${req.method} ${fullPath}`, 'route_not_found');
-    const path = fullPath.slice(base.length) || '/';
+    if (fullPath !== BASE && !fullPath.startsWith(`${BASE}/`)) throw new HttpError(404, `Unknown route: ${req.method} ${fullPath}`, 'route_not_found');
+    const path = fullPath.slice(BASE.length) || '/';
     const method = (req.method ?? 'GET').toUpperCase();
     const m = p.router.match(method, path);
     if (p.limiter) p.limiter.check(clientKey(req), method, path, m.pattern ? `${method} ${m.pattern}` : `${method} ?`);
@@ -104,48 +103,15 @@ async function handle(p: Pipeline, req: IncomingMessage, res: ServerResponse): P
       return;
     }
     if (err instanceof HttpError) {
-      const wrong = p.service === 'gate' ? wrongErrorFor(p.faults, err) : null;
-      if (wrong) {
-        sendError(res, requestId, wrong);
-        return;
-      }
-      if (p.service === 'gate' && p.faults.has('err-code-empty')) {
-        send(res, requestId, { status: err.status, body: { ...errorEnvelope(err, requestId), code: '' }, headers: err.headers });
-        return;
-      }
-      if (p.faults.has('err-request-id-header-mismatch') || p.faults.has('err-envelope-no-status-code')) {
-        const body: Record<string, unknown> = errorEnvelope(err, requestId);
-        if (p.faults.has('err-envelope-no-status-code')) delete body.statusCode;
-        const headers = p.faults.has('err-request-id-header-mismatch') ? { ...(err.headers ?? {}), 'x-request-id': newRequestId() } : err.headers;
-        send(res, requestId, { status: err.status, body, headers });
-        return;
-      }
-      sendError(res, requestId, err);
+      if (p.service === 'gate') send(res, requestId, gateErrorReply(p.faults, err, requestId));
+      else sendError(res, requestId, err);
       return;
     }
     // The message stays in our log (never a secret: handlers do not put keys in errors); the client sees a generic text.
     p.log(`500 ${req.method} ${(req.url ?? '').split('?')[0]} request_id=${requestId}: ${(err as Error)?.stack ?? String(err)}`);
-    sendError(res, requestId, new HttpError(500, 'internal', 'internal_error', 'server_error'));
+    if (p.service === 'gate') send(res, requestId, gateServerErrorReply(p.faults, err, requestId));
+    else sendError(res, requestId, new HttpError(500, 'internal', 'internal_error', 'server_error'));
   }
-}
-
-/** Error-type faults of the Gate envelope: the error re-typed (or a leaking 500), else null. */
-function wrongErrorFor(faults: ActiveFaults, err: HttpError): HttpError | null {
-  const retype: Record<string, [number, string]> = {
-    'err-400-type-bad-request': [400, 'bad_request'],
-    'err-401-type-forbidden': [401, 'forbidden'],
-    'err-403-type-unauthorized': [403, 'unauthorized'],
-    'err-404-type-missing': [404, 'missing'],
-    'err-409-type-invalid': [409, 'invalid_request'],
-  };
-  for (const [name, [status, type]] of Object.entries(retype)) {
-    if (faults.has(name) && err.status === status) return new HttpError(status, err.message, err.code, type as HttpError['type'], err.headers);
-  }
-  if (faults.has('err-5xx-leaks-stack') && /not valid JSON/.test(err.message)) {
-    // 501 keeps the message in errorEnvelope: the leak is the fault.
-    return new HttpError(501, `SyntaxError: Unexpected end of JSON input\n    at JSON.parse (<anonymous>)\n    at jsonObject (src/reference/kit/http.ts)`, 'internal_error', 'server_error');
-  }
-  return null;
 }
 
 function listen(server: Server, port: number, host: string): Promise<number> {

@@ -29,6 +29,10 @@ export function expectGateError(t: CheckTools, ex: Exchange, status: number, typ
   const byStatus = TYPE_ID[status];
   const statusRequirement: RequirementId = typeRequirement ?? byStatus?.id ?? 'GATE-ERR-ENVELOPE';
   t.expect.status(ex, status, statusRequirement);
+  // The type first, on the raw body: a wrong type (outside the documented set) is the type rule broken, not the envelope shape.
+  const type: unknown = (ex.json as { type?: unknown } | undefined)?.type;
+  if (byStatus) t.expect.equal(type, byStatus.type, `type of a ${status}`, { requirement: byStatus.id, exchange: ex });
+  if (typeRequirement && byStatus && typeRequirement !== byStatus.id) t.expect.equal(type, byStatus.type, `type of a ${status}`, { requirement: typeRequirement, exchange: ex });
   const env = t.expect.schema(ex, ErrorEnvelope, 'GATE-ERR-ENVELOPE');
   t.expect.equal(env.statusCode, ex.status, 'statusCode mirrors the HTTP status', { requirement: 'GATE-ERR-ENVELOPE', exchange: ex });
   t.expect.equal(ex.requestId ?? '(no X-Request-Id header)', env.request_id, 'X-Request-Id header equals the envelope request_id', {
@@ -36,12 +40,34 @@ export function expectGateError(t: CheckTools, ex: Exchange, status: number, typ
     exchange: ex,
   });
   t.expect.that(env.code.length > 0, 'code is a non-empty machine code (it falls back to type)', { requirement: 'GATE-ERR-CODE-FALLBACK', actual: env.code, exchange: ex });
-  if (byStatus) t.expect.equal(env.type, byStatus.type, `type of a ${status}`, { requirement: byStatus.id, exchange: ex });
-  if (typeRequirement && byStatus && typeRequirement !== byStatus.id) {
-    t.expect.equal(env.type, byStatus.type, `type of a ${status}`, { requirement: typeRequirement, exchange: ex });
-  }
   // Which codes the target uses, and whether it falls back to type: the full code list is not shown.
   t.observe('gate-error-code', { status, type: env.type, code: env.code, codeIsType: env.code === env.type });
   return env;
 }
 
+
+/**
+ * A 5xx as the Errors table documents it (GATE-ERR-5XX-SCRUBBED): the envelope
+ * with type server_error, a message scrubbed to a generic text (no stack frame,
+ * source path, exception name or SQL), statusCode and X-Request-Id as on every
+ * error. Only a real 5xx may be judged here: the caller has seen one.
+ */
+export function expectScrubbed5xx(t: CheckTools, ex: Exchange, what: string): ErrorEnvelope {
+  const R: RequirementId = 'GATE-ERR-5XX-SCRUBBED';
+  t.expect.that(ex.status >= 500 && ex.status < 600, `${what} answered a 5xx`, { requirement: R, expected: '5xx', actual: ex.status, exchange: ex });
+  t.expect.equal((ex.json as { type?: unknown } | undefined)?.type, 'server_error', `type of a ${ex.status} (${what})`, { requirement: R, exchange: ex });
+  const env = t.expect.schema(ex, ErrorEnvelope, 'GATE-ERR-ENVELOPE');
+  t.expect.that(!LEAK.test(env.message), 'a 5xx message is a generic internal error text (no stack, source path, exception name or query)', {
+    requirement: R,
+    actual: env.message.slice(0, 300),
+    exchange: ex,
+  });
+  t.expect.equal(env.statusCode, ex.status, 'statusCode mirrors the HTTP status', { requirement: 'GATE-ERR-ENVELOPE', exchange: ex });
+  t.expect.equal(ex.requestId ?? '(no X-Request-Id header)', env.request_id, 'X-Request-Id header equals the envelope request_id', {
+    requirement: 'GATE-ERR-REQUEST-ID-HEADER',
+    exchange: ex,
+  });
+  t.expect.that(env.code.length > 0, 'code is a non-empty machine code (it falls back to type)', { requirement: 'GATE-ERR-CODE-FALLBACK', actual: env.code, exchange: ex });
+  t.observe('gate-5xx-message', { status: ex.status, code: env.code, message: env.message.slice(0, 200) }, 'the generic text itself is not shown');
+  return env;
+}

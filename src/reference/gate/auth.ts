@@ -1,29 +1,136 @@
-// Authentication and errors: the credential rules live in world.ts
-// (authSecret/authPublishable) and the error envelope in server.ts; this area
-// owns their seeded faults. It has no routes of its own.
-import type { GateArea } from './world.js';
+// Authentication: the credential rules live in world.ts (authSecret /
+// authPublishable), tenancy in each area's lookups; this area owns their
+// seeded faults. Its only routes are fault stand-ins: registered first, they
+// shadow the real route while their fault is on (a tenancy leak in a list, a read
+// or a write that the owning area need not know about).
+import { HttpError, Router, type Handler, type Reply, type Req } from '../kit/http.js';
+import { area as customers } from './customers.js';
+import { quotes, quoteView } from './quotesTransactions.js';
+import { listDeliveries } from './webhookOperations.js';
+import type { GateArea, GateWorld } from './world.js';
+
+/** The deliveries list of every partner of the caller's mode, newest first: the list leaks other tenants. */
+function everyonesDeliveries(world: GateWorld, req: Req) {
+  const caller = world.authSecret(req);
+  const url = '/v1/webhooks/deliveries';
+  const own = listDeliveries(world, caller, req, url) as { data: { created_at: string | null }[]; has_more: boolean };
+  const others = world.profile.gate.partners
+    .filter((p) => p.name !== caller.partner.name)
+    .flatMap((p) => (listDeliveries(world, { partner: p, mode: caller.mode }, req, url) as typeof own).data);
+  const data = [...own.data, ...others].sort((a, b) => String(b.created_at).localeCompare(String(a.created_at))).slice(0, Math.max(own.data.length, 50));
+  return { status: 200, body: { ...own, data } };
+}
+
+/**
+ * The customers area's own write handler, run as the customer's owner when the caller's own answer is 404:
+ * another partner's customer is written as if it were the caller's.
+ */
+function writeAsOwner(world: GateWorld, handler: Handler): Handler {
+  const notFound = (e: unknown) => e instanceof HttpError && e.status === 404;
+  return async (req: Req): Promise<Reply> => {
+    const caller = world.authSecret(req);
+    try {
+      return await handler(req);
+    } catch (e) {
+      if (!notFound(e) || caller.mode !== 'test') throw e;
+      for (const p of world.profile.gate.partners.filter((x) => x.name !== caller.partner.name)) {
+        try {
+          return await handler({ ...req, headers: { ...req.headers, authorization: `Bearer ${p.secretKey}` } });
+        } catch (other) {
+          if (!notFound(other)) throw other;
+        }
+      }
+      throw e;
+    }
+  };
+}
 
 export const area: GateArea = {
   name: 'auth',
   faults: [
-    { name: 'auth-revoked-key-accepted', service: 'gate', requirements: ['GATE-AUTH-REVOKED-403'], description: 'A revoked secret key is accepted.', suite: 'conformance' },
-    { name: 'auth-mode-mismatch-accepted', service: 'gate', requirements: ['GATE-AUTH-MODE-MISMATCH-403'], description: 'A live key works on the sandbox base and a test key on production.', suite: 'conformance' },
-    { name: 'auth-publishable-key-on-secret-route', service: 'gate', requirements: ['GATE-AUTH-PK-SECRET-ROUTE'], description: 'A publishable key is accepted on secret-key routes.', suite: 'conformance' },
-    { name: 'auth-missing-credential-403', service: 'gate', requirements: ['GATE-AUTH-MISSING-401'], description: 'A request without credentials gives 403 instead of 401.', suite: 'conformance' },
-    { name: 'auth-malformed-key-403', service: 'gate', requirements: ['GATE-AUTH-MALFORMED-401'], description: 'A malformed or unknown key gives 403 instead of 401.', suite: 'conformance' },
-    { name: 'err-cross-tenant-403', service: 'gate', requirements: ['GATE-ERR-CROSS-TENANT-404'], description: "Another partner's session gives 403 instead of 404.", suite: 'conformance' },
-    { name: 'err-request-id-header-mismatch', service: 'gate', requirements: ['GATE-ERR-REQUEST-ID-HEADER'], description: 'X-Request-Id on errors differs from the envelope request_id.', suite: 'conformance' },
-    { name: 'err-code-empty', service: 'gate', requirements: ['GATE-ERR-CODE-FALLBACK'], description: 'Error envelopes carry code "" instead of a code (or the type).', suite: 'conformance' },
-    { name: 'err-400-type-bad-request', service: 'gate', requirements: ['GATE-ERR-400-INVALID-REQUEST'], description: '400 answers carry type bad_request.', suite: 'conformance' },
-    { name: 'err-401-type-forbidden', service: 'gate', requirements: ['GATE-ERR-401-UNAUTHORIZED'], description: '401 answers carry type forbidden.', suite: 'conformance' },
-    { name: 'err-403-type-unauthorized', service: 'gate', requirements: ['GATE-ERR-403-FORBIDDEN'], description: '403 answers carry type unauthorized.', suite: 'conformance' },
-    { name: 'err-404-type-missing', service: 'gate', requirements: ['GATE-ERR-404-NOT-FOUND'], description: '404 answers carry type missing.', suite: 'conformance' },
-    { name: 'err-409-type-invalid', service: 'gate', requirements: ['GATE-ERR-409-CONFLICT'], description: '409 answers carry type invalid_request.', suite: 'conformance' },
-    { name: 'err-5xx-leaks-stack', service: 'gate', requirements: ['GATE-ERR-5XX-SCRUBBED'], description: 'A body that is not valid JSON answers 500 with the parser exception text.', suite: 'conformance' },
-    { name: 'ver-no-v1-segment', service: 'gate', requirements: ['GATE-VER-V1-SEGMENT'], description: 'The Gate API answers at the root instead of under /v1.', suite: 'conformance' },
-    { name: 'err-envelope-no-status-code', service: 'gate', requirements: ['GATE-ERR-ENVELOPE'], description: 'The error envelope lacks statusCode.', suite: 'conformance' },
+    {
+      name: 'auth-revoked-key-accepted',
+      service: 'gate',
+      requirements: ['GATE-AUTH-REVOKED-403'],
+      description: 'A revoked secret key is accepted.',
+      suite: 'conformance',
+    },
+    {
+      name: 'auth-mode-mismatch-accepted',
+      service: 'gate',
+      requirements: ['GATE-AUTH-MODE-MISMATCH-403'],
+      description: 'A live key works on the sandbox base and a test key on production.',
+      suite: 'conformance',
+    },
+    {
+      name: 'auth-publishable-key-on-secret-route',
+      service: 'gate',
+      requirements: ['GATE-AUTH-PK-SECRET-ROUTE'],
+      description: 'A publishable key is accepted on secret-key routes.',
+      suite: 'conformance',
+    },
+    {
+      name: 'auth-missing-credential-403',
+      service: 'gate',
+      requirements: ['GATE-AUTH-MISSING-401'],
+      description: 'A request without credentials gives 403 instead of 401.',
+      suite: 'conformance',
+    },
+    {
+      name: 'auth-malformed-key-403',
+      service: 'gate',
+      requirements: ['GATE-AUTH-MALFORMED-401'],
+      description: 'A malformed or unknown key gives 403 instead of 401.',
+      suite: 'conformance',
+    },
+    {
+      name: 'err-cross-tenant-403',
+      service: 'gate',
+      requirements: ['GATE-ERR-CROSS-TENANT-404'],
+      description: "Another partner's session gives 403 instead of 404.",
+      suite: 'conformance',
+    },
+    {
+      name: 'auth-foreign-quote-readable',
+      service: 'gate',
+      requirements: ['GATE-AUTH-CROSS-TENANT-QUOTE'],
+      description: "GET /quotes/{id} answers another partner's signed quote instead of 404.",
+      suite: 'conformance',
+    },
+    {
+      name: 'auth-foreign-customer-writable',
+      service: 'gate',
+      requirements: ['GATE-AUTH-CROSS-TENANT-CUSTOMER-WRITE'],
+      description: "PATCH and DELETE /customers/{id} of another partner's customer are applied (as its owner) instead of 404.",
+      suite: 'conformance',
+    },
+    {
+      name: 'auth-deliveries-foreign-listed',
+      service: 'gate',
+      requirements: ['GATE-AUTH-CROSS-TENANT-DELIVERY'],
+      description: "GET /webhooks/deliveries lists the deliveries of every partner of the environment, not only the caller's.",
+      suite: 'conformance',
+    },
   ],
-  register() {
+  register(router, world) {
     // Credential checks run inside each route through world.authSecret / authPublishable.
+    if (world.faults.has('auth-foreign-quote-readable')) {
+      router.on('GET', '/quotes/:id', (req) => {
+        const caller = world.authSecret(req, { rail: true });
+        const q = quotes(world).get(req.params.id!);
+        if (!q || !q.scope.endsWith(`\u0000${caller.mode}`)) throw new HttpError(404, `No such quote: ${req.params.id}`, 'resource_missing');
+        return { status: 200, body: quoteView(world, q) };
+      });
+    }
+    if (world.faults.has('auth-deliveries-foreign-listed')) router.on('GET', '/webhooks/deliveries', (req) => everyonesDeliveries(world, req));
+    if (world.faults.has('auth-foreign-customer-writable')) {
+      // The real handlers on a private router (same world, same customer store), wrapped.
+      const real = new Router();
+      customers.register(real, world);
+      for (const method of ['PATCH', 'DELETE']) {
+        const handler = real.match(method, '/customers/x').handler!;
+        router.on(method, '/customers/:id', writeAsOwner(world, handler));
+      }
+    }
   },
 };

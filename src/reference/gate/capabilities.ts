@@ -1,5 +1,5 @@
 // Gate capability discovery: countries, currencies, assets, payment and payout
-// methods, eligibility. A static catalogue that agrees with the embedded
+// methods (eligibility is eligibility.ts, on the same catalogue). A static catalogue that agrees with the embedded
 // profile's gate.catalog fixtures (DE/EUR supported, KP unsupported, JPY
 // unsupported, USDC active both sides, LUNA inactive, SOL on_ramp only, CH
 // supported but CHF has no payment method).
@@ -17,9 +17,6 @@
 // - Payment/payout methods: a malformed `currency` (not 3 letters) or `country_code` (not 2 letters)
 //   gives 400; a well-formed but unknown/unsupported one resolves to no methods (200, empty data).
 // - Payout-method object: { object: 'payout_method', id, name, currency, side: 'off_ramp', icon_url, fees }.
-// - Eligibility: cf-ipcountry values that are not two letters, and Cloudflare's XX/T1 placeholders,
-//   count as unresolved. A malformed explicit country_code gives 400. unavailable_reason names the
-//   first failed refinement in the order region, currency, asset.
 import { HttpError, type Reply, type Req } from '../kit/http.js';
 import type { GateArea } from './world.js';
 
@@ -106,6 +103,7 @@ export const ASSETS: AssetDef[] = [
 export const PAYMENT_METHODS: MethodDef[] = [
   { id: 'card', name: 'Card', currency: 'EUR', fees: { percent: '2.50' } },
   { id: 'sepa_bank_transfer', name: 'SEPA bank transfer', currency: 'EUR', fees: { fixed: '0.50' } },
+  { id: 'sepa_instant', name: 'SEPA Instant', currency: 'EUR', fees: {} },
   { id: 'card', name: 'Card', currency: 'USD', fees: { percent: '2.90' } },
   { id: 'ach', name: 'ACH bank transfer', currency: 'USD', fees: {} },
   { id: 'card', name: 'Card', currency: 'GBP', fees: { percent: '2.50' } },
@@ -136,7 +134,7 @@ export function defaultMethod(currency: string, side: 'on_ramp' | 'off_ramp'): M
 }
 
 const COUNTRY_RE = /^[A-Za-z]{2}$/;
-const CURRENCY_RE = /^[A-Za-z]{3}$/;
+export const CURRENCY_RE = /^[A-Za-z]{3}$/;
 
 function list(url: string, data: unknown[]): Reply {
   return { status: 200, body: { object: 'list', data, has_more: false, url: `/v1${url}` } };
@@ -149,7 +147,7 @@ function sideParam(req: Req, fallback: 'on_ramp' | 'off_ramp' | null): 'on_ramp'
   return s;
 }
 
-function countryParam(req: Req): string | null {
+export function countryParam(req: Req): string | null {
   const c = req.query.get('country_code');
   if (c === null || c === '') return null;
   if (!COUNTRY_RE.test(c)) throw new HttpError(400, 'country_code must match ^[A-Za-z]{2}$', 'invalid_country_code');
@@ -157,7 +155,7 @@ function countryParam(req: Req): string | null {
 }
 
 /** The edge country header, when it names a real two-letter country. */
-function ipCountry(req: Req): string | null {
+export function ipCountry(req: Req): string | null {
   const h = req.headers['cf-ipcountry'];
   const v = Array.isArray(h) ? h[0] : h;
   if (!v || !COUNTRY_RE.test(v.trim())) return null;
@@ -165,11 +163,11 @@ function ipCountry(req: Req): string | null {
   return c === 'XX' || c === 'T1' ? null : c;
 }
 
-function assetView(a: AssetDef, side: 'on_ramp' | 'off_ramp', currency?: string | null) {
+function assetView(a: AssetDef, side: 'on_ramp' | 'off_ramp', currency?: string | null, nameFallback = true) {
   const view: Record<string, unknown> = {
     object: 'asset',
     symbol: a.symbol,
-    name: a.name ?? a.symbol,
+    name: a.name ?? (nameFallback ? a.symbol : null),
     side,
     active: a.active,
     icon_url: `https://assets.gate.example/icons/${a.symbol.toLowerCase()}.svg`,
@@ -188,7 +186,7 @@ function offeredIn(a: AssetDef, country: string | null): boolean {
   return a.regions === null || a.regions.includes(c.code);
 }
 
-function methodView(m: MethodDef, side: 'on_ramp' | 'off_ramp') {
+function methodView(m: MethodDef, side: 'on_ramp' | 'off_ramp', emptyFeesNull = false) {
   return {
     object: side === 'on_ramp' ? 'payment_method' : 'payout_method',
     id: m.id,
@@ -196,7 +194,7 @@ function methodView(m: MethodDef, side: 'on_ramp' | 'off_ramp') {
     currency: m.currency,
     side,
     icon_url: null,
-    fees: { ...m.fees },
+    fees: emptyFeesNull && Object.keys(m.fees).length === 0 ? null : { ...m.fees },
   };
 }
 
@@ -246,27 +244,6 @@ export const area: GateArea = {
       suite: 'conformance',
     },
     {
-      name: 'elig-ip-reported-explicit',
-      service: 'gate',
-      requirements: ['GATE-ELIG-GEO-SOURCE-IP'],
-      description: 'eligibility resolved from cf-ipcountry reports geo_source explicit.',
-      suite: 'conformance',
-    },
-    {
-      name: 'elig-ignores-currency',
-      service: 'gate',
-      requirements: ['GATE-ELIG-CURRENCY-NOT-SUPPORTED'],
-      description: 'eligibility stays eligible with an unsupported currency (currency_supported true, no unavailable_reason).',
-      suite: 'conformance',
-    },
-    {
-      name: 'elig-unresolved-no-reason',
-      service: 'gate',
-      requirements: ['GATE-ELIG-COUNTRY-UNRESOLVED'],
-      description: 'eligibility without any country reports unavailable_reason null.',
-      suite: 'conformance',
-    },
-    {
       name: 'cap-asset-region-ignored',
       service: 'gate',
       requirements: ['GATE-CAP-ASSET-REGION-404'],
@@ -274,20 +251,68 @@ export const area: GateArea = {
       suite: 'conformance',
     },
     {
-      name: 'elig-ip-over-explicit',
+      name: 'cap-countries-bare-array',
       service: 'gate',
-      requirements: ['GATE-ELIG-EXPLICIT-OVER-IP'],
-      description: 'eligibility prefers the cf-ipcountry header over an explicit country_code.',
+      requirements: ['GATE-CAP-LISTS-ENVELOPE'],
+      description: 'GET /capabilities/countries answers a bare array instead of a list envelope.',
+      suite: 'conformance',
+    },
+    {
+      name: 'cap-asset-name-null',
+      service: 'gate',
+      requirements: ['GATE-CAP-ASSETS-LIST'],
+      description: 'An asset without a display name has name null instead of falling back to its symbol.',
+      suite: 'conformance',
+    },
+    {
+      name: 'cap-asset-single-wrapped',
+      service: 'gate',
+      requirements: ['GATE-CAP-ASSET-SINGLE'],
+      description: 'GET /capabilities/assets/{symbol} wraps the Asset as { data: Asset }.',
+      suite: 'conformance',
+    },
+    {
+      name: 'cap-asset-side-default-off-ramp',
+      service: 'gate',
+      requirements: ['GATE-CAP-ASSET-SIDE-DEFAULT'],
+      description: 'Without a side query the single asset is looked up on off_ramp.',
+      suite: 'conformance',
+    },
+    {
+      name: 'cap-unknown-asset-200',
+      service: 'gate',
+      requirements: ['GATE-CAP-ASSET-UNKNOWN-404'],
+      description: 'An unknown symbol answers 200 with an inactive placeholder asset instead of 404.',
+      suite: 'conformance',
+    },
+    {
+      name: 'cap-payment-methods-currency-ignored',
+      service: 'gate',
+      requirements: ['GATE-CAP-PM-CURRENCY'],
+      description: 'payment-methods?currency= answers the methods of every currency.',
+      suite: 'conformance',
+    },
+    {
+      name: 'cap-payment-methods-country-ignored',
+      service: 'gate',
+      requirements: ['GATE-CAP-PM-COUNTRY-DEFAULT-FIAT'],
+      description: 'payment-methods?country_code= does not resolve the default fiat (empty data).',
+      suite: 'conformance',
+    },
+    {
+      name: 'cap-payment-method-fees-null',
+      service: 'gate',
+      requirements: ['GATE-CAP-PM-LIST'],
+      description: 'A payment method without fees carries fees null instead of an empty object.',
       suite: 'conformance',
     },
   ],
   register(router, world) {
     router.on('GET', '/capabilities/countries', (req) => {
       world.authSecret(req);
-      return list(
-        '/capabilities/countries',
-        COUNTRIES.map((c) => ({ object: 'country', code: c.code, name: c.name, supported: c.supported, default_currency: c.defaultCurrency })),
-      );
+      const countries = COUNTRIES.map((c) => ({ object: 'country', code: c.code, name: c.name, supported: c.supported, default_currency: c.defaultCurrency }));
+      if (world.faults.has('cap-countries-bare-array')) return { status: 200, body: countries };
+      return list('/capabilities/countries', countries);
     });
 
     router.on('GET', '/capabilities/currencies', (req) => {
@@ -310,24 +335,29 @@ export const area: GateArea = {
       for (const a of ASSETS) {
         if (activeQ !== null && a.active !== (activeQ === 'true')) continue;
         if (!offeredIn(a, region)) continue;
-        for (const s of a.sides) if (side === null || s === side) data.push(assetView(a, s));
+        for (const s of a.sides) if (side === null || s === side) data.push(assetView(a, s, undefined, !world.faults.has('cap-asset-name-null')));
       }
       return list('/capabilities/assets', data);
     });
 
     router.on('GET', '/capabilities/assets/:symbol', (req) => {
       world.authSecret(req);
-      const side = sideParam(req, 'on_ramp')!;
+      const side = sideParam(req, world.faults.has('cap-asset-side-default-off-ramp') ? 'off_ramp' : 'on_ramp')!;
       const region = countryParam(req) ?? ipCountry(req);
       const cur = req.query.get('currency');
       if (cur !== null && !CURRENCY_RE.test(cur)) throw new HttpError(400, 'currency must be an ISO 4217 code', 'invalid_currency');
       const a = findAsset(req.params.symbol!, world.faults.has('cap-asset-symbol-case-sensitive'));
       const missing = () => new HttpError(404, `No asset ${req.params.symbol} is offered`, 'asset_not_found');
+      if (!a && world.faults.has('cap-unknown-asset-200')) {
+        const symbol = req.params.symbol!.toUpperCase();
+        return { status: 200, body: assetView({ symbol, name: null, sides: [side], active: false, regions: null, networks: [], min: null, max: null }, side, null) };
+      }
       if (!a) throw missing();
       if (!a.active && !world.faults.has('cap-inactive-asset-served')) throw missing();
       if (!a.sides.includes(side) && !world.faults.has('cap-asset-side-ignored')) throw missing();
       if (!offeredIn(a, region) && !world.faults.has('cap-asset-region-ignored')) throw missing();
-      return { status: 200, body: assetView(a, side, cur ? cur.toUpperCase() : null) };
+      const asset = assetView(a, side, cur ? cur.toUpperCase() : null, !world.faults.has('cap-asset-name-null'));
+      return { status: 200, body: world.faults.has('cap-asset-single-wrapped') ? { data: asset } : asset };
     });
 
     const methods = (side: 'on_ramp' | 'off_ramp', url: string) => (req: Req): Reply => {
@@ -337,11 +367,15 @@ export const area: GateArea = {
         throw new HttpError(400, 'currency must be an ISO 4217 code', 'invalid_currency');
       }
       const country = countryParam(req);
-      const fromCountry = country ? (findCountry(country)?.supported ? findCountry(country)!.defaultCurrency : null) : null;
+      const resolvesCountry = !(side === 'on_ramp' && world.faults.has('cap-payment-methods-country-ignored'));
+      const fromCountry = country && resolvesCountry ? (findCountry(country)?.supported ? findCountry(country)!.defaultCurrency : null) : null;
       let resolved: string | null = cur ? cur.toUpperCase() : fromCountry;
       if (side === 'on_ramp' && world.faults.has('cap-payment-methods-country-precedence') && fromCountry) resolved = fromCountry;
       const pool = side === 'on_ramp' ? PAYMENT_METHODS : PAYOUT_METHODS;
-      const data = resolved && currencySupported(resolved) ? pool.filter((m) => m.currency === resolved).map((m) => methodView(m, side)) : [];
+      const emptyFeesNull = side === 'on_ramp' && world.faults.has('cap-payment-method-fees-null');
+      const anyCurrency = side === 'on_ramp' && !!cur && world.faults.has('cap-payment-methods-currency-ignored');
+      const data =
+        resolved && currencySupported(resolved) ? pool.filter((m) => anyCurrency || m.currency === resolved).map((m) => methodView(m, side, emptyFeesNull)) : [];
       if (side === 'on_ramp' && data.length === 0 && world.faults.has('cap-payment-methods-unresolved-404')) {
         throw new HttpError(404, 'No payment methods', 'not_found');
       }
@@ -352,46 +386,5 @@ export const area: GateArea = {
     router.on('GET', '/capabilities/payment-methods', methods('on_ramp', '/capabilities/payment-methods'));
     router.on('GET', '/capabilities/payout-methods', methods('off_ramp', '/capabilities/payout-methods'));
 
-    router.on('GET', '/capabilities/eligibility', (req) => {
-      world.authSecret(req);
-      const explicitQ = countryParam(req);
-      // The seeded fault lets the edge header win over the query parameter.
-      const explicit = world.faults.has('elig-ip-over-explicit') && ipCountry(req) ? null : explicitQ;
-      const ip = explicit ? null : ipCountry(req);
-      const code = explicit ?? ip;
-      let geo: 'explicit' | 'ip' | 'none' = explicit ? 'explicit' : ip ? 'ip' : 'none';
-      if (geo === 'ip' && world.faults.has('elig-ip-reported-explicit')) geo = 'explicit';
-      const country = code ? findCountry(code) : undefined;
-      const supported = !!country?.supported;
-
-      const curQ = req.query.get('currency');
-      if (curQ !== null && curQ !== '' && !CURRENCY_RE.test(curQ)) throw new HttpError(400, 'currency must be an ISO 4217 code', 'invalid_currency');
-      let currencyOk: boolean | null = curQ ? currencySupported(curQ) : null;
-      if (currencyOk === false && world.faults.has('elig-ignores-currency')) currencyOk = true;
-      const assetQ = req.query.get('asset');
-      const asset = assetQ ? findAsset(assetQ) : undefined;
-      const assetOk: boolean | null = assetQ ? !!asset && asset.active : null;
-
-      let reason: string | null = null;
-      if (!code) reason = world.faults.has('elig-unresolved-no-reason') ? null : 'country_unresolved';
-      else if (!supported) reason = 'country_not_supported';
-      else if (currencyOk === false) reason = 'currency_not_supported';
-      else if (assetOk === false) reason = 'asset_not_supported';
-      const eligible = !!code && supported && currencyOk !== false && assetOk !== false;
-      return {
-        status: 200,
-        body: {
-          object: 'eligibility',
-          country_code: code,
-          eligible,
-          supported,
-          default_currency: supported ? (country?.defaultCurrency ?? null) : null,
-          currency_supported: currencyOk,
-          asset_supported: assetOk,
-          geo_source: geo,
-          unavailable_reason: eligible ? null : reason,
-        },
-      };
-    });
   },
 };

@@ -97,17 +97,97 @@ function cspFor(world: GateWorld, caller: GateCaller | null): string {
 export const area: GateArea = {
   name: 'embed',
   faults: [
-    { name: 'embed-secret-key-accepted', service: 'gate', requirements: ['GATE-EMBED-PK-ONLY'], description: 'POST /embed/bootstrap accepts a secret key.', suite: 'conformance' },
-    { name: 'embed-origin-prefix-match', service: 'gate', requirements: ['GATE-EMBED-ORIGIN-EXACT'], description: 'An origin that merely starts with an allowed origin (e.g. https://shop01.example.test.evil.test) is accepted.', suite: 'conformance' },
-    { name: 'embed-origin-subdomain-match', service: 'gate', requirements: ['GATE-EMBED-ORIGIN-NO-WILDCARD'], description: 'Subdomains of an allowed origin are accepted (wildcard matching).', suite: 'conformance' },
-    { name: 'embed-referer-ignored', service: 'gate', requirements: ['GATE-EMBED-REFERER-MATCH'], description: 'A request carrying only Referer is refused even when its origin is allowed.', suite: 'conformance' },
-    { name: 'embed-missing-origin-accepted', service: 'gate', requirements: ['GATE-EMBED-ORIGIN-EXACT'], description: 'A bootstrap without Origin or Referer is accepted.', suite: 'conformance' },
-    { name: 'embed-csp-missing-on-error', service: 'gate', requirements: ['GATE-EMBED-CSP'], description: 'Error responses of the embed routes carry no frame-ancestors policy.', suite: 'conformance' },
-    { name: 'embed-csp-wildcard', service: 'gate', requirements: ['GATE-EMBED-CSP'], description: "The frame-ancestors policy is * instead of the partner's origins.", suite: 'conformance' },
-    { name: 'embed-client-secret-cross-partner', service: 'gate', requirements: ['GATE-EMBED-CLIENT-SECRET-FOREIGN-403'], description: "Another partner's clientSecret bootstraps that partner's session.", suite: 'conformance' },
-    { name: 'embed-no-expiry-on-bootstrap', service: 'gate', requirements: ['GATE-SESS-EXPIRE-ON-BOOTSTRAP', 'GATE-EVT-SESSION-EXPIRED'], description: 'Bootstrap past expires_at succeeds and the session stays open (no gate_session.expired).', suite: 'conformance' },
-    { name: 'embed-token-lifetime-24h', service: 'gate', requirements: ['GATE-EMBED-TOKEN-LIFETIME'], description: 'Embed tokens live 24 h instead of 1 h.', suite: 'conformance' },
-    { name: 'embed-refresh-after-session-closed', service: 'gate', requirements: ['GATE-EMBED-REFRESH-OPEN-ONLY'], description: 'POST /embed/refresh rotates the token after the bound session was cancelled or completed.', suite: 'conformance' },
+    {
+      name: 'embed-secret-key-accepted',
+      service: 'gate',
+      requirements: ['GATE-EMBED-PK-ONLY'],
+      description: 'POST /embed/bootstrap accepts a secret key.',
+      suite: 'conformance',
+    },
+    {
+      name: 'embed-origin-prefix-match',
+      service: 'gate',
+      requirements: ['GATE-EMBED-ORIGIN-EXACT'],
+      description: 'An origin that merely starts with an allowed origin (e.g. https://shop01.example.test.evil.test) is accepted.',
+      suite: 'conformance',
+    },
+    {
+      name: 'embed-origin-subdomain-match',
+      service: 'gate',
+      requirements: ['GATE-EMBED-ORIGIN-NO-WILDCARD'],
+      description: 'Subdomains of an allowed origin are accepted (wildcard matching).',
+      suite: 'conformance',
+    },
+    {
+      name: 'embed-referer-ignored',
+      service: 'gate',
+      requirements: ['GATE-EMBED-REFERER-MATCH'],
+      description: 'A request carrying only Referer is refused even when its origin is allowed.',
+      suite: 'conformance',
+    },
+    {
+      name: 'embed-missing-origin-accepted',
+      service: 'gate',
+      requirements: ['GATE-EMBED-ORIGIN-EXACT'],
+      description: 'A bootstrap without Origin or Referer is accepted.',
+      suite: 'conformance',
+    },
+    {
+      name: 'embed-csp-missing-on-error',
+      service: 'gate',
+      requirements: ['GATE-EMBED-CSP'],
+      description: 'Error responses of the embed routes carry no frame-ancestors policy.',
+      suite: 'conformance',
+    },
+    {
+      name: 'embed-csp-wildcard',
+      service: 'gate',
+      requirements: ['GATE-EMBED-CSP'],
+      description: "The frame-ancestors policy is * instead of the partner's origins.",
+      suite: 'conformance',
+    },
+    {
+      name: 'embed-client-secret-cross-partner',
+      service: 'gate',
+      requirements: ['GATE-EMBED-CLIENT-SECRET-FOREIGN-REFUSED'],
+      description: "Another partner's clientSecret bootstraps that partner's session.",
+      suite: 'conformance',
+    },
+    {
+      name: 'embed-no-expiry-on-bootstrap',
+      service: 'gate',
+      requirements: ['GATE-SESS-EXPIRE-ON-BOOTSTRAP', 'GATE-EVT-SESSION-EXPIRED'],
+      description: 'Bootstrap past expires_at succeeds and the session stays open (no gate_session.expired).',
+      suite: 'conformance',
+    },
+    {
+      name: 'embed-token-lifetime-24h',
+      service: 'gate',
+      requirements: ['GATE-EMBED-TOKEN-LIFETIME'],
+      description: 'Embed tokens live 24 h instead of 1 h.',
+      suite: 'conformance',
+    },
+    {
+      name: 'embed-token-opaque',
+      service: 'gate',
+      requirements: ['GATE-EMBED-BOOTSTRAP'],
+      description: 'The embed token is an opaque random string instead of a JWT.',
+      suite: 'conformance',
+    },
+    {
+      name: 'embed-client-secret-not-bound',
+      service: 'gate',
+      requirements: ['GATE-EMBED-CLIENT-SECRET-BINDS'],
+      description: 'A bootstrap with a valid clientSecret answers a partner-only token: no session context.',
+      suite: 'conformance',
+    },
+    {
+      name: 'embed-refresh-after-session-closed',
+      service: 'gate',
+      requirements: ['GATE-EMBED-REFRESH-OPEN-ONLY'],
+      description: 'POST /embed/refresh rotates the token after the bound session was cancelled or completed.',
+      suite: 'conformance',
+    },
   ],
   register(router, world) {
     const key = randomBytes(32);
@@ -118,7 +198,9 @@ export const area: GateArea = {
       const nowMs = world.clock.now();
       const iat = Math.floor(nowMs / 1000);
       const exp = iat + Math.floor(lifetimeMs() / 1000);
-      const token = sign(key, { iss: 'gate', sub: s?.id ?? caller.partner.name, pid: caller.partner.name, mode: caller.mode, sid: s?.id ?? null, iat, exp, jti: randomUUID() });
+      const token = world.faults.has('embed-token-opaque')
+        ? `et_${randomBytes(24).toString('hex')}`
+        : sign(key, { iss: 'gate', sub: s?.id ?? caller.partner.name, pid: caller.partner.name, mode: caller.mode, sid: s?.id ?? null, iat, exp, jti: randomUUID() });
       return {
         object: 'embed_session',
         embed_token: token,
@@ -178,7 +260,7 @@ export const area: GateArea = {
         const owner: GateCaller = s.partner === caller.partner.name ? caller : { partner: world.profile.gate.partners.find((p) => p.name === s.partner)!, mode: s.mode };
         if (!world.faults.has('embed-no-expiry-on-bootstrap')) expireOnRead(world, owner, s);
         if (s.status !== 'open') throw new HttpError(409, `Session ${s.id} is ${s.status}.`, 'session_not_open');
-        return { status: 200, body: issue(caller, s) };
+        return { status: 200, body: issue(caller, world.faults.has('embed-client-secret-not-bound') ? null : s) };
       }),
     );
 

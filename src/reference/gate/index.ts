@@ -12,7 +12,9 @@ import { area as branding } from './branding.js';
 import { area as capabilities } from './capabilities.js';
 import { area as customers } from './customers.js';
 import { area as dashboard } from './dashboard.js';
+import { area as eligibility } from './eligibility.js';
 import { area as embed } from './embed.js';
+import { area as errors } from './errors.js';
 import { area as quotesTransactions } from './quotesTransactions.js';
 import { area as rails } from './rails.js';
 import { area as sandboxHelpers } from './sandboxHelpers.js';
@@ -20,8 +22,10 @@ import { area as sessions } from './sessions.js';
 import { area as webhookOperations } from './webhookOperations.js';
 import { createGateWorld, type GateArea, type GateWorld } from './world.js';
 
+// auth comes first: its fault stand-ins shadow the real routes while their fault is on.
 export const GATE_AREAS: GateArea[] = [
   auth,
+  errors,
   sessions,
   sandboxHelpers,
   embed,
@@ -29,6 +33,7 @@ export const GATE_AREAS: GateArea[] = [
   webhookOperations,
   dashboard,
   capabilities,
+  eligibility,
   customers,
   quotesTransactions,
   rails,

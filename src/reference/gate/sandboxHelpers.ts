@@ -1,6 +1,7 @@
 // Sandbox-only helpers for what only a real user or bank could cause: a linked
-// buy/sell succeeding, entering processing or failing, and a session's expiry
-// passing. Reached by the harness only through the profile's triggers; they
+// buy/sell succeeding, entering processing or failing, a session's expiry
+// passing, and a server-side failure (a 500 through the normal error path, so
+// the scrubbing of 5xx messages can be judged). Reached by the harness only through the profile's triggers; they
 // exist on the sandbox base only (404 on production) and need the partner's
 // secret key.
 import { HttpError, type Req } from '../kit/http.js';
@@ -52,6 +53,15 @@ export const area: GateArea = {
       const view = world.sessionView(s);
       if (!world.faults.has('sess-failed-event-missing')) world.emit(caller, 'gate_session.failed', view);
       return { status: 200, body: view };
+    });
+
+    // An unexpected exception, answered by the pipeline like any other: 500 server_error, message scrubbed
+    // (gate/errors.ts). The text is what a careless server would leak: an exception with internals.
+    router.on('POST', `${prefix}/server_error`, (req) => {
+      const caller = world.authSecret(req);
+      if (caller.mode !== 'test') throw new HttpError(404, 'Sandbox helpers exist only on the sandbox base.', 'route_not_found');
+      const query = 'SELECT balance FROM ledger WHERE partner_id = $1';
+      throw new TypeError(`Cannot read properties of undefined (reading 'balance') in ledger lookup for ${caller.partner.name}: ${query}`);
     });
 
     // Moves expires_at into the past without reading the session: status and events are unchanged.

@@ -13,7 +13,12 @@ const area = defineArea({
     'GATE-CAP-ASSET-UNKNOWN-404': { title: 'An unknown symbol gives 404', kind: 'error' },
     'GATE-CAP-ASSET-INACTIVE-404': { title: 'An inactive symbol gives 404', kind: 'error' },
     'GATE-CAP-ASSET-SIDE-404': { title: 'A symbol not transactable on the requested side gives 404', kind: 'error' },
-    'GATE-CAP-ASSET-REGION-404': { title: 'A symbol not offered in the resolved region gives 404', kind: 'error' },
+    'GATE-CAP-ASSET-REGION-404': {
+      title: 'A symbol not offered in the resolved region (the edge country header) gives 404, and 2xx where it is offered',
+      kind: 'error',
+      // The region is the caller's: reachable only when rampart can choose the edge country.
+      needs: ['gateEdgeCountry'],
+    },
     'GATE-CAP-PM-LIST': { title: 'GET /capabilities/payment-methods answers a list of payment_method (id, name, currency, side on_ramp, icon_url, fees object) ', kind: 'envelope' },
     'GATE-CAP-PM-HAS-MORE-FALSE': { title: 'The payment-methods list has has_more always false', kind: 'pagination' },
     'GATE-CAP-PM-CURRENCY': { title: 'Query currency selects the payment methods of that currency', kind: 'field' },

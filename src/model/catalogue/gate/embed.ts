@@ -13,9 +13,16 @@ const area = defineArea({
     'GATE-EMBED-REFERER-MATCH': { title: 'Without Origin, a Referer whose origin matches an allowed domain is accepted', kind: 'auth' },
     'GATE-EMBED-CSP': { title: 'Embed responses carry a frame-ancestors content security policy naming the partner\'s allowed origins', kind: 'field' },
     'GATE-EMBED-CLIENT-SECRET-BINDS': { title: 'A bootstrap with a session\'s client_secret binds the embed token to that session', kind: 'auth', section: 'Authentication' },
-    'GATE-EMBED-CLIENT-SECRET-FOREIGN-403': { title: 'A bootstrap with another partner\'s session client_secret gives 403', kind: 'auth', section: 'Authentication' },
+    'GATE-EMBED-CLIENT-SECRET-FOREIGN-REFUSED': {
+      title: "A bootstrap with another partner's session client_secret is refused without a token: 403 (Authentication rule 3) or 404 (Errors: cross-tenant is 404)",
+      kind: 'auth',
+      section: 'Authentication',
+    },
     'GATE-EMBED-TOKEN-LIFETIME': { title: 'The embed token is a JWT with a default lifetime of 1 hour', kind: 'field', section: 'Authentication' },
-    'GATE-EMBED-REFRESH-OPEN-ONLY': { title: 'POST /embed/refresh (X-Embed-Token) rotates the token while the bound session is open, and not after it is cancelled', kind: 'transition' },
+    'GATE-EMBED-REFRESH-OPEN-ONLY': {
+      title: 'POST /embed/refresh (X-Embed-Token) rotates the token (2xx, a new token) while the bound session is open, and refuses it (4xx, no token) after it is cancelled',
+      kind: 'transition',
+    },
   },
 });
 

@@ -1,5 +1,5 @@
-// Gate "Errors" and "Authentication": the error envelope, the type of each
-// status, and the credential rules a client can observe over HTTP.
+// Gate "Errors": the error envelope, the type of each status, joined
+// validation messages and scrubbed 5xx bodies (401/403 and tenancy: auth.ts).
 // Left out on purpose:
 // - Authentication rule 5 (account assertions): its header/transport is "not shown" (rule 6), so no request can carry one.
 // - Rule 7 (alternative secret-key header): its name is "not shown".
@@ -17,11 +17,21 @@ const area = defineArea({
     'GATE-ERR-ENVELOPE': { title: 'every error carries the envelope: type, code, message and request_id strings, doc_url string or null, statusCode mirroring the HTTP status; request_id differs per request', kind: 'envelope' },
     'GATE-ERR-REQUEST-ID-HEADER': { title: 'an error response carries header X-Request-Id equal to the envelope request_id', kind: 'envelope' },
     'GATE-ERR-CODE-FALLBACK': { title: 'code is a stable machine code and falls back to type (never empty)', kind: 'envelope' },
-    'GATE-ERR-VALIDATION-JOINED': { title: 'message of a validation error joins the validation errors with "; "', kind: 'envelope' },
+    'GATE-ERR-VALIDATION-JOINED': {
+      title: 'a 400 whose message reports several validation errors joins exactly those messages with "; " (each part names its field)',
+      kind: 'envelope',
+      anchor: 'validation errors joined with `; `',
+    },
     'GATE-ERR-400-INVALID-REQUEST': { title: '400 has type invalid_request (missing or malformed field, unknown key where strict)', kind: 'error' },
     'GATE-ERR-404-NOT-FOUND': { title: '404 has type not_found for a missing resource', kind: 'error' },
     'GATE-ERR-409-CONFLICT': { title: '409 has type conflict (duplicate customer email)', kind: 'error' },
-    'GATE-ERR-5XX-SCRUBBED': { title: '5xx has type server_error and its message is scrubbed to a generic internal error text', kind: 'error' },
+    'GATE-ERR-5XX-SCRUBBED': {
+      title: 'a 5xx has the error envelope with type server_error and its message scrubbed to a generic internal error text',
+      kind: 'error',
+      anchor: 'body message is scrubbed to a generic internal error text',
+      // No documented request must fail on the server: only a sandbox control reaches a 5xx.
+      needs: ['gateServerError'],
+    },
   },
 });
 

@@ -1,0 +1,125 @@
+// Errors: the Gate error envelope every route answers with, built once in the
+// request pipeline (server.ts calls gateErrorReply and gateServerErrorReply),
+// and the seeded faults of that envelope. A thrown HttpError is the documented
+// error; any other throw is a 500 whose message is scrubbed to a generic text
+// (the stack goes to the log only).
+import type { ActiveFaults } from '../kit/faults.js';
+import { errorEnvelope, HttpError, newRequestId, type Reply } from '../kit/http.js';
+import type { GateArea } from './world.js';
+
+/** Error-type faults: the status keeps its number, the envelope type is wrong. */
+const RETYPE: Record<string, [number, string]> = {
+  'err-400-type-bad-request': [400, 'bad_request'],
+  'err-401-type-forbidden': [401, 'forbidden'],
+  'err-403-type-unauthorized': [403, 'unauthorized'],
+  'err-404-type-missing': [404, 'missing'],
+  'err-409-type-invalid': [409, 'invalid_request'],
+};
+
+/** The envelope as sent, with the envelope faults that are on applied to it. */
+function envelopeReply(faults: ActiveFaults, err: HttpError, requestId: string, message?: string): Reply {
+  const body: Record<string, unknown> = errorEnvelope(err, requestId);
+  if (message !== undefined) body.message = message;
+  if (faults.has('err-code-empty')) body.code = '';
+  if (faults.has('err-envelope-no-status-code')) delete body.statusCode;
+  const headers = faults.has('err-request-id-header-mismatch') ? { ...(err.headers ?? {}), 'x-request-id': newRequestId() } : err.headers;
+  return { status: err.status, body, ...(headers ? { headers } : {}) };
+}
+
+/** The answer to a documented error (an HttpError thrown by a Gate route). */
+export function gateErrorReply(faults: ActiveFaults, err: HttpError, requestId: string): Reply {
+  let e = err;
+  for (const [name, [status, type]] of Object.entries(RETYPE)) {
+    if (faults.has(name) && e.status === status) e = new HttpError(status, e.message, e.code, type as HttpError['type'], e.headers);
+  }
+  // Validation errors are joined with "; " where they are raised; the fault re-joins them with ", ".
+  const message = faults.has('err-validation-joined-comma') && e.status === 400 ? e.message.split('; ').join(', ') : undefined;
+  return envelopeReply(faults, e, requestId, message);
+}
+
+/** The answer to an unexpected exception: 500 server_error with a generic message. */
+export function gateServerErrorReply(faults: ActiveFaults, thrown: unknown, requestId: string): Reply {
+  const err = new HttpError(500, 'internal', 'internal_error', 'server_error');
+  if (!faults.has('err-5xx-leaks-stack')) return envelopeReply(faults, err, requestId);
+  const e = thrown as Error | undefined;
+  return envelopeReply(faults, err, requestId, e?.stack ?? `${e?.name ?? 'Error'}: ${e?.message ?? String(thrown)}`);
+}
+
+export const area: GateArea = {
+  name: 'errors',
+  faults: [
+    {
+      name: 'err-envelope-no-status-code',
+      service: 'gate',
+      requirements: ['GATE-ERR-ENVELOPE'],
+      description: 'The error envelope lacks statusCode.',
+      suite: 'conformance',
+    },
+    {
+      name: 'err-request-id-header-mismatch',
+      service: 'gate',
+      requirements: ['GATE-ERR-REQUEST-ID-HEADER'],
+      description: 'X-Request-Id on errors differs from the envelope request_id.',
+      suite: 'conformance',
+    },
+    {
+      name: 'err-code-empty',
+      service: 'gate',
+      requirements: ['GATE-ERR-CODE-FALLBACK'],
+      description: 'Error envelopes carry code "" instead of a code (or the type).',
+      suite: 'conformance',
+    },
+    {
+      name: 'err-validation-joined-comma',
+      service: 'gate',
+      requirements: ['GATE-ERR-VALIDATION-JOINED'],
+      description: 'A 400 reporting several validation errors joins them with ", " instead of "; ".',
+      suite: 'conformance',
+    },
+    {
+      name: 'err-400-type-bad-request',
+      service: 'gate',
+      requirements: ['GATE-ERR-400-INVALID-REQUEST'],
+      description: '400 answers carry type bad_request.',
+      suite: 'conformance',
+    },
+    {
+      name: 'err-401-type-forbidden',
+      service: 'gate',
+      requirements: ['GATE-ERR-401-UNAUTHORIZED'],
+      description: '401 answers carry type forbidden.',
+      suite: 'conformance',
+    },
+    {
+      name: 'err-403-type-unauthorized',
+      service: 'gate',
+      requirements: ['GATE-ERR-403-FORBIDDEN'],
+      description: '403 answers carry type unauthorized.',
+      suite: 'conformance',
+    },
+    {
+      name: 'err-404-type-missing',
+      service: 'gate',
+      requirements: ['GATE-ERR-404-NOT-FOUND'],
+      description: '404 answers carry type missing.',
+      suite: 'conformance',
+    },
+    {
+      name: 'err-409-type-invalid',
+      service: 'gate',
+      requirements: ['GATE-ERR-409-CONFLICT'],
+      description: '409 answers carry type invalid_request.',
+      suite: 'conformance',
+    },
+    {
+      name: 'err-5xx-leaks-stack',
+      service: 'gate',
+      requirements: ['GATE-ERR-5XX-SCRUBBED'],
+      description: 'A 500 (an unexpected exception) carries the exception text and stack trace as its message instead of a generic text.',
+      suite: 'conformance',
+    },
+  ],
+  register() {
+    // No routes: the pipeline (server.ts) answers every Gate error through gateErrorReply / gateServerErrorReply.
+  },
+};
