@@ -90,14 +90,16 @@ export default defineSuite({
       },
     }),
     check({
-      name: "another partner's session gives 404 on retrieve and cancel, and stays open",
-      requirements: ['GATE-SESS-CROSS-TENANT-404'],
+      name: "cross-tenant is 404, never 403: another partner's session gives 404 on retrieve and cancel, and stays open",
+      requirements: ['GATE-SESS-CROSS-TENANT-404', 'GATE-ERR-CROSS-TENANT-404'],
       needs: ['gatePartner', 'gateOtherTenant'],
       async run({ gatePartner: owner, gateOtherTenant: other }, t: CheckTools) {
         const R = 'GATE-SESS-CROSS-TENANT-404';
         const { session } = await createSession(t, owner, R);
-        t.expect.error(await other.client.get(sessionPath(session.id)), 404, 'not_found', { requirement: R });
-        t.expect.error(await other.client.post(sessionPath(session.id, '/cancel'), undefined, { retry: false }), 404, 'not_found', { requirement: R });
+        // Endpoints: "Partner-scoped ids of another partner return 404"; Errors: "cross-tenant is 404, never 403".
+        // The 403 of Authentication rule 3 reads for another partner's session bound by clientSecret (Embed).
+        expectGateError(t, await other.client.get(sessionPath(session.id)), 404, 'GATE-ERR-CROSS-TENANT-404');
+        expectGateError(t, await other.client.post(sessionPath(session.id, '/cancel'), undefined, { retry: false }), 404, R);
         const still = t.expect.schema(t.expect.status(await owner.client.get(sessionPath(session.id)), 200, R), GateSession, R);
         t.expect.equal(still.status, 'open', "the other partner's cancel changed nothing", { requirement: R });
       },
