@@ -1,64 +1,40 @@
-// The full conformance run against the embedded target (rate limits on),
-// beside its lower bound: the time the documented Gate rate windows force
-// for the requests each key had to send, and the longest mandatory wait (the
-// 15 s quote TTL and the like) — whichever is larger. Also the requests spent
-// per requirement covered. Run: npx tsx bench/conformance-budget.ts
+// The conformance run against the embedded target (rate limits on), beside
+// its lower bound — the time the documented Gate windows force for the
+// requests each key had to send, or the longest documented wait inside one
+// check, whichever is larger — and the requests it spent per requirement
+// asserted. With --one-key, on the profile a partner really holds (one Gate
+// key, one pools partner) at the declared rateWindowScale (default 0.1).
+// Run: npx tsx bench/conformance-budget.ts [--one-key [scale]]
 import { loadProfile } from '../src/profile/load.js';
+import { oneKeyProfile } from '../src/plan/oneKey.js';
+import { planRun } from '../src/plan/plan.js';
+import { spentLowerBound } from '../src/plan/lowerBound.js';
 import { startReference } from '../src/reference/server.js';
+import { requirementResults } from '../src/report/verdict.js';
 import { createProgress } from '../src/runner/progress.js';
-import { loadConformanceSuites, requirementResults, runChecks } from '../src/runner/run.js';
-import type { RunStats } from '../src/runner/context.js';
-import { gateRouteGroup, gateWindowsFor, type RateWindow } from '../src/model/limits.js';
+import { loadConformanceSuites, runChecks } from '../src/runner/run.js';
 
-/** Minimal span one key needs to send its requests under every window: (n − 1) / limit whole windows. */
-export function keyLowerBoundMs(requests: { method: string; path: string }[]): number {
-  const counts = new Map<string, { w: RateWindow; n: number }>();
-  for (const r of requests) {
-    const [first, minute, hour] = gateWindowsFor(r.method, r.path);
-    const group = gateRouteGroup(r.method, r.path);
-    for (const [k, w] of [[`first:${group}`, first], ['minute', minute], ['hour', hour]] as const) {
-      const c = counts.get(k) ?? { w, n: 0 };
-      c.n++;
-      counts.set(k, c);
-    }
-  }
-  let bound = 0;
-  for (const { w, n } of counts.values()) bound = Math.max(bound, Math.floor((n - 1) / w.limit) * w.windowMs);
-  return bound;
-}
-
-export function lowerBound(stats: RunStats): { rateMs: number; waitMs: number; boundMs: number; busiestKey: string } {
-  const byKey = new Map<string, { method: string; path: string }[]>();
-  for (const r of stats.requests) if (r.service === 'gate') byKey.set(r.label, [...(byKey.get(r.label) ?? []), r]);
-  let rateMs = 0;
-  let busiestKey = '';
-  for (const [k, reqs] of byKey) {
-    const b = keyLowerBoundMs(reqs);
-    if (b > rateMs) [rateMs, busiestKey] = [b, k];
-  }
-  const perCheck = new Map<string, number>();
-  for (const s of stats.sleeps) perCheck.set(s.check, (perCheck.get(s.check) ?? 0) + s.ms);
-  const waitMs = Math.max(0, ...perCheck.values());
-  return { rateMs, waitMs, boundMs: Math.max(rateMs, waitMs), busiestKey };
-}
-
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const profile = loadProfile('fixtures/profiles/embedded.json');
-  const ref = await startReference({ profile, ephemeralPorts: true });
-  try {
-    const suites = await loadConformanceSuites();
-    const started = Date.now();
-    const out = await runChecks({ profile: ref.profile, suites, depth: 'quick', progress: createProgress({ live: false, quiet: true }) });
-    const ms = Date.now() - started;
-    const reqs = requirementResults(out.checks, (r) => r.suite === 'conformance');
-    const covered = reqs.filter((r) => r.status === 'passed' || r.status === 'failed').length;
-    const lb = lowerBound(out.stats);
-    const keys = new Set(out.stats.requests.map((r) => r.label)).size;
-    console.log(`conformance run: ${(ms / 1000).toFixed(1)} s for ${out.checks.length} checks (${out.checks.filter((c) => c.status === 'failed').length} failed)`);
-    console.log(`lower bound: ${(lb.boundMs / 1000).toFixed(1)} s (rate windows ${(lb.rateMs / 1000).toFixed(1)} s on the busiest key ${lb.busiestKey}; longest mandatory wait ${(lb.waitMs / 1000).toFixed(1)} s)`);
-    console.log(`ratio run / lower bound: ${(ms / Math.max(1, lb.boundMs)).toFixed(2)}`);
-    console.log(`requests: ${out.stats.requests.length} over ${keys} client labels; ${(out.stats.requests.length / Math.max(1, covered)).toFixed(1)} per requirement covered (${covered} covered)`);
-  } finally {
-    await ref.close();
-  }
+const i = process.argv.indexOf('--one-key');
+const base = loadProfile('fixtures/profiles/embedded.json');
+const profile = i >= 0 ? oneKeyProfile(base, { rateWindowScale: Number(process.argv[i + 1] ?? 0.1) || 0.1 }) : base;
+const ref = await startReference({ profile, ephemeralPorts: true });
+try {
+  const plan = await planRun(ref.profile, { kinds: ['conformance'], depth: 'quick' });
+  const suites = await loadConformanceSuites();
+  const started = Date.now();
+  const out = await runChecks({ profile: ref.profile, suites, depth: 'quick', progress: createProgress({ live: false, quiet: true }) });
+  const ms = Date.now() - started;
+  const reqs = requirementResults(out.checks, { kinds: ['conformance'], depth: 'quick' });
+  const asserted = reqs.filter((r) => r.status === 'passed' || r.status === 'failed').length;
+  const lb = spentLowerBound(out.stats, ref.profile.timing.rateWindowScale);
+  const gate = out.stats.requests.filter((r) => r.service === 'gate').length;
+  const pools = out.stats.requests.length - gate;
+  const by = (s: string) => out.checks.filter((c) => c.status === s).length;
+  console.log(`profile ${ref.profile.name}: ${ref.profile.gate.partners.length} gate partners, rate windows ×${ref.profile.timing.rateWindowScale}`);
+  console.log(`conformance run: ${(ms / 1000).toFixed(1)} s for ${out.checks.length} checks (${by('passed')} passed, ${by('failed')} failed, ${by('skipped')} skipped, ${by('unverified')} unverified)`);
+  console.log(`planned lower bound: ${plan.lowerBoundSeconds} s; spent lower bound: ${(lb.boundMs / 1000).toFixed(1)} s (rate windows ${(lb.rateMs / 1000).toFixed(1)} s on ${lb.busiestKey || 'no key'}; longest documented wait ${(lb.waitMs / 1000).toFixed(1)} s)`);
+  console.log(`ratio run / lower bound: ${(ms / Math.max(1, lb.boundMs)).toFixed(2)}`);
+  console.log(`requests: ${gate} gate + ${pools} pools = ${gate + pools}; ${((gate + pools) / Math.max(1, asserted)).toFixed(2)} per requirement asserted (${asserted}); gate alone ${(gate / Math.max(1, asserted)).toFixed(2)}`);
+} finally {
+  await ref.close();
 }
