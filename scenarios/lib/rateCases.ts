@@ -21,8 +21,8 @@ export type WindowCase = 'burst' | 'write10' | 'write30' | 'read60' | 'minute' |
 
 /**
  * One probe plan per case, window lengths multiplied by `scale`. Back-to-back walks on one route for the first
- * windows; the minute and hour walks are paced across route groups so no first window can fill: 90 a minute
- * (each group at most 36, default 6 per 10 s) saturates the minute window in 40 s, 48 a minute stays under it.
+ * windows; the minute and hour walks are paced across route groups so no first window can fill: 80 a minute
+ * (each group at most 48, default under 3 per 10 s) saturates the minute window in 45 s, 48 a minute stays under it.
  */
 export function windowPlans(limits: GateLimits, scale: number): Record<WindowCase, WindowPlan> {
   const s = (w: RateWindow) => ({ limit: w.limit, windowMs: w.windowMs * scale });
@@ -33,7 +33,7 @@ export function windowPlans(limits: GateLimits, scale: number): Record<WindowCas
     write10: plan(limits.routeFirst.write10, 0),
     write30: plan(limits.routeFirst.write30, 0),
     read60: plan(limits.routeFirst.read60, 0),
-    minute: plan(limits.minute, minuteMs / 90),
+    minute: plan(limits.minute, minuteMs / 80),
     hour: plan(limits.hour, minuteMs / 48),
   };
 }

@@ -38,6 +38,8 @@ export interface ProbeIO {
   now(): number;
   sleepUntil(t: number): void;
   send(n: number, phase: Phase): number;
+  /** Called once, right after the first walk met its limit (the window is full now). */
+  onLimit?(): void;
 }
 
 /** Probe parameters for a window of `limit` per `windowMs`, walked at `paceMs` (0: as fast as the target answers). */
@@ -99,6 +101,7 @@ export function runWindowProbe(io: ProbeIO, p: WindowPlan): Sent[] {
   const log: Sent[] = [];
   const limit1 = walk(io, p, log, 'walk1', io.now(), p.splitMs);
   if (!limit1) return log;
+  io.onLimit?.();
   const r1 = probe(io, p, log, 'probe1', limit1.b);
   if (!r1) return log;
   const limit2 = walk(io, p, log, 'walk2', r1.b + p.gapMs, 0);

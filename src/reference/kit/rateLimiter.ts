@@ -22,6 +22,27 @@ export const RATE_LIMIT_FAULTS: FaultDef[] = [
     suite: 'load',
   },
   {
+    name: 'rate-first-window-5s',
+    service: 'gate',
+    requirements: ['GATE-RATE-FIRST-WINDOW-REOPENS'],
+    description: 'The first default window spans 5 s instead of 10 s (the limit is right, the window rolls over early).',
+    suite: 'load',
+  },
+  {
+    name: 'rate-minute-window-30s',
+    service: 'gate',
+    requirements: ['GATE-RATE-MINUTE-WINDOW'],
+    description: 'The 60 per minute window spans 30 s.',
+    suite: 'load',
+  },
+  {
+    name: 'rate-write10-window-30s',
+    service: 'gate',
+    requirements: ['GATE-RATE-ROUTE-WRITE10'],
+    description: 'The 10 per minute window of POST /gate_sessions (and the other write10 routes) spans 30 s.',
+    suite: 'load',
+  },
+  {
     name: 'rate-sessions-create-default-group',
     service: 'gate',
     requirements: ['GATE-RATE-ROUTE-WRITE10'],
@@ -140,8 +161,13 @@ export class GateRateLimiter {
       let first = windows[0]!;
       if (this.faults.has('rate-first-window-off-by-one')) first = { ...first, limit: first.limit + 1 };
       if (this.faults.has('rate-first-window-20s')) first = { ...first, windowMs: first.windowMs * 2 };
+      if (this.faults.has('rate-first-window-5s')) first = { ...first, windowMs: first.windowMs / 2 };
       windows = [first, windows[1]!, windows[2]!];
-    } else if (this.faults.has('rate-route-limit-replaces-all-windows')) {
+    } else if (group === 'write10' && this.faults.has('rate-write10-window-30s')) {
+      windows = [{ ...windows[0]!, windowMs: windows[0]!.windowMs / 2 }, ...windows.slice(1)];
+    }
+    if (this.faults.has('rate-minute-window-30s') && windows.length > 1) windows[1] = { ...windows[1]!, windowMs: windows[1]!.windowMs / 2 };
+    if (group !== 'default' && this.faults.has('rate-route-limit-replaces-all-windows')) {
       windows = [windows[0]!];
     }
     const firstKey = group === 'default' ? `${who}\u0000default` : `${who}\u0000${routeKey}`;
