@@ -21,6 +21,7 @@ import { rateLimitBoundSeconds, windowPlans, type WindowCase } from './lib/rateC
 import { SCENARIOS, WINDOW_CHECK_IDS } from './lib/requirements.ts';
 import { countHolds, judgeWindow } from './lib/windowJudge.ts';
 import { runWindowProbe } from './lib/windowProbe.ts';
+import { segmentRange } from './lib/segment.ts';
 
 const cfg = loadConfig();
 const gate = cfg.gate!;
@@ -193,7 +194,7 @@ const CASES: Record<Exclude<CaseName, 'perClient'>, () => void> = { burst, write
 /** One VU per case; the iteration number (unique across execution segments) picks it. */
 export const runCase = guarded('rate-limits', (): void => {
   const c = runs[exec.scenario.iterationInTest]!;
-  emit({ kind: 'caseStart', case: c });
+  emit({ kind: 'caseStart', case: c, segment: segmentRange() });
   CASES[c as Exclude<CaseName, 'perClient'>]();
   emit({ kind: 'caseDone', case: c });
 });

@@ -32,6 +32,11 @@ interface RunOpts {
   scenario?: string[];
   case?: string[];
   gates?: string;
+  // rampart load: split into k6 execution segments, pass k6 outputs, seed the traffic mix, emit a k6-operator bundle.
+  segments?: string;
+  k6Out?: string[];
+  seed?: string;
+  emit?: string[];
 }
 
 function registerProfileSecrets(profile: Profile): void {
@@ -154,8 +159,21 @@ async function run(kinds: SuiteKind[], command: string, opts: RunOpts): Promise<
       const unknown = (opts.scenario ?? []).filter((n) => !(SCENARIO_NAMES as string[]).includes(n));
       if (unknown.length) throw new RunError(`unknown scenario ${unknown.join(', ')} — choose from ${SCENARIO_NAMES.join(', ')}`, EXIT.usage);
       const names = (opts.scenario?.length ? opts.scenario : DEFAULT_SCENARIOS) as typeof DEFAULT_SCENARIOS;
-      const out = await runLoad({ profile, scenarios: names, depth, cases: opts.case, runDir, gates: loadGates(opts.gates), log: (l) => progress.line(l) });
+      const { parseSegments, parseSeed } = await import('../load/cli.js');
+      const out = await runLoad({
+        profile,
+        scenarios: names,
+        depth,
+        cases: opts.case,
+        runDir,
+        gates: loadGates(opts.gates),
+        log: (l) => progress.line(l),
+        segments: parseSegments(opts.segments),
+        k6Out: opts.k6Out,
+        seed: parseSeed(opts.seed),
+      });
       checks.push(...out.checks);
+      observations.push(...out.observations);
       results.metrics = { ...(results.metrics ?? {}), ...out.metrics };
     }
     // Retry gaps measured by chaos checks feed the report's schedule chart.
@@ -237,8 +255,21 @@ commonRunOptions(
     .option('--scenario <name...>', 'scenarios to run (default: all but soak)')
     .option('--case <name...>', 'only these cases of the scenarios (e.g. burst)')
     .option('--gates <file>', 'performance gates (thresholds) file', 'fixtures/gates.json')
-    .option('--allow-live', 'allow live keys and production base URLs'),
+    .option('--allow-live', 'allow live keys and production base URLs')
+    .option('--segments <n>', 'run each scenario as n k6 processes (execution segments, as k6-operator splits a TestRun), each with its own keys')
+    .option('--k6-out <spec...>', 'k6 outputs to pass through (--out), e.g. json=FILE, csv=FILE, experimental-prometheus-rw, opentelemetry')
+    .option('--seed <n>', 'seed of the smoke/soak traffic mix (recorded in the report)')
+    .option('--emit <format-and-dir...>', 'k6-operator DIR: write the k6 archive, ConfigMap, Secret template and TestRun for this run instead of running it'),
 ).action(async (opts: RunOpts) => {
+  if (opts.emit) {
+    const { emitCommand } = await import('../load/cli.js');
+    process.exitCode = emitCommand({ ...opts, emit: opts.emit });
+    return;
+  }
+  const { parseSegments, parseSeed, scenarioNames } = await import('../load/cli.js');
+  parseSegments(opts.segments);
+  parseSeed(opts.seed);
+  scenarioNames(opts.scenario);
   process.exitCode = await run(['load'], 'load', opts);
 });
 

@@ -207,6 +207,8 @@ export async function runLoad(opts: {
       dashboard: boards[0],
       records: run.records.length,
       ...(n > 1 ? { segments: run.segments.map((s) => ({ segment: s.segment, exitCode: s.exitCode, durationMs: s.durationMs, summary: s.summaryFile, dashboard: s.dashboardFile })) } : {}),
+      // Which share of [0, 1) (execution segment) ran each case, and with it the case's key.
+      ...(run.records.some((r) => r.kind === 'caseStart') ? { caseSegments: Object.fromEntries(run.records.filter((r) => r.kind === 'caseStart').map((r) => [String(r.case), r.segment])) } : {}),
       ...(name === 'smoke' || name === 'soak' ? { seed, requests: run.summary?.metrics?.['http_reqs']?.values?.count ?? null } : {}),
     };
     opts.log?.(`${mine.some((c) => c.status === 'failed') ? '✗' : '✓'} load ${name} (${(run.durationMs / 1000).toFixed(1)} s)`);
