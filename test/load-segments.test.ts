@@ -2,9 +2,10 @@
 // split k6-operator makes) against the embedded target, with its rate windows
 // declared ×0.1 so the windows pass quickly: the smoke traffic as 2 segments
 // and as 1 process with the same seed sends the same number of requests with
-// no unintended 429 on any key, and the rate-limit scenario split in 2 still
-// finds every boundary at the documented request. Skipped visibly without k6.
-import { mkdtempSync, rmSync } from 'node:fs';
+// no unintended 429 on any key (k6's json output passed through, one file per
+// process), and the rate-limit scenario split in 2 still finds every boundary
+// at the documented request. Skipped visibly without k6.
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -31,7 +32,9 @@ describe.skipIf(!!noK6)(`load split into execution segments${noK6 ? ` (skipped: 
   afterAll(async () => ref?.close());
 
   it('smoke as 2 segments and as 1 process, same seed: the same request total, no 429 on any key', { timeout: 120_000 }, async () => {
-    const run = (segments: number) => runLoad({ profile: ref.profile, scenarios: ['smoke'], depth: 'quick', runDir: join(dir, `smoke-${segments}`), gates, segments, seed: 42 });
+    // k6's own json output passed through: one file per process.
+    const run = (segments: number) =>
+      runLoad({ profile: ref.profile, scenarios: ['smoke'], depth: 'quick', runDir: join(dir, `smoke-${segments}`), gates, segments, seed: 42, k6Out: [`json=${join(dir, `points-${segments}.json`)}`] });
     const one = await run(1);
     const two = await run(2);
     const total = (o: LoadOutcome) => (o.metrics['k6:smoke'] as { requests: number }).requests;
@@ -48,6 +51,8 @@ describe.skipIf(!!noK6)(`load split into execution segments${noK6 ? ` (skipped: 
       ['1/2:1', 0],
     ]);
     expect((two.metrics.k6Dashboards as Record<string, string[]>).smoke).toEqual(['k6/smoke/segment-1/dashboard.html', 'k6/smoke/segment-2/dashboard.html']);
+    expect(['points-1.json', 'points-2.seg1.json', 'points-2.seg2.json'].filter((f) => !existsSync(join(dir, f)))).toEqual([]);
+    expect(readFileSync(join(dir, 'points-2.seg2.json'), 'utf8')).toContain('"instance_id":"2"');
   });
 
   it('rate-limits split in 2: every boundary at the documented request, every window passes, both segments run cases', { timeout: 180_000 }, async () => {
