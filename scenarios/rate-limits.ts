@@ -1,17 +1,32 @@
 // Gate rate limits per client key (Limits): the first window of a default
 // route, the route-specific first windows of the Limits table, the 60/min and
-// 300/h windows, and independence of keys. Each case owns one reserved key so
-// its windows start empty; requests within a case are sequential so the
-// request number of the first 429 is exact.
-import { check, sleep } from 'k6';
+// 300/h windows — each by count and by length — the route limit replacing
+// only the first window, and independence of keys. Each case owns one
+// reserved key so its windows start empty; requests within a case are
+// sequential so the request number of the first 429 is exact. Window lengths
+// follow the target's declared scale (profile timing.rateWindowScale); the
+// limits are the spec's.
+//
+// All cases run as the VUs of one k6 scenario, one iteration each, so a run
+// split into execution segments (rampart load --segments, k6-operator) gives
+// every case, and with it its key, to exactly one instance.
+import { sleep } from 'k6';
+import exec from 'k6/execution';
+import { checkReq } from './lib/checks.ts';
 import { loadConfig, requirementThresholds, summaryFiles, wants } from './lib/config.ts';
 import { emit } from './lib/emit.ts';
+import { guarded } from './lib/guard.ts';
 import { call, isErrorEnvelope, type Res } from './lib/http.ts';
-import { SCENARIOS } from './lib/requirements.ts';
+import { rateLimitBoundSeconds, windowPlans, type WindowCase } from './lib/rateCases.ts';
+import { SCENARIOS, WINDOW_CHECK_IDS } from './lib/requirements.ts';
+import { countHolds, judgeWindow } from './lib/windowJudge.ts';
+import { runWindowProbe } from './lib/windowProbe.ts';
+import { segmentRange } from './lib/segment.ts';
 
 const cfg = loadConfig();
 const gate = cfg.gate!;
 const R = SCENARIOS['rate-limits'].cases;
+const plans = windowPlans(gate.limits, gate.rateWindowScale);
 
 // One key per case, in this order (the profile reserves them for load).
 const KEY_OF = { burst: 0, write10: 1, write30: 2, read60: 3, replacesFirstOnly: 4, minute: 5, perClient: 6, hour: 7 } as const;
@@ -20,21 +35,22 @@ type CaseName = keyof typeof KEY_OF;
 const wanted = (Object.keys(KEY_OF) as CaseName[]).filter(
   (c) => wants(cfg, c) && (cfg.depth === 'full' || !(SCENARIOS['rate-limits'].fullOnly as readonly string[]).includes(c)),
 );
-
 // perClient runs inside burst (it needs the first key throttled at that moment).
-const execOf = (c: CaseName) => (c === 'perClient' ? null : c);
-const scenarios: Record<string, object> = {};
-for (const c of wanted) {
-  const exec = execOf(c);
-  if (!exec) continue;
-  scenarios[c] = { executor: 'per-vu-iterations', vus: 1, iterations: 1, exec, maxDuration: c === 'hour' ? '7m' : '2m' };
-}
-if (wanted.includes('perClient') && !scenarios.burst) {
-  scenarios.burst = { executor: 'per-vu-iterations', vus: 1, iterations: 1, exec: 'burst', maxDuration: '1m' };
-}
+const runs: CaseName[] = wanted.filter((c) => c !== 'perClient');
+if (wanted.includes('perClient') && !runs.includes('burst')) runs.unshift('burst');
 
 export const options = {
-  scenarios,
+  scenarios: runs.length
+    ? {
+        cases: {
+          executor: 'per-vu-iterations',
+          vus: runs.length,
+          iterations: 1,
+          exec: 'runCase',
+          maxDuration: `${rateLimitBoundSeconds(gate.limits, gate.rateWindowScale, cfg.depth)}s`,
+        },
+      }
+    : {},
   thresholds: requirementThresholds(cfg),
   summaryTrendStats: ['avg', 'min', 'med', 'p(90)', 'p(95)', 'p(99)', 'max'],
 };
@@ -46,130 +62,142 @@ const keyFor = (c: CaseName): string => {
   return k;
 };
 const ok2xx = (r: Res) => r.status >= 200 && r.status < 300;
+const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
 
-interface Walk {
-  statuses: number[];
-  first429: number;
-  t0: number;
-  last?: Res;
+/**
+ * Probe one window (scenarios/lib/windowProbe.ts) and judge it under every reading: the count, capacity coming
+ * back in time, and the length. The judged facts go to rampart as a record (an observation in the report).
+ */
+function probeWindow(c: WindowCase, label: string, send: (n: number) => Res, onLimit?: (refusal: Res) => void): void {
+  const plan = plans[c];
+  let refusal: Res | undefined;
+  const log = runWindowProbe(
+    {
+      now: () => Date.now(),
+      sleepUntil: (t) => {
+        const ms = t - Date.now();
+        if (ms > 0) sleep(ms / 1000);
+      },
+      send: (n) => {
+        const r = send(n);
+        if (r.status === 429 && !refusal) refusal = r;
+        return r.status;
+      },
+      onLimit: () => onLimit?.(refusal!),
+    },
+    plan,
+  );
+  const v = judgeWindow(log, plan);
+  const first = log.find((s) => s.status === 429);
+  emit({ kind: 'first429', case: c, request: v.firstRejected, ms: first && log[0] ? Math.round(first.b - log[0].a) : null });
+  emit({ kind: 'window', case: c, scale: gate.rateWindowScale, requests: log.length, verdict: v });
+  const ids = WINDOW_CHECK_IDS[c];
+  const w = seconds(plan.windowMs);
+  const seen = { firstRejected: v.firstRejected, capacityBackAfterFirstMs: v.r1AfterFirstMs, refillAccepted: v.refillAccepted, periodMs: v.periodMs, mismatches: v.mismatches };
+  checkReq(ids.count, v, `${label}: ${plan.limit} pass, the ${plan.limit + 1}th within ${w} is 429`, countHolds, () => seen);
+  checkReq(ids.reopens, v, `${label}: capacity returns once the ${w} window has passed`, (x) => x.reopened, () => seen);
+  checkReq(ids.length, v, `${label}: the window lasts ${w} (every status fits a sliding or a fixed ${w} window)`, (x) => x.consistent.length > 0, () => seen);
 }
 
-/** Send `n` requests sequentially (optionally paced), recording the first 429. */
-function walk(c: string, n: number, send: (i: number) => Res, paceMs = 0, t0 = Date.now(), start = 1): Walk {
-  const w: Walk = { statuses: [], first429: 0, t0 };
-  for (let i = start; i < start + n; i++) {
-    if (paceMs) {
-      const due = t0 + (i - 1) * paceMs;
-      const wait = due - Date.now();
-      if (wait > 0) sleep(wait / 1000);
-    }
-    const r = send(i);
-    w.statuses.push(r.status);
-    w.last = r;
-    if (r.status === 429 && !w.first429) {
-      w.first429 = i;
-      emit({ kind: 'first429', case: c, request: i, ms: Date.now() - t0 });
-    }
-  }
-  if (!w.first429) emit({ kind: 'first429', case: c, request: null, ms: null, sent: n });
-  return w;
-}
+const get = (c: string, path: string, key: string) => call('GET', `${base}${path}`, key, { tags: { case: c, name: `GET ${path}` } });
+const patchBranding = (c: string, key: string) => call('PATCH', `${base}/branding`, key, { body: {}, tags: { case: c, name: 'PATCH /branding' } });
 
-const passedAll = (statuses: number[]) => statuses.every((s) => s >= 200 && s < 300);
-
-function untilMs(t: number): void {
-  const wait = t - Date.now();
-  if (wait > 0) sleep(wait / 1000);
-}
-
-/** (a) default route: 10 per 10 s pass, the 11th is 429 rate_limited, the window reopens after 10 s; (e) another key meanwhile is unaffected. */
-export function burst(): void {
-  const url = `${base}/dashboard/webhook-settings`;
+/** (a) default route: 10 per 10 s, the 429 envelope, the window's length; (e) another key meanwhile is unaffected. */
+function burst(): void {
   const key = keyFor('burst');
-  const w = walk('burst', 11, () => call('GET', url, key, { tags: { case: 'burst', name: 'GET /dashboard/webhook-settings' } }));
-  if (wanted.includes('burst')) {
-    check(w.statuses.slice(0, 10), { 'default route: the first 10 requests within 10 s pass': (s) => passedAll(s) }, { req: R.burst[0] });
-    check(w.statuses[10], { 'default route: the 11th request within 10 s is 429': (s) => s === 429 }, { req: R.burst[0] });
-    check(w.last!, { '429 carries the error envelope with type rate_limited and X-Request-Id': (r) => isErrorEnvelope(r, 429, 'rate_limited') }, { req: R.burst[1] });
+  const send = () => get('burst', '/dashboard/webhook-settings', key);
+  const perClient = () => {
+    const other = get('perClient', '/dashboard/webhook-settings', keyFor('perClient'));
+    checkReq(R.perClient[0], other, 'a second key is unaffected while the first is throttled', ok2xx, (r) => ({ status: r.status }));
+  };
+  if (!wanted.includes('burst')) {
+    // perClient alone: throttle the first key, then ask with the second.
+    for (let i = 0; i <= plans.burst.limit && send().status !== 429; i++);
+    perClient();
+    return;
   }
-  if (wanted.includes('perClient')) {
-    const other = call('GET', url, keyFor('perClient'), { tags: { case: 'perClient', name: 'GET /dashboard/webhook-settings' } });
-    check(other, { 'a second key is unaffected while the first is throttled': (r) => ok2xx(r) }, { req: R.perClient[0] });
-  }
-  if (wanted.includes('burst')) {
-    // Reopens: 10 s after the burst (plus a margin for clock granularity).
-    untilMs(w.t0 + 11_000);
-    const again = call('GET', url, key, { tags: { case: 'burst', name: 'GET /dashboard/webhook-settings' } });
-    check(again, { 'the first window reopens after 10 s': (r) => ok2xx(r) }, { req: R.burst[2] });
-  }
+  probeWindow('burst', 'default route', send, (refusal) => {
+    checkReq('GATE-RATE-429-ENVELOPE', refusal, '429 carries the error envelope with type rate_limited and X-Request-Id', (r) => !!r && isErrorEnvelope(r, 429, 'rate_limited'), (r) => r?.body);
+    if (wanted.includes('perClient')) perClient();
+  });
 }
 
-/** (b) POST /gate_sessions: 10 per minute replaces 10 per 10 s — the 11th is 429 and stays 429 after 10 s. */
-export function write10(): void {
+/** (b) POST /gate_sessions: 10 per minute replaces 10 per 10 s. */
+function write10(): void {
   const key = keyFor('write10');
-  const send = () =>
-    call('POST', `${base}/gate_sessions`, key, { body: gate.sessionBody, idempotencyKey: true, tags: { case: 'write10', name: 'POST /gate_sessions' } });
-  const w = walk('write10', 11, send);
-  check(w.statuses, {
-    'POST /gate_sessions: 10 pass, the 11th within the minute is 429': (s) => passedAll(s.slice(0, 10)) && s[10] === 429,
-  }, { req: R.write10[0] });
-  untilMs(w.t0 + 11_000);
-  const later = send();
-  check(later, { 'POST /gate_sessions: still 429 after 10 s (the window is a minute, not 10 s)': (r) => r.status === 429 }, { req: R.write10[0] });
+  probeWindow('write10', 'POST /gate_sessions', () =>
+    call('POST', `${base}/gate_sessions`, key, { body: gate.sessionBody, idempotencyKey: true, tags: { case: 'write10', name: 'POST /gate_sessions' } }),
+  );
 }
 
-/** (b) a route of the 30/min group: 30 quick requests pass (the 10/10 s window is replaced), the 31st is 429. */
-export function write30(): void {
+/** (b) a route of the 30/min group. */
+function write30(): void {
   const key = keyFor('write30');
-  const w = walk('write30', 31, () => call('PATCH', `${base}/branding`, key, { body: {}, tags: { case: 'write30', name: 'PATCH /branding' } }));
-  check(w.statuses, { 'PATCH /branding: 30 within seconds pass, the 31st is 429': (s) => passedAll(s.slice(0, 30)) && s[30] === 429 }, { req: R.write30[0] });
+  probeWindow('write30', 'PATCH /branding', () => patchBranding('write30', key));
 }
 
-/** (b) a route of the 60/min group: 60 quick requests pass, the 61st is 429. */
-export function read60(): void {
+/** (b) a route of the 60/min group. */
+function read60(): void {
   const key = keyFor('read60');
-  const w = walk('read60', 61, () => call('GET', `${base}/branding`, key, { tags: { case: 'read60', name: 'GET /branding' } }));
-  check(w.statuses, { 'GET /branding: 60 within seconds pass, the 61st is 429': (s) => passedAll(s.slice(0, 60)) && s[60] === 429 }, { req: R.read60[0] });
+  probeWindow('read60', 'GET /branding', () => get('read60', '/branding', key));
 }
 
 /** (b) the route limit replaces only the first window: 30 writes + 30 reads pass, then the 60/min window refuses the 61st. */
-export function replacesFirstOnly(): void {
+function replacesFirstOnly(): void {
   const key = keyFor('replacesFirstOnly');
+  const statuses: number[] = [];
   const t0 = Date.now();
-  const writes = walk('replacesFirstOnly', 30, () => call('PATCH', `${base}/branding`, key, { body: {}, tags: { case: 'replacesFirstOnly', name: 'PATCH /branding' } }), 0, t0, 1);
-  const reads = walk('replacesFirstOnly', 31, () => call('GET', `${base}/branding`, key, { tags: { case: 'replacesFirstOnly', name: 'GET /branding' } }), 0, t0, 31);
-  check([...writes.statuses, ...reads.statuses], {
-    '30 writes and 30 reads pass; the 61st request in the minute is 429 (the 60/min window still applies)': (s) => passedAll(s.slice(0, 60)) && s[60] === 429,
-  }, { req: R.replacesFirstOnly[0] });
+  let first429: number | null = null;
+  for (let i = 1; i <= 61; i++) {
+    const r = i <= 30 ? patchBranding('replacesFirstOnly', key) : get('replacesFirstOnly', '/branding', key);
+    statuses.push(r.status);
+    if (r.status === 429 && first429 === null) {
+      first429 = i;
+      emit({ kind: 'first429', case: 'replacesFirstOnly', request: i, ms: Date.now() - t0 });
+    }
+  }
+  if (first429 === null) emit({ kind: 'first429', case: 'replacesFirstOnly', request: null, ms: null, sent: 61 });
+  checkReq(
+    R.replacesFirstOnly[0],
+    statuses,
+    '30 writes and 30 reads pass; the 61st request in the minute is 429 (the 60/min window still applies)',
+    (s) => s.slice(0, 60).every((x) => x >= 200 && x < 300) && s[60] === 429,
+    () => ({ firstRejected: first429 }),
+  );
 }
 
-// Round-robin over three route groups (default, 30/min, 60/min) so that no
-// first window can fill under either reading of the Limits table (route
-// limits per route or per group): only the longer windows can refuse.
-function mixed(c: 'minute' | 'hour', key: string): (i: number) => Res {
-  return (i) => {
-    const k = i % 3;
-    if (k === 1) return call('GET', `${base}/dashboard/webhook-settings`, key, { tags: { case: c, name: 'GET /dashboard/webhook-settings' } });
-    if (k === 2) return call('PATCH', `${base}/branding`, key, { body: {}, tags: { case: c, name: 'PATCH /branding' } });
-    return call('GET', `${base}/branding`, key, { tags: { case: c, name: 'GET /branding' } });
+// Round-robin over three route groups so that no first window can fill under
+// either reading of the Limits table (route limits per route or per group):
+// of five requests, three GET /branding (60/min), one of the default window, one PATCH /branding (30/min).
+// At 80 a minute that is 48, 16 (under 3 per 10 s) and 16 a minute.
+function mixed(c: 'minute' | 'hour', key: string): (n: number) => Res {
+  return (n) => {
+    const k = n % 5;
+    if (k === 2) return get(c, '/dashboard/webhook-settings', key);
+    if (k === 4) return patchBranding(c, key);
+    return get(c, '/branding', key);
   };
 }
 
-/** (c) 60 per minute at a pace that never trips a first window: 61 requests over about 24 s across three route groups. */
-export function minute(): void {
-  const key = keyFor('minute');
-  // 0.4 s apart: each route sees one request per 1.2 s (≤ 9 per 10 s, ≤ 21 per minute).
-  const w = walk('minute', 61, mixed('minute', key), 400);
-  check(w.statuses, { '60 paced requests pass, the 61st within the minute is 429': (s) => passedAll(s.slice(0, 60)) && s[60] === 429 }, { req: R.minute[0] });
+/** (c) 60 per minute, paced across three route groups (80 a minute: only the minute window can refuse). */
+function minute(): void {
+  probeWindow('minute', 'paced, mixed routes: 60 per minute', mixed('minute', keyFor('minute')));
 }
 
-/** (d) 300 per hour, paced under the 60/min window (about 5.5 minutes; --depth full). */
-export function hour(): void {
-  const key = keyFor('hour');
-  // 1.1 s apart: at most 55 per minute.
-  const w = walk('hour', 301, mixed('hour', key), 1_100);
-  check(w.statuses, { '300 paced requests pass, the 301st within the hour is 429': (s) => passedAll(s.slice(0, 300)) && s[300] === 429 }, { req: R.hour[0] });
+/** (d) 300 per hour, paced under the 60/min window (48 a minute; --depth full: about two hours). */
+function hour(): void {
+  probeWindow('hour', 'paced, mixed routes: 300 per hour', mixed('hour', keyFor('hour')));
 }
+
+const CASES: Record<Exclude<CaseName, 'perClient'>, () => void> = { burst, write10, write30, read60, replacesFirstOnly, minute, hour };
+
+/** One VU per case; the iteration number (unique across execution segments) picks it. */
+export const runCase = guarded('rate-limits', (): void => {
+  const c = runs[exec.scenario.iterationInTest]!;
+  emit({ kind: 'caseStart', case: c, segment: segmentRange() });
+  CASES[c as Exclude<CaseName, 'perClient'>]();
+  emit({ kind: 'caseDone', case: c });
+});
 
 export function handleSummary(data: unknown) {
   return summaryFiles(data);

@@ -2,17 +2,19 @@
 // traffic key — a short CI performance gate. Thresholds (p95/p99 per route group, the
 // unexpected-status rate) come from the gates file.
 import { loadConfig, summaryFiles } from './lib/config.ts';
-import { gateThresholds, mixedTraffic, trafficRate } from './lib/traffic.ts';
+import { guarded } from './lib/guard.ts';
+import { gateThresholds, mixedTraffic, trafficPerMinute } from './lib/traffic.ts';
 
 const cfg = loadConfig();
+const duration = cfg.gates.smokeDurationSeconds ?? 30;
 
 export const options = {
   scenarios: {
     smoke: {
       executor: 'constant-arrival-rate',
-      rate: trafficRate(cfg),
-      timeUnit: '1s',
-      duration: `${cfg.gates.smokeDurationSeconds ?? 30}s`,
+      rate: trafficPerMinute(cfg, duration),
+      timeUnit: '1m',
+      duration: `${duration}s`,
       preAllocatedVUs: 8,
       maxVUs: 32,
       gracefulStop: '15s',
@@ -22,9 +24,9 @@ export const options = {
   summaryTrendStats: ['avg', 'min', 'med', 'p(90)', 'p(95)', 'p(99)', 'max'],
 };
 
-export default function (): void {
+export default guarded('smoke', (): void => {
   mixedTraffic(cfg);
-}
+});
 
 export function handleSummary(data: unknown) {
   return summaryFiles(data);

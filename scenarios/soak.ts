@@ -2,17 +2,19 @@
 // traffic key — the same mix held for the gates file's soak duration (nightly). Thresholds (p95/p99 per route group, the
 // unexpected-status rate) come from the gates file.
 import { loadConfig, summaryFiles } from './lib/config.ts';
-import { gateThresholds, mixedTraffic, trafficRate } from './lib/traffic.ts';
+import { guarded } from './lib/guard.ts';
+import { gateThresholds, mixedTraffic, trafficPerMinute } from './lib/traffic.ts';
 
 const cfg = loadConfig();
+const duration = cfg.gates.soakDurationSeconds ?? 600;
 
 export const options = {
   scenarios: {
     soak: {
       executor: 'constant-arrival-rate',
-      rate: trafficRate(cfg),
-      timeUnit: '1s',
-      duration: `${cfg.gates.soakDurationSeconds ?? 600}s`,
+      rate: trafficPerMinute(cfg, duration),
+      timeUnit: '1m',
+      duration: `${duration}s`,
       preAllocatedVUs: 8,
       maxVUs: 32,
       gracefulStop: '15s',
@@ -22,9 +24,9 @@ export const options = {
   summaryTrendStats: ['avg', 'min', 'med', 'p(90)', 'p(95)', 'p(99)', 'max'],
 };
 
-export default function (): void {
+export default guarded('soak', (): void => {
   mixedTraffic(cfg);
-}
+});
 
 export function handleSummary(data: unknown) {
   return summaryFiles(data);

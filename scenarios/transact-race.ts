@@ -2,12 +2,16 @@
 // Idempotency-Key: exactly one trade exists afterwards and the balance is
 // debited once. Each answer is a trade with that quote (endpoint rule 3:
 // idempotent on quoteId) or 409 (the quote state table): both readings pass.
-import { check } from 'k6';
+// Split into execution segments, each instance races its own quote with its
+// own key, so one instance's trade never moves another's balance.
 import exec from 'k6/execution';
+import { checkReq } from './lib/checks.ts';
 import { loadConfig, requirementThresholds, summaryFiles, wants } from './lib/config.ts';
 import { emit } from './lib/emit.ts';
+import { guarded } from './lib/guard.ts';
 import { call, json } from './lib/http.ts';
 import { SCENARIOS } from './lib/requirements.ts';
+import { segmentKeys } from './lib/segment.ts';
 
 const cfg = loadConfig();
 const pools = cfg.pools!;
@@ -32,19 +36,19 @@ interface RaceSetup {
   startAt: number;
 }
 
-export function setup(): RaceSetup | undefined {
-  const key = pools.keys[0]!;
+export const setup = guarded('race setup', (): RaceSetup | undefined => {
+  const key = segmentKeys(pools.keys)[0]!;
   const b = json(call('GET', `${base}/pools/${pool}/balance`, key, { tags: { name: 'GET /pools/{id}/balance' } }));
   const q = json(call('POST', `${base}/pools/${pool}/quote`, key, { body: { ...pools.quote, type: 'firm' }, tags: { name: 'POST /pools/{id}/quote' } }));
   if (!q?.quoteId) {
-    check(q, { 'a firm quote to race on': () => false }, { req: R.race[0] });
+    checkReq(R.race[0], q, 'a firm quote to race on', () => false);
     return undefined;
   }
   // Every VU fires at the same instant, 1 s after setup.
   return { key, quoteId: q.quoteId, balanceBefore: cents(b?.balance), startAt: Date.now() + 1_000 };
-}
+});
 
-export default function (s: RaceSetup | undefined): void {
+export default guarded('race', (s: RaceSetup | undefined): void => {
   if (!s) return;
   const wait = s.startAt - Date.now();
   if (wait > 0) {
@@ -56,22 +60,26 @@ export default function (s: RaceSetup | undefined): void {
   const r = call('POST', `${base}/pools/${pool}/transact`, s.key, { body: { quoteId: s.quoteId }, idempotencyKey: true, tags: { name: 'POST /pools/{id}/transact' } });
   const b = json(r);
   emit({ kind: 'race', vu: exec.vu.idInTest, status: r.status, transactId: b?.transactId ?? null });
-  check(r, {
-    'each racer gets the trade of this quote or 409': (x) => (x.status >= 200 && x.status < 300 && b?.quoteId === s.quoteId && typeof b?.transactId === 'string') || x.status === 409,
-  }, { req: R.race[0] });
-}
+  checkReq(
+    R.race[0],
+    r,
+    'each racer gets the trade of this quote or 409',
+    (x) => (x.status >= 200 && x.status < 300 && b?.quoteId === s.quoteId && typeof b?.transactId === 'string') || x.status === 409,
+    (x) => ({ status: x.status }),
+  );
+});
 
-export function teardown(s: RaceSetup | undefined): void {
+export const teardown = guarded('race teardown', (s: RaceSetup | undefined): void => {
   if (!s) return;
   const page = json(call('GET', `${base}/pools/trades`, s.key, { tags: { name: 'GET /pools/trades' } }));
   const mine = (page?.data ?? []).filter((t: { quoteId?: string }) => t.quoteId === s.quoteId);
-  check(mine, { 'exactly one trade exists for the raced quote': (m) => m.length === 1 }, { req: R.race[0] });
+  checkReq(R.race[0], mine, 'exactly one trade exists for the raced quote', (m) => m.length === 1, (m) => ({ trades: m.length }));
   const after = json(call('GET', `${base}/pools/${pool}/balance`, s.key, { tags: { name: 'GET /pools/{id}/balance' } }));
   const debited = s.balanceBefore - cents(after?.balance);
   const fiat = cents(mine[0]?.fiatAmount);
   emit({ kind: 'raceBalance', debitedCents: debited, tradeFiatCents: fiat });
-  check(debited, { 'the balance is debited once, by the trade amount': (d) => Number.isFinite(d) && d === fiat }, { req: R.race[1] });
-}
+  checkReq(R.race[1], debited, 'the balance is debited once, by the trade amount', (d) => Number.isFinite(d) && d === fiat, (d) => ({ debitedCents: d, tradeFiatCents: fiat }));
+});
 
 export function handleSummary(data: unknown) {
   return summaryFiles(data);

@@ -15,11 +15,11 @@ function tableCodes(file: string, heading: string): number[] {
 }
 
 describe('exit-code tables', () => {
-  it('README lists every code of src/cli/exitCodes.ts, in order, and no other', () => {
+  it('README lists every code of src/exitCodes.ts, in order, and no other', () => {
     expect(tableCodes('README.md', '## Exit codes')).toEqual(codes);
   });
 
-  it('docs/ci.md lists every code of src/cli/exitCodes.ts, in order, and no other', () => {
+  it('docs/ci.md lists every code of src/exitCodes.ts, in order, and no other', () => {
     expect(tableCodes('docs/ci.md', '## Exit codes and job results')).toEqual(codes);
   });
 });

@@ -1,6 +1,10 @@
 // The run configuration rampart hands to every scenario: a JSON file written
-// by src/load/runK6.ts (keys never travel on the command line) and named by
-// the RAMPART_CONFIG environment variable.
+// by src/load/run.ts (keys never travel on the command line) and named by
+// the RAMPART_CONFIG environment variable. A string of the form ${NAME} is
+// read from the environment instead: the k6-operator bundle carries keys that
+// way, from a Kubernetes Secret (src/load/operator.ts).
+import type { GateLimits } from './rateCases.ts';
+
 export interface LoadConfig {
   scenario: string;
   depth: 'quick' | 'full';
@@ -8,6 +12,8 @@ export interface LoadConfig {
   cases?: string[];
   /** Requirement ids this run proves: one `checks{req:ID}` threshold each. */
   requirements: string[];
+  /** Seeds the traffic mix (smoke, soak): the same seed gives the same operations, split or not. */
+  seed: number;
   gate?: {
     baseUrl: string;
     /** Secret keys reserved for load (rate windows start empty). */
@@ -15,6 +21,10 @@ export interface LoadConfig {
     /** Keys for mixed traffic (smoke/soak), paced within the documented limits. */
     trafficKeys: string[];
     sessionBody: Record<string, unknown>;
+    /** The spec's rate windows (src/model/limits.ts); never the profile's. */
+    limits: GateLimits;
+    /** The target's declared window scale (profile timing.rateWindowScale): lengths multiplied, limits unchanged. */
+    rateWindowScale: number;
   };
   pools?: {
     baseUrl: string;
@@ -22,7 +32,9 @@ export interface LoadConfig {
     keys: string[];
     pool: string;
     quote: Record<string, unknown>;
+    /** The spec's firm-quote TTL (POOLS_LIMITS.quoteTtlSeconds). */
     ttlSeconds: number;
+    /** The profile's tolerance around it. */
     ttlToleranceSeconds: number;
   };
   /** Threshold values from the gates file. */
@@ -39,10 +51,31 @@ export interface LoadConfig {
   };
 }
 
+const ENV_REF = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/;
+
+/**
+ * Replace every "${NAME}" string by the environment variable NAME. An unset one stays a reference: `k6 archive`
+ * runs this with no keys in its environment, and a request made with one fails loudly (http.ts).
+ */
+function fromEnv(value: unknown): unknown {
+  if (typeof value === 'string') {
+    const m = ENV_REF.exec(value);
+    const v = m ? __ENV[m[1]!] : undefined;
+    return v === undefined || v === '' ? value : v;
+  }
+  if (Array.isArray(value)) return value.map(fromEnv);
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = fromEnv(v);
+    return out;
+  }
+  return value;
+}
+
 export function loadConfig(): LoadConfig {
   const path = __ENV.RAMPART_CONFIG;
   if (!path) throw new Error('RAMPART_CONFIG is not set: run scenarios through `rampart load`');
-  return JSON.parse(open(path)) as LoadConfig;
+  return fromEnv(JSON.parse(open(path))) as LoadConfig;
 }
 
 export function wants(cfg: LoadConfig, caseName: string): boolean {
@@ -56,9 +89,12 @@ export function requirementThresholds(cfg: LoadConfig): Record<string, string[]>
   return t;
 }
 
-/** handleSummary output: summary.json into the run directory, nothing on stdout. */
+/**
+ * handleSummary output: summary.json into the run directory. Without one (a k6-operator runner pod), the summary
+ * goes to stdout as one line, so `kubectl logs` hands it over for merging.
+ */
 export function summaryFiles(data: unknown): Record<string, string> {
   const out = __ENV.RAMPART_OUT;
-  if (!out) return { stdout: '' };
+  if (!out) return { stdout: `RAMPART_SUMMARY ${JSON.stringify(data)}\n` };
   return { [`${out}/summary.json`]: JSON.stringify(data, null, 1) };
 }

@@ -15,6 +15,8 @@ export function call(
   key: string,
   opts: { body?: unknown; idempotencyKey?: string | true; tags?: Record<string, string>; timeout?: string } = {},
 ): Res {
+  const unset = /^\$\{(\w+)\}$/.exec(key);
+  if (unset) throw new Error(`environment variable ${unset[1]} is not set: the run config refers to it for a key (see the bundle's README.md)`);
   const headers: Record<string, string> = { Authorization: `Bearer ${key}`, Accept: 'application/json' };
   if (opts.body !== undefined) headers['Content-Type'] = 'application/json';
   if (opts.idempotencyKey) headers['Idempotency-Key'] = opts.idempotencyKey === true ? uuidv4() : opts.idempotencyKey;

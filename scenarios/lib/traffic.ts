@@ -1,19 +1,44 @@
 // Mixed, realistic partner traffic within the documented limits, spread over
 // every traffic key of the profile: the body of the smoke and soak scenarios.
 // Latency is tagged per Gate route group of the Limits table (and "pools") so
-// the gates file can hold a p95/p99 per group.
+// the gates file can hold a p95/p99 per group. Split into execution segments,
+// each instance sends with its own share of the keys (segment.ts).
 import { check } from 'k6';
 import exec from 'k6/execution';
 import { Rate } from 'k6/metrics';
 import type { LoadConfig } from './config.ts';
+import { emit } from './emit.ts';
 import { call, json, type Res } from './http.ts';
+import { segmentKeys, segmentRange } from './segment.ts';
+import { keyShare } from './keyShare.ts';
+import type { RateWindow } from './rateCases.ts';
 
 export const unexpected = new Rate('rampart_unexpected');
 
-/** Requests per second over all keys: each key stays far below 10 per 10 s and 60 per minute. */
-export function trafficRate(cfg: LoadConfig): number {
-  const keys = cfg.gate?.trafficKeys.length ?? 0;
-  return Math.max(1, Math.min(8, Math.floor(keys / 4)));
+// Share of the mix (mixedTraffic below) per Limits group; read60 at most (without pools, pools' share reads too).
+const SHARE = { write10: 0.08, write30: 0.07, default: 0.06, read60: 0.79 };
+
+/**
+ * Arrival rate over all keys, per minute: round-robin over the keys, each key stays at half of every window it
+ * meets — the first window of each route group (by its share of the mix), 60/min and 300/h — over the run's
+ * length, at the target's declared window scale. At most 8 a second (the machine, not the limits).
+ */
+export function trafficPerMinute(cfg: LoadConfig, durationSeconds: number): number {
+  const gate = cfg.gate;
+  const keys = gate?.trafficKeys.length ?? 0;
+  if (!gate || !keys) return 60;
+  const spanS = (w: RateWindow) => Math.min((w.windowMs * gate.rateWindowScale) / 1000, durationSeconds + 15);
+  const perKey = (w: RateWindow, share = 1) => (0.5 * w.limit) / (spanS(w) * share);
+  const l = gate.limits;
+  const perKeyPerSecond = Math.min(
+    perKey(l.first, SHARE.default),
+    perKey(l.routeFirst.write10, SHARE.write10),
+    perKey(l.routeFirst.write30, SHARE.write30),
+    perKey(l.routeFirst.read60, SHARE.read60),
+    perKey(l.minute),
+    perKey(l.hour),
+  );
+  return Math.max(1, Math.min(480, Math.floor(keys * perKeyPerSecond * 60)));
 }
 
 export function gateThresholds(cfg: LoadConfig): Record<string, string[]> {
@@ -30,50 +55,73 @@ export function gateThresholds(cfg: LoadConfig): Record<string, string[]> {
 
 // A session created by this VU, for the follow-up reads.
 let lastSession: string | undefined;
+// This instance's keys (its execution segment's share), found on first use: k6 gives options only in VU context.
+let mine: { gate: string[]; gateOffset: number; pools: string[]; poolsOffset: number } | undefined;
 
-function record(r: Res): void {
+function keysOf(cfg: LoadConfig) {
+  if (!mine) {
+    const [from, to] = segmentRange();
+    const pools = cfg.pools?.keys ?? [];
+    // Pools documents no per-key rate window: with fewer pools keys than instances they are shared.
+    const poolShare = keyShare(pools, from, to);
+    mine = { gate: segmentKeys(cfg.gate!.trafficKeys), gateOffset: Math.round(from * cfg.gate!.trafficKeys.length), pools: poolShare.length ? poolShare : pools, poolsOffset: poolShare.length ? Math.round(from * pools.length) : 0 };
+  }
+  return mine;
+}
+
+function record(r: Res, key: string): void {
   // Unexpected for a within-limits client: a transport error, a 429, a 5xx.
   const bad = r.status === 0 || r.status === 429 || r.status >= 500;
   unexpected.add(bad);
   check(r, { 'no transport error, 429 or 5xx': () => !bad });
+  // Which key met it (gate:N / pools:N, its index in the config, never the key): per-key 429 counts.
+  if (bad) emit({ kind: 'unexpected', key, status: r.status });
 }
 
 export function mixedTraffic(cfg: LoadConfig): void {
   const gate = cfg.gate!;
   const gbase = gate.baseUrl.replace(/\/$/, '');
   const i = exec.scenario.iterationInTest;
-  const key = gate.trafficKeys[i % gate.trafficKeys.length]!;
-  const roll = (i * 7919) % 100; // deterministic spread of operations
+  const own = keysOf(cfg);
+  // Round-robin over this instance's keys, so each key's requests are evenly spaced.
+  const k = exec.scenario.iterationInInstance % own.gate.length;
+  const key = own.gate[k]!;
+  const keyIndex = own.gateOffset + k;
+  const rec = (r: Res) => record(r, `gate:${keyIndex}`);
+  // The operation follows the iteration number (the same unsplit or split) and the run's seed.
+  const roll = ((i + cfg.seed) * 7919) % 100;
   if (roll < 8) {
     const r = call('POST', `${gbase}/gate_sessions`, key, { body: gate.sessionBody, idempotencyKey: true, tags: { name: 'POST /gate_sessions', group: 'write10' } });
-    record(r);
+    rec(r);
     const b = json(r);
     if (typeof b?.id === 'string') lastSession = b.id;
   } else if (roll < 20 && lastSession) {
-    record(call('GET', `${gbase}/gate_sessions/${encodeURIComponent(lastSession)}`, key, { tags: { name: 'GET /gate_sessions/{id}', group: 'read60' } }));
+    rec(call('GET', `${gbase}/gate_sessions/${encodeURIComponent(lastSession)}`, key, { tags: { name: 'GET /gate_sessions/{id}', group: 'read60' } }));
   } else if (roll < 35) {
-    record(call('GET', `${gbase}/capabilities/assets`, key, { tags: { name: 'GET /capabilities/assets', group: 'read60' } }));
+    rec(call('GET', `${gbase}/capabilities/assets`, key, { tags: { name: 'GET /capabilities/assets', group: 'read60' } }));
   } else if (roll < 45) {
-    record(call('GET', `${gbase}/gate_sessions`, key, { tags: { name: 'GET /gate_sessions', group: 'read60' } }));
+    rec(call('GET', `${gbase}/gate_sessions`, key, { tags: { name: 'GET /gate_sessions', group: 'read60' } }));
   } else if (roll < 55) {
-    record(call('GET', `${gbase}/branding`, key, { tags: { name: 'GET /branding', group: 'read60' } }));
+    rec(call('GET', `${gbase}/branding`, key, { tags: { name: 'GET /branding', group: 'read60' } }));
   } else if (roll < 62) {
-    record(call('PATCH', `${gbase}/branding`, key, { body: {}, tags: { name: 'PATCH /branding', group: 'write30' } }));
+    rec(call('PATCH', `${gbase}/branding`, key, { body: {}, tags: { name: 'PATCH /branding', group: 'write30' } }));
   } else if (roll < 68) {
-    record(call('GET', `${gbase}/dashboard/webhook-settings`, key, { tags: { name: 'GET /dashboard/webhook-settings', group: 'default' } }));
+    rec(call('GET', `${gbase}/dashboard/webhook-settings`, key, { tags: { name: 'GET /dashboard/webhook-settings', group: 'default' } }));
   } else if (cfg.pools) {
     const pbase = cfg.pools.baseUrl.replace(/\/$/, '');
-    const pkey = cfg.pools.keys[i % cfg.pools.keys.length]!;
-    if (roll < 80) record(call('GET', `${pbase}/pools`, pkey, { tags: { name: 'GET /pools', group: 'pools' } }));
+    const pk = exec.scenario.iterationInInstance % own.pools.length;
+    const pkey = own.pools[pk]!;
+    const prec = (r: Res) => record(r, `pools:${own.poolsOffset + pk}`);
+    if (roll < 80) prec(call('GET', `${pbase}/pools`, pkey, { tags: { name: 'GET /pools', group: 'pools' } }));
     else if (roll < 92)
-      record(
+      prec(
         call('POST', `${pbase}/pools/${encodeURIComponent(cfg.pools.pool)}/quote`, pkey, {
           body: { ...cfg.pools.quote, type: 'indicative' },
           tags: { name: 'POST /pools/{id}/quote', group: 'pools' },
         }),
       );
-    else record(call('GET', `${pbase}/pools/trades`, pkey, { tags: { name: 'GET /pools/trades', group: 'pools' } }));
+    else prec(call('GET', `${pbase}/pools/trades`, pkey, { tags: { name: 'GET /pools/trades', group: 'pools' } }));
   } else {
-    record(call('GET', `${gbase}/capabilities/assets`, key, { tags: { name: 'GET /capabilities/assets', group: 'read60' } }));
+    rec(call('GET', `${gbase}/capabilities/assets`, key, { tags: { name: 'GET /capabilities/assets', group: 'read60' } }));
   }
 }

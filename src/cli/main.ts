@@ -48,8 +48,21 @@ commonRunOptions(
     .option('--scenario <name...>', 'scenarios to run (default: all but soak)')
     .option('--case <name...>', 'only these cases of the scenarios (e.g. burst)')
     .option('--gates <file>', 'performance gates (thresholds) file', 'fixtures/gates.json')
-    .option('--allow-live', 'allow live keys and production base URLs'),
+    .option('--allow-live', 'allow live keys and production base URLs')
+    .option('--segments <n>', 'run each scenario as n k6 processes (execution segments, as k6-operator splits a TestRun), each with its own keys')
+    .option('--k6-out <spec...>', 'k6 outputs to pass through (--out), e.g. json=FILE, csv=FILE, experimental-prometheus-rw, opentelemetry')
+    .option('--seed <n>', 'seed of the smoke/soak traffic mix (recorded in the report)')
+    .option('--emit <format-and-dir...>', 'k6-operator DIR: write the k6 archive, ConfigMap, Secret template and TestRun for this run instead of running it'),
 ).action(async (opts: RunOptions) => {
+  if (opts.emit) {
+    const { emitCommand } = await import('../load/cli.js');
+    process.exitCode = emitCommand({ ...opts, emit: opts.emit });
+    return;
+  }
+  const { parseSegments, parseSeed, scenarioNames } = await import('../load/cli.js');
+  parseSegments(opts.segments);
+  parseSeed(opts.seed);
+  scenarioNames(opts.scenario);
   process.exitCode = await runKinds(['load'], 'load', opts);
 });
 

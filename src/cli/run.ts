@@ -45,6 +45,11 @@ export interface RunOptions extends HarnessFlags {
   signKey?: string;
   /** 'github': print ::error annotations per failure. */
   annotations?: string;
+  /** rampart load: split into k6 execution segments, pass k6 outputs, seed the traffic mix, emit a k6-operator bundle. */
+  segments?: string;
+  k6Out?: string[];
+  seed?: string;
+  emit?: string[];
 }
 
 async function kindsOf(names: SuiteKindName[]): Promise<SuiteKind[]> {
@@ -224,6 +229,9 @@ export async function runKinds(kindNames: SuiteKindName[], command: string, opts
           scenarios: opts.scenario,
           cases: opts.case,
           gatesFile: opts.gates,
+          segments: opts.segments,
+          k6Out: opts.k6Out,
+          seed: opts.seed,
           receiver,
           log: (l) => progress.line(l),
         });

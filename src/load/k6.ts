@@ -43,18 +43,23 @@ export function runK6(opts: {
   script: string;
   env: Record<string, string>;
   dashboardExport?: string;
+  /** Seconds between dashboard data points (k6 skips the export when a run has fewer than one). */
+  dashboardPeriodSeconds?: number;
   /** File for console.log records (k6 --console-output). */
   consoleOutput?: string;
+  /** Further `k6 run` flags before the script (execution segment, --out, --tag). */
+  args?: string[];
   timeoutMs: number;
   onLine?: (line: string) => void;
 }): Promise<K6Run> {
   const started = Date.now();
-  const args = ['run', '--quiet', '--no-color', '--no-usage-report', ...(opts.consoleOutput ? ['--console-output', opts.consoleOutput] : []), opts.script];
+  const args = ['run', '--quiet', '--no-color', '--no-usage-report', ...(opts.consoleOutput ? ['--console-output', opts.consoleOutput] : []), ...(opts.args ?? []), opts.script];
   const env: NodeJS.ProcessEnv = { ...process.env, ...opts.env, K6_NO_USAGE_REPORT: 'true' };
   if (opts.dashboardExport) {
     env.K6_WEB_DASHBOARD = 'true';
     env.K6_WEB_DASHBOARD_PORT = '-1';
     env.K6_WEB_DASHBOARD_EXPORT = opts.dashboardExport;
+    env.K6_WEB_DASHBOARD_PERIOD = `${opts.dashboardPeriodSeconds ?? 10}s`;
   }
   return new Promise((resolve) => {
     const child = spawn(opts.k6, args, { env, cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -1,33 +1,37 @@
-// `rampart load`: runs k6 scenarios against the profile's target and turns
-// their per-requirement thresholds into check results, plus the measured
-// facts (rate-limit boundaries, the quote-TTL distribution, latencies) the
-// report charts.
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+// `rampart load`: runs k6 scenarios against the profile's target — each as
+// one k6 process or split into execution segments — and turns their
+// per-requirement thresholds into check results, plus the measured facts
+// (rate-limit boundaries and window readings, the quote-TTL distribution,
+// latencies, per-key refusals) the report charts.
 import type { Profile } from '../profile/schema.js';
-import type { CheckResult } from '../report/results.js';
+import type { CheckResult, Observation } from '../report/results.js';
 import { CATALOGUE } from '../model/catalogue/index.js';
 import { GATE_RATE_WINDOWS, POOLS_LIMITS, ROUTE_GROUP_FIRST_WINDOW } from '../model/limits.js';
+import { EXIT, RunError } from '../exitCodes.js';
 import { SCENARIOS, type ScenarioName } from '../../scenarios/lib/requirements.js';
+import { rateLimitBoundSeconds } from '../../scenarios/lib/rateCases.js';
+import type { WindowVerdict } from '../../scenarios/lib/windowJudge.js';
+import { configFor, requirementsOf, segmentProblem } from './config.js';
 import type { Gates } from './gates.js';
-import { findK6, ROOT, runK6 } from './k6.js';
+import { findK6 } from './k6.js';
+import { runScenario, scriptOf, type ScenarioRun } from './scenarioRun.js';
+import type { Summary } from './summary.js';
+import { scenarioChecks } from './verdict.js';
+import { join } from 'node:path';
 
 export const SCENARIO_NAMES = Object.keys(SCENARIOS) as ScenarioName[];
 
 /** Scenarios `rampart load` runs when none is named (soak only on request). */
 export const DEFAULT_SCENARIOS: ScenarioName[] = SCENARIO_NAMES.filter((n) => (n as string) !== 'soak');
 
+/** Most segments `--segments` accepts (each is a k6 process on this machine). */
+export const MAX_SEGMENTS = 16;
+
 export interface LoadOutcome {
   checks: CheckResult[];
   metrics: Record<string, unknown>;
-}
-
-interface Record429 {
-  kind: 'first429';
-  case: string;
-  request: number | null;
-  ms: number | null;
+  /** Measured facts the report lists (the reading of each rate window). */
+  observations: Observation[];
 }
 
 /** The documented boundary of each rate-limit case: the request that must be the first 429. */
@@ -47,102 +51,78 @@ export function selectedCases(name: ScenarioName, depth: 'quick' | 'full', only?
   return Object.keys(spec.cases).filter((c) => (!only || only.includes(c)) && (depth === 'full' || !spec.fullOnly?.includes(c)));
 }
 
-function requirementsOf(name: ScenarioName, cases: string[]): string[] {
-  const spec = SCENARIOS[name] as { cases: Record<string, readonly string[]> };
-  return [...new Set(cases.flatMap((c) => spec.cases[c] ?? []))];
-}
-
 const titleOf = (id: string) => CATALOGUE.find((r) => r.id === id)?.title ?? id;
 
-/** What a scenario needs from the profile; a reason when it cannot run. */
-function configFor(profile: Profile, name: ScenarioName, cases: string[], depth: 'quick' | 'full', gates: Gates): { config?: object; missing?: string } {
-  const spec = SCENARIOS[name];
-  const reserved = profile.gate.partners.filter((p) => p.reservedFor === 'load').map((p) => p.secretKey);
-  const traffic = profile.gate.partners.filter((p) => p.reservedFor !== 'load').map((p) => p.secretKey);
-  if (name === 'rate-limits' && reserved.length < 8) {
-    return { missing: `the profile reserves ${reserved.length} gate partner(s) for load (reservedFor: "load"); the rate-limit cases need 8 keys with empty windows` };
-  }
-  const gate = {
-    baseUrl: profile.gate.baseUrls.sandbox,
-    keys: reserved,
-    trafficKeys: traffic,
-    sessionBody: { amount: '10.00', currency: 'EUR', return_url: 'https://example.test/return', ...(profile.gate.sessionDefaults ?? {}) },
-  };
-  let pools: object | undefined;
-  const p = profile.pools;
-  const funded = p?.partners.filter((x) => x.state === 'funded' && x.balanceGate && !x.velocityCap).map((x) => x.secretKey) ?? [];
-  if (p && funded.length) {
-    const { $comment: _c, ...quote } = p.quote as Record<string, unknown>;
-    pools = {
-      baseUrl: p.baseUrls.sandbox,
-      keys: funded,
-      pool: p.pools.main,
-      quote: { side: 'on_ramp', type: 'firm', ...quote },
-      ttlSeconds: profile.timing.quoteTtlSeconds ?? POOLS_LIMITS.quoteTtlSeconds,
-      ttlToleranceSeconds: profile.tolerances.quoteTtlSeconds,
-    };
-  }
-  if (spec.service === 'pools' && !pools) return { missing: p ? 'the profile has no funded pools partner without a velocity cap' : 'the profile has no pools section' };
-  return { config: { scenario: name, depth, cases, requirements: requirementsOf(name, cases), gates, gate, pools } };
+/** Upper bound on a scenario's run, seconds (the k6 process is stopped after it, plus a minute). */
+export function scenarioBoundSeconds(name: ScenarioName, depth: 'quick' | 'full', gates: Gates, rateWindowScale: number): number {
+  const fixed = SCENARIOS[name].maxSeconds[depth];
+  const limits = { ...GATE_RATE_WINDOWS, routeFirst: { write10: ROUTE_GROUP_FIRST_WINDOW.write10, write30: ROUTE_GROUP_FIRST_WINDOW.write30, read60: ROUTE_GROUP_FIRST_WINDOW.read60 } };
+  if (name === 'rate-limits') return rateLimitBoundSeconds(limits, rateWindowScale, depth);
+  if (name === 'smoke') return Math.max(fixed, gates.smokeDurationSeconds + 45);
+  if (name === 'soak') return Math.max(fixed, gates.soakDurationSeconds + 45);
+  if (name === 'quote-ttl') return Math.max(fixed, gates.quoteTtlDurationSeconds + POOLS_LIMITS.quoteTtlSeconds + 40);
+  return fixed;
 }
 
-function readRecords(file: string): Record<string, unknown>[] {
-  let text = '';
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    return [];
-  }
-  const out: Record<string, unknown>[] = [];
-  for (const line of text.split('\n')) {
-    const m = /msg="RAMPART (.*)"(?: |$)/.exec(line);
-    if (!m) continue;
-    try {
-      out.push(JSON.parse(JSON.parse(`"${m[1]}"`)) as Record<string, unknown>);
-    } catch {
-      /* a torn line: skip */
+/** Turn a scenario's records into metrics and observations. */
+function collect(name: ScenarioName, run: ScenarioRun, into: { rateLimits: unknown[]; rateWindows: unknown[]; ttlSamples: number[]; observations: Observation[]; unexpected: Record<string, Record<string, number>> }) {
+  for (const r of run.records) {
+    if (r.kind === 'first429') {
+      const doc = DOCUMENTED_BOUNDARY[String(r.case)];
+      if (!doc) continue;
+      into.rateLimits.push({
+        scenario: name,
+        case: r.case,
+        window: doc.window,
+        documented: { limit: doc.limit, windowMs: doc.windowMs, firstRejectedRequest: doc.firstRejected },
+        measured: { firstRejectedRequest: r.request ?? null, atMs: r.ms ?? null },
+      });
+    } else if (r.kind === 'window') {
+      const v = r.verdict as WindowVerdict;
+      const c = String(r.case);
+      const value = {
+        case: c,
+        window: DOCUMENTED_BOUNDARY[c]?.window ?? c,
+        documented: { limit: v.limit, windowMs: v.windowMs, rateWindowScale: r.scale },
+        readings: v.consistent,
+        measured: {
+          firstRejectedRequest: v.firstRejected,
+          capacityBackAfterFirstRequestMs: v.r1AfterFirstMs,
+          capacityBackAfterLimitMs: v.r1AfterLimitMs,
+          refillAccepted: v.refillAccepted,
+          rolloverPeriodMs: v.periodMs,
+          requests: r.requests,
+        },
+        toleranceMs: v.toleranceMs,
+        mismatches: v.mismatches,
+      };
+      into.rateWindows.push(value);
+      into.observations.push({
+        topic: 'GATE-RATE-WINDOW-READING',
+        service: 'gate',
+        check: `${name}: ${c}`,
+        value,
+        note: v.consistent.length
+          ? `the ${v.limit} per ${v.windowMs / 1000} s window behaved as: ${v.consistent.join(' or ')} (the spec does not say which)`
+          : `no reading of ${v.limit} per ${v.windowMs / 1000} s fits what the target did`,
+      });
+    } else if (r.kind === 'quoteTtl' && typeof r.seconds === 'number') {
+      into.ttlSamples.push(r.seconds);
+    } else if (r.kind === 'unexpected') {
+      const key = String(r.key);
+      const byStatus = (into.unexpected[`${name} ${key}`] ??= {});
+      byStatus[String(r.status)] = (byStatus[String(r.status)] ?? 0) + 1;
     }
   }
-  return out;
-}
-
-interface SummaryMetric {
-  type?: string;
-  values?: Record<string, number>;
-  thresholds?: Record<string, { ok: boolean }>;
-}
-interface Summary {
-  metrics?: Record<string, SummaryMetric>;
-  root_group?: Group;
-}
-interface Group {
-  name: string;
-  checks?: { name: string; passes: number; fails: number }[] | Record<string, { name: string; passes: number; fails: number }>;
-  groups?: Group[] | Record<string, Group>;
-}
-
-function failedChecks(g: Group | undefined, out: string[] = []): string[] {
-  if (!g) return out;
-  const checks = Array.isArray(g.checks) ? g.checks : Object.values(g.checks ?? {});
-  for (const c of checks) if (c.fails > 0) out.push(`${c.name} (${c.fails} of ${c.passes + c.fails} failed)`);
-  const groups = Array.isArray(g.groups) ? g.groups : Object.values(g.groups ?? {});
-  for (const sub of groups) failedChecks(sub, out);
-  return out;
 }
 
 /** Latency per route group from the summary's tagged trends (when the scenario exported them). */
-function latencyOf(summary: Summary): Record<string, Record<string, number>> {
+function latencyOf(summary: Summary | undefined): Record<string, Record<string, number>> {
   const out: Record<string, Record<string, number>> = {};
-  for (const [name, m] of Object.entries(summary.metrics ?? {})) {
+  for (const [name, m] of Object.entries(summary?.metrics ?? {})) {
     const g = /^http_req_duration\{group:([^}]+)\}$/.exec(name);
     if (g && m.values) {
-      out[g[1]!] = {
-        p50: m.values['med'] ?? 0,
-        p90: m.values['p(90)'] ?? 0,
-        p95: m.values['p(95)'] ?? 0,
-        p99: m.values['p(99)'] ?? 0,
-        max: m.values['max'] ?? 0,
-      };
+      out[g[1]!] = { p50: m.values['med'] ?? 0, p90: m.values['p(90)'] ?? 0, p95: m.values['p(95)'] ?? 0, p99: m.values['p(99)'] ?? 0, max: m.values['max'] ?? 0 };
     }
   }
   return out;
@@ -156,12 +136,25 @@ export async function runLoad(opts: {
   runDir: string;
   gates: Gates;
   log?: (line: string) => void;
+  /** Split each scenario into this many k6 processes (execution segments). */
+  segments?: number;
+  /** k6 --out specs passed through (json=FILE, csv=FILE, experimental-prometheus-rw, opentelemetry, …). */
+  k6Out?: string[];
+  /** Seeds the traffic mix; the same seed gives the same operations split or not. */
+  seed?: number;
 }): Promise<LoadOutcome> {
+  const n = opts.segments ?? 1;
+  if (!Number.isInteger(n) || n < 1 || n > MAX_SEGMENTS) throw new RunError(`--segments must be a whole number from 1 to ${MAX_SEGMENTS}, not ${n}`, EXIT.usage);
+  for (const name of opts.scenarios) {
+    const problem = segmentProblem(opts.profile, name, n);
+    if (problem) throw new RunError(problem, EXIT.usage);
+  }
+  const seed = opts.seed ?? Math.floor(Math.random() * 1_000_000);
   const checks: CheckResult[] = [];
   const metrics: Record<string, unknown> = {};
-  const rateLimits: unknown[] = [];
-  const ttlSamples: number[] = [];
+  const into = { rateLimits: [] as unknown[], rateWindows: [] as unknown[], ttlSamples: [] as number[], observations: [] as Observation[], unexpected: {} as Record<string, Record<string, number>> };
   const latency: Record<string, Record<string, number>> = {};
+  const dashboards: Record<string, string[]> = {};
   const k6 = findK6();
   for (const name of opts.scenarios) {
     const cases = selectedCases(name, opts.depth, opts.cases);
@@ -184,119 +177,48 @@ export async function runLoad(opts: {
       skipAll(k6.missing);
       continue;
     }
-    const { config, missing } = configFor(opts.profile, name, cases, opts.depth, opts.gates);
+    const { config, missing } = configFor(opts.profile, name, cases, opts.depth, opts.gates, seed);
     if (!config) {
       skipAll(missing!);
       continue;
     }
-    const outDir = join(opts.runDir, 'k6', name);
-    mkdirSync(outDir, { recursive: true });
-    // Keys travel in a private temp file, never on a command line or in the run directory.
-    const tmp = mkdtempSync(join(tmpdir(), 'rampart-k6-'));
-    const cfgFile = join(tmp, 'config.json');
-    writeFileSync(cfgFile, JSON.stringify(config), { mode: 0o600 });
-    chmodSync(cfgFile, 0o600);
-    // For distributed runs (docs/distributed-load.md): keep a copy where the user asks.
-    if (process.env.RAMPART_KEEP_K6_CONFIG) writeFileSync(process.env.RAMPART_KEEP_K6_CONFIG, JSON.stringify(config), { mode: 0o600 });
-    const consoleFile = join(tmp, 'console.log');
-    const spec = SCENARIOS[name];
-    opts.log?.(`… load ${name}: ${cases.join(', ')} (up to ${spec.maxSeconds[opts.depth]} s)`);
-    const run = await runK6({
-        k6: k6.path,
-        script: join(ROOT, 'scenarios', `${name}.ts`),
-        env: { RAMPART_CONFIG: cfgFile, RAMPART_OUT: outDir },
-        consoleOutput: consoleFile,
-        dashboardExport: join(outDir, 'dashboard.html'),
-      timeoutMs: (spec.maxSeconds[opts.depth] + 60) * 1000,
+    const bound = scenarioBoundSeconds(name, opts.depth, opts.gates, opts.profile.timing.rateWindowScale);
+    opts.log?.(`… load ${name}: ${cases.join(', ')}${n > 1 ? ` as ${n} k6 segments` : ''} (up to ${bound} s)`);
+    const run = await runScenario({
+      script: scriptOf(name),
+      config,
+      k6: k6.path,
+      outDir: join(opts.runDir, 'k6', name),
+      relDir: `k6/${name}`,
+      segments: n,
+      k6Out: opts.k6Out,
+      timeoutMs: (bound + 60) * 1000,
     });
-    const records = readRecords(consoleFile);
-    rmSync(tmp, { recursive: true, force: true });
-    let summary: Summary = {};
-    try {
-      summary = JSON.parse(readFileSync(join(outDir, 'summary.json'), 'utf8')) as Summary;
-    } catch {
-      /* k6 failed before handleSummary */
-    }
-    const failedNames = failedChecks(summary.root_group);
-    const crashed = run.exitCode !== 0 && run.exitCode !== 99;
-    for (const id of reqs) {
-      const m = summary.metrics?.[`checks{req:${id}}`];
-      const passes = m?.values?.passes ?? 0;
-      const fails = m?.values?.fails ?? 0;
-      const base = { name: `${name}: ${titleOf(id)}`, suite: 'load' as const, file: `scenarios/${name}.ts`, requirements: [id], durationMs: run.durationMs };
-      if (passes + fails === 0) {
-        checks.push({
-          ...base,
-          status: 'failed',
-          failure: {
-            message: crashed ? `k6 ended with exit code ${run.exitCode} before exercising this rule` : 'the scenario never exercised this rule',
-            actual: run.stderrTail.split('\n').filter(Boolean).slice(-3).join(' | '),
-          },
-        });
-      } else if (fails > 0 || m?.thresholds?.['rate==1']?.ok === false) {
-        checks.push({
-          ...base,
-          status: 'failed',
-          failure: { message: `${fails} of ${passes + fails} checks for this rule failed`, expected: 'every check passes (threshold rate==1)', actual: failedNames.join('; ') || `${fails} failed` },
-        });
-      } else {
-        checks.push({ ...base, status: 'passed' });
-      }
-    }
-    // Gates thresholds other than the per-requirement ones (latency, error rate).
-    const breached: string[] = [];
-    for (const [metric, m] of Object.entries(summary.metrics ?? {})) {
-      if (metric.startsWith('checks{req:')) continue;
-      for (const [expr, t] of Object.entries(m.thresholds ?? {})) {
-        if (!t.ok) {
-          breached.push(`${metric} ${expr}`);
-          checks.push({
-            name: `${name}: gate ${metric} ${expr}`,
-            suite: 'load',
-            file: `scenarios/${name}.ts`,
-            requirements: [],
-            status: 'failed',
-            durationMs: run.durationMs,
-            failure: { message: `performance gate breached: ${metric} ${expr}`, expected: expr, actual: JSON.stringify(m.values ?? {}) },
-          });
-        }
-      }
-    }
-    if (reqs.length === 0) {
-      // A performance-gate scenario (smoke, soak): one check for its gates.
-      const gateCheck = { name: `${name}: performance gates (p95/p99 per route group, unexpected-status rate)`, suite: 'load' as const, file: `scenarios/${name}.ts`, requirements: [], durationMs: run.durationMs };
-      if (crashed || !summary.metrics) checks.push({ ...gateCheck, status: 'failed', failure: { message: `k6 ended with exit code ${run.exitCode}`, actual: run.stderrTail.split('\n').filter(Boolean).slice(-3).join(' | ') } });
-      else if (!breached.length) checks.push({ ...gateCheck, status: 'passed' });
-    }
-    for (const r of records) {
-      if (r.kind === 'first429') {
-        const rec = r as unknown as Record429;
-        const doc = DOCUMENTED_BOUNDARY[rec.case];
-        if (!doc) continue;
-        // A case may walk in parts (replacesFirstOnly: writes, then reads): a measured 429 replaces an earlier "none".
-        const prior = rateLimits.findIndex((x) => (x as { case: string }).case === rec.case);
-        if (prior !== -1) {
-          if (rec.request === null) continue;
-          rateLimits.splice(prior, 1);
-        }
-        rateLimits.push({
-          scenario: name,
-          case: rec.case,
-          window: doc.window,
-          documented: { limit: doc.limit, windowMs: doc.windowMs, firstRejectedRequest: doc.firstRejected },
-          measured: { firstRejectedRequest: rec.request, atMs: rec.ms },
-        });
-      } else if (r.kind === 'quoteTtl' && typeof r.seconds === 'number') {
-        ttlSamples.push(r.seconds);
-      }
-    }
-    Object.assign(latency, latencyOf(summary));
-    metrics[`k6:${name}`] = { exitCode: run.exitCode, durationMs: run.durationMs, summary: `k6/${name}/summary.json`, dashboard: `k6/${name}/dashboard.html`, records: records.length };
-    opts.log?.(`${checks.filter((c) => c.file === `scenarios/${name}.ts` && c.status === 'failed').length ? '✗' : '✓'} load ${name} (${(run.durationMs / 1000).toFixed(1)} s)`);
+    const mine = scenarioChecks(name, reqs, run);
+    checks.push(...mine);
+    collect(name, run, into);
+    Object.assign(latency, latencyOf(run.summary));
+    const boards = run.segments.map((s) => s.dashboardFile).filter((f): f is string => !!f);
+    if (boards.length) dashboards[name] = boards;
+    metrics[`k6:${name}`] = {
+      exitCode: Math.max(...run.segments.map((s) => s.exitCode)),
+      durationMs: run.durationMs,
+      summary: `k6/${name}/summary.json`,
+      dashboard: boards[0],
+      records: run.records.length,
+      ...(n > 1 ? { segments: run.segments.map((s) => ({ segment: s.segment, exitCode: s.exitCode, durationMs: s.durationMs, summary: s.summaryFile, dashboard: s.dashboardFile })) } : {}),
+      // Which share of [0, 1) (execution segment) ran each case, and with it the case's key.
+      ...(run.records.some((r) => r.kind === 'caseStart') ? { caseSegments: Object.fromEntries(run.records.filter((r) => r.kind === 'caseStart').map((r) => [String(r.case), r.segment])) } : {}),
+      ...(name === 'smoke' || name === 'soak' ? { seed, requests: run.summary?.metrics?.['http_reqs']?.values?.count ?? null } : {}),
+    };
+    opts.log?.(`${mine.some((c) => c.status === 'failed') ? '✗' : '✓'} load ${name} (${(run.durationMs / 1000).toFixed(1)} s)`);
   }
-  if (rateLimits.length) metrics.rateLimits = rateLimits;
-  if (ttlSamples.length)
-    metrics.quoteTtl = { samplesSeconds: ttlSamples, expectedSeconds: opts.profile.timing.quoteTtlSeconds, toleranceSeconds: opts.profile.tolerances.quoteTtlSeconds };
+  if (into.rateLimits.length) metrics.rateLimits = into.rateLimits;
+  if (into.rateWindows.length) metrics.rateWindows = into.rateWindows;
+  if (into.ttlSamples.length) metrics.quoteTtl = { samplesSeconds: into.ttlSamples, expectedSeconds: POOLS_LIMITS.quoteTtlSeconds, toleranceSeconds: opts.profile.tolerances.quoteTtlSeconds };
   if (Object.keys(latency).length) metrics.latency = latency;
-  return { checks, metrics };
+  if (Object.keys(into.unexpected).length) metrics.unexpectedByKey = into.unexpected;
+  // Each scenario's k6 web dashboard (one per segment), relative to the run directory: the report links them.
+  if (Object.keys(dashboards).length) metrics.k6Dashboards = dashboards;
+  return { checks, metrics, observations: into.observations };
 }

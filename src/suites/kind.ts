@@ -37,6 +37,9 @@ export interface SuiteRunContext {
   scenarios?: string[];
   cases?: string[];
   gatesFile?: string;
+  segments?: string;
+  k6Out?: string[];
+  seed?: string;
   log: (line: string) => void;
 }
 

@@ -12,8 +12,20 @@ export const load: SuiteKind = {
     loadGates(ctx.gatesFile);
   },
   async run(ctx) {
+    const { parseSegments, parseSeed } = await import('../load/cli.js');
     const names = (ctx.scenarios?.length ? ctx.scenarios : DEFAULT_SCENARIOS) as typeof DEFAULT_SCENARIOS;
-    const out = await runLoad({ profile: ctx.profile, scenarios: names, depth: ctx.depth, cases: ctx.cases, runDir: ctx.runDir, gates: loadGates(ctx.gatesFile), log: ctx.log });
-    return { checks: out.checks, observations: [], metrics: out.metrics };
+    const out = await runLoad({
+      profile: ctx.profile,
+      scenarios: names,
+      depth: ctx.depth,
+      cases: ctx.cases,
+      runDir: ctx.runDir,
+      gates: loadGates(ctx.gatesFile),
+      log: ctx.log,
+      segments: parseSegments(ctx.segments),
+      k6Out: ctx.k6Out,
+      seed: parseSeed(ctx.seed),
+    });
+    return { checks: out.checks, observations: out.observations, metrics: out.metrics };
   },
 };

@@ -17,8 +17,50 @@ export const RATE_LIMIT_FAULTS: FaultDef[] = [
   {
     name: 'rate-first-window-20s',
     service: 'gate',
-    requirements: ['GATE-RATE-FIRST-WINDOW', 'GATE-RATE-FIRST-WINDOW-REOPENS'],
+    requirements: ['GATE-RATE-FIRST-WINDOW-LENGTH', 'GATE-RATE-FIRST-WINDOW-REOPENS'],
     description: 'The first default window spans 20 s instead of 10 s.',
+    suite: 'load',
+  },
+  {
+    name: 'rate-first-window-5s',
+    service: 'gate',
+    requirements: ['GATE-RATE-FIRST-WINDOW-LENGTH'],
+    description: 'The first default window spans 5 s instead of 10 s (the limit is right, the window rolls over early).',
+    suite: 'load',
+  },
+  {
+    name: 'rate-minute-window-30s',
+    service: 'gate',
+    requirements: ['GATE-RATE-MINUTE-WINDOW-LENGTH'],
+    description: 'The 60 per minute window spans 30 s.',
+    suite: 'load',
+  },
+  {
+    name: 'rate-write10-window-30s',
+    service: 'gate',
+    requirements: ['GATE-RATE-ROUTE-WRITE10-LENGTH'],
+    description: 'The 10 per minute window of POST /gate_sessions (and the other write10 routes) spans 30 s.',
+    suite: 'load',
+  },
+  {
+    name: 'rate-write30-window-90s',
+    service: 'gate',
+    requirements: ['GATE-RATE-ROUTE-WRITE30-LENGTH'],
+    description: 'The 30 per minute window of the write30 routes spans 90 s.',
+    suite: 'load',
+  },
+  {
+    name: 'rate-read60-window-30s',
+    service: 'gate',
+    requirements: ['GATE-RATE-ROUTE-READ60-LENGTH'],
+    description: 'The 60 per minute window of the read60 routes spans 30 s.',
+    suite: 'load',
+  },
+  {
+    name: 'rate-hour-window-30min',
+    service: 'gate',
+    requirements: ['GATE-RATE-HOUR-WINDOW-LENGTH'],
+    description: 'The 300 per hour window spans 30 minutes (caught at --depth full, where the hour case runs).',
     suite: 'load',
   },
   {
@@ -140,8 +182,18 @@ export class GateRateLimiter {
       let first = windows[0]!;
       if (this.faults.has('rate-first-window-off-by-one')) first = { ...first, limit: first.limit + 1 };
       if (this.faults.has('rate-first-window-20s')) first = { ...first, windowMs: first.windowMs * 2 };
+      if (this.faults.has('rate-first-window-5s')) first = { ...first, windowMs: first.windowMs / 2 };
       windows = [first, windows[1]!, windows[2]!];
-    } else if (this.faults.has('rate-route-limit-replaces-all-windows')) {
+    } else if (group === 'write10' && this.faults.has('rate-write10-window-30s')) {
+      windows = [{ ...windows[0]!, windowMs: windows[0]!.windowMs / 2 }, ...windows.slice(1)];
+    } else if (group === 'write30' && this.faults.has('rate-write30-window-90s')) {
+      windows = [{ ...windows[0]!, windowMs: windows[0]!.windowMs * 1.5 }, ...windows.slice(1)];
+    } else if (group === 'read60' && this.faults.has('rate-read60-window-30s')) {
+      windows = [{ ...windows[0]!, windowMs: windows[0]!.windowMs / 2 }, ...windows.slice(1)];
+    }
+    if (this.faults.has('rate-hour-window-30min') && windows.length > 2) windows[2] = { ...windows[2]!, windowMs: windows[2]!.windowMs / 2 };
+    if (this.faults.has('rate-minute-window-30s') && windows.length > 1) windows[1] = { ...windows[1]!, windowMs: windows[1]!.windowMs / 2 };
+    if (group !== 'default' && this.faults.has('rate-route-limit-replaces-all-windows')) {
       windows = [windows[0]!];
     }
     const firstKey = group === 'default' ? `${who}\u0000default` : `${who}\u0000${routeKey}`;

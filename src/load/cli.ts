@@ -1,0 +1,70 @@
+// The `rampart load` flags of this module (--segments, --seed, --k6-out,
+// --emit), checked before any traffic, and the --emit command itself.
+import { registerSecret } from '../client/redact.js';
+import { EXIT, RunError } from '../exitCodes.js';
+import { assertSafeForTraffic } from '../cli/target.js';
+import { loadProfile } from '../profile/load.js';
+import type { ScenarioName } from '../../scenarios/lib/requirements.js';
+import { loadGates } from './gates.js';
+import { findK6 } from './k6.js';
+import { emitK6Operator } from './operator.js';
+import { DEFAULT_SCENARIOS, MAX_SEGMENTS, SCENARIO_NAMES, selectedCases } from './run.js';
+
+export function parseSegments(raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw) || n < 1 || n > MAX_SEGMENTS) throw new RunError(`--segments takes a whole number from 1 to ${MAX_SEGMENTS}, not "${raw}"`, EXIT.usage);
+  return n;
+}
+
+export function parseSeed(raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  if (!/^\d{1,9}$/.test(raw)) throw new RunError(`--seed takes a whole number (up to 9 digits), not "${raw}"`, EXIT.usage);
+  return Number(raw);
+}
+
+export function scenarioNames(raw: string[] | undefined): ScenarioName[] {
+  const unknown = (raw ?? []).filter((n) => !(SCENARIO_NAMES as string[]).includes(n));
+  if (unknown.length) throw new RunError(`unknown scenario ${unknown.join(', ')} — choose from ${SCENARIO_NAMES.join(', ')}`, EXIT.usage);
+  return (raw?.length ? raw : DEFAULT_SCENARIOS) as ScenarioName[];
+}
+
+/** `rampart load --emit k6-operator DIR`: write the bundle, run nothing. */
+export function emitCommand(opts: {
+  emit: string[];
+  profile?: string;
+  depth: 'quick' | 'full';
+  scenario?: string[];
+  case?: string[];
+  gates?: string;
+  segments?: string;
+  k6Out?: string[];
+  seed?: string;
+  allowLive?: boolean;
+}): number {
+  if (opts.emit.length !== 2 || opts.emit[0] !== 'k6-operator') throw new RunError('--emit takes a format and a directory: --emit k6-operator DIR', EXIT.usage);
+  if (!opts.profile) throw new RunError('--emit needs --profile: the bundle points at the profile\'s base URLs (the embedded target stops when rampart exits)', EXIT.usage);
+  const segments = parseSegments(opts.segments) ?? 1;
+  const seed = parseSeed(opts.seed) ?? Math.floor(Math.random() * 1_000_000);
+  const names = scenarioNames(opts.scenario);
+  const profile = loadProfile(opts.profile);
+  for (const p of profile.gate.partners) [p.secretKey, p.liveSecretKey, p.revokedSecretKey].forEach((k) => k && registerSecret(k));
+  for (const p of profile.pools?.partners ?? []) registerSecret(p.secretKey);
+  assertSafeForTraffic(profile, !!opts.allowLive, 'load');
+  const k6 = findK6();
+  if ('missing' in k6) throw new RunError(`cannot build the k6 archive: ${k6.missing}`, EXIT.usage);
+  const emitted = emitK6Operator({
+    profile,
+    scenarios: names,
+    depth: opts.depth,
+    gates: loadGates(opts.gates),
+    segments,
+    dir: opts.emit[1]!,
+    k6: k6.path,
+    k6Out: opts.k6Out,
+    seed,
+    selectedCases: (name) => selectedCases(name, opts.depth, opts.case),
+  });
+  for (const e of emitted) process.stdout.write(`${e.scenario}: ${e.dir} (parallelism ${segments}; ${e.keys.length} key(s) from the environment — see README.md)\n`);
+  return EXIT.ok;
+}
