@@ -82,6 +82,8 @@ export interface RunResources {
   observations: Observation[];
   /** Run-scoped values (shared objects, wired webhooks), by key. */
   cache: Map<string, Promise<unknown>>;
+  /** Requests sent so far per partner name (late checks go where state has built up). */
+  activity: Map<string, number>;
   /** Where a partner's webhooks must go (default: straight to the receiver; chaos runs: through a proxy). */
   webhookUrlFor?: (channel: string) => Promise<string>;
   /** Present in chaos runs with Toxiproxy up. */
@@ -98,7 +100,7 @@ export interface ChaosRunKit {
 export interface NeedEnv {
   readonly run: RunResources;
   readonly profile: Profile;
-  readonly check: { name: string; file: string; service: Service };
+  readonly check: { name: string; file: string; service: Service; late?: boolean };
   readonly budget: Budget;
   readonly signal: AbortSignal;
   /** A client bound to this check: every exchange is recorded for the report; pacing and waits are accounted. */

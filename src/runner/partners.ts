@@ -15,14 +15,22 @@ export class PartnerPool<P extends { name: string; secretKey: string }> {
   ) {}
 
   /** Lease the least busy partner matching `filter`, never one in `exclude`. */
-  lease(filter: (p: P) => boolean, exclude: ReadonlySet<string> = new Set(), prefer?: (p: P) => boolean, opts: { exclusive?: boolean } = {}): P | undefined {
+  lease(
+    filter: (p: P) => boolean,
+    exclude: ReadonlySet<string> = new Set(),
+    prefer?: (p: P) => boolean,
+    opts: { exclusive?: boolean; rank?: (p: P) => number } = {},
+  ): P | undefined {
     let best: P | undefined;
     let bestScore = Infinity;
     for (const p of this.all) {
       if (!filter(p) || exclude.has(p.name) || this.exclusive.has(p.name)) continue;
       if (opts.exclusive && (this.leases.get(p.name) ?? 0) > 0) continue;
       const score =
-        (this.leases.get(p.name) ?? 0) * 10 + (this.pacer ? this.pacer.pressure(p.secretKey) : 0) + (prefer && !prefer(p) ? 100 : 0);
+        (opts.rank ? opts.rank(p) * 1000 : 0) +
+        (this.leases.get(p.name) ?? 0) * 10 +
+        (this.pacer ? this.pacer.pressure(p.secretKey) : 0) +
+        (prefer && !prefer(p) ? 100 : 0);
       if (score < bestScore) {
         best = p;
         bestScore = score;

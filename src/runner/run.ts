@@ -166,6 +166,7 @@ export async function runChecks(opts: RunChecksOptions): Promise<ChecksOutcome> 
     progress,
     observations: [],
     cache: new Map(),
+    activity: new Map(),
   };
   const stats: RunStats = { requests: [], sleeps: [] };
   // The run's own stop: the caller's signal, or the target going down.
@@ -278,6 +279,7 @@ export async function runChecks(opts: RunChecksOptions): Promise<ChecksOutcome> 
         onExchange: (ex) => {
           exchanges.push(ex);
           requests[svc]++;
+          run.activity.set(label, (run.activity.get(label) ?? 0) + 1);
           health.answered();
           const auth = ex.request.headers['authorization'] ?? '';
           const credential = /^Bearer sk_/.test(auth) ? 'secret' : /^Bearer pk_/.test(auth) ? 'publishable' : 'none';
@@ -304,7 +306,7 @@ export async function runChecks(opts: RunChecksOptions): Promise<ChecksOutcome> 
     env = {
       run,
       profile,
-      check: { name: check.name, file: suite.file, service: suite.service },
+      check: { name: check.name, file: suite.file, service: suite.service, late: !!check.late },
       budget,
       signal: controller.signal,
       client,

@@ -20,6 +20,17 @@ export interface LeaseOptions<P> {
   exclusive?: boolean;
 }
 
+/**
+ * A late check reads state the others built up (a full first page): it goes to
+ * the partner with the most traffic so far, where that state is already there.
+ */
+function rankFor(env: NeedEnv): ((p: { name: string }) => number) | undefined {
+  if (!env.check.late) return undefined;
+  const activity = env.run.activity;
+  const max = Math.max(1, ...activity.values());
+  return (p) => 1 - (activity.get(p.name) ?? 0) / max;
+}
+
 function actorFor<P extends GatePartner | PoolsPartner>(env: NeedEnv, service: 'gate' | 'pools', p: P): GateActor | PoolsActor {
   const map = (service === 'gate' ? env.gateActors : env.poolsActors) as Map<string, GateActor | PoolsActor>;
   let a = map.get(p.name);
@@ -47,7 +58,7 @@ async function lease<P extends GatePartner | PoolsPartner>(
   if (!pool.any(filter)) throw new CheckSkipped(`the profile has no ${what} ${service} partner`);
   const exclude = new Set(held.keys());
   if (!opts.exclusive) {
-    const p = pool.lease(filter, exclude, opts.prefer);
+    const p = pool.lease(filter, exclude, opts.prefer, { rank: rankFor(env) });
     if (!p) throw new CheckSkipped(`the profile has no ${what} ${service} partner other than the one this check already holds`);
     env.onRelease(() => pool.release(p.name));
     return actorFor(env, service, p);
@@ -55,7 +66,7 @@ async function lease<P extends GatePartner | PoolsPartner>(
   const deadline = Date.now() + EXCLUSIVE_WAIT_MS;
   const wait = async (): Promise<P> => {
     for (;;) {
-      const p = pool.lease(filter, exclude, opts.prefer, { exclusive: true });
+      const p = pool.lease(filter, exclude, opts.prefer, { exclusive: true, rank: rankFor(env) });
       if (p) return p;
       if (!pool.any((x) => filter(x) && !exclude.has(x.name)))
         throw new CheckSkipped(`the profile has no ${what} ${service} partner other than the one this check already holds`);
