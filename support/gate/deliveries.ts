@@ -37,8 +37,14 @@ const BUDGET_BASE_MS = 60_000;
  */
 export function scheduleBudgetMs(gaps: number, extraMs = 0): number {
   let ms = BUDGET_BASE_MS + SLACK_MS + extraMs;
-  for (const gap of WH.retryScheduleMs.slice(0, gaps)) ms += gap + Math.max(gap * MAX_GAP_RATIO, MAX_GAP_MS);
+  for (let i = 0; i < gaps; i++) ms += gapBoundMs(i);
   return ms;
+}
+
+/** The longest the spec's gap before attempt i + 2 may take under any profile (scale 1, widest tolerance): for budgets. */
+export function gapBoundMs(i: number): number {
+  const gap = WH.retryScheduleMs[Math.min(i, WH.retryScheduleMs.length - 1)]!;
+  return gap + Math.max(gap * MAX_GAP_RATIO, MAX_GAP_MS);
 }
 
 /** The spec's retry gaps (1m, 5m, 30m, 2h) at the profile's declared time scale (retryScale). */
