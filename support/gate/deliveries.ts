@@ -110,9 +110,9 @@ export async function waitForAttempts(t: CheckTools, ev: TestEvent, n: number, t
   return ev.attempts();
 }
 
-/** Listen for `ms` more: the attempts seen by then. */
+/** Listen for `ms` more (a documented retry gap of the target): the attempts seen by then. */
 export async function quietFor(t: CheckTools, ev: TestEvent, ms: number, label: string): Promise<ReceivedEvent[]> {
-  await t.sleep(ms, label);
+  await t.sleep(ms, label, 'target');
   return ev.attempts();
 }
 
