@@ -56,6 +56,8 @@ export async function sendAndLoseResponse(
   if (!error) t.unverified(`the answer was not lost (${answered?.status}): the toxic did not take effect, so the retry case could not be staged`);
   t.observe('chaos.lostResponse', { kind: error.kind, message: error.message.slice(0, 160) }, 'how the client saw the swallowed answer');
   if (opts.reached && !(await opts.reached()))
-    t.unverified('the request whose answer was lost left no trace on the target (it never arrived, or was undone when the connection closed), so a retry after a lost response could not be staged');
+    t.unverified(
+      'the request whose answer was lost left no trace on the target (it never arrived, or was undone when the connection closed), so a retry after a lost response could not be staged',
+    );
   return { client, error };
 }

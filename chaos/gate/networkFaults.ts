@@ -43,7 +43,11 @@ function networkCheck(label: string, type: 'reset_peer' | 'timeout', attributes:
         seen = (await listedDelivery(t, actor, ev.delivery.id, R)).delivery;
       }
       await toxic.remove();
-      t.observe('gate.webhooks.networkFailure', { toxic: type, status: seen.status, attempts: seen.attempts, last_error: seen.last_error }, 'the delivery after a failed attempt on a broken connection');
+      t.observe(
+        'gate.webhooks.networkFailure',
+        { toxic: type, status: seen.status, attempts: seen.attempts, last_error: seen.last_error },
+        'the delivery after a failed attempt on a broken connection',
+      );
       // The case judged is an attempt that failed on the network: if one got through, the toxic staged nothing.
       if (ev.attempts().length > 0) t.unverified(`an attempt reached the receiver through the ${type} toxic, so no network failure was staged`);
       t.expect.that(seen.status !== 'succeeded', 'an attempt that never reached the receiver is not succeeded', { requirement: R, actual: seen.status });

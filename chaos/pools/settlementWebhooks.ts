@@ -48,11 +48,14 @@ export default defineSuite({
         } catch {
           const got = mine();
           if (got.length === 0 && fresh().length > 0)
-            t.unverified(`${fresh().length} new webhook attempt(s) arrived but none names the trade or its quote (the payload is not shown), so this trade's delivery could not be told apart`);
+            t.unverified(
+              `${fresh().length} new webhook attempt(s) arrived but none names the trade or its quote (the payload is not shown), so this trade's delivery could not be told apart`,
+            );
           if (got.length > 0 && acked(got[0]!)) t.unverified(`the receiver acknowledged the first attempt (${got[0]!.answeredStatus}) instead of failing it, so no redelivery was provoked`);
           if (capped)
             t.unverified(
-              `no redelivery within the ${Math.round(waitMs / 60_000)} min a quick run allows; the pools retry schedule is not shown and the declared scale allows up to ${Math.round(bound / 60_000)} min: run with --depth full`,
+              `no redelivery within the ${Math.round(waitMs / 60_000)} min a quick run allows; the pools retry schedule is not shown and ` +
+                `the declared scale allows up to ${Math.round(bound / 60_000)} min: run with --depth full`,
             );
           t.expect.that(false, `the failed delivery is delivered again within ${Math.round(waitMs / 1000)} s (the Gate schedule at the declared scale)`, {
             requirement: R,

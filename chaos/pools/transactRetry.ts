@@ -2,6 +2,7 @@
 // never arrived is retried with the same Idempotency-Key and body; the retry
 // answers the one trade, and the balance and ledger show one debit.
 import { randomUUID } from 'node:crypto';
+import type { ApiClient } from '../../src/client/types.js';
 import { check, defineSuite, type CheckTools } from '../../src/runner/check.js';
 import { StoredQuote, TransactResponse } from '../../src/model/schemas/pools/index.js';
 import { expect2xx } from '../../support/expect.js';
@@ -27,7 +28,8 @@ export default defineSuite({
         t.expect.that(before.balance !== null, 'a funded partner with the balance gate on has a decimal balance', { requirement: R, actual: before.balance });
         const path = poolPath(mainPool(t), '/transact');
         const key = randomUUID();
-        const lost = await sendAndLoseResponse(t, kit, actor, 'pools', (c) => c.post(path, { quoteId: quote.quoteId }, { idempotencyKey: key, retry: false, timeoutMs: LOST_REQUEST_TIMEOUT_MS }), {
+        const send = (c: ApiClient) => c.post(path, { quoteId: quote.quoteId }, { idempotencyKey: key, retry: false, timeoutMs: LOST_REQUEST_TIMEOUT_MS });
+        const lost = await sendAndLoseResponse(t, kit, actor, 'pools', send, {
           // The stored quote reads consumed once a transact took it (a pure read: it neither consumes nor extends).
           reached: async () => {
             const read = t.expect.schema(t.expect.status(await actor.client.get(quotePath(quote.quoteId)), 200, R), StoredQuote, R);
@@ -63,7 +65,10 @@ export default defineSuite({
           await t.sleep(250, 'pools settlement poll before the ledger read', 'target');
         }
         if (ledger.entries.length === 0)
-          t.unverified('the balance moved by exactly one trade amount, but no entry on the ledger page names the trade or its quote, even after polling it to settlement (the ledger shape is not shown), so the one buy_debit could not be counted');
+          t.unverified(
+            'the balance moved by exactly one trade amount, but no entry on the ledger page names the trade or its quote, even after polling it to settlement ' +
+              '(the ledger shape is not shown), so the one buy_debit could not be counted',
+          );
         const debits = ledger.entries.filter((e) => e.typeNames.includes('buy_debit'));
         t.expect.equal(debits.length, 1, 'the ledger shows one buy_debit for the trade', { requirement: R, exchange: ledger.exchange });
       },

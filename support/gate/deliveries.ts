@@ -173,6 +173,7 @@ export function requireVerified(t: CheckTools, attempts: ReceivedEvent[]): void 
   const i = attempts.findIndex((a) => !a.verification.ok);
   if (i >= 0)
     t.unverified(
-      `the receiver refused attempt ${i + 1} with 400 (its Gate-Signature did not verify: ${attempts[i]!.verification.reason}), so it never gave the programmed answer; the signature rules are judged by the checks naming GATE-DLV-SIGNED-EVERY-ATTEMPT`,
+      `the receiver refused attempt ${i + 1} with 400 (its Gate-Signature did not verify: ${attempts[i]!.verification.reason}), so it never gave the programmed answer; ` +
+        'the signature rules are judged by the checks naming GATE-DLV-SIGNED-EVERY-ATTEMPT',
     );
 }
