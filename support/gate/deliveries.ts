@@ -1,6 +1,7 @@
 // Helpers shared by the Gate delivery chaos suites: a webhook.test event whose
-// attempts the receiver answers as programmed, the scaled retry schedule and
-// its tolerance, and reads of the delivery from GET /webhooks/deliveries.
+// attempts the receiver answers as programmed, the spec's retry schedule at the
+// profile's time scale with its tolerance, check budgets from the same
+// schedule, and reads of the delivery from GET /webhooks/deliveries.
 import type { Exchange } from '../../src/client/types.js';
 import type { GateWebhookActor } from '../../src/needs/define.js';
 import type { CheckTools, RequirementId } from '../../src/runner/check.js';
@@ -20,7 +21,33 @@ export const SLACK_MS = 5_000;
 /** Above this, a full run of the scaled schedule is left to --depth full. */
 export const QUICK_SCHEDULE_BUDGET_MS = 10 * 60_000;
 
-/** The retry gaps the target declares: 1m, 5m, 30m, 2h times the profile's retryScale. */
+/** The bounds the profile schema puts on tolerances.retryGapRatio and retryGapMs. */
+const MAX_GAP_RATIO = 0.5;
+const MAX_GAP_MS = 30_000;
+/** Requests, list reads and polls a delivery check makes on top of its scheduled waits. */
+const BUDGET_BASE_MS = 60_000;
+
+/**
+ * A check's budget for waiting through the first `gaps` retry gaps of the spec's
+ * schedule (plus `extraMs` of other documented waits). A budget is declared with
+ * the check, before the profile is known, so it takes the schedule at the largest
+ * time scale a profile may declare (1) and the widest tolerances it may declare:
+ * it never cuts short a correct target. Each wait inside the check is bounded
+ * tighter, by the declared scale (latestArrivalOf), and fails naming its rule.
+ */
+export function scheduleBudgetMs(gaps: number, extraMs = 0): number {
+  let ms = BUDGET_BASE_MS + SLACK_MS + extraMs;
+  for (let i = 0; i < gaps; i++) ms += gapBoundMs(i);
+  return ms;
+}
+
+/** The longest the spec's gap before attempt i + 2 may take under any profile (scale 1, widest tolerance): for budgets. */
+export function gapBoundMs(i: number): number {
+  const gap = WH.retryScheduleMs[Math.min(i, WH.retryScheduleMs.length - 1)]!;
+  return gap + Math.max(gap * MAX_GAP_RATIO, MAX_GAP_MS);
+}
+
+/** The spec's retry gaps (1m, 5m, 30m, 2h) at the profile's declared time scale (retryScale). */
 export function scaledSchedule(t: CheckTools): number[] {
   return WH.retryScheduleMs.map((ms) => ms * t.profile.timing.retryScale);
 }
@@ -83,9 +110,9 @@ export async function waitForAttempts(t: CheckTools, ev: TestEvent, n: number, t
   return ev.attempts();
 }
 
-/** Listen for `ms` more: the attempts seen by then. */
+/** Listen for `ms` more (a documented retry gap of the target): the attempts seen by then. */
 export async function quietFor(t: CheckTools, ev: TestEvent, ms: number, label: string): Promise<ReceivedEvent[]> {
-  await t.sleep(ms, label);
+  await t.sleep(ms, label, 'target');
   return ev.attempts();
 }
 
@@ -135,4 +162,18 @@ export function expectSameIdAndSigned(t: CheckTools, ev: TestEvent, attempts: Re
   attempts.forEach((a, i) =>
     t.expect.that(a.verification.ok, `attempt ${i + 1}'s Gate-Signature verifies over the exact bytes sent`, { requirement: 'GATE-DLV-SIGNED-EVERY-ATTEMPT', actual: a.verification.reason }),
   );
+}
+
+/**
+ * The receiver gives its programmed answers only to attempts whose signature
+ * verifies; it refuses the others with 400. A check that does not judge the
+ * signature then never reached the answer it meant to give: unverified, naming why.
+ */
+export function requireVerified(t: CheckTools, attempts: ReceivedEvent[]): void {
+  const i = attempts.findIndex((a) => !a.verification.ok);
+  if (i >= 0)
+    t.unverified(
+      `the receiver refused attempt ${i + 1} with 400 (its Gate-Signature did not verify: ${attempts[i]!.verification.reason}), so it never gave the programmed answer; ` +
+        'the signature rules are judged by the checks naming GATE-DLV-SIGNED-EVERY-ATTEMPT',
+    );
 }

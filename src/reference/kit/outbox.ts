@@ -44,7 +44,8 @@ export const OUTBOX_FAULTS: FaultDef[] = [
   {
     name: 'outbox-retry-schedule-flat',
     service: 'gate',
-    requirements: ['GATE-DLV-SCHEDULE'],
+    // At a time scale of 1 the same fault breaks the real-time rule.
+    requirements: ['GATE-DLV-SCHEDULE', 'GATE-DLV-SCHEDULE-REALTIME'],
     description: 'Retries every 1 minute instead of 1m, 5m, 30m, 2h.',
     suite: 'chaos',
   },
@@ -108,7 +109,14 @@ export const OUTBOX_FAULTS: FaultDef[] = [
     name: 'outbox-event-id-changes-on-retry',
     service: 'gate',
     requirements: ['GATE-DLV-EVENT-ID-STABLE'],
-    description: 'Every retry carries a new event id (header and body).',
+    description: 'Every retry of a Gate delivery carries a new event id (header and body).',
+    suite: 'chaos',
+  },
+  {
+    name: 'outbox-pools-event-id-changes-on-retry',
+    service: 'pools',
+    requirements: ['POOLS-EVT-AT-LEAST-ONCE'],
+    description: 'Every redelivery of a pools webhook carries a new eventId (header and body), so a partner cannot dedupe it.',
     suite: 'chaos',
   },
   {
@@ -279,7 +287,7 @@ export class WebhookOutbox {
   private async attempt(entry: Entry): Promise<void> {
     if (this.closed) return;
     const d = entry.d;
-    if (d.attempts > 0 && this.faults.has('outbox-event-id-changes-on-retry')) this.rewriteEventId(d);
+    if (d.attempts > 0 && this.faults.has(d.service === 'gate' ? 'outbox-event-id-changes-on-retry' : 'outbox-pools-event-id-changes-on-retry')) this.rewriteEventId(d);
     d.status = 'in_flight';
     d.attempts += 1;
     d.nextAttemptAt = null;
