@@ -3,6 +3,7 @@
 // missing need's reason), keeps each check's time budget to the target's own
 // waits, records what it sent, and stops cleanly when the run is interrupted
 // or the target goes down. Judging the results is src/report/verdict.ts's job.
+import { setMaxListeners } from 'node:events';
 import { readdirSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -171,6 +172,8 @@ export async function runChecks(opts: RunChecksOptions): Promise<ChecksOutcome> 
   const stats: RunStats = { requests: [], sleeps: [] };
   // The run's own stop: the caller's signal, or the target going down.
   const stop = new AbortController();
+  // Every running check listens for the stop: more than Node's default of ten is expected.
+  setMaxListeners(0, stop.signal);
   const onCallerAbort = () => stop.abort(opts.signal?.reason ?? 'interrupted');
   opts.signal?.addEventListener('abort', onCallerAbort, { once: true });
   if (opts.signal?.aborted) onCallerAbort();
@@ -248,6 +251,7 @@ export async function runChecks(opts: RunChecksOptions): Promise<ChecksOutcome> 
       return;
     }
     const controller = new AbortController();
+    setMaxListeners(0, controller.signal);
     const onStop = () => controller.abort(stop.signal.reason);
     stop.signal.addEventListener('abort', onStop, { once: true });
     let expired: string | undefined;
