@@ -5,7 +5,7 @@
 // passage highlighted by its state, for `rampart spec-map` and report.html.
 import { marked, type Token, type Tokens } from 'marked';
 import { CATALOGUE, type Requirement } from '../model/catalogue/index.js';
-import { NOT_SHOWN, NOT_TESTABLE, type Reviewed } from '../model/specMap.js';
+import { NOT_SHOWN, NOT_TESTABLE, type Reviewed } from '../model/specMap/index.js';
 import { normalise, passages, specText, type Passage, type SpecName } from '../model/specText.js';
 import type { RequirementStatus } from './results.js';
 
