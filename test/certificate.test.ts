@@ -13,7 +13,7 @@ import { loadProfile } from '../src/profile/load.js';
 import { canonicalJson } from '../src/report/canonicalJson.js';
 import { loadSigningKey, verifyCertificate, writeCertificate, type Certificate } from '../src/report/certificate.js';
 import type { RunResults } from '../src/report/results.js';
-import { listFiles, scanText } from '../src/report/secretScan.js';
+import { listFiles, scanText } from '../src/secrets/index.js';
 import { writeRun } from '../src/report/writeRun.js';
 
 const root = resolve(import.meta.dirname, '..');

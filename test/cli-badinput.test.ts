@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunResults } from '../src/report/results.js';
-import { scanDir, scanText } from '../src/report/secretScan.js';
+import { scanDir, scanText } from '../src/secrets/index.js';
 
 const root = resolve(import.meta.dirname, '..');
 const tmp = mkdtempSync(join(tmpdir(), 'rampart-badinput-'));

@@ -1,13 +1,13 @@
 // CI summaries: the GITHUB_STEP_SUMMARY markdown and ::error annotations,
 // escaped by GitHub's rules, redacted, pointing at the check's line.
-import { withSummary } from './support/results.js';
+import { judged } from './support/results.js';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { escapeData, escapeProperty, githubAnnotations, githubStepSummary, lineOfCheck, writeGithubStepSummary } from '../src/report/github.js';
 import type { CheckResult, RunResults } from '../src/report/results.js';
-import { scanText } from '../src/report/secretScan.js';
+import { scanText } from '../src/secrets/index.js';
 
 const root = resolve(import.meta.dirname, '..');
 const tmp = mkdtempSync(join(tmpdir(), 'rampart-gh-'));
@@ -38,8 +38,7 @@ function failing(extra: Partial<CheckResult> = {}): CheckResult {
 }
 
 function results(checks: CheckResult[]): RunResults {
-  const failed = checks.filter((c) => c.status === 'failed').length;
-  return withSummary({
+  return judged({
     runId: '20260525T100000Z-gh01',
     tool: { name: 'rampart', version: '0.1.0' },
     command: 'certify',
@@ -48,7 +47,6 @@ function results(checks: CheckResult[]): RunResults {
     finishedAt: '2026-05-25T10:20:00.000Z',
     profile: { name: 'embedded', baseUrls: {} },
     environment: { node: process.version, platform: 'linux-x64', host: 'ci', specVersion: '2026-05-25' },
-    requirements: [],
     checks: [{ name: 'retrieve a session', suite: 'conformance', requirements: ['GATE-SESS-RETRIEVE'], status: 'passed', durationMs: 5 }, ...checks],
     observations: [],
   });
@@ -112,8 +110,8 @@ describe('githubStepSummary', () => {
   it('states the verdict, the counts and a failures table (requirement, check, expected, actual, request id) with cells escaped', () => {
     const md = githubStepSummary(results([failing()]));
     expect(md.split('\n')[0]).toBe('## ❌ rampart certify: NOT CERTIFIED');
-    expect(md).toContain('| 7 | 3 | 1 | 1 | 2 |');
-    expect(md).toContain('Checks: 3 passed, 1 failed, 1 skipped.');
+    expect(md).toContain('| 1 | 1 | 0 | 0 | 0 | 0 | 0 | 0 |');
+    expect(md).toContain('Checks: 1 passed, 1 failed, 0 skipped, 0 unverified, 0 not run.');
     expect(md).toContain('### Failures (1)');
     expect(md).toContain('| requirement | check | expected | actual | request id |');
     const row = md.split('\n').find((l) => l.startsWith('| `GATE-SESS-CROSS-TENANT-404`'))!;

@@ -7,10 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient } from '../src/client/http.js';
-import { registerSecret } from '../src/client/redact.js';
+import { registerSecret } from '../src/secrets/index.js';
 import type { Exchange } from '../src/client/types.js';
 import { HarRecorder, type Har } from '../src/report/har.js';
-import { scanText } from '../src/report/secretScan.js';
+import { scanText } from '../src/secrets/index.js';
 import type { RunningReference } from '../src/reference/server.js';
 import { startEmbedded } from './support/embedded.js';
 

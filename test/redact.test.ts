@@ -1,6 +1,7 @@
 // Every secret kind, pushed through every writer the client layer owns or feeds.
 import { describe, expect, it } from 'vitest';
-import { redact, redactDeep, redactHeaders, registerSecret, toExchangeRecord, EXCHANGE_BODY_LIMIT } from '../src/client/redact.js';
+import { redact, redactDeep, redactHeaders, registerSecret } from '../src/secrets/index.js';
+import { EXCHANGE_BODY_LIMIT, toExchangeRecord } from '../src/report/exchangeRecord.js';
 import { toTransportError } from '../src/client/http.js';
 import type { Exchange } from '../src/client/types.js';
 import { createProgress } from '../src/runner/progress.js';

@@ -499,7 +499,7 @@ describe('quotes, transactions and rails', () => {
 describe('seeded faults of the commerce areas', () => {
   const faults = [capabilities, eligibility, customers, quotesTransactions, rails].flatMap((a) => a.faults);
   it('are unique kebab-case gate faults naming catalogue requirements', () => {
-    const ids = new Set(CATALOGUE.map((r) => r.id));
+    const ids = new Set<string>(CATALOGUE.map((r) => r.id));
     expect(faults.length).toBeGreaterThanOrEqual(15);
     expect(new Set(faults.map((f) => f.name)).size).toBe(faults.length);
     for (const f of faults) {

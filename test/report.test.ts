@@ -8,7 +8,7 @@ import { readHistory } from '../src/report/history.js';
 import { toHtml } from '../src/report/html.js';
 import { toJunit } from '../src/report/junit.js';
 import type { RunResults } from '../src/report/results.js';
-import { scanDir, scanText } from '../src/report/secretScan.js';
+import { scanDir, scanText } from '../src/secrets/index.js';
 import { newRunId, writeRun } from '../src/report/writeRun.js';
 
 // Planted secrets are assembled at runtime so this file itself never holds a secret-shaped literal.
@@ -224,7 +224,7 @@ describe('writeRun masking and refusal', () => {
   it('throws naming the file and kind, never the secret, when redaction misses a secret', async () => {
     // Simulates a redaction gap: the scan is the last line of defence and must stop the write.
     vi.resetModules();
-    vi.doMock('../src/client/redact.js', () => ({ redact: (t: string) => t, redactDeep: <T>(v: T) => v }));
+    vi.doMock('../src/secrets/index.js', async (importOriginal) => ({ ...(await importOriginal<object>()), redact: (t: string) => t, redactDeep: <T>(v: T) => v, maskAuthorizationBearer: (t: string) => t }));
     try {
       const { writeRun: writeUnredacted } = await import('../src/report/writeRun.js');
       const r = fixture(newRunId(), { failing: false });
@@ -233,7 +233,7 @@ describe('writeRun masking and refusal', () => {
       for (const s of [SK, PK, GSEC, WHSEC, JWT]) expect(err?.message).not.toContain(s);
       expect(existsSync(join(tmp, 'refuse', r.runId, 'results.json'))).toBe(false);
     } finally {
-      vi.doUnmock('../src/client/redact.js');
+      vi.doUnmock('../src/secrets/index.js');
       vi.resetModules();
     }
   });

@@ -8,11 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient } from '../src/client/http.js';
-import { toExchangeRecord } from '../src/client/redact.js';
+import { toExchangeRecord } from '../src/report/exchangeRecord.js';
 import type { ApiClient } from '../src/client/types.js';
 import { envVarForSecret, parseProfile } from '../src/profile/load.js';
 import { curlFor, reproduceSteps, shellWord } from '../src/report/reproduce.js';
-import { scanText } from '../src/report/secretScan.js';
+import { scanText } from '../src/secrets/index.js';
 
 // Assembled at runtime so this file holds no secret-shaped literal.
 const SECRET = ['sk', 'test', 'Repro0000000000000000000000000042'].join('_');

@@ -2,7 +2,7 @@
 // alone, URL-encoded or base64 — redaction masks every form and the scan finds them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient } from '../src/client/http.js';
-import { toExchangeRecord } from '../src/client/redact.js';
+import { toExchangeRecord } from '../src/report/exchangeRecord.js';
 import { formsOf, redact, redactHeaders, registerSecret, scanText } from '../src/secrets/index.js';
 import { startHostile, type HostileServer } from './support/hostileServer.js';
 

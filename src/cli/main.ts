@@ -2,7 +2,7 @@
 // by the README; everything else lives in the modules this file wires.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
-import { redact } from '../client/redact.js';
+import { redact } from '../secrets/index.js';
 import { ProfileError } from '../profile/load.js';
 import type { RunResults } from '../report/results.js';
 import { EXIT, RunError } from '../exitCodes.js';

@@ -6,7 +6,7 @@
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { mkdirSync, readFileSync } from 'node:fs';
-import { registerSecret, redact } from '../client/redact.js';
+import { registerSecret, redact } from '../secrets/index.js';
 import { EXIT, RunError } from '../exitCodes.js';
 import { SPEC_VERSION } from '../model/limits.js';
 import { ProfileError } from '../profile/load.js';

@@ -1,6 +1,6 @@
 // The `rampart load` flags of this module (--segments, --seed, --k6-out,
 // --emit), checked before any traffic, and the --emit command itself.
-import { registerSecret } from '../client/redact.js';
+import { registerSecret } from '../secrets/index.js';
 import { EXIT, RunError } from '../exitCodes.js';
 import { assertSafeForTraffic } from '../cli/target.js';
 import { loadProfile } from '../profile/load.js';

@@ -5,14 +5,14 @@ import { createHash, createPrivateKey, createPublicKey, sign, verify, type KeyOb
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { redactDeep } from '../client/redact.js';
+import { redactDeep } from '../secrets/index.js';
 import { CATALOGUE } from '../model/catalogue/index.js';
 import { SPEC_VERSION } from '../model/limits.js';
 import type { Profile } from '../profile/schema.js';
 import { canonicalJson } from './canonicalJson.js';
 import { bannerOf } from './html.js';
 import type { RunResults } from './results.js';
-import { listFiles, scanText } from './secretScan.js';
+import { listFiles, scanText } from '../secrets/index.js';
 import { gitStatusOf } from './gitTracked.js';
 
 export const CERTIFICATE_FILE = 'certificate.json';

@@ -4,7 +4,7 @@
 import { appendFileSync, readFileSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { redact, redactDeep } from '../client/redact.js';
+import { redact, redactDeep } from '../secrets/index.js';
 import { bannerOf } from './html.js';
 import type { CheckResult, RunResults } from './results.js';
 

@@ -3,9 +3,9 @@
 // the written file goes through the secret scan.
 import { STATUS_CODES } from 'node:http';
 import { writeFileSync } from 'node:fs';
-import { redact, redactHeaders } from '../client/redact.js';
+import { redact, redactHeaders } from '../secrets/index.js';
 import type { Exchange } from '../client/types.js';
-import { maskAuthorizationBearer, scanText } from './secretScan.js';
+import { maskAuthorizationBearer, scanText } from '../secrets/index.js';
 
 export interface HarNameValue {
   name: string;

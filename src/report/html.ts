@@ -4,10 +4,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
-import { redact, redactDeep } from '../client/redact.js';
+import { redact, redactDeep } from '../secrets/index.js';
 import { POOLS_LIMITS } from '../model/limits.js';
 import { readHistory, toHistoryRecord, type HistoryRecord } from './history.js';
-import { scanText } from './secretScan.js';
+import { scanText } from '../secrets/index.js';
 import type { CheckFailure, ExchangeRecord, RequirementResult, RunResults } from './results.js';
 import { buildSpecMap, SPEC_MAP_CSS, specMapHtml } from './specMap.js';
 import { timeScaleNote } from './verdict.js';

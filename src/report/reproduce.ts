@@ -3,7 +3,7 @@
 // or by a named placeholder variable, never by its value.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { redact } from '../client/redact.js';
+import { redact } from '../secrets/index.js';
 import type { Exchange } from '../client/types.js';
 import { secretEnvRefs } from '../profile/load.js';
 import type { ExchangeRecord } from './results.js';

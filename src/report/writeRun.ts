@@ -4,12 +4,12 @@
 import { randomBytes } from 'node:crypto';
 import { cpSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { redact, redactDeep } from '../client/redact.js';
+import { redact, redactDeep } from '../secrets/index.js';
 import { appendHistory, readHistory } from './history.js';
 import { toHtml } from './html.js';
 import { toJunit } from './junit.js';
 import type { RunResults } from './results.js';
-import { isProbablyText, listFiles, maskAuthorizationBearer, scanDir, scanText } from './secretScan.js';
+import { isProbablyText, listFiles, maskAuthorizationBearer, scanDir, scanText } from '../secrets/index.js';
 
 /** Sortable, filesystem-safe, unique: 20261123T031500Z-ab12. */
 export function newRunId(at: Date = new Date()): string {

@@ -4,7 +4,7 @@
 // finished checks keep their results, the rest run, one report.
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { redactDeep } from '../client/redact.js';
+import { redactDeep } from '../secrets/index.js';
 import type { CheckResult } from '../report/results.js';
 
 export const JOURNAL_FILE = 'journal.jsonl';

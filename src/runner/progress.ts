@@ -1,7 +1,7 @@
 // Progress while running: on a terminal one live status line (running checks,
 // the longest current wait and its time left, an ETA); in CI or a pipe quiet
 // line-by-line output, one line per finished check.
-import { redact } from '../client/redact.js';
+import { redact } from '../secrets/index.js';
 import type { CheckStatus } from '../report/results.js';
 
 export interface Progress {

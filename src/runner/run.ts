@@ -10,7 +10,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createApiClient } from '../client/http.js';
 import { clientLimits } from '../client/limits.js';
 import { Pacer } from '../client/pacer.js';
-import { toExchangeRecord } from '../client/redact.js';
+import { toExchangeRecord } from '../report/exchangeRecord.js';
 import { TransportError, type ApiClient, type Exchange } from '../client/types.js';
 import { requirement as requirementOf } from '../model/catalogue/index.js';
 import type { NeedName } from '../model/needs.js';

@@ -1,11 +1,7 @@
-// The client's view of redaction: the report record of an exchange. Masking
-// itself lives in src/secrets (re-exported here for the client's users).
-import type { ExchangeRecord } from '../report/results.js';
+// The report's view of one exchange: every secret masked, bodies cut to ~4 KB.
+import type { Exchange } from '../client/types.js';
 import { redact, redactHeaders } from '../secrets/redact.js';
-import type { Exchange } from './types.js';
-
-export { redact, redactDeep, redactHeaders } from '../secrets/redact.js';
-export { registerSecret } from '../secrets/registry.js';
+import type { ExchangeRecord } from './results.js';
 
 export const EXCHANGE_BODY_LIMIT = 4096;
 
