@@ -55,11 +55,11 @@ commonRunOptions(
     .option('--emit <format-and-dir...>', 'k6-operator DIR: write the k6 archive, ConfigMap, Secret template and TestRun for this run instead of running it'),
 ).action(async (opts: RunOptions) => {
   if (opts.emit) {
-    const { emitCommand } = await import('../load/cli.js');
+    const { emitCommand } = await import('./commands/emit.js');
     process.exitCode = emitCommand({ ...opts, emit: opts.emit });
     return;
   }
-  const { parseSegments, parseSeed, scenarioNames } = await import('../load/cli.js');
+  const { parseSegments, parseSeed, scenarioNames } = await import('../load/options.js');
   parseSegments(opts.segments);
   parseSeed(opts.seed);
   scenarioNames(opts.scenario);

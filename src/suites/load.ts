@@ -12,7 +12,7 @@ export const load: SuiteKind = {
     loadGates(ctx.gatesFile);
   },
   async run(ctx) {
-    const { parseSegments, parseSeed } = await import('../load/cli.js');
+    const { parseSegments, parseSeed } = await import('../load/options.js');
     const names = (ctx.scenarios?.length ? ctx.scenarios : DEFAULT_SCENARIOS) as typeof DEFAULT_SCENARIOS;
     const out = await runLoad({
       profile: ctx.profile,

@@ -1,7 +1,8 @@
 // One documented operation of a spec, as data: the OpenAPI export, route-group
 // lookups and coverage checks read this instead of repeating the spec tables.
 import type { z } from 'zod';
-import type { HttpMethod } from '../../client/types.js';
+/** The HTTP methods the specs use. */
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 import type { RouteGroup } from '../limits.js';
 
 export type Service = 'gate' | 'pools';

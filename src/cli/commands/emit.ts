@@ -1,35 +1,14 @@
-// The `rampart load` flags of this module (--segments, --seed, --k6-out,
-// --emit), checked before any traffic, and the --emit command itself.
-import { registerSecret } from '../secrets/index.js';
-import { EXIT, RunError } from '../exitCodes.js';
-import { assertSafeForTraffic } from '../cli/target.js';
-import { loadProfile } from '../profile/load.js';
-import type { ScenarioName } from '../../scenarios/lib/requirements.js';
-import { loadGates } from './gates.js';
-import { findK6 } from './k6.js';
-import { emitK6Operator } from './operator.js';
-import { DEFAULT_SCENARIOS, MAX_SEGMENTS, SCENARIO_NAMES, selectedCases } from './run.js';
+// `rampart load --emit k6-operator DIR`: write the k6-operator bundle for this run instead of running it.
+import { registerSecret } from '../../secrets/index.js';
+import { EXIT, RunError } from '../../exitCodes.js';
+import { assertSafeForTraffic } from '../target.js';
+import { loadProfile } from '../../profile/load.js';
+import { loadGates } from '../../load/gates.js';
+import { findK6 } from '../../load/k6.js';
+import { emitK6Operator } from '../../load/operator.js';
+import { selectedCases } from '../../load/run.js';
+import { parseSeed, parseSegments, scenarioNames } from '../../load/options.js';
 
-export function parseSegments(raw: string | undefined): number | undefined {
-  if (raw === undefined) return undefined;
-  const n = Number(raw);
-  if (!/^\d+$/.test(raw) || n < 1 || n > MAX_SEGMENTS) throw new RunError(`--segments takes a whole number from 1 to ${MAX_SEGMENTS}, not "${raw}"`, EXIT.usage);
-  return n;
-}
-
-export function parseSeed(raw: string | undefined): number | undefined {
-  if (raw === undefined) return undefined;
-  if (!/^\d{1,9}$/.test(raw)) throw new RunError(`--seed takes a whole number (up to 9 digits), not "${raw}"`, EXIT.usage);
-  return Number(raw);
-}
-
-export function scenarioNames(raw: string[] | undefined): ScenarioName[] {
-  const unknown = (raw ?? []).filter((n) => !(SCENARIO_NAMES as string[]).includes(n));
-  if (unknown.length) throw new RunError(`unknown scenario ${unknown.join(', ')} — choose from ${SCENARIO_NAMES.join(', ')}`, EXIT.usage);
-  return (raw?.length ? raw : DEFAULT_SCENARIOS) as ScenarioName[];
-}
-
-/** `rampart load --emit k6-operator DIR`: write the bundle, run nothing. */
 export function emitCommand(opts: {
   emit: string[];
   profile?: string;
