@@ -6,10 +6,12 @@ import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT } from '../src/exitCodes.js';
 import type { RunResults } from '../src/report/results.js';
 import { registerSecret, scanDir, scanText } from '../src/secrets/index.js';
+import type { RunningReference } from '../src/reference/server.js';
+import { startEmbedded } from './support/embedded.js';
 import { startHostile, type HostileOptions, type HostileServer } from './support/hostileServer.js';
 
 const root = resolve(import.meta.dirname, '..');
@@ -192,9 +194,74 @@ describe('rampart conformance against a hostile target', () => {
 
   // Ready on the server side: startHostile({ mode: 'healthy-then-hang' | 'blip', upstream: <embedded target origin> }) forwards to a
   // real target (see test/hostile-server.test.ts); these wait for the runner's outage stop, signal handling and rate-limit end.
-  it.todo('healthy (forwarding to the embedded target), then hang after N requests: exit 3 with when it stopped and the last success, checks not run marked not run — needs the runner\'s outage stop (lead)');
-  it.todo('a blip (a few resets, then healthy again) does not end the run — needs the runner\'s outage tracking (lead)');
-  it.todo('SIGINT mid-run: exit 130, verdict INTERRUPTED, report of what finished, latest points at it, no process left — needs the runner\'s signal handling (lead)');
-  it.todo('SIGTERM mid-run: exit 143, as SIGINT — needs the runner\'s signal handling (lead)');
-  it.todo('429 Retry-After 3600 on every key mid-run (after a healthy preflight): exit 5, report written — needs the runner to end the run on pacer pauses beyond the budget (lead)');
+});
+
+/** A profile whose Gate base goes through the hostile server (forwarding to the embedded target); pools straight to it. */
+function throughHostile(ref: RunningReference, origin: string, harness: Record<string, number>): unknown {
+  const p = structuredClone(ref.profile) as Record<string, any>;
+  p.gate.baseUrls = { sandbox: `${origin}/v1` };
+  p.harness = { ...p.harness, ...harness };
+  delete p.reference;
+  return p;
+}
+
+/** A run that stopped mid-way: its exit code, the cause as the last stderr line (progress lines come before it), a complete report `latest` points at. */
+function expectStoppedMidRun(r: CliRun, exitCode: number, cause: RegExp, maxMs: number): RunResults {
+  const lines = r.stderr.split('\n').filter((l) => l.trim() !== '');
+  console.log(`matrix: ${r.name} exit ${r.code} ${(r.ms / 1000).toFixed(1)} s peak ${(r.peakRss / 1024 / 1024).toFixed(0)} MB`);
+  expect(r.signal, 'the CLI must exit by itself').toBeNull();
+  expect(r.code, r.stderr.slice(-2000)).toBe(exitCode);
+  expect(lines.at(-1)).toMatch(cause);
+  expect(lines.filter((l) => cause.test(l))).toHaveLength(1);
+  expect(r.ms).toBeLessThan(maxMs);
+  expect(r.peakRss).toBeLessThan(PEAK_LIMIT);
+  const latest = realpathSync(join(r.reportsDir, 'latest'));
+  expect(readdirSync(latest)).toEqual(expect.arrayContaining(['results.json', 'junit.xml', 'report.html', 'journal.jsonl']));
+  const results = JSON.parse(readFileSync(join(latest, 'results.json'), 'utf8')) as RunResults;
+  expect(scanDir(r.reportsDir)).toEqual([]);
+  const written = readdirSync(latest).map((f) => readFileSync(join(latest, f), 'utf8')).join('\n') + r.stdout + r.stderr;
+  for (const s of [...SECRETS, ...RANDOM_PARTS]) expect(written).not.toContain(s);
+  return results;
+}
+
+describe('rampart conformance when the target goes wrong mid-run', () => {
+  let ref: RunningReference;
+  beforeAll(async () => {
+    ref = await startEmbedded();
+  });
+  afterAll(async () => {
+    await ref?.close();
+  });
+
+  it('healthy, then hanging after 60 requests: exit 3 naming when it stopped and the last answer; the checks left are not run, never failed', async () => {
+    const h = await hostile({ mode: 'healthy-then-hang', healthyRequests: 60, upstream: new URL(ref.profile.gate.baseUrls.sandbox).origin });
+    const r = await cli('outage', throughHostile(ref, h.origin, { requestTimeoutMs: 1000, outageAfter: 4 }), ['--service', 'gate']);
+    const results = expectStoppedMidRun(r, EXIT.unreachable, /the target stopped answering mid-run: \d+ requests in a row got no answer since .*; the last answer came at/, 120_000);
+    expect(results.error).toMatchObject({ exitCode: EXIT.unreachable });
+    const notRun = results.checks.filter((c) => c.status === 'not_run');
+    expect(notRun.length).toBeGreaterThan(0);
+    // A request that got no answer because the target was down is the outage, not a broken rule.
+    expect(results.checks.filter((c) => c.status === 'failed' && c.failure?.transport)).toEqual([]);
+    expect(results.summary.verdict).not.toBe('CERTIFIED');
+  }, 150_000);
+
+  it('a blip (three resets, then healthy again) does not end the run', async () => {
+    const h = await hostile({ mode: 'blip', healthyRequests: 10, blipRequests: 3, upstream: new URL(ref.profile.gate.baseUrls.sandbox).origin });
+    const r = await cli('blip', throughHostile(ref, h.origin, { outageAfter: 8 }), ['--service', 'gate', '--grep', 'capabilities']);
+    console.log(`matrix: blip exit ${r.code} ${(r.ms / 1000).toFixed(1)} s peak ${(r.peakRss / 1024 / 1024).toFixed(0)} MB`);
+    expect(r.code, r.stderr.slice(-2000)).toBe(EXIT.ok);
+    const results = JSON.parse(readFileSync(join(realpathSync(join(r.reportsDir, 'latest')), 'results.json'), 'utf8')) as RunResults;
+    expect(results.error).toBeUndefined();
+    expect(results.checks.filter((c) => c.status === 'failed' || c.status === 'not_run')).toEqual([]);
+    expect(results.observations.some((o) => o.topic === 'client-retry')).toBe(true);
+  }, 150_000);
+
+  it('429 with Retry-After 3600 on every key after a healthy start: exit 5, "rate limited by the target", report written', async () => {
+    const h = await hostile({ mode: 'healthy-then-rate-limited', healthyRequests: 30, retryAfter: '3600', upstream: new URL(ref.profile.gate.baseUrls.sandbox).origin });
+    const r = await cli('rate-limited-mid-run', throughHostile(ref, h.origin, { rateLimitBudgetSeconds: 30 }), ['--service', 'gate']);
+    const results = expectStoppedMidRun(r, EXIT.rateLimited, /rate limited by the target for \d+ s/, 120_000);
+    expect(results.error).toMatchObject({ exitCode: EXIT.rateLimited });
+    // It stopped sending into the announced wait: far fewer requests than the run would send.
+    expect(h.seen.length).toBeLessThan(400);
+  }, 150_000);
 });

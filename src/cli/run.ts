@@ -183,7 +183,8 @@ export async function runKinds(kindNames: SuiteKindName[], command: string, opts
     // The plan before traffic: what runs, what is skipped and why, and the time the windows force.
     const { planRun, formatPlan } = await import('../plan/plan.js');
     const plan = await planRun(profile, { kinds: kindNames, depth: opts.depth, service: opts.service, grep: opts.grep });
-    for (const l of formatPlan(plan)) progress.line(l);
+    // The plan goes to stdout with the verdict; stderr keeps progress and the one line of a run error.
+    process.stdout.write(formatPlan(plan).join('\n') + '\n');
     progress.expectAtLeast(plan.lowerBoundSeconds * 1000);
     results.plan = { lowerBoundSeconds: plan.lowerBoundSeconds };
     const services: ('gate' | 'pools')[] = opts.service ? [opts.service] : profile.pools ? ['gate', 'pools'] : ['gate'];

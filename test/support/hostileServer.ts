@@ -41,7 +41,9 @@ export type HostileMode =
   /** 401 with the error envelope to everything (the profile's key is not known there). */
   | 'unauthorized'
   /** 200 JSON that is neither a list envelope nor { pools }. */
-  | 'wrong-shape';
+  | 'wrong-shape'
+  /** Healthy for `healthyRequests`, then 429 with Retry-After to everything (a lockout mid-run). */
+  | 'healthy-then-rate-limited';
 
 export interface HostileOptions {
   mode: HostileMode;
@@ -134,7 +136,7 @@ export async function startHostile(opts: HostileOptions): Promise<HostileServer>
     seen.push({ method: req.method ?? '', url: req.url ?? '', authorization: req.headers.authorization });
     count++;
     const healthyFirst = opts.healthyRequests ?? 2;
-    if (opts.mode === 'healthy' || (opts.mode === 'healthy-then-hang' && count <= healthyFirst)) return serveHealthy(req, res);
+    if (opts.mode === 'healthy' || ((opts.mode === 'healthy-then-hang' || opts.mode === 'healthy-then-rate-limited') && count <= healthyFirst)) return serveHealthy(req, res);
     if (opts.mode === 'blip' && (count <= healthyFirst || count > healthyFirst + (opts.blipRequests ?? 3))) return serveHealthy(req, res);
     req.resume();
     switch (opts.mode) {
@@ -191,6 +193,7 @@ export async function startHostile(opts: HostileOptions): Promise<HostileServer>
         sent = 1;
         return pump();
       }
+      case 'healthy-then-rate-limited':
       case 'rate-limited': {
         const e = envelope(429, 'rate_limited', 'rate limit exceeded');
         return sendJson(res, 429, e.body, { 'retry-after': opts.retryAfter ?? '3600', 'x-request-id': e.request_id });
