@@ -115,6 +115,7 @@ export const area: PoolsArea = {
     { name: 'pools-settled-event-missing', service: 'pools', requirements: ['POOLS-EVT-SETTLED'], description: 'No pool.transaction.settled webhook when a trade settles.', suite: 'conformance' },
     { name: 'pools-failed-event-missing', service: 'pools', requirements: ['POOLS-EVT-FAILED'], description: 'No pool.transaction.failed webhook when a trade fails.', suite: 'conformance' },
     { name: 'pools-released-event-missing', service: 'pools', requirements: ['POOLS-EVT-RELEASED'], description: 'No pool.transaction.released webhook when a reservation is released.', suite: 'conformance' },
+    { name: 'pools-event-signed-with-other-secret', service: 'pools', requirements: ['POOLS-EVT-SIGNED'], description: 'Pools events carry a Gate-Signature made with another secret than the partner’s webhookSecret (caught where the profile declares pools.webhookSignature: gate).', suite: 'conformance' },
     { name: 'pools-event-id-per-poll', service: 'pools', requirements: ['POOLS-EVT-EVENT-ID'], description: 'The settled event is sent again under a new eventId on every poll.', suite: 'conformance' },
     { name: 'pools-trades-limit-unchecked', service: 'pools', requirements: ['POOLS-TRADES-LIMIT-INVALID-400'], description: 'limit outside 1–100 is ignored instead of 400 invalid_limit.', suite: 'conformance' },
     { name: 'pools-trades-limit-max-99', service: 'pools', requirements: ['POOLS-TRADES-LIMIT-EDGES'], description: 'limit=100 is refused with 400 (the bound is off by one).', suite: 'conformance' },

@@ -337,7 +337,9 @@ export function createPoolsWorld(deps: { profile: Profile; faults: ActiveFaults;
       if (!st.webhookUrl || !secret) return;
       const eventId = randomUUID();
       const body = JSON.stringify({ eventId, type, createdAt: world.iso(clock.now()), data });
-      outbox.enqueue({ partner, service: 'pools', mode, url: st.webhookUrl, secret, eventId, eventType: type, body });
+      // The signature fault signs with a secret the partner was never given.
+      const signWith = faults.has('pools-event-signed-with-other-secret') ? `${secret}-other` : secret;
+      outbox.enqueue({ partner, service: 'pools', mode, url: st.webhookUrl, secret: signWith, eventId, eventType: type, body });
     },
 
     depositAddress(partner, pool) {
