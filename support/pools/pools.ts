@@ -197,6 +197,11 @@ export function decRound(a: string, places: number, mode: 'down' | 'up'): string
   const q = v / unit;
   return fromScaled(mode === 'up' && q * unit !== v ? q + 1n : q, places);
 }
+/** How many whole times b goes into a (both non-negative, b > 0). */
+export function decQuot(a: string, b: string): bigint {
+  const scale = Math.max(scaleOf(a), scaleOf(b));
+  return scaled(a, scale) / scaled(b, scale);
+}
 /** a ÷ n (a positive integer), rounded toward zero to `places` decimals. */
 export function decDivInt(a: string, n: number, places: number): string {
   return fromScaled(scaled(a, places) / BigInt(n), places);
