@@ -14,6 +14,7 @@ import {
   Trade,
   TransactResponse,
   type Balance,
+  Capabilities,
 } from '../../src/model/schemas/pools/index.js';
 import { Balance as BalanceSchema } from '../../src/model/schemas/pools/index.js';
 import type { ReceivedEvent } from '../../src/webhooks/types.js';
@@ -90,9 +91,9 @@ export async function transact(
   return { exchange, transactId: r.transactId, quoteId, idempotencyKey: exchange.request.idempotencyKey ?? String(idempotencyKey) };
 }
 
-/** Firm quote then transact: a reserved trade. */
-export async function reservedTrade(t: CheckTools, actor: PoolsActor, requirement: RequirementId): Promise<Reserved & { quote: FirmQuote }> {
-  const { quote } = await createFirmQuote(t, actor, requirement);
+/** Firm quote (the profile's body with `overrides`) then transact: a reserved trade. */
+export async function reservedTrade(t: CheckTools, actor: PoolsActor, requirement: RequirementId, overrides: Record<string, unknown> = {}): Promise<Reserved & { quote: FirmQuote }> {
+  const { quote } = await createFirmQuote(t, actor, requirement, overrides);
   const r = await transact(t, actor, quote.quoteId, requirement);
   return { ...r, quote };
 }
@@ -201,6 +202,14 @@ export function decRound(a: string, places: number, mode: 'down' | 'up'): string
 export function decQuot(a: string, b: string): bigint {
   const scale = Math.max(scaleOf(a), scaleOf(b));
   return scaled(a, scale) / scaled(b, scale);
+}
+/** a ÷ b (both non-negative, b > 0) to `places` decimals, rounded toward zero ('down') or away from it ('up'). */
+export function decDiv(a: string, b: string, places: number, mode: 'down' | 'up'): string {
+  const scale = Math.max(scaleOf(a), scaleOf(b));
+  const num = scaled(a, scale) * 10n ** BigInt(places);
+  const den = scaled(b, scale);
+  const q = num / den;
+  return fromScaled(mode === 'up' && q * den !== num ? q + 1n : q, places);
 }
 /** a ÷ n (a positive integer), rounded toward zero to `places` decimals. */
 export function decDivInt(a: string, n: number, places: number): string {
@@ -391,4 +400,25 @@ export function unknownLike(id: string): string {
   const last = id.at(-1)!;
   const other = [...id].reverse().find((c) => c !== last && /[A-Za-z0-9]/.test(c)) ?? (last === '0' ? '1' : '0');
   return id.slice(0, -1) + other;
+}
+
+/**
+ * The cheapest on_ramp order the main pool takes, for checks that create many
+ * trades: the pool's minOrderUsdt in fiat (through a firm quote's rate, when
+ * the pool's crypto leg is USDT) with a 5 % margin, or the profile's quote
+ * amount when that is smaller, the bound cannot be converted, or the target
+ * refuses the smaller order.
+ */
+export async function cheapOrderAmount(t: CheckTools, actor: PoolsActor, requirement: RequirementId): Promise<{ amount: string; minOrderUsdt: string; maxOrderUsdt: string }> {
+  const profileAmount = poolsProfile(t).quote.amount;
+  const cap = t.expect.schema(expect2xx(t, await actor.client.get(poolPath(mainPool(t), '/capabilities')), requirement), Capabilities, requirement);
+  const out = { amount: profileAmount, minOrderUsdt: cap.minOrderUsdt, maxOrderUsdt: cap.maxOrderUsdt };
+  if (cap.cryptoCurrency.toUpperCase() !== 'USDT') return out;
+  const { quote } = await createFirmQuote(t, actor, requirement);
+  if (decCmp(quote.rate, '0') <= 0) return out;
+  const small = decRound(decMul(decDiv(cap.minOrderUsdt, quote.rate, 6, 'up'), '1.05'), 2, 'up');
+  if (decCmp(small, profileAmount) >= 0) return out;
+  const probe = await actor.client.post(poolPath(mainPool(t), '/quote'), quoteBody(t, { type: 'firm', amount: small }), { retry: false });
+  if (probe.status < 200 || probe.status >= 300 || probe.json?.executable !== true) return out;
+  return { ...out, amount: small };
 }
