@@ -55,7 +55,9 @@ export default defineSuite({
       requirements: ['POOLS-FUND-SHAPE', 'POOLS-FUND-DEFAULT-EUR', 'POOLS-FUND-NON-EUR-400', 'POOLS-ERR-ENVELOPE'],
       needs: ['poolsPartner'],
       async run({ poolsPartner: actor }, t: CheckTools) {
-        const f = t.expect.schema(expect2xx(t, await actor.client.get('/pools/funding'), 'POOLS-FUND-DEFAULT-EUR'), Funding, 'POOLS-FUND-DEFAULT-EUR');
+        const dflt = expect2xx(t, await actor.client.get('/pools/funding'), 'POOLS-FUND-DEFAULT-EUR', 'GET /pools/funding without currency');
+        t.expect.equal(dflt.json?.currency, 'EUR', 'funding without currency is EUR', { requirement: 'POOLS-FUND-DEFAULT-EUR', exchange: dflt });
+        const f = t.expect.schema(dflt, Funding, 'POOLS-FUND-SHAPE');
         t.observe('pools-funding-iban-provisioned', f.iban !== null);
         t.expect.schema(expect2xx(t, await actor.client.get('/pools/funding', { currency: 'EUR' }), 'POOLS-FUND-SHAPE'), Funding, 'POOLS-FUND-SHAPE');
         for (const currency of ['USD', 'GBP']) {

@@ -31,8 +31,9 @@ export default defineSuite({
         t.expect.equal(q.quoteId, fq.quote.quoteId, 'stored quoteId', { requirement: 'POOLS-SQ-SHAPE', exchange: first });
         t.expect.equal(q.poolId, mainPool(t), 'stored poolId is the quoted pool', { requirement: 'POOLS-SQ-SHAPE', exchange: first });
         t.expect.equal(q.side, 'on_ramp', 'stored side is the quoted side', { requirement: 'POOLS-SQ-SHAPE', exchange: first });
-        t.expect.equal(q.status, 'active', 'a fresh quote reads active', { requirement: 'POOLS-SQ-SHAPE', exchange: first });
-        t.expect.equal(q.consumedAt, null, 'consumedAt is null while active', { requirement: 'POOLS-SQ-SHAPE', exchange: first });
+        // Nothing but the read touched it: a first read that shows it consumed consumed it.
+        t.expect.equal(q.status, 'active', 'a fresh quote reads active', { requirement: 'POOLS-SQ-READ-NO-CONSUME', exchange: first });
+        t.expect.equal(q.consumedAt, null, 'consumedAt is null while active', { requirement: 'POOLS-SQ-READ-NO-CONSUME', exchange: first });
         t.expect.equal(q.rejectedAt, null, 'rejectedAt is null while active', { requirement: 'POOLS-SQ-SHAPE', exchange: first });
         t.expect.equal(Date.parse(q.expiresAt), Date.parse(fq.quote.expiresAt), 'stored expiresAt equals the creation expiresAt', { requirement: 'POOLS-SQ-READ-NO-EXTEND', exchange: first });
         await t.sleep(1100, 'a second apart, so an extending read would show', 'target');

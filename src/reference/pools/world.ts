@@ -258,7 +258,8 @@ export function createPoolsWorld(deps: { profile: Profile; faults: ActiveFaults;
       if (faults.has('pools-precedence-expired-first') && clock.now() >= q.expiresAtMs) return 'expired';
       if (q.rejectedAtMs !== null) return 'rejected';
       if (q.consumedAtMs !== null) return 'consumed';
-      if (clock.now() >= q.expiresAtMs) return 'expired';
+      // The early-expiry fault ends the quote 3 s before the expiresAt it advertised.
+      if (clock.now() >= q.expiresAtMs - (faults.has('pools-quote-expires-early') ? 3000 : 0)) return 'expired';
       return 'active';
     },
 
