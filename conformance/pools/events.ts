@@ -7,10 +7,9 @@
 import type { PoolsWebhookActor } from '../../src/needs/define.js';
 import { check, defineSuite, type CheckTools, type RequirementId } from '../../src/runner/check.js';
 import { CheckFailed } from '../../src/runner/expect.js';
-import { verifyGateSignature } from '../../src/webhooks/verify.js';
 import type { ReceivedEvent } from '../../src/webhooks/types.js';
 import { expect2xx } from '../../support/expect.js';
-import { createFirmQuote, eventMentions, eventTypeOf, quotePath, reservedTrade, settleTo } from '../../support/pools/pools.js';
+import { createFirmQuote, eventMentions, eventTypeOf, gateRecipeVerdict, quotePath, reservedTrade, settleTo } from '../../support/pools/pools.js';
 
 const EVENT_WAIT_MS = 20_000;
 /** How long to keep listening for a webhook that must not come. */
@@ -54,7 +53,7 @@ function judgeSignature(t: CheckTools, actor: PoolsWebhookActor, ev: ReceivedEve
     });
     return;
   }
-  const gate = verifyGateSignature({ rawBody: ev.rawBody, header: sig, secrets: actor.partner.webhookSecret ? [actor.partner.webhookSecret] : [], nowSeconds: Math.floor(ev.arrivedAt / 1000) });
+  const gate = gateRecipeVerdict(ev, actor.partner.webhookSecret);
   t.observe('pools-signature-gate-recipe', gate.ok, gate.ok ? 'the Gate recipe verifies (declare pools.webhookSignature: gate to assert it)' : `the Gate recipe does not verify: ${gate.reason}`);
 }
 

@@ -18,6 +18,7 @@ import {
 } from '../../src/model/schemas/pools/index.js';
 import { Balance as BalanceSchema } from '../../src/model/schemas/pools/index.js';
 import type { ReceivedEvent } from '../../src/webhooks/types.js';
+import { verifyGateSignature } from '../../src/webhooks/verify.js';
 import { POOLS_LIMITS } from '../../src/model/limits.js';
 import { expect2xx } from '../expect.js';
 import { expectPoolsError } from './errors.js';
@@ -349,6 +350,17 @@ export async function awaitLedger(
 export function eventMentions(e: ReceivedEvent, ids: string[]): boolean {
   const body = e.rawBody.toString('utf8');
   return ids.some((id) => body.includes(id));
+}
+
+/**
+ * Whether the Gate recipe verifies a pools delivery with the partner's
+ * webhookSecret, computed here: the receiver judges pools deliveries only when
+ * the profile declares the recipe (pools.webhookSignature), so its own verdict
+ * says nothing otherwise. For observations; the pools recipe is not shown.
+ */
+export function gateRecipeVerdict(e: ReceivedEvent, webhookSecret: string | undefined): { ok: boolean; reason?: string } {
+  const header = e.headers['gate-signature'];
+  return verifyGateSignature({ rawBody: e.rawBody, header, secrets: webhookSecret ? [webhookSecret] : [], nowSeconds: Math.floor(e.arrivedAt / 1000) });
 }
 
 /** The event type of a pools delivery: the receiver's reading (envelope or X-*-Event-Type header). */
