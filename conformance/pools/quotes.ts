@@ -61,9 +61,15 @@ export default defineSuite({
       requirements: ['POOLS-QUOTE-FIRM-SHAPE', 'POOLS-QUOTE-FIRM-DEFAULT'],
       needs: ['poolsPartner'],
       async run({ poolsPartner: actor }, t: CheckTools) {
-        const ex = expect2xx(t, await actor.client.post(poolPath(mainPool(t), '/quote'), quoteBody(t)), 'POOLS-QUOTE-FIRM-DEFAULT', 'a quote without type');
-        t.expect.schema(ex, FirmQuote, 'POOLS-QUOTE-FIRM-DEFAULT');
         await createFirmQuote(t, actor, 'POOLS-QUOTE-FIRM-SHAPE');
+        const ex = expect2xx(t, await actor.client.post(poolPath(mainPool(t), '/quote'), quoteBody(t)), 'POOLS-QUOTE-FIRM-DEFAULT', 'a quote without type');
+        // Firm is what sets it apart: executable, with a quoteId (the rest of the shape is FIRM-SHAPE's, judged above).
+        t.expect.that(ex.json?.executable === true && typeof ex.json?.quoteId === 'string' && ex.json.quoteId.length > 0, 'a quote without type is firm: executable true, with a quoteId', {
+          requirement: 'POOLS-QUOTE-FIRM-DEFAULT',
+          actual: { executable: ex.json?.executable, quoteId: ex.json?.quoteId },
+          exchange: ex,
+        });
+        t.expect.schema(ex, FirmQuote, 'POOLS-QUOTE-FIRM-SHAPE');
       },
     }),
     check({
