@@ -1,13 +1,16 @@
 // Pools quote creation: firm (the default), indicative, unavailable, the
 // required body fields, the networks and the destination-address rules.
-import { defineSuite, type CheckContext } from '../../src/runner/check.js';
+// Success statuses of quote creation are not shown (any 2xx), except the
+// unavailable answer, which the spec fixes at 200.
+import { check, defineSuite, type CheckTools } from '../../src/runner/check.js';
 import { Capabilities, FirmQuote, IndicativeQuote, StoredQuote, TransactResponse, UnavailableQuote } from '../../src/model/schemas/pools/index.js';
 import { breakChecksum, toChecksumAddress } from '../../src/model/eip55.js';
+import { expect2xx } from '../../support/expect.js';
+import { expectPoolsError } from '../../support/pools/errors.js';
+import { createFirmQuote, mainPool, poolPath, poolsProfile, quoteBody, quotePath, readTrade } from '../../support/pools/pools.js';
 
 /** A mixed-case address from the EIP-55 test vectors. */
 const EIP55_VECTOR = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
-import { createFirmQuote, mainPool, poolPath, poolsProfile, quoteBody, quotePath, readTrade } from './support/pools.js';
-
 const HEX = '0123456789abcdef';
 
 /** Another well-formed (all-lowercase) address: the profile's with its last digit changed. */
@@ -27,179 +30,169 @@ export default defineSuite({
   service: 'pools',
   section: 'Resources and their fields > Quote creation response',
   checks: [
-    {
+    check({
       name: 'destAddress casing: valid EIP-55 mixed case, all lowercase and all uppercase pass; a broken checksum gives 400',
-      requirements: ['POOLS-ADDR-EIP55-VALID', 'POOLS-ADDR-EIP55-INVALID-400', 'POOLS-ADDR-SINGLE-CASE'],
-      needs: ['pools.partner'],
-      async run(ctx: CheckContext) {
-        const actor = ctx.pools.partner();
+      requirements: ['POOLS-ADDR-EIP55-VALID', 'POOLS-ADDR-EIP55-INVALID-400', 'POOLS-ADDR-SINGLE-CASE', 'POOLS-ERR-ENVELOPE'],
+      needs: ['poolsPartner'],
+      async run({ poolsPartner: actor }, t: CheckTools) {
         // The profile's address when its EIP-55 form is mixed case; else a mixed-case vector from EIP-55 itself.
-        const profileAddr = poolsProfile(ctx).quote.destAddress;
+        const profileAddr = poolsProfile(t).quote.destAddress;
         const usable = (a: string) => {
           if (!/^0x[0-9a-fA-F]{40}$/.test(a)) return false;
           const body = toChecksumAddress(a).slice(2);
           return body !== body.toLowerCase() && body !== body.toUpperCase();
         };
         const addr = usable(profileAddr) ? profileAddr : EIP55_VECTOR;
-        ctx.observe('pools-eip55-address', addr === profileAddr ? 'profile destAddress' : 'EIP-55 test vector');
+        t.observe('pools-eip55-address', addr === profileAddr ? 'profile destAddress' : 'EIP-55 test vector');
         const checksummed = toChecksumAddress(addr);
         const hex = addr.slice(2);
-        const broken = breakChecksum(checksummed);
-        const quote = (destAddress: string) => actor.client.post(poolPath(mainPool(ctx), '/quote'), quoteBody(ctx, { type: 'firm', destAddress }));
-        const good = await quote(checksummed);
-        ctx.expect.status(good, [200, 201], 'POOLS-ADDR-EIP55-VALID');
-        ctx.expect.schema(good, FirmQuote, 'POOLS-ADDR-EIP55-VALID');
+        const quote = (destAddress: string) => actor.client.post(poolPath(mainPool(t), '/quote'), quoteBody(t, { type: 'firm', destAddress }), { retry: false });
+        const good = expect2xx(t, await quote(checksummed), 'POOLS-ADDR-EIP55-VALID', 'a quote to a valid EIP-55 mixed-case address');
+        t.expect.schema(good, FirmQuote, 'POOLS-ADDR-EIP55-VALID');
         for (const single of [`0x${hex.toLowerCase()}`, `0x${hex.toUpperCase()}`]) {
-          const ex = await quote(single);
-          ctx.expect.status(ex, [200, 201], 'POOLS-ADDR-SINGLE-CASE');
-          ctx.expect.schema(ex, FirmQuote, 'POOLS-ADDR-SINGLE-CASE');
+          const ex = expect2xx(t, await quote(single), 'POOLS-ADDR-SINGLE-CASE', `a quote to ${single === `0x${hex.toLowerCase()}` ? 'an all-lowercase' : 'an all-uppercase'} address`);
+          t.expect.schema(ex, FirmQuote, 'POOLS-ADDR-SINGLE-CASE');
         }
-        ctx.expect.error(await quote(broken), 400, 'invalid_request', { requirement: 'POOLS-ADDR-EIP55-INVALID-400' });
+        expectPoolsError(t, await quote(breakChecksum(checksummed)), 400, { requirement: 'POOLS-ADDR-EIP55-INVALID-400' });
       },
-    },
-    {
+    }),
+    check({
       name: 'a quote without type is firm: quoteId, expiresAt, rate, bps, available and executable',
       requirements: ['POOLS-QUOTE-FIRM-SHAPE', 'POOLS-QUOTE-FIRM-DEFAULT'],
-      needs: ['pools.partner'],
-      async run(ctx: CheckContext) {
-        const actor = ctx.pools.partner();
-        const ex = await actor.client.post(poolPath(mainPool(ctx), '/quote'), quoteBody(ctx));
-        ctx.expect.status(ex, [200, 201], 'POOLS-QUOTE-FIRM-DEFAULT');
-        ctx.expect.schema(ex, FirmQuote, 'POOLS-QUOTE-FIRM-DEFAULT');
-        await createFirmQuote(ctx, actor, 'POOLS-QUOTE-FIRM-SHAPE');
+      needs: ['poolsPartner'],
+      async run({ poolsPartner: actor }, t: CheckTools) {
+        await createFirmQuote(t, actor, 'POOLS-QUOTE-FIRM-SHAPE');
+        const ex = expect2xx(t, await actor.client.post(poolPath(mainPool(t), '/quote'), quoteBody(t)), 'POOLS-QUOTE-FIRM-DEFAULT', 'a quote without type');
+        // Firm is what sets it apart: executable, with a quoteId (the rest of the shape is FIRM-SHAPE's, judged above).
+        t.expect.that(ex.json?.executable === true && typeof ex.json?.quoteId === 'string' && ex.json.quoteId.length > 0, 'a quote without type is firm: executable true, with a quoteId', {
+          requirement: 'POOLS-QUOTE-FIRM-DEFAULT',
+          actual: { executable: ex.json?.executable, quoteId: ex.json?.quoteId },
+          exchange: ex,
+        });
+        t.expect.schema(ex, FirmQuote, 'POOLS-QUOTE-FIRM-SHAPE');
       },
-    },
-    {
+    }),
+    check({
       name: 'an indicative quote is available, not executable, and has no quoteId',
       requirements: ['POOLS-QUOTE-INDICATIVE'],
-      needs: ['pools.partner'],
-      async run(ctx: CheckContext) {
-        const actor = ctx.pools.partner();
-        const ex = await actor.client.post(poolPath(mainPool(ctx), '/quote'), quoteBody(ctx, { type: 'indicative' }));
-        ctx.expect.status(ex, [200, 201], 'POOLS-QUOTE-INDICATIVE');
-        ctx.expect.schema(ex, IndicativeQuote, 'POOLS-QUOTE-INDICATIVE');
+      needs: ['poolsPartner'],
+      async run({ poolsPartner: actor }, t: CheckTools) {
+        const ex = expect2xx(t, await actor.client.post(poolPath(mainPool(t), '/quote'), quoteBody(t, { type: 'indicative' })), 'POOLS-QUOTE-INDICATIVE', 'an indicative quote');
+        t.expect.schema(ex, IndicativeQuote, 'POOLS-QUOTE-INDICATIVE');
       },
-    },
-    {
+    }),
+    check({
       name: 'a dry pool answers 200 with available false, a documented reason and no quoteId',
       requirements: ['POOLS-QUOTE-UNAVAILABLE'],
-      needs: ['pools.partner', 'pools.dryPool'],
-      async run(ctx: CheckContext) {
-        const actor = ctx.pools.partner();
-        const dry = poolsProfile(ctx).pools.dry!;
+      needs: ['poolsPartner', 'poolsDryPool'],
+      async run({ poolsPartner: actor, poolsDryPool: dry }, t: CheckTools) {
         // Pool ids are <fiat>-<crypto>: the legs of the body follow the pool.
         const [fiatCurrency, cryptoCurrency] = dry.split('-');
-        const ex = await actor.client.post(poolPath(dry, '/quote'), quoteBody(ctx, { type: 'firm', fiatCurrency, cryptoCurrency }));
-        ctx.expect.status(ex, 200, 'POOLS-QUOTE-UNAVAILABLE');
-        const q = ctx.expect.schema(ex, UnavailableQuote, 'POOLS-QUOTE-UNAVAILABLE');
-        ctx.observe('pools-unavailable-reason', q.unavailableReason);
+        const ex = await actor.client.post(poolPath(dry, '/quote'), quoteBody(t, { type: 'firm', fiatCurrency, cryptoCurrency }), { retry: false });
+        // "Unavailable: HTTP 200": the one quote status the spec fixes.
+        t.expect.status(ex, 200, 'POOLS-QUOTE-UNAVAILABLE');
+        const q = t.expect.schema(ex, UnavailableQuote, 'POOLS-QUOTE-UNAVAILABLE');
+        t.observe('pools-unavailable-reason', q.unavailableReason);
       },
-    },
-    {
+    }),
+    check({
       name: 'a quote without cryptoNetwork is on tron',
       requirements: ['POOLS-QUOTE-NETWORK-DEFAULT-TRON'],
-      needs: ['pools.partner'],
-      async run(ctx: CheckContext) {
+      needs: ['poolsPartner'],
+      async run({ poolsPartner: actor }, t: CheckTools) {
         const R = 'POOLS-QUOTE-NETWORK-DEFAULT-TRON';
-        const actor = ctx.pools.partner();
-        const ex = await actor.client.post(poolPath(mainPool(ctx), '/quote'), quoteBody(ctx, { type: 'firm', cryptoNetwork: undefined, destNetwork: undefined }));
-        if (ex.status === 200 && ex.json?.available === false) ctx.skip(`the main pool is unavailable on the default network (${ex.json?.unavailableReason})`);
+        const ex = await actor.client.post(poolPath(mainPool(t), '/quote'), quoteBody(t, { type: 'firm', cryptoNetwork: undefined, destNetwork: undefined }), { retry: false });
+        if (ex.status === 200 && ex.json?.available === false) t.unverified(`the main pool is unavailable on the default network (${ex.json?.unavailableReason}): no stored quote shows which network was taken`);
         if (ex.status === 400) {
-          ctx.observe('pools-default-network-refused', ex.json?.code, 'the target refused the default network for this pool and address');
-          ctx.skip('the target refuses a quote on the default network for the profile quote (which network pairs with which pool is not shown)');
+          t.observe('pools-default-network-refused', ex.json?.code, 'the target refused the default network for this pool and address');
+          t.unverified('the target refuses a quote on the default network for the profile quote (which network pairs with which pool is not shown): no stored quote shows the default');
         }
-        ctx.expect.status(ex, [200, 201], R);
-        const q = ctx.expect.schema(ex, FirmQuote, R);
-        const read = ctx.expect.status(await actor.client.get(quotePath(q.quoteId)), 200, R);
-        ctx.expect.equal(ctx.expect.schema(read, StoredQuote, R).cryptoNetwork, 'tron', 'cryptoNetwork defaults to tron', { requirement: R, exchange: read });
+        expect2xx(t, ex, R, 'a quote without cryptoNetwork');
+        const q = t.expect.schema(ex, FirmQuote, R);
+        const read = expect2xx(t, await actor.client.get(quotePath(q.quoteId)), R);
+        t.expect.equal(t.expect.schema(read, StoredQuote, R).cryptoNetwork, 'tron', 'cryptoNetwork defaults to tron', { requirement: R, exchange: read });
       },
-    },
-    {
+    }),
+    check({
       name: 'a quote body missing side, fiatCurrency, cryptoCurrency or amount gives 400',
-      requirements: ['POOLS-QUOTE-BODY-REQUIRED-400'],
-      needs: ['pools.partner'],
-      async run(ctx: CheckContext) {
-        const actor = ctx.pools.partner();
+      requirements: ['POOLS-QUOTE-BODY-REQUIRED-400', 'POOLS-ERR-ENVELOPE'],
+      needs: ['poolsPartner'],
+      async run({ poolsPartner: actor }, t: CheckTools) {
         for (const field of ['side', 'fiatCurrency', 'cryptoCurrency', 'amount']) {
-          const ex = await actor.client.post(poolPath(mainPool(ctx), '/quote'), quoteBody(ctx, { type: 'firm', [field]: undefined }));
-          ctx.expect.error(ex, 400, 'invalid_request', { requirement: 'POOLS-QUOTE-BODY-REQUIRED-400' });
+          const ex = await actor.client.post(poolPath(mainPool(t), '/quote'), quoteBody(t, { type: 'firm', [field]: undefined }), { retry: false });
+          expectPoolsError(t, ex, 400, { requirement: 'POOLS-QUOTE-BODY-REQUIRED-400' });
         }
       },
-    },
-    {
+    }),
+    check({
       name: 'destNetwork from supportedNetworks is accepted; a non-EVM destNetwork gives 400',
-      requirements: ['POOLS-QUOTE-DESTNETWORK-ALLOWLIST'],
-      needs: ['pools.partner'],
-      async run(ctx: CheckContext) {
+      requirements: ['POOLS-QUOTE-DESTNETWORK-ALLOWLIST', 'POOLS-ERR-ENVELOPE'],
+      needs: ['poolsPartner'],
+      async run({ poolsPartner: actor }, t: CheckTools) {
         const R = 'POOLS-QUOTE-DESTNETWORK-ALLOWLIST';
-        const actor = ctx.pools.partner();
-        const capEx = ctx.expect.status(await actor.client.get(poolPath(mainPool(ctx), '/capabilities')), 200, R);
-        const cap = ctx.expect.schema(capEx, Capabilities, R);
+        const cap = t.expect.schema(expect2xx(t, await actor.client.get(poolPath(mainPool(t), '/capabilities')), R), Capabilities, R);
         const allowed = cap.supportedNetworks[0];
-        if (!allowed) ctx.skip('the main pool lists no supportedNetworks');
-        const ok = await actor.client.post(poolPath(mainPool(ctx), '/quote'), quoteBody(ctx, { type: 'firm', destNetwork: allowed }));
-        ctx.expect.status(ok, [200, 201], R);
-        ctx.expect.schema(ok, FirmQuote, R);
+        if (!allowed) t.unverified(`the main pool ${mainPool(t)} lists no supportedNetworks: no allowed destNetwork to quote with`);
+        const ok = expect2xx(t, await actor.client.post(poolPath(mainPool(t), '/quote'), quoteBody(t, { type: 'firm', destNetwork: allowed }), { retry: false }), R, `a quote with destNetwork ${allowed}`);
+        t.expect.schema(ok, FirmQuote, R);
         for (const bad of ['solana', 'tron']) {
           if (cap.supportedNetworks.includes(bad)) continue;
-          const ex = await actor.client.post(poolPath(mainPool(ctx), '/quote'), quoteBody(ctx, { type: 'firm', destNetwork: bad }));
-          ctx.expect.error(ex, 400, 'invalid_request', { requirement: R });
+          const ex = await actor.client.post(poolPath(mainPool(t), '/quote'), quoteBody(t, { type: 'firm', destNetwork: bad }), { retry: false });
+          expectPoolsError(t, ex, 400, { requirement: R });
         }
       },
-    },
-    {
+    }),
+    check({
       name: 'an on_ramp quote without destAddress gives 400',
-      requirements: ['POOLS-ADDR-REQUIRED-ON-RAMP-400'],
-      needs: ['pools.partner'],
-      async run(ctx: CheckContext) {
-        const actor = ctx.pools.partner();
+      requirements: ['POOLS-ADDR-REQUIRED-ON-RAMP-400', 'POOLS-ERR-ENVELOPE'],
+      needs: ['poolsPartner'],
+      async run({ poolsPartner: actor }, t: CheckTools) {
         for (const type of ['firm', 'indicative']) {
-          const ex = await actor.client.post(poolPath(mainPool(ctx), '/quote'), quoteBody(ctx, { type, destAddress: undefined }));
-          ctx.expect.error(ex, 400, 'invalid_request', { requirement: 'POOLS-ADDR-REQUIRED-ON-RAMP-400' });
+          const ex = await actor.client.post(poolPath(mainPool(t), '/quote'), quoteBody(t, { type, destAddress: undefined }), { retry: false });
+          expectPoolsError(t, ex, 400, { requirement: 'POOLS-ADDR-REQUIRED-ON-RAMP-400' });
         }
       },
-    },
-    {
+    }),
+    check({
       name: 'a destAddress that is not 0x + 40 hex gives 400',
-      requirements: ['POOLS-ADDR-FORMAT-400'],
-      needs: ['pools.partner'],
-      async run(ctx: CheckContext) {
-        const actor = ctx.pools.partner();
-        const hex = poolsProfile(ctx).quote.destAddress.slice(2).toLowerCase();
+      requirements: ['POOLS-ADDR-FORMAT-400', 'POOLS-ERR-ENVELOPE'],
+      needs: ['poolsPartner'],
+      async run({ poolsPartner: actor }, t: CheckTools) {
+        const hex = poolsProfile(t).quote.destAddress.slice(2).toLowerCase();
         for (const bad of [`0x${hex.slice(0, 39)}`, `0x${hex}0`, hex, `0x${hex.slice(0, 39)}g`]) {
-          const ex = await actor.client.post(poolPath(mainPool(ctx), '/quote'), quoteBody(ctx, { type: 'firm', destAddress: bad }));
-          ctx.expect.error(ex, 400, 'invalid_request', { requirement: 'POOLS-ADDR-FORMAT-400' });
+          const ex = await actor.client.post(poolPath(mainPool(t), '/quote'), quoteBody(t, { type: 'firm', destAddress: bad }), { retry: false });
+          expectPoolsError(t, ex, 400, { requirement: 'POOLS-ADDR-FORMAT-400' });
         }
       },
-    },
-    {
+    }),
+    check({
       name: 'the delivery address is the one locked at quote time, never the transact body',
       requirements: ['POOLS-ADDR-LOCKED-AT-QUOTE'],
-      needs: ['pools.partner'],
-      async run(ctx: CheckContext) {
+      needs: ['poolsPartner'],
+      async run({ poolsPartner: actor }, t: CheckTools) {
         const R = 'POOLS-ADDR-LOCKED-AT-QUOTE';
-        const actor = ctx.pools.partner();
-        const locked = poolsProfile(ctx).quote.destAddress;
-        const { quote } = await createFirmQuote(ctx, actor, R);
-        const path = poolPath(mainPool(ctx), '/transact');
+        const locked = poolsProfile(t).quote.destAddress;
+        const { quote } = await createFirmQuote(t, actor, R);
+        const path = poolPath(mainPool(t), '/transact');
         let ex = await actor.client.post(path, { quoteId: quote.quoteId, destAddress: otherAddress(locked) }, { idempotencyKey: true, retry: false });
         // The body is { quoteId } only: a target may refuse the extra field (400) or ignore it; either way the address stays the quoted one.
         if (ex.status === 400) {
-          ctx.expect.error(ex, 400, 'invalid_request', { requirement: R });
-          ctx.observe('pools-transact-extra-destAddress', 'refused with 400');
+          expectPoolsError(t, ex, 400, { requirement: R });
+          t.observe('pools-transact-extra-destAddress', 'refused with 400');
           ex = await actor.client.post(path, { quoteId: quote.quoteId }, { idempotencyKey: true });
         } else {
-          ctx.observe('pools-transact-extra-destAddress', 'ignored');
+          t.observe('pools-transact-extra-destAddress', 'ignored');
         }
-        ctx.expect.status(ex, [200, 201], R);
-        const t = ctx.expect.schema(ex, TransactResponse, R);
-        const trade = await readTrade(ctx, actor, t.transactId, R);
+        expect2xx(t, ex, R, 'transact');
+        const made = t.expect.schema(ex, TransactResponse, R);
+        const trade = await readTrade(t, actor, made.transactId, R);
+        // Where the trade's delivery address shows is not documented: judge every place it appears, and say so when it appears nowhere.
         const exposed = [exposedAddress(ex.json), exposedAddress(trade)].filter((a): a is string => a !== undefined);
+        if (exposed.length === 0) t.unverified('neither the transact answer nor the trade shows a destAddress (not documented there): the address the trade delivers to cannot be read');
         for (const a of exposed) {
-          ctx.expect.equal(a.toLowerCase(), locked.toLowerCase(), 'the trade delivers to the address locked at quote time', { requirement: R, exchange: ex });
+          t.expect.equal(a.toLowerCase(), locked.toLowerCase(), 'the trade delivers to the address locked at quote time', { requirement: R, exchange: ex });
         }
-        ctx.observe('pools-trade-exposes-destAddress', exposed.length > 0);
       },
-    },
+    }),
   ],
 });

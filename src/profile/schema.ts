@@ -227,6 +227,13 @@ export const Profile = z
           .strict(),
         /** An amount above every funded partner's balance (402). */
         oversizedAmount: z.string().optional(),
+        /**
+         * How the target signs its pools webhooks (the pools spec leaves the recipe "not shown").
+         * 'gate': the Gate recipe (Gate-Signature t=,v1= HMAC-SHA256 of "t." + raw body with the
+         * partner's webhookSecret); rampart then verifies every pools delivery and refuses what does
+         * not verify. Absent: deliveries are accepted and the Gate recipe's verdict is only observed.
+         */
+        webhookSignature: z.enum(['gate']).optional(),
         triggers: z
           .object({
             ...comment,

@@ -2,7 +2,7 @@
 // `rampart serve --fault NAME` and the self-tests select them by name.
 import type { FaultDef } from './kit/faults.js';
 import { GATE_FAULTS } from './gate/index.js';
-import { POOLS_FAULTS } from './pools/faults.js';
+import { POOLS_FAULTS } from './pools/index.js';
 
 function checkUnique(defs: FaultDef[]): FaultDef[] {
   const seen = new Set<string>();

@@ -14,11 +14,14 @@ import {
   Trade,
   TransactResponse,
   type Balance,
+  Capabilities,
 } from '../../src/model/schemas/pools/index.js';
 import { Balance as BalanceSchema } from '../../src/model/schemas/pools/index.js';
 import type { ReceivedEvent } from '../../src/webhooks/types.js';
-import { ErrorEnvelope } from '../../src/model/schemas/common.js';
+import { verifyGateSignature } from '../../src/webhooks/verify.js';
 import { POOLS_LIMITS } from '../../src/model/limits.js';
+import { expect2xx } from '../expect.js';
+import { expectPoolsError } from './errors.js';
 
 export function poolsProfile(t: Pick<CheckTools, 'profile' | 'skip'>) {
   const p = t.profile.pools;
@@ -53,7 +56,7 @@ export interface FirmQuoteResult {
   sentAt: number;
 }
 
-/** Create a firm quote on the main pool; fails the check unless it is a 200/201 firm quote. */
+/** Create a firm quote on the main pool; fails the check unless a firm quote comes back (success status not shown: any 2xx). */
 export async function createFirmQuote(
   t: CheckTools,
   actor: PoolsActor,
@@ -62,7 +65,7 @@ export async function createFirmQuote(
 ): Promise<FirmQuoteResult> {
   const sentAt = Date.now();
   const exchange = await actor.client.post(poolPath(mainPool(t), '/quote'), quoteBody(t, { type: 'firm', ...overrides }));
-  t.expect.status(exchange, [200, 201], requirement);
+  expect2xx(t, exchange, requirement, 'a firm quote');
   const quote = t.expect.schema(exchange, FirmQuote, requirement);
   return { exchange, quote, sentAt };
 }
@@ -83,27 +86,41 @@ export async function transact(
   idempotencyKey: string | true = true,
 ): Promise<Reserved> {
   const exchange = await actor.client.post(poolPath(mainPool(t), '/transact'), { quoteId }, { idempotencyKey });
-  t.expect.status(exchange, [200, 201], requirement);
+  expect2xx(t, exchange, requirement, 'transact');
   const r = t.expect.schema(exchange, TransactResponse, requirement);
   t.expect.equal(r.quoteId, quoteId, 'transact response quoteId is the quote transacted', { requirement, exchange });
   return { exchange, transactId: r.transactId, quoteId, idempotencyKey: exchange.request.idempotencyKey ?? String(idempotencyKey) };
 }
 
-/** Firm quote then transact: a reserved trade. */
-export async function reservedTrade(t: CheckTools, actor: PoolsActor, requirement: RequirementId): Promise<Reserved & { quote: FirmQuote }> {
-  const { quote } = await createFirmQuote(t, actor, requirement);
+/** Firm quote (the profile's body with `overrides`) then transact: a reserved trade. */
+export async function reservedTrade(t: CheckTools, actor: PoolsActor, requirement: RequirementId, overrides: Record<string, unknown> = {}): Promise<Reserved & { quote: FirmQuote }> {
+  const { quote } = await createFirmQuote(t, actor, requirement, overrides);
   const r = await transact(t, actor, quote.quoteId, requirement);
   return { ...r, quote };
 }
 
 export async function readTrade(t: CheckTools, actor: PoolsActor, transactId: string, requirement: RequirementId): Promise<Trade> {
-  const ex = t.expect.status(await actor.client.get(tradePath(transactId)), 200, requirement);
+  const ex = expect2xx(t, await actor.client.get(tradePath(transactId)), requirement);
   return t.expect.schema(ex, Trade, requirement);
 }
 
 export async function poll(t: CheckTools, actor: PoolsActor, quoteId: string, requirement: RequirementId): Promise<string> {
-  const ex = t.expect.status(await actor.client.get(pollPath(quoteId)), 200, requirement);
+  const ex = expect2xx(t, await actor.client.get(pollPath(quoteId)), requirement);
   return t.expect.schema(ex, PollResponse, requirement).status;
+}
+
+/**
+ * Poll without a trigger until the trade is terminal (bounded: 8 polls, 250 ms
+ * apart): the poll alone advances settlement. Returns the statuses seen.
+ */
+export async function pollToTerminal(t: CheckTools, actor: PoolsActor, quoteId: string, requirement: RequirementId): Promise<string[]> {
+  const seen: string[] = [];
+  for (let i = 0; i < 8; i++) {
+    seen.push(await poll(t, actor, quoteId, requirement));
+    if (isTerminal(seen.at(-1)!)) break;
+    await t.sleep(250, 'pools settlement poll', 'target');
+  }
+  return seen;
 }
 
 export const isTerminal = (s: string) => (TERMINAL_TRADE_STATUSES as readonly string[]).includes(s);
@@ -161,6 +178,59 @@ export function decEq(a: string, b: string): boolean {
   const scale = Math.max(scaleOf(a), scaleOf(b));
   return scaled(a, scale) === scaled(b, scale);
 }
+/** −1, 0 or 1 as a is below, equal to or above b. */
+export function decCmp(a: string, b: string): -1 | 0 | 1 {
+  const scale = Math.max(scaleOf(a), scaleOf(b));
+  const d = scaled(a, scale) - scaled(b, scale);
+  return d < 0n ? -1 : d > 0n ? 1 : 0;
+}
+/** a × b, exact (the scale of the product is the sum of the scales). */
+export function decMul(a: string, b: string): string {
+  const sa = scaleOf(a);
+  const sb = scaleOf(b);
+  return fromScaled(scaled(a, sa) * scaled(b, sb), sa + sb);
+}
+/** A non-negative decimal rounded to `places` decimals, toward zero ('down') or away from it ('up'). */
+export function decRound(a: string, places: number, mode: 'down' | 'up'): string {
+  const s = scaleOf(a);
+  if (s <= places) return fromScaled(scaled(a, places), places);
+  const unit = 10n ** BigInt(s - places);
+  const v = scaled(a, s);
+  const q = v / unit;
+  return fromScaled(mode === 'up' && q * unit !== v ? q + 1n : q, places);
+}
+/** How many whole times b goes into a (both non-negative, b > 0). */
+export function decQuot(a: string, b: string): bigint {
+  const scale = Math.max(scaleOf(a), scaleOf(b));
+  return scaled(a, scale) / scaled(b, scale);
+}
+/** a ÷ b (both non-negative, b > 0) to `places` decimals, rounded toward zero ('down') or away from it ('up'). */
+export function decDiv(a: string, b: string, places: number, mode: 'down' | 'up'): string {
+  const scale = Math.max(scaleOf(a), scaleOf(b));
+  const num = scaled(a, scale) * 10n ** BigInt(places);
+  const den = scaled(b, scale);
+  const q = num / den;
+  return fromScaled(mode === 'up' && q * den !== num ? q + 1n : q, places);
+}
+/** a ÷ n (a positive integer), rounded toward zero to `places` decimals. */
+export function decDivInt(a: string, n: number, places: number): string {
+  return fromScaled(scaled(a, places) / BigInt(n), places);
+}
+
+/**
+ * The all-in rate rule for on_ramp (output per input): cryptoAmount equals
+ * fiatAmount × quotedRate computed exactly and rounded to cryptoAmount's own
+ * decimal places. The spec fixes no rounding mode, so rounding either way
+ * (toward zero or away from it: truncation, half-up and half-even all land on
+ * one of the two) passes; nothing looser does. A spread-only rate misses by
+ * the whole fee, thousands of units in the last place.
+ */
+export function allInRateHolds(fiatAmount: string, quotedRate: string, cryptoAmount: string): { ok: boolean; product: string; accepted: string[] } {
+  const product = decMul(fiatAmount, quotedRate);
+  const places = scaleOf(cryptoAmount);
+  const accepted = [...new Set([decRound(product, places, 'down'), decRound(product, places, 'up')])];
+  return { ok: accepted.some((x) => decEq(x, cryptoAmount)), product, accepted };
+}
 function fromScaled(v: bigint, scale: number): string {
   const neg = v < 0n;
   const digits = (neg ? -v : v).toString().padStart(scale + 1, '0');
@@ -169,7 +239,7 @@ function fromScaled(v: bigint, scale: number): string {
 }
 
 export async function readBalance(t: CheckTools, actor: PoolsActor, requirement: RequirementId): Promise<Balance> {
-  const ex = t.expect.status(await actor.client.get(poolPath(mainPool(t), '/balance')), 200, requirement);
+  const ex = expect2xx(t, await actor.client.get(poolPath(mainPool(t), '/balance')), requirement);
   return t.expect.schema(ex, BalanceSchema, requirement);
 }
 
@@ -211,31 +281,86 @@ function* objectsIn(v: unknown): Generator<Record<string, unknown>> {
   }
 }
 
+export interface LedgerMatch {
+  entry: Record<string, unknown>;
+  /** Documented entry type names among the entry's string values. */
+  typeNames: string[];
+}
+
+/** How many ledger pages a search follows (the ledger is cursor-paginated; its query is not shown). */
+const LEDGER_MAX_PAGES = 5;
+
 /**
  * Ledger entries that mention any of `ids`, with the documented entry type
  * names found among their string values. The ledger's query parameters and
- * response shape are not shown, so this reads page one and searches it.
+ * response shape are not shown, so this reads page one and searches it, then
+ * follows a `nextCursor` it finds as `?cursor=` (the trades list's convention)
+ * while the target accepts it, up to LEDGER_MAX_PAGES pages.
  */
 export async function ledgerEntriesFor(
   t: CheckTools,
   actor: PoolsActor,
   ids: string[],
   requirement: RequirementId,
-): Promise<{ exchange: Exchange; entries: { entry: Record<string, unknown>; typeNames: string[] }[] }> {
-  const exchange = t.expect.status(await actor.client.get('/pools/ledger'), 200, requirement);
-  const entries: { entry: Record<string, unknown>; typeNames: string[] }[] = [];
-  for (const o of objectsIn(exchange.json)) {
-    const values = Object.values(o).filter((x): x is string => typeof x === 'string');
-    if (!values.some((x) => ids.includes(x))) continue;
-    entries.push({ entry: o, typeNames: values.filter((x) => (LEDGER_ENTRY_TYPES as readonly string[]).includes(x)) });
+): Promise<{ exchange: Exchange; entries: LedgerMatch[] }> {
+  const exchange = expect2xx(t, await actor.client.get('/pools/ledger'), requirement, 'GET /pools/ledger');
+  const entries: LedgerMatch[] = [];
+  const search = (json: unknown) => {
+    for (const o of objectsIn(json)) {
+      const values = Object.values(o).filter((x): x is string => typeof x === 'string');
+      if (!values.some((x) => ids.includes(x))) continue;
+      entries.push({ entry: o, typeNames: values.filter((x) => (LEDGER_ENTRY_TYPES as readonly string[]).includes(x)) });
+    }
+  };
+  search(exchange.json);
+  let page: unknown = exchange.json;
+  for (let i = 1; i < LEDGER_MAX_PAGES; i++) {
+    const next = (page as { nextCursor?: unknown } | undefined)?.nextCursor;
+    if (typeof next !== 'string' || !next) break;
+    const ex = await actor.client.get('/pools/ledger', { cursor: next });
+    if (ex.status < 200 || ex.status >= 300) break;
+    search(ex.json);
+    page = ex.json;
   }
   return { exchange, entries };
+}
+
+/**
+ * Read the ledger until `done` holds for the entries that name the trade
+ * (bounded: `waitMs` of target time, 500 ms apart). The ledger may write an
+ * entry later than the move it records, so one read is never the verdict.
+ */
+export async function awaitLedger(
+  t: CheckTools,
+  actor: PoolsActor,
+  ids: string[],
+  requirement: RequirementId,
+  done: (entries: LedgerMatch[]) => boolean,
+  waitMs: number,
+): Promise<{ exchange: Exchange; entries: LedgerMatch[]; reads: number }> {
+  const deadline = Date.now() + waitMs;
+  for (let reads = 1; ; reads++) {
+    const got = await ledgerEntriesFor(t, actor, ids, requirement);
+    if (done(got.entries) || Date.now() >= deadline) return { ...got, reads };
+    await t.sleep(500, 'pools ledger to record the trade', 'target');
+  }
 }
 
 /** A received webhook belongs to a trade when its raw body names the trade or its quote (payload shape is not shown). */
 export function eventMentions(e: ReceivedEvent, ids: string[]): boolean {
   const body = e.rawBody.toString('utf8');
   return ids.some((id) => body.includes(id));
+}
+
+/**
+ * Whether the Gate recipe verifies a pools delivery with the partner's
+ * webhookSecret, computed here: the receiver judges pools deliveries only when
+ * the profile declares the recipe (pools.webhookSignature), so its own verdict
+ * says nothing otherwise. For observations; the pools recipe is not shown.
+ */
+export function gateRecipeVerdict(e: ReceivedEvent, webhookSecret: string | undefined): { ok: boolean; reason?: string } {
+  const header = e.headers['gate-signature'];
+  return verifyGateSignature({ rawBody: e.rawBody, header, secrets: webhookSecret ? [webhookSecret] : [], nowSeconds: Math.floor(e.arrivedAt / 1000) });
 }
 
 /** The event type of a pools delivery: the receiver's reading (envelope or X-*-Event-Type header). */
@@ -245,21 +370,67 @@ export function eventTypeOf(e: ReceivedEvent): string | undefined {
   return h?.[1];
 }
 
-/** Sleep until a firm quote is past its expiry by the server's expiresAt and by the spec's TTL (about 15 s), plus the profile's tolerance. */
+/** Margin past the spec's TTL and its tolerance before a quote must read expired (network time of the request). */
+const PAST_EXPIRY_MARGIN_MS = 500;
+
+/**
+ * Sleep until a firm quote is past the spec's TTL (about 15 s:
+ * POOLS_LIMITS.quoteTtlSeconds) plus the profile's bounded tolerance, counted
+ * from when its request was sent. Never the target's expiresAt: a quote that
+ * lives longer than the spec says must show as not expired here.
+ */
 export async function waitPastExpiry(t: CheckTools, fq: FirmQuoteResult): Promise<void> {
-  const tol = t.profile.tolerances.quoteTtlSeconds * 1000;
-  const until = Math.max(Date.parse(fq.quote.expiresAt), fq.sentAt + POOLS_LIMITS.quoteTtlSeconds * 1000) + tol + 250;
-  await t.sleep(Math.max(0, until - Date.now()), 'pools firm quote TTL', 'target');
+  const until = fq.sentAt + (POOLS_LIMITS.quoteTtlSeconds + t.profile.tolerances.quoteTtlSeconds) * 1000 + PAST_EXPIRY_MARGIN_MS;
+  await t.sleep(Math.max(0, until - Date.now()), 'pools firm quote TTL (spec, plus tolerance)', 'target');
 }
 
 /**
- * A documented error whose `type` the spec does not map (402, 501): the
- * status, the envelope and X-Request-Id are asserted; the type is observed.
+ * A firm quote's lifetime in seconds: expiresAt − createdAt of the stored
+ * quote (both the target's clock, so clock skew does not enter), or, when the
+ * stored quote carries no parseable createdAt, expiresAt − the client's send time.
  */
+export async function quoteLifetime(t: CheckTools, actor: PoolsActor, fq: FirmQuoteResult, requirement: RequirementId): Promise<{ seconds: number; basis: 'createdAt' | 'request' }> {
+  const read = expect2xx(t, await actor.client.get(quotePath(fq.quote.quoteId)), requirement);
+  const createdAt = Date.parse(String((read.json as { createdAt?: unknown } | undefined)?.createdAt));
+  const expiresAt = Date.parse(fq.quote.expiresAt);
+  if (!Number.isNaN(createdAt)) return { seconds: (expiresAt - createdAt) / 1000, basis: 'createdAt' };
+  return { seconds: (expiresAt - fq.sentAt) / 1000, basis: 'request' };
+}
+
+/** A documented error whose `type` the spec does not map (402, 501): status and envelope asserted, the type observed. */
 export function expectUntypedError(t: CheckTools, ex: Exchange, status: number, requirement: RequirementId): void {
-  t.expect.status(ex, status, requirement);
-  const env = t.expect.schema(ex, ErrorEnvelope, requirement);
-  t.expect.equal(env.statusCode, status, 'statusCode mirrors the HTTP status', { requirement, exchange: ex });
-  t.expect.equal(ex.requestId, env.request_id, 'X-Request-Id header equals request_id', { requirement, exchange: ex });
-  t.observe(`pools-error-type-${status}`, { type: env.type, code: env.code }, `the spec names no type for ${status}`);
+  expectPoolsError(t, ex, status, { requirement });
+}
+
+/**
+ * An id shaped like one the target issued (same length and characters) that
+ * names nothing: the last character swapped for another one the id uses. A
+ * target that validates its id format still reads it as unknown (404), never
+ * as malformed.
+ */
+export function unknownLike(id: string): string {
+  const last = id.at(-1)!;
+  const other = [...id].reverse().find((c) => c !== last && /[A-Za-z0-9]/.test(c)) ?? (last === '0' ? '1' : '0');
+  return id.slice(0, -1) + other;
+}
+
+/**
+ * The cheapest on_ramp order the main pool takes, for checks that create many
+ * trades: the pool's minOrderUsdt in fiat (through a firm quote's rate, when
+ * the pool's crypto leg is USDT) with a 5 % margin, or the profile's quote
+ * amount when that is smaller, the bound cannot be converted, or the target
+ * refuses the smaller order.
+ */
+export async function cheapOrderAmount(t: CheckTools, actor: PoolsActor, requirement: RequirementId): Promise<{ amount: string; minOrderUsdt: string; maxOrderUsdt: string }> {
+  const profileAmount = poolsProfile(t).quote.amount;
+  const cap = t.expect.schema(expect2xx(t, await actor.client.get(poolPath(mainPool(t), '/capabilities')), requirement), Capabilities, requirement);
+  const out = { amount: profileAmount, minOrderUsdt: cap.minOrderUsdt, maxOrderUsdt: cap.maxOrderUsdt };
+  if (cap.cryptoCurrency.toUpperCase() !== 'USDT') return out;
+  const { quote } = await createFirmQuote(t, actor, requirement);
+  if (decCmp(quote.rate, '0') <= 0) return out;
+  const small = decRound(decMul(decDiv(cap.minOrderUsdt, quote.rate, 6, 'up'), '1.05'), 2, 'up');
+  if (decCmp(small, profileAmount) >= 0) return out;
+  const probe = await actor.client.post(poolPath(mainPool(t), '/quote'), quoteBody(t, { type: 'firm', amount: small }), { retry: false });
+  if (probe.status < 200 || probe.status >= 300 || probe.json?.executable !== true) return out;
+  return { ...out, amount: small };
 }

@@ -29,7 +29,8 @@ export async function wire(env: NeedEnv, service: Service, actor: GateActor | Po
   if (!ready) {
     const secret = partner.webhookSecret;
     if (!secret) throw new CheckSkipped(`${service} partner ${partner.name} has no webhookSecret in the profile`);
-    env.run.receiver.setSecrets(channel, [secret]);
+    // The pools recipe is not shown: the receiver judges (and refuses) pools deliveries only when the profile declares the Gate recipe.
+    if (service === 'gate' || env.profile.pools?.webhookSignature === 'gate') env.run.receiver.setSecrets(channel, [secret]);
     const tpl = service === 'gate' ? env.profile.gate.triggers.configureWebhook : env.profile.pools?.triggers.configureWebhook;
     if (!tpl) throw new CheckSkipped(webhookMissing(env, service)!);
     const url = env.run.webhookUrlFor ? env.run.webhookUrlFor(channel) : Promise.resolve(env.run.receiver.urlFor(channel));

@@ -11,6 +11,9 @@ export const area: PoolsArea = {
     { name: 'pools-discovery-publishable-key-refused', service: 'pools', requirements: ['POOLS-AUTH-PK-DISCOVERY'], description: 'GET /pools refuses a publishable key with 403 key_mode_mismatch.', suite: 'conformance' },
     { name: 'pools-pool-id-not-pair-shaped', service: 'pools', requirements: ['POOLS-DISC-ID-PAIR-SHAPED'], description: 'Pool ids are listed as opaque ids (pool_1) instead of <fiat>-<crypto>.', suite: 'conformance' },
     { name: 'pools-capabilities-non-evm-network', service: 'pools', requirements: ['POOLS-CAP-NETWORKS-EVM'], description: 'supportedNetworks includes tron, a non-EVM network.', suite: 'conformance' },
+    { name: 'pools-discovery-available-as-string', service: 'pools', requirements: ['POOLS-DISC-LIST-SHAPE'], description: 'GET /pools lists available as the string "true"/"false" instead of a boolean.', suite: 'conformance' },
+    { name: 'pools-capabilities-other-pool-id', service: 'pools', requirements: ['POOLS-CAP-POOL-IDENTITY'], description: 'Capabilities name another pool in poolId than the one asked for.', suite: 'conformance' },
+    { name: 'pools-capabilities-off-ramp-always', service: 'pools', requirements: ['POOLS-CAP-SIDES-ENUM'], description: 'sides lists off_ramp for partners without off_ramp enabled.', suite: 'conformance' },
     { name: 'pools-capabilities-bps-as-strings', service: 'pools', requirements: ['POOLS-CAP-SHAPE'], description: 'drawFeeBps and spreadCapBps are sent as strings instead of integers.', suite: 'conformance' },
   ],
   register(router, world) {
@@ -29,7 +32,7 @@ export const area: PoolsArea = {
           pair: p.id,
           fiatCurrency: p.fiatCurrency,
           cryptoCurrency: p.cryptoCurrency,
-          available: p.available,
+          available: f.has('pools-discovery-available-as-string') ? String(p.available) : p.available,
         }));
       return { status: 200, body: { pools } };
     });
@@ -41,12 +44,12 @@ export const area: PoolsArea = {
       return {
         status: 200,
         body: {
-          poolId: pool.id,
+          poolId: f.has('pools-capabilities-other-pool-id') ? world.pools.find((x) => x.id !== pool.id)!.id : pool.id,
           pair: pool.id,
           fiatCurrency: pool.fiatCurrency,
           cryptoCurrency: pool.cryptoCurrency,
           supportedNetworks: f.has('pools-capabilities-non-evm-network') ? [...pool.supportedNetworks, 'tron'] : pool.supportedNetworks,
-          sides: p.offRamp ? ['on_ramp', 'off_ramp'] : ['on_ramp'],
+          sides: p.offRamp || f.has('pools-capabilities-off-ramp-always') ? ['on_ramp', 'off_ramp'] : ['on_ramp'],
           tier: 'standard',
           drawFeeBps: bps(PRICING.feeBps),
           spreadCapBps: bps(PRICING.spreadCapBps),

@@ -25,15 +25,27 @@
 // - The pools routes have no request-rate limit.
 import type { Profile } from '../../profile/schema.js';
 import type { Clock } from '../kit/clock.js';
-import type { ActiveFaults } from '../kit/faults.js';
+import type { ActiveFaults, FaultDef } from '../kit/faults.js';
 import { Router } from '../kit/http.js';
 import type { WebhookOutbox } from '../kit/outbox.js';
-import { POOLS_AREAS } from './faults.js';
-import { createPoolsWorld, type PoolsWorld } from './world.js';
+import { area as authErrors, withErrorFaults } from './authErrors.js';
+import { area as balanceFunding } from './balanceFunding.js';
+import { area as discovery } from './discovery.js';
+import { area as quotes } from './quotes.js';
+import { area as sandboxHelpers } from './sandboxHelpers.js';
+import { area as storedQuotes } from './storedQuotes.js';
+import { area as trades } from './trades.js';
+import { area as transact } from './transact.js';
+import { createPoolsWorld, type PoolsArea, type PoolsWorld } from './world.js';
+
+export const POOLS_AREAS: PoolsArea[] = [authErrors, discovery, quotes, transact, storedQuotes, trades, balanceFunding, sandboxHelpers];
+
+/** Every seeded fault of the pools areas (each breaks exactly one documented rule). */
+export const POOLS_FAULTS: FaultDef[] = POOLS_AREAS.flatMap((a) => a.faults);
 
 export function createPoolsService(deps: { profile: Profile; faults: ActiveFaults; outbox: WebhookOutbox; clock: Clock }): { router: Router; world: PoolsWorld } {
   const world = createPoolsWorld(deps);
-  const router = new Router();
+  const router = withErrorFaults(new Router(), deps.faults);
   for (const a of POOLS_AREAS) a.register(router, world);
   return { router, world };
 }

@@ -59,6 +59,8 @@ export const area: PoolsArea = {
     { name: 'pools-quote-required-field-unchecked', service: 'pools', requirements: ['POOLS-QUOTE-BODY-REQUIRED-400'], description: 'A quote without amount is accepted (amount defaults to 100).', suite: 'conformance' },
     { name: 'pools-quote-ttl-30s', service: 'pools', requirements: ['POOLS-TTL-EXPIRES-AT', 'POOLS-TTL-UNDER-LOAD', 'POOLS-TTL-UNDER-NETWORK-FAULTS'], description: 'Firm quotes live 30 s instead of about 15 s.', suite: 'conformance' },
     { name: 'pools-ttl-drifts-under-load', service: 'pools', requirements: ['POOLS-TTL-UNDER-LOAD'], description: 'While 5 or more firm quotes are active, new quotes live 30 s instead of about 15 s (only load shows it).', suite: 'load' },
+    { name: 'pools-quote-ttl-60s', service: 'pools', requirements: ['POOLS-TTL-EXPIRES-AT', 'POOLS-TTL-TRANSACT-AFTER-EXPIRY-409', 'POOLS-TTL-STATUS-EXPIRED'], description: 'Firm quotes live 60 s instead of about 15 s (whatever the profile declares).', suite: 'conformance' },
+    { name: 'pools-rate-spread-only', service: 'pools', requirements: ['POOLS-TRADES-RATE-OUTPUT-PER-INPUT'], description: 'rate and quotedRate carry the spread only, not the fee (the amounts stay all-in): fiatAmount × quotedRate overstates cryptoAmount by the fee.', suite: 'conformance' },
     { name: 'pools-rate-input-per-output', service: 'pools', requirements: ['POOLS-TRADES-RATE-OUTPUT-PER-INPUT'], description: 'rate is quoted input per output (fiat per crypto) for on_ramp.', suite: 'conformance' },
   ],
   register(router, world) {
@@ -113,6 +115,8 @@ export const area: PoolsArea = {
         return { status: 200, body: { available: false, executable: false, unavailableReason: 'pool_dry', poolId: pool.id } };
       }
       const priced = price(pool, side as Side, amount as string, false);
+      // The spread-only fault reports the rate before the fee while the amounts stay all-in.
+      if (f.has('pools-rate-spread-only')) priced.rate = price(pool, side as Side, amount as string, true).rate;
       if (f.has('pools-rate-input-per-output') && side === 'on_ramp') priced.rate = format(div(parse('1'), parse(priced.rate)), 10);
       if (priced.usdtEquivalent < parse(PRICING.minOrderUsdt) || priced.usdtEquivalent > parse(PRICING.maxOrderUsdt)) {
         throw new HttpError(400, `The order is outside ${PRICING.minOrderUsdt}–${PRICING.maxOrderUsdt} USDT equivalent for pool ${pool.id}.`, 'order_size_out_of_bounds');
@@ -132,7 +136,7 @@ export const area: PoolsArea = {
         return { status: 200, body: { ...common, available: true, executable: false, type: 'indicative', ...(f.has('pools-indicative-has-quote-id') ? { quoteId: world.newId('pq') } : {}) } };
       }
       const now = world.clock.now();
-      let ttlS = f.has('pools-quote-ttl-30s') ? 30 : (world.profile.reference?.quoteTtlSeconds ?? 15);
+      let ttlS = f.has('pools-quote-ttl-60s') ? 60 : f.has('pools-quote-ttl-30s') ? 30 : (world.profile.reference?.quoteTtlSeconds ?? 15);
       if (f.has('pools-ttl-drifts-under-load') && activeQuotes(world) >= 5) ttlS = 30;
       const q: QuoteRecord = {
         quoteId: world.newId('pq'),

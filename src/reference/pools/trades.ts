@@ -115,6 +115,7 @@ export const area: PoolsArea = {
     { name: 'pools-settled-event-missing', service: 'pools', requirements: ['POOLS-EVT-SETTLED'], description: 'No pool.transaction.settled webhook when a trade settles.', suite: 'conformance' },
     { name: 'pools-failed-event-missing', service: 'pools', requirements: ['POOLS-EVT-FAILED'], description: 'No pool.transaction.failed webhook when a trade fails.', suite: 'conformance' },
     { name: 'pools-released-event-missing', service: 'pools', requirements: ['POOLS-EVT-RELEASED'], description: 'No pool.transaction.released webhook when a reservation is released.', suite: 'conformance' },
+    { name: 'pools-event-signed-with-other-secret', service: 'pools', requirements: ['POOLS-EVT-SIGNED'], description: 'Pools events carry a Gate-Signature made with another secret than the partner’s webhookSecret (caught where the profile declares pools.webhookSignature: gate).', suite: 'conformance' },
     { name: 'pools-event-id-per-poll', service: 'pools', requirements: ['POOLS-EVT-EVENT-ID'], description: 'The settled event is sent again under a new eventId on every poll.', suite: 'conformance' },
     { name: 'pools-trades-limit-unchecked', service: 'pools', requirements: ['POOLS-TRADES-LIMIT-INVALID-400'], description: 'limit outside 1–100 is ignored instead of 400 invalid_limit.', suite: 'conformance' },
     { name: 'pools-trades-limit-max-99', service: 'pools', requirements: ['POOLS-TRADES-LIMIT-EDGES'], description: 'limit=100 is refused with 400 (the bound is off by one).', suite: 'conformance' },
@@ -128,6 +129,8 @@ export const area: PoolsArea = {
     { name: 'pools-trades-bad-date-ignored', service: 'pools', requirements: ['POOLS-TRADES-DATE-INVALID-400'], description: 'An unparseable date filter is ignored instead of 400.', suite: 'conformance' },
     { name: 'pools-trades-status-filter-ignored', service: 'pools', requirements: ['POOLS-TRADES-FILTERS'], description: 'The status filter is ignored.', suite: 'conformance' },
     { name: 'pools-trades-cross-partner', service: 'pools', requirements: ['POOLS-TRADES-PARTNER-SCOPED'], description: "The trades list includes other partners' trades.", suite: 'conformance' },
+    { name: 'pools-trade-read-missing-pair', service: 'pools', requirements: ['POOLS-TRADES-SHAPE'], description: 'GET /pools/trades/{transactId} answers the trade without its pair field.', suite: 'conformance' },
+    { name: 'pools-trades-list-has-more-string', service: 'pools', requirements: ['POOLS-TRADES-LIST-SHAPE'], description: 'GET /pools/trades answers hasMore as the string "true"/"false" instead of a boolean.', suite: 'conformance' },
     { name: 'pools-total-bps-spread-only', service: 'pools', requirements: ['POOLS-TRADES-TOTAL-BPS'], description: 'totalBps reports spreadBps only, not spreadBps + feeBps.', suite: 'conformance' },
   ],
   register(router, world) {
@@ -146,13 +149,18 @@ export const area: PoolsArea = {
       return { status: 200, body };
     });
 
-    router.on('GET', '/pools/trades', (req) => ({ status: 200, body: listTrades(world, req) }));
+    router.on('GET', '/pools/trades', (req) => {
+      const body = listTrades(world, req);
+      return { status: 200, body: f.has('pools-trades-list-has-more-string') ? { ...body, hasMore: String(body.hasMore) } : body };
+    });
 
     router.on('GET', '/pools/trades/:transactId', (req) => {
       const caller = world.auth(req);
       const t = world.trade(caller, req.params.transactId!);
       if (f.has('pools-trade-read-advances')) advance(world, caller, t);
-      return { status: 200, body: world.tradeView(t) };
+      const body = world.tradeView(t);
+      if (f.has('pools-trade-read-missing-pair')) delete body.pair;
+      return { status: 200, body };
     });
   },
 };

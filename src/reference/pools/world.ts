@@ -258,7 +258,8 @@ export function createPoolsWorld(deps: { profile: Profile; faults: ActiveFaults;
       if (faults.has('pools-precedence-expired-first') && clock.now() >= q.expiresAtMs) return 'expired';
       if (q.rejectedAtMs !== null) return 'rejected';
       if (q.consumedAtMs !== null) return 'consumed';
-      if (clock.now() >= q.expiresAtMs) return 'expired';
+      // The early-expiry fault ends the quote 3 s before the expiresAt it advertised.
+      if (clock.now() >= q.expiresAtMs - (faults.has('pools-quote-expires-early') ? 3000 : 0)) return 'expired';
       return 'active';
     },
 
@@ -337,7 +338,9 @@ export function createPoolsWorld(deps: { profile: Profile; faults: ActiveFaults;
       if (!st.webhookUrl || !secret) return;
       const eventId = randomUUID();
       const body = JSON.stringify({ eventId, type, createdAt: world.iso(clock.now()), data });
-      outbox.enqueue({ partner, service: 'pools', mode, url: st.webhookUrl, secret, eventId, eventType: type, body });
+      // The signature fault signs with a secret the partner was never given.
+      const signWith = faults.has('pools-event-signed-with-other-secret') ? `${secret}-other` : secret;
+      outbox.enqueue({ partner, service: 'pools', mode, url: st.webhookUrl, secret: signWith, eventId, eventType: type, body });
     },
 
     depositAddress(partner, pool) {

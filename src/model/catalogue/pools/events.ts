@@ -10,7 +10,7 @@ const area = defineArea({
     'POOLS-EVT-FAILED': { title: 'pool.transaction.failed fires when a trade fails', kind: 'event' },
     'POOLS-EVT-RELEASED': { title: 'pool.transaction.released fires when a reservation is released', kind: 'event' },
     'POOLS-EVT-TERMINAL-ONLY': { title: 'Webhooks fire only for terminal trade events (none for the reserved trade)', kind: 'event' },
-    'POOLS-EVT-SIGNED': { title: 'Deliveries carry a Gate-Signature header', kind: 'signature' },
+    'POOLS-EVT-SIGNED': { title: 'Deliveries carry a Gate-Signature header (the recipe is not shown: verified only where the profile declares pools.webhookSignature)', kind: 'signature' },
     'POOLS-EVT-EVENT-ID': { title: 'Deliveries are deduplicated on eventId: one terminal event of a trade keeps one eventId', kind: 'event' },
     'POOLS-EVT-NO-RETURNED-WEBHOOK': { title: 'There is no webhook for the returned trade status', kind: 'event' },
     'POOLS-EVT-NO-REJECT-WEBHOOK': { title: 'There is no webhook for quote rejection', kind: 'event' },

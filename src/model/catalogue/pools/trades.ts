@@ -7,7 +7,7 @@ const area = defineArea({
   entries: {
     'POOLS-TRADES-SHAPE': { title: 'A trade carries its documented fields and types', kind: 'field', section: 'Resources and their fields > Trade' },
     'POOLS-TRADES-TOTAL-BPS': { title: 'totalBps = spreadBps + feeBps', kind: 'field', section: 'Resources and their fields > Trade' },
-    'POOLS-TRADES-RATE-OUTPUT-PER-INPUT': { title: 'quotedRate is all-in output per input: for on_ramp, cryptoAmount = fiatAmount × quotedRate', kind: 'field', section: 'Resources and their fields > Trade' },
+    'POOLS-TRADES-RATE-OUTPUT-PER-INPUT': { title: 'quotedRate is all-in output per input: for on_ramp, cryptoAmount = fiatAmount × quotedRate (exactly, up to rounding to cryptoAmount\'s places)', kind: 'field', section: 'Resources and their fields > Trade' },
     'POOLS-TRADES-LIST-SHAPE': { title: 'GET /pools/trades returns { data: [Trade], nextCursor: string or null, hasMore: boolean }', kind: 'pagination', section: 'Endpoints' },
     'POOLS-TRADES-LIMIT-DEFAULT': { title: 'limit defaults to 50', kind: 'pagination' },
     'POOLS-TRADES-LIMIT-EDGES': { title: 'limit 1 and 100 are accepted and bound the page', kind: 'pagination' },
