@@ -1,0 +1,131 @@
+// Interrupted runs end like any run: on SIGINT or SIGTERM the CLI stops
+// starting checks, writes results.json, junit.xml, report.html and the history
+// entry with the verdict INTERRUPTED, points `latest` at it and exits 130 / 143;
+// a second signal exits at once, `latest` still pointing at this run. The run
+// then continues with --resume: finished checks keep their results, the rest
+// run, one report. Against the embedded target cut to one Gate key and one
+// pools partner (rate windows ×0.1), as a partner would run it.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXIT } from '../src/exitCodes.js';
+import { oneKeyProfile } from '../src/plan/oneKey.js';
+import { loadProfile } from '../src/profile/load.js';
+import { startReference, type RunningReference } from '../src/reference/server.js';
+import type { RunResults } from '../src/report/results.js';
+
+const root = resolve(import.meta.dirname, '..');
+const tmp = mkdtempSync(join(tmpdir(), 'rampart-interrupt-'));
+let ref: RunningReference;
+let profileFile: string;
+
+beforeAll(async () => {
+  ref = await startReference({ profile: oneKeyProfile(loadProfile(join(root, 'fixtures/profiles/embedded.json')), { rateWindowScale: 0.1 }), ephemeralPorts: true });
+  profileFile = join(tmp, 'one-key.json');
+  writeFileSync(profileFile, JSON.stringify(ref.profile), { mode: 0o600 });
+});
+afterAll(async () => {
+  await ref?.close();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+interface Ended {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  ms: number;
+}
+
+/** Run the CLI; `signals` are sent once `journal.jsonl` of the run has `afterChecks` lines. */
+function run(args: string[], reportsDir: string, signals: NodeJS.Signals[] = [], afterChecks = 0): Promise<Ended> {
+  const t0 = Date.now();
+  return new Promise((done) => {
+    const child = spawn(process.execPath, [join(root, 'bin/rampart.js'), ...args, '--reports-dir', reportsDir], { cwd: root, env: { ...process.env, CI: '1' } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    let sent = false;
+    const poll = setInterval(() => {
+      if (sent || signals.length === 0) return;
+      const runs = existsSync(reportsDir) ? readdirSync(reportsDir).filter((n) => /^\d{8}T/.test(n)) : [];
+      const journal = runs.length ? join(reportsDir, runs[0]!, 'journal.jsonl') : '';
+      const lines = journal && existsSync(journal) ? readFileSync(journal, 'utf8').split('\n').filter(Boolean).length : 0;
+      if (lines >= afterChecks) {
+        sent = true;
+        for (const [i, s] of signals.entries()) setTimeout(() => child.kill(s), i * 150);
+      }
+    }, 100);
+    const guard = setTimeout(() => child.kill('SIGKILL'), 240_000);
+    child.on('close', (code, signal) => {
+      clearInterval(poll);
+      clearTimeout(guard);
+      done({ code, signal, stdout, stderr, ms: Date.now() - t0 });
+    });
+  });
+}
+
+function latestResults(reportsDir: string): { dir: string; results: RunResults } {
+  const dir = realpathSync(join(reportsDir, 'latest'));
+  return { dir, results: JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as RunResults };
+}
+
+describe('interrupted runs', () => {
+  it('SIGINT mid-run: exit 130, INTERRUPTED, the report of what finished, latest points at it; --resume finishes it into one report', async () => {
+    const reports = join(tmp, 'sigint');
+    const r = await run(['conformance', '--profile', profileFile], reports, ['SIGINT'], 8);
+    console.log(`matrix: SIGINT mid-run exit ${r.code} ${(r.ms / 1000).toFixed(1)} s`);
+    expect(r.signal).toBeNull();
+    expect(r.code, r.stderr.slice(-1500)).toBe(EXIT.interrupted);
+    const { dir, results } = latestResults(reports);
+    expect(results.summary.verdict).toBe('INTERRUPTED');
+    expect(results.interrupted?.signal).toBe('SIGINT');
+    expect(readdirSync(dir)).toEqual(expect.arrayContaining(['results.json', 'junit.xml', 'report.html', 'journal.jsonl', 'run.json']));
+    expect(readFileSync(join(dir, 'report.html'), 'utf8')).toContain('INTERRUPTED');
+    expect(readdirSync(join(reports, 'history')).length).toBe(1);
+    const finished = results.checks.filter((c) => c.status !== 'not_run');
+    expect(finished.length).toBeGreaterThanOrEqual(8);
+    expect(results.checks.some((c) => c.status === 'not_run')).toBe(true);
+    expect(r.stdout).toContain(`resume with: rampart conformance --resume ${join(reports, results.runId)}`);
+
+    // Resume: the finished checks keep their results; the rest run; one report in the same directory.
+    const again = await run(['conformance', '--resume', dir, '--profile', profileFile], reports);
+    console.log(`matrix: resume exit ${again.code} ${(again.ms / 1000).toFixed(1)} s`);
+    expect(again.code, again.stderr.slice(-1500)).toBe(EXIT.ok);
+    const after = latestResults(reports);
+    expect(after.dir).toBe(dir);
+    expect(after.results.resumedFrom).toBe(dir);
+    expect(after.results.summary.verdict).not.toBe('INTERRUPTED');
+    expect(after.results.checks.filter((c) => c.status === 'not_run' || c.status === 'failed')).toEqual([]);
+    const names = after.results.checks.map((c) => `${c.file}::${c.name}`);
+    expect(names.length).toBe(new Set(names).size);
+    for (const f of finished) {
+      const kept = after.results.checks.find((c) => c.file === f.file && c.name === f.name)!;
+      expect(kept.durationMs, `${f.name} was kept, not run again`).toBe(f.durationMs);
+    }
+  }, 600_000);
+
+  it('SIGTERM mid-run (a CI time limit): exit 143, INTERRUPTED, latest points at the report', async () => {
+    const reports = join(tmp, 'sigterm');
+    const r = await run(['conformance', '--profile', profileFile], reports, ['SIGTERM'], 4);
+    console.log(`matrix: SIGTERM mid-run exit ${r.code} ${(r.ms / 1000).toFixed(1)} s`);
+    expect(r.code, r.stderr.slice(-1500)).toBe(EXIT.terminated);
+    const { results } = latestResults(reports);
+    expect(results.summary.verdict).toBe('INTERRUPTED');
+    expect(results.interrupted?.signal).toBe('SIGTERM');
+  }, 300_000);
+
+  it('a second signal exits at once; latest still points at this run, with what had finished', async () => {
+    const reports = join(tmp, 'twice');
+    const r = await run(['conformance', '--profile', profileFile], reports, ['SIGINT', 'SIGINT'], 4);
+    console.log(`matrix: SIGINT twice exit ${r.code} ${(r.ms / 1000).toFixed(1)} s`);
+    expect(r.code).toBe(EXIT.interrupted);
+    const { dir, results } = latestResults(reports);
+    expect(dir).toBe(realpathSync(join(reports, readdirSync(reports).find((n) => /^\d{8}T/.test(n))!)));
+    expect(results.summary.verdict).toBe('INTERRUPTED');
+    expect(existsSync(join(dir, 'report.html'))).toBe(true);
+  }, 300_000);
+});
