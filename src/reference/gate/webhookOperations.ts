@@ -84,6 +84,7 @@ export const area: GateArea = {
     { name: 'whops-test-without-url-200', service: 'gate', requirements: ['GATE-WHOPS-TEST-NO-URL-400'], description: 'POST /webhooks/test without a webhook_url answers a delivery instead of 400.', suite: 'conformance' },
     { name: 'whops-test-livemode-true', service: 'gate', requirements: ['GATE-WHOPS-TEST-EVENT-DATA'], description: 'The webhook.test event carries livemode true.', suite: 'conformance' },
     { name: 'whops-test-status-succeeded', service: 'gate', requirements: ['GATE-WHOPS-TEST-PENDING'], description: 'POST /webhooks/test answers status succeeded before any attempt.', suite: 'conformance' },
+    { name: 'evt-webhook-test-unprompted', service: 'gate', requirements: ['GATE-EVT-WEBHOOK-TEST-ONLY'], description: 'Cancelling a session also sends a webhook.test nobody requested.', suite: 'conformance' },
     { name: 'whops-replay-foreign', service: 'gate', requirements: ['GATE-WHOPS-REPLAY-FOREIGN-404'], description: "Another partner's dead-lettered delivery can be replayed.", suite: 'conformance' },
     { name: 'whops-attempts-undercounted', service: 'gate', requirements: ['GATE-DLV-LIST-AGREES'], description: 'The deliveries list shows at most 1 attempt, however many were made.', suite: 'chaos' },
     { name: 'whops-replay-noop', service: 'gate', requirements: ['GATE-WHOPS-REPLAY-DEAD-LETTERED'], description: 'Replay answers 200 but never requeues the delivery.', suite: 'chaos' },

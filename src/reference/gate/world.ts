@@ -305,6 +305,10 @@ export function createGateWorld(deps: { profile: Profile; faults: ActiveFaults; 
 
     emit(caller, type, data) {
       world.emitDelivery(caller, type, data);
+      // Fault: a webhook.test nobody asked for rides along with every session cancellation.
+      if (type === 'gate_session.cancelled' && faults.has('evt-webhook-test-unprompted')) {
+        world.emitDelivery(caller, 'webhook.test', { livemode: false, message: 'This is a test event from Gate.' });
+      }
     },
 
     async idempotent(caller, req, scope, opts, create) {
