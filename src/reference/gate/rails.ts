@@ -16,7 +16,7 @@
 // - Status stays `pending`: no documented trigger moves pay-in/pay-out states.
 import { HttpError, jsonObject, type Req } from '../kit/http.js';
 import { scopeOf } from './customers.js';
-import { ownQuote, quoteState, redeemQuote, type SignedQuote } from './quotesTransactions.js';
+import { ownQuote, quotes, quoteState, redeemQuote, type SignedQuote } from './quotesTransactions.js';
 import type { GateArea, GateCaller, GateWorld } from './world.js';
 
 interface RailRecord {
@@ -97,6 +97,7 @@ function validateBody(world: GateWorld, body: Record<string, unknown>, kind: Rai
   }
   for (const k of ['gate_session_id', 'quote_id'] as const) {
     const v = body[k];
+    if (k === 'gate_session_id' && v === undefined && kind === 'pay_out' && world.faults.has('rail-payout-session-id-optional')) continue;
     if (typeof v !== 'string' || v.length === 0) errs.push(`${k} is required`);
     else if (v.length > 64 && !(kind === 'pay_out' && world.faults.has('rail-payout-id-unbounded'))) errs.push(`${k} must be at most 64 characters`);
   }
@@ -189,6 +190,20 @@ export const area: GateArea = {
       suite: 'conformance',
     },
     {
+      name: 'rail-payout-session-id-optional',
+      service: 'gate',
+      requirements: ['GATE-RAIL-PAYOUT-REQUIRED-400'],
+      description: 'POST /rails/pay_outs without gate_session_id takes the session from the quote instead of 400.',
+      suite: 'conformance',
+    },
+    {
+      name: 'rail-payout-foreign-quote-redeemable',
+      service: 'gate',
+      requirements: ['GATE-RAIL-PAYOUT-FOREIGN-QUOTE'],
+      description: "A rail-entitled partner can pay out another partner's session and signed quote (consuming it).",
+      suite: 'conformance',
+    },
+    {
       name: 'rail-payout-id-unbounded',
       service: 'gate',
       requirements: ['GATE-RAIL-PAYOUT-ID-MAX'],
@@ -206,9 +221,12 @@ export const area: GateArea = {
       return world.idempotent(caller, req, scope, { required: !keyOptional }, () => {
         const body = jsonObject(req);
         validateBody(world, body, kind);
-        const sessionId = body.gate_session_id as string;
-        const session = world.sessionView(world.session(caller, sessionId));
-        const q: SignedQuote = ownQuote(world, caller, body.quote_id as string);
+        // Fault: another partner's quote and session are found, not 404 (or 403).
+        const anyTenant = kind === 'pay_out' && world.faults.has('rail-payout-foreign-quote-redeemable');
+        const q: SignedQuote = (anyTenant && quotes(world).get(body.quote_id as string)) || ownQuote(world, caller, body.quote_id as string);
+        // Fault: a missing gate_session_id is taken from the quote.
+        const sessionId = (body.gate_session_id as string | undefined) ?? q.gate_session_id;
+        const session = world.sessionView((anyTenant && world.sessions.get(sessionId)) || world.session(caller, sessionId));
         const wantSide = kind === 'pay_out' ? 'off_ramp' : 'on_ramp';
         if (q.gate_session_id !== sessionId || q.side !== wantSide) {
           throw new HttpError(400, `quote_id must name an ${wantSide} quote of gate_session_id`, 'quote_mismatch');
