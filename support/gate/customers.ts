@@ -68,14 +68,15 @@ export async function readCreated(t: CheckTools, actor: GateActor, ex: Exchange,
     const read = await actor.client.get(customerPath(offered));
     // Another answer means the response's id is not the customer's (its fields are not shown): search the list instead.
     if (read.status >= 200 && read.status < 300) {
-      const c = t.expect.schema(read, Customer, requirement);
+      // The read's shape is GET /customers/{id}'s rule, whoever creates the customer.
+      const c = t.expect.schema(read, Customer, 'GATE-CUST-GET');
       if (c.external_id === input.external_id) return c;
     }
   }
-  const found = await findListed(t, actor, (c) => c.external_id === input.external_id, requirement);
+  const found = await findListed(t, actor, (c) => c.external_id === input.external_id, 'GATE-CUST-LIST');
   if (found.customer) {
     // The read's success status is not shown: any 2xx.
-    return t.expect.schema(expect2xx(t, await actor.client.get(customerPath(found.customer.id)), requirement), Customer, requirement);
+    return t.expect.schema(expect2xx(t, await actor.client.get(customerPath(found.customer.id)), 'GATE-CUST-GET'), Customer, 'GATE-CUST-GET');
   }
   if (found.complete)
     t.expect.that(false, `the customer a ${ex.status} POST /customers created (external_id ${input.external_id}) is readable`, {

@@ -273,6 +273,34 @@ export const area: GateArea = {
       suite: 'conformance',
     },
     {
+      name: 'cust-get-omits-livemode',
+      service: 'gate',
+      requirements: ['GATE-CUST-GET'],
+      description: 'GET /customers/{id} answers the Customer without livemode.',
+      suite: 'conformance',
+    },
+    {
+      name: 'cust-patch-first-name-ignored',
+      service: 'gate',
+      requirements: ['GATE-CUST-PATCH-SET'],
+      description: 'PATCH /customers/{id} answers 200 but does not store first_name.',
+      suite: 'conformance',
+    },
+    {
+      name: 'cust-created-event-missing',
+      service: 'gate',
+      requirements: ['GATE-EVT-CUSTOMER-CREATED'],
+      description: 'No customer.created event is sent.',
+      suite: 'conformance',
+    },
+    {
+      name: 'cust-deleted-event-missing',
+      service: 'gate',
+      requirements: ['GATE-EVT-CUSTOMER-DELETED'],
+      description: 'No customer.deleted event is sent.',
+      suite: 'conformance',
+    },
+    {
       name: 'cust-updated-event-missing',
       service: 'gate',
       requirements: ['GATE-EVT-CUSTOMER-UPDATED'],
@@ -333,7 +361,7 @@ export const area: GateArea = {
           deleted_at: null,
         };
         s.byId.set(rec.id, rec);
-        emitView(caller, 'customer.created', view(rec));
+        if (!world.faults.has('cust-created-event-missing')) emitView(caller, 'customer.created', view(rec));
         return { status: 201, body: view(rec) };
       });
     });
@@ -351,7 +379,9 @@ export const area: GateArea = {
     router.on('GET', '/customers/:id', (req) => {
       const caller = world.authSecret(req);
       if (world.faults.has('cust-missing-400') && !store(world).byId.has(req.params.id!)) throw new HttpError(400, 'Invalid customer id', 'parameter_invalid');
-      return { status: 200, body: view(requireCustomer(world, caller, req.params.id!, world.faults.has('cust-deleted-readable'))) };
+      const v: Record<string, unknown> = view(requireCustomer(world, caller, req.params.id!, world.faults.has('cust-deleted-readable')));
+      if (world.faults.has('cust-get-omits-livemode')) delete v.livemode;
+      return { status: 200, body: v };
     });
 
     router.on('PATCH', '/customers/:id', (req) => {
@@ -374,6 +404,7 @@ export const area: GateArea = {
         if (!(k in body)) continue;
         const v = body[k] as string | null;
         if (v === null && keepOnNull) continue;
+        if (k === 'first_name' && world.faults.has('cust-patch-first-name-ignored')) continue;
         c[k] = v;
       }
       if ('country_code' in body) {
@@ -394,7 +425,7 @@ export const area: GateArea = {
       const c = requireCustomer(world, caller, req.params.id!, !world.faults.has('cust-delete-not-idempotent'));
       if (c.deleted_at === null) {
         c.deleted_at = world.iso();
-        emitView(caller, 'customer.deleted', marker(world, c));
+        if (!world.faults.has('cust-deleted-event-missing')) emitView(caller, 'customer.deleted', marker(world, c));
       }
       return { status: 200, body: marker(world, c) };
     });
