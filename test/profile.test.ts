@@ -12,6 +12,7 @@ const key = (prefix: string, seed: string) => prefix + seed.repeat(32).slice(0, 
 const SANDBOX_ENV: NodeJS.ProcessEnv = {
   GATE_SK_1: key('sk_test_', 'a1'),
   GATE_SK_2: key('sk_test_', 'b2'),
+  GATE_SK_3: key('sk_test_', 'm3'),
   GATE_PK_1: key('pk_test_', 'c3'),
   GATE_LIVE_SK_1: key('sk_live_', 'd4'),
   GATE_REVOKED_SK_1: key('sk_test_', 'e5'),

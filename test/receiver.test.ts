@@ -99,6 +99,17 @@ describe('webhook receiver', () => {
     expect(rx.attempts('acme')[1]!.verification.reason).toMatch(/differs from the signature t=/);
   });
 
+  // The Signature rule's receiver half (Events > Signature: reject a bad signature or a timestamp
+  // more than 300 s from now with 400) binds rampart's receiver; it is no target requirement.
+  it('Events > Signature: acknowledges a good signature; a wrong secret, or t 301 s in the past or the future, gives 400', async () => {
+    const url = rx.urlFor('acme');
+    expect(await deliver(url, envelope())).toBe(200);
+    expect(await deliver(url, envelope(), { secret: 'whsec_wrong' })).toBe(400);
+    expect(await deliver(url, envelope(), { t: nowS() - 301 })).toBe(400);
+    expect(await deliver(url, envelope(), { t: nowS() + 301 })).toBe(400);
+    expect(rx.attempts('acme').map((a) => a.verification.ok)).toEqual([true, false, false, false]);
+  });
+
   it('verifies with either secret during rotation', async () => {
     const old = 'whsec_' + 'o'.repeat(32);
     rx.setSecrets('acme', [SECRET, old]);

@@ -1,10 +1,14 @@
 // Gate "Endpoints > Branding": the five tokens always present, PATCH merge,
 // strictness, and each pattern and length at its edge. Initial values are
-// never assumed: the merge check reads first.
+// never assumed: the merge check reads first. The success status of GET and
+// PATCH /branding is not shown: any 2xx.
 import { randomUUID } from 'node:crypto';
-import { defineSuite, type CheckContext } from '../../src/runner/check.js';
+import type { Exchange } from '../../src/client/types.js';
+import type { GateActor } from '../../src/needs/define.js';
+import { check, defineSuite, type CheckTools, type RequirementId } from '../../src/runner/check.js';
 import { GATE_LIMITS } from '../../src/model/limits.js';
 import { Branding, BRANDING_TOKENS } from '../../src/model/schemas/gate/branding.js';
+import { expect2xx } from '../../support/expect.js';
 
 const { brandNameMax, logoUrlMax } = GATE_LIMITS.branding;
 
@@ -22,12 +26,16 @@ function brandName(length: number): string {
 }
 
 /** Each body must be refused with 400 invalid_request. */
-async function expectRefused(ctx: CheckContext, requirement: string, bodies: Record<string, unknown>[]): Promise<void> {
-  const { client } = ctx.gate.partner();
+async function expectRefused(t: CheckTools, actor: GateActor, requirement: RequirementId, bodies: Record<string, unknown>[]): Promise<void> {
   for (const body of bodies) {
-    const ex = await client.patch('/branding', body, { retry: false });
-    ctx.expect.error(ex, 400, 'invalid_request', { requirement });
+    const ex = await actor.client.patch('/branding', body, { retry: false });
+    t.expect.error(ex, 400, 'invalid_request', { requirement });
   }
+}
+
+/** GET or PATCH /branding answered (any 2xx) with a Branding. */
+function branding(t: CheckTools, ex: Exchange, requirement: RequirementId) {
+  return t.expect.schema(expect2xx(t, ex, requirement), Branding, requirement);
 }
 
 const sameColor = (a: string | null | undefined, b: string) => typeof a === 'string' && a.toLowerCase() === b.toLowerCase();
@@ -36,98 +44,98 @@ export default defineSuite({
   service: 'gate',
   section: 'Endpoints > Branding',
   checks: [
-    {
+    check({
       name: 'GET /branding answers object branding with all five tokens present',
       requirements: ['GATE-BRAND-GET-SHAPE'],
-      needs: ['gate.partner'],
-      async run(ctx: CheckContext) {
+      needs: ['gatePartner'],
+      async run({ gatePartner: actor }, t: CheckTools) {
         const R = 'GATE-BRAND-GET-SHAPE';
-        const ex = ctx.expect.status(await ctx.gate.partner().client.get('/branding'), 200, R);
-        ctx.expect.schema(ex, Branding, R);
+        const ex = await actor.client.get('/branding');
+        branding(t, ex, R);
         // Null when unset: the key is still there, never omitted.
-        for (const k of BRANDING_TOKENS) ctx.expect.that(k in (ex.json as object), `branding.${k} is present`, { requirement: R, exchange: ex });
+        for (const k of BRANDING_TOKENS) t.expect.that(k in (ex.json as object), `branding.${k} is present`, { requirement: R, exchange: ex });
       },
-    },
-    {
+    }),
+    check({
       name: 'PATCH /branding merges supplied tokens, keeps omitted ones and accepts values at the edges',
       requirements: ['GATE-BRAND-PATCH-MERGE', 'GATE-BRAND-NAME-MAX-64', 'GATE-BRAND-LOGO-MAX-2048', 'GATE-BRAND-COLOR-PATTERN'],
-      needs: ['gate.partner'],
-      async run(ctx: CheckContext) {
+      needs: ['gatePartner'],
+      async run({ gatePartner: actor }, t: CheckTools) {
         const M = 'GATE-BRAND-PATCH-MERGE';
-        const { client } = ctx.gate.partner();
-        const before = ctx.expect.schema(ctx.expect.status(await client.get('/branding'), 200, M), Branding, M);
+        const { client } = actor;
+        const before = branding(t, await client.get('/branding'), M);
 
         const name = brandName(brandNameMax);
-        const ex1 = ctx.expect.status(await client.patch('/branding', { brand_name: name }), 200, 'GATE-BRAND-NAME-MAX-64');
-        const b1 = ctx.expect.schema(ex1, Branding, M);
-        ctx.expect.equal(b1.brand_name, name, `a ${brandNameMax}-char brand_name is stored`, { requirement: 'GATE-BRAND-NAME-MAX-64', exchange: ex1 });
+        const ex1 = await client.patch('/branding', { brand_name: name });
+        const b1 = branding(t, ex1, 'GATE-BRAND-NAME-MAX-64');
+        t.expect.equal(b1.brand_name, name, `a ${brandNameMax}-char brand_name is stored`, { requirement: 'GATE-BRAND-NAME-MAX-64', exchange: ex1 });
         for (const k of ['logo_url', 'primary_color', 'secondary_color', 'accent_color'] as const) {
-          ctx.expect.equal(b1[k], before[k], `omitted ${k} is kept`, { requirement: M, exchange: ex1 });
+          t.expect.equal(b1[k], before[k], `omitted ${k} is kept`, { requirement: M, exchange: ex1 });
         }
 
         const logo = httpsUrl(logoUrlMax);
-        const ex2 = ctx.expect.status(await client.patch('/branding', { logo_url: logo }), 200, 'GATE-BRAND-LOGO-MAX-2048');
-        const b2 = ctx.expect.schema(ex2, Branding, M);
-        ctx.expect.equal(b2.logo_url, logo, `a ${logoUrlMax}-char https logo_url is stored`, { requirement: 'GATE-BRAND-LOGO-MAX-2048', exchange: ex2 });
-        ctx.expect.equal(b2.brand_name, name, 'brand_name set by the previous PATCH is kept', { requirement: M, exchange: ex2 });
+        const ex2 = await client.patch('/branding', { logo_url: logo });
+        const b2 = branding(t, ex2, 'GATE-BRAND-LOGO-MAX-2048');
+        t.expect.equal(b2.logo_url, logo, `a ${logoUrlMax}-char https logo_url is stored`, { requirement: 'GATE-BRAND-LOGO-MAX-2048', exchange: ex2 });
+        t.expect.equal(b2.brand_name, name, 'brand_name set by the previous PATCH is kept', { requirement: M, exchange: ex2 });
 
         // accent_color is left alone so a partner keeps an untouched token for the shape check.
         const colors = { primary_color: '#abcdef', secondary_color: '#0A1b2C' };
-        const ex3 = ctx.expect.status(await client.patch('/branding', colors), 200, 'GATE-BRAND-COLOR-PATTERN');
-        const b3 = ctx.expect.schema(ex3, Branding, M);
+        const ex3 = await client.patch('/branding', colors);
+        const b3 = branding(t, ex3, 'GATE-BRAND-COLOR-PATTERN');
         for (const [k, v] of Object.entries(colors)) {
-          ctx.expect.that(sameColor(b3[k as keyof typeof colors], v), `${k} ${v} is accepted and stored`, { requirement: 'GATE-BRAND-COLOR-PATTERN', expected: v, actual: b3[k as keyof typeof colors], exchange: ex3 });
+          t.expect.that(sameColor(b3[k as keyof typeof colors], v), `${k} ${v} is accepted and stored`, { requirement: 'GATE-BRAND-COLOR-PATTERN', expected: v, actual: b3[k as keyof typeof colors], exchange: ex3 });
         }
-        ctx.expect.equal([b3.logo_url, b3.brand_name, b3.accent_color], [logo, name, before.accent_color], 'logo_url, brand_name and accent_color are kept', { requirement: M, exchange: ex3 });
+        t.expect.equal([b3.logo_url, b3.brand_name, b3.accent_color], [logo, name, before.accent_color], 'logo_url, brand_name and accent_color are kept', { requirement: M, exchange: ex3 });
 
-        const after = ctx.expect.schema(ctx.expect.status(await client.get('/branding'), 200, M), Branding, M);
-        ctx.expect.equal(
+        const after = branding(t, await client.get('/branding'), M);
+        t.expect.equal(
           BRANDING_TOKENS.map((k) => after[k]),
           BRANDING_TOKENS.map((k) => b3[k]),
           'GET /branding reads what the last PATCH answered',
           { requirement: M },
         );
       },
-    },
-    {
+    }),
+    check({
       name: 'PATCH /branding with an unknown property gives 400',
       requirements: ['GATE-BRAND-PATCH-UNKNOWN-400'],
-      needs: ['gate.partner'],
-      async run(ctx: CheckContext) {
-        await expectRefused(ctx, 'GATE-BRAND-PATCH-UNKNOWN-400', [{ brand_name: 'rampart', font_family: 'serif' }]);
+      needs: ['gatePartner'],
+      async run({ gatePartner: actor }, t: CheckTools) {
+        await expectRefused(t, actor, 'GATE-BRAND-PATCH-UNKNOWN-400', [{ brand_name: 'rampart', font_family: 'serif' }]);
       },
-    },
-    {
+    }),
+    check({
       name: 'a 65-char brand_name gives 400',
       requirements: ['GATE-BRAND-NAME-MAX-64'],
-      needs: ['gate.partner'],
-      async run(ctx: CheckContext) {
-        await expectRefused(ctx, 'GATE-BRAND-NAME-MAX-64', [{ brand_name: brandName(brandNameMax + 1) }]);
+      needs: ['gatePartner'],
+      async run({ gatePartner: actor }, t: CheckTools) {
+        await expectRefused(t, actor, 'GATE-BRAND-NAME-MAX-64', [{ brand_name: brandName(brandNameMax + 1) }]);
       },
-    },
-    {
+    }),
+    check({
       name: 'a 2049-char logo_url gives 400',
       requirements: ['GATE-BRAND-LOGO-MAX-2048'],
-      needs: ['gate.partner'],
-      async run(ctx: CheckContext) {
-        await expectRefused(ctx, 'GATE-BRAND-LOGO-MAX-2048', [{ logo_url: httpsUrl(logoUrlMax + 1) }]);
+      needs: ['gatePartner'],
+      async run({ gatePartner: actor }, t: CheckTools) {
+        await expectRefused(t, actor, 'GATE-BRAND-LOGO-MAX-2048', [{ logo_url: httpsUrl(logoUrlMax + 1) }]);
       },
-    },
-    {
+    }),
+    check({
       name: 'an http:// or relative logo_url gives 400',
       requirements: ['GATE-BRAND-LOGO-HTTPS'],
-      needs: ['gate.partner'],
-      async run(ctx: CheckContext) {
-        await expectRefused(ctx, 'GATE-BRAND-LOGO-HTTPS', [{ logo_url: 'http://cdn.example.test/logo.png' }, { logo_url: '/logo.png' }]);
+      needs: ['gatePartner'],
+      async run({ gatePartner: actor }, t: CheckTools) {
+        await expectRefused(t, actor, 'GATE-BRAND-LOGO-HTTPS', [{ logo_url: 'http://cdn.example.test/logo.png' }, { logo_url: '/logo.png' }]);
       },
-    },
-    {
+    }),
+    check({
       name: 'colors outside ^#[0-9a-fA-F]{6}$ give 400',
       requirements: ['GATE-BRAND-COLOR-PATTERN'],
-      needs: ['gate.partner'],
-      async run(ctx: CheckContext) {
-        await expectRefused(ctx, 'GATE-BRAND-COLOR-PATTERN', [{ primary_color: '#abcdeg' }, { secondary_color: 'abc' }, { accent_color: '#abc' }, { primary_color: '#abcdef0' }]);
+      needs: ['gatePartner'],
+      async run({ gatePartner: actor }, t: CheckTools) {
+        await expectRefused(t, actor, 'GATE-BRAND-COLOR-PATTERN', [{ primary_color: '#abcdeg' }, { secondary_color: 'abc' }, { accent_color: '#abc' }, { primary_color: '#abcdef0' }]);
       },
-    },
+    }),
   ],
 });

@@ -81,6 +81,11 @@ export const GatePartner = z
     /** The partner is KYC-trusted: its kyc_package is accepted. */
     kycTrusted: z.boolean().optional(),
     /**
+     * The target has no webhook_url configured for this partner (POST /webhooks/test
+     * must give 400). Give such a partner no webhookSecret: rampart then never wires it.
+     */
+    noWebhookUrl: z.boolean().optional(),
+    /**
      * 'load': the key is kept out of conformance and chaos traffic so the
      * rate-limit scenarios start with empty windows (give at least 8; leave
      * them unused for an hour before a --depth full run). 'chaos': kept for the

@@ -1,10 +1,12 @@
 // Customers for checks of every area: a creation body (its accepted fields are
 // not shown in the spec: the profile's gate.customerTemplate when given, else
-// the Customer fields a partner owns) and POST /customers.
+// the Customer fields a partner owns), POST /customers judged through a read
+// (its status and response are not shown) and a bounded search of the list.
 import { randomInt, randomUUID } from 'node:crypto';
 import type { GateActor } from '../../src/needs/define.js';
 import type { CheckTools, RequirementId } from '../../src/runner/check.js';
-import { Customer } from '../../src/model/schemas/gate/customers.js';
+import type { Exchange } from '../../src/client/types.js';
+import { Customer, CustomerList } from '../../src/model/schemas/gate/customers.js';
 import { fillDeep } from '../../src/needs/support/triggers.js';
 import { expect2xx } from '../expect.js';
 
@@ -43,11 +45,68 @@ export function newCustomerInput(t: Pick<CheckTools, 'profile'>, overrides: Part
   } as CustomerInput;
 }
 
-/** POST /customers with a fresh Idempotency-Key; the success status is not shown, so any 2xx. */
+/** Pages of GET /customers searched for a customer (its paging is not shown; starting_after is this API's cursor convention). */
+export const MAX_CUSTOMER_PAGES = 5;
+
+export const customerPath = (id: string) => `/customers/${encodeURIComponent(id)}`;
+
+/**
+ * POST /customers with a fresh Idempotency-Key. Its status and response body are
+ * not shown: any 2xx passes, and the customer is judged through a read (GET
+ * /customers/{id} of an id the response offers, else a search of GET /customers).
+ */
 export async function createCustomer(t: CheckTools, actor: GateActor, requirement: RequirementId, input = newCustomerInput(t)) {
   const ex = await actor.client.post('/customers', input, { idempotencyKey: true });
   expect2xx(t, ex, requirement);
-  return { ex, input, customer: t.expect.schema(ex, Customer, requirement) };
+  return { ex, input, customer: await readCreated(t, actor, ex, input, requirement) };
 }
 
-export const customerPath = (id: string) => `/customers/${encodeURIComponent(id)}`;
+/** The customer a 2xx POST /customers created, as GET /customers/{id} reads it. */
+export async function readCreated(t: CheckTools, actor: GateActor, ex: Exchange, input: CustomerInput, requirement: RequirementId): Promise<Customer> {
+  const offered = (ex.json as { id?: unknown } | undefined)?.id;
+  if (typeof offered === 'string' && offered.length > 0) {
+    const read = await actor.client.get(customerPath(offered));
+    // Another answer means the response's id is not the customer's (its fields are not shown): search the list instead.
+    if (read.status >= 200 && read.status < 300) {
+      // The read's shape is GET /customers/{id}'s rule, whoever creates the customer.
+      const c = t.expect.schema(read, Customer, 'GATE-CUST-GET');
+      if (c.external_id === input.external_id) return c;
+    }
+  }
+  const found = await findListed(t, actor, (c) => c.external_id === input.external_id, 'GATE-CUST-LIST');
+  if (found.customer) {
+    // The read's success status is not shown: any 2xx.
+    return t.expect.schema(expect2xx(t, await actor.client.get(customerPath(found.customer.id)), 'GATE-CUST-GET'), Customer, 'GATE-CUST-GET');
+  }
+  if (found.complete)
+    t.expect.that(false, `the customer a ${ex.status} POST /customers created (external_id ${input.external_id}) is readable`, {
+      requirement,
+      expected: 'the customer by the id its response offers, or in GET /customers',
+      actual: `not in the whole of GET /customers (${found.seen} customers)`,
+      exchange: ex,
+    });
+  return t.unverified(
+    `POST /customers answered ${ex.status}, but its response offers no id that reads as the customer and the customer is not on the first ${MAX_CUSTOMER_PAGES} pages of GET /customers (order and paging not shown): the created customer could not be read back`,
+  );
+}
+
+/** Search GET /customers (bounded) for a customer; `complete` when the whole list was seen. */
+export async function findListed(
+  t: CheckTools,
+  actor: GateActor,
+  match: (c: Customer) => boolean,
+  requirement: RequirementId,
+): Promise<{ customer?: Customer; complete: boolean; seen: number }> {
+  let startingAfter: string | undefined;
+  let seen = 0;
+  for (let page = 0; page < MAX_CUSTOMER_PAGES; page++) {
+    const ex = expect2xx(t, await actor.client.get('/customers', startingAfter ? { starting_after: startingAfter } : undefined), requirement);
+    const list = t.expect.schema(ex, CustomerList, requirement);
+    seen += list.data.length;
+    const customer = list.data.find(match);
+    if (customer) return { customer, complete: false, seen };
+    if (!list.has_more || list.data.length === 0) return { complete: !list.has_more, seen };
+    startingAfter = list.data[list.data.length - 1]!.id;
+  }
+  return { complete: false, seen };
+}

@@ -6,6 +6,7 @@ import type { GateActor } from '../../src/needs/define.js';
 import type { LockSignedQuote } from '../../src/needs/gate/signedQuote.js';
 import type { CheckTools, RequirementId } from '../../src/runner/check.js';
 import { RailPayOut } from '../../src/model/schemas/gate/rails.js';
+import { sendWith } from '../../src/needs/support/triggers.js';
 import { expect2xx } from '../expect.js';
 import { sessionBody } from './sessions.js';
 
@@ -62,4 +63,14 @@ export function expectPaidOut(t: CheckTools, ex: Exchange, q: LockedQuote, requi
  */
 export function expectRedeemed(t: CheckTools, ex: Exchange, requirement: RequirementId): void {
   t.expect.that(ex.status >= 200 && ex.status < 300, 'the untouched quote still pays out', { requirement, expected: '2xx', actual: ex.status, exchange: ex });
+}
+
+/**
+ * The profile's quote-lock request (gate.triggers.createSignedQuote) sent as
+ * `actor`, whatever it answers: for checks that expect the lock refused.
+ */
+export async function lockRequest(t: CheckTools, actor: GateActor, vars: { sessionId: string; side: 'on_ramp' | 'off_ramp' }): Promise<Exchange> {
+  const tpl = t.profile.gate.triggers.createSignedQuote;
+  if (!tpl) return t.skip('gate.triggers.createSignedQuote is missing (declare need gateSignedQuote)');
+  return (await sendWith(actor.client, tpl, { ...vars, partner: actor.partner.name })).exchange;
 }

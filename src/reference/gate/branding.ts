@@ -21,7 +21,7 @@ function brandingView(world: GateWorld, b: BrandingState): Record<string, unknow
 }
 
 function validLogoUrl(world: GateWorld, v: string): boolean {
-  const max = world.faults.has('brand-logo-max-2047') ? B.logoUrlMax - 1 : B.logoUrlMax;
+  const max = world.faults.has('brand-logo-max-2047') ? B.logoUrlMax - 1 : world.faults.has('brand-logo-length-unchecked') ? Infinity : B.logoUrlMax;
   if (v.length > max) return false;
   try {
     const u = new URL(v);
@@ -37,6 +37,7 @@ export const area: GateArea = {
     { name: 'brand-unknown-key-accepted', service: 'gate', requirements: ['GATE-BRAND-PATCH-UNKNOWN-400'], description: 'PATCH /branding ignores unknown properties instead of 400.', suite: 'conformance' },
     { name: 'brand-name-max-65', service: 'gate', requirements: ['GATE-BRAND-NAME-MAX-64'], description: 'brand_name of 65 chars is accepted.', suite: 'conformance' },
     { name: 'brand-logo-max-2047', service: 'gate', requirements: ['GATE-BRAND-LOGO-MAX-2048'], description: 'logo_url of exactly 2048 chars is refused.', suite: 'conformance' },
+    { name: 'brand-logo-length-unchecked', service: 'gate', requirements: ['GATE-BRAND-LOGO-MAX-2048'], description: 'logo_url longer than 2048 chars is accepted.', suite: 'conformance' },
     { name: 'brand-logo-http-accepted', service: 'gate', requirements: ['GATE-BRAND-LOGO-HTTPS'], description: 'An http:// logo_url is accepted.', suite: 'conformance' },
     { name: 'brand-color-short-hex-accepted', service: 'gate', requirements: ['GATE-BRAND-COLOR-PATTERN'], description: 'Three-digit colors like #fff are accepted.', suite: 'conformance' },
     { name: 'brand-patch-replaces', service: 'gate', requirements: ['GATE-BRAND-PATCH-MERGE'], description: 'PATCH resets omitted tokens to null instead of keeping them.', suite: 'conformance' },

@@ -103,7 +103,8 @@ function view(c: CustomerRecord) {
   };
 }
 
-function marker(c: CustomerRecord) {
+function marker(world: GateWorld, c: CustomerRecord) {
+  if (world.faults.has('cust-delete-marker-no-flag')) return { id: c.id, object: 'customer', deleted_at: c.deleted_at };
   return { id: c.id, object: 'customer', deleted: true, deleted_at: c.deleted_at };
 }
 
@@ -112,7 +113,7 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 }
 
 /** Validates the optional profile fields shared by create and PATCH; pushes messages into errs. */
-function checkProfileFields(body: Record<string, unknown>, errs: string[], lengthChecked: boolean): void {
+function checkProfileFields(body: Record<string, unknown>, errs: string[], lengthChecked: boolean, countryChecked = true): void {
   for (const k of ['first_name', 'last_name'] as const) {
     if (!(k in body)) continue;
     const v = body[k];
@@ -121,7 +122,7 @@ function checkProfileFields(body: Record<string, unknown>, errs: string[], lengt
   }
   if ('country_code' in body) {
     const v = body.country_code;
-    if (v !== null && (typeof v !== 'string' || !COUNTRY_RE.test(v))) errs.push('country_code must match ^[A-Za-z]{2}$ or be null');
+    if (v !== null && (typeof v !== 'string' || (countryChecked && !COUNTRY_RE.test(v)))) errs.push('country_code must match ^[A-Za-z]{2}$ or be null');
   }
   if ('metadata' in body && !isPlainObject(body.metadata)) errs.push('metadata must be an object');
 }
@@ -229,6 +230,83 @@ export const area: GateArea = {
       description: "GET/PATCH/DELETE /customers/{id} of another partner's customer answers 403 instead of 404.",
       suite: 'conformance',
     },
+    {
+      name: 'cust-create-metadata-dropped',
+      service: 'gate',
+      requirements: ['GATE-CUST-CREATE'],
+      description: 'POST /customers answers 201 but stores metadata as {} whatever was sent.',
+      suite: 'conformance',
+    },
+    {
+      name: 'cust-missing-400',
+      service: 'gate',
+      requirements: ['GATE-CUST-GET-404'],
+      description: 'GET /customers/{id} of an id that never existed answers 400 invalid_request instead of 404.',
+      suite: 'conformance',
+    },
+    {
+      name: 'cust-list-bare-array',
+      service: 'gate',
+      requirements: ['GATE-CUST-LIST'],
+      description: 'GET /customers answers a bare array of customers instead of the list envelope.',
+      suite: 'conformance',
+    },
+    {
+      name: 'cust-patch-omitted-cleared',
+      service: 'gate',
+      requirements: ['GATE-CUST-PATCH-OMITTED-UNCHANGED'],
+      description: 'PATCH /customers/{id} resets an omitted last_name to null.',
+      suite: 'conformance',
+    },
+    {
+      name: 'cust-country-pattern-unchecked',
+      service: 'gate',
+      requirements: ['GATE-CUST-COUNTRY-PATTERN'],
+      description: 'PATCH /customers/{id} accepts any string as country_code (DEU, D1).',
+      suite: 'conformance',
+    },
+    {
+      name: 'cust-delete-marker-no-flag',
+      service: 'gate',
+      requirements: ['GATE-CUST-DELETE-MARKER'],
+      description: 'DELETE /customers/{id} answers the marker without deleted: true.',
+      suite: 'conformance',
+    },
+    {
+      name: 'cust-get-omits-livemode',
+      service: 'gate',
+      requirements: ['GATE-CUST-GET'],
+      description: 'GET /customers/{id} answers the Customer without livemode.',
+      suite: 'conformance',
+    },
+    {
+      name: 'cust-patch-first-name-ignored',
+      service: 'gate',
+      requirements: ['GATE-CUST-PATCH-SET'],
+      description: 'PATCH /customers/{id} answers 200 but does not store first_name.',
+      suite: 'conformance',
+    },
+    {
+      name: 'cust-created-event-missing',
+      service: 'gate',
+      requirements: ['GATE-EVT-CUSTOMER-CREATED'],
+      description: 'No customer.created event is sent.',
+      suite: 'conformance',
+    },
+    {
+      name: 'cust-deleted-event-missing',
+      service: 'gate',
+      requirements: ['GATE-EVT-CUSTOMER-DELETED'],
+      description: 'No customer.deleted event is sent.',
+      suite: 'conformance',
+    },
+    {
+      name: 'cust-updated-event-missing',
+      service: 'gate',
+      requirements: ['GATE-EVT-CUSTOMER-UPDATED'],
+      description: 'No customer.updated event is sent when a customer is patched.',
+      suite: 'conformance',
+    },
   ],
   register(router, world) {
     const emitView = (caller: GateCaller, type: string, data: unknown) =>
@@ -277,13 +355,13 @@ export const area: GateArea = {
           last_name: (body.last_name as string | null | undefined) ?? null,
           country_code: typeof body.country_code === 'string' ? body.country_code : null,
           kyc_status: 'not_started',
-          metadata: isPlainObject(body.metadata) ? structuredClone(body.metadata) : {},
+          metadata: isPlainObject(body.metadata) && !world.faults.has('cust-create-metadata-dropped') ? structuredClone(body.metadata) : {},
           created_at: now,
           updated_at: now,
           deleted_at: null,
         };
         s.byId.set(rec.id, rec);
-        emitView(caller, 'customer.created', view(rec));
+        if (!world.faults.has('cust-created-event-missing')) emitView(caller, 'customer.created', view(rec));
         return { status: 201, body: view(rec) };
       });
     });
@@ -294,12 +372,16 @@ export const area: GateArea = {
       const all = [...store(world).byId.values()].filter((c) => c.scope === scope).sort((a, b) => b.seq - a.seq);
       const showDeleted = world.faults.has('cust-deleted-listed');
       const page = cursorPage(req, all, (c) => showDeleted || c.deleted_at === null);
+      if (world.faults.has('cust-list-bare-array')) return { status: 200, body: page.data.map(view) };
       return { status: 200, body: { object: 'list', data: page.data.map(view), has_more: page.has_more, url: '/v1/customers' } };
     });
 
     router.on('GET', '/customers/:id', (req) => {
       const caller = world.authSecret(req);
-      return { status: 200, body: view(requireCustomer(world, caller, req.params.id!, world.faults.has('cust-deleted-readable'))) };
+      if (world.faults.has('cust-missing-400') && !store(world).byId.has(req.params.id!)) throw new HttpError(400, 'Invalid customer id', 'parameter_invalid');
+      const v: Record<string, unknown> = view(requireCustomer(world, caller, req.params.id!, world.faults.has('cust-deleted-readable')));
+      if (world.faults.has('cust-get-omits-livemode')) delete v.livemode;
+      return { status: 200, body: v };
     });
 
     router.on('PATCH', '/customers/:id', (req) => {
@@ -313,14 +395,16 @@ export const area: GateArea = {
           if (!world.faults.has('cust-patch-immutable-accepted')) errs.push(`${k} cannot be changed`);
         } else if (!world.faults.has('cust-patch-unknown-key-accepted')) errs.push(`unknown field ${k}`);
       }
-      checkProfileFields(body, errs, !world.faults.has('cust-name-length-unchecked'));
+      checkProfileFields(body, errs, !world.faults.has('cust-name-length-unchecked'), !world.faults.has('cust-country-pattern-unchecked'));
       if (errs.length) throw new HttpError(400, errs.join('; '), 'parameter_invalid');
 
       const keepOnNull = world.faults.has('cust-null-ignored');
+      if (world.faults.has('cust-patch-omitted-cleared') && !('last_name' in body)) c.last_name = null;
       for (const k of ['first_name', 'last_name'] as const) {
         if (!(k in body)) continue;
         const v = body[k] as string | null;
         if (v === null && keepOnNull) continue;
+        if (k === 'first_name' && world.faults.has('cust-patch-first-name-ignored')) continue;
         c[k] = v;
       }
       if ('country_code' in body) {
@@ -332,7 +416,7 @@ export const area: GateArea = {
         c.metadata = world.faults.has('cust-metadata-merged') ? { ...c.metadata, ...m } : m;
       }
       c.updated_at = world.iso();
-      emitView(caller, 'customer.updated', view(c));
+      if (!world.faults.has('cust-updated-event-missing')) emitView(caller, 'customer.updated', view(c));
       return { status: 200, body: view(c) };
     });
 
@@ -341,9 +425,9 @@ export const area: GateArea = {
       const c = requireCustomer(world, caller, req.params.id!, !world.faults.has('cust-delete-not-idempotent'));
       if (c.deleted_at === null) {
         c.deleted_at = world.iso();
-        emitView(caller, 'customer.deleted', marker(c));
+        if (!world.faults.has('cust-deleted-event-missing')) emitView(caller, 'customer.deleted', marker(world, c));
       }
-      return { status: 200, body: marker(c) };
+      return { status: 200, body: marker(world, c) };
     });
   },
 };

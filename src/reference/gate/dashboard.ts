@@ -5,7 +5,8 @@
 // Not shown — chosen (also in README.md):
 // - webhook-settings: { object: 'webhook_settings', webhook_url, mode, livemode }; PATCH takes
 //   { webhook_url: string | null } strictly; live mode needs https (spec: HTTPS required in live mode),
-//   test mode also accepts http (local receivers).
+//   test mode also accepts http (local receivers). A partner the profile provisions with
+//   noWebhookUrl keeps no webhook_url: setting one answers 409 webhook_url_not_configurable.
 // - usage: { object: 'usage', mode, sessions_created, webhook_deliveries, webhook_deliveries_dead_lettered }.
 // - volume: { object: 'volume', mode, data: [{ currency, amount, count }] } over completed transactions.
 // - rotate: answers 200 { object: 'webhook_secret', secret } once; later events are signed with it.
@@ -56,6 +57,7 @@ export const area: GateArea = {
         if (!ok) errs.push(caller.mode === 'live' ? 'webhook_url must be an absolute https URL in live mode' : 'webhook_url must be an absolute http(s) URL');
       }
       if (errs.length) throw new HttpError(400, errs.join('; '), 'parameter_invalid');
+      if (url !== null && caller.partner.noWebhookUrl) throw new HttpError(409, 'This account has no webhook endpoint configurable.', 'webhook_url_not_configurable');
       world.settings(caller).webhookUrl = (url as string | null) ?? null;
       return { status: 200, body: settingsView(world, caller) };
     });

@@ -179,6 +179,20 @@ export const area: GateArea = {
       suite: 'conformance',
     },
     {
+      name: 'quote-lock-no-fiat',
+      service: 'gate',
+      requirements: ['GATE-QUOTE-LOCK'],
+      description: 'POST /quotes answers the signed quote without fiat_pay_or_receive.',
+      suite: 'conformance',
+    },
+    {
+      name: 'txn-read-no-object',
+      service: 'gate',
+      requirements: ['GATE-TXN-READ'],
+      description: 'GET /transactions/{refid} answers the record without its object discriminator.',
+      suite: 'conformance',
+    },
+    {
       name: 'quote-entitlement-ignored',
       service: 'gate',
       requirements: ['GATE-QUOTE-NO-ENTITLEMENT-403'],
@@ -261,7 +275,9 @@ export const area: GateArea = {
           consumed_at: null,
         };
         quotes(world).set(q.id, q);
-        return { status: 201, body: quoteView(world, q) };
+        const v: Record<string, unknown> = quoteView(world, q);
+        if (world.faults.has('quote-lock-no-fiat')) delete v.fiat_pay_or_receive;
+        return { status: 201, body: v };
       });
     });
 
@@ -307,7 +323,9 @@ export const area: GateArea = {
       if (!t || (t.scope !== scopeOf(caller) && !world.faults.has('txn-foreign-readable'))) {
         throw new HttpError(404, `No such transaction: ${req.params.refid}`, 'resource_missing');
       }
-      return { status: 200, body: txnView(t) };
+      const v = txnView(t);
+      if (world.faults.has('txn-read-no-object')) delete v.object;
+      return { status: 200, body: v };
     });
   },
 };

@@ -14,9 +14,9 @@
 // - `provider` is 'embedded_sandbox' (reconciliation data only).
 // - The per-user cumulative volume cap is not enforced, so `account_blocked` never appears.
 // - Status stays `pending`: no documented trigger moves pay-in/pay-out states.
-import { HttpError, jsonObject, type Req } from '../kit/http.js';
+import { HttpError, jsonObject, type Reply, type Req } from '../kit/http.js';
 import { scopeOf } from './customers.js';
-import { ownQuote, quoteState, redeemQuote, type SignedQuote } from './quotesTransactions.js';
+import { ownQuote, quotes, quoteState, redeemQuote, type SignedQuote } from './quotesTransactions.js';
 import type { GateArea, GateCaller, GateWorld } from './world.js';
 
 interface RailRecord {
@@ -55,8 +55,8 @@ const IDENTITY_FIELDS = new Set([
   'beneficiary', 'date_of_birth', 'dob', 'user', 'customer', 'destination',
 ]);
 
-function view(r: RailRecord) {
-  return {
+function view(world: GateWorld, r: RailRecord) {
+  const v: Record<string, unknown> = {
     object: r.kind === 'pay_out' ? 'rail_pay_out' : 'rail_pay_in',
     id: r.id,
     kind: r.kind,
@@ -71,6 +71,8 @@ function view(r: RailRecord) {
     provider: 'embedded_sandbox',
     created_at: r.created_at,
   };
+  if (world.faults.has('rail-provider-missing')) delete v.provider;
+  return v;
 }
 
 /** Pay-outs document the key as a UUID; pay-ins only name the header, so any non-empty key passes there. */
@@ -97,6 +99,7 @@ function validateBody(world: GateWorld, body: Record<string, unknown>, kind: Rai
   }
   for (const k of ['gate_session_id', 'quote_id'] as const) {
     const v = body[k];
+    if (k === 'gate_session_id' && v === undefined && kind === 'pay_out' && world.faults.has('rail-payout-session-id-optional')) continue;
     if (typeof v !== 'string' || v.length === 0) errs.push(`${k} is required`);
     else if (v.length > 64 && !(kind === 'pay_out' && world.faults.has('rail-payout-id-unbounded'))) errs.push(`${k} must be at most 64 characters`);
   }
@@ -189,6 +192,41 @@ export const area: GateArea = {
       suite: 'conformance',
     },
     {
+      name: 'rail-provider-missing',
+      service: 'gate',
+      requirements: ['GATE-RAIL-PROVIDER-FIELD'],
+      description: 'Rail responses carry no provider field.',
+      suite: 'conformance',
+    },
+    {
+      name: 'rail-payout-read-404',
+      service: 'gate',
+      requirements: ['GATE-RAIL-PAYOUT-READ'],
+      description: "GET /rails/pay_outs/{id} answers 404 for the partner's own pay-out.",
+      suite: 'conformance',
+    },
+    {
+      name: 'rail-payout-replay-not-idempotent',
+      service: 'gate',
+      requirements: ['GATE-RAIL-PAYOUT-IDEMPOTENT-REPLAY'],
+      description: 'A pay-out repeated with the same Idempotency-Key and body is processed again (409: the quote is consumed) instead of answering the original.',
+      suite: 'conformance',
+    },
+    {
+      name: 'rail-payout-session-id-optional',
+      service: 'gate',
+      requirements: ['GATE-RAIL-PAYOUT-REQUIRED-400'],
+      description: 'POST /rails/pay_outs without gate_session_id takes the session from the quote instead of 400.',
+      suite: 'conformance',
+    },
+    {
+      name: 'rail-payout-foreign-quote-redeemable',
+      service: 'gate',
+      requirements: ['GATE-RAIL-PAYOUT-FOREIGN-QUOTE'],
+      description: "A rail-entitled partner can pay out another partner's session and signed quote (consuming it).",
+      suite: 'conformance',
+    },
+    {
       name: 'rail-payout-id-unbounded',
       service: 'gate',
       requirements: ['GATE-RAIL-PAYOUT-ID-MAX'],
@@ -203,12 +241,17 @@ export const area: GateArea = {
       const keyOptional = kind === 'pay_out' && world.faults.has('rail-payout-idempotency-optional');
       if (!(keyOptional && req.headers['idempotency-key'] === undefined)) idempotencyKey(req, kind === 'pay_out');
       const scope = kind === 'pay_out' ? 'rails.pay_outs' : 'rails.pay_ins';
-      return world.idempotent(caller, req, scope, { required: !keyOptional }, () => {
+      const handle = (fn: () => Reply | Promise<Reply>) =>
+        kind === 'pay_out' && world.faults.has('rail-payout-replay-not-idempotent') ? fn() : world.idempotent(caller, req, scope, { required: !keyOptional }, fn);
+      return handle(() => {
         const body = jsonObject(req);
         validateBody(world, body, kind);
-        const sessionId = body.gate_session_id as string;
-        const session = world.sessionView(world.session(caller, sessionId));
-        const q: SignedQuote = ownQuote(world, caller, body.quote_id as string);
+        // Fault: another partner's quote and session are found, not 404 (or 403).
+        const anyTenant = kind === 'pay_out' && world.faults.has('rail-payout-foreign-quote-redeemable');
+        const q: SignedQuote = (anyTenant && quotes(world).get(body.quote_id as string)) || ownQuote(world, caller, body.quote_id as string);
+        // Fault: a missing gate_session_id is taken from the quote.
+        const sessionId = (body.gate_session_id as string | undefined) ?? q.gate_session_id;
+        const session = world.sessionView((anyTenant && world.sessions.get(sessionId)) || world.session(caller, sessionId));
         const wantSide = kind === 'pay_out' ? 'off_ramp' : 'on_ramp';
         if (q.gate_session_id !== sessionId || q.side !== wantSide) {
           throw new HttpError(400, `quote_id must name an ${wantSide} quote of gate_session_id`, 'quote_mismatch');
@@ -237,7 +280,7 @@ export const area: GateArea = {
         };
         rails(world).set(r.id, r);
         const status = kind === 'pay_out' && world.faults.has('rail-payout-status-200') ? 200 : 201;
-        return { status, body: view(r) };
+        return { status, body: view(world, r) };
       });
     };
     router.on('POST', '/rails/pay_ins', create('pay_in'));
@@ -245,11 +288,13 @@ export const area: GateArea = {
 
     router.on('GET', '/rails/pay_ins/:id', (req) => {
       const caller = world.authSecret(req, { rail: true });
-      return { status: 200, body: view(ownRail(world, caller, req.params.id!, 'pay_in')) };
+      return { status: 200, body: view(world, ownRail(world, caller, req.params.id!, 'pay_in')) };
     });
     router.on('GET', '/rails/pay_outs/:id', (req) => {
       const caller = world.authSecret(req, { rail: true });
-      return { status: 200, body: view(ownRail(world, caller, req.params.id!, 'pay_out')) };
+      const own = ownRail(world, caller, req.params.id!, 'pay_out');
+      if (world.faults.has('rail-payout-read-404')) throw new HttpError(404, `No such pay_out: ${own.id}`, 'resource_missing');
+      return { status: 200, body: view(world, own) };
     });
   },
 };

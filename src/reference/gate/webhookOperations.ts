@@ -16,19 +16,19 @@ const STATUSES = new Set(['pending', 'in_flight', 'succeeded', 'dead_lettered'])
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
-export function deliveryView(world: GateWorld, d: Delivery): Record<string, unknown> {
+export function deliveryView(world: GateWorld, d: Delivery, listed = false): Record<string, unknown> {
   const view: Record<string, unknown> = {
     object: 'webhook_delivery',
     id: d.id,
     event_id: d.eventId,
     event_type: d.eventType,
-    target_url: d.targetUrl,
+    target_url: world.faults.has('whops-list-target-url-redacted') && listed ? '' : d.targetUrl,
     status: d.status,
     // Fault: the list shows only the first attempt, whatever the receiver saw.
     attempts: world.faults.has('whops-attempts-undercounted') ? Math.min(d.attempts, 1) : d.attempts,
     last_response_status: d.lastResponseStatus,
     last_error: d.lastError,
-    next_attempt_at: iso(d.nextAttemptAt),
+    next_attempt_at: d.status === 'succeeded' && listed && world.faults.has('whops-terminal-keeps-next-attempt') ? iso(d.updatedAt) : iso(d.nextAttemptAt),
     delivered_at: iso(d.deliveredAt),
     created_at: iso(d.createdAt),
     updated_at: iso(d.updatedAt),
@@ -49,7 +49,7 @@ function intParam(req: Req, name: string, def: number, min: number, max: number)
 /** The deliveries list shared by /webhooks/deliveries and /dashboard/webhook-deliveries. */
 export function listDeliveries(world: GateWorld, caller: GateCaller, req: Req, url: string): Record<string, unknown> {
   const f = world.faults;
-  const limit = intParam(req, 'limit', f.has('whops-default-limit-20') ? 20 : L.limitDefault, L.limitMin, f.has('whops-limit-max-off-by-one') ? L.limitMax + 1 : L.limitMax);
+  const limit = intParam(req, 'limit', f.has('whops-default-limit-20') ? 20 : L.limitDefault, f.has('whops-limit-zero-accepted') ? 0 : L.limitMin, f.has('whops-limit-max-off-by-one') ? L.limitMax + 1 : L.limitMax);
   const skip = intParam(req, 'skip', 0, f.has('whops-negative-skip-accepted') ? -1_000_000 : L.skipMin, Number.MAX_SAFE_INTEGER);
   const status = req.query.get('status');
   let statusFilter: string | null = null;
@@ -64,9 +64,9 @@ export function listDeliveries(world: GateWorld, caller: GateCaller, req: Req, u
   const page = all.slice(from, from + limit);
   return {
     object: 'list',
-    data: page.map((d) => deliveryView(world, d)),
+    data: page.map((d) => deliveryView(world, d, true)),
     has_more: !f.has('whops-has-more-false') && all.length > from + limit,
-    url,
+    url: f.has('whops-list-url-wrong') ? '/v1/deliveries' : url,
   };
 }
 
@@ -84,6 +84,15 @@ export const area: GateArea = {
     { name: 'whops-test-without-url-200', service: 'gate', requirements: ['GATE-WHOPS-TEST-NO-URL-400'], description: 'POST /webhooks/test without a webhook_url answers a delivery instead of 400.', suite: 'conformance' },
     { name: 'whops-test-livemode-true', service: 'gate', requirements: ['GATE-WHOPS-TEST-EVENT-DATA'], description: 'The webhook.test event carries livemode true.', suite: 'conformance' },
     { name: 'whops-test-status-succeeded', service: 'gate', requirements: ['GATE-WHOPS-TEST-PENDING'], description: 'POST /webhooks/test answers status succeeded before any attempt.', suite: 'conformance' },
+    { name: 'evt-webhook-test-unprompted', service: 'gate', requirements: ['GATE-EVT-WEBHOOK-TEST-ONLY'], description: 'Cancelling a session also sends a webhook.test nobody requested.', suite: 'conformance' },
+    { name: 'evt-id-not-uuid', service: 'gate', requirements: ['GATE-EVT-ENVELOPE-ID'], description: 'Event ids are evt_… strings instead of UUIDs.', suite: 'conformance' },
+    { name: 'evt-created-at-iso', service: 'gate', requirements: ['GATE-EVT-ENVELOPE-CREATED-AT'], description: 'The envelope created_at is an ISO string instead of integer unix seconds.', suite: 'conformance' },
+    { name: 'evt-type-missing', service: 'gate', requirements: ['GATE-EVT-ENVELOPE-TYPE'], description: 'The envelope carries no type (the event-type header still does).', suite: 'conformance' },
+    { name: 'evt-data-array', service: 'gate', requirements: ['GATE-EVT-ENVELOPE-DATA'], description: 'The envelope data is an array holding the object instead of the object.', suite: 'conformance' },
+    { name: 'whops-list-url-wrong', service: 'gate', requirements: ['GATE-WHOPS-LIST-ENVELOPE'], description: 'The deliveries list url is /v1/deliveries instead of the path of the list.', suite: 'conformance' },
+    { name: 'whops-limit-zero-accepted', service: 'gate', requirements: ['GATE-WHOPS-LIST-LIMIT-MIN'], description: 'limit=0 is accepted (an empty page) instead of 400.', suite: 'conformance' },
+    { name: 'whops-list-target-url-redacted', service: 'gate', requirements: ['GATE-WHOPS-DELIVERY-SHAPE'], description: 'The deliveries list shows target_url as an empty string instead of the webhook_url.', suite: 'conformance' },
+    { name: 'whops-terminal-keeps-next-attempt', service: 'gate', requirements: ['GATE-WHOPS-DELIVERY-TERMINAL-NO-NEXT'], description: 'Succeeded deliveries keep a next_attempt_at in the list.', suite: 'conformance' },
     { name: 'whops-replay-foreign', service: 'gate', requirements: ['GATE-WHOPS-REPLAY-FOREIGN-404'], description: "Another partner's dead-lettered delivery can be replayed.", suite: 'conformance' },
     { name: 'whops-attempts-undercounted', service: 'gate', requirements: ['GATE-DLV-LIST-AGREES'], description: 'The deliveries list shows at most 1 attempt, however many were made.', suite: 'chaos' },
     { name: 'whops-replay-noop', service: 'gate', requirements: ['GATE-WHOPS-REPLAY-DEAD-LETTERED'], description: 'Replay answers 200 but never requeues the delivery.', suite: 'chaos' },

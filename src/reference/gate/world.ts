@@ -289,8 +289,12 @@ export function createGateWorld(deps: { profile: Profile; faults: ActiveFaults; 
     emitDelivery(caller, type, data) {
       const st = world.settings(caller);
       if (!st.webhookUrl) return null;
-      const id = randomUUID();
-      const body = JSON.stringify({ id, type, created_at: Math.floor(clock.now() / 1000), data });
+      // Faults: an event id that is no UUID; no type in the envelope; created_at as an ISO string; data wrapped in an array.
+      const id = faults.has('evt-id-not-uuid') ? world.newId('evt') : randomUUID();
+      const createdAt = faults.has('evt-created-at-iso') ? world.iso() : Math.floor(clock.now() / 1000);
+      const envelope: Record<string, unknown> = { id, type, created_at: createdAt, data: faults.has('evt-data-array') ? [data] : data };
+      if (faults.has('evt-type-missing')) delete envelope.type;
+      const body = JSON.stringify(envelope);
       return outbox.enqueue({
         partner: caller.partner.name,
         service: 'gate',
@@ -305,6 +309,10 @@ export function createGateWorld(deps: { profile: Profile; faults: ActiveFaults; 
 
     emit(caller, type, data) {
       world.emitDelivery(caller, type, data);
+      // Fault: a webhook.test nobody asked for rides along with every session cancellation.
+      if (type === 'gate_session.cancelled' && faults.has('evt-webhook-test-unprompted')) {
+        world.emitDelivery(caller, 'webhook.test', { livemode: false, message: 'This is a test event from Gate.' });
+      }
     },
 
     async idempotent(caller, req, scope, opts, create) {

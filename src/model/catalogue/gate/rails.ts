@@ -10,6 +10,7 @@ const area = defineArea({
     'GATE-RAIL-PROVIDER-FIELD': { title: 'Rail responses carry a provider field (reconciliation data only)', kind: 'field', section: 'Endpoints > Rails > Pay-out rules' },
     'GATE-RAIL-PAYOUT-READ': { title: 'GET /rails/pay_outs/{id} answers the rail_pay_out', kind: 'status' },
     'GATE-RAIL-PAYOUT-FOREIGN-404': { title: 'GET /rails/pay_outs/{id} of another partner\'s pay-out gives 404 (never 403)', kind: 'auth', section: 'Errors' },
+    'GATE-RAIL-PAYOUT-FOREIGN-QUOTE': { title: 'A pay-out naming another partner\'s session and signed quote is refused (403 or 404: the spec gives both for another partner\'s session) and leaves the quote redeemable by its owner', kind: 'auth', section: 'Authentication' },
     'GATE-RAIL-PAYOUT-IDEMPOTENT-REPLAY': { title: 'A repeat with the same Idempotency-Key and body returns the original pay-out', kind: 'idempotency' },
     'GATE-RAIL-PAYOUT-IDEMPOTENCY-REQUIRED': { title: 'POST /rails/pay_outs without an Idempotency-Key gives 400', kind: 'idempotency' },
     'GATE-RAIL-PAYOUT-REQUIRED-400': { title: 'A pay-out without gate_session_id or quote_id gives 400', kind: 'error' },
