@@ -100,8 +100,8 @@ export default defineSuite({
       name: "another rail-entitled partner's signed quote reads as 404; the owner still reads it",
       requirements: ['GATE-AUTH-CROSS-TENANT-QUOTE'],
       // Both tenants rail-entitled: the other's answer is about tenancy, never about rail access (403).
-      needs: ['gateRails', 'gateSignedQuote', 'gateOtherRailsTenant'],
-      async run({ gateRails: owner, gateSignedQuote: lock, gateOtherRailsTenant: other }, t: CheckTools) {
+      needs: ['gateRails', 'gateSignedQuote', 'gateOtherRails'],
+      async run({ gateRails: owner, gateSignedQuote: lock, gateOtherRails: other }, t: CheckTools) {
         const R = 'GATE-AUTH-CROSS-TENANT-QUOTE';
         const q = await lockQuote(t, owner, lock, 'on_ramp', R);
         const path = `/quotes/${encodeURIComponent(q.quoteId)}`;

@@ -17,7 +17,7 @@ export default defineNeed({
   name: 'gateNoWebhookUrl',
   description: 'a Gate partner with no webhook_url configured',
   missing: (profile) =>
-    profile.gate.partners.some((p) => p.noWebhookUrl === true && !p.reservedFor)
+    profile.gate.partners.some((p) => p.noWebhookUrl === true)
       ? null
       : 'no gate partner has noWebhookUrl: true (a partner with no webhook_url configured, and no webhookSecret so rampart never wires it)',
   setup: async (env) => {

@@ -16,7 +16,7 @@ export default defineNeed({
   name: 'gateOtherRails',
   description: 'a second rail-entitled Gate partner (another tenant) for cross-tenant rail checks',
   missing: (profile) =>
-    profile.gate.partners.filter((p) => railEntitled(p) && !p.reservedFor).length > 1
+    profile.gate.partners.filter(railEntitled).length > 1
       ? null
       : 'cross-tenant rail checks need two gate partners with rails: true (another rail-entitled tenant, so tenancy and not rail access is judged)',
   setup: async (env) => {
