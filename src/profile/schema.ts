@@ -86,6 +86,18 @@ export const GatePartner = z
      */
     noWebhookUrl: z.boolean().optional(),
     /**
+     * The per-user cumulative rail volume cap the target applies to this partner's users, in the
+     * currency of the sessions rampart creates (its value is not shown in the spec). The
+     * account_blocked check pushes a fresh user past it; give it to a rail-entitled partner.
+     */
+    railVolumeCap: z.string().regex(/^\d+(\.\d+)?$/, 'railVolumeCap is a decimal string').optional(),
+    /**
+     * rampart may rotate this partner's webhook signing secret (POST /dashboard/webhook-secret/rotate)
+     * and learns each new secret from the rotate response (gate.rotatedSecretPath). Give such a partner
+     * no webhookSecret: no other check then depends on a secret the rotation replaces.
+     */
+    webhookSecretRotation: z.boolean().optional(),
+    /**
      * 'load': the key is kept out of conformance and chaos traffic so the
      * rate-limit scenarios start with empty windows (give at least 8; leave
      * them unused for an hour before a --depth full run). 'chaos': kept for the
@@ -161,6 +173,11 @@ export const Profile = z
         customerTemplate: z.record(z.string(), z.unknown()).optional(),
         /** A kyc_package the target accepts from a kycTrusted partner (its shape is not shown in the spec). */
         kycPackage: z.unknown().optional(),
+        /**
+         * Dotted path of the new signing secret in the POST /dashboard/webhook-secret/rotate response (the
+         * response shape is not shown in the spec). Without it a rotation is only observed.
+         */
+        rotatedSecretPath: z.string().min(1).optional(),
         catalog: GateCatalogFixtures.default({}),
         triggers: z
           .object({
@@ -177,6 +194,12 @@ export const Profile = z
             createSignedQuote: RequestTemplate.optional(),
             /** Make a signed quote expire ({{quoteId}}). */
             expireSignedQuote: RequestTemplate.optional(),
+            /** Block a session pending KYC, so kyc.required fires ({{sessionId}}). */
+            requireKyc: RequestTemplate.optional(),
+            /** Bring the partner near a usage quota, so partner.quota.warning fires. */
+            quotaWarning: RequestTemplate.optional(),
+            /** Exhaust a usage quota of the partner, so partner.quota.exhausted fires. */
+            quotaExhausted: RequestTemplate.optional(),
             /** Body of a pay-in redeeming {{quoteId}} (POST /rails/pay_ins; body not shown). */
             payInBody: z.record(z.string(), z.unknown()).optional(),
             /**

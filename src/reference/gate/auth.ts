@@ -5,6 +5,7 @@
 // or a write that the owning area need not know about).
 import { HttpError, Router, type Handler, type Reply, type Req } from '../kit/http.js';
 import { area as customers } from './customers.js';
+import { area as sessions } from './sessions.js';
 import { quotes, quoteView } from './quotesTransactions.js';
 import { listDeliveries } from './webhookOperations.js';
 import type { GateArea, GateWorld } from './world.js';
@@ -43,6 +44,18 @@ function writeAsOwner(world: GateWorld, handler: Handler): Handler {
       throw e;
     }
   };
+}
+
+/** The partner an embed token (a JWT) names in its pid claim, read without checking its signature. */
+function embedTokenPartner(world: GateWorld, req: Req) {
+  const m = /^Bearer\s+([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]*)\s*$/i.exec(String(req.headers.authorization ?? ''));
+  if (!m) return undefined;
+  try {
+    const claims = JSON.parse(Buffer.from(m[2]!, 'base64url').toString('utf8')) as { pid?: unknown };
+    return world.profile.gate.partners.find((p) => p.name === claims.pid);
+  } catch {
+    return undefined;
+  }
 }
 
 export const area: GateArea = {
@@ -105,6 +118,13 @@ export const area: GateArea = {
       suite: 'conformance',
     },
     {
+      name: 'auth-embed-token-accepted',
+      service: 'gate',
+      requirements: ['GATE-EMBED-TOKEN-NOT-SERVER-CREDENTIAL'],
+      description: 'GET /gate_sessions accepts an embed token as the bearer credential (as the partner it names).',
+      suite: 'conformance',
+    },
+    {
       name: 'auth-deliveries-foreign-listed',
       service: 'gate',
       requirements: ['GATE-AUTH-CROSS-TENANT-DELIVERY'],
@@ -114,6 +134,16 @@ export const area: GateArea = {
   ],
   register(router, world) {
     // Credential checks run inside each route through world.authSecret / authPublishable.
+    if (world.faults.has('auth-embed-token-accepted')) {
+      // The session list run as the partner an embed token names: the token passes for a server credential.
+      const real = new Router();
+      sessions.register(real, world);
+      const list = real.match('GET', '/gate_sessions').handler!;
+      router.on('GET', '/gate_sessions', (req) => {
+        const p = embedTokenPartner(world, req);
+        return list(p ? { ...req, headers: { ...req.headers, authorization: `Bearer ${p.secretKey}` } } : req);
+      });
+    }
     if (world.faults.has('auth-foreign-quote-readable')) {
       router.on('GET', '/quotes/:id', (req) => {
         const caller = world.authSecret(req, { rail: true });

@@ -5,7 +5,7 @@
 // brand_name must be non-empty; state is per partner and environment.
 import { GATE_LIMITS } from '../../model/limits.js';
 import { HttpError, jsonObject } from '../kit/http.js';
-import type { BrandingState, GateArea, GateWorld } from './world.js';
+import type { BrandingState, GateArea, GateCaller, GateWorld } from './world.js';
 
 const B = GATE_LIMITS.branding;
 const COLORS = ['primary_color', 'secondary_color', 'accent_color'] as const;
@@ -42,11 +42,21 @@ export const area: GateArea = {
     { name: 'brand-color-short-hex-accepted', service: 'gate', requirements: ['GATE-BRAND-COLOR-PATTERN'], description: 'Three-digit colors like #fff are accepted.', suite: 'conformance' },
     { name: 'brand-patch-replaces', service: 'gate', requirements: ['GATE-BRAND-PATCH-MERGE'], description: 'PATCH resets omitted tokens to null instead of keeping them.', suite: 'conformance' },
     { name: 'brand-null-fields-omitted', service: 'gate', requirements: ['GATE-BRAND-GET-SHAPE'], description: 'Unset tokens are omitted from the Branding response instead of null.', suite: 'conformance' },
+    {
+      name: 'brand-shared-across-partners',
+      service: 'gate',
+      requirements: ['GATE-BRAND-TENANT'],
+      description: "Branding is one record per environment: one partner's PATCH /branding shows in every partner's GET /branding.",
+      suite: 'conformance',
+    },
   ],
   register(router, world) {
+    // Fault brand-shared-across-partners: every partner of an environment reads and writes the first partner's settings.
+    const settingsOf = (caller: GateCaller) =>
+      world.settings(world.faults.has('brand-shared-across-partners') ? { partner: world.profile.gate.partners[0]!, mode: caller.mode } : caller);
     router.on('GET', '/branding', (req) => {
       const caller = world.authSecret(req);
-      return { status: 200, body: brandingView(world, world.settings(caller).branding) };
+      return { status: 200, body: brandingView(world, settingsOf(caller).branding) };
     });
 
     router.on('PATCH', '/branding', (req) => {
@@ -69,7 +79,7 @@ export const area: GateArea = {
         errs.push(`brand_name must be a string of 1 to ${B.brandNameMax} characters`);
       }
       if (errs.length) throw new HttpError(400, errs.join('; '), 'parameter_invalid');
-      const st = world.settings(caller);
+      const st = settingsOf(caller);
       const next: BrandingState = world.faults.has('brand-patch-replaces')
         ? { logo_url: null, primary_color: null, secondary_color: null, accent_color: null, brand_name: null }
         : { ...st.branding };

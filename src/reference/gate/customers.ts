@@ -83,11 +83,12 @@ const PATCHABLE = new Set(['first_name', 'last_name', 'country_code', 'metadata'
 const CREATABLE = new Set(['external_id', 'email', 'phone', 'first_name', 'last_name', 'country_code', 'metadata']);
 const IMMUTABLE = new Set(['email', 'phone', 'external_id', 'kyc_status', 'mode']);
 
-function view(c: CustomerRecord) {
+function view(c: CustomerRecord, faults?: GateWorld['faults']) {
   return {
     id: c.id,
     object: 'customer',
-    partner_id: c.partnerId,
+    // Fault: customers name their partner differently from the partner's sessions.
+    partner_id: faults?.has('cust-partner-id-mismatch') ? `acct_${c.partnerId}` : c.partnerId,
     mode: c.mode,
     livemode: c.mode === 'live',
     external_id: c.external_id,
@@ -301,6 +302,41 @@ export const area: GateArea = {
       suite: 'conformance',
     },
     {
+      name: 'cust-partner-id-mismatch',
+      service: 'gate',
+      requirements: ['GATE-TENANT-PARTNER-ID'],
+      description: "Customers carry a partner_id other than the one on the same partner's sessions.",
+      suite: 'conformance',
+    },
+    {
+      name: 'cust-kyc-status-settable',
+      service: 'gate',
+      requirements: ['GATE-CUST-KYC-STATUS-NOT-SETTABLE'],
+      description: 'POST /customers accepts kyc_status and stores the value the partner sent.',
+      suite: 'conformance',
+    },
+    {
+      name: 'cust-idem-key-ignored',
+      service: 'gate',
+      requirements: ['GATE-CUST-IDEMPOTENT-REPLAY'],
+      description: 'POST /customers ignores the Idempotency-Key: a replay is processed again (409, the email is taken).',
+      suite: 'conformance',
+    },
+    {
+      name: 'cust-idem-fingerprint-ignored',
+      service: 'gate',
+      requirements: ['GATE-CUST-IDEMPOTENCY-CONFLICT-409'],
+      description: 'POST /customers with a used Idempotency-Key and another body answers the original customer instead of 409.',
+      suite: 'conformance',
+    },
+    {
+      name: 'cust-list-all-partners',
+      service: 'gate',
+      requirements: ['GATE-CUST-LIST-TENANT'],
+      description: "GET /customers lists every partner's customers of the environment, not only the caller's.",
+      suite: 'conformance',
+    },
+    {
       name: 'cust-updated-event-missing',
       service: 'gate',
       requirements: ['GATE-EVT-CUSTOMER-UPDATED'],
@@ -312,12 +348,16 @@ export const area: GateArea = {
     const emitView = (caller: GateCaller, type: string, data: unknown) =>
       world.emit(caller, type, world.faults.has('cust-event-data-wrapped') ? { customer: data } : data);
 
+    // Fault cust-idem-fingerprint-ignored: the first answer per key, whatever the body.
+    const firstByKey = new Map<string, Promise<Reply>>();
     router.on('POST', '/customers', async (req) => {
       const caller = world.authSecret(req);
-      return world.idempotent(caller, req, 'customers', { required: false }, (): Reply => {
+      const create = (): Reply => {
         const body = jsonObject(req);
         const errs: string[] = [];
+        const kycSettable = world.faults.has('cust-kyc-status-settable');
         for (const k of Object.keys(body)) {
+          if (k === 'kyc_status' && kycSettable && typeof body.kyc_status === 'string') continue;
           if (!CREATABLE.has(k)) errs.push(IMMUTABLE.has(k) ? `${k} is server-managed` : `unknown field ${k}`);
         }
         const ext = body.external_id;
@@ -354,32 +394,45 @@ export const area: GateArea = {
           first_name: (body.first_name as string | null | undefined) ?? null,
           last_name: (body.last_name as string | null | undefined) ?? null,
           country_code: typeof body.country_code === 'string' ? body.country_code : null,
-          kyc_status: 'not_started',
+          kyc_status: kycSettable && typeof body.kyc_status === 'string' ? body.kyc_status : 'not_started',
           metadata: isPlainObject(body.metadata) && !world.faults.has('cust-create-metadata-dropped') ? structuredClone(body.metadata) : {},
           created_at: now,
           updated_at: now,
           deleted_at: null,
         };
         s.byId.set(rec.id, rec);
-        if (!world.faults.has('cust-created-event-missing')) emitView(caller, 'customer.created', view(rec));
-        return { status: 201, body: view(rec) };
-      });
+        if (!world.faults.has('cust-created-event-missing')) emitView(caller, 'customer.created', view(rec, world.faults));
+        return { status: 201, body: view(rec, world.faults) };
+      };
+      const key = req.headers['idempotency-key'];
+      if (typeof key === 'string' && key !== '') {
+        if (world.faults.has('cust-idem-key-ignored')) return create();
+        if (world.faults.has('cust-idem-fingerprint-ignored')) {
+          const k = `${scopeOf(caller)}\u0000${key}`;
+          let first = firstByKey.get(k);
+          if (!first) firstByKey.set(k, (first = Promise.resolve().then(create)));
+          return first;
+        }
+      }
+      return world.idempotent(caller, req, 'customers', { required: false }, create);
     });
 
     router.on('GET', '/customers', (req) => {
       const caller = world.authSecret(req);
       const scope = scopeOf(caller);
-      const all = [...store(world).byId.values()].filter((c) => c.scope === scope).sort((a, b) => b.seq - a.seq);
+      // Fault: the list shows every partner's customers of the environment.
+      const anyPartner = world.faults.has('cust-list-all-partners');
+      const all = [...store(world).byId.values()].filter((c) => c.scope === scope || (anyPartner && c.mode === caller.mode)).sort((a, b) => b.seq - a.seq);
       const showDeleted = world.faults.has('cust-deleted-listed');
       const page = cursorPage(req, all, (c) => showDeleted || c.deleted_at === null);
-      if (world.faults.has('cust-list-bare-array')) return { status: 200, body: page.data.map(view) };
-      return { status: 200, body: { object: 'list', data: page.data.map(view), has_more: page.has_more, url: '/v1/customers' } };
+      if (world.faults.has('cust-list-bare-array')) return { status: 200, body: page.data.map((c) => view(c, world.faults)) };
+      return { status: 200, body: { object: 'list', data: page.data.map((c) => view(c, world.faults)), has_more: page.has_more, url: '/v1/customers' } };
     });
 
     router.on('GET', '/customers/:id', (req) => {
       const caller = world.authSecret(req);
       if (world.faults.has('cust-missing-400') && !store(world).byId.has(req.params.id!)) throw new HttpError(400, 'Invalid customer id', 'parameter_invalid');
-      const v: Record<string, unknown> = view(requireCustomer(world, caller, req.params.id!, world.faults.has('cust-deleted-readable')));
+      const v: Record<string, unknown> = view(requireCustomer(world, caller, req.params.id!, world.faults.has('cust-deleted-readable')), world.faults);
       if (world.faults.has('cust-get-omits-livemode')) delete v.livemode;
       return { status: 200, body: v };
     });
@@ -416,8 +469,8 @@ export const area: GateArea = {
         c.metadata = world.faults.has('cust-metadata-merged') ? { ...c.metadata, ...m } : m;
       }
       c.updated_at = world.iso();
-      if (!world.faults.has('cust-updated-event-missing')) emitView(caller, 'customer.updated', view(c));
-      return { status: 200, body: view(c) };
+      if (!world.faults.has('cust-updated-event-missing')) emitView(caller, 'customer.updated', view(c, world.faults));
+      return { status: 200, body: view(c, world.faults) };
     });
 
     router.on('DELETE', '/customers/:id', (req) => {

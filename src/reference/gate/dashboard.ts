@@ -6,7 +6,9 @@
 // - webhook-settings: { object: 'webhook_settings', webhook_url, mode, livemode }; PATCH takes
 //   { webhook_url: string | null } strictly; live mode needs https (spec: HTTPS required in live mode),
 //   test mode also accepts http (local receivers). A partner the profile provisions with
-//   noWebhookUrl keeps no webhook_url: setting one answers 409 webhook_url_not_configurable.
+//   noWebhookUrl keeps no webhook_url: setting one answers 409 webhook_url_not_configurable. A partner with
+//   a live key starts with an https live-mode webhook_url (https://hooks.<partner>.example.test/gate/live),
+//   as a live account in service has one.
 // - usage: { object: 'usage', mode, sessions_created, webhook_deliveries, webhook_deliveries_dead_lettered }.
 // - volume: { object: 'volume', mode, data: [{ currency, amount, count }] } over completed transactions.
 // - rotate: answers 200 { object: 'webhook_secret', secret } once; later events are signed with it.
@@ -16,8 +18,13 @@ import { HttpError, jsonObject } from '../kit/http.js';
 import type { GateArea, GateCaller, GateWorld } from './world.js';
 import { listDeliveries } from './webhookOperations.js';
 
+/** The first webhook_url each partner and mode was given (fault dash-settings-get-stale answers it forever). */
+const firstUrls = new WeakMap<GateWorld, Map<string, string | null>>();
+
 function settingsView(world: GateWorld, caller: GateCaller): Record<string, unknown> {
-  return { object: 'webhook_settings', webhook_url: world.settings(caller).webhookUrl, mode: caller.mode, livemode: caller.mode === 'live' };
+  const first = firstUrls.get(world)?.get(`${caller.mode}\u0000${caller.partner.name}`);
+  const url = world.faults.has('dash-settings-get-stale') && first !== undefined ? first : world.settings(caller).webhookUrl;
+  return { object: 'webhook_settings', webhook_url: url, mode: caller.mode, livemode: caller.mode === 'live' };
 }
 
 /** Sum decimal strings exactly (BigInt on a common scale). */
@@ -30,8 +37,45 @@ function addDecimal(a: string, b: string): string {
 
 export const area: GateArea = {
   name: 'dashboard',
-  faults: [],
+  faults: [
+    {
+      name: 'dash-usage-secret-key-refused',
+      service: 'gate',
+      requirements: ['GATE-DASH-SK-ACCESS'],
+      description: 'GET /dashboard/usage refuses secret keys (403), as if only an account assertion could call it.',
+      suite: 'conformance',
+    },
+    {
+      name: 'dash-settings-get-stale',
+      service: 'gate',
+      requirements: ['GATE-DASH-WEBHOOK-SETTINGS'],
+      description: 'GET /dashboard/webhook-settings keeps answering the first webhook_url ever set, not the current one.',
+      suite: 'conformance',
+    },
+    {
+      name: 'dash-rotate-keeps-old-secret',
+      service: 'gate',
+      requirements: ['GATE-DASH-SECRET-ROTATE'],
+      description: 'POST /dashboard/webhook-secret/rotate answers a new secret but keeps signing deliveries with the old one.',
+      suite: 'conformance',
+    },
+    {
+      name: 'dash-live-http-accepted',
+      service: 'gate',
+      requirements: ['GATE-DASH-LIVE-HTTPS'],
+      description: 'An http:// webhook_url is accepted in live mode.',
+      suite: 'conformance',
+    },
+  ],
   register(router, world) {
+    const first = new Map<string, string | null>();
+    firstUrls.set(world, first);
+    for (const p of world.profile.gate.partners) {
+      if (!p.liveSecretKey || p.noWebhookUrl) continue;
+      const url = `https://hooks.${p.name}.example.test/gate/live`;
+      world.settings({ partner: p, mode: 'live' }).webhookUrl = url;
+      first.set(`live\u0000${p.name}`, url);
+    }
     router.on('GET', '/dashboard/webhook-settings', (req) => {
       const caller = world.authSecret(req);
       return { status: 200, body: settingsView(world, caller) };
@@ -49,7 +93,7 @@ export const area: GateArea = {
         if (typeof url === 'string' && url.length <= 2048) {
           try {
             const u = new URL(url);
-            ok = u.protocol === 'https:' || (u.protocol === 'http:' && caller.mode === 'test');
+            ok = u.protocol === 'https:' || (u.protocol === 'http:' && (caller.mode === 'test' || world.faults.has('dash-live-http-accepted')));
           } catch {
             ok = false;
           }
@@ -59,6 +103,8 @@ export const area: GateArea = {
       if (errs.length) throw new HttpError(400, errs.join('; '), 'parameter_invalid');
       if (url !== null && caller.partner.noWebhookUrl) throw new HttpError(409, 'This account has no webhook endpoint configurable.', 'webhook_url_not_configurable');
       world.settings(caller).webhookUrl = (url as string | null) ?? null;
+      const k = `${caller.mode}\u0000${caller.partner.name}`;
+      if (!first.has(k)) first.set(k, (url as string | null) ?? null);
       return { status: 200, body: settingsView(world, caller) };
     });
 
@@ -70,12 +116,13 @@ export const area: GateArea = {
     router.on('POST', '/dashboard/webhook-secret/rotate', (req) => {
       const caller = world.authSecret(req);
       const secret = `whsec_${randomBytes(24).toString('base64url').replace(/[-_]/g, 'x').slice(0, 32)}`;
-      world.settings(caller).webhookSecret = secret;
+      if (!world.faults.has('dash-rotate-keeps-old-secret')) world.settings(caller).webhookSecret = secret;
       return { status: 200, body: { object: 'webhook_secret', secret, mode: caller.mode } };
     });
 
     router.on('GET', '/dashboard/usage', (req) => {
       const caller = world.authSecret(req);
+      if (world.faults.has('dash-usage-secret-key-refused')) throw new HttpError(403, 'This endpoint needs an account assertion.', 'account_assertion_required');
       const deliveries = world.outbox.list(caller.partner.name, 'gate', caller.mode);
       return {
         status: 200,

@@ -182,6 +182,13 @@ export const area: GateArea = {
       suite: 'conformance',
     },
     {
+      name: 'embed-context-no-amount',
+      service: 'gate',
+      requirements: ['GATE-EMBED-CONTEXT'],
+      description: "The bootstrap's session context carries no amount and currency.",
+      suite: 'conformance',
+    },
+    {
       name: 'embed-refresh-after-session-closed',
       service: 'gate',
       requirements: ['GATE-EMBED-REFRESH-OPEN-ONLY'],
@@ -208,8 +215,9 @@ export const area: GateArea = {
         partner_id: caller.partner.name,
         mode: caller.mode,
         session_id: s?.id ?? null,
-        amount: s?.amount ?? null,
-        currency: s?.currency ?? null,
+        // Fault: the session context leaves out the bound amount and currency.
+        amount: world.faults.has('embed-context-no-amount') ? null : (s?.amount ?? null),
+        currency: world.faults.has('embed-context-no-amount') ? null : (s?.currency ?? null),
         target_token: s?.targetToken ?? null,
         target_network: s?.targetNetwork ?? null,
         return_url: s?.returnUrl ?? null,

@@ -193,6 +193,27 @@ export const area: GateArea = {
       suite: 'conformance',
     },
     {
+      name: 'quote-read-entitlement-ignored',
+      service: 'gate',
+      requirements: ['GATE-QUOTE-GET-NO-ENTITLEMENT-403'],
+      description: 'GET /quotes/{id} skips the rail entitlement: a partner without rails gets 404 for the id instead of 403.',
+      suite: 'conformance',
+    },
+    {
+      name: 'txn-list-bare-array',
+      service: 'gate',
+      requirements: ['GATE-TXN-LIST'],
+      description: 'GET /transactions answers a bare array of transactions instead of the list envelope.',
+      suite: 'conformance',
+    },
+    {
+      name: 'txn-list-all-partners',
+      service: 'gate',
+      requirements: ['GATE-TXN-LIST-TENANT'],
+      description: "GET /transactions lists every partner's transactions of the environment, not only the caller's.",
+      suite: 'conformance',
+    },
+    {
       name: 'quote-entitlement-ignored',
       service: 'gate',
       requirements: ['GATE-QUOTE-NO-ENTITLEMENT-403'],
@@ -282,7 +303,7 @@ export const area: GateArea = {
     });
 
     router.on('GET', '/quotes/:id', (req) => {
-      const caller = world.authSecret(req, { rail: true });
+      const caller = world.authSecret(req, { rail: !world.faults.has('quote-read-entitlement-ignored') });
       const q = ownQuote(world, caller, req.params.id!);
       const v = quoteView(world, q);
       if (world.faults.has('quote-read-redeems') && q.state === 'active') {
@@ -303,13 +324,16 @@ export const area: GateArea = {
 
     const ownTransactions = (caller: GateCaller) => {
       const scope = scopeOf(caller);
-      return [...world.transactions.values()].filter((t) => t.scope === scope).reverse();
+      // Fault: the list shows every partner's transactions of the environment.
+      const anyPartner = world.faults.has('txn-list-all-partners');
+      return [...world.transactions.values()].filter((t) => t.scope === scope || (anyPartner && t.mode === caller.mode)).reverse();
     };
 
     router.on('GET', '/transactions', (req: Req) => {
       const caller = world.authSecret(req);
       const all = ownTransactions(caller).map((t) => ({ id: t.refid, t }));
       const page = cursorPage(req, all, () => true);
+      if (world.faults.has('txn-list-bare-array')) return { status: 200, body: page.data.map((x) => txnView(x.t)) };
       return {
         status: 200,
         body: { object: 'list', data: page.data.map((x) => txnView(x.t)), has_more: page.has_more, url: '/v1/transactions' },

@@ -12,7 +12,10 @@
 // - Pay-outs need an off_ramp quote of the named session (else 400 quote_mismatch).
 // - A session that is not open cannot take a rail (409 session_not_open).
 // - `provider` is 'embedded_sandbox' (reconciliation data only).
-// - The per-user cumulative volume cap is not enforced, so `account_blocked` never appears.
+// - The per-user cumulative volume cap is the partner's railVolumeCap from the profile (none: no cap),
+//   in the session currency. The user is the session's user_reference (a session without one is a user of
+//   its own). Pay-ins and pay-outs both add their amount; the rail that takes a user's total past the cap
+//   succeeds with `account_blocked: true`, and every later rail of that user gives 403 account_blocked.
 // - Status stays `pending`: no documented trigger moves pay-in/pay-out states.
 import { HttpError, jsonObject, type Reply, type Req } from '../kit/http.js';
 import { scopeOf } from './customers.js';
@@ -32,6 +35,39 @@ interface RailRecord {
   reference: string | null;
   metadata: Record<string, unknown>;
   created_at: string;
+  /** This rail pushed the user past the cumulative volume cap. */
+  accountBlocked?: true;
+}
+
+interface VolumeState {
+  /** Cumulative rail amount per user (decimal string). */
+  total: Map<string, string>;
+  blocked: Set<string>;
+}
+
+const volumeStores = new WeakMap<GateWorld, VolumeState>();
+function volumes(world: GateWorld): VolumeState {
+  let v = volumeStores.get(world);
+  if (!v) volumeStores.set(world, (v = { total: new Map(), blocked: new Set() }));
+  return v;
+}
+
+/** A decimal string as an integer count of 10^-scale units. */
+function units(d: string, scale: number): bigint {
+  const [i = '0', f = ''] = d.split('.');
+  return BigInt(i + f.padEnd(scale, '0').slice(0, scale));
+}
+const scaleOf = (...ds: string[]) => Math.max(...ds.map((d) => d.split('.')[1]?.length ?? 0));
+
+function decAdd(a: string, b: string): string {
+  const sc = scaleOf(a, b);
+  const sum = (units(a, sc) + units(b, sc)).toString().padStart(sc + 1, '0');
+  return sc === 0 ? sum : `${sum.slice(0, -sc)}.${sum.slice(-sc)}`;
+}
+
+function decGreater(a: string, b: string): boolean {
+  const sc = scaleOf(a, b);
+  return units(a, sc) > units(b, sc);
 }
 
 const railStores = new WeakMap<GateWorld, Map<string, RailRecord>>();
@@ -70,6 +106,7 @@ function view(world: GateWorld, r: RailRecord) {
     metadata: structuredClone(r.metadata),
     provider: 'embedded_sandbox',
     created_at: r.created_at,
+    ...(r.accountBlocked ? { account_blocked: true } : {}),
   };
   if (world.faults.has('rail-provider-missing')) delete v.provider;
   return v;
@@ -118,7 +155,7 @@ function validateBody(world: GateWorld, body: Record<string, unknown>, kind: Rai
 function ownRail(world: GateWorld, caller: GateCaller, id: string, kind: RailRecord['kind']): RailRecord {
   const r = rails(world).get(id);
   if (!r || r.kind !== kind) throw new HttpError(404, `No such ${kind}: ${id}`, 'resource_missing');
-  if (r.scope !== scopeOf(caller)) {
+  if (r.scope !== scopeOf(caller) && !(kind === 'pay_in' && world.faults.has('rail-payin-foreign-readable'))) {
     if (kind === 'pay_out' && world.faults.has('rail-payout-foreign-403')) throw new HttpError(403, 'Not your pay-out', 'forbidden');
     throw new HttpError(404, `No such ${kind}: ${id}`, 'resource_missing');
   }
@@ -227,6 +264,48 @@ export const area: GateArea = {
       suite: 'conformance',
     },
     {
+      name: 'rail-payout-method-not-quote',
+      service: 'gate',
+      requirements: ['GATE-RAIL-PAYOUT-CURRENCY-METHOD-FROM-QUOTE'],
+      description: "The pay-out's method is not the locked quote's.",
+      suite: 'conformance',
+    },
+    {
+      name: 'rail-payin-read-404',
+      service: 'gate',
+      requirements: ['GATE-RAIL-PAYIN-READ'],
+      description: "GET /rails/pay_ins/{id} answers 404 for the partner's own pay-in.",
+      suite: 'conformance',
+    },
+    {
+      name: 'rail-payin-foreign-readable',
+      service: 'gate',
+      requirements: ['GATE-RAIL-PAYIN-FOREIGN-404'],
+      description: "GET /rails/pay_ins/{id} answers another partner's pay-in instead of 404.",
+      suite: 'conformance',
+    },
+    {
+      name: 'rail-payin-replay-not-idempotent',
+      service: 'gate',
+      requirements: ['GATE-RAIL-PAYIN-IDEMPOTENT-REPLAY'],
+      description: 'A pay-in repeated with the same Idempotency-Key and body is processed again (409: the quote is consumed) instead of answering the original.',
+      suite: 'conformance',
+    },
+    {
+      name: 'rail-payin-fingerprint-ignored',
+      service: 'gate',
+      requirements: ['GATE-RAIL-PAYIN-IDEMPOTENCY-CONFLICT-409'],
+      description: 'A pay-in with a used Idempotency-Key and another body answers the original pay-in instead of 409.',
+      suite: 'conformance',
+    },
+    {
+      name: 'rail-volume-cap-ignored',
+      service: 'gate',
+      requirements: ['GATE-RAIL-ACCOUNT-BLOCKED'],
+      description: "The partner's per-user cumulative volume cap is not enforced: no account_blocked, and the user's later rails go through.",
+      suite: 'conformance',
+    },
+    {
       name: 'rail-payout-id-unbounded',
       service: 'gate',
       requirements: ['GATE-RAIL-PAYOUT-ID-MAX'],
@@ -235,14 +314,25 @@ export const area: GateArea = {
     },
   ],
   register(router, world) {
+    // Fault rail-payin-fingerprint-ignored: the first answer per key, whatever the body.
+    const firstPayInByKey = new Map<string, Promise<Reply>>();
     const create = (kind: RailRecord['kind']) => async (req: Req) => {
       const skipEntitlement = kind === 'pay_out' && world.faults.has('rail-entitlement-ignored');
       const caller = world.authSecret(req, { rail: !skipEntitlement });
       const keyOptional = kind === 'pay_out' && world.faults.has('rail-payout-idempotency-optional');
       if (!(keyOptional && req.headers['idempotency-key'] === undefined)) idempotencyKey(req, kind === 'pay_out');
       const scope = kind === 'pay_out' ? 'rails.pay_outs' : 'rails.pay_ins';
-      const handle = (fn: () => Reply | Promise<Reply>) =>
-        kind === 'pay_out' && world.faults.has('rail-payout-replay-not-idempotent') ? fn() : world.idempotent(caller, req, scope, { required: !keyOptional }, fn);
+      const handle = (fn: () => Reply | Promise<Reply>) => {
+        if (kind === 'pay_out' && world.faults.has('rail-payout-replay-not-idempotent')) return fn();
+        if (kind === 'pay_in' && world.faults.has('rail-payin-replay-not-idempotent')) return fn();
+        if (kind === 'pay_in' && world.faults.has('rail-payin-fingerprint-ignored')) {
+          const k = `${scopeOf(caller)}\u0000${String(req.headers['idempotency-key'])}`;
+          let first = firstPayInByKey.get(k);
+          if (!first) firstPayInByKey.set(k, (first = Promise.resolve().then(fn)));
+          return first;
+        }
+        return world.idempotent(caller, req, scope, { required: !keyOptional }, fn);
+      };
       return handle(() => {
         const body = jsonObject(req);
         validateBody(world, body, kind);
@@ -257,6 +347,12 @@ export const area: GateArea = {
           throw new HttpError(400, `quote_id must name an ${wantSide} quote of gate_session_id`, 'quote_mismatch');
         }
         if (session.status !== 'open') throw new HttpError(409, `The session is ${String(session.status)}`, 'session_not_open');
+        // The user is derived from the session: its user_reference, or the session itself when it has none.
+        const user = `${scopeOf(caller)}\u0000${typeof session.user_reference === 'string' ? `ref:${session.user_reference}` : `session:${sessionId}`}`;
+        const vol = volumes(world);
+        const cap = caller.partner.railVolumeCap;
+        const capOn = cap !== undefined && !world.faults.has('rail-volume-cap-ignored');
+        if (capOn && vol.blocked.has(user)) throw new HttpError(403, 'The account is blocked for future rails pending manual review.', 'account_blocked');
         if (kind === 'pay_in' && world.faults.has('rail-payin-not-redeeming')) {
           if (quoteState(world, q) !== 'active') throw new HttpError(409, 'This quote cannot be redeemed', 'quote_not_active');
         } else redeemQuote(world, q, {
@@ -264,6 +360,10 @@ export const area: GateArea = {
           allowExpired: world.faults.has('quote-expired-redeemable'),
         });
         const amount = kind === 'pay_out' && world.faults.has('rail-payout-amount-not-quote') ? q.amount : q.fiat_pay_or_receive;
+        const total = decAdd(vol.total.get(user) ?? '0', q.fiat_pay_or_receive);
+        vol.total.set(user, total);
+        const pushedPastCap = capOn && decGreater(total, cap);
+        if (pushedPastCap) vol.blocked.add(user);
         const r: RailRecord = {
           id: world.newId(kind === 'pay_out' ? 'po' : 'pi'),
           scope: scopeOf(caller),
@@ -271,12 +371,13 @@ export const area: GateArea = {
           status: 'pending',
           gate_session_id: sessionId,
           quote_id: q.id,
-          method: q.method,
+          method: kind === 'pay_out' && world.faults.has('rail-payout-method-not-quote') ? (q.method === 'card' ? 'bank_transfer' : 'card') : q.method,
           amount,
           currency: q.currency,
           reference: typeof body.reference === 'string' ? body.reference : null,
           metadata: body.metadata ? structuredClone(body.metadata as Record<string, unknown>) : {},
           created_at: world.iso(),
+          ...(pushedPastCap ? { accountBlocked: true as const } : {}),
         };
         rails(world).set(r.id, r);
         const status = kind === 'pay_out' && world.faults.has('rail-payout-status-200') ? 200 : 201;
@@ -288,7 +389,9 @@ export const area: GateArea = {
 
     router.on('GET', '/rails/pay_ins/:id', (req) => {
       const caller = world.authSecret(req, { rail: true });
-      return { status: 200, body: view(world, ownRail(world, caller, req.params.id!, 'pay_in')) };
+      const own = ownRail(world, caller, req.params.id!, 'pay_in');
+      if (world.faults.has('rail-payin-read-404') && own.scope === scopeOf(caller)) throw new HttpError(404, `No such pay_in: ${own.id}`, 'resource_missing');
+      return { status: 200, body: view(world, own) };
     });
     router.on('GET', '/rails/pay_outs/:id', (req) => {
       const caller = world.authSecret(req, { rail: true });

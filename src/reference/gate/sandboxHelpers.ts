@@ -1,6 +1,7 @@
 // Sandbox-only helpers for what only a real user or bank could cause: a linked
 // buy/sell succeeding, entering processing or failing, a session's expiry
-// passing, and a server-side failure (a 500 through the normal error path, so
+// passing, a session blocked pending KYC, a usage quota approached or
+// exhausted, and a server-side failure (a 500 through the normal error path, so
 // the scrubbing of 5xx messages can be judged). Reached by the harness only through the profile's triggers; they
 // exist on the sandbox base only (404 on production) and need the partner's
 // secret key.
@@ -22,6 +23,15 @@ export const area: GateArea = {
   faults: [
     { name: 'sess-completed-no-tx-refid', service: 'gate', requirements: ['GATE-EVT-SESSION-COMPLETED'], description: 'gate_session.completed is sent without tx_refid.', suite: 'conformance' },
     { name: 'sess-processing-event-missing', service: 'gate', requirements: ['GATE-EVT-SESSION-PROCESSING'], description: 'No gate_session.processing event when a linked buy enters processing.', suite: 'conformance' },
+    {
+      name: 'evt-kyc-required-no-user-reference',
+      service: 'gate',
+      requirements: ['GATE-EVT-KYC-REQUIRED'],
+      description: "kyc.required data leaves out the session's user_reference.",
+      suite: 'conformance',
+    },
+    { name: 'evt-quota-warning-not-counters', service: 'gate', requirements: ['GATE-EVT-QUOTA-WARNING'], description: 'partner.quota.warning carries a bare number as data instead of the usage counters.', suite: 'conformance' },
+    { name: 'evt-quota-exhausted-no-counters', service: 'gate', requirements: ['GATE-EVT-QUOTA-EXHAUSTED'], description: 'partner.quota.exhausted carries an empty object as data (no usage counter).', suite: 'conformance' },
     { name: 'sess-failed-event-missing', service: 'gate', requirements: ['GATE-EVT-SESSION-FAILED'], description: 'No gate_session.failed event when a linked buy fails.', suite: 'conformance' },
   ],
   register(router, world) {
@@ -54,6 +64,31 @@ export const area: GateArea = {
       if (!world.faults.has('sess-failed-event-missing')) world.emit(caller, 'gate_session.failed', view);
       return { status: 200, body: view };
     });
+
+    // Blocks the session pending KYC: kyc.required with the session's correlation ids (the session stays open:
+    // no status is shown for it).
+    router.on('POST', `${prefix}/gate_sessions/:id/require_kyc`, (req) => {
+      const { caller, s } = sandboxSession(world, req);
+      requireOpen(s);
+      const data: Record<string, unknown> = { gate_session_id: s.id, kyc_status: 'pending', user_reference: s.userReference };
+      if (world.faults.has('evt-kyc-required-no-user-reference')) delete data.user_reference;
+      world.emit(caller, 'kyc.required', data);
+      return { status: 200, body: world.sessionView(s) };
+    });
+
+    // Usage quotas (not shown in the spec): a warning at 80 % of the hourly request quota, exhaustion at 100 %.
+    const quota = (type: 'partner.quota.warning' | 'partner.quota.exhausted', used: number) => (req: Req) => {
+      const caller = world.authSecret(req);
+      if (caller.mode !== 'test') throw new HttpError(404, 'Sandbox helpers exist only on the sandbox base.', 'route_not_found');
+      const counters = { object: 'usage', quota: 'requests_per_hour', used, limit: 1000, window_seconds: 3600 };
+      let data: unknown = counters;
+      if (type === 'partner.quota.warning' && world.faults.has('evt-quota-warning-not-counters')) data = used;
+      if (type === 'partner.quota.exhausted' && world.faults.has('evt-quota-exhausted-no-counters')) data = {};
+      world.emitDelivery(caller, type, data);
+      return { status: 200, body: counters };
+    };
+    router.on('POST', `${prefix}/quota/warning`, quota('partner.quota.warning', 800));
+    router.on('POST', `${prefix}/quota/exhausted`, quota('partner.quota.exhausted', 1000));
 
     // An unexpected exception, answered by the pipeline like any other: 500 server_error, message scrubbed
     // (gate/errors.ts). The text is what a careless server would leak: an exception with internals.

@@ -97,7 +97,8 @@ function createSession(world: GateWorld, caller: GateCaller, body: Record<string
     amount: body.amount as string,
     currency: world.faults.has('sess-currency-not-uppercased') ? currency : currency.toUpperCase(),
     returnUrl: typeof body.return_url === 'string' ? body.return_url : '',
-    cancelUrl: opt('cancel_url'),
+    // Fault: cancel_url is not kept (the session reads it back as null).
+    cancelUrl: world.faults.has('sess-cancel-url-dropped') ? null : opt('cancel_url'),
     flow: opt('flow'),
     targetToken: opt('target_token'),
     targetNetwork: opt('target_network'),
@@ -119,7 +120,9 @@ function createSession(world: GateWorld, caller: GateCaller, body: Record<string
 
 function ownSessions(world: GateWorld, caller: GateCaller): SessionRecord[] {
   const out: SessionRecord[] = [];
-  for (const s of world.sessions.values()) if (s.partner === caller.partner.name && s.mode === caller.mode) out.push(s);
+  // Fault: the list shows every partner's sessions of the environment.
+  const anyPartner = world.faults.has('sess-list-all-partners');
+  for (const s of world.sessions.values()) if ((anyPartner || s.partner === caller.partner.name) && s.mode === caller.mode) out.push(s);
   // Newest first; seq breaks ties within one millisecond.
   out.sort((a, b) => b.seq - a.seq);
   return out;
@@ -146,6 +149,16 @@ export const area: GateArea = {
     { name: 'sess-cross-tenant-visible', service: 'gate', requirements: ['GATE-SESS-CROSS-TENANT-404'], description: "Another partner's session is readable instead of 404.", suite: 'conformance' },
     { name: 'idem-key-not-required', service: 'gate', requirements: ['GATE-SESS-IDEMPOTENCY-KEY-REQUIRED'], description: 'POST /gate_sessions without Idempotency-Key is accepted.', suite: 'conformance' },
     { name: 'idem-key-ignored', service: 'gate', requirements: ['GATE-SESS-IDEMPOTENT-REPLAY', 'GATE-ERR-RETRY-SESSION-ONE-OBJECT', 'GATE-ERR-RETRY-CUSTOMER-ONE-OBJECT', 'GATE-ERR-RETRY-PAY-OUT-ONE-OBJECT'], description: 'A repeated Idempotency-Key creates a new object (every idempotent create).', suite: 'conformance' },
+    { name: 'sess-cancel-url-dropped', service: 'gate', requirements: ['GATE-SESS-ECHO-TERMS'], description: 'cancel_url sent at creation is not kept: the session reads it back as null.', suite: 'conformance' },
+    { name: 'sess-mode-live', service: 'gate', requirements: ['GATE-SESS-MODE-OF-KEY'], description: 'A session created with a test key answers mode live.', suite: 'conformance' },
+    { name: 'sess-list-all-partners', service: 'gate', requirements: ['GATE-SESS-LIST-TENANT'], description: "GET /gate_sessions lists every partner's sessions of the environment, not only the caller's.", suite: 'conformance' },
+    {
+      name: 'sess-mode-leak',
+      service: 'gate',
+      requirements: ['GATE-TENANT-LIVE-ISOLATION'],
+      description: "GET /gate_sessions/{id} with a partner's live key reads the same partner's test session (the environment is not part of the scope).",
+      suite: 'conformance',
+    },
     { name: 'idem-fingerprint-mismatch-replays', service: 'gate', requirements: ['GATE-SESS-IDEMPOTENCY-CONFLICT-409'], description: 'The same Idempotency-Key with a different body returns the original response instead of 409.', suite: 'conformance' },
   ],
   register(router, world) {
@@ -172,7 +185,7 @@ export const area: GateArea = {
           });
         }
         const secret = world.faults.has('sess-client-secret-wrong-prefix') ? record.clientSecret.replace(/^gsec_/, 'cs_') : record.clientSecret;
-        return { status: 201, body: { ...view, client_secret: secret } };
+        return { status: 201, body: { ...view, ...(world.faults.has('sess-mode-live') ? { mode: 'live' } : {}), client_secret: secret } };
       });
     });
 
@@ -201,7 +214,9 @@ export const area: GateArea = {
 
     router.on('GET', '/gate_sessions/:id', (req) => {
       const caller = world.authSecret(req);
-      const s = world.session(caller, req.params.id!);
+      // Fault: the partner's session of the other environment is found too.
+      const leaked = world.faults.has('sess-mode-leak') ? world.sessions.get(req.params.id!) : undefined;
+      const s = leaked && leaked.partner === caller.partner.name ? leaked : world.session(caller, req.params.id!);
       if (world.faults.has('sess-retrieve-expires') && s.status === 'open' && world.clock.now() > s.expiresAtMs) s.status = 'expired';
       const view = world.sessionView(s);
       return { status: 200, body: world.faults.has('sess-client-secret-on-retrieve') ? { ...view, client_secret: s.clientSecret } : view };

@@ -22,7 +22,8 @@ export function deliveryView(world: GateWorld, d: Delivery, listed = false): Rec
     id: d.id,
     event_id: d.eventId,
     event_type: d.eventType,
-    target_url: world.faults.has('whops-list-target-url-redacted') && listed ? '' : d.targetUrl,
+    // Faults: the list redacts target_url; every view shows only the URL's origin.
+    target_url: world.faults.has('whops-list-target-url-redacted') && listed ? '' : world.faults.has('whops-target-url-origin-only') ? new URL(d.targetUrl).origin : d.targetUrl,
     status: d.status,
     // Fault: the list shows only the first attempt, whatever the receiver saw.
     attempts: world.faults.has('whops-attempts-undercounted') ? Math.min(d.attempts, 1) : d.attempts,
@@ -73,6 +74,7 @@ export function listDeliveries(world: GateWorld, caller: GateCaller, req: Req, u
 export const area: GateArea = {
   name: 'webhookOperations',
   faults: [
+    { name: 'whops-target-url-origin-only', service: 'gate', requirements: ['GATE-WHOPS-DELIVERY-TARGET-URL'], description: "A delivery's target_url is only the origin of the partner's webhook_url, not the URL itself.", suite: 'conformance' },
     { name: 'whops-list-oldest-first', service: 'gate', requirements: ['GATE-WHOPS-LIST-ORDER'], description: 'Deliveries are listed oldest first.', suite: 'conformance' },
     { name: 'whops-limit-max-off-by-one', service: 'gate', requirements: ['GATE-WHOPS-LIST-LIMIT-MAX'], description: 'limit=201 is accepted.', suite: 'conformance' },
     { name: 'whops-negative-skip-accepted', service: 'gate', requirements: ['GATE-WHOPS-LIST-SKIP'], description: 'A negative skip is accepted.', suite: 'conformance' },
