@@ -6,7 +6,8 @@ import { check, defineSuite, type CheckTools } from '../../src/runner/check.js';
 import { GateSession, GateSessionList } from '../../src/model/schemas/gate/sessions.js';
 import { expect2xx } from '../../support/expect.js';
 import { expectGateError } from '../../support/gate/errors.js';
-import { bootstrap, createSession, sessionBody, sessionPath } from '../../support/gate/sessions.js';
+import { expectNeverListed } from '../../support/gate/lists.js';
+import { bootstrap, createSession, expectTermsEchoed, sessionBody, sessionPath } from '../../support/gate/sessions.js';
 
 const METADATA = { order: 'A-1001', nested: { n: 1, ok: true, list: [1, 'two', null] }, empty: '' };
 /** Bound on extra sessions a pagination check may create (POST /gate_sessions is 10/min per key). */
@@ -18,12 +19,14 @@ export default defineSuite({
   section: 'Endpoints > Sessions',
   checks: [
     check({
-      name: 'create answers a GateSession with a gsec_ client_secret, the currency uppercased and metadata verbatim; retrieve and list never show client_secret',
+      name: 'create answers a GateSession of the key\'s mode with a gsec_ client_secret, the terms sent, the currency uppercased and metadata verbatim; retrieve and list never show client_secret',
       requirements: [
         'GATE-SESS-CREATE-SHAPE',
         'GATE-SESS-CLIENT-SECRET-PREFIX',
         'GATE-SESS-CURRENCY-UPPERCASE',
         'GATE-SESS-METADATA-VERBATIM',
+        'GATE-SESS-ECHO-TERMS',
+        'GATE-SESS-MODE-OF-KEY',
         'GATE-SESS-RETRIEVE',
         'GATE-SESS-CLIENT-SECRET-CREATE-ONLY',
         'GATE-SESS-LIST-ENVELOPE',
@@ -31,16 +34,23 @@ export default defineSuite({
       needs: ['gatePartner'],
       async run({ gatePartner: actor }, t: CheckTools) {
         const currency = String(sessionBody(t).currency ?? 'eur').toLowerCase();
-        const { session, exchange } = await createSession(t, actor, 'GATE-SESS-CREATE-SHAPE', { currency, metadata: METADATA });
+        // The optional terms a partner may bind: flow (on_ramp is a documented value), a cancel redirect and a correlation id.
+        const terms = { currency, metadata: METADATA, cancel_url: `https://rampart.example.test/cancel/${randomUUID()}`, flow: 'on_ramp', user_reference: `rampart-${randomUUID()}` };
+        const { session, exchange } = await createSession(t, actor, 'GATE-SESS-CREATE-SHAPE', terms);
         t.expect.equal(session.status, 'open', 'a new session is open', { requirement: 'GATE-SESS-CREATE-SHAPE', exchange });
+        t.expect.equal(session.mode, 'test', 'a session a test key creates on the sandbox is mode test', { requirement: 'GATE-SESS-MODE-OF-KEY', exchange });
         t.expect.that(session.client_secret.startsWith('gsec_'), 'client_secret starts with gsec_', { requirement: 'GATE-SESS-CLIENT-SECRET-PREFIX', exchange });
         t.expect.equal(session.currency, currency.toUpperCase(), 'currency is uppercased', { requirement: 'GATE-SESS-CURRENCY-UPPERCASE', exchange });
         t.expect.equal(session.metadata, METADATA, 'metadata comes back verbatim', { requirement: 'GATE-SESS-METADATA-VERBATIM', exchange });
+        const sent = sessionBody(t, terms);
+        expectTermsEchoed(t, session, sent, exchange, 'GATE-SESS-ECHO-TERMS');
 
         const got = t.expect.status(await actor.client.get(sessionPath(session.id)), 200, 'GATE-SESS-RETRIEVE');
         const read = t.expect.schema(got, GateSession, 'GATE-SESS-RETRIEVE');
         t.expect.equal(read.id, session.id, 'retrieve answers the session asked for', { requirement: 'GATE-SESS-RETRIEVE', exchange: got });
         t.expect.equal(read.metadata, METADATA, 'metadata is verbatim on retrieve too', { requirement: 'GATE-SESS-METADATA-VERBATIM', exchange: got });
+        expectTermsEchoed(t, read, sent, got, 'GATE-SESS-ECHO-TERMS');
+        t.expect.equal([read.mode, read.currency], [session.mode, session.currency], 'retrieve reads the mode and currency the creation answered', { requirement: 'GATE-SESS-MODE-OF-KEY', exchange: got });
         t.expect.that(!('client_secret' in (got.json as object)), 'retrieve carries no client_secret', { requirement: 'GATE-SESS-CLIENT-SECRET-CREATE-ONLY', exchange: got });
         t.expect.that(!got.bodyText.includes(session.client_secret), 'the client_secret value appears nowhere in the retrieve response', { requirement: 'GATE-SESS-CLIENT-SECRET-CREATE-ONLY', exchange: got });
 
@@ -102,6 +112,16 @@ export default defineSuite({
         expectGateError(t, await other.client.post(sessionPath(session.id, '/cancel'), undefined, { retry: false }), 404, R);
         const still = t.expect.schema(t.expect.status(await owner.client.get(sessionPath(session.id)), 200, R), GateSession, R);
         t.expect.equal(still.status, 'open', "the other partner's cancel changed nothing", { requirement: R });
+      },
+    }),
+    check({
+      name: "another partner's session list never shows the partner's session",
+      requirements: ['GATE-SESS-LIST-TENANT'],
+      needs: ['gatePartner', 'gateOtherTenant'],
+      async run({ gatePartner: owner, gateOtherTenant: other }, t: CheckTools) {
+        const R = 'GATE-SESS-LIST-TENANT';
+        const { session } = await createSession(t, owner, R);
+        await expectNeverListed(t, other, '/gate_sessions', session.id, R, `the session ${session.id} of another partner`);
       },
     }),
     check({

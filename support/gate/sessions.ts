@@ -7,6 +7,7 @@ import type { EmbedActor } from '../../src/needs/gate/embed.js';
 import type { CheckTools, RequirementId } from '../../src/runner/check.js';
 import { CreatedGateSession, type GateSession } from '../../src/model/schemas/gate/sessions.js';
 import { expect2xx } from '../expect.js';
+import { decEq } from '../pools/pools.js';
 
 /** A session body from the profile's sessionDefaults, with overrides (undefined removes a field). */
 export function sessionBody(t: Pick<CheckTools, 'profile'>, overrides: Record<string, unknown> = {}): Record<string, unknown> {
@@ -32,6 +33,23 @@ export async function createSession(t: CheckTools, actor: GateActor, requirement
 }
 
 export const sessionPath = (id: string, rest = '') => `/gate_sessions/${encodeURIComponent(id)}${rest}`;
+
+/** The session terms a partner binds at creation and reads back as sent (currency is compared uppercased elsewhere). */
+export const BOUND_TERMS = ['return_url', 'cancel_url', 'flow', 'target_token', 'target_network', 'wallet_address', 'user_reference'] as const;
+
+/**
+ * The session binds what was sent: the amount as the same decimal, and every
+ * optional term the request carried, as sent. A term not sent is not judged (a
+ * target may fill a default, e.g. a flow).
+ */
+export function expectTermsEchoed(t: CheckTools, session: GateSession, sent: Record<string, unknown>, ex: Exchange, requirement: RequirementId): void {
+  if (typeof sent.amount === 'string')
+    t.expect.that(decEq(session.amount, sent.amount), `amount is the bound amount sent (${sent.amount})`, { requirement, expected: sent.amount, actual: session.amount, exchange: ex });
+  for (const k of BOUND_TERMS) {
+    if (typeof sent[k] !== 'string') continue;
+    t.expect.equal(session[k], sent[k], `${k} reads back as sent`, { requirement, exchange: ex });
+  }
+}
 
 /** POST /embed/bootstrap with the publishable key and the given origin headers. */
 export function bootstrap(actor: EmbedActor | GateActor, headers: Record<string, string>, body: Record<string, unknown> = {}, auth: 'publishable' | 'secret' = 'publishable'): Promise<Exchange> {
