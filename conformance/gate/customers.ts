@@ -9,7 +9,8 @@ import { check, defineSuite, type CheckTools, type RequirementId } from '../../s
 import { GATE_LIMITS } from '../../src/model/limits.js';
 import { Customer, CustomerList, DeletedCustomer } from '../../src/model/schemas/gate/customers.js';
 import { expect2xx } from '../../support/expect.js';
-import { createCustomer, customerPath, findListed, MAX_CUSTOMER_PAGES, newCustomerInput } from '../../support/gate/customers.js';
+import { createCustomer, customerPath, findListed, MAX_CUSTOMER_PAGES, newCustomerInput, readCreated } from '../../support/gate/customers.js';
+import { expectNeverListed } from '../../support/gate/lists.js';
 
 const { nameMax } = GATE_LIMITS.customers;
 
@@ -87,6 +88,66 @@ export default defineSuite({
         t.expect.error(await other.client.get(customerPath(customer.id)), 404, 'not_found', { requirement: R });
         // The owner still reads it: the 404 was about tenancy, not a wrong id.
         await readCustomer(t, owner, customer.id, R);
+      },
+    }),
+    check({
+      name: "another partner's customer list never shows the partner's customer",
+      requirements: ['GATE-CUST-LIST-TENANT'],
+      needs: ['gatePartner', 'gateOtherTenant'],
+      async run({ gatePartner: owner, gateOtherTenant: other }, t: CheckTools) {
+        const R = 'GATE-CUST-LIST-TENANT';
+        const { customer } = await createCustomer(t, owner, R);
+        await expectNeverListed(t, other, '/customers', customer.id, R, `the customer ${customer.id} of another partner`);
+      },
+    }),
+    check({
+      name: 'kyc_status cannot be set by the partner: a creation carrying it is refused or keeps the server\'s own value',
+      requirements: ['GATE-CUST-KYC-STATUS-NOT-SETTABLE'],
+      needs: ['gatePartner'],
+      async run({ gatePartner: actor }, t: CheckTools) {
+        const R = 'GATE-CUST-KYC-STATUS-NOT-SETTABLE';
+        // A value no server would pick by itself, so reading it back can only mean the partner set it.
+        const chosen = `rampart_set_by_partner_${randomUUID().slice(0, 8)}`;
+        const input = newCustomerInput(t);
+        const ex = await actor.client.post('/customers', { ...input, kyc_status: chosen }, { idempotencyKey: true, retry: false });
+        if (ex.status >= 200 && ex.status < 300) {
+          const customer = await readCreated(t, actor, ex, input, R);
+          t.expect.that(customer.kyc_status !== chosen, 'the customer\'s kyc_status is not the value the partner sent', { requirement: R, actual: customer.kyc_status, exchange: ex });
+          t.observe('gate-customer-kyc-status-on-create', 'created; kyc_status ignored', 'refusing the field and ignoring it are both ways of not letting the partner set it');
+        } else {
+          t.expect.that(ex.status >= 400 && ex.status < 500, 'a creation carrying kyc_status is refused with a 4xx (or created without it)', { requirement: R, actual: ex.status, exchange: ex });
+          t.observe('gate-customer-kyc-status-on-create', `refused with ${ex.status}`);
+        }
+      },
+    }),
+    check({
+      name: 'POST /customers: a replay with the same Idempotency-Key and body answers the original customer; the same key with another body gives 409 and creates nothing',
+      requirements: ['GATE-CUST-IDEMPOTENT-REPLAY', 'GATE-CUST-IDEMPOTENCY-CONFLICT-409'],
+      needs: ['gatePartner'],
+      async run({ gatePartner: actor }, t: CheckTools) {
+        const P = 'GATE-CUST-IDEMPOTENT-REPLAY';
+        const key = randomUUID();
+        const input = newCustomerInput(t);
+        const first = expect2xx(t, await actor.client.post('/customers', input, { idempotencyKey: key, retry: false }), P);
+        // Processed again, the replay would be a duplicate email (409): the original answer is the only right one.
+        const replay = await actor.client.post('/customers', input, { idempotencyKey: key, retry: false });
+        t.expect.status(replay, first.status, P);
+        await readCreated(t, actor, first, input, P);
+        const offered = (x: typeof first) => (x.json as { id?: unknown } | undefined)?.id;
+        if (offered(first) !== undefined) t.expect.equal(offered(replay), offered(first), 'the replay answers the original customer', { requirement: P, exchange: replay });
+        else t.expect.equal(replay.json, first.json, 'the replay answers the original response', { requirement: P, exchange: replay });
+        t.observe('gate-customer-replay-header', replay.headers['idempotent-replayed'] ?? null, 'a replay marker header is not shown');
+
+        const C = 'GATE-CUST-IDEMPOTENCY-CONFLICT-409';
+        const other = newCustomerInput(t);
+        t.expect.error(await actor.client.post('/customers', other, { idempotencyKey: key, retry: false }), 409, 'conflict', { requirement: C });
+        // Nothing was created by the refused request: the same body under a fresh key creates it (no duplicate email).
+        const fresh = await actor.client.post('/customers', other, { idempotencyKey: true, retry: false });
+        t.expect.that(fresh.status >= 200 && fresh.status < 300, 'the conflicting body, sent again with a fresh key, creates its customer: the refused request created nothing', {
+          requirement: C,
+          actual: `${fresh.status} ${fresh.bodyText.slice(0, 160)}`,
+          exchange: fresh,
+        });
       },
     }),
     check({
