@@ -98,6 +98,21 @@ export default defineSuite({
       },
     }),
     check({
+      name: "one partner's PATCH /branding never shows in another partner's GET /branding",
+      requirements: ['GATE-BRAND-TENANT'],
+      // The owner is held alone: its brand_name changes only through this check while it reads it.
+      needs: ['gateExclusive', 'gateOtherTenant'],
+      async run({ gateExclusive: owner, gateOtherTenant: other }, t: CheckTools) {
+        const R = 'GATE-BRAND-TENANT';
+        const name = brandName(brandNameMax);
+        const mine = branding(t, await owner.client.patch('/branding', { brand_name: name }), R);
+        t.expect.equal(mine.brand_name, name, "the partner's PATCH sets its brand_name", { requirement: R });
+        const ex = await other.client.get('/branding');
+        const theirs = branding(t, ex, R);
+        t.expect.that(theirs.brand_name !== name, "another partner's branding does not show the partner's brand_name", { requirement: R, actual: theirs.brand_name, exchange: ex });
+      },
+    }),
+    check({
       name: 'PATCH /branding with an unknown property gives 400',
       requirements: ['GATE-BRAND-PATCH-UNKNOWN-400'],
       needs: ['gatePartner'],
