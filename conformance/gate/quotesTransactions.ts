@@ -3,12 +3,25 @@
 // access, and a completed session's tx_refid reads as a transaction. Success
 // statuses of these reads are not shown: any 2xx.
 import { randomUUID } from 'node:crypto';
-import { check, defineSuite, type CheckTools } from '../../src/runner/check.js';
+import type { GateWebhookActor } from '../../src/needs/define.js';
+import type { SessionTrigger } from '../../src/needs/support/sessionTrigger.js';
+import { check, defineSuite, type CheckTools, type RequirementId } from '../../src/runner/check.js';
 import { expect2xx } from '../../support/expect.js';
-import { sessionBody } from '../../support/gate/sessions.js';
+import { sessionBody, stringsIn } from '../../support/gate/sessions.js';
+import { UnshapedList } from '../../src/model/schemas/gate/capabilities.js';
 import { expectRedeemed, lockQuote, lockRequest, openSession, payOut } from '../../support/gate/rails.js';
 
 const quotePath = (id: string) => `/quotes/${encodeURIComponent(id)}`;
+
+/** Complete a new session and take its tx_refid from gate_session.completed (the completion trigger's answer is not a documented read). */
+async function completedRefid(t: CheckTools, actor: GateWebhookActor, complete: SessionTrigger, requirement: RequirementId): Promise<string> {
+  const sessionId = await openSession(t, actor, requirement);
+  await complete(sessionId, actor);
+  const completed = await actor.hooks.waitFor((e) => e.eventType === 'gate_session.completed' && e.json?.data?.id === sessionId, 30_000, `gate_session.completed for ${sessionId}`, requirement);
+  const refid: unknown = completed.json?.data?.tx_refid;
+  t.expect.that(typeof refid === 'string' && refid.length > 0, 'gate_session.completed carries tx_refid', { requirement, actual: refid });
+  return refid;
+}
 
 export default defineSuite({
   service: 'gate',
@@ -48,8 +61,8 @@ export default defineSuite({
       },
     }),
     check({
-      name: 'POST /quotes without rail access gives 403',
-      requirements: ['GATE-QUOTE-NO-ENTITLEMENT-403'],
+      name: 'POST /quotes and GET /quotes/{id} without rail access give 403',
+      requirements: ['GATE-QUOTE-NO-ENTITLEMENT-403', 'GATE-QUOTE-GET-NO-ENTITLEMENT-403'],
       // The lock request is the profile's createSignedQuote template, sent by a partner without rails.
       needs: ['gateNoRails', 'gateSignedQuote'],
       async run({ gateNoRails: actor }, t: CheckTools) {
@@ -58,36 +71,54 @@ export default defineSuite({
         const ex = await lockRequest(t, actor, { sessionId, side: 'off_ramp' });
         t.expect.error(ex, 403, 'forbidden', { requirement: R });
         t.observe('gate-quote-not-enabled-code', (ex.json as { code?: unknown }).code, 'the spec says the service may return feature_not_available');
+        // GET /quotes/{id} is a rail route too: the credential (SK plus rail entitlement) is refused before any id is looked up.
+        const G = 'GATE-QUOTE-GET-NO-ENTITLEMENT-403';
+        const read = await actor.client.get(quotePath(`quote_rampart_${randomUUID().replace(/-/g, '')}`));
+        t.expect.error(read, 403, 'forbidden', { requirement: G });
       },
     }),
     check({
-      name: "a completed session's tx_refid reads as a transaction; another partner gets 404",
-      requirements: ['GATE-TXN-READ', 'GATE-TXN-FOREIGN-404'],
+      name: "a completed session's tx_refid reads as that transaction and is in the reconciliation list; another partner gets 404",
+      requirements: ['GATE-TXN-READ', 'GATE-TXN-FOREIGN-404', 'GATE-TXN-LIST'],
       needs: ['gateWebhooks', 'gateCompleteSession', 'gateOtherTenant'],
       budgetMs: 90_000,
       async run({ gateWebhooks: actor, gateCompleteSession: complete, gateOtherTenant: other }, t: CheckTools) {
         const R = 'GATE-TXN-READ';
-        const sessionId = await openSession(t, actor, R);
-        await complete(sessionId, actor);
-        const completed = await actor.hooks.waitFor(
-          (e) => e.eventType === 'gate_session.completed' && e.json?.data?.id === sessionId,
-          30_000,
-          `gate_session.completed for ${sessionId}`,
-          R,
-        );
-        const refid: unknown = completed.json?.data?.tx_refid;
-        t.expect.that(typeof refid === 'string' && refid.length > 0, 'gate_session.completed carries tx_refid', { requirement: R, actual: refid });
+        const refid = await completedRefid(t, actor, complete, R);
 
         const path = `/transactions/${encodeURIComponent(refid)}`;
         const read = expect2xx(t, await actor.client.get(path), R);
-        // Record fields are not shown; single-object responses carry an object discriminator.
+        // Record fields are not shown; single-object responses carry an object discriminator, and the record is identified by refid.
         t.expect.that(typeof (read.json as { object?: unknown } | undefined)?.object === 'string', 'the transaction carries an object discriminator', { requirement: R, exchange: read });
+        t.expect.that(stringsIn(read.json).includes(refid), 'the record answered is the transaction asked for (it carries the refid)', { requirement: R, exchange: read });
         t.observe('gate-transaction-object', (read.json as { object?: unknown }).object);
 
-        const list = await actor.client.get('/transactions');
-        t.observe('gate-transactions-list-status', list.status, 'query parameters and response are not shown');
+        // A cursor-style list (its query parameters are not shown: none is sent) in the list envelope of the Conventions.
+        const L = 'GATE-TXN-LIST';
+        const listEx = expect2xx(t, await actor.client.get('/transactions'), L);
+        const list = t.expect.schema(listEx, UnshapedList, L);
+        t.expect.that(list.url.includes('/transactions'), 'the list url is the path of the list', { requirement: L, actual: list.url, exchange: listEx });
+        const listed = list.data.some((x) => stringsIn(x).includes(refid));
+        if (!list.has_more) t.expect.that(listed, 'the whole list (has_more false) holds the completed transaction', { requirement: L, exchange: listEx });
+        else if (!listed) t.observe('gate-transactions-list-first-page', 'the new transaction is not on the first page; order and paging are not shown');
 
         t.expect.error(await other.client.get(path), 404, 'not_found', { requirement: 'GATE-TXN-FOREIGN-404' });
+      },
+    }),
+    check({
+      name: "another partner's transaction list never shows the partner's transaction",
+      requirements: ['GATE-TXN-LIST-TENANT'],
+      needs: ['gateWebhooks', 'gateCompleteSession', 'gateOtherTenant'],
+      budgetMs: 90_000,
+      async run({ gateWebhooks: actor, gateCompleteSession: complete, gateOtherTenant: other }, t: CheckTools) {
+        const T = 'GATE-TXN-LIST-TENANT';
+        const refid = await completedRefid(t, actor, complete, T);
+        // The list's cursor is not shown, so only its first page can be read.
+        const ex = expect2xx(t, await other.client.get('/transactions'), T);
+        const theirs = t.expect.schema(ex, UnshapedList, T);
+        t.expect.that(!theirs.data.some((x) => stringsIn(x).includes(refid)), "another partner's transaction list does not show the transaction", { requirement: T, exchange: ex });
+        if (theirs.has_more)
+          t.unverified(`another partner's GET /transactions has more than one page and its cursor is not shown: the transaction is not on the first page (${theirs.data.length} items), but the whole list was not seen`);
       },
     }),
     check({
