@@ -9,11 +9,16 @@ import { check, defineSuite, type CheckTools, type RequirementId } from '../../s
 import { GATE_LIMITS } from '../../src/model/limits.js';
 import { RailPayOut } from '../../src/model/schemas/gate/rails.js';
 import { expect2xx } from '../../support/expect.js';
+import { expectAccountBlocked } from '../../support/gate/accountBlocked.js';
 import { expectPaidOut, expectRedeemed, lockQuote, openSession, payOut, type LockedQuote } from '../../support/gate/rails.js';
+import { stringsIn } from '../../support/gate/sessions.js';
 
 const { gateSessionIdMax, quoteIdMax, referenceMax } = GATE_LIMITS.payOut;
 
 const payOutPath = (id: string) => `/rails/pay_outs/${encodeURIComponent(id)}`;
+
+/** POST /rails/pay_ins (its body is the profile's: not shown) with that Idempotency-Key, never retried. */
+const payInWith = (actor: GateActor, body: Record<string, unknown>, key: string | true) => actor.client.post('/rails/pay_ins', body, { idempotencyKey: key, retry: false });
 
 /** Every body must be refused with 400 invalid_request; then the untouched quote still pays out. */
 async function refusedThenPaid(
@@ -62,11 +67,12 @@ export default defineSuite({
   section: 'Endpoints > Rails',
   checks: [
     check({
-      name: 'pay-out: 201 rail_pay_out with the quote amount, 128-char reference, replay, read, then the consumed quote gives 409',
+      name: "pay-out: 201 rail_pay_out with the quote's amount, currency and method, 128-char reference, replay, read, then the consumed quote gives 409",
       requirements: [
         'GATE-QUOTE-LOCK',
         'GATE-RAIL-PAYOUT-201',
         'GATE-RAIL-PAYOUT-AMOUNT-FROM-QUOTE',
+        'GATE-RAIL-PAYOUT-CURRENCY-METHOD-FROM-QUOTE',
         'GATE-RAIL-PROVIDER-FIELD',
         'GATE-RAIL-PAYOUT-REFERENCE-MAX',
         'GATE-RAIL-PAYOUT-IDEMPOTENT-REPLAY',
@@ -190,22 +196,67 @@ export default defineSuite({
       },
     }),
     check({
-      name: 'a pay-in redeems the quote: a second redemption gives 409',
-      requirements: ['GATE-RAIL-PAYIN-REDEEMS'],
+      name: 'a pay-in redeems the quote (a second redemption gives 409); a replay answers the original; the same key with another body gives 409 and redeems nothing',
+      requirements: ['GATE-RAIL-PAYIN-REDEEMS', 'GATE-RAIL-PAYIN-IDEMPOTENT-REPLAY', 'GATE-RAIL-PAYIN-IDEMPOTENCY-CONFLICT-409'],
       needs: ['gateRails', 'gateSignedQuote', 'gatePayIn'],
       async run({ gateRails: actor, gateSignedQuote: lock, gatePayIn: payInBody }, t: CheckTools) {
         const R = 'GATE-RAIL-PAYIN-REDEEMS';
         const q = await lockQuote(t, actor, lock, 'on_ramp', R);
         const body = payInBody({ quoteId: q.quoteId, sessionId: q.sessionId });
+        const key = randomUUID();
         // The pay-in response is not shown: any 2xx.
-        const payIn = expect2xx(t, await actor.client.post('/rails/pay_ins', body, { idempotencyKey: true, retry: false }), R, 'the pay-in redeeming the quote');
+        const payIn = expect2xx(t, await payInWith(actor, body, key), R, 'the pay-in redeeming the quote');
         t.observe('gate-pay-in-status', payIn.status, 'pay-in response is not shown');
-        const again = await actor.client.post('/rails/pay_ins', body, { idempotencyKey: true, retry: false });
-        t.expect.error(again, 409, 'conflict', { requirement: R });
+
+        // Processed again, the replay would meet a consumed quote (409): the original answer is the only right one.
+        const P = 'GATE-RAIL-PAYIN-IDEMPOTENT-REPLAY';
+        const replay = await payInWith(actor, body, key);
+        t.expect.status(replay, payIn.status, P);
+        if (payIn.json?.id !== undefined) t.expect.equal(replay.json?.id, payIn.json.id, 'the replay answers the original pay-in', { requirement: P, exchange: replay });
+        else t.expect.equal(replay.json, payIn.json, 'the replay answers the original response', { requirement: P, exchange: replay });
+
+        t.expect.error(await payInWith(actor, body, true), 409, 'conflict', { requirement: R });
         // A pay-out on a pay-in's quote: consumed (409), or refused for the quote's side (not shown).
         const out = await payOut(actor, { gate_session_id: q.sessionId, quote_id: q.quoteId });
         t.expect.status(out, [400, 409], R);
         t.observe('gate-pay-out-on-pay-in-quote', out.status);
+
+        // Another quote's pay-in under the used key: a fingerprint mismatch, refused before anything is redeemed.
+        const C = 'GATE-RAIL-PAYIN-IDEMPOTENCY-CONFLICT-409';
+        const q2 = await lockQuote(t, actor, lock, 'on_ramp', C);
+        const body2 = payInBody({ quoteId: q2.quoteId, sessionId: q2.sessionId });
+        t.expect.error(await payInWith(actor, body2, key), 409, 'conflict', { requirement: C });
+        expect2xx(t, await payInWith(actor, body2, true), C, 'the second quote, redeemed with a fresh key (the refused request redeemed nothing)');
+      },
+    }),
+    check({
+      name: "GET /rails/pay_ins/{id} reads the pay-in; another rail-entitled partner gets 404",
+      requirements: ['GATE-RAIL-PAYIN-READ', 'GATE-RAIL-PAYIN-FOREIGN-404'],
+      needs: ['gateRails', 'gateSignedQuote', 'gatePayIn', 'gateOtherRails'],
+      async run({ gateRails: actor, gateSignedQuote: lock, gatePayIn: payInBody, gateOtherRails: stranger }, t: CheckTools) {
+        const R = 'GATE-RAIL-PAYIN-READ';
+        const q = await lockQuote(t, actor, lock, 'on_ramp', R);
+        const made = expect2xx(t, await payInWith(actor, payInBody({ quoteId: q.quoteId, sessionId: q.sessionId }), true), R, 'the pay-in to read');
+        const id: unknown = made.json?.id;
+        // Pay-in record fields are not shown: the id is the one a single-object response offers.
+        if (typeof id !== 'string' || id.length === 0) return t.unverified('the pay-in response offers no id (its fields are not shown): there is no pay-in id to read');
+        const path = `/rails/pay_ins/${encodeURIComponent(id)}`;
+        const read = expect2xx(t, await actor.client.get(path), R);
+        t.expect.that(typeof read.json?.object === 'string', 'the pay-in record carries an object discriminator', { requirement: R, exchange: read });
+        t.expect.that(stringsIn(read.json).includes(id), 'the record answered is the pay-in asked for (it carries its id)', { requirement: R, exchange: read });
+        t.observe('gate-pay-in-record-keys', Object.keys(read.json ?? {}).sort(), 'pay-in record fields are not shown');
+
+        const F = 'GATE-RAIL-PAYIN-FOREIGN-404';
+        t.expect.error(await stranger.client.get(path), 404, 'not_found', { requirement: F });
+      },
+    }),
+    check({
+      name: "account_blocked: absent until a rail pushes the user past the volume cap, true on that rail; the user's next rail is refused",
+      requirements: ['GATE-RAIL-ACCOUNT-BLOCKED'],
+      needs: ['gateSignedQuote'],
+      budgetMs: 90_000,
+      async run({ gateRailVolumeCap: actor, gateSignedQuote: lock }, t: CheckTools) {
+        await expectAccountBlocked(t, actor, lock, 'GATE-RAIL-ACCOUNT-BLOCKED');
       },
     }),
     check({

@@ -26,6 +26,8 @@ export interface LockedQuote {
   fiat: string;
   /** Client clock when the quote was locked (declared lifetimes count from here). */
   lockedAt: number;
+  /** The quote's currency and method, where the lock response shows them (its fields are not shown beyond fiat_pay_or_receive). */
+  shown: { currency?: string; method?: string };
 }
 
 /**
@@ -33,7 +35,11 @@ export interface LockedQuote {
  * redeem an off_ramp (sell) quote; pay-ins redeem an on_ramp one.
  */
 export async function lockQuote(t: CheckTools, actor: GateActor, lock: LockSignedQuote, side: 'on_ramp' | 'off_ramp', requirement: RequirementId): Promise<LockedQuote> {
-  const sessionId = await openSession(t, actor, requirement);
+  return lockQuoteFor(t, actor, lock, await openSession(t, actor, requirement), side);
+}
+
+/** Lock a signed quote for an open session of the actor's. */
+export async function lockQuoteFor(t: CheckTools, actor: GateActor, lock: LockSignedQuote, sessionId: string, side: 'on_ramp' | 'off_ramp'): Promise<LockedQuote> {
   const lockedAt = Date.now();
   const q = await lock({ sessionId, side }, actor);
   t.expect.that(typeof q.fiatPayOrReceive === 'string' && /^\d+(\.\d+)?$/.test(q.fiatPayOrReceive), 'the locked quote carries fiat_pay_or_receive as a decimal string', {
@@ -41,7 +47,12 @@ export async function lockQuote(t: CheckTools, actor: GateActor, lock: LockSigne
     actual: q.fiatPayOrReceive,
     exchange: q.exchange,
   });
-  return { sessionId, quoteId: q.id, fiat: q.fiatPayOrReceive!, lockedAt };
+  const body = (q.exchange.json ?? {}) as { currency?: unknown; method?: unknown };
+  const shown = {
+    ...(typeof body.currency === 'string' ? { currency: body.currency } : {}),
+    ...(typeof body.method === 'string' ? { method: body.method } : {}),
+  };
+  return { sessionId, quoteId: q.id, fiat: q.fiatPayOrReceive!, lockedAt, shown };
 }
 
 export function payOut(actor: GateActor, body: Record<string, unknown>, idempotencyKey: string | boolean = true): Promise<Exchange> {
@@ -54,6 +65,10 @@ export function expectPaidOut(t: CheckTools, ex: Exchange, q: LockedQuote, requi
   const p = t.expect.schema(ex, RailPayOut, requirement);
   t.expect.equal([p.gate_session_id, p.quote_id], [q.sessionId, q.quoteId], 'the pay-out names the session and quote redeemed', { requirement, exchange: ex });
   t.expect.equal(p.amount, q.fiat, "amount equals the quote's fiat_pay_or_receive", { requirement: 'GATE-RAIL-PAYOUT-AMOUNT-FROM-QUOTE', exchange: ex });
+  const M = 'GATE-RAIL-PAYOUT-CURRENCY-METHOD-FROM-QUOTE';
+  if (q.shown.currency !== undefined) t.expect.equal(p.currency, q.shown.currency.toUpperCase(), "currency is the locked quote's", { requirement: M, exchange: ex });
+  if (q.shown.method !== undefined) t.expect.equal(p.method, q.shown.method, "method is the locked quote's", { requirement: M, exchange: ex });
+  if (q.shown.currency === undefined && q.shown.method === undefined) t.observe('gate-quote-currency-method-shown', false, "the lock response shows neither currency nor method: the pay-out's cannot be compared");
   return p;
 }
 
