@@ -8,11 +8,66 @@ import { check, defineSuite, type CheckTools, type RequirementId } from '../../s
 import { GATE_LIMITS } from '../../src/model/limits.js';
 import { expect2xx } from '../../support/expect.js';
 import { expectGateError } from '../../support/gate/errors.js';
-import { bootstrap, createSession, findJwt, sessionPath, stringsIn } from '../../support/gate/sessions.js';
+import { bootstrap, createSession, expectTermsEchoed, findJwt, sessionBody, sessionPath, stringsIn } from '../../support/gate/sessions.js';
+import { decEq } from '../../support/pools/pools.js';
+import type { GateActor } from '../../src/needs/define.js';
+import type { GateSession } from '../../src/model/schemas/gate/sessions.js';
 
 const HOUR_S = GATE_LIMITS.embedTokenLifetimeMs / 1000;
 /** Clock and rounding slack on the 1 h token lifetime, in seconds. */
 const LIFETIME_SLACK_S = 60;
+/** A checksummed EVM address (EIP-55's own example), for a wallet on an EVM network. */
+const EVM_WALLET = '0x52908400098527886E0F7030069857D2E4169EE7';
+
+/** Every string and number inside a JSON value (the bootstrap's field names are not shown). */
+function leavesOf(v: unknown, out: (string | number)[] = []): (string | number)[] {
+  if (typeof v === 'string' || typeof v === 'number') out.push(v);
+  else if (v && typeof v === 'object') for (const x of Object.values(v)) leavesOf(x, out);
+  return out;
+}
+
+/**
+ * Terms a target itself offers for a session's token constraint: an active
+ * on_ramp asset of GET /capabilities/assets with its first network (and a
+ * wallet when that network is EVM-style). None when the list offers none.
+ */
+async function tokenTerms(actor: GateActor): Promise<Record<string, string>> {
+  const ex = await actor.client.get('/capabilities/assets');
+  const assets = (ex.status >= 200 && ex.status < 300 ? (ex.json?.data ?? []) : []) as { symbol?: unknown; active?: unknown; side?: unknown; networks?: { chain?: unknown; contract_address?: unknown }[] }[];
+  const a = assets.find((x) => x?.active === true && x.side === 'on_ramp' && typeof x.symbol === 'string' && typeof x.networks?.[0]?.chain === 'string');
+  if (!a) return {};
+  const net = a.networks![0]!;
+  const evm = typeof net.contract_address === 'string' && net.contract_address.startsWith('0x');
+  return { target_token: a.symbol as string, target_network: net.chain as string, ...(evm ? { wallet_address: EVM_WALLET } : {}) };
+}
+
+/**
+ * The bootstrap's session context carries what the spec lists, whatever the field names: the session id, its
+ * amount and currency, mode, the owning partner id, return URL, flow and target token/network as the session
+ * holds them, and the token's expiry (as a time near the JWT's exp, or its lifetime).
+ */
+function expectContext(t: CheckTools, ex: Exchange, session: GateSession, claims: Record<string, unknown>, requirement: RequirementId): void {
+  const leaves = leavesOf(ex.json);
+  const has = (what: string, want: string, same: (x: string | number) => boolean) =>
+    t.expect.that(leaves.some(same), `the session context carries the ${what} (${want})`, { requirement, exchange: ex });
+  const str = (v: string) => (x: string | number) => x === v;
+  has('session id', session.id, str(session.id));
+  has('amount', session.amount, (x) => (typeof x === 'string' && /^\d+(\.\d+)?$/.test(x) ? decEq(x, session.amount) : typeof x === 'number' && String(x) !== '' && decEq(String(x), session.amount)));
+  has('currency', session.currency, (x) => typeof x === 'string' && x.toUpperCase() === session.currency.toUpperCase());
+  has('mode', session.mode, str(session.mode));
+  has("owning partner's id", session.partner_id, str(session.partner_id));
+  has('return URL', session.return_url, str(session.return_url));
+  for (const k of ['flow', 'target_token', 'target_network'] as const) {
+    const v = session[k];
+    if (typeof v === 'string') has(k.replace('_', ' '), v, str(v));
+  }
+  const exp = Number(claims.exp);
+  const iat = Number.isFinite(Number(claims.iat)) ? Number(claims.iat) : exp - HOUR_S;
+  const near = (s: number) => Math.abs(s - exp) <= LIFETIME_SLACK_S;
+  has('token expiry', String(exp), (x) =>
+    typeof x === 'string' ? !/^\d+$/.test(x) && Number.isFinite(Date.parse(x)) && near(Date.parse(x) / 1000) : near(x) || near(x / 1000) || Math.abs(x - (exp - iat)) <= LIFETIME_SLACK_S,
+  );
+}
 
 function expectCsp(t: CheckTools, ex: Exchange, origins: readonly string[], requirement: RequirementId): void {
   const csp = ex.headers['content-security-policy'] ?? '';
@@ -48,8 +103,8 @@ export default defineSuite({
   section: 'Endpoints > Embed',
   checks: [
     check({
-      name: 'bootstrap from an allowed origin answers a 1-hour embed token with a frame-ancestors policy naming the allowed origins',
-      requirements: ['GATE-EMBED-BOOTSTRAP', 'GATE-EMBED-CSP', 'GATE-EMBED-TOKEN-LIFETIME'],
+      name: 'bootstrap from an allowed origin answers a 1-hour embed token with a frame-ancestors policy naming the allowed origins; the token is no server credential',
+      requirements: ['GATE-EMBED-BOOTSTRAP', 'GATE-EMBED-CSP', 'GATE-EMBED-TOKEN-LIFETIME', 'GATE-EMBED-TOKEN-NOT-SERVER-CREDENTIAL'],
       needs: ['gateEmbed'],
       async run({ gateEmbed: actor }, t: CheckTools) {
         const sentS = Date.now() / 1000;
@@ -64,6 +119,13 @@ export default defineSuite({
           expected: HOUR_S,
           actual: exp - iat,
         });
+        // Not a server credential: as the bearer of a secret-key route it is refused (401 not a credential, or 403).
+        const N = 'GATE-EMBED-TOKEN-NOT-SERVER-CREDENTIAL';
+        const { token } = findJwt(ex.json)!;
+        const asKey = await actor.client.request({ method: 'GET', path: '/gate_sessions', auth: { bearer: token }, retry: false });
+        t.expect.status(asKey, [401, 403], N);
+        expectGateError(t, asKey, asKey.status, N);
+        t.observe('gate-embed-token-as-bearer-status', asKey.status);
       },
     }),
     check({
@@ -109,14 +171,20 @@ export default defineSuite({
       },
     }),
     check({
-      name: "clientSecret binds the token to its session; another partner's session clientSecret is refused (403 or 404)",
-      requirements: ['GATE-EMBED-CLIENT-SECRET-BINDS', 'GATE-EMBED-CLIENT-SECRET-FOREIGN-REFUSED'],
+      name: "clientSecret binds the token to its session and answers its context (terms, mode, owner, expiry); another partner's session clientSecret is refused (403 or 404)",
+      requirements: ['GATE-EMBED-CLIENT-SECRET-BINDS', 'GATE-EMBED-CONTEXT', 'GATE-SESS-ECHO-TERMS', 'GATE-EMBED-CLIENT-SECRET-FOREIGN-REFUSED'],
       needs: ['gateEmbed', 'gateOtherTenant'],
       async run({ gateEmbed: actor, gateOtherTenant: other }, t: CheckTools) {
-        const { session } = await createSession(t, actor, 'GATE-EMBED-CLIENT-SECRET-BINDS');
+        // A session with every term the context may carry: flow, and a token constraint the target itself offers.
+        const terms: Record<string, string> = { flow: 'on_ramp', ...(await tokenTerms(actor)) };
+        if (!terms.target_token) t.observe('gate-embed-context-target-terms', 'no active on_ramp asset with a network in GET /capabilities/assets: the session binds no token constraint');
+        const created = await createSession(t, actor, 'GATE-EMBED-CLIENT-SECRET-BINDS', terms);
+        const { session } = created;
+        expectTermsEchoed(t, session, sessionBody(t, terms), created.exchange, 'GATE-SESS-ECHO-TERMS');
         const ex = expect2xx(t, await bootstrap(actor, { origin: actor.origin }, { clientSecret: session.client_secret }), 'GATE-EMBED-CLIENT-SECRET-BINDS');
-        expectToken(t, ex, 'GATE-EMBED-CLIENT-SECRET-BINDS');
+        const jwt = expectToken(t, ex, 'GATE-EMBED-CLIENT-SECRET-BINDS');
         t.expect.that(stringsIn(ex.json).includes(session.id), 'the session context names the bound session', { requirement: 'GATE-EMBED-CLIENT-SECRET-BINDS', exchange: ex });
+        expectContext(t, ex, session, jwt.claims, 'GATE-EMBED-CONTEXT');
 
         const R = 'GATE-EMBED-CLIENT-SECRET-FOREIGN-REFUSED';
         const foreign = (await createSession(t, other, R)).session;
