@@ -80,16 +80,25 @@ export default defineSuite({
       },
     }),
     check({
-      name: 'a publishable key cannot list or create sessions (401 or 403)',
+      name: 'a publishable key cannot list or create sessions nor move money (401 or 403)',
       requirements: ['GATE-AUTH-PK-SECRET-ROUTE'],
       needs: ['gateEmbed'],
       async run({ gateEmbed: actor }, t: CheckTools) {
         const R = 'GATE-AUTH-PK-SECRET-ROUTE';
         const list = await actor.client.request({ ...PROBE, auth: 'publishable', retry: false });
         const create = await actor.client.request({ method: 'POST', path: '/gate_sessions', body: sessionBody(t), idempotencyKey: true, auth: 'publishable', retry: false });
+        // Moving money: a pay-out, refused for the credential before its body (an unknown quote) is looked at.
+        const money = await actor.client.request({
+          method: 'POST',
+          path: '/rails/pay_outs',
+          body: { gate_session_id: `gs_rampart_${randomUUID().slice(0, 8)}`, quote_id: `q_rampart_${randomUUID().slice(0, 8)}` },
+          idempotencyKey: true,
+          auth: 'publishable',
+          retry: false,
+        });
         // The rule says a publishable key is for bootstrap only; whether the refusal is 401 (not a credential for this
         // route) or 403 (a known key without the right) is not shown.
-        for (const ex of [list, create]) {
+        for (const ex of [list, create, money]) {
           t.expect.status(ex, [401, 403], R);
           expectGateError(t, ex, ex.status, R);
           t.observe('gate-publishable-key-on-secret-route', ex.status, `${ex.request.method} /gate_sessions with a publishable key`);

@@ -124,8 +124,8 @@ export default defineSuite({
       },
     }),
     check({
-      name: 'POST /webhooks/test twice: pending deliveries of new events, listed most recent first, delivered with the test data',
-      requirements: ['GATE-WHOPS-TEST-PENDING', 'GATE-WHOPS-TEST-NEW-EVENT', 'GATE-WHOPS-LIST-ORDER', 'GATE-WHOPS-DELIVERY-SHAPE', 'GATE-WHOPS-TEST-EVENT-DATA'],
+      name: 'POST /webhooks/test twice: pending deliveries of new events to the configured webhook_url, listed most recent first, delivered with the test data',
+      requirements: ['GATE-WHOPS-TEST-PENDING', 'GATE-WHOPS-TEST-NEW-EVENT', 'GATE-WHOPS-LIST-ORDER', 'GATE-WHOPS-DELIVERY-SHAPE', 'GATE-WHOPS-DELIVERY-TARGET-URL', 'GATE-WHOPS-TEST-EVENT-DATA'],
       needs: ['gateWebhooks'],
       budgetMs: 90_000,
       async run({ gateWebhooks: actor }, t: CheckTools) {
@@ -134,6 +134,7 @@ export default defineSuite({
         for (const { ex, delivery } of [first, second]) {
           t.expect.equal(delivery.event_type, 'webhook.test', 'the test delivery has event_type webhook.test', { requirement: 'GATE-WHOPS-TEST-PENDING', exchange: ex });
           t.expect.equal(delivery.status, 'pending', 'the test delivery answers status pending', { requirement: 'GATE-WHOPS-TEST-PENDING', exchange: ex });
+          t.expect.equal(delivery.target_url, actor.hooks.url, "target_url is the partner's configured webhook_url", { requirement: 'GATE-WHOPS-DELIVERY-TARGET-URL', exchange: ex });
         }
         t.expect.that(first.delivery.event_id !== second.delivery.event_id, 'each POST /webhooks/test creates a new event with its own event id', {
           requirement: 'GATE-WHOPS-TEST-NEW-EVENT',
