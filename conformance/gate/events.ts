@@ -4,7 +4,7 @@
 // X-<svc>-Timestamp/-Event-Id/-Event-Type for any <svc>. (The receiver half of
 // the Signature rule binds rampart's receiver, not the target: test/receiver.test.ts.)
 import type { GateWebhookActor } from '../../src/needs/define.js';
-import { check, defineSuite, type CheckTools } from '../../src/runner/check.js';
+import { check, defineSuite, type CheckTools, type RequirementId } from '../../src/runner/check.js';
 import { GATE_LIMITS } from '../../src/model/limits.js';
 import { EVENT_DATA_SCHEMAS, GateEventEnvelope, WebhookDelivery, WebhookDeliveryList } from '../../src/model/schemas/gate/webhooks.js';
 import { parseSignatureHeader, verifyGateSignature } from '../../src/webhooks/verify.js';
@@ -62,6 +62,21 @@ async function listedTestEvents(t: CheckTools, actor: GateWebhookActor): Promise
     if (!list.has_more) return { ids, complete: true };
   }
   return { ids, complete: false };
+}
+
+/**
+ * A quota event the trigger caused: a new one of `type` after the trigger (quota events name no object to match
+ * on), signed, its data an object of usage counters (their exact shape is not shown: at least one number).
+ */
+async function expectQuotaEvent(t: CheckTools, actor: GateWebhookActor, cause: () => Promise<unknown>, type: string, R: RequirementId): Promise<void> {
+  const before = new Set(actor.hooks.attempts().filter((e) => e.eventType === type).map((e) => e.eventId));
+  await cause();
+  const e = await actor.hooks.waitFor((ev) => ev.eventType === type && !before.has(ev.eventId), EVENT_WAIT_MS, type, R);
+  t.expect.that(e.verification.ok, `${type} carries a valid signature`, { requirement: R, actual: e.verification.reason });
+  const data: unknown = e.json?.data;
+  const counters = data && typeof data === 'object' && !Array.isArray(data) ? Object.values(data).filter((v) => typeof v === 'number') : [];
+  t.expect.that(counters.length > 0, `${type} data is an object of usage counters (at least one number)`, { requirement: R, actual: JSON.stringify(data)?.slice(0, 200) });
+  t.observe(`gate-${type}-data-keys`, data && typeof data === 'object' ? Object.keys(data).sort() : typeof data, 'the exact shape of quota counters is not shown');
 }
 
 export default defineSuite({
@@ -129,6 +144,22 @@ export default defineSuite({
           const dataId = typeof e.json?.data === 'string' ? e.json.data : e.json?.data?.id;
           if (want.id) t.expect.equal(dataId, want.id, `${want.type} data is the object the event is about`, { requirement: R });
         }
+      },
+    }),
+    check({
+      name: 'partner.quota.warning fires when the partner approaches a usage quota, with its usage counters',
+      requirements: ['GATE-EVT-QUOTA-WARNING'],
+      needs: ['gateWebhooks'],
+      async run({ gateWebhooks: actor, gateQuotaWarning: approach }, t: CheckTools) {
+        await expectQuotaEvent(t, actor, () => approach(actor), 'partner.quota.warning', 'GATE-EVT-QUOTA-WARNING');
+      },
+    }),
+    check({
+      name: 'partner.quota.exhausted fires when a usage quota is exhausted, with its usage counters',
+      requirements: ['GATE-EVT-QUOTA-EXHAUSTED'],
+      needs: ['gateWebhooks'],
+      async run({ gateWebhooks: actor, gateQuotaExhausted: exhaust }, t: CheckTools) {
+        await expectQuotaEvent(t, actor, () => exhaust(actor), 'partner.quota.exhausted', 'GATE-EVT-QUOTA-EXHAUSTED');
       },
     }),
     check({

@@ -6,6 +6,7 @@ import type { GateWebhookActor } from '../../src/needs/define.js';
 import type { SessionTrigger } from '../../src/needs/support/sessionTrigger.js';
 import { check, defineSuite, type CheckTools, type RequirementId } from '../../src/runner/check.js';
 import { GateSession } from '../../src/model/schemas/gate/sessions.js';
+import { KycRequiredData } from '../../src/model/schemas/gate/webhooks.js';
 import type { ReceivedEvent } from '../../src/webhooks/types.js';
 import { expect2xx } from '../../support/expect.js';
 import { bootstrap, createSession, sessionPath } from '../../support/gate/sessions.js';
@@ -100,6 +101,27 @@ export default defineSuite({
         await t.sleep(DUPLICATE_WINDOW_MS, 'listening for a second gate_session.expired', 'target');
         const ids = new Set(actor.hooks.events().filter(forSession('gate_session.expired', session.id)).map((e) => e.eventId));
         t.expect.equal(ids.size, 1, 'gate_session.expired fires once per session (distinct event ids)', { requirement: R });
+      },
+    }),
+    check({
+      name: "kyc.required fires when a session is blocked pending KYC, with the session's id, kyc_status and user_reference",
+      requirements: ['GATE-EVT-KYC-REQUIRED'],
+      needs: ['gateWebhooks'],
+      async run({ gateWebhooks: actor, gateRequireKyc: requireKyc }, t: CheckTools) {
+        const R = 'GATE-EVT-KYC-REQUIRED';
+        const ref = `rampart-${randomUUID()}`;
+        const { session } = await createSession(t, actor, R, { user_reference: ref });
+        await requireKyc(session.id, actor);
+        // Matched on the raw body, so a misshapen data is judged below rather than missed.
+        const e = await actor.hooks.waitFor((ev) => ev.eventType === 'kyc.required' && ev.rawBody.includes(session.id), EVENT_WAIT_MS, `kyc.required for ${session.id}`, R);
+        t.expect.that(e.verification.ok, 'kyc.required carries a valid signature', { requirement: R, actual: e.verification.reason });
+        const data = KycRequiredData.safeParse(e.json?.data);
+        t.expect.that(data.success, 'kyc.required data carries gate_session_id, kyc_status and user_reference', {
+          requirement: R,
+          actual: data.success ? undefined : `${JSON.stringify(e.json?.data).slice(0, 200)} — ${data.error.issues.slice(0, 2).map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+        });
+        t.expect.equal([e.json.data.gate_session_id, e.json.data.user_reference], [session.id, ref], "the data names the blocked session and its user_reference", { requirement: R });
+        t.observe('gate-kyc-required-status', e.json.data.kyc_status, 'kyc_status values are not shown');
       },
     }),
     check({
