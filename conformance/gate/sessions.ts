@@ -3,7 +3,7 @@
 // terminal states, expiry on bootstrap, kyc_pre_verified.
 import { randomUUID } from 'node:crypto';
 import { check, defineSuite, type CheckTools } from '../../src/runner/check.js';
-import { GateSession, GateSessionList } from '../../src/model/schemas/gate/sessions.js';
+import { CreatedGateSession, GateSession, GateSessionList } from '../../src/model/schemas/gate/sessions.js';
 import { expect2xx } from '../../support/expect.js';
 import { expectGateError } from '../../support/gate/errors.js';
 import { expectNeverListed } from '../../support/gate/lists.js';
@@ -36,11 +36,14 @@ export default defineSuite({
         const currency = String(sessionBody(t).currency ?? 'eur').toLowerCase();
         // The optional terms a partner may bind: flow (on_ramp is a documented value), a cancel redirect and a correlation id.
         const terms = { currency, metadata: METADATA, cancel_url: `https://rampart.example.test/cancel/${randomUUID()}`, flow: 'on_ramp', user_reference: `rampart-${randomUUID()}` };
-        const { session, exchange } = await createSession(t, actor, 'GATE-SESS-CREATE-SHAPE', terms);
+        const exchange = expect2xx(t, await actor.client.post('/gate_sessions', sessionBody(t, terms), { idempotencyKey: true }), 'GATE-SESS-CREATE-SHAPE');
+        // The field rules first, on the raw body: a wrong prefix or a lowercase currency is its own rule broken, not the shape.
+        const raw = (exchange.json ?? {}) as { client_secret?: unknown; currency?: unknown };
+        t.expect.that(typeof raw.client_secret === 'string' && raw.client_secret.startsWith('gsec_'), 'client_secret starts with gsec_', { requirement: 'GATE-SESS-CLIENT-SECRET-PREFIX', actual: typeof raw.client_secret === 'string' ? `${raw.client_secret.slice(0, 5)}…` : raw.client_secret, exchange });
+        t.expect.equal(raw.currency, currency.toUpperCase(), 'currency is uppercased', { requirement: 'GATE-SESS-CURRENCY-UPPERCASE', exchange });
+        const session = t.expect.schema(exchange, CreatedGateSession, 'GATE-SESS-CREATE-SHAPE');
         t.expect.equal(session.status, 'open', 'a new session is open', { requirement: 'GATE-SESS-CREATE-SHAPE', exchange });
         t.expect.equal(session.mode, 'test', 'a session a test key creates on the sandbox is mode test', { requirement: 'GATE-SESS-MODE-OF-KEY', exchange });
-        t.expect.that(session.client_secret.startsWith('gsec_'), 'client_secret starts with gsec_', { requirement: 'GATE-SESS-CLIENT-SECRET-PREFIX', exchange });
-        t.expect.equal(session.currency, currency.toUpperCase(), 'currency is uppercased', { requirement: 'GATE-SESS-CURRENCY-UPPERCASE', exchange });
         t.expect.equal(session.metadata, METADATA, 'metadata comes back verbatim', { requirement: 'GATE-SESS-METADATA-VERBATIM', exchange });
         const sent = sessionBody(t, terms);
         expectTermsEchoed(t, session, sent, exchange, 'GATE-SESS-ECHO-TERMS');
@@ -108,7 +111,10 @@ export default defineSuite({
         const { session } = await createSession(t, owner, R);
         // Endpoints: "Partner-scoped ids of another partner return 404"; Errors: "cross-tenant is 404, never 403".
         // The 403 of Authentication rule 3 reads for another partner's session bound by clientSecret (Embed).
-        expectGateError(t, await other.client.get(sessionPath(session.id)), 404, 'GATE-ERR-CROSS-TENANT-404');
+        const read = await other.client.get(sessionPath(session.id));
+        // Not readable at all is this endpoint's rule; the 404 rather than 403 is the Errors table's.
+        t.expect.that(read.status >= 400 && read.status < 500, "another partner's retrieve of the session is refused", { requirement: R, actual: read.status, exchange: read });
+        expectGateError(t, read, 404, 'GATE-ERR-CROSS-TENANT-404');
         expectGateError(t, await other.client.post(sessionPath(session.id, '/cancel'), undefined, { retry: false }), 404, R);
         const still = t.expect.schema(t.expect.status(await owner.client.get(sessionPath(session.id)), 200, R), GateSession, R);
         t.expect.equal(still.status, 'open', "the other partner's cancel changed nothing", { requirement: R });
@@ -204,6 +210,9 @@ export default defineSuite({
             GateSessionList,
             'GATE-SESS-LIST-STARTING-AFTER',
           );
+          // The page after a cursor starts after it: nothing already walked comes back (judged before has_more, which a repeat would skew).
+          const again = next.data.filter((x) => seen.includes(x.id)).map((x) => x.id);
+          t.expect.equal(again, [], `the page after ${last.id} repeats no session already walked`, { requirement: 'GATE-SESS-LIST-STARTING-AFTER' });
           t.expect.equal(page.has_more, next.data.length > 0, `has_more of the page ending at ${last.id} says whether another page follows`, { requirement: 'GATE-SESS-LIST-PAGINATION' });
           if (!page.has_more) break;
           page = next;

@@ -84,7 +84,8 @@ function createSession(world: GateWorld, caller: GateCaller, body: Record<string
   const now = world.clock.now();
   const lifetimeS = world.profile.reference?.sessionLifetimeSeconds ?? 1800;
   const kycGiven = body.kyc_package !== undefined;
-  const kycAccepted = kycGiven && (caller.partner.kycTrusted === true || world.faults.has('sess-kyc-untrusted-accepted'));
+  // Faults: an untrusted partner's package is accepted; a trusted partner's is ignored.
+  const kycAccepted = kycGiven && !world.faults.has('sess-kyc-trusted-ignored') && (caller.partner.kycTrusted === true || world.faults.has('sess-kyc-untrusted-accepted'));
   const currency = body.currency as string;
   const opt = (k: string) => (typeof body[k] === 'string' ? (body[k] as string) : null);
   const record: SessionRecord = {
@@ -137,6 +138,7 @@ export const area: GateArea = {
     { name: 'sess-metadata-not-verbatim', service: 'gate', requirements: ['GATE-SESS-METADATA-VERBATIM'], description: 'Non-string metadata values come back JSON-encoded as strings.', suite: 'conformance' },
     { name: 'sess-return-url-optional', service: 'gate', requirements: ['GATE-SESS-CREATE-REQUIRED-FIELDS'], description: 'A session without return_url is created instead of 400.', suite: 'conformance' },
     { name: 'sess-kyc-untrusted-accepted', service: 'gate', requirements: ['GATE-SESS-KYC-PRE-VERIFIED'], description: 'A kyc_package from a partner that is not KYC-trusted sets kyc_pre_verified true.', suite: 'conformance' },
+    { name: 'sess-kyc-trusted-ignored', service: 'gate', requirements: ['GATE-SESS-KYC-PRE-VERIFIED'], description: "A KYC-trusted partner's kyc_package is not accepted: kyc_pre_verified stays false.", suite: 'conformance' },
     { name: 'sess-cancel-terminal-200', service: 'gate', requirements: ['GATE-SESS-CANCEL-TERMINAL-409'], description: 'Cancelling a terminal session answers 200 with the session unchanged instead of 409.', suite: 'conformance' },
     { name: 'sess-cancel-expired-allowed', service: 'gate', requirements: ['GATE-SESS-CANCEL-TERMINAL-409'], description: 'An expired session can be cancelled (status becomes cancelled).', suite: 'conformance' },
     { name: 'sess-retrieve-expires', service: 'gate', requirements: ['GATE-SESS-RETRIEVE-NO-STATUS-CHANGE'], description: 'GET /gate_sessions/{id} past expires_at answers status expired.', suite: 'conformance' },

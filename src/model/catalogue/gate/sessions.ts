@@ -55,7 +55,7 @@ const area = defineArea({
     'GATE-SESS-METADATA-VERBATIM': { title: 'metadata is returned verbatim', kind: 'field', section: 'Resources and their fields > GateSession', anchor: '| metadata | object | returned verbatim |' },
     'GATE-SESS-ECHO-TERMS': {
       title:
-        'The session binds the terms the partner sent: amount (the same decimal), return_url, cancel_url, flow, target_token, target_network and user_reference read back as sent on create and on retrieve',
+        'The session binds the terms the partner sent: amount (the same decimal), return_url, cancel_url, flow, target_token, target_network, wallet_address and user_reference, each the request carried, read back as sent on create and on retrieve',
       kind: 'field',
       section: 'Resources and their fields > GateSession',
       anchor: [
