@@ -3,6 +3,7 @@
 // POST /webhooks/test (pending, a new event each call, 400 without a
 // webhook_url) and replay of another partner's delivery (404). Success
 // statuses are not shown: any 2xx.
+import { randomUUID } from 'node:crypto';
 import type { Exchange } from '../../src/client/types.js';
 import type { GateActor } from '../../src/needs/define.js';
 import { check, defineSuite, type CheckTools, type RequirementId } from '../../src/runner/check.js';
@@ -246,6 +247,12 @@ export default defineSuite({
         const { delivery } = await testDelivery(t, owner, R);
         const ex = await stranger.client.post(`${LIST}/${encodeURIComponent(delivery.id)}/replay`, {}, { idempotencyKey: true, retry: false });
         t.expect.error(ex, 404, 'not_found', { requirement: R });
+        // The spec says only that the replay example sends an Idempotency-Key: whether the target honours one there
+        // (the same answer twice), and what it answers for a delivery that is not dead-lettered, is observed.
+        const key = randomUUID();
+        const own = (n: number) => owner.client.post(`${LIST}/${encodeURIComponent(delivery.id)}/replay`, {}, { idempotencyKey: key, retry: false }).then((x) => ({ n, status: x.status, body: x.bodyText }));
+        const [a, b] = [await own(1), await own(2)];
+        t.observe('gate-webhook-replay-idempotency', { first: a.status, second: b.status, sameBody: a.body === b.body }, 'replay of an own delivery that is not dead-lettered, twice with one Idempotency-Key: not shown');
       },
     }),
   ],
