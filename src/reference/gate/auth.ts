@@ -118,6 +118,13 @@ export const area: GateArea = {
       suite: 'conformance',
     },
     {
+      name: 'sess-mode-leak',
+      service: 'gate',
+      requirements: ['GATE-TENANT-LIVE-ISOLATION'],
+      description: "GET /gate_sessions/{id} with a partner's live key reads the same partner's test session (the environment is not part of the scope).",
+      suite: 'conformance',
+    },
+    {
       name: 'auth-embed-token-accepted',
       service: 'gate',
       requirements: ['GATE-EMBED-TOKEN-NOT-SERVER-CREDENTIAL'],
@@ -134,10 +141,21 @@ export const area: GateArea = {
   ],
   register(router, world) {
     // Credential checks run inside each route through world.authSecret / authPublishable.
+    // The sessions area's own handlers on a private router (same world), for the stand-ins below.
+    const real = new Router();
+    if (world.faults.has('auth-embed-token-accepted') || world.faults.has('sess-mode-leak')) sessions.register(real, world);
+    if (world.faults.has('sess-mode-leak')) {
+      // The partner's session of the other environment is read too: the environment is not part of the scope.
+      const read = real.match('GET', '/gate_sessions/x').handler!;
+      router.on('GET', '/gate_sessions/:id', (req) => {
+        const caller = world.authSecret(req);
+        const s = world.sessions.get(req.params.id!);
+        if (s && s.partner === caller.partner.name && s.mode !== caller.mode) return { status: 200, body: world.sessionView(s) };
+        return read(req);
+      });
+    }
     if (world.faults.has('auth-embed-token-accepted')) {
       // The session list run as the partner an embed token names: the token passes for a server credential.
-      const real = new Router();
-      sessions.register(real, world);
       const list = real.match('GET', '/gate_sessions').handler!;
       router.on('GET', '/gate_sessions', (req) => {
         const p = embedTokenPartner(world, req);

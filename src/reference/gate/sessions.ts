@@ -154,13 +154,6 @@ export const area: GateArea = {
     { name: 'sess-cancel-url-dropped', service: 'gate', requirements: ['GATE-SESS-ECHO-TERMS'], description: 'cancel_url sent at creation is not kept: the session reads it back as null.', suite: 'conformance' },
     { name: 'sess-mode-live', service: 'gate', requirements: ['GATE-SESS-MODE-OF-KEY'], description: 'A session created with a test key answers mode live.', suite: 'conformance' },
     { name: 'sess-list-all-partners', service: 'gate', requirements: ['GATE-SESS-LIST-TENANT'], description: "GET /gate_sessions lists every partner's sessions of the environment, not only the caller's.", suite: 'conformance' },
-    {
-      name: 'sess-mode-leak',
-      service: 'gate',
-      requirements: ['GATE-TENANT-LIVE-ISOLATION'],
-      description: "GET /gate_sessions/{id} with a partner's live key reads the same partner's test session (the environment is not part of the scope).",
-      suite: 'conformance',
-    },
     { name: 'idem-fingerprint-mismatch-replays', service: 'gate', requirements: ['GATE-SESS-IDEMPOTENCY-CONFLICT-409'], description: 'The same Idempotency-Key with a different body returns the original response instead of 409.', suite: 'conformance' },
   ],
   register(router, world) {
@@ -216,9 +209,7 @@ export const area: GateArea = {
 
     router.on('GET', '/gate_sessions/:id', (req) => {
       const caller = world.authSecret(req);
-      // Fault: the partner's session of the other environment is found too.
-      const leaked = world.faults.has('sess-mode-leak') ? world.sessions.get(req.params.id!) : undefined;
-      const s = leaked && leaked.partner === caller.partner.name ? leaked : world.session(caller, req.params.id!);
+      const s = world.session(caller, req.params.id!);
       if (world.faults.has('sess-retrieve-expires') && s.status === 'open' && world.clock.now() > s.expiresAtMs) s.status = 'expired';
       const view = world.sessionView(s);
       return { status: 200, body: world.faults.has('sess-client-secret-on-retrieve') ? { ...view, client_secret: s.clientSecret } : view };
