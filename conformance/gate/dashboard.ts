@@ -99,14 +99,22 @@ export default defineSuite({
         const read = () => settingsUrls(t, () => production.request({ method: 'GET', path: SETTINGS, auth }), R);
         const before = await read();
         // Nothing live is ever changed: the http twin of the configured https URL is refused, and the https URL
-        // itself is set again as it is.
-        const https = before.urls.find((u) => /^https:\/\//i.test(u));
+        // itself is set again as it is. Only a settings answer naming exactly one https URL says which it is.
+        const httpsUrls = [...new Set(before.urls.filter((u) => /^https:\/\//i.test(u)))];
+        const https = httpsUrls.length === 1 ? httpsUrls[0] : undefined;
         const http = https ? `http://${https.slice('https://'.length)}` : `http://hooks.rampart.example.test/${randomUUID().slice(0, 8)}`;
-        t.expect.error(await settings.set(production, http, live.partner.name, auth), 400, 'invalid_request', { requirement: R });
+        const refused = await settings.set(production, http, live.partner.name, auth);
+        // Accepted by a failing target: put the live endpoint back before judging.
+        if (refused.status >= 200 && refused.status < 300 && https) await settings.set(production, https, live.partner.name, auth);
+        t.expect.error(refused, 400, 'invalid_request', { requirement: R });
         const after = await read();
         t.expect.equal(after.urls, before.urls, 'the refused http URL changed nothing', { requirement: R, exchange: after.ex });
         if (!https)
-          t.unverified('the live mode has no https webhook URL configured: accepting an https URL could only be shown by changing a live endpoint, which rampart never does');
+          t.unverified(
+            httpsUrls.length === 0
+              ? 'the live mode has no https webhook URL configured: accepting an https URL could only be shown by changing a live endpoint, which rampart never does'
+              : `the live settings name ${httpsUrls.length} https URLs (field names are not shown): which is the webhook URL is unknown, and rampart never changes a live endpoint on a guess`,
+          );
         expect2xx(t, await settings.set(production, https, live.partner.name, auth), R, `PATCH ${SETTINGS} with the live mode's own https URL`);
         const again = await read();
         t.expect.that(again.urls.includes(https), 'the https URL stays set', { requirement: R, actual: again.urls, exchange: again.ex });
