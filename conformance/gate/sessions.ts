@@ -48,6 +48,8 @@ export default defineSuite({
         const sent = sessionBody(t, terms);
         expectTermsEchoed(t, session, sent, exchange, 'GATE-SESS-ECHO-TERMS');
 
+        // A later session exists when the first is read back, so "the session asked for" is not merely the newest one.
+        await createSession(t, actor, 'GATE-SESS-RETRIEVE');
         const got = t.expect.status(await actor.client.get(sessionPath(session.id)), 200, 'GATE-SESS-RETRIEVE');
         const read = t.expect.schema(got, GateSession, 'GATE-SESS-RETRIEVE');
         t.expect.equal(read.id, session.id, 'retrieve answers the session asked for', { requirement: 'GATE-SESS-RETRIEVE', exchange: got });
