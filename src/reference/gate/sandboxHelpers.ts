@@ -31,7 +31,7 @@ export const area: GateArea = {
       const { caller, s } = sandboxSession(world, req);
       requireOpen(s);
       const tx = world.newTransaction(s);
-      s.status = 'completed';
+      if (!world.faults.has('sess-complete-noop')) s.status = 'completed';
       s.txRefid = tx.refid;
       const view = world.sessionView(s);
       world.emit(caller, 'gate_session.completed', world.faults.has('sess-completed-no-tx-refid') ? view : { ...view, tx_refid: tx.refid });

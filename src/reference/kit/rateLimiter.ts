@@ -57,6 +57,13 @@ export const RATE_LIMIT_FAULTS: FaultDef[] = [
     suite: 'load',
   },
   {
+    name: 'rate-hour-window-off-by-one',
+    service: 'gate',
+    requirements: ['GATE-RATE-HOUR-WINDOW'],
+    description: 'The 300 per hour window lets a 301st request through (caught at --depth full, where the hour case runs).',
+    suite: 'load',
+  },
+  {
     name: 'rate-hour-window-30min',
     service: 'gate',
     requirements: ['GATE-RATE-HOUR-WINDOW-LENGTH'],
@@ -192,6 +199,7 @@ export class GateRateLimiter {
       windows = [{ ...windows[0]!, windowMs: windows[0]!.windowMs / 2 }, ...windows.slice(1)];
     }
     if (this.faults.has('rate-hour-window-30min') && windows.length > 2) windows[2] = { ...windows[2]!, windowMs: windows[2]!.windowMs / 2 };
+    if (this.faults.has('rate-hour-window-off-by-one') && windows.length > 2) windows[2] = { ...windows[2]!, limit: windows[2]!.limit + 1 };
     if (this.faults.has('rate-minute-window-30s') && windows.length > 1) windows[1] = { ...windows[1]!, windowMs: windows[1]!.windowMs / 2 };
     if (group !== 'default' && this.faults.has('rate-route-limit-replaces-all-windows')) {
       windows = [windows[0]!];
