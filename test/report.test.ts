@@ -1,5 +1,5 @@
 import { existsSync, lstatSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { withSummary } from './support/results.js';
+import { judged, withSummary } from './support/results.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
@@ -358,12 +358,29 @@ describe('toHtml, reviewer first', () => {
     expect(section).toContain('<a href="#GATE-ERR-ENVELOPE">');
   });
 
+  it('not asserted: a partial requirement is listed under the verdict\'s reason, with its id', () => {
+    const base = fixture('np', { failing: false });
+    const r = judged({
+      ...base,
+      checks: [
+        { name: 'expire half', suite: 'conformance', requirements: ['GATE-SESS-CANCEL-TERMINAL-409'], status: 'passed', durationMs: 1 },
+        { name: 'expired half', suite: 'conformance', requirements: ['GATE-SESS-CANCEL-TERMINAL-409'], status: 'skipped', reason: 'no expire trigger', durationMs: 0 },
+        { name: 'unreachable', suite: 'conformance', requirements: ['GATE-ERR-5XX-SCRUBBED'], status: 'unverified', reason: 'no 5xx could be provoked', durationMs: 0 },
+      ],
+    });
+    expect(r.summary.incompleteReasons.map((g) => g.reason).sort()).toEqual(['partial: skipped — no expire trigger', 'unverified: no 5xx could be provoked']);
+    const section = toHtml(r).split('id="not-asserted"')[1]!.split('<h2')[0]!;
+    expect(section).toContain('<b>1</b> — partial: skipped — no expire trigger <span class="small"><a href="#GATE-SESS-CANCEL-TERMINAL-409">');
+    expect(section).toContain('<b>1</b> — unverified: no 5xx could be provoked <span class="small"><a href="#GATE-ERR-5XX-SCRUBBED">');
+  });
+
   it('observations are grouped by topic with their count and distinct values', () => {
     const html = toHtml(reviewed());
     const section = html.split('id="observations"')[1]!.split('id="charts"')[0]!;
     expect(section).toContain('4 in 2 topics');
     expect(section).toContain('<summary><code>GATE-EMBED-CROSS-PARTNER</code> <span class="small">gate · 3 observations · 2 distinct values</span></summary>');
-    expect(section).toContain('<summary><code>GATE-SESS-X</code> <span class="small">gate · 1 observation · 1 distinct value</span></summary>');
+    // One reading across a topic shows in its summary line, so the list reads without opening it.
+    expect(section).toMatch(/<summary><code>GATE-SESS-X<\/code> <span class="small">gate · 1 observation · 1 distinct value · <code>\{&quot;header&quot;:&quot;Authorization: Bearer sk_test_\[redacted\]&quot;,&quot;whsec&quot;:&quot;whsec_\[redacted\]&quot;\}<\/code><\/span><\/summary>/);
     expect(section.match(/<tr data-filterable>/g)).toHaveLength(4);
   });
 
