@@ -214,17 +214,20 @@ export function createApiClient(opts: ClientOptions): ApiClient {
     const track = opts.track ?? untracked;
     const pathOnly = `${req.method} ${req.path.split('?')[0]}`;
     for (let attempt = 0; ; attempt++) {
+      let settle: (() => void) | undefined;
       if (key) {
         // Never send into an announced wait, and never sit out one longer than the run's budget.
         const until = opts.pacer!.pausedUntil(key);
         if (until !== undefined && until - now() > budgetMs) throw rateLimited(what, until - now(), budgetMs, 'an earlier Retry-After paused this key', url);
-        await track.harness(`rate-window pacing of ${opts.label} before ${pathOnly}`, opts.pacer!.acquire(key, req.method, req.path.split('?')[0]!, signal));
+        settle = await track.harness(`rate-window pacing of ${opts.label} before ${pathOnly}`, opts.pacer!.acquire(key, req.method, req.path.split('?')[0]!, signal));
       }
       let ex: Exchange | undefined;
       let err: TransportError | undefined;
       try {
         ex = await track.target(`an answer to ${pathOnly}`, once(req, url, headers, body, idempotencyKey, attempt, signal));
+        settle?.();
       } catch (e) {
+        settle?.();
         if (!(e instanceof TransportError)) throw e;
         err = e;
         if (headerTimeouts.has(e)) headerTimeoutCount++;

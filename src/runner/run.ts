@@ -15,7 +15,8 @@ import { TransportError, type ApiClient, type Exchange } from '../client/types.j
 import { requirement as requirementOf } from '../model/catalogue/index.js';
 import type { NeedName } from '../model/needs.js';
 import type { NeedEnv, RunResources, Service } from '../needs/define.js';
-import { firstMissing, needProvider, withRequired } from '../needs/registry.js';
+import { firstMissing, needDef, needProvider, withRequired } from '../needs/registry.js';
+import { readCalibration } from '../plan/plan.js';
 import type { GatePartner, PoolsPartner, Profile } from '../profile/schema.js';
 import type { CheckResult, Observation } from '../report/results.js';
 import { startReceiver } from '../webhooks/receiver.js';
@@ -214,8 +215,10 @@ export async function runChecks(opts: RunChecksOptions): Promise<ChecksOutcome> 
       selected.push({ suite, check });
     }
   }
-  // Checks that read state the others build up (a full default page) go last.
-  const queue = [...selected.filter((s) => !s.check.late), ...selected.filter((s) => s.check.late)];
+  // Checks holding a partner alone go first (short, and never starved by shared ones); then the checks
+  // with the longest documented waits (from the plan's calibration), so waits overlap other work; checks
+  // that read state the others build up (a full default page) go last.
+  const queue = orderChecks(selected, kind);
 
   const results: CheckResult[] = [];
   progress.start(selected.length, kind);
@@ -437,6 +440,15 @@ export async function runChecks(opts: RunChecksOptions): Promise<ChecksOutcome> 
   const order = new Map(selected.map((s, i) => [`${s.suite.file}::${s.check.name}`, i]));
   results.sort((a, b) => (order.get(`${a.file}::${a.name}`) ?? 0) - (order.get(`${b.file}::${b.name}`) ?? 0));
   return { checks: results, observations: run.observations, stats, ...(outage ? { outage } : {}), ...(rateLimited ? { rateLimited } : {}) };
+}
+
+function orderChecks(selected: { suite: LoadedSuite; check: CheckDef }[], kind: CheckKind): { suite: LoadedSuite; check: CheckDef }[] {
+  const cal = readCalibration().checks;
+  const exclusive = (c: CheckDef) => needsOfCheck(c).some((n) => needDef(n)?.exclusive);
+  const wait = (s: { suite: LoadedSuite; check: CheckDef }) => cal[checkKey(kind, s.suite.file, s.check.name)]?.targetWaitMs ?? 0;
+  const rank = (s: { suite: LoadedSuite; check: CheckDef }) => (s.check.late ? 2 : exclusive(s.check) ? 0 : 1);
+  // A stable sort keeps the declared order among equals.
+  return selected.map((s, i) => ({ s, i })).sort((a, b) => rank(a.s) - rank(b.s) || wait(b.s) - wait(a.s) || a.i - b.i).map((x) => x.s);
 }
 
 function toFailure(e: unknown, exchanges: Exchange[], check: CheckDef): NonNullable<CheckResult['failure']> {
