@@ -75,6 +75,8 @@ export default defineSuite({
         const dflt = expect2xx(t, await actor.client.get('/pools/funding'), 'POOLS-FUND-DEFAULT-EUR', 'GET /pools/funding without currency');
         t.expect.equal(dflt.json?.currency, 'EUR', 'funding without currency is EUR', { requirement: 'POOLS-FUND-DEFAULT-EUR', exchange: dflt });
         const f = t.expect.schema(dflt, Funding, 'POOLS-FUND-SHAPE');
+        // Where the profile says the IBAN is provisioned, it must be there; otherwise which it is is only observed.
+        if (actor.partner.ibanProvisioned === true) t.expect.that(typeof f.iban === 'string' && f.iban.length > 0, `iban is a string once provisioned (${actor.partner.name}: ibanProvisioned true)`, { requirement: 'POOLS-FUND-SHAPE', actual: f.iban, exchange: dflt });
         t.observe('pools-funding-iban-provisioned', f.iban !== null);
         t.expect.schema(expect2xx(t, await actor.client.get('/pools/funding', { currency: 'EUR' }), 'POOLS-FUND-SHAPE'), Funding, 'POOLS-FUND-SHAPE');
         for (const currency of ['USD', 'GBP']) {
