@@ -23,6 +23,9 @@ const SANDBOX_ENV: NodeJS.ProcessEnv = {
   POOLS_SK_KYC: key('sk_test_', 'j0'),
   POOLS_PK_1: key('pk_test_', 'k1'),
   POOLS_WHSEC_1: 'whsec_' + 'l2'.repeat(16),
+  POOLS_LIVE_SK_1: key('sk_live_', 'm4'),
+  POOLS_REVOKED_SK_1: key('sk_test_', 'n5'),
+  POOLS_SK_NEW: key('sk_test_', 'o6'),
 };
 
 function tmpFile(name: string, content: string): string {

@@ -38,7 +38,8 @@ const baseUrl = httpUrl.refine((u) => /\/v1\/?$/.test(u), 'must end in the versi
  * A request the harness sends to drive something only a real user, bank or
  * operator could cause (a sandbox trigger), or to wire webhooks. Strings may
  * carry {{placeholders}}: {{sessionId}}, {{quoteId}}, {{outcome}},
- * {{webhookUrl}}, {{secretKey}}, {{partner}}, {{random}}.
+ * {{webhookUrl}}, {{secretKey}}, {{partner}}, {{random}}; pools triggers add {{poolId}},
+ * {{state}}, {{amount}} and {{currency}}.
  */
 export const RequestTemplate = z
   .object({
@@ -104,8 +105,19 @@ export const PoolsPartner = z
     name: z.string().min(1),
     secretKey: z.string().regex(/^sk_test_/, 'sandbox secret key must start with sk_test_'),
     publishableKey: z.string().regex(/^pk_test_/).optional(),
+    /** A live secret key of this partner: presented to the sandbox, it must be refused (403 key_mode_mismatch). */
+    liveSecretKey: z.string().regex(/^sk_live_/, 'live secret key must start with sk_live_').optional(),
+    /** A key of this partner that the target has revoked: an invalid key (401). */
+    revokedSecretKey: z.string().regex(/^sk_(test|live)_/, 'a revoked secret key starts with sk_test_ or sk_live_').optional(),
     /** What the operator provisioned for this partner. */
     state: PoolsPartnerState.default('funded'),
+    /** The tier the operator provisioned for this partner: capabilities and balance must report it. Absent: rampart only checks they agree. */
+    tier: z.string().min(1).optional(),
+    /**
+     * false: the operator has not provisioned this partner's funding IBAN yet, so GET /pools/funding must answer
+     * iban null (the partner needs the balance gate on). Absent: not known.
+     */
+    ibanProvisioned: z.boolean().optional(),
     /** Pools this partner is entitled to (ids as GET /pools reports them). */
     allowedPools: z.array(z.string()).optional(),
     /** off_ramp transact enabled for this partner and environment. */
@@ -246,6 +258,14 @@ export const Profile = z
             tradeOutcome: RequestTemplate.optional(),
             /** Point a partner's pools webhooks at the harness receiver ({{webhookUrl}}). */
             configureWebhook: RequestTemplate.optional(),
+            /**
+             * Put a pool, as the acting partner sees it, into a state ({{poolId}}, {{state}} = available | pool_dry |
+             * engine_unavailable | rate_unavailable). rampart holds that partner alone meanwhile and sets available
+             * again after; a control that changes the pool for every partner would disturb other checks.
+             */
+            poolState: RequestTemplate.optional(),
+            /** Credit the acting partner's pre-funded balance as a pay-in would ({{amount}}, a decimal string; {{currency}} = EUR): a payin_credit ledger entry. */
+            balanceCredit: RequestTemplate.optional(),
           })
           .strict()
           .default({}),
@@ -349,6 +369,8 @@ export const Profile = z
          * --write-profile` writes them out for a harness in another process.
          */
         liveKeysFor: z.array(z.string().min(1)).default([]),
+        /** Pools partners the embedded target issues a live secret key to at start, the same way (never a tracked live key). */
+        poolsLiveKeysFor: z.array(z.string().min(1)).default([]),
       })
       .strict()
       .optional(),
