@@ -24,7 +24,8 @@ let profileFile: string;
 beforeAll(async () => {
   ref = await startReference({ profile: oneKeyProfile(loadProfile(join(root, 'fixtures/profiles/embedded.json')), { rateWindowScale: 0.1 }), ephemeralPorts: true });
   profileFile = join(tmp, 'one-key.json');
-  writeFileSync(profileFile, JSON.stringify(ref.profile), { mode: 0o600 });
+  // The resumed run shares the one key's windows with the interrupted one: let it sit out the target's Retry-After.
+  writeFileSync(profileFile, JSON.stringify({ ...ref.profile, harness: { ...ref.profile.harness, rateLimitBudgetSeconds: 600 } }), { mode: 0o600 });
 });
 afterAll(async () => {
   await ref?.close();
