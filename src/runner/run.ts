@@ -227,7 +227,8 @@ export async function runChecks(opts: RunChecksOptions): Promise<ChecksOutcome> 
   const finish = (key: string, result: CheckResult, detail?: string) => {
     results.push(result);
     opts.onResult?.(key, result);
-    progress.checkFinished(result.name, result.status, result.durationMs, detail ?? result.reason);
+    // A stopped run says why once, at its end: the checks it could not run only say so.
+    progress.checkFinished(result.name, result.status, result.durationMs, result.status === 'not_run' ? 'not run: the run stopped' : (detail ?? result.reason));
   };
 
   async function runOne({ suite, check }: { suite: LoadedSuite; check: CheckDef }): Promise<void> {
