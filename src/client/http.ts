@@ -247,10 +247,11 @@ export function createApiClient(opts: ClientOptions): ApiClient {
       // The target announced a wait: pause the key for every request on it.
       const announcedMs = ex && ex.status === 429 && !deliberate ? retryAfterMs(ex.headers['retry-after'], now()) : undefined;
       if (announcedMs !== undefined && key) opts.pacer!.pause(key, now() + announcedMs);
-      // A paced request refused with 429 was not processed: the target's windows knew of requests rampart did
-      // not (an earlier run, another client of this key). Wait as told — or, unannounced, a window of growing
+      // A request paced to the documented windows (Gate) refused with 429 was not processed: the target's
+      // windows knew of requests rampart did not (an earlier run, another client of this key). (A pools 429
+      // is also a business answer — the velocity cap — and is returned as it came.) Wait as told — or, unannounced, a window of growing
       // length — and send it again, whatever the request's own retry setting: its answer is still to come.
-      if (ex && ex.status === 429 && key && paced429 < PACED_429_RESENDS) {
+      if (ex && ex.status === 429 && key && opts.pacer!.paceWindows && paced429 < PACED_429_RESENDS) {
         const waitMs = announcedMs ?? unannouncedWaitMs(paced429, opts.pacer!.windowScale);
         if (waitMs > budgetMs) {
           opts.onExchange?.(ex);
