@@ -64,7 +64,8 @@ async function kindsOf(names: SuiteKindName[]): Promise<SuiteKind[]> {
 
 export function registerProfileSecrets(profile: Profile): void {
   const add = (v?: string) => v && registerSecret(v);
-  for (const p of profile.gate.partners) [p.secretKey, p.publishableKey, p.liveSecretKey, p.livePublishableKey, p.revokedSecretKey, p.webhookSecret].forEach(add);
+  for (const p of profile.gate.partners)
+    [p.secretKey, ...(p.extraSecretKeys ?? []), p.publishableKey, p.liveSecretKey, p.livePublishableKey, p.revokedSecretKey, p.revokedPublishableKey, p.webhookSecret].forEach(add);
   for (const p of profile.pools?.partners ?? []) [p.secretKey, p.publishableKey, p.webhookSecret].forEach(add);
 }
 

@@ -27,7 +27,7 @@ export function emitCommand(opts: {
   const seed = parseSeed(opts.seed) ?? Math.floor(Math.random() * 1_000_000);
   const names = scenarioNames(opts.scenario);
   const profile = loadProfile(opts.profile);
-  for (const p of profile.gate.partners) [p.secretKey, p.liveSecretKey, p.revokedSecretKey].forEach((k) => k && registerSecret(k));
+  for (const p of profile.gate.partners) [p.secretKey, ...(p.extraSecretKeys ?? []), p.liveSecretKey, p.revokedSecretKey].forEach((k) => k && registerSecret(k));
   for (const p of profile.pools?.partners ?? []) registerSecret(p.secretKey);
   assertSafeForTraffic(profile, !!opts.allowLive, 'load');
   const k6 = findK6();
