@@ -104,6 +104,7 @@ describe('the harness: several keys, one tenant', () => {
       const held = s!.held.partner.name === multi.name ? s!.held : s!.other;
       // The multi-key partner's actor carries its least busy key, and its requests went out with it.
       expect(held.partner.secretKey).toBe(multi.extraSecretKeys![1]);
+      expect(held.partner.extraSecretKeys).toEqual([multi.secretKey, multi.extraSecretKeys![0]]);
     } finally {
       await ref.close();
     }

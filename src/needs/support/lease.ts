@@ -49,7 +49,9 @@ function actorFor<P extends GatePartner | PoolsPartner>(env: NeedEnv, service: '
   if (!a) {
     const base = service === 'gate' ? env.profile.gate.baseUrls.sandbox : env.profile.pools!.baseUrls.sandbox;
     const key = service === 'gate' ? leastBusyKey(env, p as GatePartner) : p.secretKey;
-    const partner = key === p.secretKey ? p : { ...p, secretKey: key };
+    // The partner's other keys stay at hand (extraSecretKeys), so a check may use any of them.
+    const all = [p.secretKey, ...((p as GatePartner).extraSecretKeys ?? [])];
+    const partner = key === p.secretKey ? p : { ...p, secretKey: key, extraSecretKeys: all.filter((k) => k !== key) };
     a = { partner, client: env.client(service, base, p.name, key, p.publishableKey) } as GateActor | PoolsActor;
     map.set(p.name, a);
   }
