@@ -86,7 +86,7 @@ export function needRows(profile: Profile, usable: Profile, cov: Coverage): Doct
     const works = def.missing(viewFor(usable, 'conformance'), { depth: cov.depth });
     const unlocks = cov.naming(name);
     if (declared) rows.push({ area: 'need', name, status: 'missing', detail: declared, unlocks, fix: declared });
-    else if (works) rows.push({ area: 'need', name, status: 'broken', detail: `declared, but what provides it is broken above (${works})`, unlocks, fix: 'fix the broken rows above' });
+    else if (works) rows.push({ area: 'need', name, status: 'broken', detail: 'declared, but lost with a broken row above', unlocks, fix: 'fix the broken rows above' });
     else rows.push({ area: 'need', name, status: 'ok', detail: def.description, unlocks });
   }
   return rows;

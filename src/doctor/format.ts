@@ -19,8 +19,13 @@ export function formatDoctor(d: DoctorReport): string {
       if (r.fix && r.status !== 'ok' && r.fix !== r.detail) lines.push(`      → ${r.fix}`);
     }
   }
-  const broken = d.rows.filter((r) => r.status === 'broken').length;
-  lines.push('', d.usable ? 'usable: nothing declared is broken' : `NOT usable: ${broken} row${broken === 1 ? '' : 's'} broken (✗) — fix them before a run`);
+  const broken = d.rows.filter((r) => r.status === 'broken' && r.area !== 'need').length;
+  const lost = d.rows.filter((r) => r.status === 'broken' && r.area === 'need').length;
+  const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
+  lines.push(
+    '',
+    d.usable ? 'usable: nothing declared is broken' : `NOT usable: ${plural(broken, 'row')} broken (✗)${lost ? `, ${plural(lost, 'need')} lost with them` : ''} — fix them before a run`,
+  );
   lines.push(`this profile can verify ${d.verifiable.requirements} of ${d.verifiable.of} requirements (conformance and chaos, --depth ${d.depth})`);
   return lines.join('\n');
 }
