@@ -1,6 +1,7 @@
 // Gate session events (Events > Catalogue): created, cancelled, completed with
-// tx_refid, processing, failed, expired exactly once, kyc_package_accepted.
-// Each arrives signed at rampart's receiver with the session object as data.
+// tx_refid, processing, failed, expired exactly once, kyc_package_accepted, and
+// kyc.required (data gate_session_id, kyc_status, user_reference).
+// Each arrives signed at rampart's receiver; the gate_session.* ones carry the session object as data.
 import { randomUUID } from 'node:crypto';
 import type { GateWebhookActor } from '../../src/needs/define.js';
 import type { SessionTrigger } from '../../src/needs/support/sessionTrigger.js';
@@ -121,6 +122,27 @@ export default defineSuite({
         t.expect.that(e.verification.ok, 'the event carries a valid signature', { requirement: R, actual: e.verification.reason });
         t.expect.that(e.json?.data && typeof e.json.data === 'object' && !Array.isArray(e.json.data), 'data is an object', { requirement: R });
         t.observe('gate-kyc-accepted-data-keys', Object.keys(e.json.data).sort());
+      },
+    }),
+    check({
+      name: 'kyc.required fires when a session is blocked pending KYC, naming the session, its kyc_status and user_reference',
+      requirements: ['GATE-EVT-KYC-REQUIRED'],
+      needs: ['gateWebhooks', 'gateRequireKyc'],
+      async run({ gateWebhooks: actor, gateRequireKyc: requireKyc }, t: CheckTools) {
+        const R = 'GATE-EVT-KYC-REQUIRED';
+        const ref = `rampart-${randomUUID()}`;
+        const { session } = await createSession(t, actor, R, { user_reference: ref });
+        await requireKyc(session.id, actor);
+        // Found by the session id anywhere in the body, so an event that names it under another field is judged, not missed.
+        const e = await actor.hooks.waitFor((ev) => ev.eventType === 'kyc.required' && ev.rawBody.includes(session.id), EVENT_WAIT_MS, `kyc.required for ${session.id}`, R);
+        t.expect.that(e.verification.ok, 'kyc.required carries a valid signature', { requirement: R, actual: e.verification.reason });
+        const data = e.json?.data;
+        t.expect.that(data && typeof data === 'object' && !Array.isArray(data), 'data is an object', { requirement: R, actual: data });
+        t.expect.equal(data.gate_session_id, session.id, 'data.gate_session_id is the blocked session', { requirement: R });
+        t.expect.equal(data.user_reference, ref, "data.user_reference is the session's user_reference", { requirement: R });
+        // The allowed values of kyc_status are not shown: present, and its value observed.
+        t.expect.that('kyc_status' in data, 'data carries kyc_status', { requirement: R, actual: Object.keys(data) });
+        t.observe('gate-kyc-required-kyc-status', data.kyc_status, 'the kyc_status values are not shown');
       },
     }),
   ],

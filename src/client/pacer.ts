@@ -148,6 +148,18 @@ export class Pacer {
     return worst + st.queue.length;
   }
 
+  /**
+   * Requests this key may still send before its longest (hour) window is full, counting the callers
+   * already queued: a check that creates many objects sizes itself by it, since past it every
+   * request waits for the window to move (up to the window's length).
+   */
+  hourRoom(key: string): number {
+    const [, , hour] = this.windows('GET', '/');
+    const st = this.keys.get(key);
+    if (!st) return hour.limit;
+    return Math.max(0, hour.limit - inWindow(st.all, hour, this.now()) - st.queue.length);
+  }
+
   /** Ms until a request of this route could be sent on this key, ignoring callers already queued. */
   waitEstimateMs(key: string, method: string, path: string): number {
     const st = this.keys.get(key);

@@ -70,9 +70,24 @@ export const GatePartner = z
     publishableKey: z.string().regex(/^pk_test_/, 'sandbox publishable key must start with pk_test_').optional(),
     /** A live secret key of this partner (mode-mismatch checks and the production base). */
     liveSecretKey: z.string().regex(/^sk_live_/, 'live secret key must start with sk_live_').optional(),
-    livePublishableKey: z.string().regex(/^pk_live_/).optional(),
+    livePublishableKey: z
+      .string()
+      .regex(/^pk_live_/, 'live publishable key must start with pk_live_')
+      .optional()
+      .describe('A live publishable key of this partner: an embed bootstrap on the sandbox with it must be refused (mode mismatch, 403).'),
     /** A key of this partner that the target has revoked. */
     revokedSecretKey: z.string().regex(/^sk_(test|live)_/).optional(),
+    revokedPublishableKey: z
+      .string()
+      .regex(/^pk_(test|live)_/, 'a revoked publishable key starts with pk_test_ or pk_live_')
+      .optional()
+      .describe('A publishable key of this partner that the target has revoked: an embed bootstrap with it must give 403.'),
+    extraSecretKeys: z
+      .array(z.string().regex(/^sk_test_/, 'an extra sandbox secret key must start with sk_test_'))
+      .optional()
+      .describe(
+        "More sandbox secret keys of this same partner (one tenant). Each key is its own rate-limit client: rampart spreads the partner's traffic over all of them, and never takes two keys of one partner for two tenants.",
+      ),
     /** Exact origins allowed to bootstrap the embed (scheme://host[:port]). */
     allowedOrigins: z.array(z.string().regex(/^https?:\/\/[^/]+$/, 'an origin is scheme://host[:port]')).optional(),
     /** Webhook signing secret (whsec_…) the target signs this partner's events with. */
@@ -197,6 +212,9 @@ export const Profile = z
              * that answer. It works when it answers 5xx; without it the check is skipped.
              */
             serverError: RequestTemplate.optional(),
+            requireKyc: RequestTemplate.optional().describe(
+              "A sandbox control that blocks a session pending KYC, as a real user's KYC hold would, so the target fires kyc.required (data gate_session_id, kyc_status, user_reference). {{sessionId}} is filled in.",
+            ),
           })
           .strict()
           .default({}),
@@ -371,6 +389,16 @@ export const Profile = z
         liveKeysFor: z.array(z.string().min(1)).default([]),
         /** Pools partners the embedded target issues a live secret key to at start, the same way (never a tracked live key). */
         poolsLiveKeysFor: z.array(z.string().min(1)).default([]),
+        idStyle: z
+          .enum(['prefixed', 'uuid'])
+          .default('prefixed')
+          .describe(
+            "How the embedded target shapes the ids it issues, for every resource of both services: 'prefixed' (gs_…, cus_…, ptx_…, whd_…) or 'uuid' (bare UUIDs). A second world proves no check relies on one target's formats.",
+          ),
+        keyAlphabet: z
+          .enum(['alnum', 'hex'])
+          .default('alnum')
+          .describe("Alphabet of the 32-character random part of the keys the embedded target issues itself (live keys): 'alnum' (A–Z, a–z, 0–9) or 'hex' (0–9, a–f)."),
       })
       .strict()
       .optional(),

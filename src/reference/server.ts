@@ -137,6 +137,7 @@ export async function startReference(opts: StartReferenceOptions): Promise<Runni
     clock,
     timeScale: ref?.timeScale ?? 1,
     attemptTimeoutMs: ref?.attemptTimeoutMs ?? 10_000,
+    idStyle: ref?.idStyle,
     faults,
     log,
   });

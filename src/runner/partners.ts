@@ -4,7 +4,10 @@
 import type { Pacer } from '../client/pacer.js';
 import type { GatePartner, PoolsPartner } from '../profile/schema.js';
 
-export class PartnerPool<P extends { name: string; secretKey: string }> {
+/** Every secret key of a partner: a partner may hold several (extraSecretKeys), each its own rate-limit client. */
+const keysOf = (p: { secretKey: string; extraSecretKeys?: string[] }) => [p.secretKey, ...(p.extraSecretKeys ?? [])];
+
+export class PartnerPool<P extends { name: string; secretKey: string; extraSecretKeys?: string[] }> {
   private readonly leases = new Map<string, number>();
   /** Partners held by one check alone (chaos checks that program the receiver or toxics for the partner). */
   private readonly exclusive = new Set<string>();
@@ -32,7 +35,7 @@ export class PartnerPool<P extends { name: string; secretKey: string }> {
       const score =
         (opts.rank ? opts.rank(p) * 1000 : 0) +
         (this.leases.get(p.name) ?? 0) * 10 +
-        (this.pacer ? this.pacer.pressure(p.secretKey) : 0) +
+        (this.pacer ? Math.min(...keysOf(p).map((k) => this.pacer!.pressure(k))) : 0) +
         (prefer && !prefer(p) ? 100 : 0);
       if (score < bestScore) {
         best = p;

@@ -186,7 +186,7 @@ export async function runChecks(opts: RunChecksOptions): Promise<ChecksOutcome> 
   });
   // Every Gate key this run may use paused by the target beyond the budget: the run cannot go on.
   let rateLimited: string | undefined;
-  const leasable = partners.gate.flatMap((p) => [p.secretKey]);
+  const leasable = partners.gate.flatMap((p) => [p.secretKey, ...(p.extraSecretKeys ?? [])]);
   const offPause = pacer.onPause(() => {
     if (rateLimited || leasable.length === 0) return;
     const now = Date.now();

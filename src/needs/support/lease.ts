@@ -31,12 +31,28 @@ function rankFor(env: NeedEnv): ((p: { name: string }) => number) | undefined {
   return (p) => 1 - (activity.get(p.name) ?? 0) / max;
 }
 
+/**
+ * The key a check uses for a Gate partner with several (extraSecretKeys): the least busy, each key
+ * being its own rate-limit client. The actor's partner carries that key as its secretKey; it stays
+ * the same tenant (same name), so a check that needs another tenant never gets a second key of it.
+ */
+export function leastBusyKey(env: NeedEnv, p: GatePartner): string {
+  const keys = [p.secretKey, ...(p.extraSecretKeys ?? [])];
+  let best = p.secretKey;
+  for (const k of keys) if (env.run.pacer.pressure(k) < env.run.pacer.pressure(best)) best = k;
+  return best;
+}
+
 function actorFor<P extends GatePartner | PoolsPartner>(env: NeedEnv, service: 'gate' | 'pools', p: P): GateActor | PoolsActor {
   const map = (service === 'gate' ? env.gateActors : env.poolsActors) as Map<string, GateActor | PoolsActor>;
   let a = map.get(p.name);
   if (!a) {
     const base = service === 'gate' ? env.profile.gate.baseUrls.sandbox : env.profile.pools!.baseUrls.sandbox;
-    a = { partner: p, client: env.client(service, base, p.name, p.secretKey, p.publishableKey) } as GateActor | PoolsActor;
+    const key = service === 'gate' ? leastBusyKey(env, p as GatePartner) : p.secretKey;
+    // The partner's other keys stay at hand (extraSecretKeys), so a check may use any of them.
+    const all = [p.secretKey, ...((p as GatePartner).extraSecretKeys ?? [])];
+    const partner = key === p.secretKey ? p : { ...p, secretKey: key, extraSecretKeys: all.filter((k) => k !== key) };
+    a = { partner, client: env.client(service, base, p.name, key, p.publishableKey) } as GateActor | PoolsActor;
     map.set(p.name, a);
   }
   return a;

@@ -1,5 +1,5 @@
 // Sandbox-only helpers for what only a real user or bank could cause: a linked
-// buy/sell succeeding, entering processing or failing, a session's expiry
+// buy/sell succeeding, entering processing or failing, a KYC hold, a session's expiry
 // passing, and a server-side failure (a 500 through the normal error path, so
 // the scrubbing of 5xx messages can be judged). Reached by the harness only through the profile's triggers; they
 // exist on the sandbox base only (404 on production) and need the partner's
@@ -23,6 +23,7 @@ export const area: GateArea = {
     { name: 'sess-completed-no-tx-refid', service: 'gate', requirements: ['GATE-EVT-SESSION-COMPLETED'], description: 'gate_session.completed is sent without tx_refid.', suite: 'conformance' },
     { name: 'sess-processing-event-missing', service: 'gate', requirements: ['GATE-EVT-SESSION-PROCESSING'], description: 'No gate_session.processing event when a linked buy enters processing.', suite: 'conformance' },
     { name: 'sess-failed-event-missing', service: 'gate', requirements: ['GATE-EVT-SESSION-FAILED'], description: 'No gate_session.failed event when a linked buy fails.', suite: 'conformance' },
+    { name: 'evt-kyc-required-no-session-id', service: 'gate', requirements: ['GATE-EVT-KYC-REQUIRED'], description: 'kyc.required names the session under session_id instead of gate_session_id.', suite: 'conformance' },
   ],
   register(router, world) {
     const prefix = world.profile.reference?.helperPrefix ?? '/_sandbox';
@@ -53,6 +54,15 @@ export const area: GateArea = {
       const view = world.sessionView(s);
       if (!world.faults.has('sess-failed-event-missing')) world.emit(caller, 'gate_session.failed', view);
       return { status: 200, body: view };
+    });
+
+    // A KYC hold: the session is blocked pending KYC (it stays open: no status is shown for it) and kyc.required fires.
+    router.on('POST', `${prefix}/gate_sessions/:id/require_kyc`, (req) => {
+      const { caller, s } = sandboxSession(world, req);
+      requireOpen(s);
+      const idKey = world.faults.has('evt-kyc-required-no-session-id') ? 'session_id' : 'gate_session_id';
+      world.emit(caller, 'kyc.required', { [idKey]: s.id, kyc_status: 'pending', user_reference: s.userReference });
+      return { status: 200, body: world.sessionView(s) };
     });
 
     // An unexpected exception, answered by the pipeline like any other: 500 server_error, message scrubbed

@@ -200,8 +200,10 @@ export class WebhookOutbox {
   private readonly byOwner = new Map<string, string[]>();
   private closed = false;
   private seq = 0;
+  private readonly uuidIds: boolean;
 
-  constructor(opts: { clock: Clock; timeScale: number; attemptTimeoutMs: number; faults: ActiveFaults; log?: (line: string) => void }) {
+  constructor(opts: { clock: Clock; timeScale: number; attemptTimeoutMs: number; faults: ActiveFaults; log?: (line: string) => void; idStyle?: 'prefixed' | 'uuid' }) {
+    this.uuidIds = opts.idStyle === 'uuid';
     this.clock = opts.clock;
     this.timeScale = opts.timeScale;
     this.attemptTimeoutMs = opts.attemptTimeoutMs;
@@ -212,7 +214,7 @@ export class WebhookOutbox {
   enqueue(e: EnqueueInput): Delivery {
     const now = this.clock.now();
     const d: Delivery = {
-      id: `whd_${now.toString(36)}${(this.seq++).toString(36).padStart(4, '0')}${randomUUID().replace(/-/g, '').slice(0, 10)}`,
+      id: this.uuidIds ? randomUUID() : `whd_${now.toString(36)}${(this.seq++).toString(36).padStart(4, '0')}${randomUUID().replace(/-/g, '').slice(0, 10)}`,
       partner: e.partner,
       service: e.service,
       mode: e.mode,

@@ -181,6 +181,7 @@ export function createPoolsWorld(deps: { profile: Profile; faults: ActiveFaults;
   const outcomes = new Map<string, Outcome>();
   let seq = 0;
   const opening = profile.reference?.poolsOpeningBalance ?? '100000.00';
+  const uuidIds = profile.reference?.idStyle === 'uuid';
 
   const world: PoolsWorld = {
     profile,
@@ -354,7 +355,8 @@ export function createPoolsWorld(deps: { profile: Profile; faults: ActiveFaults;
     },
 
     newId(prefix) {
-      return `${prefix}_${randomBytes(12).toString('hex')}`;
+      // The second world (reference.idStyle 'uuid') issues bare UUIDs for every resource.
+      return uuidIds ? randomUUID() : `${prefix}_${randomBytes(12).toString('hex')}`;
     },
 
     iso(ms) {

@@ -14,7 +14,7 @@ const area = defineArea({
     },
     'GATE-AUTH-MISSING-401': { title: 'a request without credentials gives 401 unauthorized', kind: 'auth' },
     'GATE-AUTH-MALFORMED-401': { title: 'a malformed Authorization header or an unknown key gives 401 unauthorized', kind: 'auth' },
-    'GATE-AUTH-REVOKED-403': { title: 'a revoked secret key gives 403 forbidden', kind: 'auth' },
+    'GATE-AUTH-REVOKED-403': { title: 'a revoked key (a secret key, or a publishable key on the embed bootstrap) gives 403 forbidden', kind: 'auth' },
     'GATE-AUTH-MODE-MISMATCH-403': { title: 'key mode must match the environment: a test key on production, or a live key on sandbox, gives 403 forbidden', kind: 'auth' },
     'GATE-AUTH-PK-SECRET-ROUTE': { title: 'a publishable key is for POST /embed/bootstrap only: it cannot list or create sessions (refused 401 or 403)', kind: 'auth' },
     'GATE-AUTH-CROSS-TENANT-QUOTE': { title: "GET /quotes/{id} of another rail-entitled partner's signed quote gives 404 not_found", kind: 'auth' },

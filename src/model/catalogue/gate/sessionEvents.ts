@@ -12,6 +12,11 @@ const area = defineArea({
     'GATE-EVT-SESSION-FAILED': { title: 'gate_session.failed fires when a linked buy or sell fails, data the session object', kind: 'event' },
     'GATE-EVT-SESSION-EXPIRED': { title: 'gate_session.expired fires once, when the session is first read past expires_at, data the session object', kind: 'event' },
     'GATE-EVT-KYC-PACKAGE-ACCEPTED': { title: 'gate_session.kyc_package_accepted fires when a KYC-trusted partner\'s package is accepted', kind: 'event' },
+    'GATE-EVT-KYC-REQUIRED': {
+      title: 'kyc.required fires when a session is blocked pending KYC, data gate_session_id, kyc_status and user_reference',
+      kind: 'event',
+      anchor: 'session blocked pending KYC',
+    },
   },
 });
 
