@@ -12,8 +12,10 @@ export const options = {
   scenarios: {
     smoke: {
       executor: 'constant-arrival-rate',
-      rate: trafficPerMinute(cfg, duration),
-      timeUnit: '1m',
+      // A whole number of iterations over the whole run (one time unit), so a split
+      // into execution segments sends exactly the iterations one process sends.
+      rate: Math.max(1, Math.floor((trafficPerMinute(cfg, duration) * duration) / 60)),
+      timeUnit: `${duration}s`,
       duration: `${duration}s`,
       preAllocatedVUs: 8,
       maxVUs: 32,

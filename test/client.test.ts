@@ -318,16 +318,25 @@ describe('Retry-After per key', () => {
     expect(pacer.pausedUntil(PUBLISHABLE)).toBeUndefined();
   });
 
-  it('a paced request not retried gets its 429 back, yet the key is paused: the next request on it is refused unsent', async () => {
+  it('a paced request refused with 429 was not processed: it waits and goes again whatever its retry setting; beyond the budget it ends rate-limited, the key paused', async () => {
     const { pacer } = fakePacer();
     script = [tooMany('3600')];
     const c = client({ pacer, rateLimitBudgetMs: 120_000 });
-    const ex = await c.get('/gate_sessions/gs_1', undefined, { retry: false });
-    expect(ex.status).toBe(429);
+    const err = await c.get('/gate_sessions/gs_1', undefined, { retry: false }).catch((e) => e);
+    expect(err.kind).toBe('rate-limited');
     expect(pacer.pausedUntil(SECRET)).toBeDefined();
     const next = await c.get('/gate_sessions/gs_1').catch((e) => e);
     expect(next.kind).toBe('rate-limited');
     expect(seen).toHaveLength(1);
+  });
+
+  it('a paced 429 within the budget is sent again after the wait, even with retry: false, and its real answer comes back', async () => {
+    const { pacer } = fakePacer();
+    script = [tooMany('1')];
+    const c = client({ pacer, rateLimitBudgetMs: 120_000 });
+    const ex = await c.get('/gate_sessions/gs_1', undefined, { retry: false });
+    expect(ex.status).toBe(200);
+    expect(seen).toHaveLength(2);
   });
 
   it('the run-wide signal cancels a request waiting out a pause in the pacer, unsent', async () => {

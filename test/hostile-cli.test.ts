@@ -212,7 +212,7 @@ function expectStoppedMidRun(r: CliRun, exitCode: number, cause: RegExp, maxMs: 
   expect(r.signal, 'the CLI must exit by itself').toBeNull();
   expect(r.code, r.stderr.slice(-2000)).toBe(exitCode);
   expect(lines.at(-1)).toMatch(cause);
-  expect(lines.filter((l) => cause.test(l))).toHaveLength(1);
+  expect(lines.filter((l) => cause.test(l)), lines.filter((l) => cause.test(l)).join("\n")).toHaveLength(1);
   expect(r.ms).toBeLessThan(maxMs);
   expect(r.peakRss).toBeLessThan(PEAK_LIMIT);
   const latest = realpathSync(join(r.reportsDir, 'latest'));

@@ -16,6 +16,10 @@ const SANDBOX_ENV: NodeJS.ProcessEnv = {
   GATE_PK_1: key('pk_test_', 'c3'),
   GATE_LIVE_SK_1: key('sk_live_', 'd4'),
   GATE_REVOKED_SK_1: key('sk_test_', 'e5'),
+  GATE_SK_1B: key('sk_test_', 'n4'),
+  GATE_SK_1C: key('sk_test_', 'o5'),
+  GATE_LIVE_PK_1: key('pk_live_', 'p6'),
+  GATE_REVOKED_PK_1: key('pk_test_', 'q7'),
   GATE_WHSEC_1: 'whsec_' + 'f6'.repeat(16),
   GATE_WHSEC_2: 'whsec_' + 'g7'.repeat(16),
   POOLS_SK_1: key('sk_test_', 'h8'),
@@ -23,6 +27,9 @@ const SANDBOX_ENV: NodeJS.ProcessEnv = {
   POOLS_SK_KYC: key('sk_test_', 'j0'),
   POOLS_PK_1: key('pk_test_', 'k1'),
   POOLS_WHSEC_1: 'whsec_' + 'l2'.repeat(16),
+  POOLS_LIVE_SK_1: key('sk_live_', 'm4'),
+  POOLS_REVOKED_SK_1: key('sk_test_', 'n5'),
+  POOLS_SK_NEW: key('sk_test_', 'o6'),
 };
 
 function tmpFile(name: string, content: string): string {
@@ -43,11 +50,11 @@ function thrown(fn: () => unknown): ProfileError {
 }
 
 describe('loadProfile', () => {
-  it('parses the embedded profile: both services, 40 gate and 18 pools partners', () => {
+  it('parses the embedded profile: both services, 42 gate and 18 pools partners', () => {
     const p = loadProfile(EMBEDDED, {});
     expect(p.name).toBe('embedded');
     expect(p.gate.baseUrls.sandbox).toBe('http://127.0.0.1:4010/v1');
-    expect(p.gate.partners).toHaveLength(40);
+    expect(p.gate.partners).toHaveLength(42);
     expect(p.pools?.partners).toHaveLength(18);
     expect(p.webhooks.listenPort).toBe(0);
   });

@@ -1,8 +1,9 @@
 import { existsSync, lstatSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { withSummary } from './support/results.js';
+import { judged, withSummary } from './support/results.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
+import { CATALOGUE } from '../src/model/catalogue/index.js';
 import { compareRuns, formatComparison } from '../src/report/compare.js';
 import { readHistory } from '../src/report/history.js';
 import { toHtml } from '../src/report/html.js';
@@ -257,6 +258,151 @@ describe('toHtml', () => {
     expect(r.summary.verdict).toBe('INCOMPLETE');
     expect(html).toContain('<div class="big">INCOMPLETE</div>');
     expect(html).not.toContain('>CERTIFIED<');
+  });
+});
+
+describe('toHtml, reviewer first', () => {
+  const REPRO = {
+    command: `curl -sS -i -w '\\n' -X POST 'http://127.0.0.1:4010/v1/gate_sessions/s_1/cancel' \\\n  -H 'authorization: Bearer '"\${GATE_SK_1}"`,
+    env: ['GATE_SK_1'],
+    notes: ['set GATE_SK_1 <first>'],
+    steps: `# step 1/2: POST /v1/gate_sessions → 201\ncurl -X POST x\n\n# step 2/2: POST /v1/gate_sessions/s_1/cancel → 200\ncurl -X POST y`,
+  };
+  function reviewed(): RunResults {
+    const r = fixture('rv', { failing: true, extraRequirement: true });
+    r.checks[0]!.failure!.reproduce = REPRO;
+    r.checks[0]!.failure!.expected = '409 {"type":"conflict","status":"open"}';
+    r.checks[0]!.failure!.actual = '200 {"type":"conflict","status":"cancelled"}';
+    r.checks.push({ name: 'bearer', suite: 'conformance', requirements: ['GATE-AUTH-BEARER'], status: 'failed', durationMs: 3, failure: { message: 'no 401' } });
+    r.summary = withSummary(r).summary;
+    r.observations.push(
+      { topic: 'GATE-EMBED-CROSS-PARTNER', service: 'gate', check: 'embed a', value: 403 },
+      { topic: 'GATE-EMBED-CROSS-PARTNER', service: 'gate', check: 'embed b', value: 404 },
+      { topic: 'GATE-EMBED-CROSS-PARTNER', service: 'gate', check: 'embed c', value: 404 },
+    );
+    r.metrics = { ...r.metrics, k6Dashboards: { smoke: ['k6/smoke/dashboard.html'], 'rate-limits': ['k6/rate-limits/segment-1/dashboard.html', 'k6/rate-limits/segment-2/dashboard.html'], evil: ['javascript:alert(1).html', '../../etc/x.html', '/abs.html'] } };
+    return r;
+  }
+
+  it('reads in a reviewer\'s order: verdict, failures, not asserted, matrix, observations, charts, trend, spec map', () => {
+    const html = toHtml(reviewed());
+    const at = (marker: string) => {
+      const i = html.indexOf(marker);
+      expect(i, marker).toBeGreaterThan(0);
+      return i;
+    };
+    const order = ['id="verdict"', 'id="failures"', 'id="not-asserted"', 'id="matrix"', 'id="observations"', 'id="charts"', 'id="trend"', 'id="specmap"'].map(at);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    // The first failure card comes before any requirement row.
+    expect(at('class="failure"')).toBeLessThan(at('<tr id="GATE-'));
+  });
+
+  it('the banner states the verdict, depth, time scale and what was out of scope', () => {
+    const r = reviewed();
+    r.summary.timeScales = { retryScale: 0.001, rateWindowScale: 1 };
+    const banner = toHtml(r).split('id="verdict"')[1]!.split('</section>')[0]!;
+    expect(banner).toContain('<div class="big">NOT CERTIFIED</div>');
+    expect(banner).toContain('2 requirements failed');
+    expect(banner).toContain('<dt>depth</dt><dd>--depth quick: the long real-time windows need --depth full</dd>');
+    expect(banner).toContain('<dt>time</dt><dd>time-scaled: retry schedule ×0.001</dd>');
+    // certify runs every suite: only what --grep left out of the catalogue is named.
+    const gate = CATALOGUE.filter((q) => q.service === 'gate');
+    const named = r.requirements.filter((q) => gate.some((g) => g.id === q.id)).length;
+    expect(banner).toContain(`<dt>out of scope</dt><dd>Gate: ${gate.length - named} of ${gate.length} requirements not selected (--grep);`);
+    expect(banner).toContain('The run stopped: partial run; key sk_test_[redacted] rejected (exit 1)');
+    const conformance = reviewed();
+    conformance.command = 'conformance';
+    conformance.summary.timeScales = undefined;
+    const b2 = toHtml(conformance).split('id="verdict"')[1]!.split('</section>')[0]!;
+    expect(b2).toContain('<dt>time</dt><dd>real time: the target declares no time scale</dd>');
+    expect(b2).toMatch(/\d+ chaos and load requirements are not part of rampart conformance/);
+  });
+
+  it('each failure shows the diff of expected and actual and its reproduction command with a copy button, escaped', () => {
+    const html = toHtml(reviewed());
+    const cards = html.split('<article class="failure" id="failure-').slice(1).map((c) => c.split('</article>')[0]!);
+    // Sorted by the requirement that broke.
+    expect(cards.map((c) => /<h3><code>([A-Z0-9-]+)<\/code>/.exec(c)?.[1])).toEqual(['GATE-AUTH-BEARER', 'GATE-SESS-CANCEL-TERMINAL-409']);
+    const card = cards[1]!;
+    expect(card).toContain('<code>GATE-SESS-CANCEL-TERMINAL-409</code> cancel a completed session');
+    // The status line and the one differing field are removed and added; the rest kept.
+    expect(card).toContain('<span class="d-del"><span class="d-sign">-</span>409</span><span class="d-add"><span class="d-sign">+</span>200</span>');
+    expect(card).toContain('&quot;status&quot;: &quot;<mark>open</mark>&quot;');
+    expect(card).toContain('&quot;status&quot;: &quot;<mark>cancelled</mark>&quot;');
+    expect(card).toContain('<span class="d-same"><span class="d-sign"> </span>  &quot;type&quot;: &quot;conflict&quot;,</span>');
+    const cmd = /<pre class="cmd" id="(failure-\d+-cmd)">([^<]*)<\/pre>/.exec(card);
+    expect(cmd).not.toBeNull();
+    expect(card).toContain(`<button type="button" class="copy" data-copy="${cmd![1]}" hidden>copy</button>`);
+    const unescape = (t: string) => t.replace(/&#39;/g, "'").replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+    expect(unescape(cmd![2]!)).toBe(REPRO.command);
+    expect(card).toContain('Set first: <code>GATE_SK_1</code>');
+    expect(card).toContain('<li>set GATE_SK_1 &lt;first&gt;</li>');
+    expect(card).toMatch(/<summary>the 2 requests of this check up to the failure/);
+    expect(card).toContain('id="failure-2-steps"');
+    // A failure without a command says why.
+    expect(html).toContain('No command to replay: this failure was not judged on one recorded request.');
+    // The matrix links the failed check to its card.
+    expect(html).toMatch(/cancel a completed session — failed <a href="#failure-2">see the failure<\/a>/);
+    expect(scanText(html)).toEqual([]);
+  });
+
+  it('not asserted, by reason: the verdict\'s groups with the requirement ids of each', () => {
+    const r = fixture('na', { failing: false });
+    const html = toHtml(r);
+    const section = html.split('id="not-asserted"')[1]!.split('<h2')[0]!;
+    expect(r.summary.incompleteReasons).toEqual([
+      { reason: 'skipped: depth quick', requirements: 1 },
+      { reason: 'not covered: no reason given', requirements: 1 },
+    ]);
+    expect(section).toContain('<li data-filterable><b>1</b> — skipped: depth quick <span class="small"><a href="#POOLS-TTL-ABOUT-15S"><code>POOLS-TTL-ABOUT-15S</code></a></span></li>');
+    expect(section).toContain('<a href="#GATE-ERR-ENVELOPE">');
+  });
+
+  it('not asserted: a partial requirement is listed under the verdict\'s reason, with its id', () => {
+    const base = fixture('np', { failing: false });
+    const r = judged({
+      ...base,
+      checks: [
+        { name: 'expire half', suite: 'conformance', requirements: ['GATE-SESS-CANCEL-TERMINAL-409'], status: 'passed', durationMs: 1 },
+        { name: 'expired half', suite: 'conformance', requirements: ['GATE-SESS-CANCEL-TERMINAL-409'], status: 'skipped', reason: 'no expire trigger', durationMs: 0 },
+        { name: 'unreachable', suite: 'conformance', requirements: ['GATE-ERR-5XX-SCRUBBED'], status: 'unverified', reason: 'no 5xx could be provoked', durationMs: 0 },
+      ],
+    });
+    expect(r.summary.incompleteReasons.map((g) => g.reason).sort()).toEqual(['partial: skipped — no expire trigger', 'unverified: no 5xx could be provoked']);
+    const section = toHtml(r).split('id="not-asserted"')[1]!.split('<h2')[0]!;
+    expect(section).toContain('<b>1</b> — partial: skipped — no expire trigger <span class="small"><a href="#GATE-SESS-CANCEL-TERMINAL-409">');
+    expect(section).toContain('<b>1</b> — unverified: no 5xx could be provoked <span class="small"><a href="#GATE-ERR-5XX-SCRUBBED">');
+  });
+
+  it('observations are grouped by topic with their count and distinct values', () => {
+    const html = toHtml(reviewed());
+    const section = html.split('id="observations"')[1]!.split('id="charts"')[0]!;
+    expect(section).toContain('4 in 2 topics');
+    expect(section).toContain('<summary><code>GATE-EMBED-CROSS-PARTNER</code> <span class="small">gate · 3 observations · 2 distinct values</span></summary>');
+    // One reading across a topic shows in its summary line, so the list reads without opening it.
+    expect(section).toMatch(/<summary><code>GATE-SESS-X<\/code> <span class="small">gate · 1 observation · 1 distinct value · <code>\{&quot;header&quot;:&quot;Authorization: Bearer sk_test_\[redacted\]&quot;,&quot;whsec&quot;:&quot;whsec_\[redacted\]&quot;\}<\/code><\/span><\/summary>/);
+    expect(section.match(/<tr data-filterable>/g)).toHaveLength(4);
+  });
+
+  it('links each k6 scenario\'s dashboard relative to the run directory, and nothing that is not a plain relative path', () => {
+    const html = toHtml(reviewed());
+    expect(html).toContain('<a href="k6/smoke/dashboard.html">dashboard</a>');
+    expect(html).toContain('<a href="k6/rate-limits/segment-1/dashboard.html">segment 1</a>');
+    expect(html).toContain('<a href="k6/rate-limits/segment-2/dashboard.html">segment 2</a>');
+    expect(html).not.toContain('javascript:');
+    expect(html).not.toContain('etc/x.html');
+    expect(html).not.toContain('href="/abs.html"');
+    expect(html).not.toContain('<b>evil</b>');
+  });
+
+  it('has a filter box over failures, requirement rows and observations, hidden until the inline script shows it', () => {
+    const html = toHtml(reviewed());
+    expect(html).toContain('<div id="filterbar" hidden><input id="filter" type="search"');
+    expect(html.match(/<article class="failure"[^>]* data-filterable>/g)).toHaveLength(2);
+    expect(html.match(/<tr id="[A-Z0-9-]+" class="st-[a-z_]+" data-filterable>/g)).toHaveLength(4);
+    // One file: no external script, style or image, and the CSP forbids fetching any.
+    expect(html).not.toMatch(/<script[^>]+src=|<link[^>]+href=|<img[^>]+src="(?!data:)/);
+    expect(html).toContain(`content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:"`);
   });
 });
 

@@ -166,6 +166,8 @@ describe('curlFor', () => {
     const rep = reproduceSteps([a, b], { partner: 'gate-01' });
     expect(rep.command.split('\n').filter((l) => l.startsWith('# step'))).toEqual(['# step 1/2: POST /v1/gate_sessions → 409', '# step 2/2: POST /v1/gate_sessions/gs_9/cancel → 409']);
     expect(rep.notes[0]).toMatch(/ids in later steps/);
+    // The notes head the script as comments, so they survive where only the command is kept.
+    expect(rep.command.split('\n')[0]).toBe(`# note: ${rep.notes[0]}`);
     const replay = await sh(rep.command, { [VAR]: SECRET });
     expect(replay.stdout.match(/^HTTP\/[\d.]+ 409/gm)).toHaveLength(2);
   });

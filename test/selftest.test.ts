@@ -12,7 +12,8 @@ import { loadConformanceSuites, onlyChecksFor, runAgainst, startEmbedded } from 
 import { selfTestTable, type FaultRun } from './support/selftest.js';
 
 const conformanceFaults = ALL_FAULTS.filter((f) => (f.suite ?? 'conformance') === 'conformance');
-const PARALLEL = 4;
+// Fault runs mostly wait on windows and TTLs: eight at once keep two cores busy.
+const PARALLEL = 8;
 
 describe('seeded faults', () => {
   it('every fault names catalogue ids; every requirement has a fault or a reviewed reason why none can exist', () => {

@@ -1,5 +1,6 @@
 // Gate "Authentication": missing, malformed, revoked and mode-mismatched
-// credentials, a publishable key on secret-key routes, and tenancy: a
+// credentials (secret keys, and publishable keys on the embed bootstrap), a
+// publishable key on secret-key routes, and tenancy: a
 // resource of another partner reads as 404 (never 403) and cannot be changed.
 // Cross-tenant reads of customers, transactions and pay-outs and delivery
 // replay are checked with their endpoints; here: sessions, signed quotes, the
@@ -77,6 +78,33 @@ export default defineSuite({
       needs: ['gateLiveKey', 'gateRaw'],
       async run({ gateLiveKey: live, gateRaw: raw }, t: CheckTools) {
         expectGateError(t, await raw.request({ ...PROBE, auth: { bearer: live.key }, retry: false }), 403, 'GATE-AUTH-MODE-MISMATCH-403');
+      },
+    }),
+    check({
+      name: 'an embed bootstrap with a revoked publishable key, from an allowed origin, gives 403 forbidden',
+      requirements: ['GATE-AUTH-REVOKED-403', 'GATE-ERR-403-FORBIDDEN'],
+      needs: ['gateRevokedPublishableKey', 'gateRaw'],
+      async run({ gateRevokedPublishableKey: revoked, gateRaw: raw }, t: CheckTools) {
+        const ex = await raw.request({ method: 'POST', path: '/embed/bootstrap', body: {}, headers: { origin: revoked.origin }, auth: { bearer: revoked.key }, retry: false });
+        expectGateError(t, ex, 403, 'GATE-AUTH-REVOKED-403');
+      },
+    }),
+    check({
+      name: 'an embed bootstrap on the sandbox with a live publishable key gives 403 forbidden',
+      requirements: ['GATE-AUTH-MODE-MISMATCH-403', 'GATE-ERR-403-FORBIDDEN'],
+      needs: ['gateLivePublishableKey', 'gateRaw'],
+      async run({ gateLivePublishableKey: live, gateRaw: raw }, t: CheckTools) {
+        const ex = await raw.request({ method: 'POST', path: '/embed/bootstrap', body: {}, headers: { origin: live.origin }, auth: { bearer: live.key }, retry: false });
+        expectGateError(t, ex, 403, 'GATE-AUTH-MODE-MISMATCH-403');
+      },
+    }),
+    check({
+      name: 'an embed bootstrap on the production base with a test publishable key gives 403 forbidden',
+      requirements: ['GATE-AUTH-MODE-MISMATCH-403', 'GATE-ERR-403-FORBIDDEN'],
+      needs: ['gateEmbed', 'gateProduction'],
+      async run({ gateEmbed: actor, gateProduction: production }, t: CheckTools) {
+        const ex = await production.request({ method: 'POST', path: '/embed/bootstrap', body: {}, headers: { origin: actor.origin }, auth: { bearer: actor.publishableKey }, retry: false });
+        expectGateError(t, ex, 403, 'GATE-AUTH-MODE-MISMATCH-403');
       },
     }),
     check({

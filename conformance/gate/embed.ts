@@ -95,6 +95,8 @@ function near(origin: string): { what: string; origin: string; requirement: Requ
     { what: 'another scheme', origin: `${u.protocol === 'https:' ? 'http:' : 'https:'}//${u.hostname}${port}`, requirement: 'GATE-EMBED-ORIGIN-EXACT' },
     { what: 'another port', origin: `${u.protocol}//${u.hostname}:${otherPort}`, requirement: 'GATE-EMBED-ORIGIN-EXACT' },
     { what: 'a longer host', origin: `${u.protocol}//${u.hostname}.rampart.test${port}`, requirement: 'GATE-EMBED-ORIGIN-EXACT' },
+    // With a port, a longer host no longer starts with the allowed origin: a prefix match is caught only by text after the port.
+    ...(u.port ? [{ what: 'the allowed origin with text after its port', origin: `${origin}.rampart.test`, requirement: 'GATE-EMBED-ORIGIN-EXACT' as const }] : []),
   ];
 }
 

@@ -1,6 +1,7 @@
 // Gate session events (Events > Catalogue): created, cancelled, completed with
-// tx_refid, processing, failed, expired exactly once, kyc_package_accepted.
-// Each arrives signed at rampart's receiver with the session object as data.
+// tx_refid, processing, failed, expired exactly once, kyc_package_accepted, and
+// kyc.required (data gate_session_id, kyc_status, user_reference).
+// Each arrives signed at rampart's receiver; the gate_session.* ones carry the session object as data.
 import { randomUUID } from 'node:crypto';
 import type { GateWebhookActor } from '../../src/needs/define.js';
 import type { SessionTrigger } from '../../src/needs/support/sessionTrigger.js';

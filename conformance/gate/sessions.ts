@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { check, defineSuite, type CheckTools } from '../../src/runner/check.js';
 import { CreatedGateSession, GateSession, GateSessionList } from '../../src/model/schemas/gate/sessions.js';
 import { expect2xx } from '../../support/expect.js';
+import { requireKeyRoom } from '../../support/gate/budget.js';
 import { expectGateError } from '../../support/gate/errors.js';
 import { expectNeverListed } from '../../support/gate/lists.js';
 import { bootstrap, createSession, expectTermsEchoed, sessionBody, sessionPath } from '../../support/gate/sessions.js';
@@ -183,10 +184,12 @@ export default defineSuite({
     check({
       name: 'list pagination: starting_after walks every page with no duplicate and no gap; has_more is true exactly when a next page has sessions',
       requirements: ['GATE-SESS-LIST-STARTING-AFTER', 'GATE-SESS-LIST-PAGINATION', 'GATE-SESS-LIST-ENVELOPE'],
-      needs: ['gatePartner'],
+      needs: ['gatePartner', 'gateKeyRoom'],
       // Runs last: the sessions other checks created on this partner fill the first page for free.
       late: true,
-      async run({ gatePartner: actor }, t: CheckTools) {
+      async run({ gatePartner: actor, gateKeyRoom: room }, t: CheckTools) {
+        // Sized first: at worst one session and one first-page read per extra session, then every page.
+        requireKeyRoom(t, room, actor, 2 + 2 * MAX_EXTRA_SESSIONS + MAX_PAGES, 'growing the list to a second page and walking it');
         const mine = [(await createSession(t, actor, 'GATE-SESS-LIST-STARTING-AFTER')).session.id];
         const firstPage = async () => t.expect.schema(t.expect.status(await actor.client.get('/gate_sessions'), 200, 'GATE-SESS-LIST-ENVELOPE'), GateSessionList, 'GATE-SESS-LIST-ENVELOPE');
         // A full first page is needed to see has_more true; the page size is not shown, so grow the list until the first page stops growing.

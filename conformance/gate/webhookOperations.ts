@@ -11,6 +11,7 @@ import { GATE_LIMITS } from '../../src/model/limits.js';
 import { DELIVERY_STATUSES, TERMINAL_DELIVERY_STATUSES, WebhookDelivery, WebhookDeliveryList, WebhookTestData } from '../../src/model/schemas/gate/webhooks.js';
 import type { ReceivedEvent } from '../../src/webhooks/types.js';
 import { expect2xx } from '../../support/expect.js';
+import { requireKeyRoom } from '../../support/gate/budget.js';
 import { customerPath, newCustomerInput } from '../../support/gate/customers.js';
 
 const L = GATE_LIMITS.deliveries;
@@ -180,12 +181,17 @@ export default defineSuite({
     check({
       name: 'deliveries list: default page of 50, has_more, no payload, terminal deliveries settled',
       requirements: ['GATE-WHOPS-LIST-DEFAULT-LIMIT', 'GATE-WHOPS-LIST-HAS-MORE', 'GATE-WHOPS-NO-PAYLOAD', 'GATE-WHOPS-DELIVERY-SHAPE', 'GATE-WHOPS-DELIVERY-TERMINAL-NO-NEXT'],
-      needs: ['gateWebhooks'],
+      needs: ['gateWebhooks', 'gateKeyRoom'],
       budgetMs: 120_000,
-      async run({ gateWebhooks: actor }, t: CheckTools) {
+      async run({ gateWebhooks: actor, gateKeyRoom: room }, t: CheckTools) {
         const D = 'GATE-WHOPS-LIST-DEFAULT-LIMIT';
         const want = L.limitDefault + 1;
         let count = (await list(t, actor, { limit: L.limitMax }, D)).page.data.length;
+        // Sized first: what the partner already has decides the top-up, and the key must have room for it this hour.
+        const short = Math.max(0, want - count);
+        const tests = Math.min(short, TOP_UP_TESTS);
+        const writes = tests + 2 * Math.min(TOP_UP_CUSTOMER_PAIRS, Math.ceil((short - tests) / 2));
+        requireKeyRoom(t, room, actor, writes + 3, `topping up ${short} deliveries and reading the list`);
         // Top up cheaply so the default page has something to cut: a few test events, then customer create+delete pairs.
         for (let i = 0; i < TOP_UP_TESTS && count < want; i++) {
           await testDelivery(t, actor, D);

@@ -14,7 +14,16 @@ function unissuedSecretKey(): string {
   return 'sk_test_' + [...randomBytes(32)].map((b) => ALNUM[b % ALNUM.length]).join('');
 }
 
-/** The entitled routes that need no existing object: capabilities, quote, balance. */
+/** An id that names nothing and follows no target's format. */
+const noSuchId = () => `rampart${randomBytes(12).toString('hex')}`;
+
+/**
+ * The four entitled routes: capabilities, quote and balance need no object and
+ * must give the 403 code; transact needs a quote — the partner's own on the
+ * main pool where it can make one, else an id naming nothing — and where the
+ * id is also wrong (another pool's quote, an unknown one) the precedence is not
+ * shown: its 400 or 404 is observed, any other answer must be the 403 code.
+ */
 async function expectEntitlement403(t: CheckTools, actor: PoolsActor, pool: string, code: string, requirement: RequirementId) {
   // The legs of the body follow the pool id (<fiat>-<crypto>), so only the entitlement can be wrong.
   const [fiatCurrency, cryptoCurrency] = pool.split('-');
@@ -25,6 +34,11 @@ async function expectEntitlement403(t: CheckTools, actor: PoolsActor, pool: stri
     await actor.client.get(poolPath(pool, '/balance')),
   ];
   for (const ex of exchanges) expectPoolsError(t, ex, 403, { code, requirement });
+  const own = pool === mainPool(t) ? undefined : await actor.client.post(poolPath(mainPool(t), '/quote'), quoteBody(t, { type: 'firm' }), { retry: false });
+  const quoteId = own && own.status >= 200 && own.status < 300 && typeof own.json?.quoteId === 'string' ? (own.json.quoteId as string) : noSuchId();
+  const tx = await actor.client.post(poolPath(pool, '/transact'), { quoteId }, { idempotencyKey: true, retry: false });
+  if (tx.status === 400 || tx.status === 404) t.observe('pools-entitlement-transact', { status: tx.status, code: tx.json?.code }, 'transact of a quote the route cannot take: which refusal comes first is not shown');
+  else expectPoolsError(t, tx, 403, { code, requirement });
 }
 
 export default defineSuite({
@@ -32,16 +46,68 @@ export default defineSuite({
   section: 'Authentication',
   checks: [
     check({
-      name: 'a missing or an unissued secret key gives 401',
+      name: 'a request without a key gives 401 on every route, discovery included; an unissued or malformed key gives 401',
       requirements: ['POOLS-AUTH-MISSING-KEY-401', 'POOLS-AUTH-INVALID-KEY-401', 'POOLS-ERR-ENVELOPE'],
       needs: ['poolsRaw'],
       async run({ poolsRaw: client }, t: CheckTools) {
-        const missing = await client.request({ method: 'GET', path: '/pools/trades', auth: 'none', retry: false });
-        expectPoolsError(t, missing, 401, { requirement: 'POOLS-AUTH-MISSING-KEY-401' });
+        const pool = mainPool(t);
+        const id = noSuchId();
+        // Every documented route: discovery takes a publishable or a secret key, every other route a secret key.
+        const routes = [
+          { method: 'GET', path: '/pools' },
+          { method: 'GET', path: poolPath(pool, '/capabilities') },
+          { method: 'POST', path: poolPath(pool, '/quote'), body: quoteBody(t) },
+          { method: 'POST', path: poolPath(pool, '/transact'), body: { quoteId: id }, idempotencyKey: true },
+          { method: 'GET', path: poolPath(pool, '/balance') },
+          { method: 'GET', path: quotePath(id) },
+          { method: 'POST', path: quotePath(id, '/reject') },
+          { method: 'GET', path: pollPath(id) },
+          { method: 'GET', path: '/pools/trades' },
+          { method: 'GET', path: tradePath(id) },
+          { method: 'GET', path: '/pools/funding' },
+          { method: 'GET', path: '/pools/ledger' },
+        ] as const;
+        for (const r of routes) {
+          const missing = await client.request({ ...r, auth: 'none', retry: false });
+          expectPoolsError(t, missing, 401, { requirement: 'POOLS-AUTH-MISSING-KEY-401' });
+        }
         const invalid = await client.request({ method: 'GET', path: '/pools/trades', auth: { bearer: unissuedSecretKey() }, retry: false });
         expectPoolsError(t, invalid, 401, { requirement: 'POOLS-AUTH-INVALID-KEY-401' });
         const malformed = await client.request({ method: 'GET', path: '/pools/trades', auth: { bearer: 'not-a-key' }, retry: false });
         expectPoolsError(t, malformed, 401, { requirement: 'POOLS-AUTH-INVALID-KEY-401' });
+      },
+    }),
+    check({
+      name: 'a revoked secret key is an invalid key: 401 on discovery, reads and entitled routes',
+      requirements: ['POOLS-AUTH-REVOKED-KEY-401', 'POOLS-ERR-ENVELOPE'],
+      needs: ['poolsRevokedKey', 'poolsRaw'],
+      async run({ poolsRevokedKey: revoked, poolsRaw: client }, t: CheckTools) {
+        const R = 'POOLS-AUTH-REVOKED-KEY-401';
+        // The pools 403 codes name no revoked key: a key that no longer authenticates is an invalid key (401).
+        for (const r of [
+          { method: 'GET', path: '/pools' },
+          { method: 'GET', path: '/pools/trades' },
+          { method: 'GET', path: poolPath(mainPool(t), '/capabilities') },
+        ] as const) {
+          const ex = await client.request({ ...r, auth: { bearer: revoked.key }, retry: false });
+          expectPoolsError(t, ex, 401, { requirement: R });
+          t.observe('pools-revoked-key-code', ex.json?.code);
+        }
+      },
+    }),
+    check({
+      name: 'a live secret key on the sandbox gives 403 key_mode_mismatch on discovery, reads and entitled routes',
+      requirements: ['POOLS-AUTH-LIVE-KEY-SANDBOX-403', 'POOLS-ERR-ENVELOPE'],
+      needs: ['poolsLiveKey', 'poolsRaw'],
+      async run({ poolsLiveKey: live, poolsRaw: client }, t: CheckTools) {
+        for (const r of [
+          { method: 'GET', path: '/pools' },
+          { method: 'GET', path: '/pools/trades' },
+          { method: 'GET', path: poolPath(mainPool(t), '/capabilities') },
+        ] as const) {
+          const ex = await client.request({ ...r, auth: { bearer: live.key }, retry: false });
+          expectPoolsError(t, ex, 403, { code: 'key_mode_mismatch', requirement: 'POOLS-AUTH-LIVE-KEY-SANDBOX-403' });
+        }
       },
     }),
     check({
@@ -99,7 +165,7 @@ export default defineSuite({
       },
     }),
     check({
-      name: 'a not_enabled partner gets 403 pools_not_enabled on capabilities, quote and balance',
+      name: 'a not_enabled partner gets 403 pools_not_enabled on capabilities, quote, transact and balance',
       requirements: ['POOLS-AUTH-NOT-ENABLED-403', 'POOLS-ERR-ENVELOPE'],
       needs: ['poolsNotEnabled'],
       async run({ poolsNotEnabled: actor }, t: CheckTools) {
@@ -107,7 +173,7 @@ export default defineSuite({
       },
     }),
     check({
-      name: 'a suspended partner gets 403 pool_access_suspended on capabilities, quote and balance',
+      name: 'a suspended partner gets 403 pool_access_suspended on capabilities, quote, transact and balance',
       requirements: ['POOLS-AUTH-SUSPENDED-403', 'POOLS-ERR-ENVELOPE'],
       needs: ['poolsSuspended'],
       async run({ poolsSuspended: actor }, t: CheckTools) {
@@ -115,7 +181,7 @@ export default defineSuite({
       },
     }),
     check({
-      name: 'a kyc_pending partner gets 403 kyc_not_approved on capabilities, quote and balance',
+      name: 'a kyc_pending partner gets 403 kyc_not_approved on capabilities, quote, transact and balance',
       requirements: ['POOLS-AUTH-KYC-403', 'POOLS-ERR-ENVELOPE'],
       needs: ['poolsKycPending'],
       async run({ poolsKycPending: actor }, t: CheckTools) {
@@ -123,7 +189,7 @@ export default defineSuite({
       },
     }),
     check({
-      name: 'a pool outside the allowed set gives 403 pool_not_allowed on capabilities, quote and balance',
+      name: 'a pool outside the allowed set gives 403 pool_not_allowed on capabilities, quote, transact and balance',
       requirements: ['POOLS-AUTH-POOL-NOT-ALLOWED-403', 'POOLS-ERR-ENVELOPE'],
       needs: ['poolsNotAllowedPool'],
       async run({ poolsNotAllowedPool: { actor, pool } }, t: CheckTools) {
@@ -137,7 +203,7 @@ export default defineSuite({
       async run({ poolsKycPending: actor }, t: CheckTools) {
         const R = 'POOLS-AUTH-READ-ROUTES-KEY-MODE-ONLY';
         // The partner cannot quote (KYC), so the object routes are probed with an id that names nothing: any answer but a 403 is within this rule.
-        const id = `rampart${randomBytes(12).toString('hex')}`;
+        const id = noSuchId();
         const reads = [
           await actor.client.get('/pools/trades', { limit: 1 }),
           await actor.client.get('/pools/ledger'),

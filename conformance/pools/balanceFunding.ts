@@ -5,21 +5,26 @@
 // trade's entries show; a ledger that never names the trade is unverified,
 // never passed.
 import { check, defineSuite, type CheckTools } from '../../src/runner/check.js';
-import { Funding } from '../../src/model/schemas/pools/index.js';
+import { Balance, Funding } from '../../src/model/schemas/pools/index.js';
 import { expect2xx } from '../../support/expect.js';
 import { expectPoolsError } from '../../support/pools/errors.js';
+import { keysMatching } from '../../support/pools/fieldNames.js';
 import {
   awaitLedger,
   decEq,
   decSub,
   mainPool,
   poll,
+  poolPath,
   pollToTerminal,
   readBalance,
   readTrade,
   reservedTrade,
   type LedgerMatch,
 } from '../../support/pools/pools.js';
+
+/** Field names that would echo access or KYC state. */
+const ACCESS_FIELD = /kyc|access|suspend|enabled|entitle|onboard/i;
 
 /** How long the ledger may take to record a move it reflects (target time). */
 const LEDGER_WAIT_MS = 5_000;
@@ -30,11 +35,13 @@ export default defineSuite({
   section: 'Resources and their fields > Balance',
   checks: [
     check({
-      name: 'the balance of a funded partner names its pool, allowed pools and a decimal balance',
-      requirements: ['POOLS-BAL-SHAPE'],
+      name: 'the balance of a funded partner names its pool, allowed pools and a decimal balance, and echoes no access or KYC state',
+      requirements: ['POOLS-BAL-SHAPE', 'POOLS-BAL-NO-ACCESS-ECHO'],
       needs: ['poolsPartner'],
       async run({ poolsPartner: actor }, t: CheckTools) {
-        const b = await readBalance(t, actor, 'POOLS-BAL-SHAPE');
+        const ex = expect2xx(t, await actor.client.get(poolPath(mainPool(t), '/balance')), 'POOLS-BAL-SHAPE');
+        t.expect.equal(keysMatching(ex.json, ACCESS_FIELD), [], 'the balance names no access or KYC field (they appear only as 403 codes)', { requirement: 'POOLS-BAL-NO-ACCESS-ECHO', exchange: ex });
+        const b = t.expect.schema(ex, Balance, 'POOLS-BAL-SHAPE');
         t.expect.equal(b.poolId, mainPool(t), 'balance poolId is the pool asked for', { requirement: 'POOLS-BAL-SHAPE' });
         t.expect.that(b.allowedPools.includes(mainPool(t)), 'allowedPools holds the entitled pool', { requirement: 'POOLS-BAL-SHAPE', actual: b.allowedPools });
         t.expect.that(b.balance !== null, 'balance is a decimal string when the balance gate is on', { requirement: 'POOLS-BAL-SHAPE', actual: b.balance });
@@ -51,6 +58,16 @@ export default defineSuite({
       },
     }),
     check({
+      name: 'funding of a partner whose IBAN is not provisioned answers iban null',
+      requirements: ['POOLS-FUND-IBAN-UNPROVISIONED-NULL'],
+      needs: ['poolsIbanUnprovisioned'],
+      async run({ poolsIbanUnprovisioned: actor }, t: CheckTools) {
+        const R = 'POOLS-FUND-IBAN-UNPROVISIONED-NULL';
+        const ex = expect2xx(t, await actor.client.get('/pools/funding'), R, 'GET /pools/funding');
+        t.expect.equal(t.expect.schema(ex, Funding, R).iban, null, `iban is null until provisioned (${actor.partner.name}: ibanProvisioned false)`, { requirement: R, exchange: ex });
+      },
+    }),
+    check({
       name: 'funding is EUR by default and on request; another currency gives 400',
       requirements: ['POOLS-FUND-SHAPE', 'POOLS-FUND-DEFAULT-EUR', 'POOLS-FUND-NON-EUR-400', 'POOLS-ERR-ENVELOPE'],
       needs: ['poolsPartner'],
@@ -58,6 +75,8 @@ export default defineSuite({
         const dflt = expect2xx(t, await actor.client.get('/pools/funding'), 'POOLS-FUND-DEFAULT-EUR', 'GET /pools/funding without currency');
         t.expect.equal(dflt.json?.currency, 'EUR', 'funding without currency is EUR', { requirement: 'POOLS-FUND-DEFAULT-EUR', exchange: dflt });
         const f = t.expect.schema(dflt, Funding, 'POOLS-FUND-SHAPE');
+        // Where the profile says the IBAN is provisioned, it must be there; otherwise which it is is only observed.
+        if (actor.partner.ibanProvisioned === true) t.expect.that(typeof f.iban === 'string' && f.iban.length > 0, `iban is a string once provisioned (${actor.partner.name}: ibanProvisioned true)`, { requirement: 'POOLS-FUND-SHAPE', actual: f.iban, exchange: dflt });
         t.observe('pools-funding-iban-provisioned', f.iban !== null);
         t.expect.schema(expect2xx(t, await actor.client.get('/pools/funding', { currency: 'EUR' }), 'POOLS-FUND-SHAPE'), Funding, 'POOLS-FUND-SHAPE');
         for (const currency of ['USD', 'GBP']) {

@@ -1,12 +1,16 @@
 // Pools discovery (GET /pools) and per-pool capabilities.
 import { check, defineSuite, type CheckTools } from '../../src/runner/check.js';
-import { Capabilities, POOLS_SIDES, PoolsList } from '../../src/model/schemas/pools/index.js';
+import type { Exchange } from '../../src/client/types.js';
+import { Capabilities, POOLS_SIDES, PoolsList, TransactResponse } from '../../src/model/schemas/pools/index.js';
 import { expect2xx } from '../../support/expect.js';
-import { mainPool, poolPath } from '../../support/pools/pools.js';
+import { keysMatching } from '../../support/pools/fieldNames.js';
+import { createFirmQuote, mainPool, poolPath, pollPath, quotePath, readBalance, tradePath } from '../../support/pools/pools.js';
 
 const PAIR = /^[^-\s]+-[^-\s]+$/;
 // cryptoNetwork values the spec names that are not EVM chains.
 const NON_EVM_NETWORKS = ['tron', 'solana'];
+/** Field names that would give away what the interface omits: liquidity sources, providers, routing, reserves, treasury. */
+const INTERNAL_FIELD = /liquidity|provider|routing|^routes?$|^route[A-Z_]|reserves|treasury/i;
 
 export default defineSuite({
   service: 'pools',
@@ -49,6 +53,15 @@ export default defineSuite({
         t.expect.that(sides.every((x) => (POOLS_SIDES as readonly unknown[]).includes(x)), 'sides lists only on_ramp and off_ramp', { requirement: 'POOLS-CAP-SIDES-ENUM', actual: ex.json?.sides, exchange: ex });
         const cap = t.expect.schema(ex, Capabilities, 'POOLS-CAP-SHAPE');
         t.expect.equal(cap.poolId, pool, 'capabilities poolId is the pool asked for', { requirement: 'POOLS-CAP-POOL-IDENTITY', exchange: ex });
+        // pair and legs are the pool's own, as discovery lists it.
+        const listed = t.expect.schema(expect2xx(t, await actor.client.get('/pools'), 'POOLS-CAP-POOL-IDENTITY'), PoolsList, 'POOLS-CAP-POOL-IDENTITY').pools.find((p) => p.id === pool);
+        t.expect.that(listed !== undefined, `the main pool ${pool} is listed by GET /pools`, { requirement: 'POOLS-CAP-POOL-IDENTITY' });
+        t.expect.equal(
+          { pair: cap.pair, fiatCurrency: cap.fiatCurrency, cryptoCurrency: cap.cryptoCurrency },
+          { pair: listed.pair, fiatCurrency: listed.fiatCurrency, cryptoCurrency: listed.cryptoCurrency },
+          'capabilities pair and legs are those GET /pools lists for the pool',
+          { requirement: 'POOLS-CAP-POOL-IDENTITY', exchange: ex },
+        );
         t.expect.that(new Set(cap.sides).size === cap.sides.length, 'sides lists each side once', { requirement: 'POOLS-CAP-SIDES-ENUM', actual: cap.sides, exchange: ex });
         const nonEvm = cap.supportedNetworks.filter((n) => NON_EVM_NETWORKS.includes(n.toLowerCase()));
         t.expect.that(nonEvm.length === 0, 'supportedNetworks lists EVM networks only', { requirement: 'POOLS-CAP-NETWORKS-EVM', actual: cap.supportedNetworks, exchange: ex });
@@ -65,6 +78,89 @@ export default defineSuite({
         const cap = t.expect.schema(ex, Capabilities, R);
         // sides lists the enabled sides; the profile says off_ramp is not enabled for this partner (offRamp: false).
         t.expect.that(!cap.sides.includes('off_ramp'), 'off_ramp is not listed for a partner without off_ramp enabled', { requirement: R, actual: cap.sides, exchange: ex });
+      },
+    }),
+    check({
+      name: 'GET /pools lists every pool the partner is entitled to (its allowedPools), available or not',
+      requirements: ['POOLS-DISC-ENTITLED'],
+      needs: ['poolsPartner'],
+      async run({ poolsPartner: actor }, t: CheckTools) {
+        const R = 'POOLS-DISC-ENTITLED';
+        // The entitled set as the target states it (balance allowedPools) and as the profile declares it.
+        const allowed = new Set([...(await readBalance(t, actor, R)).allowedPools, ...(actor.partner.allowedPools ?? [])]);
+        const ex = expect2xx(t, await actor.client.get('/pools'), R, 'GET /pools');
+        const ids = t.expect.schema(ex, PoolsList, R).pools.map((p) => p.id);
+        const missing = [...allowed].filter((id) => !ids.includes(id));
+        t.expect.equal(missing, [], 'every entitled pool is discovered by GET /pools', { requirement: R, exchange: ex });
+        t.observe('pools-discovery-beyond-entitled', ids.filter((id) => !allowed.has(id)), 'whether pools outside the entitled set are listed is not shown');
+      },
+    }),
+    check({
+      name: 'tier is the partner\'s tier for the pool: capabilities and balance agree, and match the provisioned tier where the profile declares it',
+      requirements: ['POOLS-CAP-TIER'],
+      needs: ['poolsPartner'],
+      async run({ poolsPartner: actor }, t: CheckTools) {
+        const R = 'POOLS-CAP-TIER';
+        const ex = expect2xx(t, await actor.client.get(poolPath(mainPool(t), '/capabilities')), R);
+        const cap = t.expect.schema(ex, Capabilities, R);
+        const bal = await readBalance(t, actor, R);
+        t.expect.equal(String(cap.tier), bal.tier, 'capabilities and balance report the same tier for the pool', { requirement: R, exchange: ex });
+        if (actor.partner.tier !== undefined) t.expect.equal(bal.tier, actor.partner.tier, `the tier is the one provisioned for ${actor.partner.name} (profile tier)`, { requirement: R });
+        else t.observe('pools-tier', bal.tier, 'the profile declares no tier for this partner: only the agreement is judged');
+      },
+    }),
+    check({
+      name: 'a firm quote\'s spreadBps stays within the pool\'s spreadCapBps',
+      requirements: ['POOLS-CAP-SPREAD-CAP'],
+      needs: ['poolsPartner'],
+      async run({ poolsPartner: actor }, t: CheckTools) {
+        const R = 'POOLS-CAP-SPREAD-CAP';
+        const ex = expect2xx(t, await actor.client.get(poolPath(mainPool(t), '/capabilities')), R);
+        const cap = t.expect.schema(ex, Capabilities, R);
+        const { quote } = await createFirmQuote(t, actor, R);
+        t.expect.that(quote.spreadBps <= cap.spreadCapBps, `spreadBps ${quote.spreadBps} is within the approved spreadCapBps ${cap.spreadCapBps}`, { requirement: R, exchange: ex });
+        // Whether drawFeeBps bounds a quote's feeBps is not stated (a draw fee may be another fee): observed.
+        t.observe('pools-fee-vs-draw-fee', { feeBps: quote.feeBps, drawFeeBps: cap.drawFeeBps });
+      },
+    }),
+    check({
+      name: 'cryptoDepositAddress is dedicated: the same for the partner on every read, another partner\'s differs',
+      requirements: ['POOLS-CAP-DEPOSIT-ADDRESS'],
+      needs: ['poolsPartner', 'poolsOtherTenant'],
+      async run({ poolsPartner: owner, poolsOtherTenant: other }, t: CheckTools) {
+        const R = 'POOLS-CAP-DEPOSIT-ADDRESS';
+        const read = async (actor: typeof owner) => {
+          const ex = expect2xx(t, await actor.client.get(poolPath(mainPool(t), '/capabilities')), R);
+          return { ex, address: t.expect.schema(ex, Capabilities, R).cryptoDepositAddress };
+        };
+        const first = await read(owner);
+        const again = await read(owner);
+        const theirs = await read(other);
+        t.expect.that(first.address.length > 0, 'the partner has a deposit address', { requirement: R, exchange: first.ex });
+        t.expect.equal(again.address, first.address, "the partner's deposit address is the same on every read", { requirement: R, exchange: again.ex });
+        t.expect.that(theirs.address !== first.address, "another partner's deposit address differs (each partner has its own)", { requirement: R, actual: theirs.address, exchange: theirs.ex });
+      },
+    }),
+    check({
+      name: 'no response names liquidity sources, providers, routing, reserves or treasury data',
+      requirements: ['POOLS-OMITTED-INTERNALS'],
+      needs: ['poolsPartner'],
+      async run({ poolsPartner: actor }, t: CheckTools) {
+        const R = 'POOLS-OMITTED-INTERNALS';
+        const pool = mainPool(t);
+        // One answer of every documented resource: the lifecycle from discovery to reconciliation.
+        const seen: Exchange[] = [await actor.client.get('/pools'), await actor.client.get(poolPath(pool, '/capabilities'))];
+        const fq = await createFirmQuote(t, actor, R);
+        seen.push(fq.exchange, await actor.client.get(quotePath(fq.quote.quoteId)));
+        const tx = expect2xx(t, await actor.client.post(poolPath(pool, '/transact'), { quoteId: fq.quote.quoteId }, { idempotencyKey: true }), R, 'transact');
+        const made = t.expect.schema(tx, TransactResponse, R);
+        seen.push(tx, await actor.client.get(tradePath(made.transactId)), await actor.client.get(pollPath(fq.quote.quoteId)));
+        seen.push(await actor.client.get('/pools/trades', { limit: 5 }), await actor.client.get(poolPath(pool, '/balance')), await actor.client.get('/pools/funding'), await actor.client.get('/pools/ledger'));
+        for (const ex of seen) {
+          expect2xx(t, ex, R);
+          const found = keysMatching(ex.json, INTERNAL_FIELD);
+          t.expect.equal(found, [], `${ex.request.method} ${new URL(ex.request.url).pathname} names no liquidity source, provider, routing, reserves or treasury field`, { requirement: R, exchange: ex });
+        }
       },
     }),
   ],

@@ -1,8 +1,6 @@
 // Pools "Limits": the firm quote TTL in real time (the spec's about 15 s,
 // never a value the profile declares), and the velocity cap computed exactly
 // from the partner's declared cap and the fiat amounts of its trades.
-import type { Exchange } from '../../src/client/types.js';
-import { retryAfterMs } from '../../src/client/backoff.js';
 import { POOLS_LIMITS } from '../../src/model/limits.js';
 import type { PoolsActor } from '../../src/needs/define.js';
 import { check, defineSuite, type CheckTools } from '../../src/runner/check.js';
@@ -13,7 +11,9 @@ import {
   createFirmQuote,
   decAdd,
   decCmp,
+  decDiv,
   decDivInt,
+  decMul,
   decQuot,
   decRound,
   decSub,
@@ -27,6 +27,10 @@ import {
   transact,
   waitPastExpiry,
 } from '../../support/pools/pools.js';
+import { unlessThrottled } from '../../support/pools/throttle.js';
+
+/** Most trades the off-by-default check makes (it sizes them to spend beyond every declared cap within this many). */
+const MAX_UNCAPPED_TRADES = 6;
 
 /** How far ahead of the deadline "just before expiry" transacts. */
 const BEFORE_EXPIRY_MS = 1_500;
@@ -34,8 +38,6 @@ const BEFORE_EXPIRY_MS = 1_500;
 const MAX_VELOCITY_TRADES = 10;
 /** Trades list pages read to learn what the rolling 24 h window already holds. */
 const MAX_WINDOW_PAGES = 10;
-/** A 429 below the cap may be the documented throttle: the same transact is tried again this often before it counts. */
-const THROTTLE_RETRIES = 3;
 const DAY_MS = POOLS_LIMITS.velocityWindowMs;
 /** Trades this close to leaving the 24 h window may leave it while the check runs: they count only in the upper bound. */
 const WINDOW_EDGE_MS = 10 * 60_000;
@@ -66,18 +68,6 @@ async function windowNotional(t: CheckTools, actor: PoolsActor): Promise<{ low: 
     cursor = page.nextCursor;
   }
   t.unverified(`the partner has more than ${MAX_WINDOW_PAGES * POOLS_LIMITS.trades.limitMax} trades in the last 24 h: the notional the cap already holds cannot be read`);
-}
-
-/** Send once; while the answer is a 429 that the cap cannot explain, wait (Retry-After, bounded) and send the same request again. */
-async function unlessThrottled(t: CheckTools, send: () => Promise<Exchange>, explained: boolean): Promise<Exchange> {
-  let ex = await send();
-  for (let i = 0; i < THROTTLE_RETRIES && ex.status === 429 && !explained; i++) {
-    const wait = Math.min(retryAfterMs(ex.headers['retry-after']) ?? 1000 * 2 ** i, 5_000);
-    t.observe('pools-velocity-429-retried', { attempt: i + 1, waitMs: wait }, 'a 429 below the cap may be the documented throttle: the same request is tried again');
-    await t.sleep(wait, 'a pools 429 below the velocity cap: throttle back-off', 'target');
-    ex = await send();
-  }
-  return ex;
 }
 
 export default defineSuite({
@@ -191,6 +181,88 @@ export default defineSuite({
             exchange: replay,
           });
         }
+      },
+    }),
+    check({
+      name: 'the velocity cap is off by default: a partner without a declared cap is not refused 429 over a spend beyond every cap the profile declares',
+      requirements: ['POOLS-VEL-OFF-BY-DEFAULT'],
+      needs: ['poolsPartner'],
+      budgetMs: 90_000,
+      async run({ poolsPartner: actor }, t: CheckTools) {
+        const R = 'POOLS-VEL-OFF-BY-DEFAULT';
+        // poolsPartner never declares velocityCap: its cap is the default, which the spec says is off.
+        const profileAmount = poolsProfile(t).quote.amount;
+        const caps = (t.profile.pools?.partners ?? []).map((p) => p.velocityCap).filter((c): c is string => !!c);
+        const highestCap = caps.reduce((a, b) => (decCmp(a, b) >= 0 ? a : b), '0');
+        // Beyond the highest cap the profile knows of by one order, and at least three orders: bounded, and a default cap as low as a declared one would bite.
+        const threeOrders = decMul(profileAmount, '3');
+        const beyondCaps = decAdd(highestCap, profileAmount);
+        const spend = decCmp(beyondCaps, threeOrders) >= 0 ? beyondCaps : threeOrders;
+        let amount = profileAmount;
+        if (decQuot(spend, amount) + 1n > BigInt(MAX_UNCAPPED_TRADES)) amount = decDiv(spend, String(MAX_UNCAPPED_TRADES - 1), 2, 'up');
+        const { balance } = await readBalance(t, actor, R);
+        if (balance !== null && decCmp(balance, spend) < 0) t.unverified(`the partner's balance ${balance} cannot fund the ${spend} this check spends (beyond the highest declared cap ${highestCap}): fund the partner`);
+        t.observe('pools-velocity-default-plan', { spend, amount, highestDeclaredCap: highestCap });
+        let sum = '0';
+        for (let i = 0; i < MAX_UNCAPPED_TRADES && decCmp(sum, spend) < 0; i++) {
+          const q = await unlessThrottled(t, () => actor.client.post(poolPath(mainPool(t), '/quote'), quoteBody(t, { type: 'firm', amount }), { retry: false }), false);
+          if (q.status === 400) t.unverified(`a quote of ${amount} was refused with 400 (${q.json?.code}): outside the pool's order bounds? The spend cannot be made in orders this size`);
+          t.expect.that(q.status !== 429, `a partner without a velocity cap is not refused 429 at quote time (24 h notional of this check so far: ${sum})`, { requirement: R, actual: `${q.status} ${q.bodyText.slice(0, 200)}`, exchange: q });
+          expect2xx(t, q, R, 'a firm quote');
+          const quoteId = t.expect.schema(q, FirmQuote, R).quoteId;
+          const ex = await unlessThrottled(t, () => actor.client.post(poolPath(mainPool(t), '/transact'), { quoteId }, { idempotencyKey: `rampart-nocap-${quoteId}`, retry: false }), false);
+          t.expect.that(ex.status !== 429, `a partner without a velocity cap is not refused 429 (24 h notional of this check: ${sum} before this ${amount})`, {
+            requirement: R,
+            expected: '2xx: the velocity cap is off by default',
+            actual: `${ex.status} ${ex.bodyText.slice(0, 200)}`,
+            exchange: ex,
+          });
+          expect2xx(t, ex, R, 'transact of a partner without a velocity cap');
+          t.expect.schema(ex, TransactResponse, R);
+          sum = decAdd(sum, amount);
+        }
+        t.expect.that(decCmp(sum, spend) >= 0, `the check spent ${spend} without a 429`, { requirement: R, actual: sum });
+      },
+    }),
+    check({
+      name: 'an order below minOrderUsdt or above maxOrderUsdt (read from capabilities) is never executed; one within them is quoted',
+      requirements: ['POOLS-ORDER-BOUNDS', 'POOLS-ERR-ENVELOPE'],
+      needs: ['poolsPartner'],
+      async run({ poolsPartner: actor }, t: CheckTools) {
+        const R = 'POOLS-ORDER-BOUNDS';
+        const cap = t.expect.schema(expect2xx(t, await actor.client.get(poolPath(mainPool(t), '/capabilities')), R), Capabilities, R);
+        // The bounds are in USDT: an order is sized in them exactly only when the pool's output is USDT (on_ramp cryptoAmount = USDT).
+        if (cap.cryptoCurrency.toUpperCase() !== 'USDT') t.unverified(`the main pool's crypto leg is ${cap.cryptoCurrency}: an order cannot be sized in USDT (minOrderUsdt, maxOrderUsdt) without a rate the spec does not give`);
+        const within = await createFirmQuote(t, actor, R);
+        const rate = within.quote.rate;
+        // Half the minimum and twice the maximum, in fiat through the quote's own rate (USDT per fiat unit).
+        const below = decDiv(decDivInt(cap.minOrderUsdt, 2, 6), rate, 2, 'down');
+        const above = decDiv(decMul(cap.maxOrderUsdt, '2'), rate, 2, 'up');
+        const sides: [string, string][] = [];
+        if (decCmp(below, '0') > 0) sides.push(['below minOrderUsdt', below]);
+        else t.observe('pools-order-bounds-low-side', `minOrderUsdt ${cap.minOrderUsdt} leaves no fiat amount below it at 2 decimals`);
+        sides.push(['above maxOrderUsdt', above]);
+        const seen: Record<string, string> = {};
+        for (const [what, amount] of sides) {
+          const q = await actor.client.post(poolPath(mainPool(t), '/quote'), quoteBody(t, { type: 'firm', amount }), { retry: false });
+          if (q.status >= 400 && q.status < 500) {
+            expectPoolsError(t, q, q.status, { requirement: R });
+            seen[what] = `${q.status} ${q.json?.code} at quote time`;
+            continue;
+          }
+          expect2xx(t, q, R, `a quote ${what} (a 4xx, or a quote whose transact is refused)`);
+          t.expect.that(q.json?.executable === true && typeof q.json?.quoteId === 'string', `a quote ${what} that is not refused is a firm quote (to transact)`, { requirement: R, exchange: q });
+          const tx = await actor.client.post(poolPath(mainPool(t), '/transact'), { quoteId: q.json.quoteId }, { idempotencyKey: true, retry: false });
+          t.expect.that(tx.status >= 400 && tx.status < 500, `an order ${what} (${amount} ${cap.fiatCurrency}, bounds ${cap.minOrderUsdt}–${cap.maxOrderUsdt} USDT) is never executed: its transact is refused`, {
+            requirement: R,
+            expected: '4xx',
+            actual: `${tx.status} ${tx.bodyText.slice(0, 200)}`,
+            exchange: tx,
+          });
+          expectPoolsError(t, tx, tx.status, { requirement: R });
+          seen[what] = `${tx.status} ${tx.json?.code} at transact`;
+        }
+        t.observe('pools-order-bounds-refusals', { ...seen, minOrderUsdt: cap.minOrderUsdt, maxOrderUsdt: cap.maxOrderUsdt, below, above });
       },
     }),
   ],

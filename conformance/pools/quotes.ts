@@ -194,5 +194,70 @@ export default defineSuite({
         }
       },
     }),
+    check({
+      name: 'an indicative quote is not persisted: no handle it carries reads as a stored quote, transacts or rejects',
+      requirements: ['POOLS-QUOTE-INDICATIVE-NOT-PERSISTED', 'POOLS-QUOTE-INDICATIVE'],
+      needs: ['poolsPartner'],
+      async run({ poolsPartner: actor }, t: CheckTools) {
+        const R = 'POOLS-QUOTE-INDICATIVE-NOT-PERSISTED';
+        const ex = expect2xx(t, await actor.client.post(poolPath(mainPool(t), '/quote'), quoteBody(t, { type: 'indicative' })), 'POOLS-QUOTE-INDICATIVE', 'an indicative quote');
+        t.expect.schema(ex, IndicativeQuote, 'POOLS-QUOTE-INDICATIVE');
+        // Any id-like value the answer carries (not the pool's) is a handle a persisted quote would be reached by: none may reach one.
+        const body = (ex.json ?? {}) as Record<string, unknown>;
+        const handles = Object.entries(body)
+          .filter(([k, v]) => /id$/i.test(k) && k !== 'poolId' && typeof v === 'string' && v.length > 0)
+          .map(([k, v]) => ({ field: k, id: v as string }));
+        t.observe('pools-indicative-handles', handles.map((h) => h.field));
+        for (const { field, id } of handles) {
+          const read = await actor.client.get(quotePath(id));
+          t.expect.that(read.status === 404 || read.status === 400, `GET /pools/quotes/{${field}} of an indicative quote finds no stored quote (404, or 400 for an id of another format)`, { requirement: R, actual: read.status, exchange: read });
+          const tx = await actor.client.post(poolPath(mainPool(t), '/transact'), { quoteId: id }, { idempotencyKey: true, retry: false });
+          t.expect.that(tx.status >= 400 && tx.status < 500, `an indicative quote cannot be transacted (transact with its ${field} is refused)`, { requirement: R, actual: `${tx.status} ${tx.bodyText.slice(0, 200)}`, exchange: tx });
+          const rej = await actor.client.post(quotePath(id, '/reject'), undefined, { retry: false });
+          t.expect.that(rej.status >= 400 && rej.status < 500, `an indicative quote cannot be rejected (reject of its ${field} is refused)`, { requirement: R, actual: `${rej.status} ${rej.bodyText.slice(0, 200)}`, exchange: rej });
+        }
+        // Without a handle (the documented shape: no quoteId) there is nothing to read, transact or reject by.
+        t.expect.that(handles.every((h) => h.field !== 'quoteId'), 'an indicative quote carries no quoteId to transact or reject', { requirement: R, exchange: ex });
+      },
+    }),
+    check({
+      name: 'a quote needs no Idempotency-Key, and a reject neither a body nor a key',
+      requirements: ['POOLS-QUOTE-NO-IDEMPOTENCY-KEY'],
+      needs: ['poolsPartner'],
+      async run({ poolsPartner: actor }, t: CheckTools) {
+        const R = 'POOLS-QUOTE-NO-IDEMPOTENCY-KEY';
+        const ex = await actor.client.post(poolPath(mainPool(t), '/quote'), quoteBody(t, { type: 'firm' }), { retry: false });
+        t.expect.equal(ex.request.idempotencyKey, undefined, 'the quote was sent without an Idempotency-Key', { requirement: R, exchange: ex });
+        expect2xx(t, ex, R, 'a quote without an Idempotency-Key');
+        const q = t.expect.schema(ex, FirmQuote, R);
+        const rej = await actor.client.request({ method: 'POST', path: quotePath(q.quoteId, '/reject'), retry: false });
+        t.expect.that(rej.request.idempotencyKey === undefined && !rej.request.bodyText, 'the reject was sent without a body or an Idempotency-Key', { requirement: R, exchange: rej });
+        expect2xx(t, rej, R, 'a reject without a body or an Idempotency-Key');
+        t.expect.equal(t.expect.schema(rej, StoredQuote, R).status, 'rejected', 'the reject took effect', { requirement: R, exchange: rej });
+      },
+    }),
+    check({
+      name: 'an amount that is not a decimal string gives 400',
+      requirements: ['POOLS-QUOTE-AMOUNT-DECIMAL-400', 'POOLS-ERR-ENVELOPE'],
+      needs: ['poolsPartner'],
+      async run({ poolsPartner: actor }, t: CheckTools) {
+        // A JSON number, an exponent, a decimal comma, hexadecimal, letters: none is a decimal string.
+        for (const amount of [100, '1e2', '10,50', '0x10', 'ten']) {
+          const ex = await actor.client.post(poolPath(mainPool(t), '/quote'), quoteBody(t, { type: 'firm', amount }), { retry: false });
+          expectPoolsError(t, ex, 400, { requirement: 'POOLS-QUOTE-AMOUNT-DECIMAL-400' });
+        }
+      },
+    }),
+    check({
+      name: 'a side, type or cryptoNetwork outside its documented values, or a fiatCurrency that is not ISO 4217, gives 400',
+      requirements: ['POOLS-QUOTE-ENUMS-400', 'POOLS-ERR-ENVELOPE'],
+      needs: ['poolsPartner'],
+      async run({ poolsPartner: actor }, t: CheckTools) {
+        for (const bad of [{ side: 'buy' }, { type: 'limit' }, { cryptoNetwork: 'bitcoin' }, { fiatCurrency: 'EURO' }]) {
+          const ex = await actor.client.post(poolPath(mainPool(t), '/quote'), quoteBody(t, bad), { retry: false });
+          expectPoolsError(t, ex, 400, { requirement: 'POOLS-QUOTE-ENUMS-400' });
+        }
+      },
+    }),
   ],
 });

@@ -10,8 +10,10 @@ import {
   allInRateHolds,
   cheapOrderAmount,
   decCmp,
+  decEq,
   decMul,
   pollToTerminal,
+  poolsProfile,
   quotePath,
   readBalance,
   readTrade,
@@ -20,18 +22,33 @@ import {
 
 type Query = Record<string, string | number | undefined>;
 
+const ids = (ts: Trade[]) => ts.map((x) => x.transactId);
+
 async function page(t: CheckTools, actor: PoolsActor, query: Query, requirement: RequirementId) {
   const ex = expect2xx(t, await actor.client.get('/pools/trades', query), requirement, 'GET /pools/trades');
   return { ex, page: t.expect.schema(ex, TradesPage, requirement) };
 }
 
-/** Follow nextCursor with the same filters; bounded by `maxPages`. */
+/**
+ * Follow nextCursor with the same filters; bounded by `maxPages`. Each
+ * nextCursor must be a transactId: of a trade on the page it ends or on the
+ * page it opens (which of the two is not shown).
+ */
 async function walk(t: CheckTools, actor: PoolsActor, query: Query, maxPages: number, requirement: RequirementId): Promise<Trade[]> {
   const out: Trade[] = [];
   let cursor: string | undefined;
+  let ended: Trade[] = [];
   for (let i = 0; i < maxPages; i++) {
     const { ex, page: p } = await page(t, actor, { ...query, cursor }, requirement);
     t.expect.that(p.data.length <= Number(query.limit), `a page holds at most limit=${query.limit} trades`, { requirement: 'POOLS-TRADES-LIMIT-EDGES', actual: p.data.length, exchange: ex });
+    if (cursor !== undefined) {
+      t.expect.that([...ended, ...p.data].some((x) => x.transactId === cursor), `nextCursor ${cursor} is a transactId of the page it ends or the page it opens`, {
+        requirement: 'POOLS-TRADES-CURSOR-IS-TRANSACT-ID',
+        actual: { cursor, ended: ids(ended), opened: ids(p.data) },
+        exchange: ex,
+      });
+    }
+    ended = p.data;
     out.push(...p.data);
     if (!p.hasMore) {
       t.expect.equal(p.nextCursor, null, 'nextCursor is null when hasMore is false', { requirement: 'POOLS-TRADES-NEXTCURSOR-NULL', exchange: ex });
@@ -44,15 +61,14 @@ async function walk(t: CheckTools, actor: PoolsActor, query: Query, maxPages: nu
   return out;
 }
 
-const ids = (ts: Trade[]) => ts.map((x) => x.transactId);
 
 export default defineSuite({
   service: 'pools',
   section: 'Endpoints > Trades list query',
   checks: [
     check({
-      name: 'a trade carries its documented fields, totalBps = spreadBps + feeBps, the all-in rate (cryptoAmount = fiatAmount × quotedRate, exactly) and the network locked at quote time',
-      requirements: ['POOLS-TRADES-SHAPE', 'POOLS-TRADES-TOTAL-BPS', 'POOLS-TRADES-RATE-OUTPUT-PER-INPUT'],
+      name: 'a trade carries its documented fields, the quoted pool and legs, totalBps = spreadBps + feeBps, the all-in rate (cryptoAmount = fiatAmount × quotedRate, exactly), the network locked at quote time and the firm quote\'s price',
+      requirements: ['POOLS-TRADES-SHAPE', 'POOLS-TRADES-TOTAL-BPS', 'POOLS-TRADES-RATE-OUTPUT-PER-INPUT', 'POOLS-TX-FIRM-PRICE'],
       needs: ['poolsPartner'],
       async run({ poolsPartner: actor }, t: CheckTools) {
         const made = await reservedTrade(t, actor, 'POOLS-TRADES-SHAPE');
@@ -72,13 +88,25 @@ export default defineSuite({
         const sq = t.expect.schema(sqEx, StoredQuote, 'POOLS-TRADES-SHAPE');
         t.expect.equal(trade.cryptoNetwork, sq.cryptoNetwork, 'the trade keeps the network locked at quote time', { requirement: 'POOLS-TRADES-SHAPE', exchange: sqEx });
         t.expect.equal(trade.poolId, sq.poolId, 'the trade is on the quoted pool', { requirement: 'POOLS-TRADES-SHAPE', exchange: sqEx });
-        t.observe('pools-trade-vs-quote', {
-          fiatAmountEqual: trade.fiatAmount === sq.fiatAmount,
-          cryptoAmountEqual: trade.cryptoAmount === sq.cryptoAmount,
-          rateEqual: trade.quotedRate === sq.rate,
-          bpsEqual: trade.spreadBps === sq.spreadBps && trade.feeBps === sq.feeBps,
-          quoteProduct: decMul(sq.fiatAmount, sq.rate),
+        t.expect.equal(trade.pair, sq.pair, 'the trade names the quoted pair', { requirement: 'POOLS-TRADES-SHAPE', exchange: sqEx });
+        const legs = poolsProfile(t).quote;
+        t.expect.equal(
+          { fiatCurrency: trade.fiatCurrency.toUpperCase(), cryptoCurrency: trade.cryptoCurrency.toUpperCase() },
+          { fiatCurrency: legs.fiatCurrency.toUpperCase(), cryptoCurrency: legs.cryptoCurrency.toUpperCase() },
+          'the trade legs are the quoted ones',
+          { requirement: 'POOLS-TRADES-SHAPE' },
+        );
+        // A firm quote is executable at its price: the trade is the stored quote's, to the unit.
+        const F = 'POOLS-TX-FIRM-PRICE';
+        t.expect.that(decEq(trade.fiatAmount, sq.fiatAmount) && decEq(trade.cryptoAmount, sq.cryptoAmount), 'the trade amounts are the firm quote\'s', {
+          requirement: F,
+          expected: { fiatAmount: sq.fiatAmount, cryptoAmount: sq.cryptoAmount },
+          actual: { fiatAmount: trade.fiatAmount, cryptoAmount: trade.cryptoAmount },
+          exchange: sqEx,
         });
+        t.expect.that(decEq(trade.quotedRate, sq.rate), 'quotedRate is the firm quote\'s rate', { requirement: F, expected: sq.rate, actual: trade.quotedRate, exchange: sqEx });
+        t.expect.equal({ spreadBps: trade.spreadBps, feeBps: trade.feeBps }, { spreadBps: sq.spreadBps, feeBps: sq.feeBps }, 'the trade bps are the firm quote\'s', { requirement: F, exchange: sqEx });
+        t.observe('pools-quote-product', decMul(sq.fiatAmount, sq.rate));
       },
     }),
     check({
@@ -87,6 +115,7 @@ export default defineSuite({
         'POOLS-TRADES-LIST-SHAPE',
         'POOLS-TRADES-NEWEST-FIRST',
         'POOLS-TRADES-CURSOR-WALK',
+        'POOLS-TRADES-CURSOR-IS-TRANSACT-ID',
         'POOLS-TRADES-NEXTCURSOR-NULL',
         'POOLS-TRADES-DATE-INCLUSIVE',
         'POOLS-TRADES-LIMIT-EDGES',

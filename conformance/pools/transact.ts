@@ -8,7 +8,12 @@ import type { Exchange } from '../../src/client/types.js';
 import { Capabilities, FirmQuote, StoredQuote, TradesPage, TransactResponse } from '../../src/model/schemas/pools/index.js';
 import { expect2xx } from '../../support/expect.js';
 import { expectPoolsError } from '../../support/pools/errors.js';
-import { createFirmQuote, decCmp, mainPool, poll, poolPath, quoteBody, quotePath, readBalance, readTrade, reservedTrade, settleTo, transact } from '../../support/pools/pools.js';
+import { createFirmQuote, decCmp, decEq, decSub, mainPool, poll, poolPath, quoteBody, quotePath, readBalance, readTrade, reservedTrade, settleTo, transact } from '../../support/pools/pools.js';
+
+/** How long the balance may take to show a release (target time). */
+const RELEASE_WAIT_MS = 5_000;
+/** Polls after a terminal state, each must keep it. */
+const REPOLLS = 2;
 
 /** The partner's trades of one quote, from the trades list (the trade made at or after `since`). */
 async function tradesOfQuote(t: CheckTools, actor: PoolsActor, quoteId: string, since: string, requirement: RequirementId) {
@@ -182,6 +187,74 @@ export default defineSuite({
         const after = await readTrade(t, actor, made.transactId, 'POOLS-POLL-ADVANCES');
         t.expect.equal(after.status, 'settled', 'the trade reads settled once the poll advanced it', { requirement: 'POOLS-POLL-ADVANCES' });
         t.observe('pools-settledAt-on-settled', after.settledAt !== null);
+      },
+    }),
+    check({
+      name: 'off_ramp transact of a partner with off_ramp enabled is not refused with 501: it reserves a sell, or a 4xx names a missing prerequisite',
+      requirements: ['POOLS-TX-OFF-RAMP-ENABLED', 'POOLS-ERR-ENVELOPE'],
+      needs: ['poolsOffRamp'],
+      async run({ poolsOffRamp: actor }, t: CheckTools) {
+        const R = 'POOLS-TX-OFF-RAMP-ENABLED';
+        // Enabled means for the partner, the pool and the environment: the pool's own capabilities must list off_ramp.
+        const cap = t.expect.schema(expect2xx(t, await actor.client.get(poolPath(mainPool(t), '/capabilities')), R), Capabilities, R);
+        if (!cap.sides.includes('off_ramp')) t.unverified(`the profile declares offRamp for ${actor.partner.name}, but the capabilities of ${mainPool(t)} list sides ${cap.sides.join(', ')}: off_ramp is not enabled for this pool, where 501 is the documented answer`);
+        const buy = await createFirmQuote(t, actor, R);
+        const sell = t.expect.schema(expect2xx(t, await actor.client.get(quotePath(buy.quote.quoteId)), R), StoredQuote, R).cryptoAmount;
+        const q = await actor.client.post(poolPath(mainPool(t), '/quote'), quoteBody(t, { type: 'firm', side: 'off_ramp', amount: sell, destAddress: undefined, destNetwork: undefined }), { retry: false });
+        t.expect.that(q.status !== 501, 'an off_ramp quote of an off_ramp-enabled partner is not refused with 501', { requirement: R, actual: `${q.status} ${q.bodyText.slice(0, 200)}`, exchange: q });
+        if (q.status >= 400 && q.status < 500) {
+          expectPoolsError(t, q, q.status, { requirement: R });
+          t.unverified(`the off_ramp quote was refused with ${q.status} ${q.json?.code}: no off_ramp quote to transact`);
+        }
+        expect2xx(t, q, R, 'an off_ramp firm quote');
+        const quote = t.expect.schema(q, FirmQuote, R);
+        const ex = await actor.client.post(poolPath(mainPool(t), '/transact'), { quoteId: quote.quoteId }, { idempotencyKey: true, retry: false });
+        t.expect.that(ex.status !== 501, 'off_ramp transact of a partner with off_ramp enabled is not refused with 501', { requirement: R, actual: `${ex.status} ${ex.bodyText.slice(0, 200)}`, exchange: ex });
+        if (ex.status >= 200 && ex.status < 300) {
+          const made = t.expect.schema(ex, TransactResponse, R);
+          t.expect.equal((await readTrade(t, actor, made.transactId, R)).side, 'off_ramp', 'the reserved trade is the sell', { requirement: R, exchange: ex });
+          t.observe('pools-off-ramp-enabled-transact', 'reserved');
+          return;
+        }
+        // The documented prerequisites (crypto sent to cryptoDepositAddress and credited, an approved payout destination) are not reachable from outside: a 4xx refusal is within the rule.
+        t.expect.that(ex.status >= 400 && ex.status < 500, 'an enabled off_ramp transact either reserves a sell or is refused with a 4xx for a missing prerequisite', { requirement: R, actual: ex.status, exchange: ex });
+        expectPoolsError(t, ex, ex.status, { requirement: R });
+        t.observe('pools-off-ramp-enabled-transact', { status: ex.status, code: ex.json?.code }, 'refused for a prerequisite: crypto deposited to cryptoDepositAddress and credited, an approved payout destination');
+      },
+    }),
+    check({
+      name: 'released and failed are terminal: later polls keep them; a released reservation is unwound (the balance gets it back, once)',
+      requirements: ['POOLS-POLL-TERMINAL-FINAL', 'POOLS-BAL-RELEASED-UNWOUND'],
+      // Held alone: the balance moves only by this check's trades.
+      needs: ['poolsExclusive', 'poolsTradeOutcome'],
+      async run({ poolsExclusive: actor, poolsTradeOutcome: choose }, t: CheckTools) {
+        const T = 'POOLS-POLL-TERMINAL-FINAL';
+        const U = 'POOLS-BAL-RELEASED-UNWOUND';
+        const balance = async () => (await readBalance(t, actor, U)).balance!;
+        const before = await balance();
+        t.expect.that(before !== null, 'a funded partner with the balance gate on has a decimal balance', { requirement: U, actual: before });
+        const released = await reservedTrade(t, actor, T);
+        await settleTo(t, choose, actor, released.quoteId, 'released', T);
+        // The release may reach the balance a moment after the poll that discovered it: read again (bounded) until it is back.
+        let back = await balance();
+        for (const deadline = Date.now() + RELEASE_WAIT_MS; !decEq(back, before) && Date.now() < deadline; back = await balance()) await t.sleep(250, 'the release to reach the balance', 'target');
+        t.expect.that(decEq(back, before), 'a released reservation is unwound: the balance is back where it was before the trade', { requirement: U, expected: before, actual: `${back} (moved ${decSub(back, before)})` });
+        for (let i = 0; i < REPOLLS; i++) {
+          await t.sleep(250, 'a later poll', 'target');
+          t.expect.equal(await poll(t, actor, released.quoteId, T), 'released', 'released is terminal: a later poll keeps it', { requirement: T });
+        }
+        t.expect.that(decEq(await balance(), before), 'the release is credited once: later polls move no money', { requirement: U });
+        const read = await readTrade(t, actor, released.transactId, T);
+        t.expect.equal(read.status, 'released', 'the trade reads released', { requirement: T });
+        t.observe('pools-released-settledAt', read.settledAt);
+
+        const failed = await reservedTrade(t, actor, T);
+        await settleTo(t, choose, actor, failed.quoteId, 'failed', T);
+        for (let i = 0; i < REPOLLS; i++) {
+          await t.sleep(250, 'a later poll', 'target');
+          t.expect.equal(await poll(t, actor, failed.quoteId, T), 'failed', 'failed is terminal: a later poll keeps it', { requirement: T });
+        }
+        t.observe('pools-failed-balance-moved', decSub(await balance(), before), 'whether a failed trade unwinds its reservation is not shown');
       },
     }),
   ],

@@ -114,14 +114,15 @@ program
   .option('--profile <file>', 'target profile (default: start the embedded reference target)')
   .addOption(new Option('--depth <depth>', 'quick or full').choices(['quick', 'full']).default('quick'))
   .option('--json', 'print the table as JSON')
-  .action(async (opts: { profile?: string; depth: 'quick' | 'full'; json?: boolean }) => {
+  .option('--include-load-keys', 'also present the keys reserved for load (their rate windows then hold one request each)')
+  .action(async (opts: { profile?: string; depth: 'quick' | 'full'; json?: boolean; includeLoadKeys?: boolean }) => {
     const { resolveTarget } = await import('./target.js');
     const { runDoctor, formatDoctor } = await import('../doctor/doctor.js');
     const { registerProfileSecrets } = await import('./run.js');
     const target = await resolveTarget({ profile: opts.profile });
     try {
       registerProfileSecrets(target.profile);
-      const report = await runDoctor(target.profile, { depth: opts.depth });
+      const report = await runDoctor(target.profile, { depth: opts.depth, includeLoadKeys: opts.includeLoadKeys });
       process.stdout.write(redact(opts.json ? JSON.stringify(report, null, 2) : formatDoctor(report)) + '\n');
       process.exitCode = report.usable ? EXIT.ok : EXIT.usage;
     } finally {

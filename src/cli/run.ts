@@ -62,10 +62,12 @@ async function kindsOf(names: SuiteKindName[]): Promise<SuiteKind[]> {
   return out;
 }
 
+/** Every secret a profile holds is masked, in every form, in every output. */
 export function registerProfileSecrets(profile: Profile): void {
   const add = (v?: string) => v && registerSecret(v);
-  for (const p of profile.gate.partners) [p.secretKey, p.publishableKey, p.liveSecretKey, p.livePublishableKey, p.revokedSecretKey, p.webhookSecret].forEach(add);
-  for (const p of profile.pools?.partners ?? []) [p.secretKey, p.publishableKey, p.webhookSecret].forEach(add);
+  for (const p of profile.gate.partners)
+    [p.secretKey, ...(p.extraSecretKeys ?? []), p.publishableKey, p.liveSecretKey, p.livePublishableKey, p.revokedSecretKey, p.revokedPublishableKey, p.webhookSecret].forEach(add);
+  for (const p of profile.pools?.partners ?? []) [p.secretKey, p.publishableKey, p.liveSecretKey, p.revokedSecretKey, p.webhookSecret].forEach(add);
 }
 
 function baseUrlsOf(profile: Profile): Record<string, string | undefined> {

@@ -46,6 +46,7 @@ export function liveHazards(profile: Profile): string[] {
   const remote = targets.some((u) => !LOOPBACK.test(u));
   if (remote) {
     for (const p of profile.gate.partners) if (p.liveSecretKey || p.livePublishableKey) out.push(`gate partner ${p.name} holds a live key`);
+    for (const p of profile.pools?.partners ?? []) if (p.liveSecretKey) out.push(`pools partner ${p.name} holds a live key`);
   }
   if (profile.gate.baseUrls.production && profile.gate.baseUrls.production === profile.gate.baseUrls.sandbox)
     out.push('gate.baseUrls.sandbox is the production base URL');

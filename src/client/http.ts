@@ -7,6 +7,7 @@ import { Agent, request as undiciRequest } from 'undici';
 import { registerIssuedSecrets } from '../secrets/registry.js';
 import { redact } from '../secrets/redact.js';
 import { backoffDelayMs, retryAfterMs, sleep } from './backoff.js';
+import { GATE_RATE_WINDOWS } from '../model/limits.js';
 import { DEFAULT_BODY_TIMEOUT_MS, DEFAULT_MAX_BODY_BYTES, DEFAULT_RATE_LIMIT_BUDGET_SECONDS, DEFAULT_TIMEOUT_MS, formatBytes, formatSeconds } from './limits.js';
 import type { Pacer } from './pacer.js';
 import { TransportError, type ApiClient, type ApiRequest, type Exchange } from './types.js';
@@ -45,6 +46,15 @@ export interface ClientOptions {
 export interface WaitTracker {
   harness<T>(what: string, p: Promise<T>): Promise<T>;
   target<T>(what: string, p: Promise<T>): Promise<T>;
+}
+
+/** How many times a paced request refused with 429 is sent again after the wait (whatever its retry setting). */
+const PACED_429_RESENDS = 4;
+
+/** Without Retry-After: wait out the documented windows in turn, shortest first (10 s, 1 min, 1 h, at the declared scale). */
+function unannouncedWaitMs(n: number, scale: number): number {
+  const windows = [GATE_RATE_WINDOWS.first.windowMs, GATE_RATE_WINDOWS.minute.windowMs, GATE_RATE_WINDOWS.hour.windowMs];
+  return windows[Math.min(n, windows.length - 1)]! * scale;
 }
 
 const untracked: WaitTracker = { harness: (_w, p) => p, target: (_w, p) => p };
@@ -210,21 +220,25 @@ export function createApiClient(opts: ClientOptions): ApiClient {
     const key = !deliberate && opts.pacer ? pacingKey(req) : undefined;
     const perAttemptMs = req.timeoutMs ?? defaultTimeout;
     let headerTimeoutCount = 0;
+    let paced429 = 0;
 
     const track = opts.track ?? untracked;
     const pathOnly = `${req.method} ${req.path.split('?')[0]}`;
     for (let attempt = 0; ; attempt++) {
+      let settle: (() => void) | undefined;
       if (key) {
         // Never send into an announced wait, and never sit out one longer than the run's budget.
         const until = opts.pacer!.pausedUntil(key);
         if (until !== undefined && until - now() > budgetMs) throw rateLimited(what, until - now(), budgetMs, 'an earlier Retry-After paused this key', url);
-        await track.harness(`rate-window pacing of ${opts.label} before ${pathOnly}`, opts.pacer!.acquire(key, req.method, req.path.split('?')[0]!, signal));
+        settle = await track.harness(`rate-window pacing of ${opts.label} before ${pathOnly}`, opts.pacer!.acquire(key, req.method, req.path.split('?')[0]!, signal));
       }
       let ex: Exchange | undefined;
       let err: TransportError | undefined;
       try {
         ex = await track.target(`an answer to ${pathOnly}`, once(req, url, headers, body, idempotencyKey, attempt, signal));
+        settle?.();
       } catch (e) {
+        settle?.();
         if (!(e instanceof TransportError)) throw e;
         err = e;
         if (headerTimeouts.has(e)) headerTimeoutCount++;
@@ -233,6 +247,21 @@ export function createApiClient(opts: ClientOptions): ApiClient {
       // The target announced a wait: pause the key for every request on it.
       const announcedMs = ex && ex.status === 429 && !deliberate ? retryAfterMs(ex.headers['retry-after'], now()) : undefined;
       if (announcedMs !== undefined && key) opts.pacer!.pause(key, now() + announcedMs);
+      // A request paced to the documented windows (Gate) refused with 429 was not processed: the target's
+      // windows knew of requests rampart did not (an earlier run, another client of this key). (A pools 429
+      // is also a business answer — the velocity cap — and is returned as it came.) Wait as told — or, unannounced, a window of growing
+      // length — and send it again, whatever the request's own retry setting: its answer is still to come.
+      if (ex && ex.status === 429 && key && opts.pacer!.paceWindows && paced429 < PACED_429_RESENDS) {
+        const waitMs = announcedMs ?? unannouncedWaitMs(paced429, opts.pacer!.windowScale);
+        if (waitMs > budgetMs) {
+          opts.onExchange?.(ex);
+          throw rateLimited(what, waitMs, budgetMs, `${ex.status}${ex.headers['retry-after'] ? ` with Retry-After ${ex.headers['retry-after']}` : ''}`, url);
+        }
+        paced429++;
+        if (announcedMs === undefined) opts.pacer!.pause(key, now() + waitMs);
+        opts.onRetry?.({ attempt: attempt + 1, delayMs: waitMs, exchange: ex });
+        continue;
+      }
       const retryable = ex ? RETRYABLE_STATUS(ex.status) : RETRYABLE_TRANSPORT.has(err!.kind);
       const retrying = retryable && attempt < maxRetries && !!retryCfg;
       // A retry would have to sit out the wait: beyond the budget, give up instead (a request not retried gets its 429).

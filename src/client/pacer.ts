@@ -39,9 +39,17 @@ interface Waiter {
   method: string;
   path: string;
   signal?: AbortSignal;
-  resolve: () => void;
+  resolve: (settle: Settle) => void;
   reject: (e: unknown) => void;
 }
+
+/**
+ * Moves a request's stamp from its send time to the time its answer came
+ * (the target counted it somewhere in between): the windows then never assume
+ * the target saw it earlier than it could have. Call it once the answer (or
+ * the failure) is in; calling it is optional.
+ */
+export type Settle = (atMs?: number) => void;
 
 interface KeyState {
   /** Send times of every request of the key (the 60/min and 300/h windows), ascending, pruned to the longest window. */
@@ -73,18 +81,22 @@ export class Pacer {
     this.windowScale = opts.windowScale ?? 1;
     this.paceWindows = opts.paceWindows ?? true;
     if (opts.onPause) this.pauseListeners.add(opts.onPause);
-    // The margin absorbs clock and arrival-time differences; it shrinks with compressed windows.
-    this.margin = opts.margin ?? Math.max(5, Math.round(150 * this.windowScale));
+    // Stamps move to each answer's time (settle), so a window never opens early in the target's
+    // eyes; the margin covers only timer granularity.
+    this.margin = opts.margin ?? 25;
   }
 
   private windows(method: string, path: string): [RateWindow, RateWindow, RateWindow] {
     return scaledWindowsFor(method, path, this.windowScale);
   }
 
-  /** Resolves when the request may be sent now; the send is counted at that moment. FIFO per key. */
-  acquire(key: string, method: string, path: string, signal?: AbortSignal): Promise<void> {
+  /**
+   * Resolves when the request may be sent now; the send is counted at that moment and moved to
+   * the answer's time by the returned settle(). FIFO per key.
+   */
+  acquire(key: string, method: string, path: string, signal?: AbortSignal): Promise<Settle> {
     const st = this.state(key);
-    return new Promise<void>((resolve, reject) => {
+    return new Promise<Settle>((resolve, reject) => {
       if (signal?.aborted) return reject(signal.reason ?? new Error('aborted'));
       st.queue.push({ method: method.toUpperCase(), path, signal, resolve, reject });
       if (!st.draining) void this.drain(st);
@@ -136,6 +148,18 @@ export class Pacer {
     return worst + st.queue.length;
   }
 
+  /**
+   * Requests this key may still send before its longest (hour) window is full, counting the callers
+   * already queued: a check that creates many objects sizes itself by it, since past it every
+   * request waits for the window to move (up to the window's length).
+   */
+  hourRoom(key: string): number {
+    const [, , hour] = this.windows('GET', '/');
+    const st = this.keys.get(key);
+    if (!st) return hour.limit;
+    return Math.max(0, hour.limit - inWindow(st.all, hour, this.now()) - st.queue.length);
+  }
+
   /** Ms until a request of this route could be sent on this key, ignoring callers already queued. */
   waitEstimateMs(key: string, method: string, path: string): number {
     const st = this.keys.get(key);
@@ -182,12 +206,21 @@ export class Pacer {
         const wait = this.waitFor(st, head.method, head.path, now);
         if (wait <= 0) {
           st.queue.shift();
-          this.record(st, head.method, head.path, now);
-          head.resolve();
+          head.resolve(this.record(st, head.method, head.path, now));
+          continue;
+        }
+        // The head waits on its route group's window: a queued request of another group that fits
+        // now goes first, so one busy group never idles the key (no head-of-line blocking).
+        const next = st.queue.findIndex((w, i) => i > 0 && !w.signal?.aborted && this.waitFor(st, w.method, w.path, now) <= 0);
+        if (next > 0) {
+          const [w] = st.queue.splice(next, 1);
+          w!.resolve(this.record(st, w!.method, w!.path, now));
           continue;
         }
         try {
-          await this.sleep(wait, head.signal);
+          // Wake for whichever queued request can go first.
+          const soonest = Math.min(wait, ...st.queue.slice(1, 50).map((w) => this.waitFor(st, w.method, w.path, now)));
+          await this.sleep(Math.max(1, soonest), head.signal);
         } catch (e) {
           // Only the head's own abort interrupts the wait; the queue goes on.
           const i = st.queue.indexOf(head);
@@ -200,8 +233,8 @@ export class Pacer {
     }
   }
 
-  private record(st: KeyState, method: string, path: string, now: number): void {
-    if (!this.paceWindows) return;
+  private record(st: KeyState, method: string, path: string, now: number): Settle {
+    if (!this.paceWindows) return () => undefined;
     const group = gateRouteGroup(method, path);
     const [first, , hour] = this.windows(method, path);
     st.all.push(now);
@@ -210,6 +243,14 @@ export class Pacer {
     if (!g) st.groups.set(group, (g = []));
     g.push(now);
     prune(g, first, now);
+    const groupStamps = g;
+    let settled = false;
+    return (atMs = this.now()) => {
+      if (settled || atMs <= now) return;
+      settled = true;
+      restamp(st.all, now, atMs);
+      restamp(groupStamps, now, atMs);
+    };
   }
 }
 
@@ -238,6 +279,16 @@ function waitIn(stamps: number[], w: RateWindow, now: number): number {
   const oldestInside = stamps.length - n;
   const leaving = stamps[oldestInside + (n - w.limit)]!;
   return Math.max(1, leaving + w.windowMs - now);
+}
+
+/** Move one stamp `from` → `to`, keeping the list ascending (a pruned stamp is simply gone). */
+function restamp(stamps: number[], from: number, to: number): void {
+  const i = stamps.indexOf(from);
+  if (i < 0) return;
+  stamps.splice(i, 1);
+  let j = stamps.length;
+  while (j > 0 && stamps[j - 1]! > to) j--;
+  stamps.splice(j, 0, to);
 }
 
 function prune(stamps: number[], w: RateWindow, now: number): void {

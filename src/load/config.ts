@@ -7,16 +7,11 @@ import { GATE_RATE_WINDOWS, POOLS_LIMITS, ROUTE_GROUP_FIRST_WINDOW } from '../mo
 import { SCENARIOS, type ScenarioName } from '../../scenarios/lib/requirements.js';
 import type { Gates } from './gates.js';
 
-/** How many reserved keys the rate-limit cases need (one per case, windows empty). */
-export const RATE_LIMIT_KEYS = 8;
+import { RATE_LIMIT_KEYS } from '../runner/partition.js';
+export { RATE_LIMIT_KEYS };
 
-/** The keys a load run uses, by role, with the partner names that label them (never the keys) in reports. */
-export function loadKeys(profile: Profile) {
-  const reserved = profile.gate.partners.filter((p) => p.reservedFor === 'load');
-  const traffic = profile.gate.partners.filter((p) => p.reservedFor !== 'load');
-  const funded = profile.pools?.partners.filter((x) => x.state === 'funded' && x.balanceGate && !x.velocityCap) ?? [];
-  return { reserved, traffic, funded };
-}
+import { loadKeys } from '../runner/partition.js';
+export { loadKeys };
 
 export function requirementsOf(name: ScenarioName, cases: string[]): string[] {
   const spec = SCENARIOS[name] as { cases: Record<string, readonly string[]> };

@@ -38,6 +38,13 @@ export interface K6Run {
  * codes mean the script or k6 itself failed. Output is captured (never echoed
  * raw) so a key in an error message cannot leak; the caller redacts the tail.
  */
+const running = new Set<import('node:child_process').ChildProcess>();
+
+/** Stop every k6 process this rampart started (an interrupted run): k6 ends its iterations and writes its summary. */
+export function stopK6Runs(): void {
+  for (const c of running) c.kill('SIGTERM');
+}
+
 export function runK6(opts: {
   k6: string;
   script: string;
@@ -72,11 +79,14 @@ export function runK6(opts: {
     child.stdout.on('data', keep);
     child.stderr.on('data', keep);
     const killer = setTimeout(() => child.kill('SIGTERM'), opts.timeoutMs);
+    running.add(child);
     child.on('close', (code, signal) => {
+      running.delete(child);
       clearTimeout(killer);
       resolve({ exitCode: code ?? (signal ? 124 : 1), stderrTail: tail, durationMs: Date.now() - started });
     });
     child.on('error', (e) => {
+      running.delete(child);
       clearTimeout(killer);
       resolve({ exitCode: 127, stderrTail: e.message, durationMs: Date.now() - started });
     });

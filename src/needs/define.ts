@@ -120,6 +120,8 @@ export interface NeedDef<N extends NeedName = NeedName> {
   name: N;
   /** One line: what the need is. */
   description: string;
+  /** The need holds a partner alone: checks needing it are started first, while they are short, so they never wait behind long shared checks. */
+  exclusive?: boolean;
   /** Needs this one builds on (provided first, and their absence is its absence). */
   requires?: readonly NeedName[];
   /** null when the profile provides it (at this depth); otherwise why not, naming the profile field to add. */

@@ -17,7 +17,7 @@ const ENV_REF = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
 // Which environment variable each secret came from, so a reproduction command can say
 // ${GATE_SK_1} instead of the key. Values stay in memory; only names are ever printed.
-const SECRET_FIELDS = new Set(['secretKey', 'publishableKey', 'liveSecretKey', 'livePublishableKey', 'revokedSecretKey', 'webhookSecret']);
+const SECRET_FIELDS = new Set(['secretKey', 'publishableKey', 'liveSecretKey', 'livePublishableKey', 'revokedSecretKey', 'revokedPublishableKey', 'extraSecretKeys', 'webhookSecret']);
 const SECRET_ENV = new Map<string, string>();
 const WHOLE_ENV_REF = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/;
 
@@ -35,7 +35,9 @@ export function secretEnvRefs(): { value: string; name: string }[] {
 export function substituteEnv(value: unknown, env: NodeJS.ProcessEnv, missing: Set<string>, path = ''): unknown {
   if (typeof value === 'string') {
     const whole = WHOLE_ENV_REF.exec(value)?.[1];
-    const field = path.slice(path.lastIndexOf('/') + 1);
+    // An item of a list of secrets (extraSecretKeys/0) is named by its list.
+    const owner = path.replace(/\/\d+$/, '');
+    const field = owner.slice(owner.lastIndexOf('/') + 1);
     if (whole && SECRET_FIELDS.has(field) && env[whole]) SECRET_ENV.set(env[whole]!, whole);
     return value.replace(ENV_REF, (_m, name: string) => {
       const v = env[name];

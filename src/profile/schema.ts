@@ -38,7 +38,8 @@ const baseUrl = httpUrl.refine((u) => /\/v1\/?$/.test(u), 'must end in the versi
  * A request the harness sends to drive something only a real user, bank or
  * operator could cause (a sandbox trigger), or to wire webhooks. Strings may
  * carry {{placeholders}}: {{sessionId}}, {{quoteId}}, {{outcome}},
- * {{webhookUrl}}, {{secretKey}}, {{partner}}, {{random}}.
+ * {{webhookUrl}}, {{secretKey}}, {{partner}}, {{random}}; pools triggers add {{poolId}},
+ * {{state}}, {{amount}} and {{currency}}.
  */
 export const RequestTemplate = z
   .object({
@@ -69,9 +70,24 @@ export const GatePartner = z
     publishableKey: z.string().regex(/^pk_test_/, 'sandbox publishable key must start with pk_test_').optional(),
     /** A live secret key of this partner (mode-mismatch checks and the production base). */
     liveSecretKey: z.string().regex(/^sk_live_/, 'live secret key must start with sk_live_').optional(),
-    livePublishableKey: z.string().regex(/^pk_live_/).optional(),
+    livePublishableKey: z
+      .string()
+      .regex(/^pk_live_/, 'live publishable key must start with pk_live_')
+      .optional()
+      .describe('A live publishable key of this partner: an embed bootstrap on the sandbox with it must be refused (mode mismatch, 403).'),
     /** A key of this partner that the target has revoked. */
     revokedSecretKey: z.string().regex(/^sk_(test|live)_/).optional(),
+    revokedPublishableKey: z
+      .string()
+      .regex(/^pk_(test|live)_/, 'a revoked publishable key starts with pk_test_ or pk_live_')
+      .optional()
+      .describe('A publishable key of this partner that the target has revoked: an embed bootstrap with it must give 403.'),
+    extraSecretKeys: z
+      .array(z.string().regex(/^sk_test_/, 'an extra sandbox secret key must start with sk_test_'))
+      .optional()
+      .describe(
+        "More sandbox secret keys of this same partner (one tenant). Each key is its own rate-limit client: rampart spreads the partner's traffic over all of them, and never takes two keys of one partner for two tenants.",
+      ),
     /** Exact origins allowed to bootstrap the embed (scheme://host[:port]). */
     allowedOrigins: z.array(z.string().regex(/^https?:\/\/[^/]+$/, 'an origin is scheme://host[:port]')).optional(),
     /** Webhook signing secret (whsec_…) the target signs this partner's events with. */
@@ -116,8 +132,19 @@ export const PoolsPartner = z
     name: z.string().min(1),
     secretKey: z.string().regex(/^sk_test_/, 'sandbox secret key must start with sk_test_'),
     publishableKey: z.string().regex(/^pk_test_/).optional(),
+    /** A live secret key of this partner: presented to the sandbox, it must be refused (403 key_mode_mismatch). */
+    liveSecretKey: z.string().regex(/^sk_live_/, 'live secret key must start with sk_live_').optional(),
+    /** A key of this partner that the target has revoked: an invalid key (401). */
+    revokedSecretKey: z.string().regex(/^sk_(test|live)_/, 'a revoked secret key starts with sk_test_ or sk_live_').optional(),
     /** What the operator provisioned for this partner. */
     state: PoolsPartnerState.default('funded'),
+    /** The tier the operator provisioned for this partner: capabilities and balance must report it. Absent: rampart only checks they agree. */
+    tier: z.string().min(1).optional(),
+    /**
+     * false: the operator has not provisioned this partner's funding IBAN yet, so GET /pools/funding must answer
+     * iban null (the partner needs the balance gate on). Absent: not known.
+     */
+    ibanProvisioned: z.boolean().optional(),
     /** Pools this partner is entitled to (ids as GET /pools reports them). */
     allowedPools: z.array(z.string()).optional(),
     /** off_ramp transact enabled for this partner and environment. */
@@ -194,11 +221,12 @@ export const Profile = z
             createSignedQuote: RequestTemplate.optional(),
             /** Make a signed quote expire ({{quoteId}}). */
             expireSignedQuote: RequestTemplate.optional(),
-            /** Block a session pending KYC, so kyc.required fires ({{sessionId}}). */
-            requireKyc: RequestTemplate.optional(),
             /** Bring the partner near a usage quota, so partner.quota.warning fires. */
             quotaWarning: RequestTemplate.optional(),
-            /** Exhaust a usage quota of the partner, so partner.quota.exhausted fires. */
+            /**
+             * Exhaust a usage quota of the partner, so partner.quota.exhausted fires. rampart goes on using
+             * the partner afterwards: the control must fire the event without throttling its traffic.
+             */
             quotaExhausted: RequestTemplate.optional(),
             /** Body of a pay-in redeeming {{quoteId}} (POST /rails/pay_ins; body not shown). */
             payInBody: z.record(z.string(), z.unknown()).optional(),
@@ -208,6 +236,9 @@ export const Profile = z
              * that answer. It works when it answers 5xx; without it the check is skipped.
              */
             serverError: RequestTemplate.optional(),
+            requireKyc: RequestTemplate.optional().describe(
+              "A sandbox control that blocks a session pending KYC, as a real user's KYC hold would, so the target fires kyc.required (data gate_session_id, kyc_status, user_reference). {{sessionId}} is filled in.",
+            ),
           })
           .strict()
           .default({}),
@@ -269,6 +300,14 @@ export const Profile = z
             tradeOutcome: RequestTemplate.optional(),
             /** Point a partner's pools webhooks at the harness receiver ({{webhookUrl}}). */
             configureWebhook: RequestTemplate.optional(),
+            /**
+             * Put a pool, as the acting partner sees it, into a state ({{poolId}}, {{state}} = available | pool_dry |
+             * engine_unavailable | rate_unavailable). rampart holds that partner alone meanwhile and sets available
+             * again after; a control that changes the pool for every partner would disturb other checks.
+             */
+            poolState: RequestTemplate.optional(),
+            /** Credit the acting partner's pre-funded balance as a pay-in would ({{amount}}, a decimal string; {{currency}} = EUR): a payin_credit ledger entry. */
+            balanceCredit: RequestTemplate.optional(),
           })
           .strict()
           .default({}),
@@ -372,6 +411,18 @@ export const Profile = z
          * --write-profile` writes them out for a harness in another process.
          */
         liveKeysFor: z.array(z.string().min(1)).default([]),
+        /** Pools partners the embedded target issues a live secret key to at start, the same way (never a tracked live key). */
+        poolsLiveKeysFor: z.array(z.string().min(1)).default([]),
+        idStyle: z
+          .enum(['prefixed', 'uuid'])
+          .default('prefixed')
+          .describe(
+            "How the embedded target shapes the ids it issues, for every resource of both services: 'prefixed' (gs_…, cus_…, ptx_…, whd_…) or 'uuid' (bare UUIDs). A second world proves no check relies on one target's formats.",
+          ),
+        keyAlphabet: z
+          .enum(['alnum', 'hex'])
+          .default('alnum')
+          .describe("Alphabet of the 32-character random part of the keys the embedded target issues itself (live keys): 'alnum' (A–Z, a–z, 0–9) or 'hex' (0–9, a–f)."),
       })
       .strict()
       .optional(),

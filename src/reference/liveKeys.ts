@@ -6,11 +6,12 @@
 import { createHash } from 'node:crypto';
 import type { Profile } from '../profile/schema.js';
 
-const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+// The random part's alphabet is the world's (reference.keyAlphabet): the second world's keys are lowercase hex.
+const ALPHABETS = { alnum: '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz', hex: '0123456789abcdef' } as const;
 
-function derive(prefix: string, purpose: string, sandboxKey: string): string {
+function derive(prefix: string, purpose: string, sandboxKey: string, alphabet: string): string {
   const digest = createHash('sha256').update(`rampart-reference:${purpose}:${sandboxKey}`).digest();
-  return prefix + Array.from(digest.subarray(0, 32), (b) => ALPHABET[b % ALPHABET.length]).join('');
+  return prefix + Array.from(digest.subarray(0, 32), (b) => alphabet[b % alphabet.length]).join('');
 }
 
 /** The profile with live keys for every partner in reference.liveKeysFor that declares none. */
@@ -21,6 +22,7 @@ export function issueLiveKeys(profile: Profile): Profile {
   const unknown = names.filter((n) => !known.has(n));
   if (unknown.length) throw new Error(`reference.liveKeysFor names ${unknown.join(', ')}, not a gate partner of profile ${profile.name} — fix the name or remove it`);
   const wanted = new Set(names);
+  const alphabet = ALPHABETS[profile.reference?.keyAlphabet ?? 'alnum'];
   return {
     ...profile,
     gate: {
@@ -29,8 +31,8 @@ export function issueLiveKeys(profile: Profile): Profile {
         wanted.has(p.name)
           ? {
               ...p,
-              liveSecretKey: p.liveSecretKey ?? derive('sk_live_', 'live-secret', p.secretKey),
-              livePublishableKey: p.livePublishableKey ?? derive('pk_live_', 'live-publishable', p.secretKey),
+              liveSecretKey: p.liveSecretKey ?? derive('sk_live_', 'live-secret', p.secretKey, alphabet),
+              livePublishableKey: p.livePublishableKey ?? derive('pk_live_', 'live-publishable', p.secretKey, alphabet),
             }
           : p,
       ),

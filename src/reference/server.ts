@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import type { Profile } from '../profile/schema.js';
 import { ALL_FAULTS } from './faults.js';
 import { issueLiveKeys } from './liveKeys.js';
+import { issuePoolsLiveKeys } from './pools/liveKeys.js';
 import { gateErrorReply, gateServerErrorReply } from './gate/errors.js';
 import { createGateService } from './gate/index.js';
 import { systemClock, type Clock } from './kit/clock.js';
@@ -130,12 +131,13 @@ export async function startReference(opts: StartReferenceOptions): Promise<Runni
   const host = opts.host ?? '127.0.0.1';
   const log = opts.log ?? (() => {});
   const clock = opts.clock ?? systemClock;
-  const issued = issueLiveKeys(opts.profile);
+  const issued = issuePoolsLiveKeys(issueLiveKeys(opts.profile));
   const ref = issued.reference;
   const outbox = new WebhookOutbox({
     clock,
     timeScale: ref?.timeScale ?? 1,
     attemptTimeoutMs: ref?.attemptTimeoutMs ?? 10_000,
+    idStyle: ref?.idStyle,
     faults,
     log,
   });

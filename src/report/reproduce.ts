@@ -174,8 +174,10 @@ export function reproduceSteps(records: (Exchange | ExchangeRecord)[], ctx: Repr
   });
   const notes = [...new Set(parts.flatMap((p) => p.rep.notes))];
   if (records.length > 1) notes.unshift("ids in later steps are the original run's: use the ids the earlier steps return");
+  // The notes travel in the script itself as comments: a caller that keeps only the command keeps them too.
+  const header = notes.length ? `${notes.map((n) => `# note: ${n}`).join('\n')}\n\n` : '';
   return {
-    command: parts.map((p) => `${p.head}\n${p.rep.command}`).join('\n\n'),
+    command: header + parts.map((p) => `${p.head}\n${p.rep.command}`).join('\n\n'),
     env: [...new Set(parts.flatMap((p) => p.rep.env))],
     notes,
     bodyFile: parts.find((p) => p.rep.bodyFile)?.rep.bodyFile,

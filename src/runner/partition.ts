@@ -8,6 +8,27 @@ import type { Profile } from '../profile/schema.js';
 
 export type KindName = 'conformance' | 'chaos' | 'load';
 
+/** How many reserved keys the rate-limit cases need (one per case, windows empty). */
+export const RATE_LIMIT_KEYS = 8;
+
+/**
+ * The keys a load run uses, by role. The rate-limit cases take the partners reserved for load;
+ * mixed traffic (smoke, soak) takes the reserved ones beyond the first eight when there are any —
+ * so load can run beside the other kinds on partners of its own — and otherwise the unreserved
+ * partners (load then runs after the other kinds). Pools scenarios take the pools partners
+ * reserved for load, else the unreserved funded ones.
+ */
+export function loadKeys(profile: Profile) {
+  const reserved = profile.gate.partners.filter((p) => p.reservedFor === 'load');
+  const beyond = reserved.slice(RATE_LIMIT_KEYS);
+  const traffic = beyond.length ? beyond : profile.gate.partners.filter((p) => !p.reservedFor);
+  const fundedOf = (ps: NonNullable<Profile['pools']>['partners']) => ps.filter((x) => x.state === 'funded' && x.balanceGate && !x.velocityCap);
+  const pools = profile.pools?.partners ?? [];
+  const reservedPools = fundedOf(pools.filter((x) => x.reservedFor === 'load'));
+  const funded = reservedPools.length ? reservedPools : fundedOf(pools.filter((x) => !x.reservedFor));
+  return { reserved, traffic, funded };
+}
+
 /** The profile as one kind sees it: only the partners it may use. */
 export function viewFor(profile: Profile, kind: KindName): Profile {
   const reserved = (p: { reservedFor?: string }) => p.reservedFor;
@@ -32,8 +53,11 @@ export interface Schedule {
 /** Kinds that hold disjoint partners run at once; kinds sharing partners run in turn. */
 export function scheduleKinds(profile: Profile, kinds: KindName[]): Schedule {
   const keysOf = (k: KindName) => {
+    if (k === 'load') {
+      const l = loadKeys(profile);
+      return new Set([...l.reserved, ...l.traffic, ...l.funded].map((p) => p.secretKey));
+    }
     const v = viewFor(profile, k);
-    // Load's rate-limit cases use the 'load' partners; its traffic scenarios share them.
     return new Set([...v.gate.partners.map((p) => p.secretKey), ...(v.pools?.partners ?? []).map((p) => p.secretKey)]);
   };
   const groups: KindName[][] = [];

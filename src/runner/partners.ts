@@ -4,10 +4,15 @@
 import type { Pacer } from '../client/pacer.js';
 import type { GatePartner, PoolsPartner } from '../profile/schema.js';
 
-export class PartnerPool<P extends { name: string; secretKey: string }> {
+/** Every secret key of a partner: a partner may hold several (extraSecretKeys), each its own rate-limit client. */
+const keysOf = (p: { secretKey: string; extraSecretKeys?: string[] }) => [p.secretKey, ...(p.extraSecretKeys ?? [])];
+
+export class PartnerPool<P extends { name: string; secretKey: string; extraSecretKeys?: string[] }> {
   private readonly leases = new Map<string, number>();
   /** Partners held by one check alone (chaos checks that program the receiver or toxics for the partner). */
   private readonly exclusive = new Set<string>();
+  /** Partners an exclusive lease is waiting for: no new shared lease, so the holders drain and it gets its turn. */
+  private readonly draining = new Map<string, number>();
 
   constructor(
     readonly all: readonly P[],
@@ -26,10 +31,11 @@ export class PartnerPool<P extends { name: string; secretKey: string }> {
     for (const p of this.all) {
       if (!filter(p) || exclude.has(p.name) || this.exclusive.has(p.name)) continue;
       if (opts.exclusive && (this.leases.get(p.name) ?? 0) > 0) continue;
+      if (!opts.exclusive && (this.draining.get(p.name) ?? 0) > 0) continue;
       const score =
         (opts.rank ? opts.rank(p) * 1000 : 0) +
         (this.leases.get(p.name) ?? 0) * 10 +
-        (this.pacer ? this.pacer.pressure(p.secretKey) : 0) +
+        (this.pacer ? Math.min(...keysOf(p).map((k) => this.pacer!.pressure(k))) : 0) +
         (prefer && !prefer(p) ? 100 : 0);
       if (score < bestScore) {
         best = p;
@@ -41,6 +47,21 @@ export class PartnerPool<P extends { name: string; secretKey: string }> {
       if (opts.exclusive) this.exclusive.add(best.name);
     }
     return best;
+  }
+
+  /** An exclusive lease waits for these partners: hold new shared leases back until it is served (returns the undo). */
+  intend(names: string[]): () => void {
+    for (const n of names) this.draining.set(n, (this.draining.get(n) ?? 0) + 1);
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      for (const n of names) {
+        const c = (this.draining.get(n) ?? 0) - 1;
+        if (c <= 0) this.draining.delete(n);
+        else this.draining.set(n, c);
+      }
+    };
   }
 
   /** Would an exclusive lease of a partner matching `filter` ever succeed (one exists at all)? */

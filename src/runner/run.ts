@@ -15,7 +15,8 @@ import { TransportError, type ApiClient, type Exchange } from '../client/types.j
 import { requirement as requirementOf } from '../model/catalogue/index.js';
 import type { NeedName } from '../model/needs.js';
 import type { NeedEnv, RunResources, Service } from '../needs/define.js';
-import { firstMissing, needProvider, withRequired } from '../needs/registry.js';
+import { firstMissing, needDef, needProvider, withRequired } from '../needs/registry.js';
+import { readCalibration } from '../plan/plan.js';
 import type { GatePartner, PoolsPartner, Profile } from '../profile/schema.js';
 import type { CheckResult, Observation } from '../report/results.js';
 import { startReceiver } from '../webhooks/receiver.js';
@@ -185,7 +186,7 @@ export async function runChecks(opts: RunChecksOptions): Promise<ChecksOutcome> 
   });
   // Every Gate key this run may use paused by the target beyond the budget: the run cannot go on.
   let rateLimited: string | undefined;
-  const leasable = partners.gate.flatMap((p) => [p.secretKey]);
+  const leasable = partners.gate.flatMap((p) => [p.secretKey, ...(p.extraSecretKeys ?? [])]);
   const offPause = pacer.onPause(() => {
     if (rateLimited || leasable.length === 0) return;
     const now = Date.now();
@@ -214,8 +215,10 @@ export async function runChecks(opts: RunChecksOptions): Promise<ChecksOutcome> 
       selected.push({ suite, check });
     }
   }
-  // Checks that read state the others build up (a full default page) go last.
-  const queue = [...selected.filter((s) => !s.check.late), ...selected.filter((s) => s.check.late)];
+  // Checks holding a partner alone go first (short, and never starved by shared ones); then the checks
+  // with the longest documented waits (from the plan's calibration), so waits overlap other work; checks
+  // that read state the others build up (a full default page) go last.
+  const queue = orderChecks(selected, kind);
 
   const results: CheckResult[] = [];
   progress.start(selected.length, kind);
@@ -224,7 +227,8 @@ export async function runChecks(opts: RunChecksOptions): Promise<ChecksOutcome> 
   const finish = (key: string, result: CheckResult, detail?: string) => {
     results.push(result);
     opts.onResult?.(key, result);
-    progress.checkFinished(result.name, result.status, result.durationMs, detail ?? result.reason);
+    // A stopped run says why once, at its end: the checks it could not run only say so.
+    progress.checkFinished(result.name, result.status, result.durationMs, result.status === 'not_run' ? 'not run: the run stopped' : (detail ?? result.reason));
   };
 
   async function runOne({ suite, check }: { suite: LoadedSuite; check: CheckDef }): Promise<void> {
@@ -437,6 +441,15 @@ export async function runChecks(opts: RunChecksOptions): Promise<ChecksOutcome> 
   const order = new Map(selected.map((s, i) => [`${s.suite.file}::${s.check.name}`, i]));
   results.sort((a, b) => (order.get(`${a.file}::${a.name}`) ?? 0) - (order.get(`${b.file}::${b.name}`) ?? 0));
   return { checks: results, observations: run.observations, stats, ...(outage ? { outage } : {}), ...(rateLimited ? { rateLimited } : {}) };
+}
+
+function orderChecks(selected: { suite: LoadedSuite; check: CheckDef }[], kind: CheckKind): { suite: LoadedSuite; check: CheckDef }[] {
+  const cal = readCalibration().checks;
+  const exclusive = (c: CheckDef) => needsOfCheck(c).some((n) => needDef(n)?.exclusive);
+  const wait = (s: { suite: LoadedSuite; check: CheckDef }) => cal[checkKey(kind, s.suite.file, s.check.name)]?.targetWaitMs ?? 0;
+  const rank = (s: { suite: LoadedSuite; check: CheckDef }) => (s.check.late ? 2 : exclusive(s.check) ? 0 : 1);
+  // A stable sort keeps the declared order among equals.
+  return selected.map((s, i) => ({ s, i })).sort((a, b) => rank(a.s) - rank(b.s) || wait(b.s) - wait(a.s) || a.i - b.i).map((x) => x.s);
 }
 
 function toFailure(e: unknown, exchanges: Exchange[], check: CheckDef): NonNullable<CheckResult['failure']> {

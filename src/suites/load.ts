@@ -13,6 +13,9 @@ export const load: SuiteKind = {
   },
   async run(ctx) {
     const { parseSegments, parseSeed } = await import('../load/options.js');
+    // An interrupted run stops its k6 processes too.
+    const { stopK6Runs } = await import('../load/k6.js');
+    ctx.signal.addEventListener('abort', stopK6Runs, { once: true });
     const names = (ctx.scenarios?.length ? ctx.scenarios : DEFAULT_SCENARIOS) as typeof DEFAULT_SCENARIOS;
     const out = await runLoad({
       profile: ctx.profile,

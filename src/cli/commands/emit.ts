@@ -1,5 +1,5 @@
 // `rampart load --emit k6-operator DIR`: write the k6-operator bundle for this run instead of running it.
-import { registerSecret } from '../../secrets/index.js';
+import { registerProfileSecrets } from '../run.js';
 import { EXIT, RunError } from '../../exitCodes.js';
 import { assertSafeForTraffic } from '../target.js';
 import { loadProfile } from '../../profile/load.js';
@@ -27,8 +27,7 @@ export function emitCommand(opts: {
   const seed = parseSeed(opts.seed) ?? Math.floor(Math.random() * 1_000_000);
   const names = scenarioNames(opts.scenario);
   const profile = loadProfile(opts.profile);
-  for (const p of profile.gate.partners) [p.secretKey, p.liveSecretKey, p.revokedSecretKey].forEach((k) => k && registerSecret(k));
-  for (const p of profile.pools?.partners ?? []) registerSecret(p.secretKey);
+  registerProfileSecrets(profile);
   assertSafeForTraffic(profile, !!opts.allowLive, 'load');
   const k6 = findK6();
   if ('missing' in k6) throw new RunError(`cannot build the k6 archive: ${k6.missing}`, EXIT.usage);

@@ -13,6 +13,7 @@ const fits = (_p: GatePartner): boolean => true;
 
 export default defineNeed({
   name: 'gateWebhooksExclusive',
+  exclusive: true,
   description: 'a Gate partner whose webhooks reach the receiver, held exclusively',
   missing: (profile) => gateWebhooksMissing(profile, fits, ''),
   setup: (env) => gateWebhooks(env, fits, '', true),

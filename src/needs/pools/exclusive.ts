@@ -10,6 +10,7 @@ declare module '../../model/needs.js' {
 
 export default defineNeed({
   name: 'poolsExclusive',
+  exclusive: true,
   description: 'a funded pools partner held exclusively by the check',
   missing: (profile) => (profile.pools?.partners.some(fundedPools) ? null : 'no funded pools partner (state: funded, no velocityCap, balanceGate on)'),
   setup: (env) => leasePools(env, 'funded', fundedPools, { exclusive: true }),

@@ -10,6 +10,7 @@ declare module '../../model/needs.js' {
 
 export default defineNeed({
   name: 'poolsVelocityCapped',
+  exclusive: true,
   description: 'a funded pools partner with a velocity cap',
   missing: (profile) => (profile.pools?.partners.some((p) => p.state === 'funded' && !!p.velocityCap) ? null : 'no funded pools partner declares velocityCap'),
   setup: (env) => leasePools(env, 'velocity-capped', (p) => p.state === 'funded' && !!p.velocityCap, { exclusive: true }),

@@ -10,6 +10,7 @@ declare module '../../model/needs.js' {
 
 export default defineNeed({
   name: 'poolsWebhooksExclusive',
+  exclusive: true,
   description: 'a funded pools partner whose webhooks reach the receiver, held exclusively',
   missing: (profile) => poolsWebhooksMissing(profile),
   setup: (env) => poolsWebhooks(env, true),

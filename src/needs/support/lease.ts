@@ -31,12 +31,28 @@ function rankFor(env: NeedEnv): ((p: { name: string }) => number) | undefined {
   return (p) => 1 - (activity.get(p.name) ?? 0) / max;
 }
 
+/**
+ * The key a check uses for a Gate partner with several (extraSecretKeys): the least busy, each key
+ * being its own rate-limit client. The actor's partner carries that key as its secretKey; it stays
+ * the same tenant (same name), so a check that needs another tenant never gets a second key of it.
+ */
+export function leastBusyKey(env: NeedEnv, p: GatePartner): string {
+  const keys = [p.secretKey, ...(p.extraSecretKeys ?? [])];
+  let best = p.secretKey;
+  for (const k of keys) if (env.run.pacer.pressure(k) < env.run.pacer.pressure(best)) best = k;
+  return best;
+}
+
 function actorFor<P extends GatePartner | PoolsPartner>(env: NeedEnv, service: 'gate' | 'pools', p: P): GateActor | PoolsActor {
   const map = (service === 'gate' ? env.gateActors : env.poolsActors) as Map<string, GateActor | PoolsActor>;
   let a = map.get(p.name);
   if (!a) {
     const base = service === 'gate' ? env.profile.gate.baseUrls.sandbox : env.profile.pools!.baseUrls.sandbox;
-    a = { partner: p, client: env.client(service, base, p.name, p.secretKey, p.publishableKey) } as GateActor | PoolsActor;
+    const key = service === 'gate' ? leastBusyKey(env, p as GatePartner) : p.secretKey;
+    // The partner's other keys stay at hand (extraSecretKeys), so a check may use any of them.
+    const all = [p.secretKey, ...((p as GatePartner).extraSecretKeys ?? [])];
+    const partner = key === p.secretKey ? p : { ...p, secretKey: key, extraSecretKeys: all.filter((k) => k !== key) };
+    a = { partner, client: env.client(service, base, p.name, key, p.publishableKey) } as GateActor | PoolsActor;
     map.set(p.name, a);
   }
   return a;
@@ -57,25 +73,32 @@ async function lease<P extends GatePartner | PoolsPartner>(
   }
   if (!pool.any(filter)) throw new CheckSkipped(`the profile has no ${what} ${service} partner`);
   const exclude = new Set(held.keys());
-  if (!opts.exclusive) {
-    const p = pool.lease(filter, exclude, opts.prefer, { rank: rankFor(env) });
-    if (!p) throw new CheckSkipped(`the profile has no ${what} ${service} partner other than the one this check already holds`);
-    env.onRelease(() => pool.release(p.name));
-    return actorFor(env, service, p);
+  if (!pool.any((x) => filter(x) && !exclude.has(x.name)))
+    throw new CheckSkipped(`the profile has no ${what} ${service} partner other than the one this check already holds`);
+  const rank = rankFor(env);
+  const first = pool.lease(filter, exclude, opts.prefer, { exclusive: opts.exclusive, rank });
+  if (first) {
+    env.onRelease(() => pool.release(first.name));
+    return actorFor(env, service, first);
   }
+  // Every partner that fits is held alone by another check, or is being drained for one: wait for
+  // a turn (rampart's own wait, never the target's). An exclusive waiter holds new shared leases back.
+  const undo = opts.exclusive ? pool.intend(pool.all.filter((x) => filter(x) && !exclude.has(x.name)).map((x) => x.name)) : () => undefined;
   const deadline = Date.now() + EXCLUSIVE_WAIT_MS;
   const wait = async (): Promise<P> => {
-    for (;;) {
-      const p = pool.lease(filter, exclude, opts.prefer, { exclusive: true, rank: rankFor(env) });
-      if (p) return p;
-      if (!pool.any((x) => filter(x) && !exclude.has(x.name)))
-        throw new CheckSkipped(`the profile has no ${what} ${service} partner other than the one this check already holds`);
-      if (Date.now() > deadline || env.signal.aborted)
-        throw new CheckSkipped(`no ${what} ${service} partner came free for this check's exclusive use within ${EXCLUSIVE_WAIT_MS / 1000} s — add partners to the profile`);
-      await new Promise((r) => setTimeout(r, 100));
+    try {
+      for (;;) {
+        const p = pool.lease(filter, exclude, opts.prefer, { exclusive: opts.exclusive, rank });
+        if (p) return p;
+        if (Date.now() > deadline || env.signal.aborted)
+          throw new CheckSkipped(`no ${what} ${service} partner came free for this check within ${EXCLUSIVE_WAIT_MS / 1000} s — add partners to the profile`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    } finally {
+      undo();
     }
   };
-  const p = await env.budget.harness(`a ${what} ${service} partner no other check holds`, wait());
+  const p = await env.budget.harness(`a ${what} ${service} partner ${opts.exclusive ? 'no other check holds' : 'free of an exclusive hold'}`, wait());
   env.onRelease(() => pool.release(p.name));
   return actorFor(env, service, p);
 }

@@ -6,12 +6,13 @@ import { fundedPools, leaseGate, leasePools } from './lease.js';
 import { isWired, webhookMissing, wire } from './webhooks.js';
 
 export function gateWebhooksMissing(profile: Profile, filter: (p: GatePartner) => boolean, what: string): string | null {
-  if (!profile.gate.partners.some((p) => !!p.webhookSecret && filter(p))) return `no ${what} gate partner has webhookSecret (the whsec_ secret its events are signed with)`;
+  if (!profile.gate.partners.some((p) => !!p.webhookSecret && !p.noWebhookUrl && filter(p))) return `no ${what} gate partner has webhookSecret (the whsec_ secret its events are signed with)`;
   return webhookMissing({ profile }, 'gate');
 }
 
 export async function gateWebhooks(env: NeedEnv, filter: (p: GatePartner) => boolean, what: string, exclusive: boolean): Promise<GateWebhookActor> {
-  const fits = (p: GatePartner) => !!p.webhookSecret && filter(p);
+  // A partner declared without a webhook URL cannot be wired (the target refuses one): never lease it here.
+  const fits = (p: GatePartner) => !!p.webhookSecret && !p.noWebhookUrl && filter(p);
   const actor = await leaseGate(env, `webhook-capable ${what}`.trim(), fits, {
     exclusive,
     // Reuse partners already wired (one configureWebhook per partner and run) or idle ones.

@@ -3,7 +3,8 @@
 // per-partner view a check works with. Receiver state is keyed by service and
 // partner: a Gate and a pools partner of the same name never share it.
 import type { GatePartner, PoolsPartner } from '../../profile/schema.js';
-import { CheckFailed, CheckSkipped } from '../../runner/expect.js';
+import { TransportError } from '../../client/types.js';
+import { CheckFailed, CheckSkipped, CheckUnverified } from '../../runner/expect.js';
 import { sendTemplate } from './triggers.js';
 import type { GateActor, NeedEnv, PartnerHooks, PoolsActor, Service } from '../define.js';
 
@@ -47,7 +48,9 @@ export async function wire(env: NeedEnv, service: Service, actor: GateActor | Po
   try {
     url = await ready;
   } catch (e) {
-    throw new CheckFailed(`could not point ${service} webhooks of ${partner.name} at the receiver: ${(e as Error).message}`);
+    // No answer, or a key paused by the target: the run's outage and rate-limit handling judge those, not this check.
+    if (e instanceof TransportError) throw e;
+    throw new CheckUnverified(`could not point ${service} webhooks of ${partner.name} at the receiver: ${(e as Error).message} — check ${service}.triggers.configureWebhook (rampart doctor)`);
   }
   return hooksFor(env, channel, url);
 }

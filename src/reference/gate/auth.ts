@@ -65,7 +65,7 @@ export const area: GateArea = {
       name: 'auth-revoked-key-accepted',
       service: 'gate',
       requirements: ['GATE-AUTH-REVOKED-403'],
-      description: 'A revoked secret key is accepted.',
+      description: 'A revoked key (secret or publishable) is accepted.',
       suite: 'conformance',
     },
     {

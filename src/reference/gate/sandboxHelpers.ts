@@ -33,6 +33,7 @@ export const area: GateArea = {
     { name: 'evt-quota-warning-not-counters', service: 'gate', requirements: ['GATE-EVT-QUOTA-WARNING'], description: 'partner.quota.warning carries a bare number as data instead of the usage counters.', suite: 'conformance' },
     { name: 'evt-quota-exhausted-no-counters', service: 'gate', requirements: ['GATE-EVT-QUOTA-EXHAUSTED'], description: 'partner.quota.exhausted carries an empty object as data (no usage counter).', suite: 'conformance' },
     { name: 'sess-failed-event-missing', service: 'gate', requirements: ['GATE-EVT-SESSION-FAILED'], description: 'No gate_session.failed event when a linked buy fails.', suite: 'conformance' },
+    { name: 'evt-kyc-required-no-session-id', service: 'gate', requirements: ['GATE-EVT-KYC-REQUIRED'], description: 'kyc.required names the session under session_id instead of gate_session_id.', suite: 'conformance' },
   ],
   register(router, world) {
     const prefix = world.profile.reference?.helperPrefix ?? '/_sandbox';
@@ -41,7 +42,7 @@ export const area: GateArea = {
       const { caller, s } = sandboxSession(world, req);
       requireOpen(s);
       const tx = world.newTransaction(s);
-      s.status = 'completed';
+      if (!world.faults.has('sess-complete-noop')) s.status = 'completed';
       s.txRefid = tx.refid;
       const view = world.sessionView(s);
       world.emit(caller, 'gate_session.completed', world.faults.has('sess-completed-no-tx-refid') ? view : { ...view, tx_refid: tx.refid });
@@ -70,7 +71,8 @@ export const area: GateArea = {
     router.on('POST', `${prefix}/gate_sessions/:id/require_kyc`, (req) => {
       const { caller, s } = sandboxSession(world, req);
       requireOpen(s);
-      const data: Record<string, unknown> = { gate_session_id: s.id, kyc_status: 'pending', user_reference: s.userReference };
+      const idKey = world.faults.has('evt-kyc-required-no-session-id') ? 'session_id' : 'gate_session_id';
+      const data: Record<string, unknown> = { [idKey]: s.id, kyc_status: 'pending', user_reference: s.userReference };
       if (world.faults.has('evt-kyc-required-no-user-reference')) delete data.user_reference;
       world.emit(caller, 'kyc.required', data);
       return { status: 200, body: world.sessionView(s) };

@@ -149,6 +149,11 @@ export const area: GateArea = {
     { name: 'sess-kyc-accepted-event-missing', service: 'gate', requirements: ['GATE-EVT-KYC-PACKAGE-ACCEPTED'], description: 'No gate_session.kyc_package_accepted event when a trusted package is accepted.', suite: 'conformance' },
     { name: 'sess-expired-event-repeats', service: 'gate', requirements: ['GATE-EVT-SESSION-EXPIRED'], description: 'gate_session.expired fires on every bootstrap past expiry, not once.', suite: 'conformance' },
     { name: 'sess-cross-tenant-visible', service: 'gate', requirements: ['GATE-SESS-CROSS-TENANT-404'], description: "Another partner's session is readable instead of 404.", suite: 'conformance' },
+    { name: 'sess-created-kyc-pre-verified-missing', service: 'gate', requirements: ['GATE-SESS-CREATE-SHAPE'], description: 'A created session lacks kyc_pre_verified (a documented field of every GateSession).', suite: 'conformance' },
+    { name: 'sess-retrieve-other-session', service: 'gate', requirements: ['GATE-SESS-RETRIEVE'], description: 'GET /gate_sessions/{id} answers the partner\'s newest session instead of the one asked for.', suite: 'conformance' },
+    { name: 'sess-list-url-missing', service: 'gate', requirements: ['GATE-SESS-LIST-ENVELOPE'], description: 'The session list envelope has no url.', suite: 'conformance' },
+    { name: 'sess-cancel-noop', service: 'gate', requirements: ['GATE-SESS-CANCEL'], description: 'Cancel answers 200 but the session stays open.', suite: 'conformance' },
+    { name: 'sess-complete-noop', service: 'gate', requirements: ['GATE-SESS-COMPLETE'], description: 'A succeeded linked buy leaves the session open instead of completed.', suite: 'conformance' },
     { name: 'idem-key-not-required', service: 'gate', requirements: ['GATE-SESS-IDEMPOTENCY-KEY-REQUIRED'], description: 'POST /gate_sessions without Idempotency-Key is accepted.', suite: 'conformance' },
     { name: 'idem-key-ignored', service: 'gate', requirements: ['GATE-SESS-IDEMPOTENT-REPLAY', 'GATE-ERR-RETRY-SESSION-ONE-OBJECT', 'GATE-ERR-RETRY-CUSTOMER-ONE-OBJECT', 'GATE-ERR-RETRY-PAY-OUT-ONE-OBJECT'], description: 'A repeated Idempotency-Key creates a new object (every idempotent create).', suite: 'conformance' },
     { name: 'sess-cancel-url-dropped', service: 'gate', requirements: ['GATE-SESS-ECHO-TERMS'], description: 'cancel_url sent at creation is not kept: the session reads it back as null.', suite: 'conformance' },
@@ -170,6 +175,7 @@ export const area: GateArea = {
         const { record, kycAccepted } = createSession(world, caller, body);
         world.settings(caller).sessionsCreated++;
         const view = world.sessionView(record);
+        if (world.faults.has('sess-created-kyc-pre-verified-missing')) delete (view as Record<string, unknown>).kyc_pre_verified;
         if (!world.faults.has('sess-created-event-missing')) world.emit(caller, 'gate_session.created', view);
         if (kycAccepted && !world.faults.has('sess-kyc-accepted-event-missing')) {
           // Redacted record: correlation ids and a timestamp, never the package itself.
@@ -204,12 +210,15 @@ export const area: GateArea = {
       }
       const page = all.slice(start, start + limit);
       const hasMore = !world.faults.has('sess-list-has-more-false') && all.length > start + limit;
-      return { status: 200, body: { object: 'list', data: page.map((s) => world.sessionView(s)), has_more: hasMore, url: '/v1/gate_sessions' } };
+      const envelope: Record<string, unknown> = { object: 'list', data: page.map((s) => world.sessionView(s)), has_more: hasMore, url: '/v1/gate_sessions' };
+      if (world.faults.has('sess-list-url-missing')) delete envelope.url;
+      return { status: 200, body: envelope };
     });
 
     router.on('GET', '/gate_sessions/:id', (req) => {
       const caller = world.authSecret(req);
-      const s = world.session(caller, req.params.id!);
+      let s = world.session(caller, req.params.id!);
+      if (world.faults.has('sess-retrieve-other-session')) s = ownSessions(world, caller)[0] ?? s;
       if (world.faults.has('sess-retrieve-expires') && s.status === 'open' && world.clock.now() > s.expiresAtMs) s.status = 'expired';
       const view = world.sessionView(s);
       return { status: 200, body: world.faults.has('sess-client-secret-on-retrieve') ? { ...view, client_secret: s.clientSecret } : view };
@@ -223,7 +232,7 @@ export const area: GateArea = {
         if (world.faults.has('sess-cancel-terminal-200')) return { status: 200, body: world.sessionView(s) };
         throw new HttpError(409, `Session ${s.id} is ${s.status} and cannot be cancelled.`, 'session_terminal');
       }
-      s.status = 'cancelled';
+      if (!world.faults.has('sess-cancel-noop')) s.status = 'cancelled';
       const view = world.sessionView(s);
       if (!world.faults.has('sess-cancelled-event-missing')) world.emit(caller, 'gate_session.cancelled', view);
       return { status: 200, body: view };

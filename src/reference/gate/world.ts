@@ -181,11 +181,15 @@ export function createGateWorld(deps: { profile: Profile; faults: ActiveFaults; 
       if (k) keys.set(k, { partner: p, kind, mode, revoked });
     };
     add(p.secretKey, 'secret', 'test');
+    // Several keys of one partner: each its own rate-limit client, all one tenant.
+    for (const k of p.extraSecretKeys ?? []) add(k, 'secret', 'test');
     add(p.publishableKey, 'publishable', 'test');
     add(p.liveSecretKey, 'secret', 'live');
     add(p.livePublishableKey, 'publishable', 'live');
     if (p.revokedSecretKey) add(p.revokedSecretKey, 'secret', p.revokedSecretKey.startsWith('sk_live_') ? 'live' : 'test', true);
+    if (p.revokedPublishableKey) add(p.revokedPublishableKey, 'publishable', p.revokedPublishableKey.startsWith('pk_live_') ? 'live' : 'test', true);
   }
+  const uuidIds = profile.reference?.idStyle === 'uuid';
   const settingsByKey = new Map<string, PartnerSettings>();
   const idem = new Map<string, IdemEntry>();
   const sessions = new Map<string, SessionRecord>();
@@ -290,7 +294,7 @@ export function createGateWorld(deps: { profile: Profile; faults: ActiveFaults; 
       const st = world.settings(caller);
       if (!st.webhookUrl) return null;
       // Faults: an event id that is no UUID; no type in the envelope; created_at as an ISO string; data wrapped in an array.
-      const id = faults.has('evt-id-not-uuid') ? world.newId('evt') : randomUUID();
+      const id = faults.has('evt-id-not-uuid') ? `evt_${randomAlnum(24)}` : randomUUID();
       const createdAt = faults.has('evt-created-at-iso') ? world.iso() : Math.floor(clock.now() / 1000);
       const envelope: Record<string, unknown> = { id, type, created_at: createdAt, data: faults.has('evt-data-array') ? [data] : data };
       if (faults.has('evt-type-missing')) delete envelope.type;
@@ -371,7 +375,8 @@ export function createGateWorld(deps: { profile: Profile; faults: ActiveFaults; 
     },
 
     newId(prefix) {
-      return `${prefix}_${randomAlnum(24)}`;
+      // The second world (reference.idStyle 'uuid') issues bare UUIDs for every resource.
+      return uuidIds ? randomUUID() : `${prefix}_${randomAlnum(24)}`;
     },
 
     iso(ms) {

@@ -141,6 +141,34 @@ export const OUTBOX_FAULTS: FaultDef[] = [
     suite: 'chaos',
   },
   {
+    name: 'outbox-signature-header-bare',
+    service: 'gate',
+    requirements: ['GATE-EVT-HEADER-SIGNATURE'],
+    description: 'Gate-Signature carries the bare hex digest, without t=…,v1=.',
+    suite: 'conformance',
+  },
+  {
+    name: 'outbox-event-id-header-missing',
+    service: 'gate',
+    requirements: ['GATE-EVT-HEADER-EVENT-ID'],
+    description: 'Deliveries carry no X-Gate-Event-Id header.',
+    suite: 'conformance',
+  },
+  {
+    name: 'outbox-event-type-header-wrong',
+    service: 'gate',
+    requirements: ['GATE-EVT-HEADER-EVENT-TYPE'],
+    description: 'X-Gate-Event-Type names the event family (gate_session) instead of the event type.',
+    suite: 'conformance',
+  },
+  {
+    name: 'outbox-signature-timestamp-stale',
+    service: 'gate',
+    requirements: ['GATE-SIG-TIMESTAMP-FRESH'],
+    description: 'Deliveries are signed with a timestamp 10 minutes old (a careful receiver rejects them as beyond the 300 s skew).',
+    suite: 'conformance',
+  },
+  {
     name: 'outbox-timestamp-header-mismatch',
     service: 'gate',
     requirements: ['GATE-EVT-HEADER-TIMESTAMP'],
@@ -172,8 +200,10 @@ export class WebhookOutbox {
   private readonly byOwner = new Map<string, string[]>();
   private closed = false;
   private seq = 0;
+  private readonly uuidIds: boolean;
 
-  constructor(opts: { clock: Clock; timeScale: number; attemptTimeoutMs: number; faults: ActiveFaults; log?: (line: string) => void }) {
+  constructor(opts: { clock: Clock; timeScale: number; attemptTimeoutMs: number; faults: ActiveFaults; log?: (line: string) => void; idStyle?: 'prefixed' | 'uuid' }) {
+    this.uuidIds = opts.idStyle === 'uuid';
     this.clock = opts.clock;
     this.timeScale = opts.timeScale;
     this.attemptTimeoutMs = opts.attemptTimeoutMs;
@@ -184,7 +214,7 @@ export class WebhookOutbox {
   enqueue(e: EnqueueInput): Delivery {
     const now = this.clock.now();
     const d: Delivery = {
-      id: `whd_${now.toString(36)}${(this.seq++).toString(36).padStart(4, '0')}${randomUUID().replace(/-/g, '').slice(0, 10)}`,
+      id: this.uuidIds ? randomUUID() : `whd_${now.toString(36)}${(this.seq++).toString(36).padStart(4, '0')}${randomUUID().replace(/-/g, '').slice(0, 10)}`,
       partner: e.partner,
       service: e.service,
       mode: e.mode,
@@ -293,7 +323,7 @@ export class WebhookOutbox {
     d.nextAttemptAt = null;
     d.updatedAt = this.clock.now();
 
-    const t = Math.floor(this.clock.now() / 1000);
+    const t = Math.floor(this.clock.now() / 1000) - (this.faults.has('outbox-signature-timestamp-stale') ? 600 : 0);
     const signedBody = this.faults.has('outbox-signature-over-reserialised-body') ? reserialise(d.body) : d.body;
     const sig = createHmac('sha256', entry.secret).update(`${t}.${signedBody}`).digest('hex');
     const tsHeader = this.faults.has('outbox-timestamp-header-mismatch') ? t - 7 : t;
@@ -311,10 +341,10 @@ export class WebhookOutbox {
         body: d.body,
         headers: {
           'content-type': 'application/json',
-          'gate-signature': `t=${t},v1=${sig}`,
+          'gate-signature': this.faults.has('outbox-signature-header-bare') ? sig : `t=${t},v1=${sig}`,
           'x-gate-timestamp': String(tsHeader),
-          'x-gate-event-id': d.eventId,
-          'x-gate-event-type': d.eventType,
+          ...(this.faults.has('outbox-event-id-header-missing') ? {} : { 'x-gate-event-id': d.eventId }),
+          'x-gate-event-type': this.faults.has('outbox-event-type-header-wrong') ? d.eventType.split('.')[0]! : d.eventType,
         },
         signal: abort.signal,
         headersTimeout: ignoreTimeout ? 0 : attemptTimeoutMs,

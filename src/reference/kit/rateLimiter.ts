@@ -50,10 +50,18 @@ export const RATE_LIMIT_FAULTS: FaultDef[] = [
     suite: 'load',
   },
   {
-    name: 'rate-read60-window-30s',
+    name: 'rate-read60-window-90s',
     service: 'gate',
     requirements: ['GATE-RATE-ROUTE-READ60-LENGTH'],
-    description: 'The 60 per minute window of the read60 routes spans 30 s.',
+    // A shorter read60 window would be masked by the 60/min window (same limit, same length): only a longer one shows.
+    description: 'The 60 per minute window of the read60 routes spans 90 s.',
+    suite: 'load',
+  },
+  {
+    name: 'rate-hour-window-off-by-one',
+    service: 'gate',
+    requirements: ['GATE-RATE-HOUR-WINDOW'],
+    description: 'The 300 per hour window lets a 301st request through (caught at --depth full, where the hour case runs).',
     suite: 'load',
   },
   {
@@ -188,10 +196,11 @@ export class GateRateLimiter {
       windows = [{ ...windows[0]!, windowMs: windows[0]!.windowMs / 2 }, ...windows.slice(1)];
     } else if (group === 'write30' && this.faults.has('rate-write30-window-90s')) {
       windows = [{ ...windows[0]!, windowMs: windows[0]!.windowMs * 1.5 }, ...windows.slice(1)];
-    } else if (group === 'read60' && this.faults.has('rate-read60-window-30s')) {
-      windows = [{ ...windows[0]!, windowMs: windows[0]!.windowMs / 2 }, ...windows.slice(1)];
+    } else if (group === 'read60' && this.faults.has('rate-read60-window-90s')) {
+      windows = [{ ...windows[0]!, windowMs: windows[0]!.windowMs * 1.5 }, ...windows.slice(1)];
     }
     if (this.faults.has('rate-hour-window-30min') && windows.length > 2) windows[2] = { ...windows[2]!, windowMs: windows[2]!.windowMs / 2 };
+    if (this.faults.has('rate-hour-window-off-by-one') && windows.length > 2) windows[2] = { ...windows[2]!, limit: windows[2]!.limit + 1 };
     if (this.faults.has('rate-minute-window-30s') && windows.length > 1) windows[1] = { ...windows[1]!, windowMs: windows[1]!.windowMs / 2 };
     if (group !== 'default' && this.faults.has('rate-route-limit-replaces-all-windows')) {
       windows = [windows[0]!];

@@ -3,7 +3,8 @@
 import { createHash } from 'node:crypto';
 import { HttpError } from '../kit/http.js';
 import { format } from './money.js';
-import type { PoolsArea } from './world.js';
+import { unavailableReason } from './poolStates.js';
+import type { LedgerEntry, PoolsArea, PoolsWorld, Caller } from './world.js';
 
 const LEDGER_CURSOR = /^[A-Za-z0-9_-]{1,128}$/;
 
@@ -17,6 +18,11 @@ export const area: PoolsArea = {
     { name: 'pools-funding-default-currency-required', service: 'pools', requirements: ['POOLS-FUND-DEFAULT-EUR'], description: 'Funding without currency gives 400 instead of defaulting to EUR.', suite: 'conformance' },
     { name: 'pools-funding-missing-reference', service: 'pools', requirements: ['POOLS-FUND-SHAPE'], description: 'The funding object omits reference.', suite: 'conformance' },
     { name: 'pools-ledger-debit-type', service: 'pools', requirements: ['POOLS-LEDGER-BUY-DEBIT'], description: 'The reservation shows in the ledger as "debit" instead of buy_debit.', suite: 'conformance' },
+    { name: 'pools-funding-iban-placeholder', service: 'pools', requirements: ['POOLS-FUND-IBAN-UNPROVISIONED-NULL'], description: 'A partner whose IBAN is not provisioned gets iban "PENDING" instead of null.', suite: 'conformance' },
+    { name: 'pools-balance-echoes-kyc', service: 'pools', requirements: ['POOLS-BAL-NO-ACCESS-ECHO'], description: 'The balance echoes the partner\'s KYC and access state (kycStatus, accessState).', suite: 'conformance' },
+    { name: 'pools-ledger-cross-partner', service: 'pools', requirements: ['POOLS-LEDGER-PARTNER-SCOPED'], description: "GET /pools/ledger lists every partner's balance movements.", suite: 'conformance' },
+    { name: 'pools-ledger-cursor-repeats', service: 'pools', requirements: ['POOLS-LEDGER-CURSOR'], description: 'The ledger page after a cursor starts with the cursor entry again.', suite: 'conformance' },
+    { name: 'pools-payin-credit-type', service: 'pools', requirements: ['POOLS-LEDGER-PAYIN-CREDIT'], description: 'Pay-ins show in the ledger as "deposit" instead of payin_credit.', suite: 'conformance' },
   ],
   register(router, world) {
     const f = world.faults;
@@ -30,7 +36,15 @@ export const area: PoolsArea = {
       if (typeof balance === 'string' && f.has('pools-balance-as-number')) balance = Number(balance);
       return {
         status: 200,
-        body: { poolId: pool.id, pair: pool.id, tier: 'standard', available: pool.available, allowedPools: p.allowedPools ?? [], balance },
+        body: {
+          poolId: pool.id,
+          pair: pool.id,
+          tier: p.tier ?? 'standard',
+          available: unavailableReason(world, caller, pool) === null,
+          allowedPools: p.allowedPools ?? [],
+          balance,
+          ...(f.has('pools-balance-echoes-kyc') ? { kycStatus: 'approved', accessState: 'active' } : {}),
+        },
       };
     });
 
@@ -41,8 +55,9 @@ export const area: PoolsArea = {
       if (currency !== 'EUR' && !f.has('pools-funding-any-currency')) throw new HttpError(400, 'Funding is available in EUR only.', 'unsupported_currency');
       if (!caller.partner.balanceGate && !f.has('pools-funding-gate-off-200')) throw new HttpError(404, 'Funding is not available: the balance gate is off for this partner.', 'funding_not_available');
       const h = createHash('sha256').update(`funding:${caller.partner.name}`).digest('hex');
-      // Unfunded partners have no virtual IBAN provisioned yet.
-      const iban = caller.partner.state === 'unfunded' ? null : `DE89${BigInt(`0x${h.slice(0, 16)}`).toString().padStart(18, '0').slice(0, 18)}`;
+      // The operator has not provisioned every partner's virtual IBAN (profile ibanProvisioned: false).
+      const unprovisioned = caller.partner.ibanProvisioned === false;
+      const iban = unprovisioned ? (f.has('pools-funding-iban-placeholder') ? 'PENDING' : null) : `DE89${BigInt(`0x${h.slice(0, 16)}`).toString().padStart(18, '0').slice(0, 18)}`;
       const body: Record<string, unknown> = {
         currency,
         iban,
@@ -56,17 +71,16 @@ export const area: PoolsArea = {
     // Query and shape not shown; chosen: the trades list's conventions (limit 1–100, cursor = entry id, newest first).
     router.on('GET', '/pools/ledger', (req) => {
       const caller = world.auth(req);
-      const st = world.state(caller);
       const rawLimit = req.query.get('limit');
       const limit = rawLimit === null ? 50 : /^\d+$/.test(rawLimit) ? Number(rawLimit) : NaN;
       if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new HttpError(400, 'limit must be an integer from 1 to 100.', 'invalid_limit');
       const cursor = req.query.get('cursor');
       if (cursor !== null && !LEDGER_CURSOR.test(cursor)) throw new HttpError(400, 'cursor is malformed: pass nextCursor from the previous page.', 'invalid_cursor');
-      const all = [...st.ledger].sort((a, b) => b.seq - a.seq);
+      const all = ledgerOf(world, caller).sort((a, b) => b.seq - a.seq);
       let start = 0;
       if (cursor !== null) {
         const i = all.findIndex((e) => e.id === cursor);
-        start = i === -1 ? all.length : i + 1;
+        start = i === -1 ? all.length : f.has('pools-ledger-cursor-repeats') ? i : i + 1;
       }
       const rest = all.slice(start);
       const page = rest.slice(0, limit);
@@ -76,7 +90,7 @@ export const area: PoolsArea = {
         body: {
           data: page.map((e) => ({
             id: e.id,
-            type: e.type === 'buy_debit' && f.has('pools-ledger-debit-type') ? 'debit' : e.type,
+            type: e.type === 'buy_debit' && f.has('pools-ledger-debit-type') ? 'debit' : e.type === 'payin_credit' && f.has('pools-payin-credit-type') ? 'deposit' : e.type,
             currency: e.currency,
             amount: e.amount,
             balanceAfter: e.balanceAfter,
@@ -91,3 +105,9 @@ export const area: PoolsArea = {
     });
   },
 };
+
+/** The caller's ledger (the cross-partner fault mixes in every partner's of the same environment). */
+function ledgerOf(world: PoolsWorld, caller: Caller): LedgerEntry[] {
+  if (!world.faults.has('pools-ledger-cross-partner')) return [...world.state(caller).ledger];
+  return (world.profile.pools?.partners ?? []).flatMap((partner) => world.state({ partner, mode: caller.mode }).ledger);
+}

@@ -1,8 +1,9 @@
 // Discovery (GET /pools, publishable or secret key) and per-pool capabilities
 // (secret key plus entitlement).
 import { HttpError } from '../kit/http.js';
+import { unavailableReason } from './poolStates.js';
 import { PRICING } from './pricing.js';
-import type { PoolsArea } from './world.js';
+import type { PoolDef, PoolsArea } from './world.js';
 
 export const area: PoolsArea = {
   name: 'discovery',
@@ -13,8 +14,14 @@ export const area: PoolsArea = {
     { name: 'pools-capabilities-non-evm-network', service: 'pools', requirements: ['POOLS-CAP-NETWORKS-EVM'], description: 'supportedNetworks includes tron, a non-EVM network.', suite: 'conformance' },
     { name: 'pools-discovery-available-as-string', service: 'pools', requirements: ['POOLS-DISC-LIST-SHAPE'], description: 'GET /pools lists available as the string "true"/"false" instead of a boolean.', suite: 'conformance' },
     { name: 'pools-capabilities-other-pool-id', service: 'pools', requirements: ['POOLS-CAP-POOL-IDENTITY'], description: 'Capabilities name another pool in poolId than the one asked for.', suite: 'conformance' },
+    { name: 'pools-capabilities-pair-reversed', service: 'pools', requirements: ['POOLS-CAP-POOL-IDENTITY'], description: 'Capabilities give pair as <crypto>-<fiat> and swap the legs.', suite: 'conformance' },
     { name: 'pools-capabilities-off-ramp-always', service: 'pools', requirements: ['POOLS-CAP-SIDES-ENUM'], description: 'sides lists off_ramp for partners without off_ramp enabled.', suite: 'conformance' },
     { name: 'pools-capabilities-bps-as-strings', service: 'pools', requirements: ['POOLS-CAP-SHAPE'], description: 'drawFeeBps and spreadCapBps are sent as strings instead of integers.', suite: 'conformance' },
+    { name: 'pools-capabilities-tier-default', service: 'pools', requirements: ['POOLS-CAP-TIER'], description: 'Capabilities report tier "default" whatever tier the partner was provisioned (the balance reports the right one).', suite: 'conformance' },
+    { name: 'pools-spread-cap-understated', service: 'pools', requirements: ['POOLS-CAP-SPREAD-CAP'], description: 'Capabilities report spreadCapBps 20 while quotes carry a 25 bps spread.', suite: 'conformance' },
+    { name: 'pools-deposit-address-shared', service: 'pools', requirements: ['POOLS-CAP-DEPOSIT-ADDRESS'], description: 'Every partner gets the same cryptoDepositAddress for a pool (not dedicated).', suite: 'conformance' },
+    { name: 'pools-discovery-hides-unavailable', service: 'pools', requirements: ['POOLS-DISC-ENTITLED'], description: 'GET /pools leaves out entitled pools that are currently unavailable.', suite: 'conformance' },
+    { name: 'pools-discovery-available-static', service: 'pools', requirements: ['POOLS-DISC-AVAILABLE-CURRENT'], description: 'GET /pools reports the catalogue\'s availability, not the pool\'s current state.', suite: 'conformance' },
   ],
   register(router, world) {
     const f = world.faults;
@@ -23,39 +30,43 @@ export const area: PoolsArea = {
       const token = req.headers.authorization ?? '';
       if (f.has('pools-discovery-secret-key-refused') && /Bearer\s+sk_/i.test(token)) throw new HttpError(403, 'Use the publishable key for discovery.', 'key_mode_mismatch');
       if (f.has('pools-discovery-publishable-key-refused') && /Bearer\s+pk_/i.test(token)) throw new HttpError(403, 'A publishable key cannot be used here.', 'key_mode_mismatch');
-      // Discovery lists the partner's entitled pools (not shown whether others appear; chosen: entitled only).
+      // Discovery lists the partner's entitled pools (not shown whether others appear; chosen: entitled only), each in its current state.
       const allowed = new Set(caller.partner.allowedPools ?? []);
+      const available = (p: PoolDef) => (f.has('pools-discovery-available-static') ? p.available : unavailableReason(world, caller, p) === null);
       const pools = world.pools
-        .filter((p) => allowed.has(p.id))
+        .filter((p) => allowed.has(p.id) && (available(p) || !f.has('pools-discovery-hides-unavailable')))
         .map((p, i) => ({
           id: f.has('pools-pool-id-not-pair-shaped') ? `pool_${i + 1}` : p.id,
           pair: p.id,
           fiatCurrency: p.fiatCurrency,
           cryptoCurrency: p.cryptoCurrency,
-          available: f.has('pools-discovery-available-as-string') ? String(p.available) : p.available,
+          available: f.has('pools-discovery-available-as-string') ? String(available(p)) : available(p),
         }));
       return { status: 200, body: { pools } };
     });
 
     router.on('GET', '/pools/:id/capabilities', (req) => {
+      const publicPool = f.has('pools-capabilities-without-key') && req.headers.authorization === undefined ? world.pool(req.params.id!) : undefined;
+      if (publicPool) return { status: 200, body: { poolId: publicPool.id, pair: publicPool.id, supportedNetworks: publicPool.supportedNetworks } };
       const { caller, pool } = world.authEntitled(req, req.params.id!);
       const p = caller.partner;
       const bps = (n: number) => (f.has('pools-capabilities-bps-as-strings') ? String(n) : n);
+      const reversed = f.has('pools-capabilities-pair-reversed');
       return {
         status: 200,
         body: {
           poolId: f.has('pools-capabilities-other-pool-id') ? world.pools.find((x) => x.id !== pool.id)!.id : pool.id,
-          pair: pool.id,
-          fiatCurrency: pool.fiatCurrency,
-          cryptoCurrency: pool.cryptoCurrency,
+          pair: reversed ? `${pool.cryptoCurrency}-${pool.fiatCurrency}` : pool.id,
+          fiatCurrency: reversed ? pool.cryptoCurrency : pool.fiatCurrency,
+          cryptoCurrency: reversed ? pool.fiatCurrency : pool.cryptoCurrency,
           supportedNetworks: f.has('pools-capabilities-non-evm-network') ? [...pool.supportedNetworks, 'tron'] : pool.supportedNetworks,
           sides: p.offRamp || f.has('pools-capabilities-off-ramp-always') ? ['on_ramp', 'off_ramp'] : ['on_ramp'],
-          tier: 'standard',
+          tier: f.has('pools-capabilities-tier-default') ? 'default' : (p.tier ?? 'standard'),
           drawFeeBps: bps(PRICING.feeBps),
-          spreadCapBps: bps(PRICING.spreadCapBps),
+          spreadCapBps: bps(f.has('pools-spread-cap-understated') ? 20 : PRICING.spreadCapBps),
           minOrderUsdt: PRICING.minOrderUsdt,
           maxOrderUsdt: PRICING.maxOrderUsdt,
-          cryptoDepositAddress: world.depositAddress(p, pool),
+          cryptoDepositAddress: world.depositAddress(f.has('pools-deposit-address-shared') ? { ...p, name: 'shared' } : p, pool),
         },
       };
     });

@@ -19,9 +19,13 @@
 // - failed and released unwind the reservation with a reservation_release ledger credit.
 // - Trades: a malformed cursor (outside [A-Za-z0-9_-]{1,128}) gives 400 invalid_cursor; unknown status or side filters give 400.
 // - Ledger: { data: [{ id, type, currency, amount (signed), balanceAfter, transactId, quoteId, createdAt }], nextCursor, hasMore }, newest first, limit 1–100 (default 50), cursor = entry id.
-// - Funding: iban is null for unfunded partners (not provisioned); instructions is a string.
+// - Funding: iban is null for partners the profile declares ibanProvisioned: false; instructions is a string.
+// - Tier: the profile's tier of the partner (default "standard"), the same in capabilities and balance.
+// - A revoked key (revokedSecretKey) is an invalid key: 401 api_key_revoked. Live keys (liveSecretKey, or issued for reference.poolsLiveKeysFor) work on production only.
+// - A pool's availability is its catalogue state (the profile's dry pool is pool_dry) unless the sandbox helper set another for the calling partner; GET /pools, quotes and balance follow it.
 // - Pools webhooks use the Gate recipe: Gate-Signature t=,v1= HMAC-SHA256 over t + "." + body, X-Gate-Timestamp/-Event-Id/-Event-Type headers, the Gate retry schedule and dead-letter threshold; envelope { eventId, type, createdAt, data: Trade }.
-// - Sandbox helpers: POST {helperPrefix}/trades/{quoteId}/outcome { outcome } and PUT {helperPrefix}/webhook-settings { webhook_url }, secret key, sandbox base only.
+// - Sandbox helpers: POST {helperPrefix}/trades/{quoteId}/outcome { outcome }, PUT {helperPrefix}/webhook-settings { webhook_url },
+//   POST {helperPrefix}/pools/{poolId}/state { state } (for the calling partner) and POST {helperPrefix}/payins { amount } (payin_credit); secret key, sandbox base only.
 // - The pools routes have no request-rate limit.
 import type { Profile } from '../../profile/schema.js';
 import type { Clock } from '../kit/clock.js';

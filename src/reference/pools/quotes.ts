@@ -5,8 +5,9 @@ import { POOLS_LIMITS } from '../../model/limits.js';
 import { isValidEvmAddress } from '../../model/eip55.js';
 import { HttpError, jsonObject } from '../kit/http.js';
 import { div, format, isDecimal, lessBps, mul, parse } from './money.js';
+import { unavailableReason } from './poolStates.js';
 import { PRICING } from './pricing.js';
-import type { PoolDef, PoolsArea, PoolsWorld, QuoteRecord, Side } from './world.js';
+import type { Caller, PoolDef, PoolsArea, PoolsWorld, QuoteRecord, Side } from './world.js';
 
 const NETWORKS: readonly string[] = POOLS_LIMITS.cryptoNetworks;
 
@@ -61,12 +62,23 @@ export const area: PoolsArea = {
     { name: 'pools-ttl-drifts-under-load', service: 'pools', requirements: ['POOLS-TTL-UNDER-LOAD'], description: 'While 5 or more firm quotes are active, new quotes live 30 s instead of about 15 s (only load shows it).', suite: 'load' },
     { name: 'pools-quote-ttl-60s', service: 'pools', requirements: ['POOLS-TTL-EXPIRES-AT', 'POOLS-TTL-TRANSACT-AFTER-EXPIRY-409', 'POOLS-TTL-STATUS-EXPIRED'], description: 'Firm quotes live 60 s instead of about 15 s (whatever the profile declares).', suite: 'conformance' },
     { name: 'pools-rate-spread-only', service: 'pools', requirements: ['POOLS-TRADES-RATE-OUTPUT-PER-INPUT'], description: 'rate and quotedRate carry the spread only, not the fee (the amounts stay all-in): fiatAmount × quotedRate overstates cryptoAmount by the fee.', suite: 'conformance' },
-    { name: 'pools-rate-input-per-output', service: 'pools', requirements: ['POOLS-TRADES-RATE-OUTPUT-PER-INPUT'], description: 'rate is quoted input per output (fiat per crypto) for on_ramp.', suite: 'conformance' },
+    { name: 'pools-rate-input-per-output', service: 'pools', requirements: ['POOLS-TRADES-RATE-OUTPUT-PER-INPUT', 'POOLS-QUOTE-RATE'], description: 'rate is quoted input per output (fiat per crypto) for on_ramp.', suite: 'conformance' },
+    { name: 'pools-quote-rate-rounded', service: 'pools', requirements: ['POOLS-QUOTE-RATE'], description: 'A quote\'s rate is cut to 4 decimals while its amounts keep the full rate: fiatAmount × rate misses cryptoAmount.', suite: 'conformance' },
+    { name: 'pools-fiat-amount-whole-units', service: 'pools', requirements: ['POOLS-QUOTE-ON-RAMP-AMOUNT'], description: 'An on_ramp amount is cut to whole fiat units (100.37 is quoted as 100.00).', suite: 'conformance' },
+    { name: 'pools-off-ramp-rate-inverted', service: 'pools', requirements: ['POOLS-QUOTE-OFF-RAMP-ARITHMETIC'], description: 'An off_ramp quote states its rate crypto per fiat (input per output) while its fiatAmount is right.', suite: 'conformance' },
+    { name: 'pools-unavailable-reason-always-dry', service: 'pools', requirements: ['POOLS-QUOTE-UNAVAILABLE'], description: 'Every unavailable pool answers unavailableReason pool_dry, whatever the reason (engine_unavailable, rate_unavailable).', suite: 'conformance' },
+    { name: 'pools-indicative-persisted', service: 'pools', requirements: ['POOLS-QUOTE-INDICATIVE-NOT-PERSISTED'], description: 'Indicative quotes are stored under an id (field id) that reads as a stored quote and can be transacted.', suite: 'conformance' },
+    { name: 'pools-quote-requires-idempotency-key', service: 'pools', requirements: ['POOLS-QUOTE-NO-IDEMPOTENCY-KEY'], description: 'A quote without an Idempotency-Key gives 400.', suite: 'conformance' },
+    { name: 'pools-quote-amount-lenient', service: 'pools', requirements: ['POOLS-QUOTE-AMOUNT-DECIMAL-400'], description: 'amount is read with Number(): a JSON number or an exponent (1e2) is accepted.', suite: 'conformance' },
+    { name: 'pools-quote-type-unknown-firm', service: 'pools', requirements: ['POOLS-QUOTE-ENUMS-400'], description: 'An unknown quote type is taken as firm instead of 400.', suite: 'conformance' },
+    { name: 'pools-order-bounds-unchecked', service: 'pools', requirements: ['POOLS-ORDER-BOUNDS'], description: 'minOrderUsdt and maxOrderUsdt are never enforced.', suite: 'conformance' },
+    { name: 'pools-quote-exposes-provider', service: 'pools', requirements: ['POOLS-OMITTED-INTERNALS'], description: 'A firm quote names its liquidity provider and route (liquidityProvider, routing).', suite: 'conformance' },
   ],
   register(router, world) {
     const f = world.faults;
     router.on('POST', '/pools/:id/quote', (req) => {
       const { caller, pool } = world.authEntitled(req, req.params.id!);
+      if (f.has('pools-quote-requires-idempotency-key') && typeof req.headers['idempotency-key'] !== 'string') throw new HttpError(400, 'Idempotency-Key header is required.', 'idempotency_key_required');
       const b = jsonObject(req);
       const errors: { message: string; code: string }[] = [];
       const bad = (message: string, code = 'invalid_request') => errors.push({ message, code });
@@ -82,9 +94,12 @@ export const area: PoolsArea = {
       if (typeof b.cryptoCurrency === 'string' && b.cryptoCurrency.toUpperCase() !== pool.cryptoCurrency) bad(`cryptoCurrency must be ${pool.cryptoCurrency} on pool ${pool.id}`, 'currency_mismatch');
       let amount = b.amount;
       if (amount === undefined && f.has('pools-quote-required-field-unchecked')) amount = '100.00';
+      // The lenient fault reads the amount as a JavaScript number (1e2, 100).
+      if (f.has('pools-quote-amount-lenient') && (typeof amount === 'string' || typeof amount === 'number') && Number.isFinite(Number(amount)) && Number(amount) > 0) amount = String(Number(amount));
       if (amount === undefined) bad('amount is required', 'parameter_missing');
       else if (!isDecimal(amount) || parse(amount) <= 0n) bad('amount must be a positive decimal string', 'parameter_invalid');
-      const type = b.type ?? (f.has('pools-quote-type-default-indicative') ? 'indicative' : 'firm');
+      let type = b.type ?? (f.has('pools-quote-type-default-indicative') ? 'indicative' : 'firm');
+      if (f.has('pools-quote-type-unknown-firm') && type !== 'indicative') type = 'firm';
       if (type !== 'firm' && type !== 'indicative') bad('type must be firm or indicative', 'parameter_invalid');
       const network = b.cryptoNetwork ?? (f.has('pools-default-network-ethereum') ? 'ethereum' : 'tron');
       if (typeof network !== 'string' || !NETWORKS.includes(network)) bad(`cryptoNetwork must be one of ${NETWORKS.join(', ')}`, 'parameter_invalid');
@@ -110,15 +125,21 @@ export const area: PoolsArea = {
       if (errors.length > 0) throw new HttpError(400, errors.map((e) => e.message).join('; '), errors[0]!.code);
 
       // Unavailable routes answer 200 with available false, never a lock (rule 5).
-      if (!pool.available) {
+      const reason = unavailableReason(world, caller, pool);
+      if (reason) {
         if (f.has('pools-dry-pool-409')) throw new HttpError(409, `Pool ${pool.id} is dry.`, 'pool_dry');
-        return { status: 200, body: { available: false, executable: false, unavailableReason: 'pool_dry', poolId: pool.id } };
+        return { status: 200, body: { available: false, executable: false, unavailableReason: f.has('pools-unavailable-reason-always-dry') ? 'pool_dry' : reason, poolId: pool.id } };
       }
+      // The whole-units fault cuts an on_ramp amount to whole fiat units before pricing.
+      if (f.has('pools-fiat-amount-whole-units') && side === 'on_ramp') amount = (amount as string).split('.')[0];
       const priced = price(pool, side as Side, amount as string, false);
       // The spread-only fault reports the rate before the fee while the amounts stay all-in.
       if (f.has('pools-rate-spread-only')) priced.rate = price(pool, side as Side, amount as string, true).rate;
       if (f.has('pools-rate-input-per-output') && side === 'on_ramp') priced.rate = format(div(parse('1'), parse(priced.rate)), 10);
-      if (priced.usdtEquivalent < parse(PRICING.minOrderUsdt) || priced.usdtEquivalent > parse(PRICING.maxOrderUsdt)) {
+      if (f.has('pools-off-ramp-rate-inverted') && side === 'off_ramp') priced.rate = format(div(parse('1'), parse(priced.rate)), 10);
+      if (f.has('pools-quote-rate-rounded')) priced.rate = format(parse(priced.rate), 4);
+      const outside = priced.usdtEquivalent < parse(PRICING.minOrderUsdt) || priced.usdtEquivalent > parse(PRICING.maxOrderUsdt);
+      if (outside && !f.has('pools-order-bounds-unchecked')) {
         throw new HttpError(400, `The order is outside ${PRICING.minOrderUsdt}–${PRICING.maxOrderUsdt} USDT equivalent for pool ${pool.id}.`, 'order_size_out_of_bounds');
       }
       const bps = (n: number) => (f.has('pools-quote-bps-as-strings') ? String(n) : n);
@@ -133,33 +154,43 @@ export const area: PoolsArea = {
         feeBps: bps(PRICING.feeBps),
       };
       if (type === 'indicative') {
-        return { status: 200, body: { ...common, available: true, executable: false, type: 'indicative', ...(f.has('pools-indicative-has-quote-id') ? { quoteId: world.newId('pq') } : {}) } };
+        // The persisted fault stores the indicative quote like a firm one and hands out its id.
+        const stored = f.has('pools-indicative-persisted') ? { id: storeQuote(world, caller, pool, side as Side, network as string, destNetwork, dest, priced).quoteId } : {};
+        return { status: 200, body: { ...common, available: true, executable: false, type: 'indicative', ...stored, ...(f.has('pools-indicative-has-quote-id') ? { quoteId: world.newId('pq') } : {}) } };
       }
-      const now = world.clock.now();
-      let ttlS = f.has('pools-quote-ttl-60s') ? 60 : f.has('pools-quote-ttl-30s') ? 30 : (world.profile.reference?.quoteTtlSeconds ?? 15);
-      if (f.has('pools-ttl-drifts-under-load') && activeQuotes(world) >= 5) ttlS = 30;
-      const q: QuoteRecord = {
-        quoteId: world.newId('pq'),
-        partner: caller.partner.name,
-        mode: caller.mode,
-        poolId: pool.id,
-        side: side as Side,
-        cryptoNetwork: network as string,
-        destNetwork: (destNetwork as string | undefined) ?? null,
-        destAddress: (dest as string | undefined) ?? null,
-        fiatAmount: priced.fiatAmount,
-        cryptoAmount: priced.cryptoAmount,
-        rate: priced.rate,
-        spreadBps: PRICING.spreadBps,
-        feeBps: PRICING.feeBps,
-        createdAtMs: now,
-        expiresAtMs: now + ttlS * 1000,
-        consumedAtMs: null,
-        rejectedAtMs: null,
-      };
-      world.quotes.set(q.quoteId, q);
-      world.state(caller); // open the partner's books so the opening credit predates the quote
-      return { status: 201, body: { quoteId: q.quoteId, expiresAt: world.iso(q.expiresAtMs), ...common, available: true, executable: true, type: 'firm' } };
+      const q = storeQuote(world, caller, pool, side as Side, network as string, destNetwork, dest, priced);
+      const internals = f.has('pools-quote-exposes-provider') ? { liquidityProvider: 'engine-b', routing: 'direct' } : {};
+      return { status: 201, body: { quoteId: q.quoteId, expiresAt: world.iso(q.expiresAtMs), ...common, available: true, executable: true, type: 'firm', ...internals } };
     });
   },
 };
+
+/** A firm quote, persisted: single use, about 15 s. */
+function storeQuote(world: PoolsWorld, caller: Caller, pool: PoolDef, side: Side, network: string, destNetwork: unknown, dest: unknown, priced: Priced): QuoteRecord {
+  const f = world.faults;
+  const now = world.clock.now();
+  let ttlS = f.has('pools-quote-ttl-60s') ? 60 : f.has('pools-quote-ttl-30s') ? 30 : (world.profile.reference?.quoteTtlSeconds ?? 15);
+  if (f.has('pools-ttl-drifts-under-load') && activeQuotes(world) >= 5) ttlS = 30;
+  const q: QuoteRecord = {
+    quoteId: world.newId('pq'),
+    partner: caller.partner.name,
+    mode: caller.mode,
+    poolId: pool.id,
+    side,
+    cryptoNetwork: network,
+    destNetwork: (destNetwork as string | undefined) ?? null,
+    destAddress: (dest as string | undefined) ?? null,
+    fiatAmount: priced.fiatAmount,
+    cryptoAmount: priced.cryptoAmount,
+    rate: priced.rate,
+    spreadBps: PRICING.spreadBps,
+    feeBps: PRICING.feeBps,
+    createdAtMs: now,
+    expiresAtMs: now + ttlS * 1000,
+    consumedAtMs: null,
+    rejectedAtMs: null,
+  };
+  world.quotes.set(q.quoteId, q);
+  world.state(caller); // open the partner's books so the opening credit predates the quote
+  return q;
+}

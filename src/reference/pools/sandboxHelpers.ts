@@ -1,12 +1,21 @@
-// Sandbox-only helpers for what only a bank or a chain could cause: the
-// outcome the next settlement poll discovers, and where the partner's pools
-// webhooks go. Reached by the harness only through the profile's triggers;
-// they exist on the sandbox base only (404 on production) and need the
-// partner's secret key.
-import { HttpError, jsonObject } from '../kit/http.js';
-import type { Outcome, PoolsArea } from './world.js';
+// Sandbox-only helpers for what only a bank, a chain or the operator could
+// cause: the outcome the next settlement poll discovers, where the partner's
+// pools webhooks go, a pool's state as the partner sees it, and a pay-in to
+// the pre-funded balance. Reached by the harness only through the profile's
+// triggers; they exist on the sandbox base only (404 on production) and need
+// the partner's secret key.
+import { HttpError, jsonObject, type Req } from '../kit/http.js';
+import { isDecimal, parse } from './money.js';
+import { POOL_STATES, setPoolState, type PoolState } from './poolStates.js';
+import type { Caller, Outcome, PoolsArea, PoolsWorld } from './world.js';
 
 const OUTCOMES: readonly Outcome[] = ['settled', 'failed', 'released', 'returned'];
+
+function sandboxCaller(world: PoolsWorld, req: Req): Caller {
+  const caller = world.auth(req);
+  if (caller.mode !== 'test') throw new HttpError(404, 'Sandbox helpers exist only on the sandbox base.', 'route_not_found');
+  return caller;
+}
 
 export const area: PoolsArea = {
   name: 'sandboxHelpers',
@@ -15,8 +24,7 @@ export const area: PoolsArea = {
     const prefix = world.profile.reference?.helperPrefix ?? '/_sandbox';
 
     router.on('POST', `${prefix}/trades/:quoteId/outcome`, (req) => {
-      const caller = world.auth(req);
-      if (caller.mode !== 'test') throw new HttpError(404, 'Sandbox helpers exist only on the sandbox base.', 'route_not_found');
+      const caller = sandboxCaller(world, req);
       const q = world.quote(caller, req.params.quoteId!);
       const b = jsonObject(req);
       if (typeof b.outcome !== 'string' || !OUTCOMES.includes(b.outcome as Outcome)) throw new HttpError(400, `outcome must be one of ${OUTCOMES.join(', ')}`, 'parameter_invalid');
@@ -25,13 +33,34 @@ export const area: PoolsArea = {
     });
 
     router.on('PUT', `${prefix}/webhook-settings`, (req) => {
-      const caller = world.auth(req);
-      if (caller.mode !== 'test') throw new HttpError(404, 'Sandbox helpers exist only on the sandbox base.', 'route_not_found');
+      const caller = sandboxCaller(world, req);
       const b = jsonObject(req);
       const url = b.webhook_url;
       if (url !== null && (typeof url !== 'string' || !/^https?:\/\/\S+$/.test(url))) throw new HttpError(400, 'webhook_url must be an http(s) URL or null', 'parameter_invalid');
       world.state(caller).webhookUrl = url as string | null;
       return { status: 200, body: { webhook_url: url } };
+    });
+
+    // The pool's state for the calling partner only: other partners keep seeing the catalogue's.
+    router.on('POST', `${prefix}/pools/:poolId/state`, (req) => {
+      const caller = sandboxCaller(world, req);
+      const pool = world.pool(req.params.poolId!);
+      if (!pool) throw new HttpError(404, `No such pool: ${req.params.poolId}`, 'pool_not_found');
+      const b = jsonObject(req);
+      if (typeof b.state !== 'string' || !(POOL_STATES as readonly string[]).includes(b.state)) throw new HttpError(400, `state must be one of ${POOL_STATES.join(', ')}`, 'parameter_invalid');
+      setPoolState(world, caller, pool, b.state as PoolState);
+      return { status: 200, body: { poolId: pool.id, state: b.state } };
+    });
+
+    // A bank pay-in to the partner's pre-funded EUR balance (a payin_credit ledger entry).
+    router.on('POST', `${prefix}/payins`, (req) => {
+      const caller = sandboxCaller(world, req);
+      const b = jsonObject(req);
+      if (!isDecimal(b.amount) || parse(b.amount) <= 0n) throw new HttpError(400, 'amount must be a positive decimal string', 'parameter_invalid');
+      const currency = b.currency ?? 'EUR';
+      if (currency !== 'EUR') throw new HttpError(400, 'Pay-ins are EUR only.', 'unsupported_currency');
+      const e = world.post(world.state(caller), 'payin_credit', parse(b.amount), null);
+      return { status: 200, body: { id: e.id, amount: e.amount, currency, balanceAfter: e.balanceAfter } };
     });
   },
 };

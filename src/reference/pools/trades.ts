@@ -24,10 +24,16 @@ function advance(world: PoolsWorld, caller: Caller, t: TradeRecord): void {
     } else {
       // failed and released unwind the reservation: the debit comes back.
       t.status = outcome;
-      world.post(st, 'reservation_release', parse(t.fiatAmount), t);
+      if (!(outcome === 'released' && f.has('pools-release-keeps-reservation'))) world.post(st, 'reservation_release', parse(t.fiatAmount), t);
       if (outcome === 'failed' && !f.has('pools-failed-event-missing')) world.emitTradeEvent(t, 'pool.transaction.failed');
       if (outcome === 'released' && !f.has('pools-released-event-missing')) world.emitTradeEvent(t, 'pool.transaction.released');
     }
+    return;
+  }
+  // The reopening fault lets a released reservation settle on a later poll.
+  if (t.status === 'released' && f.has('pools-released-then-settles')) {
+    t.status = 'settled';
+    t.settledAtMs = now;
     return;
   }
   if (f.has('pools-event-id-per-poll') && t.status === 'settled' && outcome === 'settled') world.emitTradeEvent(t, 'pool.transaction.settled');
@@ -72,7 +78,10 @@ function listTrades(world: PoolsWorld, req: Req) {
   const lenient = f.has('pools-trades-bad-date-ignored');
   const after = dateBound(req, 'created_after', lenient);
   const before = dateBound(req, 'created_before', lenient);
-  const cursor = req.query.get('cursor');
+  const opaque = f.has('pools-trades-cursor-opaque');
+  const rawCursor = req.query.get('cursor');
+  // The opaque-cursor fault hands out c<base64url(transactId)> and reads it back.
+  const cursor = opaque && rawCursor?.startsWith('c') ? Buffer.from(rawCursor.slice(1), 'base64url').toString('utf8') : rawCursor;
   let malformed = false;
   if (cursor !== null && !CURSOR.test(cursor)) {
     if (!f.has('pools-trades-malformed-cursor-ignored')) throw new HttpError(400, 'cursor is malformed: pass nextCursor from the previous page.', 'invalid_cursor');
@@ -99,7 +108,8 @@ function listTrades(world: PoolsWorld, req: Req) {
   const data = all.slice(0, limit);
   const hasMore = all.length > limit;
   const last = data[data.length - 1];
-  const nextCursor = hasMore || (f.has('pools-trades-next-cursor-at-end') && last) ? last!.transactId : null;
+  const nextId = hasMore || (f.has('pools-trades-next-cursor-at-end') && last) ? last!.transactId : null;
+  const nextCursor = nextId !== null && opaque ? `c${Buffer.from(nextId, 'utf8').toString('base64url')}` : nextId;
   return { data: data.map((t) => world.tradeView(t)), nextCursor, hasMore };
 }
 
@@ -131,6 +141,9 @@ export const area: PoolsArea = {
     { name: 'pools-trades-cross-partner', service: 'pools', requirements: ['POOLS-TRADES-PARTNER-SCOPED'], description: "The trades list includes other partners' trades.", suite: 'conformance' },
     { name: 'pools-trade-read-missing-pair', service: 'pools', requirements: ['POOLS-TRADES-SHAPE'], description: 'GET /pools/trades/{transactId} answers the trade without its pair field.', suite: 'conformance' },
     { name: 'pools-trades-list-has-more-string', service: 'pools', requirements: ['POOLS-TRADES-LIST-SHAPE'], description: 'GET /pools/trades answers hasMore as the string "true"/"false" instead of a boolean.', suite: 'conformance' },
+    { name: 'pools-released-then-settles', service: 'pools', requirements: ['POOLS-POLL-TERMINAL-FINAL'], description: 'A released trade settles on a later poll (released is not terminal).', suite: 'conformance' },
+    { name: 'pools-release-keeps-reservation', service: 'pools', requirements: ['POOLS-BAL-RELEASED-UNWOUND'], description: 'A released trade keeps its reservation: the balance never gets the amount back.', suite: 'conformance' },
+    { name: 'pools-trades-cursor-opaque', service: 'pools', requirements: ['POOLS-TRADES-CURSOR-IS-TRANSACT-ID'], description: 'nextCursor is an opaque token (base64 of the transactId) instead of a transactId.', suite: 'conformance' },
     { name: 'pools-total-bps-spread-only', service: 'pools', requirements: ['POOLS-TRADES-TOTAL-BPS'], description: 'totalBps reports spreadBps only, not spreadBps + feeBps.', suite: 'conformance' },
   ],
   register(router, world) {

@@ -4,7 +4,7 @@
 // delivery address comes from the quote, never from this body.
 import { createHash } from 'node:crypto';
 import { HttpError, jsonObject, type Reply } from '../kit/http.js';
-import { parse } from './money.js';
+import { format, lessBps, mul, parse } from './money.js';
 import type { Caller, PoolsArea, PoolsWorld, QuoteRecord, TradeRecord } from './world.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -38,6 +38,7 @@ function createTrade(world: PoolsWorld, caller: Caller, q: QuoteRecord, bodyAddr
     fiatAmount: q.fiatAmount,
     cryptoAmount: q.cryptoAmount,
     quotedRate: q.rate,
+    ...(world.faults.has('pools-trade-reprices') ? repriced(world, q) : {}),
     spreadBps: q.spreadBps,
     feeBps: q.feeBps,
     engineFillTxId: null,
@@ -55,6 +56,13 @@ function createTrade(world: PoolsWorld, caller: Caller, q: QuoteRecord, bodyAddr
   const reserved = world.faults.has('pools-reserve-debits-fee-twice') ? amount + (amount * BigInt(q.feeBps)) / 10_000n : amount;
   world.post(st, 'buy_debit', -reserved, t);
   return t;
+}
+
+/** The re-pricing fault: the trade executes 5 bps below the firm quote's rate (its own arithmetic still holds). */
+function repriced(world: PoolsWorld, q: QuoteRecord): { cryptoAmount: string; quotedRate: string } {
+  const rate = format(lessBps(parse(q.rate), 5), 10);
+  const places = world.pool(q.poolId)!.cryptoDecimals;
+  return q.side === 'on_ramp' ? { quotedRate: rate, cryptoAmount: format(mul(parse(q.fiatAmount), parse(rate)), places) } : { quotedRate: rate, cryptoAmount: q.cryptoAmount };
 }
 
 const tradeReply = (world: PoolsWorld, t: TradeRecord, status: number): Reply => ({ status, body: world.tradeView(t) });
@@ -79,6 +87,9 @@ export const area: PoolsArea = {
     { name: 'pools-reserve-debits-fee-twice', service: 'pools', requirements: ['POOLS-BAL-RESERVE-DEBIT'], description: 'Transact reserves the fiat amount plus the fee again.', suite: 'conformance' },
     { name: 'pools-replay-debits-again', service: 'pools', requirements: ['POOLS-TX-RETRY-ONE-DEBIT'], description: 'A retry with the same Idempotency-Key answers the same trade but debits the balance again.', suite: 'chaos' },
     { name: 'pools-event-on-reserve', service: 'pools', requirements: ['POOLS-EVT-TERMINAL-ONLY'], description: 'Transact fires a pool.transaction.reserved webhook for the non-terminal reserved trade.', suite: 'conformance' },
+    { name: 'pools-off-ramp-enabled-501', service: 'pools', requirements: ['POOLS-TX-OFF-RAMP-ENABLED'], description: 'off_ramp transact gives 501 even for a partner with off_ramp enabled.', suite: 'conformance' },
+    { name: 'pools-velocity-default-cap', service: 'pools', requirements: ['POOLS-VEL-OFF-BY-DEFAULT'], description: 'Partners without a configured velocity cap get a default 200.00 EUR rolling 24 h cap.', suite: 'conformance' },
+    { name: 'pools-trade-reprices', service: 'pools', requirements: ['POOLS-TX-FIRM-PRICE'], description: 'Transact re-prices the trade 5 bps below the firm quote (quotedRate and cryptoAmount differ from the stored quote).', suite: 'conformance' },
     { name: 'pools-transact-status-quoted', service: 'pools', requirements: ['POOLS-TX-RESERVED'], description: 'Transact answers the trade with status quoted instead of reserved.', suite: 'conformance' },
   ],
   register(router, world) {
@@ -119,7 +130,8 @@ export const area: PoolsArea = {
       if (status === 'rejected' && !f.has('pools-transact-rejected-accepted')) throw new HttpError(409, `Quote ${q.quoteId} was rejected.`, 'quote_rejected');
       if (status === 'expired' && !f.has('pools-transact-expired-accepted')) throw new HttpError(409, `Quote ${q.quoteId} has expired.`, 'quote_expired');
       if (q.side === 'off_ramp') {
-        if (!caller.partner.offRamp && !f.has('pools-off-ramp-accepted')) throw new HttpError(501, 'off_ramp is not enabled for this partner, pool or environment.', 'off_ramp_not_enabled');
+        const enabled = caller.partner.offRamp && !f.has('pools-off-ramp-enabled-501');
+        if (!enabled && !f.has('pools-off-ramp-accepted')) throw new HttpError(501, 'off_ramp is not enabled for this partner, pool or environment.', 'off_ramp_not_enabled');
         // Enabled off_ramp sells from the partner crypto balance, which only deposits to cryptoDepositAddress fund; the sandbox has none.
         if (caller.partner.offRamp) throw new HttpError(402, 'Insufficient crypto balance: send crypto to cryptoDepositAddress first.', 'insufficient_crypto_balance');
       }
@@ -140,7 +152,8 @@ export const area: PoolsArea = {
 };
 
 function checkVelocity(world: PoolsWorld, caller: Caller, amount: string): void {
-  const cap = caller.partner.velocityCap;
+  // Off by default; the default-cap fault gives every partner without one a cap of 200.00.
+  const cap = caller.partner.velocityCap ?? (world.faults.has('pools-velocity-default-cap') ? '200.00' : undefined);
   if (!cap) return;
   // The premature fault counts the trade twice, so the cap bites one trade early.
   const counted = world.faults.has('pools-velocity-429-below-cap') ? 2n * parse(amount) : parse(amount);

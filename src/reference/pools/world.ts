@@ -166,10 +166,12 @@ export function bearerToken(req: Req): string | null {
 export function createPoolsWorld(deps: { profile: Profile; faults: ActiveFaults; clock: Clock; outbox: WebhookOutbox }): PoolsWorld {
   const { profile, faults, clock, outbox } = deps;
   const partners = profile.pools?.partners ?? [];
-  const keys = new Map<string, { partner: PoolsPartner; kind: 'secret' | 'publishable'; mode: PoolsMode }>();
+  const keys = new Map<string, { partner: PoolsPartner; kind: 'secret' | 'publishable'; mode: PoolsMode; revoked?: boolean }>();
   for (const p of partners) {
     keys.set(p.secretKey, { partner: p, kind: 'secret', mode: 'test' });
     if (p.publishableKey) keys.set(p.publishableKey, { partner: p, kind: 'publishable', mode: 'test' });
+    if (p.liveSecretKey) keys.set(p.liveSecretKey, { partner: p, kind: 'secret', mode: 'live' });
+    if (p.revokedSecretKey) keys.set(p.revokedSecretKey, { partner: p, kind: 'secret', mode: p.revokedSecretKey.startsWith('sk_live_') ? 'live' : 'test', revoked: true });
   }
   const pools = poolCatalogue(profile);
   const states = new Map<string, PartnerState>();
@@ -179,6 +181,7 @@ export function createPoolsWorld(deps: { profile: Profile; faults: ActiveFaults;
   const outcomes = new Map<string, Outcome>();
   let seq = 0;
   const opening = profile.reference?.poolsOpeningBalance ?? '100000.00';
+  const uuidIds = profile.reference?.idStyle === 'uuid';
 
   const world: PoolsWorld = {
     profile,
@@ -196,7 +199,10 @@ export function createPoolsWorld(deps: { profile: Profile; faults: ActiveFaults;
       if (!token) throw new HttpError(faults.has('pools-missing-key-403') ? 403 : 401, 'Missing API key: send Authorization: Bearer <secret key>.', 'missing_api_key');
       const entry = KEY.test(token) ? keys.get(token) : undefined;
       if (!entry) throw new HttpError(faults.has('pools-invalid-key-403') ? 403 : 401, 'Invalid API key.', 'invalid_api_key');
-      if (entry.mode !== req.env && !faults.has('pools-key-mode-env-accepted')) {
+      // A revoked key is an invalid key (401): the pools 403 codes name no revoked key.
+      if (entry.revoked && !faults.has('pools-revoked-key-accepted')) throw new HttpError(401, 'This API key has been revoked.', 'api_key_revoked');
+      const liveOnSandboxAccepted = faults.has('pools-live-key-on-sandbox-accepted') && entry.mode === 'live';
+      if (entry.mode !== req.env && !faults.has('pools-key-mode-env-accepted') && !liveOnSandboxAccepted) {
         throw new HttpError(403, `A ${entry.mode} key cannot be used on the ${req.env === 'live' ? 'production' : 'sandbox'} environment.`, 'key_mode_mismatch');
       }
       if (entry.kind === 'publishable' && !opts?.publishableOk && !faults.has('pools-publishable-key-on-secret-route')) {
@@ -349,7 +355,8 @@ export function createPoolsWorld(deps: { profile: Profile; faults: ActiveFaults;
     },
 
     newId(prefix) {
-      return `${prefix}_${randomBytes(12).toString('hex')}`;
+      // The second world (reference.idStyle 'uuid') issues bare UUIDs for every resource.
+      return uuidIds ? randomUUID() : `${prefix}_${randomBytes(12).toString('hex')}`;
     },
 
     iso(ms) {

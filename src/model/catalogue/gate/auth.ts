@@ -22,7 +22,7 @@ const area = defineArea({
       kind: 'auth',
       anchor: ['Missing or malformed credentials give 401.', '| Secret key | `sk_<test|live>_<32 chars>`, `Authorization: Bearer <API_KEY>` |', 'The documented form for secret keys is bearer.'],
     },
-    'GATE-AUTH-REVOKED-403': { title: 'a revoked secret key gives 403 forbidden', kind: 'auth', anchor: "A revoked key, an origin not in the partner's allowed domains, or a session of another partner gives 403." },
+    'GATE-AUTH-REVOKED-403': { title: 'a revoked key (a secret key, or a publishable key on the embed bootstrap) gives 403 forbidden', kind: 'auth', anchor: "A revoked key, an origin not in the partner's allowed domains, or a session of another partner gives 403." },
     'GATE-AUTH-MODE-MISMATCH-403': {
       title: 'key mode must match the environment: a test key on production, or a live key on sandbox, gives 403 forbidden',
       kind: 'auth',

@@ -1,0 +1,163 @@
+// Every trigger the schema knows, declared or not: a declared one is dry-run
+// where that is safe (a throwaway session, a quote locked for it, a forced
+// 5xx) and must answer as its template says and have its effect; one whose
+// dry-run would spend money or that the doctor does not know how to try is
+// "not checked"; an absent one is "missing", with what it would unlock.
+// Dry-runs go to the partner whose keys carry the least of the doctor's traffic.
+import { NEEDS } from '../needs/registry.js';
+import { Profile, type GatePartner, type RequestTemplate } from '../profile/schema.js';
+import { answered, ok2xx, templateOk, type DoctorContext } from './context.js';
+import { withGateTrigger, withoutGateTrigger, withoutPoolsTrigger, withPoolsTrigger } from './edits.js';
+import { sessionBody } from './keys.js';
+
+/** Trigger names of a service, read from the profile schema: a trigger added there gets a row here. */
+export function triggerNames(service: 'gate' | 'pools'): string[] {
+  const unwrap = (s: any): any => (s?.def?.innerType ? unwrap(s.def.innerType) : s);
+  const section = unwrap((Profile as any).shape[service]);
+  const triggers = unwrap(section?.shape?.triggers);
+  return Object.keys(triggers?.shape ?? {}).filter((k) => k !== '$comment');
+}
+
+/** Session triggers: sent on a new session of the acting partner, with the effect read back where the spec shows one. */
+const SESSION_TRIGGERS: Record<string, { effect?: 'completed' | 'past expires_at' }> = {
+  completeSession: { effect: 'completed' },
+  processSession: {},
+  failSession: {},
+  requireKyc: {},
+  expireSession: { effect: 'past expires_at' },
+};
+
+/** Partner triggers (no session): sent as a partner, judged by their answer. */
+const PARTNER_TRIGGERS = new Set(['quotaWarning', 'quotaExhausted']);
+
+/** Not dry-run, and why. */
+const NOT_DRY_RUN: Record<string, string> = {
+  'pools.tradeOutcome': 'not dry-run: it needs a trade, which spends the partner balance',
+  'gate.payInBody': 'a body template, sent by the pay-in checks when they redeem a quote (redeeming spends it)',
+};
+
+/** configureWebhook rows come from the receiver step (it needs the receiver up). */
+const RECEIVER_STEP = new Set(['gate.configureWebhook', 'pools.configureWebhook']);
+
+export async function checkTriggers(ctx: DoctorContext): Promise<void> {
+  const { profile } = ctx;
+  const gate = profile.gate.triggers as Record<string, RequestTemplate | undefined>;
+  const partners = profile.gate.partners;
+  let locked: { id: string; owner: GatePartner } | undefined;
+
+  const newSession = async (p: GatePartner): Promise<{ id: string } | string> => {
+    const ex = await ctx.call(ctx.gateClient(p), { method: 'POST', path: '/gate_sessions', body: sessionBody(ctx), idempotencyKey: true });
+    if (typeof ex === 'string') return ex;
+    return ok2xx(ex) && typeof ex.json?.id === 'string' ? { id: ex.json.id } : `creating a session ${answered(ex)} (check gate.sessionDefaults)`;
+  };
+  const readSession = async (p: GatePartner, id: string) => {
+    const ex = await ctx.call(ctx.gateClient(p), { method: 'GET', path: `/gate_sessions/${encodeURIComponent(id)}` });
+    return typeof ex === 'string' ? undefined : (ex.json as { status?: string; expires_at?: string } | undefined);
+  };
+
+  for (const name of triggerNames('gate')) {
+    const full = `gate.${name}`;
+    if (RECEIVER_STEP.has(full)) continue;
+    const tpl = gate[name];
+    const row = { area: 'trigger' as const, name: `gate.triggers.${name}` };
+    if (!tpl) {
+      ctx.row({ ...row, ...missingRow(ctx, 'gate', name) });
+      continue;
+    }
+    const without = withoutGateTrigger(name);
+    if (NOT_DRY_RUN[full]) {
+      ctx.row({ ...row, status: 'not checked', detail: NOT_DRY_RUN[full]!, without });
+      continue;
+    }
+    const session = SESSION_TRIGGERS[name];
+    if (session) {
+      const p = ctx.leastUsed(partners);
+      const s = p ? await newSession(p) : 'no gate partner outside the load reservation to act';
+      if (typeof s === 'string') {
+        ctx.row({ ...row, status: 'not checked', detail: s, without });
+        continue;
+      }
+      const res = await ctx.send('gate', tpl, p!, { sessionId: s.id });
+      let effect = '';
+      if (typeof res !== 'string' && templateOk(tpl, res.exchange)) {
+        const after = session.effect ? await readSession(p!, s.id) : undefined;
+        if (session.effect === 'completed' && after?.status !== 'completed') effect = `the session read ${after?.status ?? 'nothing'} afterwards, not completed`;
+        if (session.effect === 'past expires_at' && !(after?.expires_at && Date.parse(after.expires_at) <= Date.now())) effect = `expires_at (${after?.expires_at}) was still ahead afterwards`;
+      }
+      if (typeof res === 'string' || !templateOk(tpl, res.exchange) || effect)
+        ctx.row({ ...row, status: 'broken', detail: typeof res === 'string' ? res : effect || `dry-run on a new session ${answered(res.exchange)}`, without, fix: `fix gate.triggers.${name} ({{sessionId}} is filled in)` });
+      else ctx.row({ ...row, status: 'ok', detail: `dry-run on a new session answered ${res.exchange.status}${session.effect ? ` and the session read ${session.effect}` : ''}`, without });
+      continue;
+    }
+    if (name === 'createSignedQuote') {
+      const p = ctx.leastUsed(partners, (x) => x.rails === true) ?? ctx.leastUsed(partners);
+      const s = p ? await newSession(p) : 'no gate partner outside the load reservation to act';
+      if (typeof s === 'string') {
+        ctx.row({ ...row, status: 'not checked', detail: s, without });
+        continue;
+      }
+      const res = await ctx.send('gate', tpl, p!, { sessionId: s.id, side: 'off_ramp' });
+      const id = typeof res === 'string' ? undefined : res.values.id;
+      if (typeof res === 'string' || !templateOk(tpl, res.exchange) || typeof id !== 'string' || !id)
+        ctx.row({
+          ...row,
+          status: 'broken',
+          detail: typeof res === 'string' ? res : `${answered(res.exchange)}; extract.id found ${JSON.stringify(id)}`,
+          without,
+          fix: `fix the template and its extract.id / extract.fiat_pay_or_receive${p!.rails === true ? '' : ' (no partner declares rails: true: lock with a rail-entitled one)'}`,
+        });
+      else {
+        locked = { id, owner: p! };
+        ctx.row({ ...row, status: 'ok', detail: `locked a signed quote for a new session of ${p!.name}`, without });
+      }
+      continue;
+    }
+    if (name === 'expireSignedQuote') {
+      if (!locked) {
+        ctx.row({ ...row, status: 'not checked', detail: 'no signed quote to expire (gate.triggers.createSignedQuote is missing or broken)', without });
+        continue;
+      }
+      const res = await ctx.send('gate', tpl, locked.owner, { quoteId: locked.id });
+      if (typeof res === 'string' || !templateOk(tpl, res.exchange))
+        ctx.row({ ...row, status: 'broken', detail: typeof res === 'string' ? res : `on a freshly locked quote ${answered(res.exchange)}`, without, fix: 'fix gate.triggers.expireSignedQuote ({{quoteId}} is filled in)' });
+      else ctx.row({ ...row, status: 'ok', detail: `on a freshly locked quote answered ${res.exchange.status}`, without });
+      continue;
+    }
+    if (PARTNER_TRIGGERS.has(name)) {
+      // Sent once as the least busy partner: it must answer as its template says (the event it fires is the check's to judge).
+      const p = ctx.leastUsed(partners);
+      const res = p ? await ctx.send('gate', tpl, p, {}) : 'no gate partner outside the load reservation to act';
+      if (typeof res === 'string' || !templateOk(tpl, res.exchange))
+        ctx.row({ ...row, status: 'broken', detail: typeof res === 'string' ? res : `dry-run ${answered(res.exchange)}`, without, fix: `fix gate.triggers.${name} ({{partner}} is filled in)` });
+      else ctx.row({ ...row, status: 'ok', detail: `dry-run as ${p!.name} answered ${res.exchange.status}`, without });
+      continue;
+    }
+    if (name === 'serverError') {
+      // Its answer is what the 5xx-scrubbing check judges: it works when it answers 5xx.
+      const p = ctx.leastUsed(partners);
+      const res = p ? await ctx.send('gate', tpl, p, {}) : 'no gate partner outside the load reservation to act';
+      if (typeof res !== 'string' && res.exchange.status >= 500) ctx.row({ ...row, status: 'ok', detail: `answered ${res.exchange.status}, a 5xx for the scrubbing check to judge`, without });
+      else ctx.row({ ...row, status: 'broken', detail: typeof res === 'string' ? res : `${answered(res.exchange)} (it must make the target answer a 5xx)`, without, fix: 'a sandbox control that makes the target answer a 5xx through its normal error path' });
+      continue;
+    }
+    ctx.row({ ...row, status: 'not checked', detail: 'rampart doctor has no safe dry-run for this trigger', without });
+  }
+
+  for (const name of profile.pools ? triggerNames('pools') : []) {
+    const full = `pools.${name}`;
+    if (RECEIVER_STEP.has(full)) continue;
+    const tpl = (profile.pools!.triggers as Record<string, RequestTemplate | undefined>)[name];
+    const row = { area: 'trigger' as const, name: `pools.triggers.${name}` };
+    if (!tpl) ctx.row({ ...row, ...missingRow(ctx, 'pools', name) });
+    else ctx.row({ ...row, status: 'not checked', detail: NOT_DRY_RUN[full] ?? 'rampart doctor has no safe dry-run for this trigger', without: withoutPoolsTrigger(name) });
+  }
+}
+
+/** An absent trigger: missing when a need wants it (the first such need says what to add), else nothing is lost. */
+export function missingRow(ctx: DoctorContext, service: 'gate' | 'pools', name: string) {
+  const withIt = service === 'gate' ? withGateTrigger(name) : withPoolsTrigger(name);
+  const gained = [...NEEDS].filter(([, def]) => def.missing(ctx.profile, { depth: ctx.depth }) && !def.missing(withIt(ctx.profile), { depth: ctx.depth }));
+  if (gained.length === 0)
+    return { status: 'ok' as const, detail: 'not declared; nothing waits on it (a declared lifetime or another way stands in, or no check uses it)', with: withIt };
+  return { status: 'missing' as const, detail: 'not declared', with: withIt, fix: gained[0]![1].missing(ctx.profile, { depth: ctx.depth }) ?? undefined };
+}
