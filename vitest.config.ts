@@ -6,6 +6,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Most tests wait on sockets and timers, not the CPU: three at once on two cores.
+    maxWorkers: 3,
     reporters: ['default'],
   },
 });

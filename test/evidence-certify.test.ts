@@ -116,7 +116,7 @@ describe('keys generate → certify --sign-key → verify', () => {
     const file = join(runDir, 'certificate.json');
     const text = readFileSync(file, 'utf8');
     // A value (the verdict), the layout, and the signature itself.
-    const positions = [text.indexOf(`"label": "${results.summary.verdict}"`) + 10, text.indexOf('\n  "') + 1, text.indexOf('"value": "') + 12];
+    const positions = [text.indexOf(`"label": "${results.summary.verdict}"`) + 10, text.indexOf('\n  "', 20) + 1, text.indexOf('"value": "') + 12];
     for (const at of positions) expect(at).toBeGreaterThan(12);
     for (const at of positions) {
       const restore = flipByte(file, at);
