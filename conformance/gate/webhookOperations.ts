@@ -108,6 +108,27 @@ export default defineSuite({
       },
     }),
     check({
+      name: 'deliveries list: without skip it is the page skip=0 gives',
+      requirements: ['GATE-WHOPS-LIST-SKIP-DEFAULT'],
+      needs: ['gateWebhooks'],
+      async run({ gateWebhooks: actor }, t: CheckTools) {
+        const R = 'GATE-WHOPS-LIST-SKIP-DEFAULT';
+        // At least one delivery, so a default that skips any is seen.
+        expect2xx(t, await actor.client.post('/webhooks/test', undefined, { retry: false }), R, 'POST /webhooks/test');
+        const ids = (page: { data: { id: string }[] }) => page.data.map((d) => d.id);
+        // Other checks of this partner may add deliveries meanwhile: judged only when the list held still around the skip=0 read.
+        for (let attempt = 1; attempt <= 3; attempt++) {
+          const before = await list(t, actor, { limit: 10 }, R);
+          const zero = await list(t, actor, { limit: 10, skip: 0 }, R);
+          const after = await list(t, actor, { limit: 10 }, R);
+          if (JSON.stringify(ids(before.page)) !== JSON.stringify(ids(after.page))) continue;
+          t.expect.equal(ids(before.page), ids(zero.page), 'the list without skip starts where skip=0 starts', { requirement: R, exchange: before.ex });
+          return;
+        }
+        t.unverified('new deliveries arrived between every pair of reads (3 tries): the list never held still long enough to compare');
+      },
+    }),
+    check({
       name: 'deliveries list: each documented status filters, an unknown status gives 400',
       requirements: ['GATE-WHOPS-LIST-STATUS-FILTER'],
       needs: ['gateWebhooks'],

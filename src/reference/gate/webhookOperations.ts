@@ -51,7 +51,7 @@ function intParam(req: Req, name: string, def: number, min: number, max: number)
 export function listDeliveries(world: GateWorld, caller: GateCaller, req: Req, url: string): Record<string, unknown> {
   const f = world.faults;
   const limit = intParam(req, 'limit', f.has('whops-default-limit-20') ? 20 : L.limitDefault, f.has('whops-limit-zero-accepted') ? 0 : L.limitMin, f.has('whops-limit-max-off-by-one') ? L.limitMax + 1 : L.limitMax);
-  const skip = intParam(req, 'skip', 0, f.has('whops-negative-skip-accepted') ? -1_000_000 : L.skipMin, Number.MAX_SAFE_INTEGER);
+  const skip = intParam(req, 'skip', f.has('whops-skip-default-one') ? 1 : 0, f.has('whops-negative-skip-accepted') ? -1_000_000 : L.skipMin, Number.MAX_SAFE_INTEGER);
   const status = req.query.get('status');
   let statusFilter: string | null = null;
   if (status !== null) {
@@ -77,6 +77,7 @@ export const area: GateArea = {
     { name: 'whops-target-url-origin-only', service: 'gate', requirements: ['GATE-WHOPS-DELIVERY-TARGET-URL'], description: "A delivery's target_url is only the origin of the partner's webhook_url, not the URL itself.", suite: 'conformance' },
     { name: 'whops-list-oldest-first', service: 'gate', requirements: ['GATE-WHOPS-LIST-ORDER'], description: 'Deliveries are listed oldest first.', suite: 'conformance' },
     { name: 'whops-limit-max-off-by-one', service: 'gate', requirements: ['GATE-WHOPS-LIST-LIMIT-MAX'], description: 'limit=201 is accepted.', suite: 'conformance' },
+    { name: 'whops-skip-default-one', service: 'gate', requirements: ['GATE-WHOPS-LIST-SKIP-DEFAULT'], description: 'Without skip the list starts at the second delivery (skip defaults to 1).', suite: 'conformance' },
     { name: 'whops-negative-skip-accepted', service: 'gate', requirements: ['GATE-WHOPS-LIST-SKIP'], description: 'A negative skip is accepted.', suite: 'conformance' },
     { name: 'whops-default-limit-20', service: 'gate', requirements: ['GATE-WHOPS-LIST-DEFAULT-LIMIT'], description: 'The default page size is 20 instead of 50.', suite: 'conformance' },
     { name: 'whops-unknown-status-ignored', service: 'gate', requirements: ['GATE-WHOPS-LIST-STATUS-FILTER'], description: 'An unknown status filter is ignored instead of 400.', suite: 'conformance' },

@@ -10,6 +10,7 @@ const area = defineArea({
     'GATE-WHOPS-LIST-LIMIT-MIN': { title: 'limit 1 is accepted and 0 gives 400 invalid_request', kind: 'limit', anchor: ['`limit` (integer 1–200, default 50)', '400 for an out-of-range limit', 'Webhook delivery list: `limit` 1–200'] },
     'GATE-WHOPS-LIST-LIMIT-MAX': { title: 'limit 200 is accepted and 201 gives 400 invalid_request', kind: 'limit', anchor: ['`limit` (integer 1–200, default 50)', '400 for an out-of-range limit', 'Webhook delivery list: `limit` 1–200'] },
     'GATE-WHOPS-LIST-SKIP': { title: 'skip is an integer ≥ 0: 0 accepted, −1 gives 400 invalid_request', kind: 'limit', anchor: ['`skip` (integer ≥ 0, default 0)', 'negative skip', '`skip` ≥ 0.'] },
+    'GATE-WHOPS-LIST-SKIP-DEFAULT': { title: 'skip defaults to 0: the list without skip is the list with skip=0', kind: 'pagination', anchor: '`skip` (integer ≥ 0, default 0)' },
     'GATE-WHOPS-LIST-STATUS-FILTER': { title: 'status filters by pending, in_flight, succeeded or dead_lettered; an unknown status gives 400', kind: 'enum', anchor: ['| GET | /webhooks/deliveries | Query: `status` (`pending`, `in_flight`, `succeeded`, `dead_lettered`)', 'or unknown status', 'bad webhook list query'] },
     'GATE-WHOPS-LIST-ORDER': { title: 'deliveries are listed most recent first', kind: 'pagination', anchor: 'most recent first' },
     'GATE-WHOPS-LIST-HAS-MORE': { title: 'has_more is true when more deliveries exist beyond the page', kind: 'pagination', anchor: '`has_more` true when more exist' },
