@@ -31,10 +31,16 @@ try {
   const pools = out.stats.requests.length - gate;
   const by = (s: string) => out.checks.filter((c) => c.status === s).length;
   console.log(`profile ${ref.profile.name}: ${ref.profile.gate.partners.length} gate partners, rate windows ×${ref.profile.timing.rateWindowScale}`);
-  console.log(`conformance run: ${(ms / 1000).toFixed(1)} s for ${out.checks.length} checks (${by('passed')} passed, ${by('failed')} failed, ${by('skipped')} skipped, ${by('unverified')} unverified)`);
-  console.log(`planned lower bound: ${plan.lowerBoundSeconds} s; spent lower bound: ${(lb.boundMs / 1000).toFixed(1)} s (rate windows ${(lb.rateMs / 1000).toFixed(1)} s on ${lb.busiestKey || 'no key'}; longest documented wait ${(lb.waitMs / 1000).toFixed(1)} s)`);
+  console.log(
+    `conformance run: ${(ms / 1000).toFixed(1)} s for ${out.checks.length} checks (${by('passed')} passed, ${by('failed')} failed, ${by('skipped')} skipped, ${by('unverified')} unverified)`,
+  );
+  console.log(
+    `planned lower bound: ${plan.lowerBoundSeconds} s; spent lower bound: ${(lb.boundMs / 1000).toFixed(1)} s (rate windows ${(lb.rateMs / 1000).toFixed(1)} s on ${lb.busiestKey || 'no key'}; longest documented wait ${(lb.waitMs / 1000).toFixed(1)} s)`,
+  );
   console.log(`ratio run / lower bound: ${(ms / Math.max(1, lb.boundMs)).toFixed(2)}`);
-  console.log(`requests: ${gate} gate + ${pools} pools = ${gate + pools}; ${((gate + pools) / Math.max(1, asserted)).toFixed(2)} per requirement asserted (${asserted}); gate alone ${(gate / Math.max(1, asserted)).toFixed(2)}`);
+  console.log(
+    `requests: ${gate} gate + ${pools} pools = ${gate + pools}; ${((gate + pools) / Math.max(1, asserted)).toFixed(2)} per requirement asserted (${asserted}); gate alone ${(gate / Math.max(1, asserted)).toFixed(2)}`,
+  );
 } finally {
   await ref.close();
 }

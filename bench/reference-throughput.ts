@@ -73,7 +73,13 @@ async function main(): Promise<void> {
       });
       readPath = `${sandbox.pathname}/gate_sessions/${((await created.json()) as { id: string }).id}`;
     }
-    const bareResult = await measure({ origin: `http://127.0.0.1:${(bare.address() as AddressInfo).port}`, path: '/', method: 'GET', headers: () => ({}), expect: 200 });
+    const bareResult = await measure({
+      origin: `http://127.0.0.1:${(bare.address() as AddressInfo).port}`,
+      path: '/',
+      method: 'GET',
+      headers: () => ({}),
+      expect: 200,
+    });
     const read = await measure({ origin, path: readPath, method: 'GET', headers: () => auth, expect: 200 });
     const write = await measure({
       origin,

@@ -25,9 +25,18 @@ await Promise.all(
         const out = await runChecks({ profile: ref.profile, suites, depth: 'quick', progress: createProgress({ live: false, quiet: true }) });
         const reqs = requirementResults(out.checks, { kinds: ['conformance'], depth: 'quick' });
         const failed = out.checks.filter((c) => c.status === 'failed').map((c) => `${c.name}: ${c.failure?.requirement ?? ''} ${c.failure?.message ?? ''}`);
-        const o = { file: job.file, i: job.i, seconds: (Date.now() - started) / 1000, failed, notPassed: reqs.filter((r) => r.status !== 'passed').length, checks: out.checks.length };
+        const o = {
+          file: job.file,
+          i: job.i,
+          seconds: (Date.now() - started) / 1000,
+          failed,
+          notPassed: reqs.filter((r) => r.status !== 'passed').length,
+          checks: out.checks.length,
+        };
         outcomes.push(o);
-        console.log(`${job.file.replace(/^.*\//, '')} #${o.i}: ${o.checks} checks in ${o.seconds.toFixed(1)} s, ${o.failed.length} failed, ${o.notPassed} requirements not passed`);
+        console.log(
+          `${job.file.replace(/^.*\//, '')} #${o.i}: ${o.checks} checks in ${o.seconds.toFixed(1)} s, ${o.failed.length} failed, ${o.notPassed} requirements not passed`,
+        );
         for (const f of failed) console.log(`  FAILED ${f}`);
       } finally {
         await ref.close();
@@ -43,5 +52,7 @@ for (const file of profiles) {
     `${file}: ${os.length} runs, ${os.reduce((a, o) => a + o.failed.length, 0)} failed checks, ${os.filter((o) => o.notPassed > 0).length} runs with a requirement not passed; run time ${secs[0]?.toFixed(1)}–${secs.at(-1)?.toFixed(1)} s (median ${secs[Math.floor(secs.length / 2)]?.toFixed(1)} s)`,
   );
 }
-console.log(`${outcomes.length} runs, ${atOnce} at once, in ${((Date.now() - t0) / 1000).toFixed(0)} s; failures in total: ${outcomes.reduce((a, o) => a + o.failed.length, 0)}`);
+console.log(
+  `${outcomes.length} runs, ${atOnce} at once, in ${((Date.now() - t0) / 1000).toFixed(0)} s; failures in total: ${outcomes.reduce((a, o) => a + o.failed.length, 0)}`,
+);
 process.exitCode = outcomes.some((o) => o.failed.length) ? 1 : 0;

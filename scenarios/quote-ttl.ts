@@ -69,7 +69,13 @@ export default guarded('ttl', (): void => {
   const body = json(q);
   // The creation status is not fixed by the spec: any 2xx carrying a firm quote.
   if (q.status < 200 || q.status > 299 || !body || body.available !== true || typeof body.quoteId !== 'string') {
-    checkReq(R.ttl[0], q, 'a firm quote is available for the profile quote body', () => false, (r) => ({ status: r.status }));
+    checkReq(
+      R.ttl[0],
+      q,
+      'a firm quote is available for the profile quote body',
+      () => false,
+      (r) => ({ status: r.status }),
+    );
     return;
   }
   const expiresAt = Date.parse(body.expiresAt);
@@ -77,9 +83,9 @@ export default guarded('ttl', (): void => {
   emit({ kind: 'quoteTtl', seconds: Math.round(ttlSeconds * 1000) / 1000 });
   const ttlHolds = (x: number) => Math.abs(x - pools.ttlSeconds) <= pools.ttlToleranceSeconds;
   const ttlSeen = (x: number) => ({ ttlSeconds: x, expected: pools.ttlSeconds, tolerance: pools.ttlToleranceSeconds });
-  checkReq(R.ttl[0], ttlSeconds, 'expiresAt − request time is within the tolerance of the spec\'s quote TTL', ttlHolds, ttlSeen);
+  checkReq(R.ttl[0], ttlSeconds, "expiresAt − request time is within the tolerance of the spec's quote TTL", ttlHolds, ttlSeen);
   // The same measure is the "still expire at their TTL" half of the under-load rule: these quotes are issued under load.
-  checkReq(R.ttl[3], ttlSeconds, 'under load: expiresAt stays at the spec\'s quote TTL', ttlHolds, ttlSeen);
+  checkReq(R.ttl[3], ttlSeconds, "under load: expiresAt stays at the spec's quote TTL", ttlHolds, ttlSeen);
 
   sleep(Math.max(1, pools.ttlSeconds - 5) + Math.random() * 10);
   const at = Date.now();
@@ -93,9 +99,21 @@ export default guarded('ttl', (): void => {
   const before = at <= expiresAt - EDGE_MS;
   const after = at >= expiresAt + EDGE_MS;
   if (before) {
-    checkReq(R.ttl[1], t, 'a transact before expiry succeeds with a reserved trade', (r) => r.status >= 200 && r.status < 300 && typeof tb?.transactId === 'string', (r) => ({ status: r.status, msFromExpiry: at - expiresAt }));
+    checkReq(
+      R.ttl[1],
+      t,
+      'a transact before expiry succeeds with a reserved trade',
+      (r) => r.status >= 200 && r.status < 300 && typeof tb?.transactId === 'string',
+      (r) => ({ status: r.status, msFromExpiry: at - expiresAt }),
+    );
   } else if (after) {
-    checkReq(R.ttl[2], t, 'a transact after expiry gets 409', (r) => r.status === 409, (r) => ({ status: r.status, msFromExpiry: at - expiresAt }));
+    checkReq(
+      R.ttl[2],
+      t,
+      'a transact after expiry gets 409',
+      (r) => r.status === 409,
+      (r) => ({ status: r.status, msFromExpiry: at - expiresAt }),
+    );
   } else {
     emit({ kind: 'quoteTtlEdge', msFromExpiry: at - expiresAt, status: t.status });
   }

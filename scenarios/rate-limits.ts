@@ -93,10 +93,28 @@ function probeWindow(c: WindowCase, label: string, send: (n: number) => Res, onL
   emit({ kind: 'window', case: c, scale: gate.rateWindowScale, requests: log.length, verdict: v });
   const ids = WINDOW_CHECK_IDS[c];
   const w = seconds(plan.windowMs);
-  const seen = { firstRejected: v.firstRejected, capacityBackAfterFirstMs: v.r1AfterFirstMs, refillAccepted: v.refillAccepted, periodMs: v.periodMs, mismatches: v.mismatches };
+  const seen = {
+    firstRejected: v.firstRejected,
+    capacityBackAfterFirstMs: v.r1AfterFirstMs,
+    refillAccepted: v.refillAccepted,
+    periodMs: v.periodMs,
+    mismatches: v.mismatches,
+  };
   checkReq(ids.count, v, `${label}: ${plan.limit} pass, the ${plan.limit + 1}th within ${w} is 429`, countHolds, () => seen);
-  checkReq(ids.reopens, v, `${label}: capacity returns once the ${w} window has passed`, (x) => x.reopened, () => seen);
-  checkReq(ids.length, v, `${label}: the window lasts ${w} (every status fits a sliding or a fixed ${w} window)`, (x) => x.consistent.length > 0, () => seen);
+  checkReq(
+    ids.reopens,
+    v,
+    `${label}: capacity returns once the ${w} window has passed`,
+    (x) => x.reopened,
+    () => seen,
+  );
+  checkReq(
+    ids.length,
+    v,
+    `${label}: the window lasts ${w} (every status fits a sliding or a fixed ${w} window)`,
+    (x) => x.consistent.length > 0,
+    () => seen,
+  );
 }
 
 const get = (c: string, path: string, key: string) => call('GET', `${base}${path}`, key, { tags: { case: c, name: `GET ${path}` } });
@@ -117,7 +135,13 @@ function burst(): void {
     return;
   }
   probeWindow('burst', 'default route', send, (refusal) => {
-    checkReq('GATE-RATE-429-ENVELOPE', refusal, '429 carries the error envelope with type rate_limited and X-Request-Id', (r) => !!r && isErrorEnvelope(r, 429, 'rate_limited'), (r) => r?.body);
+    checkReq(
+      'GATE-RATE-429-ENVELOPE',
+      refusal,
+      '429 carries the error envelope with type rate_limited and X-Request-Id',
+      (r) => !!r && isErrorEnvelope(r, 429, 'rate_limited'),
+      (r) => r?.body,
+    );
     if (wanted.includes('perClient')) perClient();
   });
 }

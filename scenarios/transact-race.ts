@@ -57,7 +57,11 @@ export default guarded('race', (s: RaceSetup | undefined): void => {
       /* spin briefly so every VU starts within a few ms */
     }
   }
-  const r = call('POST', `${base}/pools/${pool}/transact`, s.key, { body: { quoteId: s.quoteId }, idempotencyKey: true, tags: { name: 'POST /pools/{id}/transact' } });
+  const r = call('POST', `${base}/pools/${pool}/transact`, s.key, {
+    body: { quoteId: s.quoteId },
+    idempotencyKey: true,
+    tags: { name: 'POST /pools/{id}/transact' },
+  });
   const b = json(r);
   emit({ kind: 'race', vu: exec.vu.idInTest, status: r.status, transactId: b?.transactId ?? null });
   checkReq(
@@ -73,12 +77,24 @@ export const teardown = guarded('race teardown', (s: RaceSetup | undefined): voi
   if (!s) return;
   const page = json(call('GET', `${base}/pools/trades`, s.key, { tags: { name: 'GET /pools/trades' } }));
   const mine = (page?.data ?? []).filter((t: { quoteId?: string }) => t.quoteId === s.quoteId);
-  checkReq(R.race[0], mine, 'exactly one trade exists for the raced quote', (m) => m.length === 1, (m) => ({ trades: m.length }));
+  checkReq(
+    R.race[0],
+    mine,
+    'exactly one trade exists for the raced quote',
+    (m) => m.length === 1,
+    (m) => ({ trades: m.length }),
+  );
   const after = json(call('GET', `${base}/pools/${pool}/balance`, s.key, { tags: { name: 'GET /pools/{id}/balance' } }));
   const debited = s.balanceBefore - cents(after?.balance);
   const fiat = cents(mine[0]?.fiatAmount);
   emit({ kind: 'raceBalance', debitedCents: debited, tradeFiatCents: fiat });
-  checkReq(R.race[1], debited, 'the balance is debited once, by the trade amount', (d) => Number.isFinite(d) && d === fiat, (d) => ({ debitedCents: d, tradeFiatCents: fiat }));
+  checkReq(
+    R.race[1],
+    debited,
+    'the balance is debited once, by the trade amount',
+    (d) => Number.isFinite(d) && d === fiat,
+    (d) => ({ debitedCents: d, tradeFiatCents: fiat }),
+  );
 });
 
 export function handleSummary(data: unknown) {

@@ -41,10 +41,14 @@ try {
     ...(tp && !('missing' in tp) ? { prepare: (run: Parameters<typeof installChaos>[0]) => installChaos(run, tp) } : {}),
   });
   for (const c of out.checks.filter((x) => x.status === 'failed'))
-    console.log(`FAILED ${c.name}\n  ${c.failure?.requirement ?? '(no requirement)'}: ${c.failure?.message}\n  expected ${c.failure?.expected}\n  actual ${c.failure?.actual}`);
+    console.log(
+      `FAILED ${c.name}\n  ${c.failure?.requirement ?? '(no requirement)'}: ${c.failure?.message}\n  expected ${c.failure?.expected}\n  actual ${c.failure?.actual}`,
+    );
   const reqs = requirementResults(out.checks, { kinds: [kind], depth: 'quick', onlyNamed: true });
   const by = (s: string) => reqs.filter((r) => r.status === s).length;
-  console.log(`${out.checks.length} checks in ${((Date.now() - started) / 1000).toFixed(1)} s; requirements: ${by('passed')} passed, ${by('failed')} failed, ${by('partial')} partial, ${by('skipped')} skipped, ${by('unverified')} unverified`);
+  console.log(
+    `${out.checks.length} checks in ${((Date.now() - started) / 1000).toFixed(1)} s; requirements: ${by('passed')} passed, ${by('failed')} failed, ${by('partial')} partial, ${by('skipped')} skipped, ${by('unverified')} unverified`,
+  );
   process.exitCode = out.checks.some((c) => c.status === 'failed') ? 1 : 0;
 } finally {
   await ref.close();

@@ -26,8 +26,8 @@ const PARALLEL = 3;
 
 const suites = await loadSuites(kind);
 const covered = new Set<string>(suites.flatMap((s) => s.checks.flatMap((c) => c.requirements)));
-const faults = ALL_FAULTS.filter(
-  (f) => (only.length ? only.includes(f.name) : kind === 'chaos' ? f.requirements.some((id) => covered.has(id)) : (f.suite ?? 'conformance') === 'conformance'),
+const faults = ALL_FAULTS.filter((f) =>
+  only.length ? only.includes(f.name) : kind === 'chaos' ? f.requirements.some((id) => covered.has(id)) : (f.suite ?? 'conformance') === 'conformance',
 );
 let tp: ToxiproxyHandle | undefined;
 if (kind === 'chaos') {

@@ -24,8 +24,11 @@ const profile = loadProfile(join(root, 'fixtures/profiles/embedded.json'));
 
 function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((done) => {
-    execFile(process.execPath, [join(root, 'bin/rampart.js'), ...args], { cwd: root, timeout: 60_000, env: { ...process.env, NO_COLOR: '1' } }, (err, stdout, stderr) =>
-      done({ code: err ? ((err as { code?: number }).code ?? -1) : 0, stdout: String(stdout), stderr: String(stderr) }),
+    execFile(
+      process.execPath,
+      [join(root, 'bin/rampart.js'), ...args],
+      { cwd: root, timeout: 60_000, env: { ...process.env, NO_COLOR: '1' } },
+      (err, stdout, stderr) => done({ code: err ? ((err as { code?: number }).code ?? -1) : 0, stdout: String(stdout), stderr: String(stderr) }),
     );
   });
 }
@@ -41,7 +44,14 @@ function results(runId: string): RunResults {
     profile: { name: profile.name, baseUrls: { gateSandbox: profile.gate.baseUrls.sandbox } },
     environment: { node: process.version, platform: 'linux-x64', host: 'ci', specVersion: SPEC_VERSION },
     requirements: [
-      { id: 'GATE-SESS-RETRIEVE', service: 'gate', title: 'retrieve', section: 'Endpoints > Sessions', status: 'passed', checks: [{ name: 'retrieve a session', status: 'passed', durationMs: 12 }] },
+      {
+        id: 'GATE-SESS-RETRIEVE',
+        service: 'gate',
+        title: 'retrieve',
+        section: 'Endpoints > Sessions',
+        status: 'passed',
+        checks: [{ name: 'retrieve a session', status: 'passed', durationMs: 12 }],
+      },
       { id: 'POOLS-TTL-ABOUT-15S', service: 'pools', title: 'ttl', section: 'Limits', status: 'out_of_scope', reason: 'needs --depth full', checks: [] },
     ],
     checks: [{ name: 'retrieve a session', suite: 'conformance', requirements: ['GATE-SESS-RETRIEVE'], status: 'passed', durationMs: 12 }],
@@ -86,7 +96,10 @@ describe('rampart keys generate', () => {
     expect(key).toMatch(/^-----BEGIN PRIVATE KEY-----\n/);
     expect(readFileSync(join(keysDir, 'certify.pub'), 'utf8')).toMatch(/^-----BEGIN PUBLIC KEY-----\n/);
     expect(statSync(join(keysDir, 'certify.key')).mode & 0o777).toBe(0o600);
-    const body = key.split('\n').filter((l) => l && !l.startsWith('-----')).join('');
+    const body = key
+      .split('\n')
+      .filter((l) => l && !l.startsWith('-----'))
+      .join('');
     expect(keygenOut).not.toContain(body);
     expect(keygenOut).not.toContain('PRIVATE KEY-----');
     expect(keygenOut).toMatch(/sha256:[0-9a-f]{64}/);
@@ -142,10 +155,17 @@ describe('certificate.json', () => {
     expect(cert.timeScales).toEqual({ retryScale: profile.timing.retryScale, rateWindowScale: profile.timing.rateWindowScale });
     expect(cert.tools).toMatchObject({ k6: 'v2.2.0', toxiproxy: 'v2.12.0' });
     // Every file of the run directory but the certificate itself, with its real hash.
-    const files = listFiles(dir).map((p) => p.slice(dir.length + 1)).filter((p) => p !== 'certificate.json');
+    const files = listFiles(dir)
+      .map((p) => p.slice(dir.length + 1))
+      .filter((p) => p !== 'certificate.json');
     expect(cert.files.map((f) => f.path).sort()).toEqual(files.sort());
     expect(cert.files.map((f) => f.path)).toContain('k6/summary.json');
-    for (const f of cert.files) expect(f.sha256).toBe(createHash('sha256').update(readFileSync(join(dir, f.path))).digest('hex'));
+    for (const f of cert.files)
+      expect(f.sha256).toBe(
+        createHash('sha256')
+          .update(readFileSync(join(dir, f.path)))
+          .digest('hex'),
+      );
     // No secret in any form.
     expect(scanText(text)).toEqual([]);
     for (const p of profile.gate.partners) for (const s of [p.secretKey, p.publishableKey, p.webhookSecret]) if (s) expect(text).not.toContain(s);

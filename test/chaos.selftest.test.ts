@@ -50,7 +50,9 @@ describe.skipIf(!!missing)(`chaos suites through Toxiproxy${missing ? ` (skipped
     const ref = await startEmbedded();
     try {
       const out = await runChaos(ref, suites);
-      const failed = out.checks.filter((c) => c.status !== 'passed' && c.status !== 'skipped').map((c) => `${c.name}: ${c.status} ${c.failure?.message ?? c.reason ?? ''}`);
+      const failed = out.checks
+        .filter((c) => c.status !== 'passed' && c.status !== 'skipped')
+        .map((c) => `${c.name}: ${c.status} ${c.failure?.message ?? c.reason ?? ''}`);
       expect(failed).toEqual([]);
       const skipped = out.checks.filter((c) => c.status === 'skipped');
       expect(skipped.map((c) => c.requirements)).toEqual([['GATE-DLV-SCHEDULE-REALTIME']]);
@@ -83,7 +85,9 @@ describe.skipIf(!!missing)(`chaos suites through Toxiproxy${missing ? ` (skipped
     );
     const all = suites.flatMap((s) => s.checks.filter((c) => c.depth !== 'full').map((c) => ({ file: s.file, name: c.name })));
     const table = selfTestTable(runs, all);
-    console.log(`${table.lines.join('\n')}\n${runs.length - table.missedFaults.length}/${runs.length} faults caught; ${all.length - table.unprovenChecks.length}/${all.length} chaos checks proven`);
+    console.log(
+      `${table.lines.join('\n')}\n${runs.length - table.missedFaults.length}/${runs.length} faults caught; ${all.length - table.unprovenChecks.length}/${all.length} chaos checks proven`,
+    );
     expect(table.missedFaults).toEqual([]);
     expect(table.unprovenChecks).toEqual([]);
   }, 600_000);

@@ -51,7 +51,9 @@ describe('bounded reads', () => {
     expect(out.message).toContain(`body larger than ${DEFAULT_MAX_BODY_BYTES} bytes (8 MiB)`);
     expect(out.message!.split('\n')).toHaveLength(1);
     expect(out.growth).toBeLessThan(100 * MB);
-    console.log(`50 MB body: rss before ${(out.rssBefore / MB).toFixed(0)} MB, peak ${(out.peakRss / MB).toFixed(0)} MB, growth ${(out.growth / MB).toFixed(1)} MB, ${out.ms} ms`);
+    console.log(
+      `50 MB body: rss before ${(out.rssBefore / MB).toFixed(0)} MB, peak ${(out.peakRss / MB).toFixed(0)} MB, growth ${(out.growth / MB).toFixed(1)} MB, ${out.ms} ms`,
+    );
   }, 90_000);
 
   it('a declared Content-Length beyond the limit is refused before reading', async () => {
@@ -77,7 +79,13 @@ describe('bounded reads', () => {
 
   it('a 1-byte/s drip: TransportError body-timeout within the limit, one line', async () => {
     const s = await hostile({ mode: 'drip', dripIntervalMs: 1000 });
-    const client = createApiClient({ service: 'gate', baseUrl: `${s.origin}/v1`, label: 't', bodyTimeoutMs: 2_000, retry: { maxRetries: 3, baseDelayMs: 5, maxDelayMs: 10 } });
+    const client = createApiClient({
+      service: 'gate',
+      baseUrl: `${s.origin}/v1`,
+      label: 't',
+      bodyTimeoutMs: 2_000,
+      retry: { maxRetries: 3, baseDelayMs: 5, maxDelayMs: 10 },
+    });
     const t0 = Date.now();
     const err = await client.get('/capabilities/assets').catch((e) => e);
     const ms = Date.now() - t0;

@@ -48,13 +48,23 @@ beforeEach(() => {
   script = [];
 });
 
-const status = (code: number, body = '{"error":{"type":"api_error"}}') => (res: ServerResponse) => {
-  res.writeHead(code, { 'content-type': 'application/json' });
-  res.end(body);
-};
+const status =
+  (code: number, body = '{"error":{"type":"api_error"}}') =>
+  (res: ServerResponse) => {
+    res.writeHead(code, { 'content-type': 'application/json' });
+    res.end(body);
+  };
 
 function client(extra: Partial<Parameters<typeof createApiClient>[0]> = {}) {
-  return createApiClient({ service: 'gate', baseUrl: base, label: 'test', secretKey: SECRET, publishableKey: PUBLISHABLE, retry: { maxRetries: 3, baseDelayMs: 5, maxDelayMs: 20 }, ...extra });
+  return createApiClient({
+    service: 'gate',
+    baseUrl: base,
+    label: 'test',
+    secretKey: SECRET,
+    publishableKey: PUBLISHABLE,
+    retry: { maxRetries: 3, baseDelayMs: 5, maxDelayMs: 20 },
+    ...extra,
+  });
 }
 
 describe('createApiClient', () => {
@@ -101,13 +111,19 @@ describe('createApiClient', () => {
     script = [status(503), status(429)];
     const retries: { attempt: number; delayMs: number; status?: number }[] = [];
     const exchanges: Exchange[] = [];
-    const c = client({ onRetry: (i) => retries.push({ attempt: i.attempt, delayMs: i.delayMs, status: i.exchange?.status }), onExchange: (e) => exchanges.push(e) });
+    const c = client({
+      onRetry: (i) => retries.push({ attempt: i.attempt, delayMs: i.delayMs, status: i.exchange?.status }),
+      onExchange: (e) => exchanges.push(e),
+    });
     const ex = await c.post('/quotes', { a: 1 }, { idempotencyKey: true });
     expect(ex.status).toBe(200);
     expect(ex.retries).toBe(2);
     expect(seen).toHaveLength(3);
     expect(new Set(seen.map((s) => s.headers['idempotency-key'])).size).toBe(1);
-    expect(retries.map((r) => [r.attempt, r.status])).toEqual([[1, 503], [2, 429]]);
+    expect(retries.map((r) => [r.attempt, r.status])).toEqual([
+      [1, 503],
+      [2, 429],
+    ]);
     for (const r of retries) expect(r.delayMs).toBeGreaterThan(0);
     for (const r of retries) expect(r.delayMs).toBeLessThanOrEqual(20);
     expect(exchanges).toHaveLength(1);
@@ -136,10 +152,12 @@ describe('createApiClient', () => {
   });
 
   it('a non-JSON body gives json undefined and keeps the raw text; rawBody is sent as-is', async () => {
-    script = [(res) => {
-      res.writeHead(502, { 'content-type': 'text/html' });
-      res.end('<html>bad gateway</html>');
-    }];
+    script = [
+      (res) => {
+        res.writeHead(502, { 'content-type': 'text/html' });
+        res.end('<html>bad gateway</html>');
+      },
+    ];
     const ex = await client({ retry: undefined }).post('/x', undefined, { rawBody: '{"broken":' });
     expect(ex.status).toBe(502);
     expect(ex.json).toBeUndefined();
@@ -150,7 +168,9 @@ describe('createApiClient', () => {
 
   it('timeout → TransportError kind "timeout" naming the limit and how to raise it', async () => {
     script = [() => undefined];
-    const err = await client().get('/slow', undefined, { timeoutMs: 200, retry: false }).catch((e) => e);
+    const err = await client()
+      .get('/slow', undefined, { timeoutMs: 200, retry: false })
+      .catch((e) => e);
     expect(err).toBeInstanceOf(TransportError);
     expect(err.kind).toBe('timeout');
     expect(err.message).toContain('no answer within 0.2 s (per attempt) × 1 attempt = 0.2 s');
@@ -178,10 +198,12 @@ describe('createApiClient', () => {
   });
 
   it('a 3xx is never followed and is described as a redirect with its Location', async () => {
-    script = [(res) => {
-      res.writeHead(302, { location: 'https://elsewhere.example/v1/x' });
-      res.end();
-    }];
+    script = [
+      (res) => {
+        res.writeHead(302, { location: 'https://elsewhere.example/v1/x' });
+        res.end();
+      },
+    ];
     const ex = await client().get('/x');
     expect(ex.status).toBe(302);
     expect(seen).toHaveLength(1);
@@ -236,11 +258,17 @@ describe('createApiClient', () => {
 describe('backoff', () => {
   it('every delay lies in [cap/2, cap] with cap = min(max, base·2^(attempt−1))', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 40 }), fc.integer({ min: 1, max: 5000 }), fc.integer({ min: 1, max: 60_000 }), fc.double({ min: 0, max: 0.999999, noNaN: true }), (attempt, base, max, r) => {
-        const cap = Math.min(max, base * 2 ** (Math.min(attempt, 30) - 1));
-        const d = backoffDelayMs(attempt, { baseDelayMs: base, maxDelayMs: max }, () => r);
-        return d >= cap / 2 && d <= cap;
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 40 }),
+        fc.integer({ min: 1, max: 5000 }),
+        fc.integer({ min: 1, max: 60_000 }),
+        fc.double({ min: 0, max: 0.999999, noNaN: true }),
+        (attempt, base, max, r) => {
+          const cap = Math.min(max, base * 2 ** (Math.min(attempt, 30) - 1));
+          const d = backoffDelayMs(attempt, { baseDelayMs: base, maxDelayMs: max }, () => r);
+          return d >= cap / 2 && d <= cap;
+        },
+      ),
     );
   });
 

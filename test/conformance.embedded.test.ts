@@ -21,7 +21,9 @@ async function cleanRun(profileFile: string) {
       `conformance (${profileFile}): ${out.checks.length} checks in ${((Date.now() - started) / 1000).toFixed(1)} s; requirements ${count('passed')} passed, ${count('partial')} partial, ${count('skipped')} skipped, ${count('unverified')} unverified, ${count('not_covered')} not covered of ${reqs.length}`,
     );
     for (const c of out.checks.filter((x) => x.status !== 'passed'))
-      console.log(`${c.status.toUpperCase()} ${c.name}: ${c.failure ? `${c.failure.requirement}: ${c.failure.message} | expected ${c.failure.expected} | actual ${c.failure.actual}` : c.reason}`);
+      console.log(
+        `${c.status.toUpperCase()} ${c.name}: ${c.failure ? `${c.failure.requirement}: ${c.failure.message} | expected ${c.failure.expected} | actual ${c.failure.actual}` : c.reason}`,
+      );
     return { out, reqs };
   } finally {
     await ref.close();
@@ -39,7 +41,19 @@ describe('conformance against the clean embedded target', () => {
       const { out, reqs } = await runOf(profileFile);
       expect(out.checks.filter((c) => c.status !== 'passed').map((c) => `${c.status} ${c.name}`)).toEqual([]);
       expect(reqs.filter((r) => r.status !== 'passed').map((r) => `${r.status} ${r.id}`)).toEqual([]);
-      const base = { runId: '', tool: { name: 'rampart' as const, version: '' }, command: 'conformance', depth: 'quick' as const, startedAt: '', finishedAt: '', profile: { name: '', baseUrls: {} }, environment: { node: '', platform: '', host: '', specVersion: '' }, requirements: reqs, checks: out.checks, observations: [] };
+      const base = {
+        runId: '',
+        tool: { name: 'rampart' as const, version: '' },
+        command: 'conformance',
+        depth: 'quick' as const,
+        startedAt: '',
+        finishedAt: '',
+        profile: { name: '', baseUrls: {} },
+        environment: { node: '', platform: '', host: '', specVersion: '' },
+        requirements: reqs,
+        checks: out.checks,
+        observations: [],
+      };
       expect(summarize(base).verdict).toBe('CERTIFIED');
       const retried429 = out.observations.filter((o) => o.topic === 'client-retry' && (o.value as { status?: number }).status === 429);
       expect(retried429).toEqual([]);

@@ -43,7 +43,16 @@ async function doctorCli(profile: Profile, file: string): Promise<{ status: numb
 /** Every secret value of a profile: none may appear in the doctor's output. */
 function secretsOf(p: Profile): string[] {
   return p.gate.partners
-    .flatMap((g) => [g.secretKey, ...(g.extraSecretKeys ?? []), g.publishableKey, g.liveSecretKey, g.livePublishableKey, g.revokedSecretKey, g.revokedPublishableKey, g.webhookSecret])
+    .flatMap((g) => [
+      g.secretKey,
+      ...(g.extraSecretKeys ?? []),
+      g.publishableKey,
+      g.liveSecretKey,
+      g.livePublishableKey,
+      g.revokedSecretKey,
+      g.revokedPublishableKey,
+      g.webhookSecret,
+    ])
     .concat((p.pools?.partners ?? []).flatMap((g) => [g.secretKey, g.publishableKey, g.webhookSecret]))
     .filter((s): s is string => !!s);
 }
@@ -63,7 +72,17 @@ describe.each([
     expect(status, out).toBe(0);
     for (const heading of ['base URLs:', 'keys and partner traits:', 'triggers:', 'webhook receiver:', 'needs:']) expect(out).toContain(heading);
     expect(out).not.toMatch(/ ✗ /);
-    for (const t of ['completeSession', 'processSession', 'failSession', 'expireSession', 'requireKyc', 'createSignedQuote', 'expireSignedQuote', 'serverError', 'configureWebhook'])
+    for (const t of [
+      'completeSession',
+      'processSession',
+      'failSession',
+      'expireSession',
+      'requireKyc',
+      'createSignedQuote',
+      'expireSignedQuote',
+      'serverError',
+      'configureWebhook',
+    ])
       expect(out).toMatch(new RegExp(`✓ gate\\.triggers\\.${t}\\s+ok`));
     expect(out).toMatch(/✓ receiver reachable from the target\s+ok\s+a signed webhook\.test delivery arrived/);
     expect(out).toMatch(/✓ gate\.triggers\.serverError\s+ok\s+answered 500/);
@@ -82,7 +101,7 @@ describe('rampart doctor on a broken profile', () => {
   });
   afterAll(() => ref.close());
 
-  it('a wrong key: the partner\'s secretKey row is broken with the 401 it got, and the CLI exits 2', async () => {
+  it("a wrong key: the partner's secretKey row is broken with the 401 it got, and the CLI exits 2", async () => {
     const p = structuredClone(ref.profile);
     p.gate.partners[1]!.secretKey = 'sk_test_' + 'W'.repeat(32);
     const { status, out } = await doctorCli(p, 'wrong-key.json');
@@ -179,7 +198,8 @@ describe('rampart doctor paces every Gate request', () => {
         for (const r of reqs) {
           const [first, minute, hour] = scaledWindowsFor(r.method, r.path, 0.1);
           const inWin = (ms: number, sameGroup: boolean) =>
-            reqs.filter((o) => o.at <= r.at && o.at > r.at - ms && (!sameGroup || gateRouteGroup(o.method, o.path) === gateRouteGroup(r.method, r.path))).length;
+            reqs.filter((o) => o.at <= r.at && o.at > r.at - ms && (!sameGroup || gateRouteGroup(o.method, o.path) === gateRouteGroup(r.method, r.path)))
+              .length;
           expect(inWin(first.windowMs, true), `${key.slice(0, 8)}… ${r.method} ${r.path}: first window`).toBeLessThanOrEqual(first.limit);
           expect(inWin(minute.windowMs, false)).toBeLessThanOrEqual(minute.limit);
           expect(inWin(hour.windowMs, false)).toBeLessThanOrEqual(hour.limit);

@@ -58,7 +58,11 @@ describe.skipIf(!haveSpecs)(`endpoint table against the spec text${haveSpecs ? '
     expect(spec.length).toBe(expectedCount);
     expect(new Set(spec).size).toBe(spec.length);
     const table = tableOps(endpointsOf(service));
-    for (const op of spec) expect(table.filter((t) => t === op), op).toHaveLength(1);
+    for (const op of spec)
+      expect(
+        table.filter((t) => t === op),
+        op,
+      ).toHaveLength(1);
     expect([...table].sort()).toEqual([...spec].sort());
   });
 
@@ -91,7 +95,7 @@ describe('endpoint table, self-consistency', () => {
     expect(GATE_ENDPOINTS.length + POOLS_ENDPOINTS.length).toBe(ENDPOINTS.length);
   });
 
-  it("every Gate route group agrees with src/model/limits.ts gateRouteGroup (unlisted routes keep the default windows)", () => {
+  it('every Gate route group agrees with src/model/limits.ts gateRouteGroup (unlisted routes keep the default windows)', () => {
     for (const e of GATE_ENDPOINTS) {
       const concrete = e.path.replace(/\{[^}]+\}/g, 'x_1');
       expect(gateRouteGroup(e.method, concrete), `${e.method} ${e.path}`).toBe(e.routeGroup ?? 'default');
@@ -116,8 +120,14 @@ describe('endpoint table, self-consistency', () => {
   it('path parameters are exactly the template placeholders, and every route documents 401', () => {
     for (const e of ENDPOINTS) {
       const placeholders = [...e.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
-      expect(e.params.filter((p) => p.in === 'path').map((p) => p.name), e.id).toEqual(placeholders);
-      expect(e.errors.map((x) => x.status), e.id).toContain(401);
+      expect(
+        e.params.filter((p) => p.in === 'path').map((p) => p.name),
+        e.id,
+      ).toEqual(placeholders);
+      expect(
+        e.errors.map((x) => x.status),
+        e.id,
+      ).toContain(401);
     }
   });
 

@@ -29,7 +29,10 @@ let results: RunResults;
 
 function run(args: string[], timeoutMs: number): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((done) => {
-    const child = spawn(process.execPath, [join(root, 'bin/rampart.js'), ...args], { cwd: root, env: { ...process.env, CI: '1', NO_COLOR: '1', GITHUB_STEP_SUMMARY: '' } });
+    const child = spawn(process.execPath, [join(root, 'bin/rampart.js'), ...args], {
+      cwd: root,
+      env: { ...process.env, CI: '1', NO_COLOR: '1', GITHUB_STEP_SUMMARY: '' },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -44,8 +47,11 @@ function run(args: string[], timeoutMs: number): Promise<{ code: number | null; 
 
 function verify(cert: string): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((done) => {
-    execFile(process.execPath, [join(root, 'bin/rampart.js'), 'verify', cert, '--pub', join(keys, 'certify.pub')], { cwd: root, timeout: 60_000 }, (err, stdout, stderr) =>
-      done({ code: err ? ((err as { code?: number }).code ?? -1) : 0, stdout: String(stdout), stderr: String(stderr) }),
+    execFile(
+      process.execPath,
+      [join(root, 'bin/rampart.js'), 'verify', cert, '--pub', join(keys, 'certify.pub')],
+      { cwd: root, timeout: 60_000 },
+      (err, stdout, stderr) => done({ code: err ? ((err as { code?: number }).code ?? -1) : 0, stdout: String(stdout), stderr: String(stderr) }),
     );
   });
 }
@@ -76,7 +82,7 @@ afterAll(async () => {
 });
 
 describe('keys generate → certify --sign-key → verify', () => {
-  it('certify writes a signed certificate.json for the run, with the run\'s verdict and exit code', () => {
+  it("certify writes a signed certificate.json for the run, with the run's verdict and exit code", () => {
     console.log(`certify: exit ${certify.code}; ${certify.stdout.split('\n').find((l) => /^(CERTIFIED|NOT CERTIFIED|INCOMPLETE|INTERRUPTED)/.test(l))}`);
     expect(certify.stdout).toContain(`certificate: ${runDir}/certificate.json (signed)`);
     expect(certify.code).toBe({ CERTIFIED: 0, INCOMPLETE: 0, 'NOT CERTIFIED': 1, INTERRUPTED: 130 }[results.summary.verdict]);

@@ -80,7 +80,11 @@ function sh(command: string, env: Record<string, string>): Promise<{ code: numbe
 /** curl -i output: the status of the last response and its body. */
 function answer(curlOutput: string): { status: number; json: Record<string, unknown> } {
   const statuses = [...curlOutput.matchAll(/^HTTP\/[\d.]+ (\d{3})/gm)];
-  const body = curlOutput.split(/\r?\n\r?\n/).slice(1).join('\n\n').trim();
+  const body = curlOutput
+    .split(/\r?\n\r?\n/)
+    .slice(1)
+    .join('\n\n')
+    .trim();
   return { status: Number(statuses.at(-1)?.[1]), json: JSON.parse(body) as Record<string, unknown> };
 }
 
@@ -121,7 +125,9 @@ beforeAll(async () => {
   writeFileSync(profileFile, JSON.stringify(profile, null, 2), { mode: 0o600 });
   summaryFile = join(tmp, 'step-summary.md');
   writeFileSync(summaryFile, '# an earlier step\n');
-  faultRun = await cli(['conformance', '--service', 'gate', '--grep', GREP, '--har', '--annotations', 'github'], join(tmp, 'reports-fault'), { GITHUB_STEP_SUMMARY: summaryFile });
+  faultRun = await cli(['conformance', '--service', 'gate', '--grep', GREP, '--har', '--annotations', 'github'], join(tmp, 'reports-fault'), {
+    GITHUB_STEP_SUMMARY: summaryFile,
+  });
 }, 180_000);
 
 afterAll(async () => {
@@ -130,7 +136,7 @@ afterAll(async () => {
 });
 
 describe(`a seeded-fault run (--fault ${FAULT} on the target, --grep ${GREP})`, () => {
-  it('ends NOT CERTIFIED with exit 1, a failure naming the fault\'s requirement', () => {
+  it("ends NOT CERTIFIED with exit 1, a failure naming the fault's requirement", () => {
     expect(faultRun.code, faultRun.stderr).toBe(1);
     expect(faultRun.results.summary.verdict).toBe('NOT CERTIFIED');
     expect(faultRun.results.checks.filter((c) => c.status === 'failed').map((c) => c.failure?.requirement)).toContain(FAULT_REQUIREMENT);
@@ -186,7 +192,8 @@ describe(`a seeded-fault run (--fault ${FAULT} on the target, --grep ${GREP})`, 
     expect(har.log.entries).toHaveLength(counted.gate + counted.pools);
     expect(har.log.comment).toBeUndefined();
     // Per check too: the entries it sent are the requests it counted.
-    for (const c of faultRun.results.checks) expect(har.log.entries.filter((e) => e._check === c.name).length, c.name).toBe((c.requests?.gate ?? 0) + (c.requests?.pools ?? 0));
+    for (const c of faultRun.results.checks)
+      expect(har.log.entries.filter((e) => e._check === c.name).length, c.name).toBe((c.requests?.gate ?? 0) + (c.requests?.pools ?? 0));
     // The failing request is in it, with the answer the run judged.
     const failing = faultRun.results.checks.find((x) => x.failure?.requestId)!.failure!;
     const entry = har.log.entries.find((e) => e.response.headers.some((h) => h.name.toLowerCase() === 'x-request-id' && h.value === failing.requestId));
@@ -205,11 +212,15 @@ describe(`a seeded-fault run (--fault ${FAULT} on the target, --grep ${GREP})`, 
     expect(md).toContain(`### Failures (${failed.length})`);
     const rows = md.split('\n').filter((l) => l.startsWith('| `GATE-'));
     expect(rows).toHaveLength(failed.length);
-    for (const c of failed) expect(rows.some((r) => r.startsWith(`| \`${c.failure!.requirement}\` | ${c.name} |`)), c.name).toBe(true);
+    for (const c of failed)
+      expect(
+        rows.some((r) => r.startsWith(`| \`${c.failure!.requirement}\` | ${c.name} |`)),
+        c.name,
+      ).toBe(true);
     expect(scanText(md)).toEqual([]);
   });
 
-  it('--annotations github prints one ::error line per failure, at the check\'s file and line', () => {
+  it("--annotations github prints one ::error line per failure, at the check's file and line", () => {
     const lines = faultRun.stdout.split('\n').filter((l) => l.startsWith('::error'));
     const failed = faultRun.results.checks.filter((c) => c.status === 'failed');
     expect(lines).toHaveLength(failed.length);
@@ -229,7 +240,11 @@ describe('a passing run', () => {
   it('appends a ✅ summary to the same step summary file and prints no ::error', async () => {
     const before = readFileSync(summaryFile, 'utf8');
     // Same target: the fault touches only terminal cancels, so the creation checks pass.
-    const ok = await cli(['conformance', '--service', 'gate', '--grep', 'GATE-SESS-CREATE-REQUIRED-FIELDS', '--annotations', 'github'], join(tmp, 'reports-ok'), { GITHUB_STEP_SUMMARY: summaryFile });
+    const ok = await cli(
+      ['conformance', '--service', 'gate', '--grep', 'GATE-SESS-CREATE-REQUIRED-FIELDS', '--annotations', 'github'],
+      join(tmp, 'reports-ok'),
+      { GITHUB_STEP_SUMMARY: summaryFile },
+    );
     expect(ok.code, ok.stdout + ok.stderr).toBe(0);
     expect(ok.results.summary.failed).toBe(0);
     const after = readFileSync(summaryFile, 'utf8');

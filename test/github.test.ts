@@ -61,7 +61,10 @@ describe('githubAnnotations', () => {
   it('one ::error line per failed check: file, the line where the check is named, a title, the escaped message', () => {
     const lines = githubAnnotations(results([failing()]));
     expect(lines).toHaveLength(1);
-    const expectedLine = readFileSync(join(root, CHECK_FILE), 'utf8').split('\n').findIndex((l) => l.includes(CHECK_NAME)) + 1;
+    const expectedLine =
+      readFileSync(join(root, CHECK_FILE), 'utf8')
+        .split('\n')
+        .findIndex((l) => l.includes(CHECK_NAME)) + 1;
     expect(expectedLine).toBeGreaterThan(1);
     const m = /^::error file=([^,]*),line=(\d+),title=([^,:]*)::(.*)$/.exec(lines[0]!);
     expect(m, lines[0]).not.toBeNull();

@@ -42,11 +42,28 @@ beforeAll(async () => {
 
   const record = (check: string) => (ex: Exchange) => exchanges.push({ ex, check });
   let check = '';
-  const gate = createApiClient({ service: 'gate', baseUrl: ref.urls.gateSandbox, label: gp.name, secretKey: gp.secretKey, publishableKey: gp.publishableKey, onExchange: (ex) => record(check)(ex) });
-  const pools = createApiClient({ service: 'pools', baseUrl: ref.urls.poolsSandbox, label: pp.name, secretKey: pp.secretKey, onExchange: (ex) => record(check)(ex) });
+  const gate = createApiClient({
+    service: 'gate',
+    baseUrl: ref.urls.gateSandbox,
+    label: gp.name,
+    secretKey: gp.secretKey,
+    publishableKey: gp.publishableKey,
+    onExchange: (ex) => record(check)(ex),
+  });
+  const pools = createApiClient({
+    service: 'pools',
+    baseUrl: ref.urls.poolsSandbox,
+    label: pp.name,
+    secretKey: pp.secretKey,
+    onExchange: (ex) => record(check)(ex),
+  });
 
   check = 'create a session';
-  const created = await gate.post('/gate_sessions', { amount: '25.00', currency: 'EUR', return_url: 'https://shop01.example.test/done', metadata: { note: 'x'.repeat(300) } }, { idempotencyKey: true });
+  const created = await gate.post(
+    '/gate_sessions',
+    { amount: '25.00', currency: 'EUR', return_url: 'https://shop01.example.test/done', metadata: { note: 'x'.repeat(300) } },
+    { idempotencyKey: true },
+  );
   expect(created.status).toBeLessThan(300);
   const clientSecret = created.json.client_secret as string;
   expect(clientSecret).toMatch(/^gsec_/);
@@ -135,7 +152,8 @@ describe('HarRecorder', () => {
     expect(text).toContain('gsec_[redacted]');
     expect(text).toContain('eyJ[redacted]');
     const har = JSON.parse(text) as Har;
-    for (const e of har.log.entries) expect(e.request.headers.find((h) => h.name === 'authorization')?.value, e._check).toMatch(/^Bearer ((sk|pk)_test_)?\[redacted\]$/);
+    for (const e of har.log.entries)
+      expect(e.request.headers.find((h) => h.name === 'authorization')?.value, e._check).toMatch(/^Bearer ((sk|pk)_test_)?\[redacted\]$/);
     const opaque = har.log.entries.find((e) => e._check === 'an opaque bearer is refused')!;
     expect(opaque.request.headers.find((h) => h.name === 'authorization')?.value).toBe('Bearer [redacted]');
   });

@@ -53,7 +53,17 @@ function cli(name: string, profile: unknown, args: string[] = []): Promise<CliRu
   return new Promise((done) => {
     const child = execFile(
       process.execPath,
-      ['--import', join(root, 'test/support/peakRss.mjs'), join(root, 'bin/rampart.js'), 'conformance', '--profile', profilePath, '--reports-dir', reportsDir, ...args],
+      [
+        '--import',
+        join(root, 'test/support/peakRss.mjs'),
+        join(root, 'bin/rampart.js'),
+        'conformance',
+        '--profile',
+        profilePath,
+        '--reports-dir',
+        reportsDir,
+        ...args,
+      ],
       { cwd: root, env: { ...process.env, NO_COLOR: '1', CI: '1', RAMPART_TEST_PEAK_FILE: peakFile }, timeout: 120_000 },
       (_err, stdout, stderr) =>
         done({
@@ -102,7 +112,12 @@ function expectEnded(r: CliRun, exitCode: number, cause: RegExp, maxMs: number):
   // No secret, in any form, in the terminal output or any written file.
   expect(scanText(r.stdout + r.stderr)).toEqual([]);
   expect(scanDir(r.reportsDir)).toEqual([]);
-  const written = readdirSync(latest).map((f) => readFileSync(join(latest, f), 'utf8')).join('\n') + r.stdout + r.stderr;
+  const written =
+    readdirSync(latest)
+      .map((f) => readFileSync(join(latest, f), 'utf8'))
+      .join('\n') +
+    r.stdout +
+    r.stderr;
   for (const s of [...SECRETS, ...RANDOM_PARTS]) expect(written).not.toContain(s);
   return results;
 }
@@ -122,7 +137,12 @@ describe('rampart conformance against a hostile target', () => {
 
   it('hang, --request-timeout 1: exit 3 within 30 s, the budget of 1 s × 2 attempts stated', async () => {
     const s = await hostile({ mode: 'hang' });
-    expectEnded(await cli('hang', profileAt(s.origin), ['--request-timeout', '1']), EXIT.unreachable, /no answer within 1 s \(per attempt\) × 2 attempts = 2 s/, 30_000);
+    expectEnded(
+      await cli('hang', profileAt(s.origin), ['--request-timeout', '1']),
+      EXIT.unreachable,
+      /no answer within 1 s \(per attempt\) × 2 attempts = 2 s/,
+      30_000,
+    );
   }, 60_000);
 
   it('reset: exit 3 within 30 s', async () => {
@@ -152,7 +172,12 @@ describe('rampart conformance against a hostile target', () => {
 
   it('redirect loop: exit 3 within 30 s, naming the Location', async () => {
     const s = await hostile({ mode: 'redirect-loop' });
-    expectEnded(await cli('redirect', profileAt(s.origin)), EXIT.unreachable, new RegExp(`redirect \\(302\\) to ${s.origin.replace(/\./g, '\\.')}/v1/capabilities/assets`), 30_000);
+    expectEnded(
+      await cli('redirect', profileAt(s.origin)),
+      EXIT.unreachable,
+      new RegExp(`redirect \\(302\\) to ${s.origin.replace(/\./g, '\\.')}/v1/capabilities/assets`),
+      30_000,
+    );
   }, 60_000);
 
   it('1-byte/s drip (harness.bodyTimeoutMs 2000): exit 3 within 30 s', async () => {
@@ -188,7 +213,12 @@ describe('rampart conformance against a hostile target', () => {
 
   it('a bad --request-timeout: exit 2, one line naming the flag', async () => {
     const s = await hostile({ mode: 'healthy' });
-    expectEnded(await cli('bad-flag', profileAt(s.origin), ['--request-timeout', 'soon']), EXIT.usage, /--request-timeout soon is not a positive number/, 30_000);
+    expectEnded(
+      await cli('bad-flag', profileAt(s.origin), ['--request-timeout', 'soon']),
+      EXIT.usage,
+      /--request-timeout soon is not a positive number/,
+      30_000,
+    );
     expect(s.seen).toHaveLength(0);
   }, 60_000);
 
@@ -212,14 +242,22 @@ function expectStoppedMidRun(r: CliRun, exitCode: number, cause: RegExp, maxMs: 
   expect(r.signal, 'the CLI must exit by itself').toBeNull();
   expect(r.code, r.stderr.slice(-2000)).toBe(exitCode);
   expect(lines.at(-1)).toMatch(cause);
-  expect(lines.filter((l) => cause.test(l)), lines.filter((l) => cause.test(l)).join("\n")).toHaveLength(1);
+  expect(
+    lines.filter((l) => cause.test(l)),
+    lines.filter((l) => cause.test(l)).join('\n'),
+  ).toHaveLength(1);
   expect(r.ms).toBeLessThan(maxMs);
   expect(r.peakRss).toBeLessThan(PEAK_LIMIT);
   const latest = realpathSync(join(r.reportsDir, 'latest'));
   expect(readdirSync(latest)).toEqual(expect.arrayContaining(['results.json', 'junit.xml', 'report.html', 'journal.jsonl']));
   const results = JSON.parse(readFileSync(join(latest, 'results.json'), 'utf8')) as RunResults;
   expect(scanDir(r.reportsDir)).toEqual([]);
-  const written = readdirSync(latest).map((f) => readFileSync(join(latest, f), 'utf8')).join('\n') + r.stdout + r.stderr;
+  const written =
+    readdirSync(latest)
+      .map((f) => readFileSync(join(latest, f), 'utf8'))
+      .join('\n') +
+    r.stdout +
+    r.stderr;
   for (const s of [...SECRETS, ...RANDOM_PARTS]) expect(written).not.toContain(s);
   return results;
 }
@@ -236,7 +274,12 @@ describe('rampart conformance when the target goes wrong mid-run', () => {
   it('healthy, then hanging after 60 requests: exit 3 naming when it stopped and the last answer; the checks left are not run, never failed', async () => {
     const h = await hostile({ mode: 'healthy-then-hang', healthyRequests: 60, upstream: new URL(ref.profile.gate.baseUrls.sandbox).origin });
     const r = await cli('outage', throughHostile(ref, h.origin, { requestTimeoutMs: 1000, outageAfter: 4 }), ['--service', 'gate']);
-    const results = expectStoppedMidRun(r, EXIT.unreachable, /the target stopped answering mid-run: \d+ requests in a row got no answer since .*; the last answer came at/, 120_000);
+    const results = expectStoppedMidRun(
+      r,
+      EXIT.unreachable,
+      /the target stopped answering mid-run: \d+ requests in a row got no answer since .*; the last answer came at/,
+      120_000,
+    );
     expect(results.error).toMatchObject({ exitCode: EXIT.unreachable });
     const notRun = results.checks.filter((c) => c.status === 'not_run');
     expect(notRun.length).toBeGreaterThan(0);
@@ -257,7 +300,12 @@ describe('rampart conformance when the target goes wrong mid-run', () => {
   }, 150_000);
 
   it('429 with Retry-After 3600 on every key after a healthy start: exit 5, "rate limited by the target", report written', async () => {
-    const h = await hostile({ mode: 'healthy-then-rate-limited', healthyRequests: 30, retryAfter: '3600', upstream: new URL(ref.profile.gate.baseUrls.sandbox).origin });
+    const h = await hostile({
+      mode: 'healthy-then-rate-limited',
+      healthyRequests: 30,
+      retryAfter: '3600',
+      upstream: new URL(ref.profile.gate.baseUrls.sandbox).origin,
+    });
     const r = await cli('rate-limited-mid-run', throughHostile(ref, h.origin, { rateLimitBudgetSeconds: 30 }), ['--service', 'gate']);
     const results = expectStoppedMidRun(r, EXIT.rateLimited, /rate limited by the target for \d+ s/, 120_000);
     expect(results.error).toMatchObject({ exitCode: EXIT.rateLimited });

@@ -70,7 +70,12 @@ describe('preflight against a hostile target', () => {
   });
 
   it('refused (closed port): exit 3, "connection refused"', async () => {
-    expectOneLine(await runPreflight({ mode: 'refused' }), EXIT.unreachable, /^gate target unreachable: .*connection refused — is the target running at http:\/\/127\.0\.0\.1:\d+\/v1\?/, 5_000);
+    expectOneLine(
+      await runPreflight({ mode: 'refused' }),
+      EXIT.unreachable,
+      /^gate target unreachable: .*connection refused — is the target running at http:\/\/127\.0\.0\.1:\d+\/v1\?/,
+      5_000,
+    );
   });
 
   it('hang: exit 3, the real budget (per attempt × attempts) and how to raise it', async () => {
@@ -84,7 +89,12 @@ describe('preflight against a hostile target', () => {
   });
 
   it('invalid JSON: exit 3, "invalid JSON body" with its first bytes', async () => {
-    expectOneLine(await runPreflight({ mode: 'invalid-json' }), EXIT.unreachable, /answered 200 with an invalid JSON body \(.*starts "\{\\"object\\":\\"list\\"/, 5_000);
+    expectOneLine(
+      await runPreflight({ mode: 'invalid-json' }),
+      EXIT.unreachable,
+      /answered 200 with an invalid JSON body \(.*starts "\{\\"object\\":\\"list\\"/,
+      5_000,
+    );
   });
 
   it('HTML 502: exit 3, "502" and "non-JSON body (text/html)"', async () => {
@@ -98,12 +108,22 @@ describe('preflight against a hostile target', () => {
   });
 
   it("a gateway's JSON 404 at the base path: exit 3, check the base URL", async () => {
-    expectOneLine(await runPreflight({ mode: 'json-404' }), EXIT.unreachable, /GET \/capabilities\/assets answered 404, a documented route missing at this base path — is the base URL right/, 5_000);
+    expectOneLine(
+      await runPreflight({ mode: 'json-404' }),
+      EXIT.unreachable,
+      /GET \/capabilities\/assets answered 404, a documented route missing at this base path — is the base URL right/,
+      5_000,
+    );
   });
 
   it('a redirect loop: exit 3, the redirect and its Location, never followed', async () => {
     const o = await runPreflight({ mode: 'redirect-loop' });
-    expectOneLine(o, EXIT.unreachable, new RegExp(`answered a redirect \\(302\\) to ${o.server.origin.replace(/[.]/g, '\\.')}/v1/capabilities/assets — rampart never follows redirects`), 5_000);
+    expectOneLine(
+      o,
+      EXIT.unreachable,
+      new RegExp(`answered a redirect \\(302\\) to ${o.server.origin.replace(/[.]/g, '\\.')}/v1/capabilities/assets — rampart never follows redirects`),
+      5_000,
+    );
     expect(o.server.seen).toHaveLength(1);
   });
 
@@ -122,19 +142,39 @@ describe('preflight against a hostile target', () => {
   });
 
   it('401 with the error envelope: exit 2, a profile problem naming the partner and field, never the key', async () => {
-    expectOneLine(await runPreflight({ mode: 'unauthorized' }), EXIT.usage, /^gate partner gate-01: the target rejects its secret key \(401 unauthorized\) — check gate\.partners\[0\]\.secretKey/, 5_000);
+    expectOneLine(
+      await runPreflight({ mode: 'unauthorized' }),
+      EXIT.usage,
+      /^gate partner gate-01: the target rejects its secret key \(401 unauthorized\) — check gate\.partners\[0\]\.secretKey/,
+      5_000,
+    );
   });
 
   it('200 with some other JSON: exit 3, not the documented list envelope', async () => {
-    expectOneLine(await runPreflight({ mode: 'wrong-shape' }), EXIT.unreachable, /answered 200 but not with a list envelope \(object "list", data array\)/, 5_000);
+    expectOneLine(
+      await runPreflight({ mode: 'wrong-shape' }),
+      EXIT.unreachable,
+      /answered 200 but not with a list envelope \(object "list", data array\)/,
+      5_000,
+    );
   });
 
   it('healthy for one request, then hang: the pools probe names the pools service', async () => {
-    expectOneLine(await runPreflight({ mode: 'healthy-then-hang', healthyRequests: 1 }, ['gate', 'pools']), EXIT.unreachable, /^pools target unreachable: GET .*\/pools\/v1\/pools: no answer within 1 s/, 6_000);
+    expectOneLine(
+      await runPreflight({ mode: 'healthy-then-hang', healthyRequests: 1 }, ['gate', 'pools']),
+      EXIT.unreachable,
+      /^pools target unreachable: GET .*\/pools\/v1\/pools: no answer within 1 s/,
+      6_000,
+    );
   });
 
   it('TLS mismatch, an https server behind an http profile: exit 3, reset naming the scheme', async () => {
-    expectOneLine(await runPreflight({ mode: 'healthy', tls: true }, ['gate'], 'http'), EXIT.unreachable, /connection reset by the target .*serves https: check the scheme/, 5_000);
+    expectOneLine(
+      await runPreflight({ mode: 'healthy', tls: true }, ['gate'], 'http'),
+      EXIT.unreachable,
+      /connection reset by the target .*serves https: check the scheme/,
+      5_000,
+    );
   });
 
   it('TLS mismatch, an http server behind an https profile: exit 3, TLS handshake failed', async () => {

@@ -21,7 +21,13 @@ async function throughHostile(opts: Parameters<typeof startHostile>[0]) {
   const gate = new URL(ref.urls.gateSandbox);
   const server = await startHostile({ ...opts, upstream: gate.origin });
   servers.push(server);
-  const client = createApiClient({ service: 'gate', baseUrl: `${server.origin}${gate.pathname}`, label: 't', secretKey: ref.profile.gate.partners[0]!.secretKey, timeoutMs: 500 });
+  const client = createApiClient({
+    service: 'gate',
+    baseUrl: `${server.origin}${gate.pathname}`,
+    label: 't',
+    secretKey: ref.profile.gate.partners[0]!.secretKey,
+    timeoutMs: 500,
+  });
   return { server, client };
 }
 
@@ -43,7 +49,13 @@ describe('hostile server with an upstream', () => {
   it('blip resets requests N+1 … N+M, then answers again', async () => {
     const { client } = await throughHostile({ mode: 'blip', healthyRequests: 1, blipRequests: 2 });
     const outcomes: (number | string)[] = [];
-    for (let i = 0; i < 4; i++) outcomes.push(await client.get('/capabilities/assets', undefined, { retry: false }).then((ex) => ex.status, (e) => e.kind));
+    for (let i = 0; i < 4; i++)
+      outcomes.push(
+        await client.get('/capabilities/assets', undefined, { retry: false }).then(
+          (ex) => ex.status,
+          (e) => e.kind,
+        ),
+      );
     expect(outcomes).toEqual([200, 'reset', 'reset', 200]);
   });
 });

@@ -22,7 +22,10 @@ let ref: RunningReference;
 let profileFile: string;
 
 beforeAll(async () => {
-  ref = await startReference({ profile: oneKeyProfile(loadProfile(join(root, 'fixtures/profiles/embedded.json')), { rateWindowScale: 0.1 }), ephemeralPorts: true });
+  ref = await startReference({
+    profile: oneKeyProfile(loadProfile(join(root, 'fixtures/profiles/embedded.json')), { rateWindowScale: 0.1 }),
+    ephemeralPorts: true,
+  });
   profileFile = join(tmp, 'one-key.json');
   // The resumed run shares the one key's windows with the interrupted one: let it sit out the target's Retry-After.
   writeFileSync(profileFile, JSON.stringify({ ...ref.profile, harness: { ...ref.profile.harness, rateLimitBudgetSeconds: 600 } }), { mode: 0o600 });
@@ -44,7 +47,10 @@ interface Ended {
 function run(args: string[], reportsDir: string, signals: NodeJS.Signals[] = [], afterChecks = 0): Promise<Ended> {
   const t0 = Date.now();
   return new Promise((done) => {
-    const child = spawn(process.execPath, [join(root, 'bin/rampart.js'), ...args, '--reports-dir', reportsDir], { cwd: root, env: { ...process.env, CI: '1' } });
+    const child = spawn(process.execPath, [join(root, 'bin/rampart.js'), ...args, '--reports-dir', reportsDir], {
+      cwd: root,
+      env: { ...process.env, CI: '1' },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -55,7 +61,12 @@ function run(args: string[], reportsDir: string, signals: NodeJS.Signals[] = [],
       const runs = existsSync(reportsDir) ? readdirSync(reportsDir).filter((n) => /^\d{8}T/.test(n)) : [];
       const journal = runs.length ? join(reportsDir, runs[0]!, 'journal.jsonl') : '';
       // Checks that ran and passed (a skip is journaled at once and proves nothing about stopping mid-run).
-      const lines = journal && existsSync(journal) ? readFileSync(journal, 'utf8').split('\n').filter((l) => l.includes('"status":"passed"')).length : 0;
+      const lines =
+        journal && existsSync(journal)
+          ? readFileSync(journal, 'utf8')
+              .split('\n')
+              .filter((l) => l.includes('"status":"passed"')).length
+          : 0;
       if (lines >= afterChecks) {
         sent = true;
         for (const [i, s] of signals.entries()) setTimeout(() => child.kill(s), i * 150);
@@ -126,7 +137,14 @@ describe('interrupted runs', () => {
     console.log(`matrix: SIGINT twice exit ${r.code} ${(r.ms / 1000).toFixed(1)} s`);
     expect(r.code).toBe(EXIT.interrupted);
     const { dir, results } = latestResults(reports);
-    expect(dir).toBe(realpathSync(join(reports, readdirSync(reports).find((n) => /^\d{8}T/.test(n))!)));
+    expect(dir).toBe(
+      realpathSync(
+        join(
+          reports,
+          readdirSync(reports).find((n) => /^\d{8}T/.test(n))!,
+        ),
+      ),
+    );
     expect(results.summary.verdict).toBe('INTERRUPTED');
     expect(existsSync(join(dir, 'report.html'))).toBe(true);
   }, 300_000);

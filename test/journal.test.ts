@@ -21,7 +21,14 @@ describe('run journal', () => {
 
   it('records what the run was asked to do, and refuses a directory no run wrote', () => {
     const dir = mkdtempSync(join(tmpdir(), 'rampart-journal-'));
-    writeRunRecord(dir, { runId: 'r1', command: 'conformance', kinds: ['conformance'], depth: 'quick', profile: 'p.json', startedAt: '2026-01-01T00:00:00.000Z' });
+    writeRunRecord(dir, {
+      runId: 'r1',
+      command: 'conformance',
+      kinds: ['conformance'],
+      depth: 'quick',
+      profile: 'p.json',
+      startedAt: '2026-01-01T00:00:00.000Z',
+    });
     expect(readRunRecord(dir)).toMatchObject({ runId: 'r1', profile: 'p.json' });
     expect(() => readRunRecord(mkdtempSync(join(tmpdir(), 'rampart-journal-')))).toThrow(/--resume takes a run directory/);
   });

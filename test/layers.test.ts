@@ -29,29 +29,58 @@ function importsOf(file: string): string[] {
 const all = ['src', 'support', 'conformance', 'chaos'].flatMap(files);
 const under = (p: string, dir: string) => p === dir || p.startsWith(`${dir}/`);
 const violations = (from: (f: string) => boolean, to: (i: string) => boolean) =>
-  all.filter(from).flatMap((f) => importsOf(f).filter(to).map((i) => `${f} → ${relative('.', i)}`));
+  all.filter(from).flatMap((f) =>
+    importsOf(f)
+      .filter(to)
+      .map((i) => `${f} → ${relative('.', i)}`),
+  );
 
 describe('import walls', () => {
   it('the spec model (src/model) imports nothing above it', () => {
-    expect(violations((f) => under(f, 'src/model'), (i) => !under(i, 'src/model'))).toEqual([]);
+    expect(
+      violations(
+        (f) => under(f, 'src/model'),
+        (i) => !under(i, 'src/model'),
+      ),
+    ).toEqual([]);
   });
 
   it('the client and the secrets module never import the report (no client ↔ report cycle)', () => {
-    expect(violations((f) => under(f, 'src/client') || under(f, 'src/secrets'), (i) => under(i, 'src/report') || under(i, 'src/runner') || under(i, 'src/cli'))).toEqual([]);
+    expect(
+      violations(
+        (f) => under(f, 'src/client') || under(f, 'src/secrets'),
+        (i) => under(i, 'src/report') || under(i, 'src/runner') || under(i, 'src/cli'),
+      ),
+    ).toEqual([]);
   });
 
   it('exit codes and the secrets module are ground floor: no load or report code imports the CLI', () => {
-    expect(violations((f) => under(f, 'src/load') || under(f, 'src/report') || under(f, 'src/runner') || under(f, 'src/needs'), (i) => under(i, 'src/cli'))).toEqual([]);
+    expect(
+      violations(
+        (f) => under(f, 'src/load') || under(f, 'src/report') || under(f, 'src/runner') || under(f, 'src/needs'),
+        (i) => under(i, 'src/cli'),
+      ),
+    ).toEqual([]);
   });
 
   it('the harness reaches the embedded target only through the CLI launcher (target.ts, serve)', () => {
     const allowed = new Set(['src/cli/target.ts', 'src/cli/main.ts']);
-    expect(violations((f) => !under(f, 'src/reference') && !allowed.has(f), (i) => under(i, 'src/reference'))).toEqual([]);
+    expect(
+      violations(
+        (f) => !under(f, 'src/reference') && !allowed.has(f),
+        (i) => under(i, 'src/reference'),
+      ),
+    ).toEqual([]);
   });
 
   it('the embedded target never imports suites, support, the runner, needs or reports', () => {
     const harness = ['conformance', 'chaos', 'support', 'src/runner', 'src/needs', 'src/report', 'src/cli', 'src/suites', 'src/load', 'src/chaos'];
-    expect(violations((f) => under(f, 'src/reference'), (i) => harness.some((h) => under(i, h)))).toEqual([]);
+    expect(
+      violations(
+        (f) => under(f, 'src/reference'),
+        (i) => harness.some((h) => under(i, h)),
+      ),
+    ).toEqual([]);
   });
 
   it('no check file imports another check file; shared helpers live in support/', () => {

@@ -14,8 +14,11 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((done) => {
-    execFile(process.execPath, [join(root, 'bin/rampart.js'), 'load', '--reports-dir', join(tmp, 'reports'), ...args], { cwd: root, env: { ...process.env, NO_COLOR: '1', CI: '1' }, timeout: 60_000 }, (err, stdout, stderr) =>
-      done({ code: err ? ((err as { code?: number }).code ?? -1) : 0, stdout: String(stdout), stderr: String(stderr) }),
+    execFile(
+      process.execPath,
+      [join(root, 'bin/rampart.js'), 'load', '--reports-dir', join(tmp, 'reports'), ...args],
+      { cwd: root, env: { ...process.env, NO_COLOR: '1', CI: '1' }, timeout: 60_000 },
+      (err, stdout, stderr) => done({ code: err ? ((err as { code?: number }).code ?? -1) : 0, stdout: String(stdout), stderr: String(stderr) }),
     );
   });
 }
@@ -43,7 +46,9 @@ describe('rampart load flags', () => {
     const r = await cli(['--emit', 'k6-operator', out, '--profile', 'fixtures/profiles/embedded.json', '--scenario', 'smoke', 'quote-ttl', '--segments', '2']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    for (const s of ['smoke', 'quote-ttl']) for (const f of ['archive.tar', 'configmap.json', 'secret.json', 'testrun.json', 'create-secret.sh', 'README.md']) expect(existsSync(join(out, s, f)), `${s}/${f}`).toBe(true);
+    for (const s of ['smoke', 'quote-ttl'])
+      for (const f of ['archive.tar', 'configmap.json', 'secret.json', 'testrun.json', 'create-secret.sh', 'README.md'])
+        expect(existsSync(join(out, s, f)), `${s}/${f}`).toBe(true);
     expect(r.stdout).toContain('smoke: ');
   });
 });

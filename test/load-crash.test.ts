@@ -27,7 +27,15 @@ describe.skipIf(!!noK6)(`a k6 crash fails its scenario's requirements${noK6 ? ` 
   afterAll(async () => ref?.close());
 
   const run = (config: Record<string, unknown>, sub: string) =>
-    runScenario({ script: scriptOf('rate-limits'), config, k6: (k6 as { path: string }).path, outDir: join(dir, sub), relDir: `k6/${sub}`, segments: 1, timeoutMs: 60_000 });
+    runScenario({
+      script: scriptOf('rate-limits'),
+      config,
+      k6: (k6 as { path: string }).path,
+      outDir: join(dir, sub),
+      relDir: `k6/${sub}`,
+      segments: 1,
+      timeoutMs: 60_000,
+    });
 
   it('a throw in a case after some of its checks passed: k6 exits 0, yet every requirement fails with the reason', { timeout: 90_000 }, async () => {
     const built = configFor(ref.profile, 'rate-limits', ['burst', 'perClient'], 'quick', loadGates(), 1).config!;

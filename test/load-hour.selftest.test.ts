@@ -42,7 +42,9 @@ describe.skipIf(!!noK6)(`the hour window at --depth full, windows ×0.02${noK6 ?
     expect(hourFaults.length).toBeGreaterThanOrEqual(2);
     const [clean, ...faulty] = await Promise.all([runHour([]), ...hourFaults.map((f) => runHour([f.name]))]);
     expect(clean!.checks.map((c) => `${c.status} ${c.requirements.join(',')} ${c.failure?.message ?? ''}`.trim())).toEqual(hourIds.map((id) => `passed ${id}`));
-    const missed = hourFaults.filter((f, i) => !faulty[i]!.checks.some((c) => c.status === 'failed' && c.requirements.some((id) => f.requirements.includes(id))));
+    const missed = hourFaults.filter(
+      (f, i) => !faulty[i]!.checks.some((c) => c.status === 'failed' && c.requirements.some((id) => f.requirements.includes(id))),
+    );
     console.log(hourFaults.map((f, i) => `${f.name} → ${faulty[i]!.checks.map((c) => `${c.status} ${c.requirements.join(',')}`).join(' | ')}`).join('\n'));
     expect(missed.map((f) => f.name)).toEqual([]);
   });

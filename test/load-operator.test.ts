@@ -32,7 +32,14 @@ describe('the TestRun schema (k6-operator CRD fields)', () => {
     const spec = good.spec as Record<string, unknown>;
     const { parallelism: _p, ...noParallelism } = spec;
     const { script: _s, ...noScript } = spec;
-    for (const bad of [{ ...good, apiVersion: 'k6.io/v1' }, { ...good, kind: 'Job' }, { ...good, spec: noParallelism }, { ...good, spec: noScript }, { ...good, spec: { ...spec, parallelism: 0 } }, { ...good, spec: { ...spec, cleanup: 'always' } }])
+    for (const bad of [
+      { ...good, apiVersion: 'k6.io/v1' },
+      { ...good, kind: 'Job' },
+      { ...good, spec: noParallelism },
+      { ...good, spec: noScript },
+      { ...good, spec: { ...spec, parallelism: 0 } },
+      { ...good, spec: { ...spec, cleanup: 'always' } },
+    ])
       expect(testRunSchema.safeParse(bad).success).toBe(false);
   });
 });
@@ -80,7 +87,10 @@ describe.skipIf(!!noK6)(`k6-operator bundle${noK6 ? ` (skipped: ${noK6})` : ''}`
   });
 
   it('no emitted file, the archive included, holds a key', () => {
-    const secrets = [...ref.profile.gate.partners.flatMap((p) => [p.secretKey, p.liveSecretKey]), ...(ref.profile.pools?.partners ?? []).map((p) => p.secretKey)].filter((k): k is string => !!k);
+    const secrets = [
+      ...ref.profile.gate.partners.flatMap((p) => [p.secretKey, p.liveSecretKey]),
+      ...(ref.profile.pools?.partners ?? []).map((p) => p.secretKey),
+    ].filter((k): k is string => !!k);
     for (const f of emitted.files) {
       const text = readFileSync(f).toString('latin1');
       for (const s of secrets) expect(text.includes(s), `${f} holds a key`).toBe(false);
@@ -104,11 +114,15 @@ describe.skipIf(!!noK6)(`k6-operator bundle${noK6 ? ` (skipped: ${noK6})` : ''}`
         }),
       ),
     );
-    expect(runs.map((r) => r.exitCode), runs.map((r) => r.stderrTail).join('\n')).toEqual([0, 0]);
+    expect(
+      runs.map((r) => r.exitCode),
+      runs.map((r) => r.stderrTail).join('\n'),
+    ).toEqual([0, 0]);
     const summaries = [1, 2].map((i) => JSON.parse(readFileSync(join(dir, `pod-${i}`, 'summary.json'), 'utf8')) as Summary);
     const merged = mergeSummaries(summaries);
     expect(merged.metrics!.http_reqs!.values!.count).toBeGreaterThan(0);
     expect(merged.metrics!.rampart_unexpected!.values!.passes).toBe(0);
-    for (const [name, m] of Object.entries(merged.metrics!)) for (const [expr, t] of Object.entries(m.thresholds ?? {})) expect(t.ok, `${name} ${expr}`).toBe(true);
+    for (const [name, m] of Object.entries(merged.metrics!))
+      for (const [expr, t] of Object.entries(m.thresholds ?? {})) expect(t.ok, `${name} ${expr}`).toBe(true);
   });
 });

@@ -22,7 +22,9 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const gates = { ...loadGates(), smokeDurationSeconds: 6 };
 const refusalsByKey = (out: LoadOutcome) =>
-  Object.fromEntries(Object.entries((out.metrics.unexpectedByKey ?? {}) as Record<string, Record<string, number>>).map(([k, byStatus]) => [k, byStatus['429'] ?? 0]));
+  Object.fromEntries(
+    Object.entries((out.metrics.unexpectedByKey ?? {}) as Record<string, Record<string, number>>).map(([k, byStatus]) => [k, byStatus['429'] ?? 0]),
+  );
 
 describe.skipIf(!!noK6)(`load split into execution segments${noK6 ? ` (skipped: ${noK6})` : ''}`, () => {
   let ref: RunningReference;
@@ -34,16 +36,28 @@ describe.skipIf(!!noK6)(`load split into execution segments${noK6 ? ` (skipped: 
   it('smoke as 2 segments and as 1 process, same seed: the same request total, no 429 on any key', { timeout: 120_000 }, async () => {
     // k6's own json output passed through: one file per process.
     const run = (segments: number) =>
-      runLoad({ profile: ref.profile, scenarios: ['smoke'], depth: 'quick', runDir: join(dir, `smoke-${segments}`), gates, segments, seed: 42, k6Out: [`json=${join(dir, `points-${segments}.json`)}`] });
+      runLoad({
+        profile: ref.profile,
+        scenarios: ['smoke'],
+        depth: 'quick',
+        runDir: join(dir, `smoke-${segments}`),
+        gates,
+        segments,
+        seed: 42,
+        k6Out: [`json=${join(dir, `points-${segments}.json`)}`],
+      });
     const one = await run(1);
     const two = await run(2);
     const total = (o: LoadOutcome) => (o.metrics['k6:smoke'] as { requests: number }).requests;
-    console.log(`smoke requests: 1 process ${total(one)}, 2 segments ${total(two)}; 429 by key: ${JSON.stringify(refusalsByKey(one))} / ${JSON.stringify(refusalsByKey(two))}`);
+    console.log(
+      `smoke requests: 1 process ${total(one)}, 2 segments ${total(two)}; 429 by key: ${JSON.stringify(refusalsByKey(one))} / ${JSON.stringify(refusalsByKey(two))}`,
+    );
     expect(total(one)).toBeGreaterThan(0);
     expect(total(two)).toBe(total(one));
     expect(refusalsByKey(one)).toEqual({});
     expect(refusalsByKey(two)).toEqual({});
-    for (const o of [one, two]) expect(o.checks.map((c) => `${c.status} ${c.name} ${c.failure?.message ?? ''}`)).toEqual([expect.stringMatching(/^passed smoke: performance gates/)]);
+    for (const o of [one, two])
+      expect(o.checks.map((c) => `${c.status} ${c.name} ${c.failure?.message ?? ''}`)).toEqual([expect.stringMatching(/^passed smoke: performance gates/)]);
     // Both segments ran, each with its own summary and dashboard, merged into one.
     const seg = two.metrics['k6:smoke'] as { segments: { segment: string; exitCode: number }[] };
     expect(seg.segments.map((s) => [s.segment, s.exitCode])).toEqual([

@@ -10,10 +10,22 @@ const part = (over: { reqs: number; fails: number; p95: number; unexpected: [num
   state: { testRunDurationMs: over.ms },
   metrics: {
     http_reqs: { type: 'counter', values: { count: over.reqs, rate: over.reqs / (over.ms / 1000) } },
-    'checks{req:A}': { type: 'rate', values: { passes: over.check[0], fails: over.check[1], rate: over.check[0] / (over.check[0] + over.check[1] || 1) }, thresholds: { 'rate==1': { ok: over.check[1] === 0 } } },
+    'checks{req:A}': {
+      type: 'rate',
+      values: { passes: over.check[0], fails: over.check[1], rate: over.check[0] / (over.check[0] + over.check[1] || 1) },
+      thresholds: { 'rate==1': { ok: over.check[1] === 0 } },
+    },
     'checks{req:B}': { type: 'rate', values: { passes: 0, fails: 0, rate: 0 }, thresholds: { 'rate==1': { ok: true } } },
-    rampart_unexpected: { type: 'rate', values: { passes: over.unexpected[0], fails: over.unexpected[1], rate: over.unexpected[0] / (over.unexpected[0] + over.unexpected[1]) }, thresholds: { 'rate<0.1': { ok: true } } },
-    'http_req_duration{group:read60}': { type: 'trend', values: { min: 1, med: 5, avg: 6, 'p(95)': over.p95, max: over.p95 + 10 }, thresholds: { 'p(95)<300': { ok: over.p95 < 300 } } },
+    rampart_unexpected: {
+      type: 'rate',
+      values: { passes: over.unexpected[0], fails: over.unexpected[1], rate: over.unexpected[0] / (over.unexpected[0] + over.unexpected[1]) },
+      thresholds: { 'rate<0.1': { ok: true } },
+    },
+    'http_req_duration{group:read60}': {
+      type: 'trend',
+      values: { min: 1, med: 5, avg: 6, 'p(95)': over.p95, max: over.p95 + 10 },
+      thresholds: { 'p(95)<300': { ok: over.p95 < 300 } },
+    },
     vus: { type: 'gauge', values: { value: 2, min: 1, max: 4 } },
   },
   root_group: { name: '', path: '', checks: [{ name: 'one', path: '::one', passes: over.check[0], fails: over.check[1] }], groups: [] },
@@ -43,7 +55,7 @@ describe('merging split summaries', () => {
     expect(m.metrics!['checks{req:B}']!.thresholds!['rate==1']!.ok).toBe(true);
   });
 
-  it('keeps each segment\'s trend and merges to the largest (conservative) value but min', () => {
+  it("keeps each segment's trend and merges to the largest (conservative) value but min", () => {
     const t = m.metrics!['http_req_duration{group:read60}']!;
     expect(t.values).toEqual({ min: 1, med: 5, avg: 6, 'p(95)': 310, max: 320 });
     expect(t.perSegment).toEqual([a.metrics!['http_req_duration{group:read60}']!.values, b.metrics!['http_req_duration{group:read60}']!.values]);
@@ -66,7 +78,16 @@ describe('merging split summaries', () => {
 describe('a run that did not finish cleanly proves nothing', () => {
   const summary = part({ reqs: 3, fails: 0, p95: 10, unexpected: [0, 3], ms: 1000, check: [3, 0] });
   const run = (over: Partial<ScenarioRun> & { exitCode?: number; noSummary?: boolean }): ScenarioRun => ({
-    segments: [{ segment: null, exitCode: over.exitCode ?? 0, durationMs: 5, stderrTail: 'level=error msg="boom"\n', summary: over.noSummary ? undefined : summary, summaryFile: 'k6/x/summary.json' }],
+    segments: [
+      {
+        segment: null,
+        exitCode: over.exitCode ?? 0,
+        durationMs: 5,
+        stderrTail: 'level=error msg="boom"\n',
+        summary: over.noSummary ? undefined : summary,
+        summaryFile: 'k6/x/summary.json',
+      },
+    ],
     summary: over.noSummary ? undefined : summary,
     records: over.records ?? [],
     durationMs: 5,
@@ -84,7 +105,11 @@ describe('a run that did not finish cleanly proves nothing', () => {
   for (const [what, r, reason] of [
     ['a k6 exit other than 0 or 99', run({ exitCode: 107 }), 'k6 ended with exit code 107'],
     ['exit 0 without a summary', run({ noSummary: true }), 'k6 wrote no summary'],
-    ['a scenario function that threw', run({ records: [{ kind: 'aborted', case: 'burst', message: 'x is undefined' }] }), 'the scenario threw in burst: x is undefined'],
+    [
+      'a scenario function that threw',
+      run({ records: [{ kind: 'aborted', case: 'burst', message: 'x is undefined' }] }),
+      'the scenario threw in burst: x is undefined',
+    ],
     ['a case that started and never finished', run({ records: [{ kind: 'caseStart', case: 'minute' }] }), 'case minute started and never finished'],
   ] as const) {
     it(`${what}: every requirement fails with the reason, even those whose checks passed`, () => {

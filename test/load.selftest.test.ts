@@ -47,8 +47,16 @@ function casesFor(requirements: string[]): { scenario: ScenarioName; cases: stri
 // Load faults, and conformance faults that also break a load requirement (TTL 30 s, TTL not enforced): both suites must catch those.
 const loadIds = new Set<string>(CATALOGUE.filter((r) => r.suite === 'load').map((r) => r.id));
 // Faults only a --depth full case can see (the hour window) are proven in load-hour.selftest.test.ts.
-const quickIds = new Set(Object.values(SCENARIOS).flatMap((s) => Object.entries(s.cases as Record<string, readonly string[]>).filter(([c]) => !(s as { fullOnly?: readonly string[] }).fullOnly?.includes(c)).flatMap(([, ids]) => ids)));
-const loadFaults = ALL_FAULTS.filter((f) => (f.suite === 'load' || f.requirements.some((id) => loadIds.has(id))) && f.requirements.some((id) => quickIds.has(id) || !loadIds.has(id)));
+const quickIds = new Set(
+  Object.values(SCENARIOS).flatMap((s) =>
+    Object.entries(s.cases as Record<string, readonly string[]>)
+      .filter(([c]) => !(s as { fullOnly?: readonly string[] }).fullOnly?.includes(c))
+      .flatMap(([, ids]) => ids),
+  ),
+);
+const loadFaults = ALL_FAULTS.filter(
+  (f) => (f.suite === 'load' || f.requirements.some((id) => loadIds.has(id))) && f.requirements.some((id) => quickIds.has(id) || !loadIds.has(id)),
+);
 
 describe.skipIf(!!noK6)(`load scenarios against the embedded target${noK6 ? ` (skipped: ${noK6})` : ''}`, () => {
   it('clean target: rate-limits, quote-ttl and transact-race pass at quick depth', { timeout: 240_000 }, async () => {
@@ -57,7 +65,10 @@ describe.skipIf(!!noK6)(`load scenarios against the embedded target${noK6 ? ` (s
       const out = await runLoad({ profile: ref.profile, scenarios: ['rate-limits', 'quote-ttl', 'transact-race'], depth: 'quick', runDir: tmp(), gates });
       // Only the cases kept for --depth full may skip, and they must say so.
       const failed = out.checks.filter((c) => c.status !== 'passed' && !(c.status === 'skipped' && c.reason?.startsWith('runs only at --depth full')));
-      expect(out.checks.filter((c) => c.status === 'skipped').flatMap((c) => c.requirements)).toEqual(['GATE-RATE-HOUR-WINDOW', 'GATE-RATE-HOUR-WINDOW-LENGTH']);
+      expect(out.checks.filter((c) => c.status === 'skipped').flatMap((c) => c.requirements)).toEqual([
+        'GATE-RATE-HOUR-WINDOW',
+        'GATE-RATE-HOUR-WINDOW-LENGTH',
+      ]);
       console.log(out.checks.map((c) => `${c.status} ${c.name}`).join('\n'));
       console.log('rate-limit boundaries', JSON.stringify(out.metrics.rateLimits));
       expect(failed.map((c) => `${c.name}: ${c.failure?.message ?? c.reason} ${c.failure?.actual ?? ''}`)).toEqual([]);
@@ -94,7 +105,8 @@ describe.skipIf(!!noK6)(`load scenarios against the embedded target${noK6 ? ` (s
             const elsewhere: string[] = [];
             for (const t of targets) {
               const out = await runLoad({ profile: ref.profile, scenarios: [t.scenario], depth: 'quick', cases: t.cases, runDir: tmp(), gates });
-              for (const c of out.checks.filter((x) => x.status === 'failed')) (c.requirements.some((id) => f.requirements.includes(id)) ? own : elsewhere).push(c.name);
+              for (const c of out.checks.filter((x) => x.status === 'failed'))
+                (c.requirements.some((id) => f.requirements.includes(id)) ? own : elsewhere).push(c.name);
             }
             if (own.length) matrix.push(`caught ${f.name} ← ${own.join(' | ')}${elsewhere.length ? ` (also failed: ${elsewhere.join(' | ')})` : ''}`);
             else missed.push(`${f.name} (${elsewhere.length ? `failed only checks of other requirements: ${elsewhere.join(' | ')}` : 'nothing failed'})`);

@@ -14,7 +14,11 @@ const minimal = Profile.parse({
 
 describe('needs registry', () => {
   it('finds one need per file under src/needs/{gate,pools,harness}, names unique, each described', () => {
-    const files = ['gate', 'pools', 'harness'].flatMap((d) => readdirSync(`src/needs/${d}`).filter((f) => f.endsWith('.ts')).map((f) => `src/needs/${d}/${f}`));
+    const files = ['gate', 'pools', 'harness'].flatMap((d) =>
+      readdirSync(`src/needs/${d}`)
+        .filter((f) => f.endsWith('.ts'))
+        .map((f) => `src/needs/${d}/${f}`),
+    );
     expect(NEEDS.size).toBe(files.length);
     expect([...NEEDS.values()].map((n) => n.file).sort()).toEqual(files.sort());
     for (const n of NEEDS.values()) {
@@ -29,7 +33,10 @@ describe('needs registry', () => {
     expect(firstMissing(minimal, ['gateRevokedKey'], 'quick')?.reason).toMatch(/revokedSecretKey/);
     expect(firstMissing(minimal, ['gateCompleteSession'], 'quick')?.reason).toMatch(/gate\.triggers\.completeSession/);
     expect(firstMissing(minimal, ['poolsPartner'], 'quick')?.reason).toMatch(/no pools section/);
-    expect(allMissing(minimal, ['gatePartner', 'gateWebhooks', 'poolsTradeOutcome'], 'quick').map((m) => m.need)).toEqual(['gateWebhooks', 'poolsTradeOutcome']);
+    expect(allMissing(minimal, ['gatePartner', 'gateWebhooks', 'poolsTradeOutcome'], 'quick').map((m) => m.need)).toEqual([
+      'gateWebhooks',
+      'poolsTradeOutcome',
+    ]);
   });
 
   it('a declared session lifetime stands in for the expire trigger, within what the depth waits', () => {
@@ -43,7 +50,13 @@ describe('needs registry', () => {
     expect(withRequired(['gateOtherTenant', 'gatePartner'])).toEqual(['gateOtherTenant', 'gatePartner']);
     expect(() => withRequired(['noSuchNeed'])).toThrow(/unknown need noSuchNeed/);
     let setups = 0;
-    const env = { profile: minimal, run: { profile: minimal }, gateActors: new Map(), poolsActors: new Map(), onRelease: () => undefined } as unknown as NeedEnv;
+    const env = {
+      profile: minimal,
+      run: { profile: minimal },
+      gateActors: new Map(),
+      poolsActors: new Map(),
+      onRelease: () => undefined,
+    } as unknown as NeedEnv;
     const original = NEEDS.get('gateCountries')!.setup;
     (NEEDS.get('gateCountries') as { setup: typeof original }).setup = (e) => {
       setups++;
@@ -51,7 +64,10 @@ describe('needs registry', () => {
     };
     try {
       const get = needProvider(() => env);
-      const profileWithCatalog = { ...minimal, gate: { ...minimal.gate, catalog: { supportedCountry: 'DE', supportedCountryCurrency: 'EUR', unsupportedCountry: 'KP' } } };
+      const profileWithCatalog = {
+        ...minimal,
+        gate: { ...minimal.gate, catalog: { supportedCountry: 'DE', supportedCountryCurrency: 'EUR', unsupportedCountry: 'KP' } },
+      };
       Object.assign(env, { profile: profileWithCatalog });
       const [a, b] = await Promise.all([get('gateCountries'), get('gateCountries')]);
       expect(a).toEqual({ supported: 'DE', supportedCurrency: 'EUR', unsupported: 'KP' });

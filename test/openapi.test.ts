@@ -28,7 +28,10 @@ function operations(doc: OpenApiDocument): { path: string; method: string; op: J
 function deref(doc: OpenApiDocument, node: Json): Json {
   let n = node;
   for (let i = 0; i < 10 && n && typeof n.$ref === 'string'; i++) {
-    n = n.$ref.replace(/^#\//, '').split('/').reduce((o: Json, k: string) => o?.[k], doc as unknown as Json);
+    n = n.$ref
+      .replace(/^#\//, '')
+      .split('/')
+      .reduce((o: Json, k: string) => o?.[k], doc as unknown as Json);
   }
   return n;
 }
@@ -151,7 +154,11 @@ describe.each(SERVICES)('OpenAPI document of %s', (service) => {
         const pointer = /^\$response\.body#\/(.*)$/.exec(expr);
         if (pointer) expect(pointerDocumented(doc, success.content['application/json'].schema, pointer[1]!.split('/')), `${l.name}: ${expr}`).toBe(true);
         const pathRef = /^\$request\.path\.(\w+)$/.exec(expr);
-        if (pathRef) expect(((from.parameters ?? []) as Json[]).some((p) => p.in === 'path' && p.name === pathRef[1]), `${l.name}: ${expr}`).toBe(true);
+        if (pathRef)
+          expect(
+            ((from.parameters ?? []) as Json[]).some((p) => p.in === 'path' && p.name === pathRef[1]),
+            `${l.name}: ${expr}`,
+          ).toBe(true);
       }
     }
   });
@@ -170,7 +177,8 @@ describe('OpenAPI content', () => {
   });
 
   it('parameters carry their documented constraints (limits, defaults, enums, required Idempotency-Key)', () => {
-    const param = (doc: OpenApiDocument, path: string, method: string, name: string) => ((doc.paths[path]![method] as Json).parameters as Json[]).find((p) => p.name === name)!;
+    const param = (doc: OpenApiDocument, path: string, method: string, name: string) =>
+      ((doc.paths[path]![method] as Json).parameters as Json[]).find((p) => p.name === name)!;
     expect(param(docs.gate, '/webhooks/deliveries', 'get', 'limit').schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 200, default: 50 });
     expect(param(docs.gate, '/webhooks/deliveries', 'get', 'skip').schema).toMatchObject({ type: 'integer', minimum: 0, default: 0 });
     expect(param(docs.gate, '/webhooks/deliveries', 'get', 'status').schema.enum).toEqual(['pending', 'in_flight', 'succeeded', 'dead_lettered']);
@@ -183,7 +191,9 @@ describe('OpenAPI content', () => {
 
   it('Gate operations state their three rate windows (route-specific first window)', () => {
     expect((docs.gate.paths['/gate_sessions']!.post as Json).description).toContain('Rate limits per client: 10 per 1 min, 60 per 1 min, 300 per 1 h.');
-    expect((docs.gate.paths['/dashboard/webhook-settings']!.get as Json).description).toContain('Rate limits per client: 10 per 10 s, 60 per 1 min, 300 per 1 h.');
+    expect((docs.gate.paths['/dashboard/webhook-settings']!.get as Json).description).toContain(
+      'Rate limits per client: 10 per 10 s, 60 per 1 min, 300 per 1 h.',
+    );
     expect((docs.gate.paths['/embed/refresh']!.post as Json).description).toContain('(route not in the Limits table: default windows)');
   });
 
@@ -233,8 +243,11 @@ describe('OpenAPI content', () => {
 
 function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((done) => {
-    execFile(process.execPath, [join(root, 'bin/rampart.js'), ...args], { cwd: root, timeout: 60_000, env: { ...process.env, NO_COLOR: '1' } }, (err, stdout, stderr) =>
-      done({ code: err ? ((err as { code?: number }).code ?? -1) : 0, stdout: String(stdout), stderr: String(stderr) }),
+    execFile(
+      process.execPath,
+      [join(root, 'bin/rampart.js'), ...args],
+      { cwd: root, timeout: 60_000, env: { ...process.env, NO_COLOR: '1' } },
+      (err, stdout, stderr) => done({ code: err ? ((err as { code?: number }).code ?? -1) : 0, stdout: String(stdout), stderr: String(stderr) }),
     );
   });
 }

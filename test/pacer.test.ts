@@ -154,7 +154,10 @@ describe('Pacer', () => {
     const order: string[] = [];
     await pacer.acquire('other', 'GET', '/gate_sessions');
     order.push(`other@${clock.now}`);
-    const waits = [pacer.acquire('k', 'GET', '/gate_sessions').then(() => order.push(`k1@${clock.now}`)), pacer.acquire('k', 'GET', '/gate_sessions').then(() => order.push(`k2@${clock.now}`))];
+    const waits = [
+      pacer.acquire('k', 'GET', '/gate_sessions').then(() => order.push(`k1@${clock.now}`)),
+      pacer.acquire('k', 'GET', '/gate_sessions').then(() => order.push(`k2@${clock.now}`)),
+    ];
     await Promise.all(waits);
     // The other key went at once; both queued requests on k only after 30 s (+ margin).
     expect(order).toEqual(['other@0', `k1@${30 * SEC + MARGIN}`, `k2@${30 * SEC + MARGIN}`]);
@@ -191,7 +194,7 @@ describe('Pacer', () => {
     expect(pacer.pressure('paused')).toBe(0);
   });
 
-  it('paceWindows false: no client-side windows, only the target\'s pauses', async () => {
+  it("paceWindows false: no client-side windows, only the target's pauses", async () => {
     const clock = { now: 0 };
     const pacer = new Pacer({ now: () => clock.now, sleep: async (ms) => void (clock.now += ms), margin: 0, paceWindows: false });
     const times = await grantTimes(pacer, clock, 'k', 'POST', '/gate_sessions', 50);

@@ -12,7 +12,11 @@ function envelope(id = randomUUID(), type = 'gate_session.created'): string {
   return JSON.stringify({ id, type, created_at: nowS(), data: { id: 'gs_1' } });
 }
 
-async function deliver(url: string, body: string, opts: { secret?: string; t?: number; tsHeader?: string; svc?: string; signal?: AbortSignal } = {}): Promise<number> {
+async function deliver(
+  url: string,
+  body: string,
+  opts: { secret?: string; t?: number; tsHeader?: string; svc?: string; signal?: AbortSignal } = {},
+): Promise<number> {
   const t = opts.t ?? nowS();
   const env = JSON.parse(body);
   const svc = opts.svc ?? 'Gate';
@@ -117,7 +121,10 @@ describe('webhook receiver', () => {
   });
 
   it('programmed 500 then 200, then the default; match limits the programme', async () => {
-    rx.program('acme', [{ kind: 'status', status: 500 }, { kind: 'status', status: 200 }]);
+    rx.program('acme', [
+      { kind: 'status', status: 500 },
+      { kind: 'status', status: 200 },
+    ]);
     const body = envelope();
     expect(await deliver(rx.urlFor('acme'), body)).toBe(500);
     expect(await deliver(rx.urlFor('acme'), body)).toBe(200);
@@ -143,7 +150,13 @@ describe('webhook receiver', () => {
     const sent = deliver(rx.urlFor('acme'), envelope(), { signal: ac.signal });
     const seen = await rx.waitFor('acme', () => true, 5000);
     expect(seen.answeredStatus).toBeUndefined();
-    const race = await Promise.race([sent.then(() => 'answered', () => 'aborted'), new Promise((r) => setTimeout(() => r('still hanging'), 300))]);
+    const race = await Promise.race([
+      sent.then(
+        () => 'answered',
+        () => 'aborted',
+      ),
+      new Promise((r) => setTimeout(() => r('still hanging'), 300)),
+    ]);
     expect(race).toBe('still hanging');
     ac.abort();
     await expect(sent).rejects.toThrow();

@@ -49,7 +49,13 @@ describe('redact', () => {
   });
 
   it('redactHeaders masks Authorization, X-Embed-Token and Gate-Signature whole, keeping the scheme', () => {
-    const h = redactHeaders({ Authorization: `Bearer ${SK_TEST}`, 'x-embed-token': JWT, 'gate-signature': 't=1,v1=' + 'ab'.repeat(32), 'x-other': `mentions ${PK_TEST}`, 'content-type': 'application/json' });
+    const h = redactHeaders({
+      Authorization: `Bearer ${SK_TEST}`,
+      'x-embed-token': JWT,
+      'gate-signature': 't=1,v1=' + 'ab'.repeat(32),
+      'x-other': `mentions ${PK_TEST}`,
+      'content-type': 'application/json',
+    });
     expect(h.Authorization).toBe('Bearer sk_test_[redacted]');
     expect(h['x-embed-token']).toBe('eyJ[redacted]');
     expect(h['gate-signature']).toBe('[redacted]');

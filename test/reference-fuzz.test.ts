@@ -12,7 +12,10 @@ let ref: RunningReference;
 
 beforeAll(async () => {
   // Rate limits off: the fuzzer sends far more than 10 requests per 10 s per key.
-  ref = await startReference({ profile: { ...base, reference: { ...base.reference!, rateLimits: false, timeScale: 0.0001, attemptTimeoutMs: 200 } }, ephemeralPorts: true });
+  ref = await startReference({
+    profile: { ...base, reference: { ...base.reference!, rateLimits: false, timeScale: 0.0001, attemptTimeoutMs: 200 } },
+    ephemeralPorts: true,
+  });
 });
 afterAll(async () => {
   await ref?.close();
@@ -28,16 +31,28 @@ const weirdBody = fc.oneof(
   fc.constant('null'),
   fc.constant('"str"'),
   fc.json(),
-  fc.dictionary(fc.constantFrom('amount', 'currency', 'side', 'quoteId', 'limit', 'metadata', 'email', 'destAddress', 'webhook_url', 'outcome', 'x'), fc.jsonValue()).map((o) => JSON.stringify(o)),
+  fc
+    .dictionary(
+      fc.constantFrom('amount', 'currency', 'side', 'quoteId', 'limit', 'metadata', 'email', 'destAddress', 'webhook_url', 'outcome', 'x'),
+      fc.jsonValue(),
+    )
+    .map((o) => JSON.stringify(o)),
 );
-const weirdSegment = fc.oneof(fc.constant('%E0%A4%A'), fc.constant('..'), fc.string({ maxLength: 12 }).map((s) => encodeURIComponent(s) || 'x'), fc.constant('gs_does_not_exist'));
+const weirdSegment = fc.oneof(
+  fc.constant('%E0%A4%A'),
+  fc.constant('..'),
+  fc.string({ maxLength: 12 }).map((s) => encodeURIComponent(s) || 'x'),
+  fc.constant('gs_does_not_exist'),
+);
 const weirdQuery = fc.oneof(
   fc.constant(''),
   fc.constant('?limit=-1'),
   fc.constant('?limit=abc&skip=1e9'),
   fc.constant('?cursor=%00&created_after=never'),
   fc.constant('?starting_after=&status[]=x'),
-  fc.dictionary(fc.constantFrom('limit', 'cursor', 'skip', 'status', 'side', 'currency', 'country_code', 'created_after'), fc.string({ maxLength: 8 })).map((d) => `?${new URLSearchParams(d).toString()}`),
+  fc
+    .dictionary(fc.constantFrom('limit', 'cursor', 'skip', 'status', 'side', 'currency', 'country_code', 'created_after'), fc.string({ maxLength: 8 }))
+    .map((d) => `?${new URLSearchParams(d).toString()}`),
 );
 
 describe('reference fuzz: every route, malformed input', () => {

@@ -174,7 +174,9 @@ describe('capabilities', () => {
     expect(byCountry.status).toBe(200);
     expect(byCountry.body.has_more).toBe(false);
     expect(byCountry.body.data.length).toBeGreaterThan(0);
-    expect(byCountry.body.data.every((m: any) => m.currency === cat.supportedCountryCurrency && m.side === 'on_ramp' && m.object === 'payment_method')).toBe(true);
+    expect(byCountry.body.data.every((m: any) => m.currency === cat.supportedCountryCurrency && m.side === 'on_ramp' && m.object === 'payment_method')).toBe(
+      true,
+    );
     const both = await call('GET', `/capabilities/payment-methods?currency=USD&country_code=${cat.supportedCountry}`);
     expect(both.body.data.every((m: any) => m.currency === 'USD')).toBe(true);
     for (const q of ['', `?country_code=${cat.countryWithoutMethods}`, `?currency=${cat.unsupportedCurrency}`, `?country_code=${cat.unsupportedCountry}`]) {
@@ -188,7 +190,10 @@ describe('capabilities', () => {
 
   it('answers eligibility from explicit, ip and no country with every unavailable_reason', async () => {
     const { call } = makeWorld();
-    const ok = await call('GET', `/capabilities/eligibility?country_code=${cat.supportedCountry!.toLowerCase()}&currency=${cat.supportedCurrency}&asset=${cat.activeAsset}`);
+    const ok = await call(
+      'GET',
+      `/capabilities/eligibility?country_code=${cat.supportedCountry!.toLowerCase()}&currency=${cat.supportedCurrency}&asset=${cat.activeAsset}`,
+    );
     expect(ok.body).toEqual({
       object: 'eligibility',
       country_code: cat.supportedCountry,
@@ -226,8 +231,13 @@ describe('capabilities', () => {
     expect((await f('elig-ip-reported-explicit')('GET', '/capabilities/eligibility', { headers: { 'cf-ipcountry': 'DE' } })).body.geo_source).toBe('explicit');
     expect((await f('elig-ignores-currency')('GET', '/capabilities/eligibility?country_code=DE&currency=JPY')).body.eligible).toBe(true);
     expect((await f('cap-asset-region-ignored')('GET', '/capabilities/assets/USDT?country_code=DE')).status).toBe(200);
-    expect((await f('elig-ip-over-explicit')('GET', '/capabilities/eligibility?country_code=DE', { headers: { 'cf-ipcountry': 'KP' } })).body.country_code).toBe('KP');
-    expect((await call0('GET', '/capabilities/eligibility?country_code=DE', { headers: { 'cf-ipcountry': 'KP' } })).body).toMatchObject({ country_code: 'DE', geo_source: 'explicit' });
+    expect(
+      (await f('elig-ip-over-explicit')('GET', '/capabilities/eligibility?country_code=DE', { headers: { 'cf-ipcountry': 'KP' } })).body.country_code,
+    ).toBe('KP');
+    expect((await call0('GET', '/capabilities/eligibility?country_code=DE', { headers: { 'cf-ipcountry': 'KP' } })).body).toMatchObject({
+      country_code: 'DE',
+      geo_source: 'explicit',
+    });
     expect((await f('elig-unresolved-no-reason')('GET', '/capabilities/eligibility')).body.unavailable_reason).toBeNull();
   });
 });
@@ -260,7 +270,17 @@ describe('customers', () => {
     const p = await call('PATCH', `/customers/${c.id}`, { body: { first_name: null, country_code: 'de', metadata: { c: '3' } } });
     expect(p.status).toBe(200);
     expect(p.body).toMatchObject({ first_name: null, last_name: 'Lovelace', country_code: 'de', metadata: { c: '3' } });
-    for (const bad of [{ email: 'n@x.y' }, { phone: '1' }, { external_id: 'e' }, { kyc_status: 'x' }, { mode: 'live' }, { nickname: 'x' }, { first_name: 'x'.repeat(129) }, { country_code: 'DEU' }, { metadata: [] }]) {
+    for (const bad of [
+      { email: 'n@x.y' },
+      { phone: '1' },
+      { external_id: 'e' },
+      { kyc_status: 'x' },
+      { mode: 'live' },
+      { nickname: 'x' },
+      { first_name: 'x'.repeat(129) },
+      { country_code: 'DEU' },
+      { metadata: [] },
+    ]) {
       const r = await call('PATCH', `/customers/${c.id}`, { body: bad });
       expect(r.status, JSON.stringify(bad)).toBe(400);
       expect(r.body.type).toBe('invalid_request');
@@ -297,20 +317,35 @@ describe('customers', () => {
       const c = (await w.call('POST', '/customers', { body: { ...body(1), metadata: { a: '1' } } })).body;
       return fn(w, c.id);
     };
-    expect(await run('cust-duplicate-email-allowed', async (w) => (await w.call('POST', '/customers', { body: { ...body(2), email: body(1).email } })).status)).toBe(201);
+    expect(
+      await run('cust-duplicate-email-allowed', async (w) => (await w.call('POST', '/customers', { body: { ...body(2), email: body(1).email } })).status),
+    ).toBe(201);
     expect(
       await run('cust-deleted-identity-released', async (w, id) => {
         await w.call('DELETE', `/customers/${id}`);
         return (await w.call('POST', '/customers', { body: body(1) })).status;
       }),
     ).toBe(201);
-    expect(await run('cust-duplicate-external-id-allowed', async (w) => (await w.call('POST', '/customers', { body: { ...body(2), external_id: body(1).external_id } })).status)).toBe(201);
+    expect(
+      await run(
+        'cust-duplicate-external-id-allowed',
+        async (w) => (await w.call('POST', '/customers', { body: { ...body(2), external_id: body(1).external_id } })).status,
+      ),
+    ).toBe(201);
     expect(await run('cust-foreign-403', async (w, id) => (await w.call('GET', `/customers/${id}`, { partner: otherRailPartner })).status)).toBe(403);
-    expect(await run('cust-patch-immutable-accepted', async (w, id) => (await w.call('PATCH', `/customers/${id}`, { body: { email: 'z@z.z' } })).status)).toBe(200);
+    expect(await run('cust-patch-immutable-accepted', async (w, id) => (await w.call('PATCH', `/customers/${id}`, { body: { email: 'z@z.z' } })).status)).toBe(
+      200,
+    );
     expect(await run('cust-patch-unknown-key-accepted', async (w, id) => (await w.call('PATCH', `/customers/${id}`, { body: { foo: 1 } })).status)).toBe(200);
-    expect(await run('cust-metadata-merged', async (w, id) => (await w.call('PATCH', `/customers/${id}`, { body: { metadata: { b: '2' } } })).body.metadata)).toEqual({ a: '1', b: '2' });
-    expect(await run('cust-null-ignored', async (w, id) => (await w.call('PATCH', `/customers/${id}`, { body: { first_name: null } })).body.first_name)).toBe('Ada');
-    expect(await run('cust-name-length-unchecked', async (w, id) => (await w.call('PATCH', `/customers/${id}`, { body: { first_name: 'x'.repeat(200) } })).status)).toBe(200);
+    expect(
+      await run('cust-metadata-merged', async (w, id) => (await w.call('PATCH', `/customers/${id}`, { body: { metadata: { b: '2' } } })).body.metadata),
+    ).toEqual({ a: '1', b: '2' });
+    expect(await run('cust-null-ignored', async (w, id) => (await w.call('PATCH', `/customers/${id}`, { body: { first_name: null } })).body.first_name)).toBe(
+      'Ada',
+    );
+    expect(
+      await run('cust-name-length-unchecked', async (w, id) => (await w.call('PATCH', `/customers/${id}`, { body: { first_name: 'x'.repeat(200) } })).status),
+    ).toBe(200);
     const deleted = async (w: ReturnType<typeof makeWorld>, id: string) => {
       await w.call('DELETE', `/customers/${id}`);
       return w;
@@ -355,7 +390,16 @@ describe('quotes, transactions and rails', () => {
     const { sid, q } = await quote(w, 'off_ramp');
     const r = await w.call('POST', '/rails/pay_outs', { body: payout(sid, q.id, { reference: 'inv-1', metadata: { k: 'v' } }) });
     expect(r.status).toBe(201);
-    expect(r.body).toMatchObject({ object: 'rail_pay_out', kind: 'pay_out', status: 'pending', amount: q.fiat_pay_or_receive, currency: 'EUR', method: q.method, quote_id: q.id, reference: 'inv-1' });
+    expect(r.body).toMatchObject({
+      object: 'rail_pay_out',
+      kind: 'pay_out',
+      status: 'pending',
+      amount: q.fiat_pay_or_receive,
+      currency: 'EUR',
+      method: q.method,
+      quote_id: q.id,
+      reference: 'inv-1',
+    });
     expect(r.body.account_blocked).toBeUndefined();
     expect((await w.call('GET', `/quotes/${q.id}`)).body.state).toBe('consumed');
     const again = await w.call('POST', '/rails/pay_outs', { body: payout(sid, q.id) });
@@ -376,7 +420,20 @@ describe('quotes, transactions and rails', () => {
   it('pay-out body rules: money, method, identity and unknown fields, lengths, Idempotency-Key, entitlement', async () => {
     const w = makeWorld();
     const { sid, q } = await quote(w, 'off_ramp');
-    for (const extra of [{ amount: '1' }, { currency: 'EUR' }, { fee: '0' }, { method: 'sepa' }, { iban: 'DE89370400440532013000' }, { name: 'A' }, { email: 'a@b.c' }, { address: {} }, { wallet: '0x' }, { surprise: 1 }, { reference: 'r'.repeat(129) }, { metadata: 'x' }]) {
+    for (const extra of [
+      { amount: '1' },
+      { currency: 'EUR' },
+      { fee: '0' },
+      { method: 'sepa' },
+      { iban: 'DE89370400440532013000' },
+      { name: 'A' },
+      { email: 'a@b.c' },
+      { address: {} },
+      { wallet: '0x' },
+      { surprise: 1 },
+      { reference: 'r'.repeat(129) },
+      { metadata: 'x' },
+    ]) {
       const r = await w.call('POST', '/rails/pay_outs', { body: payout(sid, q.id, extra) });
       expect(r.status, JSON.stringify(extra)).toBe(400);
     }
@@ -554,7 +611,9 @@ describe('over HTTP on the embedded reference', () => {
       const denied = await req(sandbox, 'POST', '/rails/pay_outs', noRailPartner.secretKey, { gate_session_id: 'gs_x', quote_id: 'q_x' });
       expect(denied.status).toBe(403);
       expect(denied.body.code).toBe('feature_not_available');
-      expect((await req(sandbox, 'POST', '/rails/pay_outs', railPartner.secretKey, { gate_session_id: 'gs_x', quote_id: 'q_x', amount: '1' })).status).toBe(400);
+      expect((await req(sandbox, 'POST', '/rails/pay_outs', railPartner.secretKey, { gate_session_id: 'gs_x', quote_id: 'q_x', amount: '1' })).status).toBe(
+        400,
+      );
       expect((await req(sandbox, 'GET', '/transactions', railPartner.secretKey)).body).toMatchObject({ object: 'list', data: [], has_more: false });
       expect((await req(sandbox, 'GET', '/transactions/tx_missing', railPartner.secretKey)).status).toBe(404);
 
@@ -562,19 +621,32 @@ describe('over HTTP on the embedded reference', () => {
       const session = await req(sandbox, 'POST', '/gate_sessions', railPartner.secretKey, { ...profile.gate.sessionDefaults });
       expect(session.status).toBeLessThan(300);
       const trig = profile.gate.triggers;
-      const fill = (v: unknown, vars: Record<string, string>) =>
-        JSON.parse(JSON.stringify(v).replace(/\{\{(\w+)\}\}/g, (_m, k: string) => vars[k] ?? ''));
-      const q = await req(sandbox, trig.createSignedQuote!.method, trig.createSignedQuote!.path, railPartner.secretKey, fill(trig.createSignedQuote!.body, { sessionId: session.body.id, side: 'off_ramp' }));
+      const fill = (v: unknown, vars: Record<string, string>) => JSON.parse(JSON.stringify(v).replace(/\{\{(\w+)\}\}/g, (_m, k: string) => vars[k] ?? ''));
+      const q = await req(
+        sandbox,
+        trig.createSignedQuote!.method,
+        trig.createSignedQuote!.path,
+        railPartner.secretKey,
+        fill(trig.createSignedQuote!.body, { sessionId: session.body.id, side: 'off_ramp' }),
+      );
       expect(q.status).toBe(201);
       expect(q.body.state).toBe('active');
-      const po = await req(sandbox, 'POST', '/rails/pay_outs', railPartner.secretKey, { gate_session_id: session.body.id, quote_id: q.body.id, reference: 'http' });
+      const po = await req(sandbox, 'POST', '/rails/pay_outs', railPartner.secretKey, {
+        gate_session_id: session.body.id,
+        quote_id: q.body.id,
+        reference: 'http',
+      });
       expect(po.status).toBe(201);
       expect(po.body).toMatchObject({ object: 'rail_pay_out', amount: q.body.fiat_pay_or_receive, status: 'pending' });
-      expect((await req(sandbox, 'POST', '/rails/pay_outs', railPartner.secretKey, { gate_session_id: session.body.id, quote_id: q.body.id })).status).toBe(409);
+      expect((await req(sandbox, 'POST', '/rails/pay_outs', railPartner.secretKey, { gate_session_id: session.body.id, quote_id: q.body.id })).status).toBe(
+        409,
+      );
       const q2 = await req(sandbox, 'POST', '/quotes', railPartner.secretKey, { gate_session_id: session.body.id, side: 'on_ramp' });
       const exp = trig.expireSignedQuote!;
       expect((await req(sandbox, exp.method, fill(exp.path, { quoteId: q2.body.id }), railPartner.secretKey, exp.body)).status).toBe(200);
-      expect((await req(sandbox, 'POST', '/rails/pay_ins', railPartner.secretKey, fill(trig.payInBody, { sessionId: session.body.id, quoteId: q2.body.id }))).status).toBe(409);
+      expect(
+        (await req(sandbox, 'POST', '/rails/pay_ins', railPartner.secretKey, fill(trig.payInBody, { sessionId: session.body.id, quoteId: q2.body.id }))).status,
+      ).toBe(409);
       const done = await req(sandbox, 'POST', fill(trig.completeSession!.path, { sessionId: session.body.id }), railPartner.secretKey, {});
       expect(done.status).toBe(200);
       const tx = await req(sandbox, 'GET', `/transactions/${done.body.tx_refid}`, railPartner.secretKey);
@@ -593,19 +665,46 @@ describe('malformed input', () => {
     const w = makeWorld();
     const sid = w.openSession();
     const routes: Array<[string, string]> = [
-      ['GET', '/capabilities/assets'], ['GET', '/capabilities/assets/%E0%A4%A'], ['GET', '/capabilities/payment-methods'], ['GET', '/capabilities/eligibility'],
-      ['POST', '/customers'], ['GET', '/customers'], ['PATCH', '/customers/cus_x'], ['DELETE', '/customers/cus_x'],
-      ['POST', '/quotes/preview'], ['POST', '/quotes'], ['GET', '/quotes/q_x'], ['POST', '/_sandbox/quotes/q_x/expire'],
-      ['GET', '/transactions'], ['GET', '/transactions/tx_x'], ['POST', '/rails/pay_ins'], ['POST', '/rails/pay_outs'], ['GET', '/rails/pay_outs/x'],
+      ['GET', '/capabilities/assets'],
+      ['GET', '/capabilities/assets/%E0%A4%A'],
+      ['GET', '/capabilities/payment-methods'],
+      ['GET', '/capabilities/eligibility'],
+      ['POST', '/customers'],
+      ['GET', '/customers'],
+      ['PATCH', '/customers/cus_x'],
+      ['DELETE', '/customers/cus_x'],
+      ['POST', '/quotes/preview'],
+      ['POST', '/quotes'],
+      ['GET', '/quotes/q_x'],
+      ['POST', '/_sandbox/quotes/q_x/expire'],
+      ['GET', '/transactions'],
+      ['GET', '/transactions/tx_x'],
+      ['POST', '/rails/pay_ins'],
+      ['POST', '/rails/pay_outs'],
+      ['GET', '/rails/pay_outs/x'],
     ];
-    const bodies: unknown[] = ['', 'not json', '[]', 'null', '42', { gate_session_id: 7, quote_id: [] }, { gate_session_id: sid, quote_id: { a: 1 }, metadata: null },
-      { amount: 1e309, currency: null, asset: {} }, { external_id: 'e', email: 'a@b', metadata: [1], first_name: 5 }, { side: 'up', gate_session_id: sid }, { __proto__: { x: 1 }, constructor: 'x' }];
+    const bodies: unknown[] = [
+      '',
+      'not json',
+      '[]',
+      'null',
+      '42',
+      { gate_session_id: 7, quote_id: [] },
+      { gate_session_id: sid, quote_id: { a: 1 }, metadata: null },
+      { amount: 1e309, currency: null, asset: {} },
+      { external_id: 'e', email: 'a@b', metadata: [1], first_name: 5 },
+      { side: 'up', gate_session_id: sid },
+      { __proto__: { x: 1 }, constructor: 'x' },
+    ];
     const queries = ['', '?limit=-1', '?limit=abc', '?starting_after=nope', '?side=x', '?country_code=%00%01', '?currency=12', '?active=maybe'];
     let answered = 0;
     for (const [method, path] of routes) {
       for (const q of queries) {
         for (const body of method === 'GET' ? [undefined] : bodies) {
-          const r = await w.call(method, `${path}${q}`, { body: typeof body === 'string' ? (body === '' ? undefined : body) : body, headers: { 'cf-ipcountry': '\u00ff\u00fe' } });
+          const r = await w.call(method, `${path}${q}`, {
+            body: typeof body === 'string' ? (body === '' ? undefined : body) : body,
+            headers: { 'cf-ipcountry': '\u00ff\u00fe' },
+          });
           expect(r.status).toBeLessThan(500);
           if (r.status >= 400) expect(r.body).toMatchObject({ type: expect.any(String), code: expect.any(String), statusCode: r.status });
           answered++;

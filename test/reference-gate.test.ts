@@ -152,7 +152,18 @@ describe('sessions', () => {
     const metadata = { order: 'A-1', nested: { n: 1, list: [true, null] } };
     const r = await createSession(P(4), { metadata, flow: 'on_ramp', user_reference: 'u-1' });
     expect(r.status).toBe(201);
-    expect(r.body).toMatchObject({ object: 'gate_session', partner_id: 'gate-04', mode: 'test', amount: '100.00', currency: 'EUR', status: 'open', metadata, kyc_pre_verified: false, cancel_url: null, flow: 'on_ramp' });
+    expect(r.body).toMatchObject({
+      object: 'gate_session',
+      partner_id: 'gate-04',
+      mode: 'test',
+      amount: '100.00',
+      currency: 'EUR',
+      status: 'open',
+      metadata,
+      kyc_pre_verified: false,
+      cancel_url: null,
+      flow: 'on_ramp',
+    });
     expect(r.body.client_secret).toMatch(/^gsec_/);
     const lifetime = Date.parse(r.body.expires_at) - Date.parse(r.body.created_at);
     expect(lifetime).toBe(fastProfile.reference!.sessionLifetimeSeconds * 1000);
@@ -163,10 +174,18 @@ describe('sessions', () => {
   });
 
   it('validates the body with 400s joined by "; "', async () => {
-    const r = await call(sandbox, 'POST', '/gate_sessions', { key: P(4).secretKey, body: { currency: 'eu' }, headers: { 'idempotency-key': crypto.randomUUID() } });
+    const r = await call(sandbox, 'POST', '/gate_sessions', {
+      key: P(4).secretKey,
+      body: { currency: 'eu' },
+      headers: { 'idempotency-key': crypto.randomUUID() },
+    });
     expectEnvelope(r, 400, 'invalid_request');
     expect(r.body.message.split('; ').length).toBeGreaterThanOrEqual(3);
-    expectEnvelope(await call(sandbox, 'POST', '/gate_sessions', { key: P(4).secretKey, body: '{not json', headers: { 'idempotency-key': crypto.randomUUID() } }), 400, 'invalid_request');
+    expectEnvelope(
+      await call(sandbox, 'POST', '/gate_sessions', { key: P(4).secretKey, body: '{not json', headers: { 'idempotency-key': crypto.randomUUID() } }),
+      400,
+      'invalid_request',
+    );
   });
 
   it('idempotency: replay returns the original, another body gives 409, missing key gives 400', async () => {
@@ -221,7 +240,11 @@ describe('sessions', () => {
     await call(sandbox, 'POST', `/_sandbox/gate_sessions/${exp.id}/expire`, { key: p.secretKey, body: {} });
     // Retrieve never changes status.
     expect((await call(sandbox, 'GET', `/gate_sessions/${exp.id}`, { key: p.secretKey })).body.status).toBe('open');
-    const boot = await call(sandbox, 'POST', '/embed/bootstrap', { key: p.publishableKey, body: { clientSecret: exp.client_secret }, headers: { origin: p.allowedOrigins![0]! } });
+    const boot = await call(sandbox, 'POST', '/embed/bootstrap', {
+      key: p.publishableKey,
+      body: { clientSecret: exp.client_secret },
+      headers: { origin: p.allowedOrigins![0]! },
+    });
     expect(boot.status).toBe(409);
     expect((await call(sandbox, 'GET', `/gate_sessions/${exp.id}`, { key: p.secretKey })).body.status).toBe('expired');
     expectEnvelope(await call(sandbox, 'POST', `/gate_sessions/${exp.id}/cancel`, { key: p.secretKey }), 409, 'conflict');
@@ -245,7 +268,11 @@ describe('events', () => {
       const c = (await createSession(p)).body;
       await call(sandbox, 'POST', `/_sandbox/gate_sessions/${c.id}/expire`, { key: p.secretKey, body: {} });
       for (let i = 0; i < 3; i++) {
-        await call(sandbox, 'POST', '/embed/bootstrap', { key: p.publishableKey, body: { clientSecret: c.client_secret }, headers: { origin: p.allowedOrigins![0]! } });
+        await call(sandbox, 'POST', '/embed/bootstrap', {
+          key: p.publishableKey,
+          body: { clientSecret: c.client_secret },
+          headers: { origin: p.allowedOrigins![0]! },
+        });
       }
       await waitFor(() => rx.got.length >= 6);
       await sleep(100);
@@ -298,7 +325,11 @@ describe('embed', () => {
     expectEnvelope(await call(sandbox, 'POST', '/embed/bootstrap', { key: p.secretKey, body: {}, headers: { origin } }), 403, 'forbidden');
     // Another partner's client secret.
     const foreign = (await createSession(P(11))).body;
-    expectEnvelope(await call(sandbox, 'POST', '/embed/bootstrap', { key: p.publishableKey, body: { clientSecret: foreign.client_secret }, headers: { origin } }), 403, 'forbidden');
+    expectEnvelope(
+      await call(sandbox, 'POST', '/embed/bootstrap', { key: p.publishableKey, body: { clientSecret: foreign.client_secret }, headers: { origin } }),
+      403,
+      'forbidden',
+    );
   });
 
   it('refreshes while the session is open, not after cancel', async () => {
@@ -321,7 +352,10 @@ describe('branding', () => {
     expect(g.body).toEqual({ object: 'branding', logo_url: null, primary_color: null, secondary_color: null, accent_color: null, brand_name: null });
     const a = await call(sandbox, 'PATCH', '/branding', { key: p.secretKey, body: { brand_name: 'x'.repeat(64), primary_color: '#A1b2C3' } });
     expect(a.status).toBe(200);
-    const b = await call(sandbox, 'PATCH', '/branding', { key: p.secretKey, body: { logo_url: `https://cdn.example.test/${'a'.repeat(2048 - 'https://cdn.example.test/'.length)}` } });
+    const b = await call(sandbox, 'PATCH', '/branding', {
+      key: p.secretKey,
+      body: { logo_url: `https://cdn.example.test/${'a'.repeat(2048 - 'https://cdn.example.test/'.length)}` },
+    });
     expect(b.status).toBe(200);
     expect(b.body.brand_name).toBe('x'.repeat(64));
     expect(b.body.primary_color).toBe('#A1b2C3');
@@ -406,7 +440,11 @@ describe('webhook operations', () => {
 
       expectEnvelope(await call(sandbox, 'POST', `/webhooks/deliveries/${d.id}/replay`, { key: P(16).secretKey, body: {} }), 404, 'not_found');
       healthy = true;
-      const rp = await call(sandbox, 'POST', `/webhooks/deliveries/${d.id}/replay`, { key: p.secretKey, body: {}, headers: { 'idempotency-key': crypto.randomUUID() } });
+      const rp = await call(sandbox, 'POST', `/webhooks/deliveries/${d.id}/replay`, {
+        key: p.secretKey,
+        body: {},
+        headers: { 'idempotency-key': crypto.randomUUID() },
+      });
       expect(rp.status).toBe(200);
       await waitFor(() => rx.got.length >= 6);
       expect(rx.got[5]!.headers['x-gate-event-id']).toBe(rx.got[0]!.headers['x-gate-event-id']);
@@ -463,7 +501,9 @@ describe('rate limits', () => {
       // POST /gate_sessions: 10 per minute of its own.
       const created: number[] = [];
       for (let i = 0; i < 11; i++) {
-        created.push((await call(url, 'POST', '/gate_sessions', { key: P(35).secretKey, body: sessionBody, headers: { 'idempotency-key': crypto.randomUUID() } })).status);
+        created.push(
+          (await call(url, 'POST', '/gate_sessions', { key: P(35).secretKey, body: sessionBody, headers: { 'idempotency-key': crypto.randomUUID() } })).status,
+        );
       }
       expect(created.filter((c) => c === 201)).toHaveLength(10);
       expect(created[10]).toBe(429);
@@ -473,7 +513,9 @@ describe('rate limits', () => {
   });
 
   it('rejects an unknown fault name listing the valid ones', async () => {
-    await expect(startReference({ profile: base, ephemeralPorts: true, faults: ['no-such-fault'] })).rejects.toThrow(/Valid faults: .*sess-cancel-terminal-200/);
+    await expect(startReference({ profile: base, ephemeralPorts: true, faults: ['no-such-fault'] })).rejects.toThrow(
+      /Valid faults: .*sess-cancel-terminal-200/,
+    );
   });
 });
 
@@ -513,7 +555,9 @@ describe('seeded faults change the behaviour they name', () => {
     'embed-origin-subdomain-match': async (u) =>
       (await call(u, 'POST', '/embed/bootstrap', { key: P(2).publishableKey, body: {}, headers: { origin: 'https://a.shop02.example.test' } })).status === 200,
     'embed-csp-wildcard': async (u) =>
-      (await call(u, 'POST', '/embed/bootstrap', { key: P(2).publishableKey, body: {}, headers: { origin: P(2).allowedOrigins![0]! } })).headers.get('content-security-policy') === 'frame-ancestors *',
+      (await call(u, 'POST', '/embed/bootstrap', { key: P(2).publishableKey, body: {}, headers: { origin: P(2).allowedOrigins![0]! } })).headers.get(
+        'content-security-policy',
+      ) === 'frame-ancestors *',
     'brand-name-max-65': async (u) => (await call(u, 'PATCH', '/branding', { key: P(2).secretKey, body: { brand_name: 'x'.repeat(65) } })).status === 200,
     'whops-limit-max-off-by-one': async (u) => (await call(u, 'GET', '/webhooks/deliveries?limit=201', { key: P(2).secretKey })).status === 200,
     'rate-first-window-off-by-one': async (u) => {

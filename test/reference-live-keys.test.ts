@@ -72,7 +72,10 @@ describe('live keys of the embedded target', () => {
     const input = join(tmp, 'serve-in.json');
     const written = join(tmp, 'serve-out.json');
     writeFileSync(input, JSON.stringify(raw));
-    const child = spawn(process.execPath, [join(root, 'bin/rampart.js'), 'serve', '--profile', input, '--write-profile', written], { cwd: root, env: { ...process.env, NO_COLOR: '1' } });
+    const child = spawn(process.execPath, [join(root, 'bin/rampart.js'), 'serve', '--profile', input, '--write-profile', written], {
+      cwd: root,
+      env: { ...process.env, NO_COLOR: '1' },
+    });
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
     child.stderr.on('data', (c: Buffer) => (out += c.toString()));
@@ -86,7 +89,8 @@ describe('live keys of the embedded target', () => {
       const running = loadProfile(written);
       const p1 = running.gate.partners[0]!;
       expect(p1.liveSecretKey).toBe(issueLiveKeys(loadProfile(input)).gate.partners[0]!.liveSecretKey);
-      const get = (baseUrl: string, key: string) => fetch(`${baseUrl}/gate_sessions`, { headers: { authorization: `Bearer ${key}` }, signal: AbortSignal.timeout(5_000) });
+      const get = (baseUrl: string, key: string) =>
+        fetch(`${baseUrl}/gate_sessions`, { headers: { authorization: `Bearer ${key}` }, signal: AbortSignal.timeout(5_000) });
       expect((await get(running.gate.baseUrls.production!, p1.liveSecretKey!)).status).toBe(200);
       expect((await get(running.gate.baseUrls.sandbox, p1.liveSecretKey!)).status).toBe(403);
     } finally {

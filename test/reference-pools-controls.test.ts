@@ -25,7 +25,11 @@ afterAll(async () => {
 async function call(method: string, path: string, key: string, opts: { body?: unknown; url?: string } = {}) {
   const headers: Record<string, string> = { authorization: `Bearer ${key}` };
   if (opts.body !== undefined) headers['content-type'] = 'application/json';
-  const r = await fetch(`${opts.url ?? ref.urls.poolsSandbox}${path}`, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
+  const r = await fetch(`${opts.url ?? ref.urls.poolsSandbox}${path}`, {
+    method,
+    headers,
+    body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+  });
   const text = await r.text();
   return { status: r.status, body: text ? JSON.parse(text) : undefined };
 }
@@ -72,7 +76,14 @@ describe('pools partner traits and sandbox controls', () => {
 
   it('a pool state applies to the calling partner only, and back', async () => {
     const [a, b] = [byName('pools-05'), byName('pools-06')];
-    const quote = { side: 'on_ramp', fiatCurrency: 'EUR', cryptoCurrency: 'USDT', amount: '50.00', cryptoNetwork: 'ethereum', destAddress: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' };
+    const quote = {
+      side: 'on_ramp',
+      fiatCurrency: 'EUR',
+      cryptoCurrency: 'USDT',
+      amount: '50.00',
+      cryptoNetwork: 'ethereum',
+      destAddress: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+    };
     expect((await call('POST', `${prefix}/pools/EUR-USDT/state`, a.secretKey, { body: { state: 'rate_unavailable' } })).status).toBe(200);
     const un = await call('POST', '/pools/EUR-USDT/quote', a.secretKey, { body: quote });
     expect([un.status, un.body.available, un.body.unavailableReason]).toEqual([200, false, 'rate_unavailable']);
@@ -81,7 +92,9 @@ describe('pools partner traits and sandbox controls', () => {
     await call('POST', `${prefix}/pools/EUR-USDT/state`, a.secretKey, { body: { state: 'available' } });
     expect((await call('POST', '/pools/EUR-USDT/quote', a.secretKey, { body: quote })).body.executable).toBe(true);
     expect((await call('POST', `${prefix}/pools/EUR-USDT/state`, a.secretKey, { body: { state: 'closed' } })).status).toBe(400);
-    expect((await call('POST', `${prefix}/pools/EUR-USDT/state`, a.secretKey, { body: { state: 'available' }, url: ref.urls.poolsProduction })).status).toBe(403);
+    expect((await call('POST', `${prefix}/pools/EUR-USDT/state`, a.secretKey, { body: { state: 'available' }, url: ref.urls.poolsProduction })).status).toBe(
+      403,
+    );
   });
 
   it('a pay-in credits the balance and shows as payin_credit', async () => {

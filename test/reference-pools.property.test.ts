@@ -44,7 +44,13 @@ function property(call: Call) {
   return fc.asyncProperty(fc.array(Op, { minLength: 4, maxLength: 24 }), fc.constantFrom('settled', 'failed', 'released', 'returned'), async (ops, outcome) => {
     const quotes: string[] = [];
     for (let i = 0; i < 4; i++) {
-      const q = await call('POST', '/pools/EUR-USDT/quote', { side: 'on_ramp', fiatCurrency: 'EUR', cryptoCurrency: 'USDT', amount: '10.00', destAddress: '0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed' });
+      const q = await call('POST', '/pools/EUR-USDT/quote', {
+        side: 'on_ramp',
+        fiatCurrency: 'EUR',
+        cryptoCurrency: 'USDT',
+        amount: '10.00',
+        destAddress: '0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed',
+      });
       quotes.push(q.body.quoteId);
       await call('POST', `/_sandbox/trades/${q.body.quoteId}/outcome`, { outcome });
     }

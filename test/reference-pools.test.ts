@@ -22,7 +22,10 @@ let sandbox: string;
 let production: string;
 
 beforeAll(async () => {
-  ref = await startReference({ profile: { ...base, reference: { ...base.reference!, quoteTtlSeconds: 1, timeScale: 0.0001, attemptTimeoutMs: 300 } }, ephemeralPorts: true });
+  ref = await startReference({
+    profile: { ...base, reference: { ...base.reference!, quoteTtlSeconds: 1, timeScale: 0.0001, attemptTimeoutMs: 300 } },
+    ephemeralPorts: true,
+  });
   sandbox = ref.urls.poolsSandbox;
   production = ref.urls.poolsProduction;
 });
@@ -57,7 +60,15 @@ function expectError(r: Res, status: number, code?: string): void {
   if (code) expect(r.body.code).toBe(code);
 }
 
-const quoteBody = (extra: Record<string, unknown> = {}) => ({ side: 'on_ramp', fiatCurrency: 'EUR', cryptoCurrency: 'USDT', amount: '100.00', cryptoNetwork: 'ethereum', destAddress: ADDR, ...extra });
+const quoteBody = (extra: Record<string, unknown> = {}) => ({
+  side: 'on_ramp',
+  fiatCurrency: 'EUR',
+  cryptoCurrency: 'USDT',
+  amount: '100.00',
+  cryptoNetwork: 'ethereum',
+  destAddress: ADDR,
+  ...extra,
+});
 
 async function firmQuote(p: PoolsPartner = funded, extra: Record<string, unknown> = {}): Promise<any> {
   const r = await call('POST', '/pools/EUR-USDT/quote', { key: p.secretKey, body: quoteBody(extra) });
@@ -119,7 +130,11 @@ describe('pools quotes', () => {
     const { destAddress: _omit, ...noAddr } = quoteBody();
     expectError(await call('POST', '/pools/EUR-USDT/quote', { key: funded.secretKey, body: noAddr }), 400, 'dest_address_required');
     expectError(await call('POST', '/pools/EUR-USDT/quote', { key: funded.secretKey, body: quoteBody({ destAddress: '0x1234' }) }), 400, 'invalid_address');
-    expectError(await call('POST', '/pools/EUR-USDT/quote', { key: funded.secretKey, body: quoteBody({ destAddress: breakChecksum(ADDR) }) }), 400, 'invalid_address_checksum');
+    expectError(
+      await call('POST', '/pools/EUR-USDT/quote', { key: funded.secretKey, body: quoteBody({ destAddress: breakChecksum(ADDR) }) }),
+      400,
+      'invalid_address_checksum',
+    );
     await firmQuote(funded, { destAddress: ADDR.toLowerCase() });
     await firmQuote(funded, { destAddress: `0x${ADDR.slice(2).toUpperCase()}` });
     const { cryptoNetwork: _n, ...noNet } = quoteBody();
@@ -153,7 +168,10 @@ describe('pools transact', () => {
   it('402 beyond the balance, 501 off_ramp, 409 on expired and rejected quotes, 429 past the velocity cap', async () => {
     const big = await firmQuote(funded, { amount: '1000000.00' });
     expectError(await transact(funded, big.quoteId), 402);
-    const off = await call('POST', '/pools/EUR-USDT/quote', { key: byName('pools-03').secretKey, body: { side: 'off_ramp', fiatCurrency: 'EUR', cryptoCurrency: 'USDT', amount: '50' } });
+    const off = await call('POST', '/pools/EUR-USDT/quote', {
+      key: byName('pools-03').secretKey,
+      body: { side: 'off_ramp', fiatCurrency: 'EUR', cryptoCurrency: 'USDT', amount: '50' },
+    });
     expect(off.status).toBe(201);
     expectError(await transact(byName('pools-03'), off.body.quoteId), 501);
     const rej = await firmQuote();

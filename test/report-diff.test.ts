@@ -27,8 +27,18 @@ describe('lineDiff', () => {
     const a = Array.from({ length: 60 }, (_, i) => `line ${i % 7} ${i % 3}`).join('\n');
     const b = Array.from({ length: 55 }, (_, i) => `line ${i % 5} ${i % 3}`).join('\n');
     const d = lineDiff(a, b);
-    expect(d.filter((l) => l.op !== 'add').map((l) => l.text).join('\n')).toBe(a);
-    expect(d.filter((l) => l.op !== 'del').map((l) => l.text).join('\n')).toBe(b);
+    expect(
+      d
+        .filter((l) => l.op !== 'add')
+        .map((l) => l.text)
+        .join('\n'),
+    ).toBe(a);
+    expect(
+      d
+        .filter((l) => l.op !== 'del')
+        .map((l) => l.text)
+        .join('\n'),
+    ).toBe(b);
   });
 
   it('very long texts are shown whole (one removed, one added) instead of an unbounded table', () => {

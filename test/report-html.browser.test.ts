@@ -54,8 +54,22 @@ function richResults(runId: string, passedCount: number): RunResults {
     profile: { name: 'embedded', baseUrls: { gateSandbox: 'http://127.0.0.1:4010/v1', poolsSandbox: 'http://127.0.0.1:4020' } },
     environment: { node: process.version, platform: 'linux-x64', host: 'ci', specVersion: '2026-10' },
     requirements: [
-      { id: 'GATE-SESS-CANCEL-TERMINAL-409', service: 'gate', title: 'Cancel of a terminal session is 409', section: 'Sessions', status: 'failed', checks: [{ name: 'cancel completed', status: 'failed', durationMs: 30, failure }] },
-      { id: 'GATE-ERR-ENVELOPE', service: 'gate', title: 'Error envelope', section: 'Errors', status: 'passed', checks: [{ name: 'envelope', status: 'passed', durationMs: 5 }] },
+      {
+        id: 'GATE-SESS-CANCEL-TERMINAL-409',
+        service: 'gate',
+        title: 'Cancel of a terminal session is 409',
+        section: 'Sessions',
+        status: 'failed',
+        checks: [{ name: 'cancel completed', status: 'failed', durationMs: 30, failure }],
+      },
+      {
+        id: 'GATE-ERR-ENVELOPE',
+        service: 'gate',
+        title: 'Error envelope',
+        section: 'Errors',
+        status: 'passed',
+        checks: [{ name: 'envelope', status: 'passed', durationMs: 5 }],
+      },
       { id: 'POOLS-TTL-ABOUT-15S', service: 'pools', title: 'Quote TTL about 15 s', section: 'Quotes', status: 'skipped', reason: 'depth quick', checks: [] },
       { id: 'POOLS-BAL-SHAPE', service: 'pools', title: 'Balance shape', section: 'Balances', status: 'not_covered', checks: [] },
     ],
@@ -67,10 +81,19 @@ function richResults(runId: string, passedCount: number): RunResults {
     ],
     metrics: {
       k6Dashboards: { smoke: ['k6/smoke/dashboard.html'] },
-      latency: { 'gate.sessions': { p50: 8, p90: 15, p95: 21, p99: 40, max: 95, count: 400 }, 'pools.quote': { p50: 12, p90: 30, p95: 45 + passedCount, p99: 80, max: 120, count: 900 } },
+      latency: {
+        'gate.sessions': { p50: 8, p90: 15, p95: 21, p99: 40, max: 95, count: 400 },
+        'pools.quote': { p50: 12, p90: 30, p95: 45 + passedCount, p99: 80, max: 120, count: 900 },
+      },
       rateLimits: [
         { scenario: 'burst', key: 'partner-01', window: '10s', documented: { limit: 10, windowMs: 10_000 }, measured: { firstRejectedRequest: 11, atMs: 420 } },
-        { scenario: 'rate-limits', case: 'minute', window: '1m', documented: { limit: 60, windowMs: 60_000, firstRejectedRequest: 61 }, measured: { firstRejectedRequest: 63, atMs: 3100 } },
+        {
+          scenario: 'rate-limits',
+          case: 'minute',
+          window: '1m',
+          documented: { limit: 60, windowMs: 60_000, firstRejectedRequest: 61 },
+          measured: { firstRejectedRequest: 63, atMs: 3100 },
+        },
       ],
       quoteTtl: { samplesSeconds: [14.2, 14.8, 15.1, 15.0, 15.6, 16.9, 13.9, 15.2], toleranceSeconds: 2, expectedSeconds: 15 },
       retryGaps: [
@@ -83,12 +106,15 @@ function richResults(runId: string, passedCount: number): RunResults {
 
 describe('report.html', () => {
   it.skipIf(!chromium)(
-    chromium ? `report.html in headless Chromium (${chromium})` : 'report.html in headless Chromium (skipped: no chromium binary; install Debian\'s chromium or set CHROMIUM_PATH)',
+    chromium
+      ? `report.html in headless Chromium (${chromium})`
+      : "report.html in headless Chromium (skipped: no chromium binary; install Debian's chromium or set CHROMIUM_PATH)",
     async () => {
       const { chromium: pw } = await import('playwright-core');
       const reportsDir = join(tmp, 'reports');
       // Two earlier runs so the trend chart has lines.
-      for (const [i, at] of ['2026-11-21T03:00:00Z', '2026-11-22T03:00:00Z'].entries()) await writeRun(richResults(newRunId(new Date(at)), 10 + i), { reportsDir });
+      for (const [i, at] of ['2026-11-21T03:00:00Z', '2026-11-22T03:00:00Z'].entries())
+        await writeRun(richResults(newRunId(new Date(at)), 10 + i), { reportsDir });
       const { dir } = await writeRun(richResults(newRunId(), 13), { reportsDir });
       const shots = resolve('.tmp');
       mkdirSync(shots, { recursive: true });

@@ -64,7 +64,14 @@ function fixture(runId: string, opts: { failing: boolean; extraRequirement?: boo
     { id: 'GATE-ERR-ENVELOPE', service: 'gate', title: 'Errors use the envelope', section: 'Errors', status: 'not_covered', checks: [] },
   ];
   if (opts.extraRequirement)
-    requirements.push({ id: 'GATE-AUTH-BEARER', service: 'gate', title: 'Bearer auth', section: 'Auth', status: 'failed', checks: [{ name: 'bearer', status: 'failed', durationMs: 3, failure: { message: 'no 401' } }] });
+    requirements.push({
+      id: 'GATE-AUTH-BEARER',
+      service: 'gate',
+      title: 'Bearer auth',
+      section: 'Auth',
+      status: 'failed',
+      checks: [{ name: 'bearer', status: 'failed', durationMs: 3, failure: { message: 'no 401' } }],
+    });
   const count = (s: string) => requirements.filter((r) => r.status === s).length;
   return withSummary({
     runId,
@@ -77,10 +84,27 @@ function fixture(runId: string, opts: { failing: boolean; extraRequirement?: boo
     environment: { node: process.version, platform: 'linux-x64', host: 'ci', specVersion: '2026-10' },
     requirements,
     checks: [
-      { name: 'cancel a completed session', suite: 'conformance', file: 'gate/sessions.ts', requirements: ['GATE-SESS-CANCEL-TERMINAL-409'], status: opts.failing ? 'failed' : 'passed', durationMs: 40, failure: opts.failing ? failure : undefined },
-      { name: 'quote ttl "bounds" & <edge>', suite: 'load', requirements: ['POOLS-TTL-ABOUT-15S'], status: 'skipped', reason: 'depth quick & <no k6>', durationMs: 0 },
+      {
+        name: 'cancel a completed session',
+        suite: 'conformance',
+        file: 'gate/sessions.ts',
+        requirements: ['GATE-SESS-CANCEL-TERMINAL-409'],
+        status: opts.failing ? 'failed' : 'passed',
+        durationMs: 40,
+        failure: opts.failing ? failure : undefined,
+      },
+      {
+        name: 'quote ttl "bounds" & <edge>',
+        suite: 'load',
+        requirements: ['POOLS-TTL-ABOUT-15S'],
+        status: 'skipped',
+        reason: 'depth quick & <no k6>',
+        durationMs: 0,
+      },
     ],
-    observations: [{ topic: 'GATE-SESS-X', service: 'gate', check: 'cancel', value: { header: `Authorization: Bearer ${SK}`, whsec: WHSEC }, note: `saw ${GSEC}` }],
+    observations: [
+      { topic: 'GATE-SESS-X', service: 'gate', check: 'cancel', value: { header: `Authorization: Bearer ${SK}`, whsec: WHSEC }, note: `saw ${GSEC}` },
+    ],
     metrics: { latency: { 'gate.sessions': { p50: 10, p90: 20, p95: 25, p99: 40, max: 80, count: 100 } } },
     error: opts.failing ? { message: `partial run; key ${SK} rejected`, exitCode: 1 } : undefined,
   });
@@ -113,7 +137,16 @@ describe('secretScan', () => {
   it('finds every planted kind and ignores masked forms', () => {
     const text = `a ${SK} b ${PK} c ${GSEC} d ${WHSEC} e ${JWT} f Authorization: Bearer abcdefgh12345678`;
     const kinds = scanText(text).map((f) => f.kind);
-    expect(kinds).toEqual(expect.arrayContaining(['secret key (sk_)', 'publishable key (pk_)', 'client secret (gsec_)', 'webhook secret (whsec_)', 'JWT-shaped token', 'Authorization Bearer value']));
+    expect(kinds).toEqual(
+      expect.arrayContaining([
+        'secret key (sk_)',
+        'publishable key (pk_)',
+        'client secret (gsec_)',
+        'webhook secret (whsec_)',
+        'JWT-shaped token',
+        'Authorization Bearer value',
+      ]),
+    );
     expect(scanText('Bearer sk_test_[redacted] gsec_[redacted] whsec_[redacted] eyJ[redacted] Bearer [redacted]')).toEqual([]);
   });
 });
@@ -142,7 +175,9 @@ describe('writeRun', () => {
   it('redacts planted secrets in failure exchanges, observations and the run error', async () => {
     const { dir } = await writeRun(fixture(idB, { failing: true, extraRequirement: true }), { reportsDir });
     expect(scanDir(dir)).toEqual([]);
-    const all = readdirSync(dir).map((f) => readFileSync(join(dir, f), 'utf8')).join('\n');
+    const all = readdirSync(dir)
+      .map((f) => readFileSync(join(dir, f), 'utf8'))
+      .join('\n');
     for (const s of [SK, PK, GSEC, WHSEC, JWT]) expect(all).not.toContain(s);
     const r = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as RunResults;
     expect(r.error?.message).toContain('sk_test_[redacted]');
@@ -152,13 +187,24 @@ describe('writeRun', () => {
 
   it('results.json has the documented shape', () => {
     const r = JSON.parse(readFileSync(join(reportsDir, idB, 'results.json'), 'utf8'));
-    expect(r).toMatchObject({ runId: idB, startedAt: expect.any(String), finishedAt: expect.any(String), profile: { name: 'embedded', baseUrls: expect.any(Object) } });
+    expect(r).toMatchObject({
+      runId: idB,
+      startedAt: expect.any(String),
+      finishedAt: expect.any(String),
+      profile: { name: 'embedded', baseUrls: expect.any(Object) },
+    });
     expect(Object.keys(r.summary)).toEqual(expect.arrayContaining(['passed', 'failed', 'skipped', 'notCovered']));
     expect(r.summary).toMatchObject({ passed: 0, failed: 2, skipped: 1, notCovered: 1 });
     for (const q of r.requirements) {
-      expect(q).toMatchObject({ id: expect.stringMatching(/^(GATE|POOLS)-[A-Z0-9-]+$/), service: expect.stringMatching(/^(gate|pools)$/), title: expect.any(String), section: expect.any(String) });
+      expect(q).toMatchObject({
+        id: expect.stringMatching(/^(GATE|POOLS)-[A-Z0-9-]+$/),
+        service: expect.stringMatching(/^(gate|pools)$/),
+        title: expect.any(String),
+        section: expect.any(String),
+      });
       expect(['passed', 'failed', 'skipped', 'not_covered']).toContain(q.status);
-      for (const c of q.checks) expect(c).toMatchObject({ name: expect.any(String), status: expect.stringMatching(/^(passed|failed|skipped)$/), durationMs: expect.any(Number) });
+      for (const c of q.checks)
+        expect(c).toMatchObject({ name: expect.any(String), status: expect.stringMatching(/^(passed|failed|skipped)$/), durationMs: expect.any(Number) });
     }
     expect(r.requirements.find((q: { status: string }) => q.status === 'skipped').reason).toBe('depth quick');
     expect(Array.isArray(r.observations)).toBe(true);
@@ -216,7 +262,12 @@ describe('writeRun', () => {
 describe('writeRun masking and refusal', () => {
   it('masks an opaque Authorization Bearer value no known shape catches', async () => {
     const r = fixture(newRunId(), { failing: false });
-    r.observations.push({ topic: 'raw', service: 'gate', value: { authorization: 'Bearer opaqueToken987654321' }, note: 'Authorization: Bearer opaqueToken987654321' });
+    r.observations.push({
+      topic: 'raw',
+      service: 'gate',
+      value: { authorization: 'Bearer opaqueToken987654321' },
+      note: 'Authorization: Bearer opaqueToken987654321',
+    });
     const { dir } = await writeRun(r, { reportsDir: join(tmp, 'opaque') });
     for (const f of readdirSync(dir)) expect(readFileSync(join(dir, f), 'utf8')).not.toContain('opaqueToken987654321');
     expect(scanDir(dir)).toEqual([]);
@@ -225,11 +276,19 @@ describe('writeRun masking and refusal', () => {
   it('throws naming the file and kind, never the secret, when redaction misses a secret', async () => {
     // Simulates a redaction gap: the scan is the last line of defence and must stop the write.
     vi.resetModules();
-    vi.doMock('../src/secrets/index.js', async (importOriginal) => ({ ...(await importOriginal<object>()), redact: (t: string) => t, redactDeep: <T>(v: T) => v, maskAuthorizationBearer: (t: string) => t }));
+    vi.doMock('../src/secrets/index.js', async (importOriginal) => ({
+      ...(await importOriginal<object>()),
+      redact: (t: string) => t,
+      redactDeep: <T>(v: T) => v,
+      maskAuthorizationBearer: (t: string) => t,
+    }));
     try {
       const { writeRun: writeUnredacted } = await import('../src/report/writeRun.js');
       const r = fixture(newRunId(), { failing: false });
-      const err = await writeUnredacted(r, { reportsDir: join(tmp, 'refuse') }).then(() => undefined, (e: Error) => e);
+      const err = await writeUnredacted(r, { reportsDir: join(tmp, 'refuse') }).then(
+        () => undefined,
+        (e: Error) => e,
+      );
       expect(err?.message).toMatch(/^secret scan: .*webhook secret \(whsec_\) in results\.json/);
       for (const s of [SK, PK, GSEC, WHSEC, JWT]) expect(err?.message).not.toContain(s);
       expect(existsSync(join(tmp, 'refuse', r.runId, 'results.json'))).toBe(false);
@@ -273,25 +332,41 @@ describe('toHtml, reviewer first', () => {
     r.checks[0]!.failure!.reproduce = REPRO;
     r.checks[0]!.failure!.expected = '409 {"type":"conflict","status":"open"}';
     r.checks[0]!.failure!.actual = '200 {"type":"conflict","status":"cancelled"}';
-    r.checks.push({ name: 'bearer', suite: 'conformance', requirements: ['GATE-AUTH-BEARER'], status: 'failed', durationMs: 3, failure: { message: 'no 401' } });
+    r.checks.push({
+      name: 'bearer',
+      suite: 'conformance',
+      requirements: ['GATE-AUTH-BEARER'],
+      status: 'failed',
+      durationMs: 3,
+      failure: { message: 'no 401' },
+    });
     r.summary = withSummary(r).summary;
     r.observations.push(
       { topic: 'GATE-EMBED-CROSS-PARTNER', service: 'gate', check: 'embed a', value: 403 },
       { topic: 'GATE-EMBED-CROSS-PARTNER', service: 'gate', check: 'embed b', value: 404 },
       { topic: 'GATE-EMBED-CROSS-PARTNER', service: 'gate', check: 'embed c', value: 404 },
     );
-    r.metrics = { ...r.metrics, k6Dashboards: { smoke: ['k6/smoke/dashboard.html'], 'rate-limits': ['k6/rate-limits/segment-1/dashboard.html', 'k6/rate-limits/segment-2/dashboard.html'], evil: ['javascript:alert(1).html', '../../etc/x.html', '/abs.html'] } };
+    r.metrics = {
+      ...r.metrics,
+      k6Dashboards: {
+        smoke: ['k6/smoke/dashboard.html'],
+        'rate-limits': ['k6/rate-limits/segment-1/dashboard.html', 'k6/rate-limits/segment-2/dashboard.html'],
+        evil: ['javascript:alert(1).html', '../../etc/x.html', '/abs.html'],
+      },
+    };
     return r;
   }
 
-  it('reads in a reviewer\'s order: verdict, failures, not asserted, matrix, observations, charts, trend, spec map', () => {
+  it("reads in a reviewer's order: verdict, failures, not asserted, matrix, observations, charts, trend, spec map", () => {
     const html = toHtml(reviewed());
     const at = (marker: string) => {
       const i = html.indexOf(marker);
       expect(i, marker).toBeGreaterThan(0);
       return i;
     };
-    const order = ['id="verdict"', 'id="failures"', 'id="not-asserted"', 'id="matrix"', 'id="observations"', 'id="charts"', 'id="trend"', 'id="specmap"'].map(at);
+    const order = ['id="verdict"', 'id="failures"', 'id="not-asserted"', 'id="matrix"', 'id="observations"', 'id="charts"', 'id="trend"', 'id="specmap"'].map(
+      at,
+    );
     expect([...order].sort((a, b) => a - b)).toEqual(order);
     // The first failure card comes before any requirement row.
     expect(at('class="failure"')).toBeLessThan(at('<tr id="GATE-'));
@@ -320,7 +395,10 @@ describe('toHtml, reviewer first', () => {
 
   it('each failure shows the diff of expected and actual and its reproduction command with a copy button, escaped', () => {
     const html = toHtml(reviewed());
-    const cards = html.split('<article class="failure" id="failure-').slice(1).map((c) => c.split('</article>')[0]!);
+    const cards = html
+      .split('<article class="failure" id="failure-')
+      .slice(1)
+      .map((c) => c.split('</article>')[0]!);
     // Sorted by the requirement that broke.
     expect(cards.map((c) => /<h3><code>([A-Z0-9-]+)<\/code>/.exec(c)?.[1])).toEqual(['GATE-AUTH-BEARER', 'GATE-SESS-CANCEL-TERMINAL-409']);
     const card = cards[1]!;
@@ -333,7 +411,13 @@ describe('toHtml, reviewer first', () => {
     const cmd = /<pre class="cmd" id="(failure-\d+-cmd)">([^<]*)<\/pre>/.exec(card);
     expect(cmd).not.toBeNull();
     expect(card).toContain(`<button type="button" class="copy" data-copy="${cmd![1]}" hidden>copy</button>`);
-    const unescape = (t: string) => t.replace(/&#39;/g, "'").replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+    const unescape = (t: string) =>
+      t
+        .replace(/&#39;/g, "'")
+        .replace(/&quot;/g, '"')
+        .replace(/&lt;/g, '<')
+        .replace(/&gt;/g, '>')
+        .replace(/&amp;/g, '&');
     expect(unescape(cmd![2]!)).toBe(REPRO.command);
     expect(card).toContain('Set first: <code>GATE_SK_1</code>');
     expect(card).toContain('<li>set GATE_SK_1 &lt;first&gt;</li>');
@@ -346,7 +430,7 @@ describe('toHtml, reviewer first', () => {
     expect(scanText(html)).toEqual([]);
   });
 
-  it('not asserted, by reason: the verdict\'s groups with the requirement ids of each', () => {
+  it("not asserted, by reason: the verdict's groups with the requirement ids of each", () => {
     const r = fixture('na', { failing: false });
     const html = toHtml(r);
     const section = html.split('id="not-asserted"')[1]!.split('<h2')[0]!;
@@ -354,18 +438,34 @@ describe('toHtml, reviewer first', () => {
       { reason: 'skipped: depth quick', requirements: 1 },
       { reason: 'not covered: no reason given', requirements: 1 },
     ]);
-    expect(section).toContain('<li data-filterable><b>1</b> — skipped: depth quick <span class="small"><a href="#POOLS-TTL-ABOUT-15S"><code>POOLS-TTL-ABOUT-15S</code></a></span></li>');
+    expect(section).toContain(
+      '<li data-filterable><b>1</b> — skipped: depth quick <span class="small"><a href="#POOLS-TTL-ABOUT-15S"><code>POOLS-TTL-ABOUT-15S</code></a></span></li>',
+    );
     expect(section).toContain('<a href="#GATE-ERR-ENVELOPE">');
   });
 
-  it('not asserted: a partial requirement is listed under the verdict\'s reason, with its id', () => {
+  it("not asserted: a partial requirement is listed under the verdict's reason, with its id", () => {
     const base = fixture('np', { failing: false });
     const r = judged({
       ...base,
       checks: [
         { name: 'expire half', suite: 'conformance', requirements: ['GATE-SESS-CANCEL-TERMINAL-409'], status: 'passed', durationMs: 1 },
-        { name: 'expired half', suite: 'conformance', requirements: ['GATE-SESS-CANCEL-TERMINAL-409'], status: 'skipped', reason: 'no expire trigger', durationMs: 0 },
-        { name: 'unreachable', suite: 'conformance', requirements: ['GATE-ERR-5XX-SCRUBBED'], status: 'unverified', reason: 'no 5xx could be provoked', durationMs: 0 },
+        {
+          name: 'expired half',
+          suite: 'conformance',
+          requirements: ['GATE-SESS-CANCEL-TERMINAL-409'],
+          status: 'skipped',
+          reason: 'no expire trigger',
+          durationMs: 0,
+        },
+        {
+          name: 'unreachable',
+          suite: 'conformance',
+          requirements: ['GATE-ERR-5XX-SCRUBBED'],
+          status: 'unverified',
+          reason: 'no 5xx could be provoked',
+          durationMs: 0,
+        },
       ],
     });
     expect(r.summary.incompleteReasons.map((g) => g.reason).sort()).toEqual(['partial: skipped — no expire trigger', 'unverified: no 5xx could be provoked']);
@@ -380,11 +480,13 @@ describe('toHtml, reviewer first', () => {
     expect(section).toContain('4 in 2 topics');
     expect(section).toContain('<summary><code>GATE-EMBED-CROSS-PARTNER</code> <span class="small">gate · 3 observations · 2 distinct values</span></summary>');
     // One reading across a topic shows in its summary line, so the list reads without opening it.
-    expect(section).toMatch(/<summary><code>GATE-SESS-X<\/code> <span class="small">gate · 1 observation · 1 distinct value · <code>\{&quot;header&quot;:&quot;Authorization: Bearer sk_test_\[redacted\]&quot;,&quot;whsec&quot;:&quot;whsec_\[redacted\]&quot;\}<\/code><\/span><\/summary>/);
+    expect(section).toMatch(
+      /<summary><code>GATE-SESS-X<\/code> <span class="small">gate · 1 observation · 1 distinct value · <code>\{&quot;header&quot;:&quot;Authorization: Bearer sk_test_\[redacted\]&quot;,&quot;whsec&quot;:&quot;whsec_\[redacted\]&quot;\}<\/code><\/span><\/summary>/,
+    );
     expect(section.match(/<tr data-filterable>/g)).toHaveLength(4);
   });
 
-  it('links each k6 scenario\'s dashboard relative to the run directory, and nothing that is not a plain relative path', () => {
+  it("links each k6 scenario's dashboard relative to the run directory, and nothing that is not a plain relative path", () => {
     const html = toHtml(reviewed());
     expect(html).toContain('<a href="k6/smoke/dashboard.html">dashboard</a>');
     expect(html).toContain('<a href="k6/rate-limits/segment-1/dashboard.html">segment 1</a>');

@@ -32,11 +32,26 @@ beforeAll(async () => {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const auth = req.headers.authorization;
-      seen.push({ method: req.method!, url: req.url!, auth, idem: req.headers['idempotency-key'] as string | undefined, body: Buffer.concat(chunks).toString('utf8') });
+      seen.push({
+        method: req.method!,
+        url: req.url!,
+        auth,
+        idem: req.headers['idempotency-key'] as string | undefined,
+        body: Buffer.concat(chunks).toString('utf8'),
+      });
       const ok = auth === `Bearer ${SECRET}` || auth === `Bearer ${LITERAL_SECRET}`;
       const status = ok ? 409 : 401;
       res.writeHead(status, { 'content-type': 'application/json', 'x-request-id': 'req_fixed' });
-      res.end(JSON.stringify({ type: ok ? 'conflict' : 'unauthorized', code: ok ? 'conflict' : 'unauthorized', message: 'fixed', request_id: 'req_fixed', doc_url: null, statusCode: status }));
+      res.end(
+        JSON.stringify({
+          type: ok ? 'conflict' : 'unauthorized',
+          code: ok ? 'conflict' : 'unauthorized',
+          message: 'fixed',
+          request_id: 'req_fixed',
+          doc_url: null,
+          statusCode: status,
+        }),
+      );
     });
   });
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
@@ -164,7 +179,10 @@ describe('curlFor', () => {
     const a = await client(SECRET).post('/gate_sessions', { amount: '1.00' }, { idempotencyKey: 'idem-a' });
     const b = await client(SECRET).post('/gate_sessions/gs_9/cancel', undefined);
     const rep = reproduceSteps([a, b], { partner: 'gate-01' });
-    expect(rep.command.split('\n').filter((l) => l.startsWith('# step'))).toEqual(['# step 1/2: POST /v1/gate_sessions → 409', '# step 2/2: POST /v1/gate_sessions/gs_9/cancel → 409']);
+    expect(rep.command.split('\n').filter((l) => l.startsWith('# step'))).toEqual([
+      '# step 1/2: POST /v1/gate_sessions → 409',
+      '# step 2/2: POST /v1/gate_sessions/gs_9/cancel → 409',
+    ]);
     expect(rep.notes[0]).toMatch(/ids in later steps/);
     // The notes head the script as comments, so they survive where only the command is kept.
     expect(rep.command.split('\n')[0]).toBe(`# note: ${rep.notes[0]}`);
@@ -174,18 +192,13 @@ describe('curlFor', () => {
 });
 
 describe('shellWord', () => {
-  it.each([
-    ["it's"],
-    ['"double" and \'single\''],
-    ['$HOME ${PATH} `id` $(id)'],
-    ['back\\slash and \\\'mixed'],
-    ['new\nline\ttab'],
-    [''],
-    ["'''"],
-  ])('round-trips %j through sh unchanged', async (text) => {
-    const r = await sh(`printf %s ${shellWord([{ lit: text }])}`, {});
-    expect(r.stdout).toBe(text);
-  });
+  it.each([["it's"], ['"double" and \'single\''], ['$HOME ${PATH} `id` $(id)'], ["back\\slash and \\'mixed"], ['new\nline\ttab'], [''], ["'''"]])(
+    'round-trips %j through sh unchanged',
+    async (text) => {
+      const r = await sh(`printf %s ${shellWord([{ lit: text }])}`, {});
+      expect(r.stdout).toBe(text);
+    },
+  );
 
   it('splices a variable between literals', async () => {
     const r = await sh(`printf %s ${shellWord([{ lit: "a'" }, { env: 'X_VAR' }, { lit: '"b' }])}`, { X_VAR: 'v a l' });

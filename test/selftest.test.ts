@@ -33,31 +33,29 @@ describe('seeded faults', () => {
     console.log(`requirements without a seeded fault (reviewed):\n${FAULTLESS.map((f) => `- ${f.id}: ${f.reason}`).join('\n')}`);
   });
 
-  it(
-    `every conformance fault (${conformanceFaults.length}) makes a check fail naming one of its requirements, and every conformance check is failed that way`,
-    async () => {
-      const suites = await loadConformanceSuites();
-      const runs: FaultRun[] = [];
-      const queue = [...conformanceFaults];
-      await Promise.all(
-        Array.from({ length: PARALLEL }, async () => {
-          for (let f = queue.shift(); f; f = queue.shift()) {
-            const ref = await startEmbedded({ faults: [f.name] });
-            try {
-              const out = await runAgainst(ref, onlyChecksFor(suites, f.requirements), { concurrency: 12 });
-              runs.push({ fault: f, checks: out.checks });
-            } finally {
-              await ref.close();
-            }
+  it(`every conformance fault (${conformanceFaults.length}) makes a check fail naming one of its requirements, and every conformance check is failed that way`, async () => {
+    const suites = await loadConformanceSuites();
+    const runs: FaultRun[] = [];
+    const queue = [...conformanceFaults];
+    await Promise.all(
+      Array.from({ length: PARALLEL }, async () => {
+        for (let f = queue.shift(); f; f = queue.shift()) {
+          const ref = await startEmbedded({ faults: [f.name] });
+          try {
+            const out = await runAgainst(ref, onlyChecksFor(suites, f.requirements), { concurrency: 12 });
+            runs.push({ fault: f, checks: out.checks });
+          } finally {
+            await ref.close();
           }
-        }),
-      );
-      const all = suites.flatMap((s) => s.checks.filter((c) => c.depth !== 'full').map((c) => ({ file: s.file, name: c.name })));
-      const table = selfTestTable(runs, all);
-      console.log(`${table.lines.join('\n')}\n${runs.length - table.missedFaults.length}/${runs.length} faults caught; ${all.length - table.unprovenChecks.length}/${all.length} checks proven`);
-      expect(table.missedFaults).toEqual([]);
-      expect(table.unprovenChecks).toEqual([]);
-    },
-    1_200_000,
-  );
+        }
+      }),
+    );
+    const all = suites.flatMap((s) => s.checks.filter((c) => c.depth !== 'full').map((c) => ({ file: s.file, name: c.name })));
+    const table = selfTestTable(runs, all);
+    console.log(
+      `${table.lines.join('\n')}\n${runs.length - table.missedFaults.length}/${runs.length} faults caught; ${all.length - table.unprovenChecks.length}/${all.length} checks proven`,
+    );
+    expect(table.missedFaults).toEqual([]);
+    expect(table.unprovenChecks).toEqual([]);
+  }, 1_200_000);
 });

@@ -73,7 +73,10 @@ describe('the harness: several keys, one tenant', () => {
     const ref = await startReference({ profile: base, ephemeralPorts: true });
     try {
       // Only the multi-key partner and one other: the other tenant can only be `other`.
-      const profile: Profile = { ...ref.profile, gate: { ...ref.profile.gate, partners: ref.profile.gate.partners.filter((p) => p.name === multi.name || p.name === other.name) } };
+      const profile: Profile = {
+        ...ref.profile,
+        gate: { ...ref.profile.gate, partners: ref.profile.gate.partners.filter((p) => p.name === multi.name || p.name === other.name) },
+      };
       const pacer = new Pacer({ windowScale: profile.timing.rateWindowScale });
       // The main key and the first extra key have been busy this run: the second extra key is the least busy.
       for (const k of [multi.secretKey, multi.extraSecretKeys![0]!]) for (let i = 0; i < 3; i++) await pacer.acquire(k, 'GET', '/gate_sessions');
@@ -97,7 +100,14 @@ describe('the harness: several keys, one tenant', () => {
         }),
         file: 'test/tenant-keys.test.ts',
       };
-      const out = await runChecks({ profile, suites: [suite], depth: 'quick', pacer, partners: { gate: profile.gate.partners, pools: [] }, progress: createProgress({ live: false, quiet: true }) });
+      const out = await runChecks({
+        profile,
+        suites: [suite],
+        depth: 'quick',
+        pacer,
+        partners: { gate: profile.gate.partners, pools: [] },
+        progress: createProgress({ live: false, quiet: true }),
+      });
       expect(out.checks.map((c) => c.status)).toEqual(['passed']);
       const [s] = seen;
       expect(s!.held.partner.name).not.toBe(s!.other.partner.name);
@@ -133,7 +143,9 @@ describe('checks that create many objects size themselves by their key', () => {
       expect(out.checks).toHaveLength(2);
       for (const c of out.checks) {
         expect(c.status, c.name).toBe('skipped');
-        expect(c.reason).toMatch(/may take \d+ requests, and [\w-]+'s key has \d+ left in its 300-per-hour window this run — add gate partners or extraSecretKeys/);
+        expect(c.reason).toMatch(
+          /may take \d+ requests, and [\w-]+'s key has \d+ left in its 300-per-hour window this run — add gate partners or extraSecretKeys/,
+        );
       }
     } finally {
       await ref.close();

@@ -29,7 +29,10 @@ describe('requirement status', () => {
     expect(requirementStatus(quick, [c('passed'), c('skipped'), c('failed')], 'quick').status).toBe('failed');
   });
   it('unverified when nothing passed and a check could not reach the behaviour', () => {
-    expect(requirementStatus(quick, [c('unverified', 'x', 'no 5xx could be provoked'), c('skipped')], 'quick')).toMatchObject({ status: 'unverified', reason: 'no 5xx could be provoked' });
+    expect(requirementStatus(quick, [c('unverified', 'x', 'no 5xx could be provoked'), c('skipped')], 'quick')).toMatchObject({
+      status: 'unverified',
+      reason: 'no 5xx could be provoked',
+    });
   });
   it('not covered without a check; out of scope at quick for a full-depth rule', () => {
     expect(requirementStatus(quick, [], 'quick').status).toBe('not_covered');
@@ -39,7 +42,15 @@ describe('requirement status', () => {
 });
 
 function run(statuses: RunResults['requirements'][number]['status'][], extra: Partial<RunResults> = {}): RunResults {
-  const requirements = statuses.map((status, i) => ({ id: `R${i}`, service: 'gate' as const, title: 't', section: 's', status, reason: status === 'passed' ? undefined : `because ${status}`, checks: [] }));
+  const requirements = statuses.map((status, i) => ({
+    id: `R${i}`,
+    service: 'gate' as const,
+    title: 't',
+    section: 's',
+    status,
+    reason: status === 'passed' ? undefined : `because ${status}`,
+    checks: [],
+  }));
   const base = {
     runId: 'x',
     tool: { name: 'rampart' as const, version: '0' },

@@ -9,7 +9,9 @@ const BODY = '{"id":"5f0c6f1e-2d43-4c1b-9d0a-2f8f3f6f7a11","type":"webhook.test"
 const T = 1_790_000_000;
 
 function independentHex(secret: string, t: number, body: string): string {
-  return createHmac('sha256', Buffer.from(secret, 'utf8')).update(Buffer.from(`${t}.${body}`, 'utf8')).digest('hex');
+  return createHmac('sha256', Buffer.from(secret, 'utf8'))
+    .update(Buffer.from(`${t}.${body}`, 'utf8'))
+    .digest('hex');
 }
 
 describe('signGateBody / verifyGateSignature', () => {

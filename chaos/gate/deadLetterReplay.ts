@@ -32,7 +32,13 @@ export default defineSuite({
   checks: [
     check({
       name: "five failed attempts dead-letter the delivery with no sixth; another partner's replay is 404; the owner's replay delivers it under the same event id",
-      requirements: ['GATE-DLV-DEAD-LETTER-5', 'GATE-WHOPS-REPLAY-DEAD-LETTERED', 'GATE-WHOPS-REPLAY-FOREIGN-404', 'GATE-DLV-EVENT-ID-STABLE', 'GATE-DLV-SIGNED-EVERY-ATTEMPT'],
+      requirements: [
+        'GATE-DLV-DEAD-LETTER-5',
+        'GATE-WHOPS-REPLAY-DEAD-LETTERED',
+        'GATE-WHOPS-REPLAY-FOREIGN-404',
+        'GATE-DLV-EVENT-ID-STABLE',
+        'GATE-DLV-SIGNED-EVERY-ATTEMPT',
+      ],
       needs: ['gateWebhooksExclusive', 'gateOtherTenant'],
       // Four gaps to the fifth attempt, one last gap of listening for a sixth, one first gap for the replayed attempt.
       budgetMs: scheduleBudgetMs(MAX - 1, gapBoundMs(MAX - 2) + QUIET_EXTRA_MS + gapBoundMs(0) + 3 * LIST_SETTLE_MS),
@@ -71,16 +77,28 @@ export default defineSuite({
         // When a requeued delivery is attempted is not shown: allow one first retry gap.
         const all = await waitForAttempts(t, ev, MAX + 1, latestArrivalOf(t, 2), 'GATE-WHOPS-REPLAY-DEAD-LETTERED', 'the replayed delivery is requeued');
         expectSameIdAndSigned(t, ev, all);
-        t.expect.equal(all[MAX]!.answeredStatus, 200, 'the healthy receiver acknowledged the replayed event', { requirement: 'GATE-WHOPS-REPLAY-DEAD-LETTERED' });
+        t.expect.equal(all[MAX]!.answeredStatus, 200, 'the healthy receiver acknowledged the replayed event', {
+          requirement: 'GATE-WHOPS-REPLAY-DEAD-LETTERED',
+        });
         const done = await settledDelivery(t, actor, ev.delivery.id, ['succeeded'], LIST_SETTLE_MS, 'GATE-WHOPS-REPLAY-DEAD-LETTERED');
         t.expect.equal(done.delivery.status, 'succeeded', 'the replayed delivery is succeeded once the receiver answered 200', {
           requirement: 'GATE-WHOPS-REPLAY-DEAD-LETTERED',
           exchange: done.exchange,
         });
-        t.expect.that(done.delivery.delivered_at !== null, 'delivered_at is set on the replayed delivery', { requirement: 'GATE-WHOPS-REPLAY-DEAD-LETTERED', exchange: done.exchange });
-        t.observe('gate.webhooks.replay.attemptsAfter', done.delivery.attempts, 'attempts shown after a replay delivered at once (a fresh count or a running total: not shown)');
+        t.expect.that(done.delivery.delivered_at !== null, 'delivered_at is set on the replayed delivery', {
+          requirement: 'GATE-WHOPS-REPLAY-DEAD-LETTERED',
+          exchange: done.exchange,
+        });
+        t.observe(
+          'gate.webhooks.replay.attemptsAfter',
+          done.delivery.attempts,
+          'attempts shown after a replay delivered at once (a fresh count or a running total: not shown)',
+        );
         const again = await listedDelivery(t, actor, ev.delivery.id, 'GATE-WHOPS-REPLAY-DEAD-LETTERED');
-        t.expect.equal(again.delivery.event_id, ev.delivery.event_id, 'the replayed delivery keeps its event id', { requirement: 'GATE-DLV-EVENT-ID-STABLE', exchange: again.exchange });
+        t.expect.equal(again.delivery.event_id, ev.delivery.event_id, 'the replayed delivery keeps its event id', {
+          requirement: 'GATE-DLV-EVENT-ID-STABLE',
+          exchange: again.exchange,
+        });
       },
     }),
   ],

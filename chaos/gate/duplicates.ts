@@ -40,19 +40,43 @@ export default defineSuite({
           events.push({ delivery: t.expect.schema(ex, WebhookDelivery, 'GATE-DLV-AT-LEAST-ONCE') });
         }
         const ids = events.map((e) => e.delivery.event_id);
-        const seen = () => actor.hooks.attempts().slice(start).filter((e) => e.eventId !== undefined && ids.includes(e.eventId));
+        const seen = () =>
+          actor.hooks
+            .attempts()
+            .slice(start)
+            .filter((e) => e.eventId !== undefined && ids.includes(e.eventId));
         // Attempts under an id the target never listed: a redelivery that changed its event id.
-        const strangers = () => actor.hooks.attempts().slice(start).filter((e) => e.eventType === 'webhook.test' && !ids.includes(e.eventId ?? ''));
-        const acked = (id: string) => seen().some((e) => e.eventId === id && e.answeredStatus !== undefined && e.answeredStatus >= 200 && e.answeredStatus < 300);
+        const strangers = () =>
+          actor.hooks
+            .attempts()
+            .slice(start)
+            .filter((e) => e.eventType === 'webhook.test' && !ids.includes(e.eventId ?? ''));
+        const acked = (id: string) =>
+          seen().some((e) => e.eventId === id && e.answeredStatus !== undefined && e.answeredStatus >= 200 && e.answeredStatus < 300);
         try {
-          await actor.hooks.waitFor(() => ids.every(acked), latestArrivalOf(t, 2) + SEND_SLACK_MS, `an acknowledged attempt of each of ${EVENTS} events`, 'GATE-DLV-AT-LEAST-ONCE');
+          await actor.hooks.waitFor(
+            () => ids.every(acked),
+            latestArrivalOf(t, 2) + SEND_SLACK_MS,
+            `an acknowledged attempt of each of ${EVENTS} events`,
+            'GATE-DLV-AT-LEAST-ONCE',
+          );
         } catch {
           // A receiver that refused the signature never answered as programmed: the rule judged here was not reached.
           requireVerified(t, seen());
           t.expect.equal(strangers().length, 0, 'every webhook.test attempt carries one of the listed event ids', { requirement: 'GATE-DLV-EVENT-ID-STABLE' });
           t.expect.that(false, `each of the ${EVENTS} events is delivered again after its failed first attempt`, {
             requirement: 'GATE-DLV-AT-LEAST-ONCE',
-            actual: ids.map((id) => `${id}: ${seen().filter((e) => e.eventId === id).map((e) => e.answeredStatus).join(',') || 'never'}`).join('; '),
+            actual: ids
+              .map(
+                (id) =>
+                  `${id}: ${
+                    seen()
+                      .filter((e) => e.eventId === id)
+                      .map((e) => e.answeredStatus)
+                      .join(',') || 'never'
+                  }`,
+              )
+              .join('; '),
           });
         }
         const all = seen();
@@ -68,10 +92,15 @@ export default defineSuite({
         for (const ev of events) {
           const { delivery, exchange } = await settledDelivery(t, actor, ev.delivery.id, ['succeeded'], LIST_SETTLE_MS, 'GATE-DLV-LIST-AGREES');
           const got = all.filter((e) => e.eventId === ev.delivery.event_id).length;
-          t.expect.equal([delivery.status, delivery.attempts], ['succeeded', got], `delivery ${ev.delivery.id} is listed succeeded with the ${got} attempts the receiver saw`, {
-            requirement: 'GATE-DLV-LIST-AGREES',
-            exchange,
-          });
+          t.expect.equal(
+            [delivery.status, delivery.attempts],
+            ['succeeded', got],
+            `delivery ${ev.delivery.id} is listed succeeded with the ${got} attempts the receiver saw`,
+            {
+              requirement: 'GATE-DLV-LIST-AGREES',
+              exchange,
+            },
+          );
         }
       },
     }),

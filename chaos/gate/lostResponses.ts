@@ -46,7 +46,11 @@ async function listed<T extends { id: string }>(
   for (let page = 0; page < MAX_PAGES; page++) {
     const ex = await client.get(path, after ? { starting_after: after } : undefined);
     if (after && !cursorDocumented && ex.status !== 200) {
-      t.observe(`gate.retry.listCursor`, { path, status: ex.status }, `${path} refused starting_after (its query parameters are not shown): the walk stopped at page ${page}`);
+      t.observe(
+        `gate.retry.listCursor`,
+        { path, status: ex.status },
+        `${path} refused starting_after (its query parameters are not shown): the walk stopped at page ${page}`,
+      );
       return { ids, complete: false };
     }
     const list = t.expect.schema(t.expect.status(ex, 200, requirement), schema, requirement);
@@ -65,9 +69,14 @@ async function listed<T extends { id: string }>(
 
 /** Exactly one listed object carries the marker after the lost response and its retry. */
 function expectOne(t: CheckTools, found: Listed, noun: string, by: string, requirement: RequirementId): string {
-  t.expect.that(found.ids.length <= 1, `exactly one ${noun} carries ${by} after the lost response and its retry`, { requirement, expected: 1, actual: found.ids.length });
+  t.expect.that(found.ids.length <= 1, `exactly one ${noun} carries ${by} after the lost response and its retry`, {
+    requirement,
+    expected: 1,
+    actual: found.ids.length,
+  });
   if (found.ids.length === 0) t.unverified(`the ${noun} carrying ${by} was not found in the ${MAX_PAGES} list pages walked, so the count could not be made`);
-  if (!found.complete) t.observe(`gate.retry.${noun}ListBound`, MAX_PAGES, `the ${noun} list was longer than the pages walked; ${noun}s beyond them were not counted`);
+  if (!found.complete)
+    t.observe(`gate.retry.${noun}ListBound`, MAX_PAGES, `the ${noun} list was longer than the pages walked; ${noun}s beyond them were not counted`);
   return found.ids[0]!;
 }
 
@@ -86,12 +95,19 @@ export default defineSuite({
         const key = randomUUID();
         const count = () => listed(t, actor.client, '/gate_sessions', GateSessionList, (s) => s.user_reference === marker, R, true);
         let created: string | undefined;
-        const lost = await sendAndLoseResponse(t, kit, actor, 'gate', (c) => c.post('/gate_sessions', body, { idempotencyKey: key, retry: false, timeoutMs: LOST_REQUEST_TIMEOUT_MS }), {
-          reached: async () => {
-            created = (await count()).ids[0];
-            return created !== undefined;
+        const lost = await sendAndLoseResponse(
+          t,
+          kit,
+          actor,
+          'gate',
+          (c) => c.post('/gate_sessions', body, { idempotencyKey: key, retry: false, timeoutMs: LOST_REQUEST_TIMEOUT_MS }),
+          {
+            reached: async () => {
+              created = (await count()).ids[0];
+              return created !== undefined;
+            },
           },
-        });
+        );
         // The success status is not shown: any 2xx, answering the session the lost request created.
         const retry = expect2xx(t, await lost.client.post('/gate_sessions', body, { idempotencyKey: key, retry: false }), R, 'the retry with the same key');
         const session = t.expect.schema(retry, CreatedGateSession, R);
@@ -108,13 +124,24 @@ export default defineSuite({
         const input = newCustomerInput(t);
         const key = randomUUID();
         const count = () => listed(t, actor.client, '/customers', CustomerList, (c) => c.external_id === input.external_id, R, false);
-        const lost = await sendAndLoseResponse(t, kit, actor, 'gate', (c) => c.post('/customers', input, { idempotencyKey: key, retry: false, timeoutMs: LOST_REQUEST_TIMEOUT_MS }), {
-          reached: async () => (await count()).ids.length > 0,
-        });
+        const lost = await sendAndLoseResponse(
+          t,
+          kit,
+          actor,
+          'gate',
+          (c) => c.post('/customers', input, { idempotencyKey: key, retry: false, timeoutMs: LOST_REQUEST_TIMEOUT_MS }),
+          {
+            reached: async () => (await count()).ids.length > 0,
+          },
+        );
         // A second customer would collide on email/external_id (409): the retry must answer the first one. Its status and body are not shown: any 2xx.
         const retry = expect2xx(t, await lost.client.post('/customers', input, { idempotencyKey: key, retry: false }), R, 'the retry with the same key');
         const id = expectOne(t, await count(), 'customer', 'the external_id', R);
-        t.observe('gate.retry.customerAnswer', { status: retry.status, namesTheCustomer: retry.bodyText.includes(id) }, 'what the retried POST /customers answered (response not shown)');
+        t.observe(
+          'gate.retry.customerAnswer',
+          { status: retry.status, namesTheCustomer: retry.bodyText.includes(id) },
+          'what the retried POST /customers answered (response not shown)',
+        );
       },
     }),
     check({
@@ -127,15 +154,26 @@ export default defineSuite({
         const body = { gate_session_id: q.sessionId, quote_id: q.quoteId };
         const key = randomUUID();
         // No documented read shows a quote consumed before its pay-out id is known: the toxic's design (request forwarded, answer dropped) stages the case.
-        const lost = await sendAndLoseResponse(t, kit, actor, 'gate', (c) => c.post('/rails/pay_outs', body, { idempotencyKey: key, retry: false, timeoutMs: LOST_REQUEST_TIMEOUT_MS }));
+        const lost = await sendAndLoseResponse(t, kit, actor, 'gate', (c) =>
+          c.post('/rails/pay_outs', body, { idempotencyKey: key, retry: false, timeoutMs: LOST_REQUEST_TIMEOUT_MS }),
+        );
         // The quote redeems once: a second pay-out could only be a refusal here, so the original 201 is the first pay-out.
         const retry = t.expect.status(await lost.client.post('/rails/pay_outs', body, { idempotencyKey: key, retry: false }), 201, R);
         const p = t.expect.schema(retry, RailPayOut, R);
-        t.expect.equal([p.gate_session_id, p.quote_id], [q.sessionId, q.quoteId], 'the retry answers the pay-out of this quote', { requirement: R, exchange: retry });
+        t.expect.equal([p.gate_session_id, p.quote_id], [q.sessionId, q.quoteId], 'the retry answers the pay-out of this quote', {
+          requirement: R,
+          exchange: retry,
+        });
         const again = t.expect.status(await actor.client.post('/rails/pay_outs', body, { idempotencyKey: key, retry: false }), 201, R);
-        t.expect.equal(t.expect.schema(again, RailPayOut, R).id, p.id, 'a further retry with the key answers the same pay-out', { requirement: R, exchange: again });
+        t.expect.equal(t.expect.schema(again, RailPayOut, R).id, p.id, 'a further retry with the key answers the same pay-out', {
+          requirement: R,
+          exchange: again,
+        });
         const read = t.expect.status(await actor.client.get(`/rails/pay_outs/${encodeURIComponent(p.id)}`), 200, R);
-        t.expect.equal(t.expect.schema(read, RailPayOut, R).quote_id, q.quoteId, 'GET /rails/pay_outs/{id} answers the pay-out', { requirement: R, exchange: read });
+        t.expect.equal(t.expect.schema(read, RailPayOut, R).quote_id, q.quoteId, 'GET /rails/pay_outs/{id} answers the pay-out', {
+          requirement: R,
+          exchange: read,
+        });
       },
     }),
   ],

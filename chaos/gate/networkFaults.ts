@@ -38,7 +38,8 @@ function networkCheck(label: string, type: 'reset_peer' | 'timeout', attributes:
       const deadline = Date.now() + WH.attemptTimeoutMs + FIRST_ATTEMPT_SLACK_MS;
       let seen: Delivery = ev.delivery;
       for (let i = 0; seen.attempts < 1 || seen.status === 'in_flight'; i++) {
-        if (Date.now() > deadline) t.expect.that(false, 'the deliveries list shows the first attempt made', { requirement: R, actual: `${seen.status}, ${seen.attempts} attempts` });
+        if (Date.now() > deadline)
+          t.expect.that(false, 'the deliveries list shows the first attempt made', { requirement: R, actual: `${seen.status}, ${seen.attempts} attempts` });
         await t.sleep(Math.min(500, 20 * 2 ** i), 'first attempt on the faulty connection', 'target');
         seen = (await listedDelivery(t, actor, ev.delivery.id, R)).delivery;
       }

@@ -74,7 +74,11 @@ export default defineSuite({
         t.expect.that(delivery.delivered_at !== null, 'delivered_at is set on the succeeded delivery', L);
         t.expect.equal(delivery.next_attempt_at, null, 'next_attempt_at is null once delivered', L);
         t.expect.equal(delivery.event_id, ev.delivery.event_id, 'the listed delivery keeps its event id', L);
-        t.observe('gate.delivery.lastResponseStatus', delivery.last_response_status, 'last_response_status after a 500 then a 200 (its meaning is not spelled out)');
+        t.observe(
+          'gate.delivery.lastResponseStatus',
+          delivery.last_response_status,
+          'last_response_status after a 500 then a 200 (its meaning is not spelled out)',
+        );
         t.observe('gate.delivery.lastErrorAfterSuccess', delivery.last_error, 'last_error once delivered after a failed attempt (not shown)');
       },
     }),
@@ -95,7 +99,8 @@ export default defineSuite({
       depth: 'full',
       budgetMs: scheduleBudgetMs(GAPS),
       async run({ gateWebhooksExclusive: actor }, t: CheckTools) {
-        if (t.profile.timing.retryScale !== 1) t.skip(`the target declares a compressed schedule (timing.retryScale ${t.profile.timing.retryScale}): real time cannot be measured on it`);
+        if (t.profile.timing.retryScale !== 1)
+          t.skip(`the target declares a compressed schedule (timing.retryScale ${t.profile.timing.retryScale}): real time cannot be measured on it`);
         await fullSchedule(t, actor, 'GATE-DLV-SCHEDULE-REALTIME');
       },
     }),

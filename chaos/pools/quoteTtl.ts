@@ -57,7 +57,10 @@ export default defineSuite({
         await t.sleep(Math.max(0, deadline - BEFORE_EXPIRY_MS - oneWay - Date.now()), 'pools quote behind toxics: just before expiry', 'target');
         // The transact success status is not shown: any 2xx with the reserved trade of the quote.
         const ok = expect2xx(t, await send(early.quote.quoteId), R, 'a transact sent before expiry');
-        t.expect.equal(t.expect.schema(ok, TransactResponse, R).quoteId, early.quote.quoteId, 'the transact before expiry answers the trade of the quote', { requirement: R, exchange: ok });
+        t.expect.equal(t.expect.schema(ok, TransactResponse, R).quoteId, early.quote.quoteId, 'the transact before expiry answers the trade of the quote', {
+          requirement: R,
+          exchange: ok,
+        });
 
         const until = Math.max(Date.parse(late.quote.expiresAt), late.sentAt + TTL_MS + oneWay) + tol + 250;
         await t.sleep(Math.max(0, until - Date.now()), 'pools quote behind toxics: past expiry', 'target');

@@ -42,7 +42,11 @@ export default defineSuite({
         const bound = Math.max(MIN_WAIT_MS, latestArrivalOf(t, GAPS + 1));
         const capped = t.depth === 'quick' && bound > QUICK_SCHEDULE_BUDGET_MS;
         const waitMs = capped ? QUICK_SCHEDULE_BUDGET_MS : bound;
-        t.observe('pools-redelivery-wait-ms', waitMs, 'the pools retry schedule is not shown: redelivery is awaited within the Gate schedule at timing.retryScale');
+        t.observe(
+          'pools-redelivery-wait-ms',
+          waitMs,
+          'the pools retry schedule is not shown: redelivery is awaited within the Gate schedule at timing.retryScale',
+        );
         try {
           await actor.hooks.waitFor(() => mine().length >= 2, waitMs, 'redelivery of pool.transaction.settled', R);
         } catch {
@@ -51,7 +55,8 @@ export default defineSuite({
             t.unverified(
               `${fresh().length} new webhook attempt(s) arrived but none names the trade or its quote (the payload is not shown), so this trade's delivery could not be told apart`,
             );
-          if (got.length > 0 && acked(got[0]!)) t.unverified(`the receiver acknowledged the first attempt (${got[0]!.answeredStatus}) instead of failing it, so no redelivery was provoked`);
+          if (got.length > 0 && acked(got[0]!))
+            t.unverified(`the receiver acknowledged the first attempt (${got[0]!.answeredStatus}) instead of failing it, so no redelivery was provoked`);
           if (capped)
             t.unverified(
               `no redelivery within the ${Math.round(waitMs / 60_000)} min a quick run allows; the pools retry schedule is not shown and ` +
@@ -65,15 +70,23 @@ export default defineSuite({
         }
         const attempts = mine();
         // Failed by the programme (500) or refused by the receiver (400: the Gate recipe did not verify); either is a failed attempt.
-        if (acked(attempts[0]!)) t.unverified(`the receiver acknowledged the first attempt (${attempts[0]!.answeredStatus}), so the redelivery seen was not provoked by a failure`);
+        if (acked(attempts[0]!))
+          t.unverified(`the receiver acknowledged the first attempt (${attempts[0]!.answeredStatus}), so the redelivery seen was not provoked by a failure`);
         t.expect.equal(eventTypeOf(attempts[1]!), 'pool.transaction.settled', 'the redelivered event is pool.transaction.settled', { requirement: R });
         const eventIds = [...new Set(attempts.map((e) => e.eventId))];
-        t.expect.that(eventIds.length === 1 && typeof eventIds[0] === 'string', 'every attempt carries the same eventId (the dedupe key)', { requirement: R, actual: eventIds });
+        t.expect.that(eventIds.length === 1 && typeof eventIds[0] === 'string', 'every attempt carries the same eventId (the dedupe key)', {
+          requirement: R,
+          actual: eventIds,
+        });
         attempts.forEach((e, i) =>
-          t.expect.that(typeof e.headers['gate-signature'] === 'string' && e.headers['gate-signature'].length > 0, `attempt ${i + 1} carries a Gate-Signature header`, {
-            requirement: R,
-            actual: Object.keys(e.headers),
-          }),
+          t.expect.that(
+            typeof e.headers['gate-signature'] === 'string' && e.headers['gate-signature'].length > 0,
+            `attempt ${i + 1} carries a Gate-Signature header`,
+            {
+              requirement: R,
+              actual: Object.keys(e.headers),
+            },
+          ),
         );
         t.observe('pools-redelivery-gap-ms', attempts[1]!.arrivedAt - attempts[0]!.arrivedAt, 'pools retry schedule is not shown');
         t.observe(

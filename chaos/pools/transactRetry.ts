@@ -7,7 +7,19 @@ import { check, defineSuite, type CheckTools } from '../../src/runner/check.js';
 import { StoredQuote, TransactResponse } from '../../src/model/schemas/pools/index.js';
 import { expect2xx } from '../../support/expect.js';
 import { LOST_REQUEST_TIMEOUT_MS, sendAndLoseResponse } from '../../support/lostResponse.js';
-import { createFirmQuote, decEq, decSub, isTerminal, ledgerEntriesFor, mainPool, poll, poolPath, quotePath, readBalance, readTrade } from '../../support/pools/pools.js';
+import {
+  createFirmQuote,
+  decEq,
+  decSub,
+  isTerminal,
+  ledgerEntriesFor,
+  mainPool,
+  poll,
+  poolPath,
+  quotePath,
+  readBalance,
+  readTrade,
+} from '../../support/pools/pools.js';
 
 const R = 'POOLS-TX-RETRY-ONE-DEBIT';
 /** Settlement polls (GET /pools/transactions/{quoteId} advances settlement) before the ledger is judged. */
@@ -38,12 +50,25 @@ export default defineSuite({
         });
 
         // The transact success status is not shown: any 2xx answering the reserved trade of the quote.
-        const retry = expect2xx(t, await lost.client.post(path, { quoteId: quote.quoteId }, { idempotencyKey: key, retry: false }), R, 'the retry with the same key');
+        const retry = expect2xx(
+          t,
+          await lost.client.post(path, { quoteId: quote.quoteId }, { idempotencyKey: key, retry: false }),
+          R,
+          'the retry with the same key',
+        );
         const trade = t.expect.schema(retry, TransactResponse, R);
         t.expect.equal(trade.quoteId, quote.quoteId, 'the retry answers the trade of the quote transacted', { requirement: R, exchange: retry });
         // And again directly: the key keeps answering that one trade.
-        const again = expect2xx(t, await actor.client.post(path, { quoteId: quote.quoteId }, { idempotencyKey: key, retry: false }), R, 'a further retry with the key');
-        t.expect.equal(t.expect.schema(again, TransactResponse, R).transactId, trade.transactId, 'a further retry with the key answers the same trade', { requirement: R, exchange: again });
+        const again = expect2xx(
+          t,
+          await actor.client.post(path, { quoteId: quote.quoteId }, { idempotencyKey: key, retry: false }),
+          R,
+          'a further retry with the key',
+        );
+        t.expect.equal(t.expect.schema(again, TransactResponse, R).transactId, trade.transactId, 'a further retry with the key answers the same trade', {
+          requirement: R,
+          exchange: again,
+        });
 
         const stored = await readTrade(t, actor, trade.transactId, R);
         const after = await readBalance(t, actor, R);

@@ -85,7 +85,14 @@ export default defineSuite({
       requirements: ['GATE-AUTH-REVOKED-403', 'GATE-ERR-403-FORBIDDEN'],
       needs: ['gateRevokedPublishableKey', 'gateRaw'],
       async run({ gateRevokedPublishableKey: revoked, gateRaw: raw }, t: CheckTools) {
-        const ex = await raw.request({ method: 'POST', path: '/embed/bootstrap', body: {}, headers: { origin: revoked.origin }, auth: { bearer: revoked.key }, retry: false });
+        const ex = await raw.request({
+          method: 'POST',
+          path: '/embed/bootstrap',
+          body: {},
+          headers: { origin: revoked.origin },
+          auth: { bearer: revoked.key },
+          retry: false,
+        });
         expectGateError(t, ex, 403, 'GATE-AUTH-REVOKED-403');
       },
     }),
@@ -94,7 +101,14 @@ export default defineSuite({
       requirements: ['GATE-AUTH-MODE-MISMATCH-403', 'GATE-ERR-403-FORBIDDEN'],
       needs: ['gateLivePublishableKey', 'gateRaw'],
       async run({ gateLivePublishableKey: live, gateRaw: raw }, t: CheckTools) {
-        const ex = await raw.request({ method: 'POST', path: '/embed/bootstrap', body: {}, headers: { origin: live.origin }, auth: { bearer: live.key }, retry: false });
+        const ex = await raw.request({
+          method: 'POST',
+          path: '/embed/bootstrap',
+          body: {},
+          headers: { origin: live.origin },
+          auth: { bearer: live.key },
+          retry: false,
+        });
         expectGateError(t, ex, 403, 'GATE-AUTH-MODE-MISMATCH-403');
       },
     }),
@@ -103,7 +117,14 @@ export default defineSuite({
       requirements: ['GATE-AUTH-MODE-MISMATCH-403', 'GATE-ERR-403-FORBIDDEN'],
       needs: ['gateEmbed', 'gateProduction'],
       async run({ gateEmbed: actor, gateProduction: production }, t: CheckTools) {
-        const ex = await production.request({ method: 'POST', path: '/embed/bootstrap', body: {}, headers: { origin: actor.origin }, auth: { bearer: actor.publishableKey }, retry: false });
+        const ex = await production.request({
+          method: 'POST',
+          path: '/embed/bootstrap',
+          body: {},
+          headers: { origin: actor.origin },
+          auth: { bearer: actor.publishableKey },
+          retry: false,
+        });
         expectGateError(t, ex, 403, 'GATE-AUTH-MODE-MISMATCH-403');
       },
     }),
@@ -114,7 +135,14 @@ export default defineSuite({
       async run({ gateEmbed: actor }, t: CheckTools) {
         const R = 'GATE-AUTH-PK-SECRET-ROUTE';
         const list = await actor.client.request({ ...PROBE, auth: 'publishable', retry: false });
-        const create = await actor.client.request({ method: 'POST', path: '/gate_sessions', body: sessionBody(t), idempotencyKey: true, auth: 'publishable', retry: false });
+        const create = await actor.client.request({
+          method: 'POST',
+          path: '/gate_sessions',
+          body: sessionBody(t),
+          idempotencyKey: true,
+          auth: 'publishable',
+          retry: false,
+        });
         // Moving money: a pay-out, refused for the credential before its body (an unknown quote) is looked at.
         const money = await actor.client.request({
           method: 'POST',

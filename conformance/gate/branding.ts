@@ -84,9 +84,17 @@ export default defineSuite({
         const ex3 = await client.patch('/branding', colors);
         const b3 = branding(t, ex3, 'GATE-BRAND-COLOR-PATTERN');
         for (const [k, v] of Object.entries(colors)) {
-          t.expect.that(sameColor(b3[k as keyof typeof colors], v), `${k} ${v} is accepted and stored`, { requirement: 'GATE-BRAND-COLOR-PATTERN', expected: v, actual: b3[k as keyof typeof colors], exchange: ex3 });
+          t.expect.that(sameColor(b3[k as keyof typeof colors], v), `${k} ${v} is accepted and stored`, {
+            requirement: 'GATE-BRAND-COLOR-PATTERN',
+            expected: v,
+            actual: b3[k as keyof typeof colors],
+            exchange: ex3,
+          });
         }
-        t.expect.equal([b3.logo_url, b3.brand_name, b3.accent_color], [logo, name, before.accent_color], 'logo_url, brand_name and accent_color are kept', { requirement: M, exchange: ex3 });
+        t.expect.equal([b3.logo_url, b3.brand_name, b3.accent_color], [logo, name, before.accent_color], 'logo_url, brand_name and accent_color are kept', {
+          requirement: M,
+          exchange: ex3,
+        });
 
         const after = branding(t, await client.get('/branding'), M);
         t.expect.equal(
@@ -109,7 +117,11 @@ export default defineSuite({
         t.expect.equal(mine.brand_name, name, "the partner's PATCH sets its brand_name", { requirement: R });
         const ex = await other.client.get('/branding');
         const theirs = branding(t, ex, R);
-        t.expect.that(theirs.brand_name !== name, "another partner's branding does not show the partner's brand_name", { requirement: R, actual: theirs.brand_name, exchange: ex });
+        t.expect.that(theirs.brand_name !== name, "another partner's branding does not show the partner's brand_name", {
+          requirement: R,
+          actual: theirs.brand_name,
+          exchange: ex,
+        });
       },
     }),
     check({
@@ -149,7 +161,12 @@ export default defineSuite({
       requirements: ['GATE-BRAND-COLOR-PATTERN'],
       needs: ['gatePartner'],
       async run({ gatePartner: actor }, t: CheckTools) {
-        await expectRefused(t, actor, 'GATE-BRAND-COLOR-PATTERN', [{ primary_color: '#abcdeg' }, { secondary_color: 'abc' }, { accent_color: '#abc' }, { primary_color: '#abcdef0' }]);
+        await expectRefused(t, actor, 'GATE-BRAND-COLOR-PATTERN', [
+          { primary_color: '#abcdeg' },
+          { secondary_color: 'abc' },
+          { accent_color: '#abc' },
+          { primary_color: '#abcdef0' },
+        ]);
       },
     }),
   ],

@@ -51,8 +51,14 @@ export default defineSuite({
       async run({ gatePartner: actor, gateActiveAsset: symbol }, t: CheckTools) {
         const ex = expect2xx(t, await actor.client.get(assetPath(symbol)), 'GATE-CAP-ASSET-SINGLE');
         const asset = t.expect.schema(ex, SingleAsset, 'GATE-CAP-ASSET-SINGLE');
-        t.expect.equal(asset.symbol.toUpperCase(), symbol.toUpperCase(), 'the asset answered is the one asked for', { requirement: 'GATE-CAP-ASSET-SINGLE', exchange: ex });
-        t.expect.equal(asset.active, true, 'an asset served by symbol is active (an inactive one is 404)', { requirement: 'GATE-CAP-ASSET-SINGLE', exchange: ex });
+        t.expect.equal(asset.symbol.toUpperCase(), symbol.toUpperCase(), 'the asset answered is the one asked for', {
+          requirement: 'GATE-CAP-ASSET-SINGLE',
+          exchange: ex,
+        });
+        t.expect.equal(asset.active, true, 'an asset served by symbol is active (an inactive one is 404)', {
+          requirement: 'GATE-CAP-ASSET-SINGLE',
+          exchange: ex,
+        });
 
         const R = 'GATE-CAP-ASSET-SYMBOL-CASE-INSENSITIVE';
         const same = t.expect.schema(expect2xx(t, await actor.client.get(assetPath(swapCase(symbol))), R), SingleAsset, R);
@@ -109,11 +115,20 @@ export default defineSuite({
       async run({ gatePartner: actor, gateCurrencies: currencies }, t: CheckTools) {
         const currency = currencies.supported;
         const ex = expect2xx(t, await actor.client.get('/capabilities/payment-methods', { currency }), 'GATE-CAP-PM-LIST');
-        t.expect.equal((ex.json as { has_more?: unknown } | undefined)?.has_more, false, 'has_more is always false on payment methods', { requirement: 'GATE-CAP-PM-HAS-MORE-FALSE', exchange: ex });
+        t.expect.equal((ex.json as { has_more?: unknown } | undefined)?.has_more, false, 'has_more is always false on payment methods', {
+          requirement: 'GATE-CAP-PM-HAS-MORE-FALSE',
+          exchange: ex,
+        });
         const list = t.expect.schema(ex, PaymentMethodList, 'GATE-CAP-PM-LIST');
-        t.expect.that(list.data.length > 0, `the supported currency ${currency} has at least one payment method`, { requirement: 'GATE-CAP-PM-CURRENCY', exchange: ex });
+        t.expect.that(list.data.length > 0, `the supported currency ${currency} has at least one payment method`, {
+          requirement: 'GATE-CAP-PM-CURRENCY',
+          exchange: ex,
+        });
         for (const m of list.data) {
-          t.expect.equal(m.currency.toUpperCase(), currency.toUpperCase(), `payment method ${m.id} is in the requested currency`, { requirement: 'GATE-CAP-PM-CURRENCY', exchange: ex });
+          t.expect.equal(m.currency.toUpperCase(), currency.toUpperCase(), `payment method ${m.id} is in the requested currency`, {
+            requirement: 'GATE-CAP-PM-CURRENCY',
+            exchange: ex,
+          });
         }
       },
     }),
@@ -124,10 +139,16 @@ export default defineSuite({
       async run({ gatePartner: actor, gateCountries: countries }, t: CheckTools) {
         const R = 'GATE-CAP-PM-COUNTRY-DEFAULT-FIAT';
         const { supported, supportedCurrency } = countries;
-        const list = t.expect.schema(expect2xx(t, await actor.client.get('/capabilities/payment-methods', { country_code: supported }), R), PaymentMethodList, R);
+        const list = t.expect.schema(
+          expect2xx(t, await actor.client.get('/capabilities/payment-methods', { country_code: supported }), R),
+          PaymentMethodList,
+          R,
+        );
         t.expect.that(list.data.length > 0, `${supported} resolves ${supportedCurrency}, which has payment methods`, { requirement: R });
         for (const m of list.data) {
-          t.expect.equal(m.currency.toUpperCase(), supportedCurrency.toUpperCase(), `payment method ${m.id} is in the country's default fiat`, { requirement: R });
+          t.expect.equal(m.currency.toUpperCase(), supportedCurrency.toUpperCase(), `payment method ${m.id} is in the country's default fiat`, {
+            requirement: R,
+          });
         }
       },
     }),
@@ -143,7 +164,10 @@ export default defineSuite({
         const list = t.expect.schema(ex, PaymentMethodList, R);
         t.expect.that(list.data.length > 0, `currency ${currency} wins over country_code ${country} (which has no method)`, { requirement: R, exchange: ex });
         for (const m of list.data) {
-          t.expect.equal(m.currency.toUpperCase(), currency.toUpperCase(), `payment method ${m.id} is in the currency asked for`, { requirement: R, exchange: ex });
+          t.expect.equal(m.currency.toUpperCase(), currency.toUpperCase(), `payment method ${m.id} is in the currency asked for`, {
+            requirement: R,
+            exchange: ex,
+          });
         }
       },
     }),

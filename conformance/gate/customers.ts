@@ -45,7 +45,11 @@ export default defineSuite({
       async run({ gatePartner: actor }, t: CheckTools) {
         const R = 'GATE-CUST-CREATE';
         const { ex, input, customer } = await createCustomer(t, actor, R);
-        t.observe('gate-customer-create-response', { status: ex.status, customerInBody: Customer.safeParse(ex.json).success }, 'status and body of POST /customers are not shown');
+        t.observe(
+          'gate-customer-create-response',
+          { status: ex.status, customerInBody: Customer.safeParse(ex.json).success },
+          'status and body of POST /customers are not shown',
+        );
         // The creation is judged through the read createCustomer made.
         for (const k of ['external_id', 'email', 'phone', 'first_name', 'last_name', 'metadata'] as const) {
           t.expect.equal(customer[k], input[k], `the created customer's ${k} is what was sent`, { requirement: R });
@@ -65,8 +69,10 @@ export default defineSuite({
         const L = 'GATE-CUST-LIST';
         t.expect.schema(expect2xx(t, await actor.client.get('/customers'), L), CustomerList, L);
         const listed = await findListed(t, actor, (c) => c.id === customer.id, L);
-        if (!listed.customer && listed.complete) t.expect.that(false, 'GET /customers lists the new customer', { requirement: L, actual: `absent from all ${listed.seen} listed customers` });
-        if (!listed.customer) t.observe('gate-customer-list-new-customer', `not on the first ${MAX_CUSTOMER_PAGES} pages`, 'list order and paging are not shown');
+        if (!listed.customer && listed.complete)
+          t.expect.that(false, 'GET /customers lists the new customer', { requirement: L, actual: `absent from all ${listed.seen} listed customers` });
+        if (!listed.customer)
+          t.observe('gate-customer-list-new-customer', `not on the first ${MAX_CUSTOMER_PAGES} pages`, 'list order and paging are not shown');
       },
     }),
     check({
@@ -101,7 +107,7 @@ export default defineSuite({
       },
     }),
     check({
-      name: 'kyc_status cannot be set by the partner: a creation carrying it is refused or keeps the server\'s own value',
+      name: "kyc_status cannot be set by the partner: a creation carrying it is refused or keeps the server's own value",
       requirements: ['GATE-CUST-KYC-STATUS-NOT-SETTABLE'],
       needs: ['gatePartner'],
       async run({ gatePartner: actor }, t: CheckTools) {
@@ -112,10 +118,22 @@ export default defineSuite({
         const ex = await actor.client.post('/customers', { ...input, kyc_status: chosen }, { idempotencyKey: true, retry: false });
         if (ex.status >= 200 && ex.status < 300) {
           const customer = await readCreated(t, actor, ex, input, R);
-          t.expect.that(customer.kyc_status !== chosen, 'the customer\'s kyc_status is not the value the partner sent', { requirement: R, actual: customer.kyc_status, exchange: ex });
-          t.observe('gate-customer-kyc-status-on-create', 'created; kyc_status ignored', 'refusing the field and ignoring it are both ways of not letting the partner set it');
+          t.expect.that(customer.kyc_status !== chosen, "the customer's kyc_status is not the value the partner sent", {
+            requirement: R,
+            actual: customer.kyc_status,
+            exchange: ex,
+          });
+          t.observe(
+            'gate-customer-kyc-status-on-create',
+            'created; kyc_status ignored',
+            'refusing the field and ignoring it are both ways of not letting the partner set it',
+          );
         } else {
-          t.expect.that(ex.status >= 400 && ex.status < 500, 'a creation carrying kyc_status is refused with a 4xx (or created without it)', { requirement: R, actual: ex.status, exchange: ex });
+          t.expect.that(ex.status >= 400 && ex.status < 500, 'a creation carrying kyc_status is refused with a 4xx (or created without it)', {
+            requirement: R,
+            actual: ex.status,
+            exchange: ex,
+          });
           t.observe('gate-customer-kyc-status-on-create', `refused with ${ex.status}`);
         }
       },
@@ -134,7 +152,8 @@ export default defineSuite({
         t.expect.status(replay, first.status, P);
         await readCreated(t, actor, first, input, P);
         const offered = (x: typeof first) => (x.json as { id?: unknown } | undefined)?.id;
-        if (offered(first) !== undefined) t.expect.equal(offered(replay), offered(first), 'the replay answers the original customer', { requirement: P, exchange: replay });
+        if (offered(first) !== undefined)
+          t.expect.equal(offered(replay), offered(first), 'the replay answers the original customer', { requirement: P, exchange: replay });
         else t.expect.equal(replay.json, first.json, 'the replay answers the original response', { requirement: P, exchange: replay });
         t.observe('gate-customer-replay-header', replay.headers['idempotent-replayed'] ?? null, 'a replay marker header is not shown');
 
@@ -143,11 +162,15 @@ export default defineSuite({
         t.expect.error(await actor.client.post('/customers', other, { idempotencyKey: key, retry: false }), 409, 'conflict', { requirement: C });
         // Nothing was created by the refused request: the same body under a fresh key creates it (no duplicate email).
         const fresh = await actor.client.post('/customers', other, { idempotencyKey: true, retry: false });
-        t.expect.that(fresh.status >= 200 && fresh.status < 300, 'the conflicting body, sent again with a fresh key, creates its customer: the refused request created nothing', {
-          requirement: C,
-          actual: `${fresh.status} ${fresh.bodyText.slice(0, 160)}`,
-          exchange: fresh,
-        });
+        t.expect.that(
+          fresh.status >= 200 && fresh.status < 300,
+          'the conflicting body, sent again with a fresh key, creates its customer: the refused request created nothing',
+          {
+            requirement: C,
+            actual: `${fresh.status} ${fresh.bodyText.slice(0, 160)}`,
+            exchange: fresh,
+          },
+        );
       },
     }),
     check({
@@ -179,7 +202,10 @@ export default defineSuite({
 
         const longName = 'N'.repeat(nameMax);
         const p2 = await patchCustomer(t, actor, id, { first_name: longName, last_name: longName, country_code: 'fr' }, 'GATE-CUST-PATCH-NAME-MAX');
-        t.expect.equal([p2.c.first_name, p2.c.last_name], [longName, longName], `${nameMax}-char names are stored`, { requirement: 'GATE-CUST-PATCH-NAME-MAX', exchange: p2.ex });
+        t.expect.equal([p2.c.first_name, p2.c.last_name], [longName, longName], `${nameMax}-char names are stored`, {
+          requirement: 'GATE-CUST-PATCH-NAME-MAX',
+          exchange: p2.ex,
+        });
         sameCountry(t, p2.ex, p2.c.country_code, 'FR', 'GATE-CUST-COUNTRY-PATTERN', 'a lowercase two-letter country_code is accepted');
         t.expect.equal(p2.c.metadata, customer.metadata, 'omitted metadata is unchanged', { requirement: U, exchange: p2.ex });
 
@@ -189,7 +215,10 @@ export default defineSuite({
 
         const N = 'GATE-CUST-PATCH-NULL-CLEARS';
         const p4 = await patchCustomer(t, actor, id, { first_name: null, last_name: null, country_code: null }, N);
-        t.expect.equal([p4.c.first_name, p4.c.last_name, p4.c.country_code], [null, null, null], 'null clears first_name, last_name, country_code', { requirement: N, exchange: p4.ex });
+        t.expect.equal([p4.c.first_name, p4.c.last_name, p4.c.country_code], [null, null, null], 'null clears first_name, last_name, country_code', {
+          requirement: N,
+          exchange: p4.ex,
+        });
         t.expect.equal(p4.c.metadata, { c: '3' }, 'omitted metadata is unchanged', { requirement: U, exchange: p4.ex });
 
         const stored = await readCustomer(t, actor, id, N);
@@ -209,7 +238,13 @@ export default defineSuite({
         const R = 'GATE-CUST-PATCH-IMMUTABLE-400';
         const { customer } = await createCustomer(t, actor, R);
         const fresh = newCustomerInput(t);
-        const bodies: Record<string, unknown>[] = [{ email: fresh.email }, { phone: fresh.phone }, { external_id: fresh.external_id }, { kyc_status: 'verified' }, { mode: 'live' }];
+        const bodies: Record<string, unknown>[] = [
+          { email: fresh.email },
+          { phone: fresh.phone },
+          { external_id: fresh.external_id },
+          { kyc_status: 'verified' },
+          { mode: 'live' },
+        ];
         for (const body of bodies) {
           t.expect.error(await actor.client.patch(customerPath(customer.id), body, { retry: false }), 400, 'invalid_request', { requirement: R });
         }
@@ -299,7 +334,9 @@ export default defineSuite({
         const after = await findListed(t, actor, (c) => c.id === customer.id, L);
         t.expect.that(!after.customer, 'the soft-deleted customer is not listed', { requirement: L, actual: after.customer });
         if (!before.customer)
-          t.unverified(`the new customer was not on the first ${MAX_CUSTOMER_PAGES} pages of GET /customers before the delete (list order and paging are not shown), so its absence afterwards proves nothing`);
+          t.unverified(
+            `the new customer was not on the first ${MAX_CUSTOMER_PAGES} pages of GET /customers before the delete (list order and paging are not shown), so its absence afterwards proves nothing`,
+          );
       },
     }),
     check({
@@ -333,8 +370,10 @@ export default defineSuite({
         ] as const) {
           const e = await actor.hooks.waitFor((ev) => ev.eventType === type && about(ev.json?.data), 30_000, `${type} for ${customer.id}`, R);
           t.expect.that(e.verification.ok, `${type} carries a valid signature`, { requirement: R, actual: e.verification.reason });
-          if (type === 'customer.created') t.expect.equal(e.json?.data?.email, customer.email, 'customer.created carries the customer object', { requirement: R });
-          if (type === 'customer.updated') t.expect.equal(e.json?.data?.first_name, 'Grace', 'customer.updated carries the changed customer', { requirement: R });
+          if (type === 'customer.created')
+            t.expect.equal(e.json?.data?.email, customer.email, 'customer.created carries the customer object', { requirement: R });
+          if (type === 'customer.updated')
+            t.expect.equal(e.json?.data?.first_name, 'Grace', 'customer.updated carries the changed customer', { requirement: R });
         }
       },
     }),

@@ -26,7 +26,11 @@ async function settingsUrls(t: CheckTools, send: () => Promise<Exchange>, requir
 }
 
 /** POST /webhooks/test, then the attempt that reached the receiver for it. */
-async function testEvent(t: CheckTools, actor: GateWebhookActor, requirement: RequirementId): Promise<{ delivery: ReturnType<typeof WebhookDelivery.parse>; event: ReceivedEvent; ex: Exchange }> {
+async function testEvent(
+  t: CheckTools,
+  actor: GateWebhookActor,
+  requirement: RequirementId,
+): Promise<{ delivery: ReturnType<typeof WebhookDelivery.parse>; event: ReceivedEvent; ex: Exchange }> {
   const ex = expect2xx(t, await actor.client.post('/webhooks/test', undefined, { retry: false }), requirement, 'POST /webhooks/test');
   const delivery = t.expect.schema(ex, WebhookDelivery, requirement);
   const event = await actor.hooks.waitFor((e) => e.eventId === delivery.event_id, EVENT_WAIT_MS, `webhook.test ${delivery.event_id}`, requirement);
@@ -53,7 +57,11 @@ export default defineSuite({
         const R = 'GATE-DASH-SK-ACCESS';
         for (const path of ['/dashboard/usage', '/dashboard/volume', SETTINGS, '/dashboard/webhook-deliveries']) {
           const ex = expect2xx(t, await actor.client.get(path), R, `GET ${path} with a secret key`);
-          t.observe(`gate-dashboard-shape ${path}`, ex.json && typeof ex.json === 'object' ? Object.keys(ex.json).sort() : typeof ex.json, 'request and response shapes are not shown');
+          t.observe(
+            `gate-dashboard-shape ${path}`,
+            ex.json && typeof ex.json === 'object' ? Object.keys(ex.json).sort() : typeof ex.json,
+            'request and response shapes are not shown',
+          );
         }
       },
     }),
@@ -67,14 +75,20 @@ export default defineSuite({
         const R = 'GATE-DASH-WEBHOOK-SETTINGS';
         const read = () => settingsUrls(t, () => actor.client.get(SETTINGS), R);
         const before = await read();
-        t.expect.that(before.urls.includes(actor.hooks.url), 'GET shows the webhook URL the partner set (the receiver)', { requirement: R, actual: before.urls, exchange: before.ex });
+        t.expect.that(before.urls.includes(actor.hooks.url), 'GET shows the webhook URL the partner set (the receiver)', {
+          requirement: R,
+          actual: before.urls,
+          exchange: before.ex,
+        });
 
         const moved = `${actor.hooks.url}${actor.hooks.url.includes('?') ? '&' : '?'}rampart=${randomUUID().slice(0, 8)}`;
         let restored = false;
         try {
           const patched = await settings.set(actor.client, moved, actor.partner.name);
           if (patched.status >= 400 && patched.status < 500)
-            t.unverified(`PATCH ${SETTINGS} refused a webhook URL with a query string (${patched.status}): no second URL to move the partner's webhooks to without losing its events`);
+            t.unverified(
+              `PATCH ${SETTINGS} refused a webhook URL with a query string (${patched.status}): no second URL to move the partner's webhooks to without losing its events`,
+            );
           expect2xx(t, patched, R, `PATCH ${SETTINGS}`);
           const after = await read();
           t.expect.that(after.urls.includes(moved), 'GET shows the webhook URL the PATCH set', { requirement: R, actual: after.urls, exchange: after.ex });
@@ -84,7 +98,11 @@ export default defineSuite({
           expect2xx(t, await settings.set(actor.client, actor.hooks.url, actor.partner.name), R, `PATCH ${SETTINGS} (back)`);
           restored = true;
           const back = await read();
-          t.expect.that(back.urls.includes(actor.hooks.url) && !back.urls.includes(moved), 'GET shows the webhook URL set back', { requirement: R, actual: back.urls, exchange: back.ex });
+          t.expect.that(back.urls.includes(actor.hooks.url) && !back.urls.includes(moved), 'GET shows the webhook URL set back', {
+            requirement: R,
+            actual: back.urls,
+            exchange: back.ex,
+          });
         } finally {
           if (!restored) await settings.set(actor.client, actor.hooks.url, actor.partner.name).catch(() => undefined);
         }
@@ -129,12 +147,21 @@ export default defineSuite({
         const first = await actor.rotate();
         expect2xx(t, first.exchange, R, 'POST /dashboard/webhook-secret/rotate');
         if (!actor.secretPath) {
-          t.observe('gate-webhook-secret-rotate-response', first.exchange.json && typeof first.exchange.json === 'object' ? Object.keys(first.exchange.json).sort() : typeof first.exchange.json, 'the response shape is not shown');
-          t.unverified('the profile does not say where the rotate response carries the new secret (gate.rotatedSecretPath; its shape is not shown): deliveries after the rotation cannot be verified');
+          t.observe(
+            'gate-webhook-secret-rotate-response',
+            first.exchange.json && typeof first.exchange.json === 'object' ? Object.keys(first.exchange.json).sort() : typeof first.exchange.json,
+            'the response shape is not shown',
+          );
+          t.unverified(
+            'the profile does not say where the rotate response carries the new secret (gate.rotatedSecretPath; its shape is not shown): deliveries after the rotation cannot be verified',
+          );
         }
         if (!first.secret) t.unverified(`the rotate response carries no secret at ${actor.secretPath} (gate.rotatedSecretPath): fix the path in the profile`);
         const one = await testEvent(t, actor, R);
-        t.expect.that(signedWith(one.event, [first.secret]), 'a delivery after the rotation is signed with the new secret', { requirement: R, actual: one.event.verification.reason });
+        t.expect.that(signedWith(one.event, [first.secret]), 'a delivery after the rotation is signed with the new secret', {
+          requirement: R,
+          actual: one.event.verification.reason,
+        });
 
         const second = await actor.rotate();
         expect2xx(t, second.exchange, R, 'POST /dashboard/webhook-secret/rotate (again)');
@@ -143,7 +170,10 @@ export default defineSuite({
         const two = await testEvent(t, actor, R);
         t.expect.that(signedWith(two.event, [second.secret]), 'a delivery after the second rotation is signed with the newest secret', { requirement: R });
         t.expect.that(!signedWith(two.event, [first.secret]), 'and no longer with the secret it replaced', { requirement: R });
-        t.expect.that(two.event.verification.ok, 'the receiver, holding both secrets during the migration, accepts it', { requirement: R, actual: two.event.verification.reason });
+        t.expect.that(two.event.verification.ok, 'the receiver, holding both secrets during the migration, accepts it', {
+          requirement: R,
+          actual: two.event.verification.reason,
+        });
       },
     }),
   ],

@@ -87,7 +87,13 @@ export default defineSuite({
       async run({ gatePartner: actor, gateCountries: c, gateCurrencies: cur }, t: CheckTools) {
         const R = 'GATE-ELIG-CURRENCY-NOT-SUPPORTED';
         const { ex, e } = await eligibility(t, actor, { country_code: c.supported, currency: cur.unsupported }, R);
-        fields(t, ex, e, { supported: true, currency_supported: false, asset_supported: null, eligible: false, unavailable_reason: 'currency_not_supported' }, R);
+        fields(
+          t,
+          ex,
+          e,
+          { supported: true, currency_supported: false, asset_supported: null, eligible: false, unavailable_reason: 'currency_not_supported' },
+          R,
+        );
       },
     }),
     check({
@@ -98,7 +104,13 @@ export default defineSuite({
         const R = 'GATE-ELIG-ASSET-NOT-SUPPORTED';
         for (const asset of [inactive, await unlistedSymbol(t, actor, R)]) {
           const { ex, e } = await eligibility(t, actor, { country_code: c.supported, asset }, R);
-          fields(t, ex, e, { supported: true, currency_supported: null, asset_supported: false, eligible: false, unavailable_reason: 'asset_not_supported' }, R);
+          fields(
+            t,
+            ex,
+            e,
+            { supported: true, currency_supported: null, asset_supported: false, eligible: false, unavailable_reason: 'asset_not_supported' },
+            R,
+          );
         }
       },
     }),

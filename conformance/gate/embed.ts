@@ -33,7 +33,12 @@ function leavesOf(v: unknown, out: (string | number)[] = []): (string | number)[
  */
 async function tokenTerms(actor: GateActor): Promise<Record<string, string>> {
   const ex = await actor.client.get('/capabilities/assets');
-  const assets = (ex.status >= 200 && ex.status < 300 ? (ex.json?.data ?? []) : []) as { symbol?: unknown; active?: unknown; side?: unknown; networks?: { chain?: unknown; contract_address?: unknown }[] }[];
+  const assets = (ex.status >= 200 && ex.status < 300 ? (ex.json?.data ?? []) : []) as {
+    symbol?: unknown;
+    active?: unknown;
+    side?: unknown;
+    networks?: { chain?: unknown; contract_address?: unknown }[];
+  }[];
   const a = assets.find((x) => x?.active === true && x.side === 'on_ramp' && typeof x.symbol === 'string' && typeof x.networks?.[0]?.chain === 'string');
   if (!a) return {};
   const net = a.networks![0]!;
@@ -52,7 +57,9 @@ function expectContext(t: CheckTools, ex: Exchange, session: GateSession, claims
     t.expect.that(leaves.some(same), `the session context carries the ${what} (${want})`, { requirement, exchange: ex });
   const str = (v: string) => (x: string | number) => x === v;
   has('session id', session.id, str(session.id));
-  has('amount', session.amount, (x) => (typeof x === 'string' && /^\d+(\.\d+)?$/.test(x) ? decEq(x, session.amount) : typeof x === 'number' && String(x) !== '' && decEq(String(x), session.amount)));
+  has('amount', session.amount, (x) =>
+    typeof x === 'string' && /^\d+(\.\d+)?$/.test(x) ? decEq(x, session.amount) : typeof x === 'number' && String(x) !== '' && decEq(String(x), session.amount),
+  );
   has('currency', session.currency, (x) => typeof x === 'string' && x.toUpperCase() === session.currency.toUpperCase());
   has('mode', session.mode, str(session.mode));
   has("owning partner's id", session.partner_id, str(session.partner_id));
@@ -65,18 +72,24 @@ function expectContext(t: CheckTools, ex: Exchange, session: GateSession, claims
   const iat = Number.isFinite(Number(claims.iat)) ? Number(claims.iat) : exp - HOUR_S;
   const near = (s: number) => Math.abs(s - exp) <= LIFETIME_SLACK_S;
   has('token expiry', String(exp), (x) =>
-    typeof x === 'string' ? !/^\d+$/.test(x) && Number.isFinite(Date.parse(x)) && near(Date.parse(x) / 1000) : near(x) || near(x / 1000) || Math.abs(x - (exp - iat)) <= LIFETIME_SLACK_S,
+    typeof x === 'string'
+      ? !/^\d+$/.test(x) && Number.isFinite(Date.parse(x)) && near(Date.parse(x) / 1000)
+      : near(x) || near(x / 1000) || Math.abs(x - (exp - iat)) <= LIFETIME_SLACK_S,
   );
 }
 
 function expectCsp(t: CheckTools, ex: Exchange, origins: readonly string[], requirement: RequirementId): void {
   const csp = ex.headers['content-security-policy'] ?? '';
   const fa = /frame-ancestors\s+([^;]*)/i.exec(csp)?.[1]?.trim().split(/\s+/) ?? [];
-  t.expect.that(fa.length > 0, 'the response carries a frame-ancestors content security policy', { requirement, actual: csp || '(no Content-Security-Policy)', exchange: ex });
+  t.expect.that(fa.length > 0, 'the response carries a frame-ancestors content security policy', {
+    requirement,
+    actual: csp || '(no Content-Security-Policy)',
+    exchange: ex,
+  });
   for (const o of origins) {
     t.expect.that(fa.includes(o), `frame-ancestors names the allowed origin ${o}`, { requirement, actual: fa.join(' '), exchange: ex });
   }
-  t.expect.that(!fa.includes('*'), 'frame-ancestors is the partner\'s origins, not a wildcard', { requirement, actual: fa.join(' '), exchange: ex });
+  t.expect.that(!fa.includes('*'), "frame-ancestors is the partner's origins, not a wildcard", { requirement, actual: fa.join(' '), exchange: ex });
 }
 
 function expectToken(t: CheckTools, ex: Exchange, requirement: RequirementId) {
@@ -96,7 +109,9 @@ function near(origin: string): { what: string; origin: string; requirement: Requ
     { what: 'another port', origin: `${u.protocol}//${u.hostname}:${otherPort}`, requirement: 'GATE-EMBED-ORIGIN-EXACT' },
     { what: 'a longer host', origin: `${u.protocol}//${u.hostname}.rampart.test${port}`, requirement: 'GATE-EMBED-ORIGIN-EXACT' },
     // With a port, a longer host no longer starts with the allowed origin: a prefix match is caught only by text after the port.
-    ...(u.port ? [{ what: 'the allowed origin with text after its port', origin: `${origin}.rampart.test`, requirement: 'GATE-EMBED-ORIGIN-EXACT' as const }] : []),
+    ...(u.port
+      ? [{ what: 'the allowed origin with text after its port', origin: `${origin}.rampart.test`, requirement: 'GATE-EMBED-ORIGIN-EXACT' as const }]
+      : []),
   ];
 }
 
@@ -179,13 +194,20 @@ export default defineSuite({
       async run({ gateEmbed: actor, gateOtherTenant: other }, t: CheckTools) {
         // A session with every term the context may carry: flow, and a token constraint the target itself offers.
         const terms: Record<string, string> = { flow: 'on_ramp', ...(await tokenTerms(actor)) };
-        if (!terms.target_token) t.observe('gate-embed-context-target-terms', 'no active on_ramp asset with a network in GET /capabilities/assets: the session binds no token constraint');
+        if (!terms.target_token)
+          t.observe(
+            'gate-embed-context-target-terms',
+            'no active on_ramp asset with a network in GET /capabilities/assets: the session binds no token constraint',
+          );
         const created = await createSession(t, actor, 'GATE-EMBED-CLIENT-SECRET-BINDS', terms);
         const { session } = created;
         expectTermsEchoed(t, session, sessionBody(t, terms), created.exchange, 'GATE-SESS-ECHO-TERMS');
         const ex = expect2xx(t, await bootstrap(actor, { origin: actor.origin }, { clientSecret: session.client_secret }), 'GATE-EMBED-CLIENT-SECRET-BINDS');
         const jwt = expectToken(t, ex, 'GATE-EMBED-CLIENT-SECRET-BINDS');
-        t.expect.that(stringsIn(ex.json).includes(session.id), 'the session context names the bound session', { requirement: 'GATE-EMBED-CLIENT-SECRET-BINDS', exchange: ex });
+        t.expect.that(stringsIn(ex.json).includes(session.id), 'the session context names the bound session', {
+          requirement: 'GATE-EMBED-CLIENT-SECRET-BINDS',
+          exchange: ex,
+        });
         expectContext(t, ex, session, jwt.claims, 'GATE-EMBED-CONTEXT');
 
         const R = 'GATE-EMBED-CLIENT-SECRET-FOREIGN-REFUSED';
@@ -194,7 +216,10 @@ export default defineSuite({
         // Authentication rule 3 says a session of another partner gives 403; the Errors table says cross-tenant is 404.
         t.expect.status(refused, [403, 404], R);
         expectGateError(t, refused, refused.status, R);
-        t.expect.that(!stringsIn(refused.json).includes(foreign.id) && !findJwt(refused.json), "nothing of the other partner's session is answered", { requirement: R, exchange: refused });
+        t.expect.that(!stringsIn(refused.json).includes(foreign.id) && !findJwt(refused.json), "nothing of the other partner's session is answered", {
+          requirement: R,
+          exchange: refused,
+        });
         t.observe('gate-embed-foreign-client-secret-status', refused.status, '403 (Authentication rule 3) or 404 (cross-tenant): both documented');
       },
     }),
@@ -207,14 +232,25 @@ export default defineSuite({
         const { session } = await createSession(t, actor, R);
         const boot = expect2xx(t, await bootstrap(actor, { origin: actor.origin }, { clientSecret: session.client_secret }), R);
         const first = expectToken(t, boot, R);
-        const refresh = (token: string) => actor.client.request({ method: 'POST', path: '/embed/refresh', auth: 'none', headers: { 'x-embed-token': token, origin: actor.origin }, retry: false });
+        const refresh = (token: string) =>
+          actor.client.request({
+            method: 'POST',
+            path: '/embed/refresh',
+            auth: 'none',
+            headers: { 'x-embed-token': token, origin: actor.origin },
+            retry: false,
+          });
         const rotated = expect2xx(t, await refresh(first.token), R);
         const second = expectToken(t, rotated, R);
         t.expect.that(second.token !== first.token, 'refresh answers a new token', { requirement: R, exchange: rotated });
         // The cancel response is not shown: any 2xx; the point is that the session is no longer open.
         expect2xx(t, await actor.client.post(sessionPath(session.id, '/cancel'), undefined, { retry: false }), R);
         const after = await refresh(second.token);
-        t.expect.that(after.status >= 400 && after.status < 500, 'refresh after the session was cancelled is refused with a 4xx', { requirement: R, actual: after.status, exchange: after });
+        t.expect.that(after.status >= 400 && after.status < 500, 'refresh after the session was cancelled is refused with a 4xx', {
+          requirement: R,
+          actual: after.status,
+          exchange: after,
+        });
         t.expect.that(!findJwt(after.json), 'no new token after the session closed', { requirement: R, exchange: after });
         t.observe('gate-embed-refresh-closed-status', after.status, 'the refusal status is not shown');
       },

@@ -55,7 +55,12 @@ export default defineSuite({
       async run({ gatePartner: actor }, t: CheckTools) {
         // A soft-deleted customer is documented to read as 404, and its id has the target's own format.
         const { customer } = await createCustomer(t, actor, 'GATE-ERR-404-NOT-FOUND');
-        expect2xx(t, await actor.client.delete(customerPath(customer.id), { retry: false }), 'GATE-ERR-404-NOT-FOUND', 'DELETE /customers/{id} (setting up a missing resource)');
+        expect2xx(
+          t,
+          await actor.client.delete(customerPath(customer.id), { retry: false }),
+          'GATE-ERR-404-NOT-FOUND',
+          'DELETE /customers/{id} (setting up a missing resource)',
+        );
         const gone = expectGateError(t, await actor.client.get(customerPath(customer.id)), 404);
 
         // An id the harness invents may be malformed for the target (400) or merely unknown (404): both are documented.
@@ -93,17 +98,23 @@ export default defineSuite({
         if (named.length < 2) {
           // The spec does not say every failing field is reported: one reported error is a documented reading, but then nothing was joined.
           t.observe('gate-validation-errors-reported', named, 'the target reported fewer validation errors than invalid fields');
-          t.unverified(`the 400 for two invalid fields reported ${named.length === 0 ? 'neither field' : `only ${named[0]}`} ("${env.message.slice(0, 160)}"): no joined message to judge`);
+          t.unverified(
+            `the 400 for two invalid fields reported ${named.length === 0 ? 'neither field' : `only ${named[0]}`} ("${env.message.slice(0, 160)}"): no joined message to judge`,
+          );
         }
         const parts = env.message.split('; ');
         t.expect.equal(parts.length, 2, 'the message is the two validation messages joined with "; "', { requirement: R, exchange: ex });
         const perPart = parts.map(fieldsNamed);
-        t.expect.that(perPart.every((f) => f.length === 1) && new Set(perPart.flat()).size === 2, 'each "; "-separated part names exactly one of the two invalid fields', {
-          requirement: R,
-          expected: Object.keys(JOINED_FIELDS),
-          actual: parts,
-          exchange: ex,
-        });
+        t.expect.that(
+          perPart.every((f) => f.length === 1) && new Set(perPart.flat()).size === 2,
+          'each "; "-separated part names exactly one of the two invalid fields',
+          {
+            requirement: R,
+            expected: Object.keys(JOINED_FIELDS),
+            actual: parts,
+            exchange: ex,
+          },
+        );
         t.observe('gate-validation-joined', parts, 'the validation messages as the target words them');
       },
     }),
@@ -132,7 +143,10 @@ export default defineSuite({
         });
         // A missing resource is 404; an id no resource could have may also read as a malformed field (400).
         const longId = await actor.client.request({ method: 'GET', path: sessionPath('x'.repeat(512)), retry: false });
-        const seen = [expect4xxOrScrubbed(t, truncated, [400], 'a truncated JSON body'), expect4xxOrScrubbed(t, longId, [400, 404], 'a 512-character session id')];
+        const seen = [
+          expect4xxOrScrubbed(t, truncated, [400], 'a truncated JSON body'),
+          expect4xxOrScrubbed(t, longId, [400, 404], 'a 512-character session id'),
+        ];
         if (truncated.status !== 400 && longId.status !== 400) {
           t.unverified(`neither malformed request answered 400 (${truncated.status}, ${longId.status}): the 400 invalid_request envelope was not exercised`);
         }
@@ -146,7 +160,9 @@ export default defineSuite({
       async run({ gatePartner: actor, gateServerError: provoke }, t: CheckTools) {
         const ex = await provoke(actor);
         if (ex.status < 500 || ex.status > 599) {
-          t.unverified(`gate.triggers.serverError answered ${ex.status}, not a 5xx: no server error to judge — fix the trigger so the target fails on the server`);
+          t.unverified(
+            `gate.triggers.serverError answered ${ex.status}, not a 5xx: no server error to judge — fix the trigger so the target fails on the server`,
+          );
         }
         expectScrubbed5xx(t, ex, 'the request of gate.triggers.serverError');
       },

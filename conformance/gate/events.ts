@@ -30,12 +30,21 @@ function checkDelivery(t: CheckTools, e: ReceivedEvent, secret: string): void {
   const j = e.json ?? {};
   t.expect.that(typeof j.id === 'string' && UUID.test(j.id), 'the envelope id is a UUID', { requirement: 'GATE-EVT-ENVELOPE-ID', actual: j.id });
   t.expect.that(typeof j.type === 'string' && j.type.length > 0, 'the envelope type is a string', { requirement: 'GATE-EVT-ENVELOPE-TYPE', actual: j.type });
-  t.expect.that(Number.isInteger(j.created_at), 'created_at is an integer of unix seconds', { requirement: 'GATE-EVT-ENVELOPE-CREATED-AT', actual: j.created_at });
-  t.expect.that(j.data && typeof j.data === 'object' && !Array.isArray(j.data), 'data is an object', { requirement: 'GATE-EVT-ENVELOPE-DATA', actual: typeof j.data });
+  t.expect.that(Number.isInteger(j.created_at), 'created_at is an integer of unix seconds', {
+    requirement: 'GATE-EVT-ENVELOPE-CREATED-AT',
+    actual: j.created_at,
+  });
+  t.expect.that(j.data && typeof j.data === 'object' && !Array.isArray(j.data), 'data is an object', {
+    requirement: 'GATE-EVT-ENVELOPE-DATA',
+    actual: typeof j.data,
+  });
   t.expect.that(env.success, 'the envelope parses', { requirement: 'GATE-EVT-ENVELOPE-DATA', actual: env.success ? undefined : env.error.issues.slice(0, 3) });
 
   const sig = e.headers['gate-signature'];
-  t.expect.that(typeof sig === 'string' && /^t=\d+,v1=[0-9a-f]+/.test(sig), 'Gate-Signature is t=<unix-ts>,v1=<hex>', { requirement: 'GATE-EVT-HEADER-SIGNATURE', actual: sig });
+  t.expect.that(typeof sig === 'string' && /^t=\d+,v1=[0-9a-f]+/.test(sig), 'Gate-Signature is t=<unix-ts>,v1=<hex>', {
+    requirement: 'GATE-EVT-HEADER-SIGNATURE',
+    actual: sig,
+  });
   const { t: ts } = parseSignatureHeader(sig);
   t.expect.equal(header(e, 'timestamp'), ts, 'the timestamp header equals t', { requirement: 'GATE-EVT-HEADER-TIMESTAMP' });
   t.expect.equal(header(e, 'event-id'), j.id, 'the event-id header equals the envelope id', { requirement: 'GATE-EVT-HEADER-EVENT-ID' });
@@ -69,14 +78,26 @@ async function listedTestEvents(t: CheckTools, actor: GateWebhookActor): Promise
  * on), signed, its data an object of usage counters (their exact shape is not shown: at least one number).
  */
 async function expectQuotaEvent(t: CheckTools, actor: GateWebhookActor, cause: () => Promise<unknown>, type: string, R: RequirementId): Promise<void> {
-  const before = new Set(actor.hooks.attempts().filter((e) => e.eventType === type).map((e) => e.eventId));
+  const before = new Set(
+    actor.hooks
+      .attempts()
+      .filter((e) => e.eventType === type)
+      .map((e) => e.eventId),
+  );
   await cause();
   const e = await actor.hooks.waitFor((ev) => ev.eventType === type && !before.has(ev.eventId), EVENT_WAIT_MS, type, R);
   t.expect.that(e.verification.ok, `${type} carries a valid signature`, { requirement: R, actual: e.verification.reason });
   const data: unknown = e.json?.data;
   const counters = data && typeof data === 'object' && !Array.isArray(data) ? Object.values(data).filter((v) => typeof v === 'number') : [];
-  t.expect.that(counters.length > 0, `${type} data is an object of usage counters (at least one number)`, { requirement: R, actual: JSON.stringify(data)?.slice(0, 200) });
-  t.observe(`gate-${type}-data-keys`, data && typeof data === 'object' ? Object.keys(data).sort() : typeof data, 'the exact shape of quota counters is not shown');
+  t.expect.that(counters.length > 0, `${type} data is an object of usage counters (at least one number)`, {
+    requirement: R,
+    actual: JSON.stringify(data)?.slice(0, 200),
+  });
+  t.observe(
+    `gate-${type}-data-keys`,
+    data && typeof data === 'object' ? Object.keys(data).sort() : typeof data,
+    'the exact shape of quota counters is not shown',
+  );
 }
 
 export default defineSuite({
@@ -101,7 +122,12 @@ export default defineSuite({
       async run({ gateWebhooks: actor }, t: CheckTools) {
         const { session } = await createSession(t, actor, 'GATE-EVT-ENVELOPE-ID');
         // Matched on the raw body, so a misshapen envelope is still judged below rather than missed.
-        await actor.hooks.waitFor((e) => e.rawBody.toString('utf8').includes(session.id), EVENT_WAIT_MS, `an event about ${session.id}`, 'GATE-EVT-ENVELOPE-ID');
+        await actor.hooks.waitFor(
+          (e) => e.rawBody.toString('utf8').includes(session.id),
+          EVENT_WAIT_MS,
+          `an event about ${session.id}`,
+          'GATE-EVT-ENVELOPE-ID',
+        );
         // Every delivery this partner received so far (any event type) follows the recipe.
         const got = actor.hooks.attempts();
         for (const e of got) checkDelivery(t, e, actor.partner.webhookSecret!);
@@ -138,7 +164,12 @@ export default defineSuite({
           const parsed = EVENT_DATA_SCHEMAS[want.type]!.safeParse(e.json?.data);
           t.expect.that(parsed.success, `${want.type} data has the documented shape`, {
             requirement: R,
-            actual: parsed.success ? undefined : `${JSON.stringify(e.json?.data).slice(0, 200)} — ${parsed.error.issues.slice(0, 2).map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+            actual: parsed.success
+              ? undefined
+              : `${JSON.stringify(e.json?.data).slice(0, 200)} — ${parsed.error.issues
+                  .slice(0, 2)
+                  .map((i) => `${i.path.join('.')}: ${i.message}`)
+                  .join('; ')}`,
           });
           // customer.deleted may carry the customer's id alone.
           const dataId = typeof e.json?.data === 'string' ? e.json.data : e.json?.data?.id;
@@ -178,15 +209,29 @@ export default defineSuite({
 
         const { session } = await createSession(t, actor, R);
         expect2xx(t, await actor.client.post(sessionPath(session.id, '/cancel'), undefined, { retry: false }), R);
-        await actor.hooks.waitFor((e) => e.eventType === 'gate_session.cancelled' && e.json?.data?.id === session.id, EVENT_WAIT_MS, `gate_session.cancelled for ${session.id}`, R);
+        await actor.hooks.waitFor(
+          (e) => e.eventType === 'gate_session.cancelled' && e.json?.data?.id === session.id,
+          EVENT_WAIT_MS,
+          `gate_session.cancelled for ${session.id}`,
+          R,
+        );
         await t.sleep(QUIET_MS, 'listening for an unrequested webhook.test');
 
         const arrived = actor.hooks.attempts().filter((e) => e.eventType === 'webhook.test' && !before.ids.has(e.eventId ?? ''));
-        t.expect.equal(arrived.map((e) => e.eventId), [], 'no webhook.test arrives without POST /webhooks/test', { requirement: R });
+        t.expect.equal(
+          arrived.map((e) => e.eventId),
+          [],
+          'no webhook.test arrives without POST /webhooks/test',
+          { requirement: R },
+        );
         const after = await listedTestEvents(t, actor);
         const enqueued = [...after.ids].filter((id) => !before.ids.has(id));
         t.expect.equal(enqueued, [], 'the target lists no webhook.test delivery nobody requested', { requirement: R });
-        if (!before.complete) t.observe('gate-webhook-test-only-known-point', `the deliveries list holds more than ${MAX_LIST_PAGES * 200}: older test events were known from the receiver only`);
+        if (!before.complete)
+          t.observe(
+            'gate-webhook-test-only-known-point',
+            `the deliveries list holds more than ${MAX_LIST_PAGES * 200}: older test events were known from the receiver only`,
+          );
       },
     }),
   ],

@@ -41,15 +41,22 @@ export default defineSuite({
         const asTest = { bearer: live.partner.secretKey };
         const asLive = { bearer: live.key };
         // The same partner's test objects: another environment of one partner, not another partner.
-        const made = expect2xx(t, await sandbox.request({ method: 'POST', path: '/gate_sessions', body: sessionBody(t), idempotencyKey: true, auth: asTest }), R, 'POST /gate_sessions with the test key');
+        const made = expect2xx(
+          t,
+          await sandbox.request({ method: 'POST', path: '/gate_sessions', body: sessionBody(t), idempotencyKey: true, auth: asTest }),
+          R,
+          'POST /gate_sessions with the test key',
+        );
         const sessionId: unknown = made.json?.id;
         t.expect.that(typeof sessionId === 'string' && sessionId.length > 0, 'the test session has an id', { requirement: R, exchange: made });
         const cust = await sandbox.request({ method: 'POST', path: '/customers', body: newCustomerInput(t), idempotencyKey: true, auth: asTest });
         const customerId: unknown = cust.status >= 200 && cust.status < 300 ? cust.json?.id : undefined;
 
         expectGateError(t, await production.request({ method: 'GET', path: sessionPath(sessionId), auth: asLive }), 404, R);
-        if (typeof customerId === 'string' && customerId.length > 0) expectGateError(t, await production.request({ method: 'GET', path: customerPath(customerId), auth: asLive }), 404, R);
-        else t.observe('gate-live-isolation-customer', cust.status, 'the customer creation offered no id to read with the live key (its response is not shown)');
+        if (typeof customerId === 'string' && customerId.length > 0)
+          expectGateError(t, await production.request({ method: 'GET', path: customerPath(customerId), auth: asLive }), 404, R);
+        else
+          t.observe('gate-live-isolation-customer', cust.status, 'the customer creation offered no id to read with the live key (its response is not shown)');
 
         // The live list, first page: the test session is not on it and every session on it is live (order and paging are not shown).
         const ex = expect2xx(t, await production.request({ method: 'GET', path: '/gate_sessions', auth: asLive }), R, 'GET /gate_sessions with the live key');

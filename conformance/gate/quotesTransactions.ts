@@ -17,7 +17,12 @@ const quotePath = (id: string) => `/quotes/${encodeURIComponent(id)}`;
 async function completedRefid(t: CheckTools, actor: GateWebhookActor, complete: SessionTrigger, requirement: RequirementId): Promise<string> {
   const sessionId = await openSession(t, actor, requirement);
   await complete(sessionId, actor);
-  const completed = await actor.hooks.waitFor((e) => e.eventType === 'gate_session.completed' && e.json?.data?.id === sessionId, 30_000, `gate_session.completed for ${sessionId}`, requirement);
+  const completed = await actor.hooks.waitFor(
+    (e) => e.eventType === 'gate_session.completed' && e.json?.data?.id === sessionId,
+    30_000,
+    `gate_session.completed for ${sessionId}`,
+    requirement,
+  );
   const refid: unknown = completed.json?.data?.tx_refid;
   t.expect.that(typeof refid === 'string' && refid.length > 0, 'gate_session.completed carries tx_refid', { requirement, actual: refid });
   return refid;
@@ -38,7 +43,8 @@ export default defineSuite({
           const read = expect2xx(t, await actor.client.get(quotePath(q.quoteId)), R);
           const fiat = (read.json as { fiat_pay_or_receive?: unknown } | undefined)?.fiat_pay_or_receive;
           // The read's fields are not shown beyond fiat_pay_or_receive; when present it is the locked value.
-          if (fiat !== undefined) t.expect.equal(fiat, q.fiat, 'the read shows the locked fiat_pay_or_receive', { requirement: 'GATE-QUOTE-LOCK', exchange: read });
+          if (fiat !== undefined)
+            t.expect.equal(fiat, q.fiat, 'the read shows the locked fiat_pay_or_receive', { requirement: 'GATE-QUOTE-LOCK', exchange: read });
         }
         expectRedeemed(t, await payOut(actor, { gate_session_id: q.sessionId, quote_id: q.quoteId }), R);
 
@@ -89,8 +95,14 @@ export default defineSuite({
         const path = `/transactions/${encodeURIComponent(refid)}`;
         const read = expect2xx(t, await actor.client.get(path), R);
         // Record fields are not shown; single-object responses carry an object discriminator, and the record is identified by refid.
-        t.expect.that(typeof (read.json as { object?: unknown } | undefined)?.object === 'string', 'the transaction carries an object discriminator', { requirement: R, exchange: read });
-        t.expect.that(stringsIn(read.json).includes(refid), 'the record answered is the transaction asked for (it carries the refid)', { requirement: R, exchange: read });
+        t.expect.that(typeof (read.json as { object?: unknown } | undefined)?.object === 'string', 'the transaction carries an object discriminator', {
+          requirement: R,
+          exchange: read,
+        });
+        t.expect.that(stringsIn(read.json).includes(refid), 'the record answered is the transaction asked for (it carries the refid)', {
+          requirement: R,
+          exchange: read,
+        });
         t.observe('gate-transaction-object', (read.json as { object?: unknown }).object);
 
         // A cursor-style list (its query parameters are not shown: none is sent) in the list envelope of the Conventions.
@@ -116,9 +128,14 @@ export default defineSuite({
         // The list's cursor is not shown, so only its first page can be read.
         const ex = expect2xx(t, await other.client.get('/transactions'), T);
         const theirs = t.expect.schema(ex, UnshapedList, T);
-        t.expect.that(!theirs.data.some((x) => stringsIn(x).includes(refid)), "another partner's transaction list does not show the transaction", { requirement: T, exchange: ex });
+        t.expect.that(!theirs.data.some((x) => stringsIn(x).includes(refid)), "another partner's transaction list does not show the transaction", {
+          requirement: T,
+          exchange: ex,
+        });
         if (theirs.has_more)
-          t.unverified(`another partner's GET /transactions has more than one page and its cursor is not shown: the transaction is not on the first page (${theirs.data.length} items), but the whole list was not seen`);
+          t.unverified(
+            `another partner's GET /transactions has more than one page and its cursor is not shown: the transaction is not on the first page (${theirs.data.length} items), but the whole list was not seen`,
+          );
       },
     }),
     check({

@@ -18,7 +18,8 @@ const { gateSessionIdMax, quoteIdMax, referenceMax } = GATE_LIMITS.payOut;
 const payOutPath = (id: string) => `/rails/pay_outs/${encodeURIComponent(id)}`;
 
 /** POST /rails/pay_ins (its body is the profile's: not shown) with that Idempotency-Key, never retried. */
-const payInWith = (actor: GateActor, body: Record<string, unknown>, key: string | true) => actor.client.post('/rails/pay_ins', body, { idempotencyKey: key, retry: false });
+const payInWith = (actor: GateActor, body: Record<string, unknown>, key: string | true) =>
+  actor.client.post('/rails/pay_ins', body, { idempotencyKey: key, retry: false });
 
 /** Every body must be refused with 400 invalid_request; then the untouched quote still pays out. */
 async function refusedThenPaid(
@@ -87,7 +88,10 @@ export default defineSuite({
         const key = randomUUID();
         const first = await payOut(actor, body, key);
         const p = expectPaidOut(t, first, q, 'GATE-RAIL-PAYOUT-201');
-        t.expect.equal(p.reference, reference, `a ${referenceMax}-char reference is accepted and returned`, { requirement: 'GATE-RAIL-PAYOUT-REFERENCE-MAX', exchange: first });
+        t.expect.equal(p.reference, reference, `a ${referenceMax}-char reference is accepted and returned`, {
+          requirement: 'GATE-RAIL-PAYOUT-REFERENCE-MAX',
+          exchange: first,
+        });
         t.observe('gate-pay-out-initial-status', p.status, 'transitions between pay-out states are not shown');
         t.expect.that('provider' in (first.json as object), 'the rail response carries provider', { requirement: 'GATE-RAIL-PROVIDER-FIELD', exchange: first });
 
@@ -100,14 +104,17 @@ export default defineSuite({
         const G = 'GATE-RAIL-PAYOUT-READ';
         const read = expect2xx(t, await actor.client.get(payOutPath(p.id)), G);
         const stored = t.expect.schema(read, RailPayOut, G);
-        t.expect.equal([stored.id, stored.amount, stored.quote_id], [p.id, p.amount, p.quote_id], 'GET /rails/pay_outs/{id} answers the pay-out', { requirement: G, exchange: read });
+        t.expect.equal([stored.id, stored.amount, stored.quote_id], [p.id, p.amount, p.quote_id], 'GET /rails/pay_outs/{id} answers the pay-out', {
+          requirement: G,
+          exchange: read,
+        });
 
         const second = await payOut(actor, { gate_session_id: q.sessionId, quote_id: q.quoteId });
         t.expect.error(second, 409, 'conflict', { requirement: 'GATE-QUOTE-CONSUMED-409' });
       },
     }),
     check({
-      name: "another rail-entitled partner cannot redeem the quote (403 or 404) nor read the pay-out (404)",
+      name: 'another rail-entitled partner cannot redeem the quote (403 or 404) nor read the pay-out (404)',
       requirements: ['GATE-RAIL-PAYOUT-FOREIGN-QUOTE', 'GATE-RAIL-PAYOUT-FOREIGN-404'],
       // The other tenant is rail-entitled, so rail access (403) cannot be why it is refused.
       needs: ['gateRails', 'gateOtherRails', 'gateSignedQuote'],
@@ -172,7 +179,9 @@ export default defineSuite({
       requirements: ['GATE-RAIL-PAYOUT-REFERENCE-MAX'],
       needs: ['gateRails', 'gateSignedQuote'],
       async run({ gateRails: actor, gateSignedQuote: lock }, t: CheckTools) {
-        await refusedThenPaid(t, actor, lock, 'GATE-RAIL-PAYOUT-REFERENCE-MAX', (q) => [{ gate_session_id: q.sessionId, quote_id: q.quoteId, reference: 'r'.repeat(referenceMax + 1) }]);
+        await refusedThenPaid(t, actor, lock, 'GATE-RAIL-PAYOUT-REFERENCE-MAX', (q) => [
+          { gate_session_id: q.sessionId, quote_id: q.quoteId, reference: 'r'.repeat(referenceMax + 1) },
+        ]);
       },
     }),
     check({
@@ -212,7 +221,8 @@ export default defineSuite({
         const P = 'GATE-RAIL-PAYIN-IDEMPOTENT-REPLAY';
         const replay = await payInWith(actor, body, key);
         t.expect.status(replay, payIn.status, P);
-        if (payIn.json?.id !== undefined) t.expect.equal(replay.json?.id, payIn.json.id, 'the replay answers the original pay-in', { requirement: P, exchange: replay });
+        if (payIn.json?.id !== undefined)
+          t.expect.equal(replay.json?.id, payIn.json.id, 'the replay answers the original pay-in', { requirement: P, exchange: replay });
         else t.expect.equal(replay.json, payIn.json, 'the replay answers the original response', { requirement: P, exchange: replay });
 
         t.expect.error(await payInWith(actor, body, true), 409, 'conflict', { requirement: R });
@@ -230,7 +240,7 @@ export default defineSuite({
       },
     }),
     check({
-      name: "GET /rails/pay_ins/{id} reads the pay-in; another rail-entitled partner gets 404",
+      name: 'GET /rails/pay_ins/{id} reads the pay-in; another rail-entitled partner gets 404',
       requirements: ['GATE-RAIL-PAYIN-READ', 'GATE-RAIL-PAYIN-FOREIGN-404'],
       needs: ['gateRails', 'gateSignedQuote', 'gatePayIn', 'gateOtherRails'],
       async run({ gateRails: actor, gateSignedQuote: lock, gatePayIn: payInBody, gateOtherRails: stranger }, t: CheckTools) {
@@ -239,7 +249,8 @@ export default defineSuite({
         const made = expect2xx(t, await payInWith(actor, payInBody({ quoteId: q.quoteId, sessionId: q.sessionId }), true), R, 'the pay-in to read');
         const id: unknown = made.json?.id;
         // Pay-in record fields are not shown: the id is the one a single-object response offers.
-        if (typeof id !== 'string' || id.length === 0) return t.unverified('the pay-in response offers no id (its fields are not shown): there is no pay-in id to read');
+        if (typeof id !== 'string' || id.length === 0)
+          return t.unverified('the pay-in response offers no id (its fields are not shown): there is no pay-in id to read');
         const path = `/rails/pay_ins/${encodeURIComponent(id)}`;
         const read = expect2xx(t, await actor.client.get(path), R);
         t.expect.that(typeof read.json?.object === 'string', 'the pay-in record carries an object discriminator', { requirement: R, exchange: read });

@@ -93,14 +93,22 @@ export default defineSuite({
         await expire(session, actor);
         const read = t.expect.schema(t.expect.status(await actor.client.get(sessionPath(session.id)), 200, R), GateSession, R);
         // The event is about the first read past expires_at; if the way to expire it did not get there, nothing was judged.
-        if (Date.parse(read.expires_at) > Date.now()) t.unverified(`the session's expires_at (${read.expires_at}) is still ahead after gate.triggers.expireSession / the declared lifetime (${expire.how})`);
+        if (Date.parse(read.expires_at) > Date.now())
+          t.unverified(
+            `the session's expires_at (${read.expires_at}) is still ahead after gate.triggers.expireSession / the declared lifetime (${expire.how})`,
+          );
         const first = await bootstrap(actor, { origin }, { clientSecret: session.client_secret });
         t.observe('gate-bootstrap-past-expiry-status', first.status, 'the bootstrap response past expiry is not shown');
         await expectSessionEvent(t, actor, 'gate_session.expired', session.id, R);
         const second = await bootstrap(actor, { origin }, { clientSecret: session.client_secret });
         t.observe('gate-bootstrap-expired-session-status', second.status, 'a bootstrap of an already expired session: not shown');
         await t.sleep(DUPLICATE_WINDOW_MS, 'listening for a second gate_session.expired', 'target');
-        const ids = new Set(actor.hooks.events().filter(forSession('gate_session.expired', session.id)).map((e) => e.eventId));
+        const ids = new Set(
+          actor.hooks
+            .events()
+            .filter(forSession('gate_session.expired', session.id))
+            .map((e) => e.eventId),
+        );
         t.expect.equal(ids.size, 1, 'gate_session.expired fires once per session (distinct event ids)', { requirement: R });
       },
     }),
@@ -114,14 +122,29 @@ export default defineSuite({
         const { session } = await createSession(t, actor, R, { user_reference: ref });
         await requireKyc(session.id, actor);
         // Matched on the raw body, so a misshapen data is judged below rather than missed.
-        const e = await actor.hooks.waitFor((ev) => ev.eventType === 'kyc.required' && ev.rawBody.includes(session.id), EVENT_WAIT_MS, `kyc.required for ${session.id}`, R);
+        const e = await actor.hooks.waitFor(
+          (ev) => ev.eventType === 'kyc.required' && ev.rawBody.includes(session.id),
+          EVENT_WAIT_MS,
+          `kyc.required for ${session.id}`,
+          R,
+        );
         t.expect.that(e.verification.ok, 'kyc.required carries a valid signature', { requirement: R, actual: e.verification.reason });
         const data = KycRequiredData.safeParse(e.json?.data);
         t.expect.that(data.success, 'kyc.required data carries gate_session_id, kyc_status and user_reference', {
           requirement: R,
-          actual: data.success ? undefined : `${JSON.stringify(e.json?.data).slice(0, 200)} — ${data.error.issues.slice(0, 2).map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+          actual: data.success
+            ? undefined
+            : `${JSON.stringify(e.json?.data).slice(0, 200)} — ${data.error.issues
+                .slice(0, 2)
+                .map((i) => `${i.path.join('.')}: ${i.message}`)
+                .join('; ')}`,
         });
-        t.expect.equal([e.json.data.gate_session_id, e.json.data.user_reference], [session.id, ref], "the data names the blocked session and its user_reference", { requirement: R });
+        t.expect.equal(
+          [e.json.data.gate_session_id, e.json.data.user_reference],
+          [session.id, ref],
+          'the data names the blocked session and its user_reference',
+          { requirement: R },
+        );
         t.observe('gate-kyc-required-status', e.json.data.kyc_status, 'kyc_status values are not shown');
       },
     }),

@@ -20,7 +20,7 @@ export default defineSuite({
   section: 'Endpoints > Sessions',
   checks: [
     check({
-      name: 'create answers a GateSession of the key\'s mode with a gsec_ client_secret, the terms sent, the currency uppercased and metadata verbatim; retrieve and list never show client_secret',
+      name: "create answers a GateSession of the key's mode with a gsec_ client_secret, the terms sent, the currency uppercased and metadata verbatim; retrieve and list never show client_secret",
       requirements: [
         'GATE-SESS-CREATE-SHAPE',
         'GATE-SESS-CLIENT-SECRET-PREFIX',
@@ -36,11 +36,21 @@ export default defineSuite({
       async run({ gatePartner: actor }, t: CheckTools) {
         const currency = String(sessionBody(t).currency ?? 'eur').toLowerCase();
         // The optional terms a partner may bind: flow (on_ramp is a documented value), a cancel redirect and a correlation id.
-        const terms = { currency, metadata: METADATA, cancel_url: `https://rampart.example.test/cancel/${randomUUID()}`, flow: 'on_ramp', user_reference: `rampart-${randomUUID()}` };
+        const terms = {
+          currency,
+          metadata: METADATA,
+          cancel_url: `https://rampart.example.test/cancel/${randomUUID()}`,
+          flow: 'on_ramp',
+          user_reference: `rampart-${randomUUID()}`,
+        };
         const exchange = expect2xx(t, await actor.client.post('/gate_sessions', sessionBody(t, terms), { idempotencyKey: true }), 'GATE-SESS-CREATE-SHAPE');
         // The field rules first, on the raw body: a wrong prefix or a lowercase currency is its own rule broken, not the shape.
         const raw = (exchange.json ?? {}) as { client_secret?: unknown; currency?: unknown };
-        t.expect.that(typeof raw.client_secret === 'string' && raw.client_secret.startsWith('gsec_'), 'client_secret starts with gsec_', { requirement: 'GATE-SESS-CLIENT-SECRET-PREFIX', actual: typeof raw.client_secret === 'string' ? `${raw.client_secret.slice(0, 5)}…` : raw.client_secret, exchange });
+        t.expect.that(typeof raw.client_secret === 'string' && raw.client_secret.startsWith('gsec_'), 'client_secret starts with gsec_', {
+          requirement: 'GATE-SESS-CLIENT-SECRET-PREFIX',
+          actual: typeof raw.client_secret === 'string' ? `${raw.client_secret.slice(0, 5)}…` : raw.client_secret,
+          exchange,
+        });
         t.expect.equal(raw.currency, currency.toUpperCase(), 'currency is uppercased', { requirement: 'GATE-SESS-CURRENCY-UPPERCASE', exchange });
         const session = t.expect.schema(exchange, CreatedGateSession, 'GATE-SESS-CREATE-SHAPE');
         t.expect.equal(session.status, 'open', 'a new session is open', { requirement: 'GATE-SESS-CREATE-SHAPE', exchange });
@@ -56,9 +66,18 @@ export default defineSuite({
         t.expect.equal(read.id, session.id, 'retrieve answers the session asked for', { requirement: 'GATE-SESS-RETRIEVE', exchange: got });
         t.expect.equal(read.metadata, METADATA, 'metadata is verbatim on retrieve too', { requirement: 'GATE-SESS-METADATA-VERBATIM', exchange: got });
         expectTermsEchoed(t, read, sent, got, 'GATE-SESS-ECHO-TERMS');
-        t.expect.equal([read.mode, read.currency], [session.mode, session.currency], 'retrieve reads the mode and currency the creation answered', { requirement: 'GATE-SESS-MODE-OF-KEY', exchange: got });
-        t.expect.that(!('client_secret' in (got.json as object)), 'retrieve carries no client_secret', { requirement: 'GATE-SESS-CLIENT-SECRET-CREATE-ONLY', exchange: got });
-        t.expect.that(!got.bodyText.includes(session.client_secret), 'the client_secret value appears nowhere in the retrieve response', { requirement: 'GATE-SESS-CLIENT-SECRET-CREATE-ONLY', exchange: got });
+        t.expect.equal([read.mode, read.currency], [session.mode, session.currency], 'retrieve reads the mode and currency the creation answered', {
+          requirement: 'GATE-SESS-MODE-OF-KEY',
+          exchange: got,
+        });
+        t.expect.that(!('client_secret' in (got.json as object)), 'retrieve carries no client_secret', {
+          requirement: 'GATE-SESS-CLIENT-SECRET-CREATE-ONLY',
+          exchange: got,
+        });
+        t.expect.that(!got.bodyText.includes(session.client_secret), 'the client_secret value appears nowhere in the retrieve response', {
+          requirement: 'GATE-SESS-CLIENT-SECRET-CREATE-ONLY',
+          exchange: got,
+        });
 
         const list = t.expect.status(await actor.client.get('/gate_sessions'), 200, 'GATE-SESS-LIST-ENVELOPE');
         t.expect.schema(list, GateSessionList, 'GATE-SESS-LIST-ENVELOPE');
@@ -87,8 +106,14 @@ export default defineSuite({
         const first = expect2xx(t, await actor.client.post('/gate_sessions', body, { idempotencyKey: key }), 'GATE-SESS-IDEMPOTENT-REPLAY');
         const replay = await actor.client.post('/gate_sessions', body, { idempotencyKey: key });
         t.expect.status(replay, first.status, 'GATE-SESS-IDEMPOTENT-REPLAY');
-        t.expect.equal(replay.json?.id, first.json?.id, 'the replay answers the original session', { requirement: 'GATE-SESS-IDEMPOTENT-REPLAY', exchange: replay });
-        t.expect.equal(replay.json?.client_secret, first.json?.client_secret, 'the replay answers the original client_secret', { requirement: 'GATE-SESS-IDEMPOTENT-REPLAY', exchange: replay });
+        t.expect.equal(replay.json?.id, first.json?.id, 'the replay answers the original session', {
+          requirement: 'GATE-SESS-IDEMPOTENT-REPLAY',
+          exchange: replay,
+        });
+        t.expect.equal(replay.json?.client_secret, first.json?.client_secret, 'the replay answers the original client_secret', {
+          requirement: 'GATE-SESS-IDEMPOTENT-REPLAY',
+          exchange: replay,
+        });
 
         const conflict = await actor.client.post('/gate_sessions', sessionBody(t, { metadata: { attempt: 'second' } }), { idempotencyKey: key, retry: false });
         expectGateError(t, conflict, 409, 'GATE-SESS-IDEMPOTENCY-CONFLICT-409');
@@ -116,7 +141,11 @@ export default defineSuite({
         // The 403 of Authentication rule 3 reads for another partner's session bound by clientSecret (Embed).
         const read = await other.client.get(sessionPath(session.id));
         // Not readable at all is this endpoint's rule; the 404 rather than 403 is the Errors table's.
-        t.expect.that(read.status >= 400 && read.status < 500, "another partner's retrieve of the session is refused", { requirement: R, actual: read.status, exchange: read });
+        t.expect.that(read.status >= 400 && read.status < 500, "another partner's retrieve of the session is refused", {
+          requirement: R,
+          actual: read.status,
+          exchange: read,
+        });
         expectGateError(t, read, 404, 'GATE-ERR-CROSS-TENANT-404');
         expectGateError(t, await other.client.post(sessionPath(session.id, '/cancel'), undefined, { retry: false }), 404, R);
         const still = t.expect.schema(t.expect.status(await owner.client.get(sessionPath(session.id)), 200, R), GateSession, R);
@@ -141,10 +170,18 @@ export default defineSuite({
         const { session } = await createSession(t, actor, 'GATE-SESS-CANCEL');
         // The cancel response is not shown: any 2xx; the effect is judged through a read.
         expect2xx(t, await actor.client.post(sessionPath(session.id, '/cancel'), undefined, { retry: false }), 'GATE-SESS-CANCEL');
-        const read = t.expect.schema(t.expect.status(await actor.client.get(sessionPath(session.id)), 200, 'GATE-SESS-CANCEL'), GateSession, 'GATE-SESS-CANCEL');
+        const read = t.expect.schema(
+          t.expect.status(await actor.client.get(sessionPath(session.id)), 200, 'GATE-SESS-CANCEL'),
+          GateSession,
+          'GATE-SESS-CANCEL',
+        );
         t.expect.equal(read.status, 'cancelled', 'cancel moves the session to cancelled', { requirement: 'GATE-SESS-CANCEL' });
         expectGateError(t, await actor.client.post(sessionPath(session.id, '/cancel'), undefined, { retry: false }), 409, 'GATE-SESS-CANCEL-TERMINAL-409');
-        const after = t.expect.schema(t.expect.status(await actor.client.get(sessionPath(session.id)), 200, 'GATE-SESS-CANCEL-TERMINAL-409'), GateSession, 'GATE-SESS-CANCEL-TERMINAL-409');
+        const after = t.expect.schema(
+          t.expect.status(await actor.client.get(sessionPath(session.id)), 200, 'GATE-SESS-CANCEL-TERMINAL-409'),
+          GateSession,
+          'GATE-SESS-CANCEL-TERMINAL-409',
+        );
         t.expect.equal(after.status, 'cancelled', 'a refused cancel leaves the session cancelled', { requirement: 'GATE-SESS-CANCEL-TERMINAL-409' });
       },
     }),
@@ -155,10 +192,18 @@ export default defineSuite({
       async run({ gatePartner: actor, gateCompleteSession: complete }, t: CheckTools) {
         const done = (await createSession(t, actor, 'GATE-SESS-COMPLETE')).session;
         await complete(done.id, actor);
-        const read = t.expect.schema(t.expect.status(await actor.client.get(sessionPath(done.id)), 200, 'GATE-SESS-COMPLETE'), GateSession, 'GATE-SESS-COMPLETE');
+        const read = t.expect.schema(
+          t.expect.status(await actor.client.get(sessionPath(done.id)), 200, 'GATE-SESS-COMPLETE'),
+          GateSession,
+          'GATE-SESS-COMPLETE',
+        );
         t.expect.equal(read.status, 'completed', 'a succeeded linked buy completes the session', { requirement: 'GATE-SESS-COMPLETE' });
         expectGateError(t, await actor.client.post(sessionPath(done.id, '/cancel'), undefined, { retry: false }), 409, 'GATE-SESS-CANCEL-TERMINAL-409');
-        const after = t.expect.schema(t.expect.status(await actor.client.get(sessionPath(done.id)), 200, 'GATE-SESS-CANCEL-TERMINAL-409'), GateSession, 'GATE-SESS-CANCEL-TERMINAL-409');
+        const after = t.expect.schema(
+          t.expect.status(await actor.client.get(sessionPath(done.id)), 200, 'GATE-SESS-CANCEL-TERMINAL-409'),
+          GateSession,
+          'GATE-SESS-CANCEL-TERMINAL-409',
+        );
         t.expect.equal(after.status, 'completed', 'a refused cancel leaves the session completed', { requirement: 'GATE-SESS-CANCEL-TERMINAL-409' });
       },
     }),
@@ -169,14 +214,25 @@ export default defineSuite({
       async run({ gateEmbed: actor, gateExpireSession: expire }, t: CheckTools) {
         const { session } = await createSession(t, actor, 'GATE-SESS-RETRIEVE-NO-STATUS-CHANGE');
         await expire(session, actor);
-        const read = t.expect.schema(t.expect.status(await actor.client.get(sessionPath(session.id)), 200, 'GATE-SESS-RETRIEVE-NO-STATUS-CHANGE'), GateSession, 'GATE-SESS-RETRIEVE-NO-STATUS-CHANGE');
+        const read = t.expect.schema(
+          t.expect.status(await actor.client.get(sessionPath(session.id)), 200, 'GATE-SESS-RETRIEVE-NO-STATUS-CHANGE'),
+          GateSession,
+          'GATE-SESS-RETRIEVE-NO-STATUS-CHANGE',
+        );
         // The behaviour judged needs expires_at in the past; if the way to expire it did not get there, nothing was judged.
-        if (Date.parse(read.expires_at) > Date.now()) t.unverified(`the session's expires_at (${read.expires_at}) is still ahead after gate.triggers.expireSession / the declared lifetime (${expire.how})`);
+        if (Date.parse(read.expires_at) > Date.now())
+          t.unverified(
+            `the session's expires_at (${read.expires_at}) is still ahead after gate.triggers.expireSession / the declared lifetime (${expire.how})`,
+          );
         t.expect.equal(read.status, 'open', 'retrieve past expires_at still reads open', { requirement: 'GATE-SESS-RETRIEVE-NO-STATUS-CHANGE' });
 
         const boot = await bootstrap(actor, { origin: actor.origin }, { clientSecret: session.client_secret });
         t.observe('gate-bootstrap-past-expiry-status', boot.status, 'the bootstrap response past expiry is not shown');
-        const after = t.expect.schema(t.expect.status(await actor.client.get(sessionPath(session.id)), 200, 'GATE-SESS-EXPIRE-ON-BOOTSTRAP'), GateSession, 'GATE-SESS-EXPIRE-ON-BOOTSTRAP');
+        const after = t.expect.schema(
+          t.expect.status(await actor.client.get(sessionPath(session.id)), 200, 'GATE-SESS-EXPIRE-ON-BOOTSTRAP'),
+          GateSession,
+          'GATE-SESS-EXPIRE-ON-BOOTSTRAP',
+        );
         t.expect.equal(after.status, 'expired', 'a bootstrap past expires_at expires the session', { requirement: 'GATE-SESS-EXPIRE-ON-BOOTSTRAP' });
         expectGateError(t, await actor.client.post(sessionPath(session.id, '/cancel'), undefined, { retry: false }), 409, 'GATE-SESS-CANCEL-TERMINAL-409');
       },
@@ -191,7 +247,12 @@ export default defineSuite({
         // Sized first: at worst one session and one first-page read per extra session, then every page.
         requireKeyRoom(t, room, actor, 2 + 2 * MAX_EXTRA_SESSIONS + MAX_PAGES, 'growing the list to a second page and walking it');
         const mine = [(await createSession(t, actor, 'GATE-SESS-LIST-STARTING-AFTER')).session.id];
-        const firstPage = async () => t.expect.schema(t.expect.status(await actor.client.get('/gate_sessions'), 200, 'GATE-SESS-LIST-ENVELOPE'), GateSessionList, 'GATE-SESS-LIST-ENVELOPE');
+        const firstPage = async () =>
+          t.expect.schema(
+            t.expect.status(await actor.client.get('/gate_sessions'), 200, 'GATE-SESS-LIST-ENVELOPE'),
+            GateSessionList,
+            'GATE-SESS-LIST-ENVELOPE',
+          );
         // A full first page is needed to see has_more true; the page size is not shown, so grow the list until the first page stops growing.
         let page = await firstPage();
         for (let i = 0; i < MAX_EXTRA_SESSIONS && !page.has_more; i++) {
@@ -203,7 +264,10 @@ export default defineSuite({
             actual: { before, after: page.data.length, has_more: page.has_more },
           });
         }
-        if (!page.has_more) t.unverified(`the first page holds ${page.data.length}+ sessions and has_more never became true within ${MAX_EXTRA_SESSIONS} extra sessions: a second page could not be reached`);
+        if (!page.has_more)
+          t.unverified(
+            `the first page holds ${page.data.length}+ sessions and has_more never became true within ${MAX_EXTRA_SESSIONS} extra sessions: a second page could not be reached`,
+          );
 
         const seen: string[] = [];
         for (let n = 0; n < MAX_PAGES; n++) {
@@ -218,7 +282,9 @@ export default defineSuite({
           // The page after a cursor starts after it: nothing already walked comes back (judged before has_more, which a repeat would skew).
           const again = next.data.filter((x) => seen.includes(x.id)).map((x) => x.id);
           t.expect.equal(again, [], `the page after ${last.id} repeats no session already walked`, { requirement: 'GATE-SESS-LIST-STARTING-AFTER' });
-          t.expect.equal(page.has_more, next.data.length > 0, `has_more of the page ending at ${last.id} says whether another page follows`, { requirement: 'GATE-SESS-LIST-PAGINATION' });
+          t.expect.equal(page.has_more, next.data.length > 0, `has_more of the page ending at ${last.id} says whether another page follows`, {
+            requirement: 'GATE-SESS-LIST-PAGINATION',
+          });
           if (!page.has_more) break;
           page = next;
         }
@@ -235,7 +301,10 @@ export default defineSuite({
       async run({ gateKycTrusted: trusted }, t: CheckTools) {
         const R = 'GATE-SESS-KYC-PRE-VERIFIED';
         const accepted = await createSession(t, trusted, R, { kyc_package: trusted.kycPackage, user_reference: `rampart-${randomUUID()}` });
-        t.expect.equal(accepted.session.kyc_pre_verified, true, "a trusted partner's package sets kyc_pre_verified", { requirement: R, exchange: accepted.exchange });
+        t.expect.equal(accepted.session.kyc_pre_verified, true, "a trusted partner's package sets kyc_pre_verified", {
+          requirement: R,
+          exchange: accepted.exchange,
+        });
         const plain = await createSession(t, trusted, R);
         t.expect.equal(plain.session.kyc_pre_verified, false, 'no package, no pre-verification', { requirement: R, exchange: plain.exchange });
       },
@@ -253,7 +322,11 @@ export default defineSuite({
           t.observe('gate-kyc-untrusted', 'created, kyc_pre_verified false');
         } else {
           // Refusing the package outright is the other documented way of not accepting it.
-          t.expect.that(ex.status >= 400 && ex.status < 500, "an untrusted partner's package is refused with a 4xx or ignored", { requirement: R, actual: ex.status, exchange: ex });
+          t.expect.that(ex.status >= 400 && ex.status < 500, "an untrusted partner's package is refused with a 4xx or ignored", {
+            requirement: R,
+            actual: ex.status,
+            exchange: ex,
+          });
           t.observe('gate-kyc-untrusted', `refused with ${ex.status}`);
         }
       },

@@ -29,7 +29,11 @@ type Delivery = ReturnType<typeof WebhookDelivery.parse>;
 async function list(t: CheckTools, actor: GateActor, query: Record<string, string | number> | undefined, requirement: RequirementId) {
   const ex = expect2xx(t, await actor.client.get(LIST, query), requirement);
   const page = t.expect.schema(ex, WebhookDeliveryList, requirement);
-  t.expect.that(page.url.includes(LIST), `the list url is the path of the list (${LIST})`, { requirement: 'GATE-WHOPS-LIST-ENVELOPE', actual: page.url, exchange: ex });
+  t.expect.that(page.url.includes(LIST), `the list url is the path of the list (${LIST})`, {
+    requirement: 'GATE-WHOPS-LIST-ENVELOPE',
+    actual: page.url,
+    exchange: ex,
+  });
   return { ex, page };
 }
 
@@ -50,12 +54,22 @@ function expectListedDeliveries(t: CheckTools, ex: Exchange, items: Delivery[]):
     const leaked = PAYLOAD_KEYS.filter((k) => k in raw);
     t.expect.that(leaked.length === 0, `delivery ${d.id} carries no payload field`, { requirement: 'GATE-WHOPS-NO-PAYLOAD', actual: leaked, exchange: ex });
     const envelopeInside = Object.entries(raw).find(([, v]) => carriesEnvelope(v, d.event_id));
-    t.expect.that(envelopeInside === undefined, `delivery ${d.id} carries no copy of its event`, { requirement: 'GATE-WHOPS-NO-PAYLOAD', actual: envelopeInside?.[0], exchange: ex });
+    t.expect.that(envelopeInside === undefined, `delivery ${d.id} carries no copy of its event`, {
+      requirement: 'GATE-WHOPS-NO-PAYLOAD',
+      actual: envelopeInside?.[0],
+      exchange: ex,
+    });
     if ((TERMINAL_DELIVERY_STATUSES as readonly string[]).includes(d.status)) {
-      t.expect.equal(d.next_attempt_at, null, `terminal delivery ${d.id} (${d.status}) has next_attempt_at null`, { requirement: 'GATE-WHOPS-DELIVERY-TERMINAL-NO-NEXT', exchange: ex });
+      t.expect.equal(d.next_attempt_at, null, `terminal delivery ${d.id} (${d.status}) has next_attempt_at null`, {
+        requirement: 'GATE-WHOPS-DELIVERY-TERMINAL-NO-NEXT',
+        exchange: ex,
+      });
     }
     if (d.status === 'succeeded') {
-      t.expect.that(d.delivered_at !== null, `succeeded delivery ${d.id} has delivered_at set`, { requirement: 'GATE-WHOPS-DELIVERY-TERMINAL-NO-NEXT', exchange: ex });
+      t.expect.that(d.delivered_at !== null, `succeeded delivery ${d.id} has delivered_at set`, {
+        requirement: 'GATE-WHOPS-DELIVERY-TERMINAL-NO-NEXT',
+        exchange: ex,
+      });
     }
   }
 }
@@ -138,37 +152,63 @@ export default defineSuite({
         for (const status of DELIVERY_STATUSES) {
           const { ex, page } = await list(t, actor, { status, limit: L.limitMax }, R);
           const other = page.data.find((d) => d.status !== status);
-          t.expect.that(other === undefined, `status=${status} lists only ${status} deliveries`, { requirement: R, actual: other && `${other.id} is ${other.status}`, exchange: ex });
+          t.expect.that(other === undefined, `status=${status} lists only ${status} deliveries`, {
+            requirement: R,
+            actual: other && `${other.id} is ${other.status}`,
+            exchange: ex,
+          });
           // succeeded and dead_lettered are terminal: one seen unfiltered earlier must still be found by its filter.
           const seenTerminal = (TERMINAL_DELIVERY_STATUSES as readonly string[]).includes(status) && all.page.data.some((d) => d.status === status);
-          if (seenTerminal) t.expect.that(page.data.length > 0, `status=${status} finds the ${status} deliveries the unfiltered list showed`, { requirement: R, exchange: ex });
+          if (seenTerminal)
+            t.expect.that(page.data.length > 0, `status=${status} finds the ${status} deliveries the unfiltered list showed`, { requirement: R, exchange: ex });
         }
         await rejected(t, actor, { status: 'delivered' }, R);
       },
     }),
     check({
       name: 'POST /webhooks/test twice: pending deliveries of new events to the configured webhook_url, listed most recent first, delivered with the test data',
-      requirements: ['GATE-WHOPS-TEST-PENDING', 'GATE-WHOPS-TEST-NEW-EVENT', 'GATE-WHOPS-LIST-ORDER', 'GATE-WHOPS-DELIVERY-SHAPE', 'GATE-WHOPS-DELIVERY-TARGET-URL', 'GATE-WHOPS-TEST-EVENT-DATA'],
+      requirements: [
+        'GATE-WHOPS-TEST-PENDING',
+        'GATE-WHOPS-TEST-NEW-EVENT',
+        'GATE-WHOPS-LIST-ORDER',
+        'GATE-WHOPS-DELIVERY-SHAPE',
+        'GATE-WHOPS-DELIVERY-TARGET-URL',
+        'GATE-WHOPS-TEST-EVENT-DATA',
+      ],
       needs: ['gateWebhooks'],
       budgetMs: 90_000,
       async run({ gateWebhooks: actor }, t: CheckTools) {
         const first = await testDelivery(t, actor, 'GATE-WHOPS-TEST-PENDING');
         const second = await testDelivery(t, actor, 'GATE-WHOPS-TEST-PENDING');
         for (const { ex, delivery } of [first, second]) {
-          t.expect.equal(delivery.event_type, 'webhook.test', 'the test delivery has event_type webhook.test', { requirement: 'GATE-WHOPS-TEST-PENDING', exchange: ex });
+          t.expect.equal(delivery.event_type, 'webhook.test', 'the test delivery has event_type webhook.test', {
+            requirement: 'GATE-WHOPS-TEST-PENDING',
+            exchange: ex,
+          });
           t.expect.equal(delivery.status, 'pending', 'the test delivery answers status pending', { requirement: 'GATE-WHOPS-TEST-PENDING', exchange: ex });
-          t.expect.equal(delivery.target_url, actor.hooks.url, "target_url is the partner's configured webhook_url", { requirement: 'GATE-WHOPS-DELIVERY-TARGET-URL', exchange: ex });
+          t.expect.equal(delivery.target_url, actor.hooks.url, "target_url is the partner's configured webhook_url", {
+            requirement: 'GATE-WHOPS-DELIVERY-TARGET-URL',
+            exchange: ex,
+          });
         }
         t.expect.that(first.delivery.event_id !== second.delivery.event_id, 'each POST /webhooks/test creates a new event with its own event id', {
           requirement: 'GATE-WHOPS-TEST-NEW-EVENT',
           actual: `${first.delivery.event_id} twice`,
           exchange: second.ex,
         });
-        t.expect.that(first.delivery.id !== second.delivery.id, 'each POST /webhooks/test creates a new delivery', { requirement: 'GATE-WHOPS-TEST-NEW-EVENT', exchange: second.ex });
+        t.expect.that(first.delivery.id !== second.delivery.id, 'each POST /webhooks/test creates a new delivery', {
+          requirement: 'GATE-WHOPS-TEST-NEW-EVENT',
+          exchange: second.ex,
+        });
 
         const received: ReceivedEvent[] = [];
         for (const { delivery } of [first, second]) {
-          const e = await actor.hooks.waitFor((ev) => ev.eventId === delivery.event_id, EVENT_WAIT_MS, `webhook.test ${delivery.event_id}`, 'GATE-WHOPS-TEST-EVENT-DATA');
+          const e = await actor.hooks.waitFor(
+            (ev) => ev.eventId === delivery.event_id,
+            EVENT_WAIT_MS,
+            `webhook.test ${delivery.event_id}`,
+            'GATE-WHOPS-TEST-EVENT-DATA',
+          );
           received.push(e);
           t.expect.equal(e.eventType, 'webhook.test', 'the event sent is a webhook.test', { requirement: 'GATE-WHOPS-TEST-EVENT-DATA' });
           const data = WebhookTestData.safeParse(e.json?.data);
@@ -181,8 +221,16 @@ export default defineSuite({
         const { ex, page } = await list(t, actor, { limit: L.limitMax }, 'GATE-WHOPS-LIST-ORDER');
         const at = (id: string) => page.data.findIndex((d) => d.id === id);
         const [i1, i2] = [at(first.delivery.id), at(second.delivery.id)];
-        t.expect.that(i1 >= 0 && i2 >= 0, 'both test deliveries are listed', { requirement: 'GATE-WHOPS-LIST-ORDER', actual: { first: i1, second: i2 }, exchange: ex });
-        t.expect.that(i2 < i1, 'the later test delivery is listed before the earlier one (most recent first)', { requirement: 'GATE-WHOPS-LIST-ORDER', actual: { first: i1, second: i2 }, exchange: ex });
+        t.expect.that(i1 >= 0 && i2 >= 0, 'both test deliveries are listed', {
+          requirement: 'GATE-WHOPS-LIST-ORDER',
+          actual: { first: i1, second: i2 },
+          exchange: ex,
+        });
+        t.expect.that(i2 < i1, 'the later test delivery is listed before the earlier one (most recent first)', {
+          requirement: 'GATE-WHOPS-LIST-ORDER',
+          actual: { first: i1, second: i2 },
+          exchange: ex,
+        });
         const times = page.data.map((d) => (d.created_at === null ? NaN : Date.parse(d.created_at)));
         const inversion = times.findIndex((ms, i) => i > 0 && !Number.isNaN(ms) && !Number.isNaN(times[i - 1]!) && ms > times[i - 1]!);
         t.expect.that(inversion < 0, 'created_at never increases down the list', {
@@ -192,8 +240,14 @@ export default defineSuite({
         });
         for (const { delivery } of [first, second]) {
           const listed = page.data[at(delivery.id)]!;
-          t.expect.equal(listed.event_id, delivery.event_id, 'the listed delivery keeps its event id', { requirement: 'GATE-WHOPS-DELIVERY-SHAPE', exchange: ex });
-          t.expect.equal(listed.target_url, delivery.target_url, 'the listed delivery keeps its target_url', { requirement: 'GATE-WHOPS-DELIVERY-SHAPE', exchange: ex });
+          t.expect.equal(listed.event_id, delivery.event_id, 'the listed delivery keeps its event id', {
+            requirement: 'GATE-WHOPS-DELIVERY-SHAPE',
+            exchange: ex,
+          });
+          t.expect.equal(listed.target_url, delivery.target_url, 'the listed delivery keeps its target_url', {
+            requirement: 'GATE-WHOPS-DELIVERY-SHAPE',
+            exchange: ex,
+          });
         }
         t.observe('gate-webhooks-test-status', first.ex.status, 'success status of POST /webhooks/test (not shown)');
         t.observe('gate-webhooks-test-message', received[0]?.json?.data?.message, 'webhook.test message text');
@@ -201,7 +255,13 @@ export default defineSuite({
     }),
     check({
       name: 'deliveries list: default page of 50, has_more, no payload, terminal deliveries settled',
-      requirements: ['GATE-WHOPS-LIST-DEFAULT-LIMIT', 'GATE-WHOPS-LIST-HAS-MORE', 'GATE-WHOPS-NO-PAYLOAD', 'GATE-WHOPS-DELIVERY-SHAPE', 'GATE-WHOPS-DELIVERY-TERMINAL-NO-NEXT'],
+      requirements: [
+        'GATE-WHOPS-LIST-DEFAULT-LIMIT',
+        'GATE-WHOPS-LIST-HAS-MORE',
+        'GATE-WHOPS-NO-PAYLOAD',
+        'GATE-WHOPS-DELIVERY-SHAPE',
+        'GATE-WHOPS-DELIVERY-TERMINAL-NO-NEXT',
+      ],
       needs: ['gateWebhooks', 'gateKeyRoom'],
       budgetMs: 120_000,
       async run({ gateWebhooks: actor, gateKeyRoom: room }, t: CheckTools) {
@@ -235,11 +295,17 @@ export default defineSuite({
         const total = full.page.data.length;
         expectListedDeliveries(t, full.ex, full.page.data);
         if (total < L.limitMax) {
-          t.expect.equal(full.page.has_more, false, `has_more is false when the whole list (${total}) fits in the page`, { requirement: 'GATE-WHOPS-LIST-HAS-MORE', exchange: full.ex });
+          t.expect.equal(full.page.has_more, false, `has_more is false when the whole list (${total}) fits in the page`, {
+            requirement: 'GATE-WHOPS-LIST-HAS-MORE',
+            exchange: full.ex,
+          });
         }
         if (total >= 2) {
           const one = await list(t, actor, { limit: 1 }, 'GATE-WHOPS-LIST-HAS-MORE');
-          t.expect.equal(one.page.has_more, true, 'has_more is true when more deliveries exist beyond a page of 1', { requirement: 'GATE-WHOPS-LIST-HAS-MORE', exchange: one.ex });
+          t.expect.equal(one.page.has_more, true, 'has_more is true when more deliveries exist beyond a page of 1', {
+            requirement: 'GATE-WHOPS-LIST-HAS-MORE',
+            exchange: one.ex,
+          });
         }
 
         const dflt = await list(t, actor, undefined, D);
@@ -252,8 +318,13 @@ export default defineSuite({
           exchange: dflt.ex,
         });
         if (total <= L.limitDefault)
-          t.unverified(`only ${total} deliveries exist after topping up: a default page of ${L.limitDefault} and has_more beyond it could not be reached (a smaller default would pass)`);
-        t.expect.equal(dflt.page.has_more, true, 'has_more is true when deliveries exist beyond the default page', { requirement: 'GATE-WHOPS-LIST-HAS-MORE', exchange: dflt.ex });
+          t.unverified(
+            `only ${total} deliveries exist after topping up: a default page of ${L.limitDefault} and has_more beyond it could not be reached (a smaller default would pass)`,
+          );
+        t.expect.equal(dflt.page.has_more, true, 'has_more is true when deliveries exist beyond the default page', {
+          requirement: 'GATE-WHOPS-LIST-HAS-MORE',
+          exchange: dflt.ex,
+        });
       },
     }),
     check({
@@ -277,9 +348,16 @@ export default defineSuite({
         // The spec says only that the replay example sends an Idempotency-Key: whether the target honours one there
         // (the same answer twice), and what it answers for a delivery that is not dead-lettered, is observed.
         const key = randomUUID();
-        const own = (n: number) => owner.client.post(`${LIST}/${encodeURIComponent(delivery.id)}/replay`, {}, { idempotencyKey: key, retry: false }).then((x) => ({ n, status: x.status, body: x.bodyText }));
+        const own = (n: number) =>
+          owner.client
+            .post(`${LIST}/${encodeURIComponent(delivery.id)}/replay`, {}, { idempotencyKey: key, retry: false })
+            .then((x) => ({ n, status: x.status, body: x.bodyText }));
         const [a, b] = [await own(1), await own(2)];
-        t.observe('gate-webhook-replay-idempotency', { first: a.status, second: b.status, sameBody: a.body === b.body }, 'replay of an own delivery that is not dead-lettered, twice with one Idempotency-Key: not shown');
+        t.observe(
+          'gate-webhook-replay-idempotency',
+          { first: a.status, second: b.status, sameBody: a.body === b.body },
+          'replay of an own delivery that is not dead-lettered, twice with one Idempotency-Key: not shown',
+        );
       },
     }),
   ],

@@ -6,7 +6,18 @@ import type { PoolsActor } from '../../src/needs/define.js';
 import { PoolsList, Trade, TradesPage } from '../../src/model/schemas/pools/index.js';
 import { expect2xx } from '../../support/expect.js';
 import { expectPoolsError } from '../../support/pools/errors.js';
-import { createFirmQuote, mainPool, poolPath, pollPath, quoteBody, quotePath, readTrade, reservedTrade, tradePath, unknownLike } from '../../support/pools/pools.js';
+import {
+  createFirmQuote,
+  mainPool,
+  poolPath,
+  pollPath,
+  quoteBody,
+  quotePath,
+  readTrade,
+  reservedTrade,
+  tradePath,
+  unknownLike,
+} from '../../support/pools/pools.js';
 
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 /** A well-formed secret key that no target issued. */
@@ -37,7 +48,12 @@ async function expectEntitlement403(t: CheckTools, actor: PoolsActor, pool: stri
   const own = pool === mainPool(t) ? undefined : await actor.client.post(poolPath(mainPool(t), '/quote'), quoteBody(t, { type: 'firm' }), { retry: false });
   const quoteId = own && own.status >= 200 && own.status < 300 && typeof own.json?.quoteId === 'string' ? (own.json.quoteId as string) : noSuchId();
   const tx = await actor.client.post(poolPath(pool, '/transact'), { quoteId }, { idempotencyKey: true, retry: false });
-  if (tx.status === 400 || tx.status === 404) t.observe('pools-entitlement-transact', { status: tx.status, code: tx.json?.code }, 'transact of a quote the route cannot take: which refusal comes first is not shown');
+  if (tx.status === 400 || tx.status === 404)
+    t.observe(
+      'pools-entitlement-transact',
+      { status: tx.status, code: tx.json?.code },
+      'transact of a quote the route cannot take: which refusal comes first is not shown',
+    );
   else expectPoolsError(t, tx, 403, { code, requirement });
 }
 
@@ -115,7 +131,11 @@ export default defineSuite({
       requirements: ['POOLS-AUTH-PK-DISCOVERY', 'POOLS-DISC-SECRET-KEY'],
       needs: ['poolsPublishable', 'poolsRaw'],
       async run({ poolsPublishable: actor, poolsRaw: client }, t: CheckTools) {
-        const pk = expect2xx(t, await client.request({ method: 'GET', path: '/pools', auth: { bearer: actor.partner.publishableKey! } }), 'POOLS-AUTH-PK-DISCOVERY');
+        const pk = expect2xx(
+          t,
+          await client.request({ method: 'GET', path: '/pools', auth: { bearer: actor.partner.publishableKey! } }),
+          'POOLS-AUTH-PK-DISCOVERY',
+        );
         t.expect.schema(pk, PoolsList, 'POOLS-AUTH-PK-DISCOVERY');
         const sk = expect2xx(t, await client.request({ method: 'GET', path: '/pools', auth: { bearer: actor.partner.secretKey } }), 'POOLS-DISC-SECRET-KEY');
         t.expect.schema(sk, PoolsList, 'POOLS-DISC-SECRET-KEY');
@@ -215,14 +235,21 @@ export default defineSuite({
         ];
         for (const ex of reads) {
           // A valid sandbox secret key on the sandbox base leaves no key mode to mismatch: any 403 here is an entitlement code.
-          t.expect.that(ex.status !== 403, `${ex.request.method} ${new URL(ex.request.url).pathname} answers without a 403 (only key_mode_mismatch may refuse a secret-only read)`, {
-            requirement: R,
-            actual: `${ex.status} ${ex.bodyText.slice(0, 200)}`,
-            exchange: ex,
-          });
+          t.expect.that(
+            ex.status !== 403,
+            `${ex.request.method} ${new URL(ex.request.url).pathname} answers without a 403 (only key_mode_mismatch may refuse a secret-only read)`,
+            {
+              requirement: R,
+              actual: `${ex.status} ${ex.bodyText.slice(0, 200)}`,
+              exchange: ex,
+            },
+          );
         }
         t.expect.schema(expect2xx(t, reads[0]!, R, 'GET /pools/trades'), TradesPage, R);
-        t.observe('pools-kyc-pending-read-statuses', Object.fromEntries(reads.map((ex) => [`${ex.request.method} ${new URL(ex.request.url).pathname}`, ex.status])));
+        t.observe(
+          'pools-kyc-pending-read-statuses',
+          Object.fromEntries(reads.map((ex) => [`${ex.request.method} ${new URL(ex.request.url).pathname}`, ex.status])),
+        );
       },
     }),
     check({
@@ -269,10 +296,14 @@ export default defineSuite({
 
         const page = expect2xx(t, await other.client.get('/pools/trades', { created_after: own.createdAt, limit: 100 }), 'POOLS-TRADES-PARTNER-SCOPED');
         const list = t.expect.schema(page, TradesPage, 'POOLS-TRADES-PARTNER-SCOPED');
-        t.expect.that(!list.data.some((x: Trade) => x.transactId === trade.transactId || x.quoteId === active.quoteId), "another partner's trade is absent from the trades list", {
-          requirement: 'POOLS-TRADES-PARTNER-SCOPED',
-          exchange: page,
-        });
+        t.expect.that(
+          !list.data.some((x: Trade) => x.transactId === trade.transactId || x.quoteId === active.quoteId),
+          "another partner's trade is absent from the trades list",
+          {
+            requirement: 'POOLS-TRADES-PARTNER-SCOPED',
+            exchange: page,
+          },
+        );
       },
     }),
   ],

@@ -40,7 +40,10 @@ export default defineSuite({
       needs: ['poolsPartner'],
       async run({ poolsPartner: actor }, t: CheckTools) {
         const ex = expect2xx(t, await actor.client.get(poolPath(mainPool(t), '/balance')), 'POOLS-BAL-SHAPE');
-        t.expect.equal(keysMatching(ex.json, ACCESS_FIELD), [], 'the balance names no access or KYC field (they appear only as 403 codes)', { requirement: 'POOLS-BAL-NO-ACCESS-ECHO', exchange: ex });
+        t.expect.equal(keysMatching(ex.json, ACCESS_FIELD), [], 'the balance names no access or KYC field (they appear only as 403 codes)', {
+          requirement: 'POOLS-BAL-NO-ACCESS-ECHO',
+          exchange: ex,
+        });
         const b = t.expect.schema(ex, Balance, 'POOLS-BAL-SHAPE');
         t.expect.equal(b.poolId, mainPool(t), 'balance poolId is the pool asked for', { requirement: 'POOLS-BAL-SHAPE' });
         t.expect.that(b.allowedPools.includes(mainPool(t)), 'allowedPools holds the entitled pool', { requirement: 'POOLS-BAL-SHAPE', actual: b.allowedPools });
@@ -64,7 +67,10 @@ export default defineSuite({
       async run({ poolsIbanUnprovisioned: actor }, t: CheckTools) {
         const R = 'POOLS-FUND-IBAN-UNPROVISIONED-NULL';
         const ex = expect2xx(t, await actor.client.get('/pools/funding'), R, 'GET /pools/funding');
-        t.expect.equal(t.expect.schema(ex, Funding, R).iban, null, `iban is null until provisioned (${actor.partner.name}: ibanProvisioned false)`, { requirement: R, exchange: ex });
+        t.expect.equal(t.expect.schema(ex, Funding, R).iban, null, `iban is null until provisioned (${actor.partner.name}: ibanProvisioned false)`, {
+          requirement: R,
+          exchange: ex,
+        });
       },
     }),
     check({
@@ -76,7 +82,12 @@ export default defineSuite({
         t.expect.equal(dflt.json?.currency, 'EUR', 'funding without currency is EUR', { requirement: 'POOLS-FUND-DEFAULT-EUR', exchange: dflt });
         const f = t.expect.schema(dflt, Funding, 'POOLS-FUND-SHAPE');
         // Where the profile says the IBAN is provisioned, it must be there; otherwise which it is is only observed.
-        if (actor.partner.ibanProvisioned === true) t.expect.that(typeof f.iban === 'string' && f.iban.length > 0, `iban is a string once provisioned (${actor.partner.name}: ibanProvisioned true)`, { requirement: 'POOLS-FUND-SHAPE', actual: f.iban, exchange: dflt });
+        if (actor.partner.ibanProvisioned === true)
+          t.expect.that(typeof f.iban === 'string' && f.iban.length > 0, `iban is a string once provisioned (${actor.partner.name}: ibanProvisioned true)`, {
+            requirement: 'POOLS-FUND-SHAPE',
+            actual: f.iban,
+            exchange: dflt,
+          });
         t.observe('pools-funding-iban-provisioned', f.iban !== null);
         t.expect.schema(expect2xx(t, await actor.client.get('/pools/funding', { currency: 'EUR' }), 'POOLS-FUND-SHAPE'), Funding, 'POOLS-FUND-SHAPE');
         for (const currency of ['USD', 'GBP']) {
@@ -118,7 +129,11 @@ export default defineSuite({
             `no ledger entry named trade ${made.transactId} or quote ${made.quoteId} after the reservation${settledTo.length ? ` and after settlement (${settledTo.join(' → ')})` : ''}, in ${ledger.reads} reads over ${LEDGER_WAIT_MS / 1000} s: the entry shape is not shown — a ledger whose entries carry the transactId or quoteId is needed to judge buy_debit`,
           );
         }
-        t.expect.that(debited(ledger.entries), 'the ledger entry of the reservation is a buy_debit', { requirement: L, actual: typeNames(ledger.entries), exchange: ledger.exchange });
+        t.expect.that(debited(ledger.entries), 'the ledger entry of the reservation is a buy_debit', {
+          requirement: L,
+          actual: typeNames(ledger.entries),
+          exchange: ledger.exchange,
+        });
         t.observe('pools-ledger-debit-booked', settledTo.length ? `after settlement (${settledTo.join(' → ')})` : 'at the reservation');
       },
     }),
@@ -137,11 +152,15 @@ export default defineSuite({
           if (i > 0) await t.sleep(250, 'pools settlement poll', 'target');
           seen.push(await poll(t, actor, made.quoteId, 'POOLS-POLL-RETURNED'));
         }
-        t.expect.equal(seen.at(-1), 'returned', `polling discovers the returned state the trigger chose (saw ${seen.join(' → ')})`, { requirement: 'POOLS-POLL-RETURNED' });
+        t.expect.equal(seen.at(-1), 'returned', `polling discovers the returned state the trigger chose (saw ${seen.join(' → ')})`, {
+          requirement: 'POOLS-POLL-RETURNED',
+        });
         t.observe('pools-returned-path', seen);
         const returned = (await readBalance(t, actor, 'POOLS-BAL-RETURNED-REFUND')).balance!;
         // One more poll after returned must not credit again (idempotent refund).
-        t.expect.equal(await poll(t, actor, made.quoteId, 'POOLS-POLL-RETURNED'), 'returned', 'returned is kept on the next poll', { requirement: 'POOLS-POLL-RETURNED' });
+        t.expect.equal(await poll(t, actor, made.quoteId, 'POOLS-POLL-RETURNED'), 'returned', 'returned is kept on the next poll', {
+          requirement: 'POOLS-POLL-RETURNED',
+        });
         const later = (await readBalance(t, actor, 'POOLS-BAL-RETURNED-REFUND')).balance!;
         const read = await readTrade(t, actor, made.transactId, 'POOLS-POLL-RETURNED');
         t.expect.equal(read.status, 'returned', 'the trade reads returned', { requirement: 'POOLS-POLL-RETURNED' });

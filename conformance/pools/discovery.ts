@@ -25,14 +25,21 @@ export default defineSuite({
         // The pair shape first, on the raw items, so a non-pair id is reported as that rule and not as the list shape.
         const raw: unknown[] = Array.isArray(ex.json?.pools) ? ex.json.pools : [];
         for (const p of raw as Record<string, unknown>[]) {
-          t.expect.that(typeof p?.id === 'string' && PAIR.test(p.id), `pool id ${JSON.stringify(p?.id)} is pair-shaped <fiat>-<crypto>`, { requirement: 'POOLS-DISC-ID-PAIR-SHAPED', exchange: ex });
+          t.expect.that(typeof p?.id === 'string' && PAIR.test(p.id), `pool id ${JSON.stringify(p?.id)} is pair-shaped <fiat>-<crypto>`, {
+            requirement: 'POOLS-DISC-ID-PAIR-SHAPED',
+            exchange: ex,
+          });
         }
         const { pools } = t.expect.schema(ex, PoolsList, 'POOLS-DISC-LIST-SHAPE');
-        t.expect.that(pools.some((p) => p.id === mainPool(t)), `the profile's main pool ${mainPool(t)} is listed`, {
-          requirement: 'POOLS-DISC-LIST-SHAPE',
-          actual: pools.map((p) => p.id),
-          exchange: ex,
-        });
+        t.expect.that(
+          pools.some((p) => p.id === mainPool(t)),
+          `the profile's main pool ${mainPool(t)} is listed`,
+          {
+            requirement: 'POOLS-DISC-LIST-SHAPE',
+            actual: pools.map((p) => p.id),
+            exchange: ex,
+          },
+        );
         for (const p of pools) {
           t.expect.equal(p.id.toUpperCase(), `${p.fiatCurrency}-${p.cryptoCurrency}`.toUpperCase(), `pool ${p.id} is <fiat>-<crypto> of its legs`, {
             requirement: 'POOLS-DISC-ID-PAIR-SHAPED',
@@ -50,11 +57,17 @@ export default defineSuite({
         const ex = expect2xx(t, await actor.client.get(poolPath(pool, '/capabilities')), 'POOLS-CAP-SHAPE');
         // The sides enum first, on the raw list, so a side outside it is reported as that rule and not as the shape.
         const sides: unknown[] = Array.isArray(ex.json?.sides) ? ex.json.sides : [];
-        t.expect.that(sides.every((x) => (POOLS_SIDES as readonly unknown[]).includes(x)), 'sides lists only on_ramp and off_ramp', { requirement: 'POOLS-CAP-SIDES-ENUM', actual: ex.json?.sides, exchange: ex });
+        t.expect.that(
+          sides.every((x) => (POOLS_SIDES as readonly unknown[]).includes(x)),
+          'sides lists only on_ramp and off_ramp',
+          { requirement: 'POOLS-CAP-SIDES-ENUM', actual: ex.json?.sides, exchange: ex },
+        );
         const cap = t.expect.schema(ex, Capabilities, 'POOLS-CAP-SHAPE');
         t.expect.equal(cap.poolId, pool, 'capabilities poolId is the pool asked for', { requirement: 'POOLS-CAP-POOL-IDENTITY', exchange: ex });
         // pair and legs are the pool's own, as discovery lists it.
-        const listed = t.expect.schema(expect2xx(t, await actor.client.get('/pools'), 'POOLS-CAP-POOL-IDENTITY'), PoolsList, 'POOLS-CAP-POOL-IDENTITY').pools.find((p) => p.id === pool);
+        const listed = t.expect
+          .schema(expect2xx(t, await actor.client.get('/pools'), 'POOLS-CAP-POOL-IDENTITY'), PoolsList, 'POOLS-CAP-POOL-IDENTITY')
+          .pools.find((p) => p.id === pool);
         t.expect.that(listed !== undefined, `the main pool ${pool} is listed by GET /pools`, { requirement: 'POOLS-CAP-POOL-IDENTITY' });
         t.expect.equal(
           { pair: cap.pair, fiatCurrency: cap.fiatCurrency, cryptoCurrency: cap.cryptoCurrency },
@@ -62,10 +75,24 @@ export default defineSuite({
           'capabilities pair and legs are those GET /pools lists for the pool',
           { requirement: 'POOLS-CAP-POOL-IDENTITY', exchange: ex },
         );
-        t.expect.that(new Set(cap.sides).size === cap.sides.length, 'sides lists each side once', { requirement: 'POOLS-CAP-SIDES-ENUM', actual: cap.sides, exchange: ex });
+        t.expect.that(new Set(cap.sides).size === cap.sides.length, 'sides lists each side once', {
+          requirement: 'POOLS-CAP-SIDES-ENUM',
+          actual: cap.sides,
+          exchange: ex,
+        });
         const nonEvm = cap.supportedNetworks.filter((n) => NON_EVM_NETWORKS.includes(n.toLowerCase()));
-        t.expect.that(nonEvm.length === 0, 'supportedNetworks lists EVM networks only', { requirement: 'POOLS-CAP-NETWORKS-EVM', actual: cap.supportedNetworks, exchange: ex });
-        t.observe('pools-capabilities', { sides: cap.sides, supportedNetworks: cap.supportedNetworks, tier: cap.tier, minOrderUsdt: cap.minOrderUsdt, maxOrderUsdt: cap.maxOrderUsdt });
+        t.expect.that(nonEvm.length === 0, 'supportedNetworks lists EVM networks only', {
+          requirement: 'POOLS-CAP-NETWORKS-EVM',
+          actual: cap.supportedNetworks,
+          exchange: ex,
+        });
+        t.observe('pools-capabilities', {
+          sides: cap.sides,
+          supportedNetworks: cap.supportedNetworks,
+          tier: cap.tier,
+          minOrderUsdt: cap.minOrderUsdt,
+          maxOrderUsdt: cap.maxOrderUsdt,
+        });
       },
     }),
     check({
@@ -77,7 +104,11 @@ export default defineSuite({
         const ex = expect2xx(t, await actor.client.get(poolPath(mainPool(t), '/capabilities')), R);
         const cap = t.expect.schema(ex, Capabilities, R);
         // sides lists the enabled sides; the profile says off_ramp is not enabled for this partner (offRamp: false).
-        t.expect.that(!cap.sides.includes('off_ramp'), 'off_ramp is not listed for a partner without off_ramp enabled', { requirement: R, actual: cap.sides, exchange: ex });
+        t.expect.that(!cap.sides.includes('off_ramp'), 'off_ramp is not listed for a partner without off_ramp enabled', {
+          requirement: R,
+          actual: cap.sides,
+          exchange: ex,
+        });
       },
     }),
     check({
@@ -92,11 +123,15 @@ export default defineSuite({
         const ids = t.expect.schema(ex, PoolsList, R).pools.map((p) => p.id);
         const missing = [...allowed].filter((id) => !ids.includes(id));
         t.expect.equal(missing, [], 'every entitled pool is discovered by GET /pools', { requirement: R, exchange: ex });
-        t.observe('pools-discovery-beyond-entitled', ids.filter((id) => !allowed.has(id)), 'whether pools outside the entitled set are listed is not shown');
+        t.observe(
+          'pools-discovery-beyond-entitled',
+          ids.filter((id) => !allowed.has(id)),
+          'whether pools outside the entitled set are listed is not shown',
+        );
       },
     }),
     check({
-      name: 'tier is the partner\'s tier for the pool: capabilities and balance agree, and match the provisioned tier where the profile declares it',
+      name: "tier is the partner's tier for the pool: capabilities and balance agree, and match the provisioned tier where the profile declares it",
       requirements: ['POOLS-CAP-TIER'],
       needs: ['poolsPartner'],
       async run({ poolsPartner: actor }, t: CheckTools) {
@@ -105,12 +140,13 @@ export default defineSuite({
         const cap = t.expect.schema(ex, Capabilities, R);
         const bal = await readBalance(t, actor, R);
         t.expect.equal(String(cap.tier), bal.tier, 'capabilities and balance report the same tier for the pool', { requirement: R, exchange: ex });
-        if (actor.partner.tier !== undefined) t.expect.equal(bal.tier, actor.partner.tier, `the tier is the one provisioned for ${actor.partner.name} (profile tier)`, { requirement: R });
+        if (actor.partner.tier !== undefined)
+          t.expect.equal(bal.tier, actor.partner.tier, `the tier is the one provisioned for ${actor.partner.name} (profile tier)`, { requirement: R });
         else t.observe('pools-tier', bal.tier, 'the profile declares no tier for this partner: only the agreement is judged');
       },
     }),
     check({
-      name: 'a firm quote\'s spreadBps stays within the pool\'s spreadCapBps',
+      name: "a firm quote's spreadBps stays within the pool's spreadCapBps",
       requirements: ['POOLS-CAP-SPREAD-CAP'],
       needs: ['poolsPartner'],
       async run({ poolsPartner: actor }, t: CheckTools) {
@@ -118,13 +154,16 @@ export default defineSuite({
         const ex = expect2xx(t, await actor.client.get(poolPath(mainPool(t), '/capabilities')), R);
         const cap = t.expect.schema(ex, Capabilities, R);
         const { quote } = await createFirmQuote(t, actor, R);
-        t.expect.that(quote.spreadBps <= cap.spreadCapBps, `spreadBps ${quote.spreadBps} is within the approved spreadCapBps ${cap.spreadCapBps}`, { requirement: R, exchange: ex });
+        t.expect.that(quote.spreadBps <= cap.spreadCapBps, `spreadBps ${quote.spreadBps} is within the approved spreadCapBps ${cap.spreadCapBps}`, {
+          requirement: R,
+          exchange: ex,
+        });
         // Whether drawFeeBps bounds a quote's feeBps is not stated (a draw fee may be another fee): observed.
         t.observe('pools-fee-vs-draw-fee', { feeBps: quote.feeBps, drawFeeBps: cap.drawFeeBps });
       },
     }),
     check({
-      name: 'cryptoDepositAddress is dedicated: the same for the partner on every read, another partner\'s differs',
+      name: "cryptoDepositAddress is dedicated: the same for the partner on every read, another partner's differs",
       requirements: ['POOLS-CAP-DEPOSIT-ADDRESS'],
       needs: ['poolsPartner', 'poolsOtherTenant'],
       async run({ poolsPartner: owner, poolsOtherTenant: other }, t: CheckTools) {
@@ -138,7 +177,11 @@ export default defineSuite({
         const theirs = await read(other);
         t.expect.that(first.address.length > 0, 'the partner has a deposit address', { requirement: R, exchange: first.ex });
         t.expect.equal(again.address, first.address, "the partner's deposit address is the same on every read", { requirement: R, exchange: again.ex });
-        t.expect.that(theirs.address !== first.address, "another partner's deposit address differs (each partner has its own)", { requirement: R, actual: theirs.address, exchange: theirs.ex });
+        t.expect.that(theirs.address !== first.address, "another partner's deposit address differs (each partner has its own)", {
+          requirement: R,
+          actual: theirs.address,
+          exchange: theirs.ex,
+        });
       },
     }),
     check({
@@ -155,11 +198,21 @@ export default defineSuite({
         const tx = expect2xx(t, await actor.client.post(poolPath(pool, '/transact'), { quoteId: fq.quote.quoteId }, { idempotencyKey: true }), R, 'transact');
         const made = t.expect.schema(tx, TransactResponse, R);
         seen.push(tx, await actor.client.get(tradePath(made.transactId)), await actor.client.get(pollPath(fq.quote.quoteId)));
-        seen.push(await actor.client.get('/pools/trades', { limit: 5 }), await actor.client.get(poolPath(pool, '/balance')), await actor.client.get('/pools/funding'), await actor.client.get('/pools/ledger'));
+        seen.push(
+          await actor.client.get('/pools/trades', { limit: 5 }),
+          await actor.client.get(poolPath(pool, '/balance')),
+          await actor.client.get('/pools/funding'),
+          await actor.client.get('/pools/ledger'),
+        );
         for (const ex of seen) {
           expect2xx(t, ex, R);
           const found = keysMatching(ex.json, INTERNAL_FIELD);
-          t.expect.equal(found, [], `${ex.request.method} ${new URL(ex.request.url).pathname} names no liquidity source, provider, routing, reserves or treasury field`, { requirement: R, exchange: ex });
+          t.expect.equal(
+            found,
+            [],
+            `${ex.request.method} ${new URL(ex.request.url).pathname} names no liquidity source, provider, routing, reserves or treasury field`,
+            { requirement: R, exchange: ex },
+          );
         }
       },
     }),

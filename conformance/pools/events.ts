@@ -29,13 +29,22 @@ function uniqueEvents(events: ReceivedEvent[]): ReceivedEvent[] {
  * cannot have its events attributed: when only unattributable events of the
  * type arrived, the check is unverified; when none arrived, it fails.
  */
-async function tradeEvent(t: CheckTools, actor: PoolsWebhookActor, ids: string[], type: string, since: number, requirement: RequirementId): Promise<ReceivedEvent> {
+async function tradeEvent(
+  t: CheckTools,
+  actor: PoolsWebhookActor,
+  ids: string[],
+  type: string,
+  since: number,
+  requirement: RequirementId,
+): Promise<ReceivedEvent> {
   try {
     return await actor.hooks.waitFor((e) => eventMentions(e, ids), EVENT_WAIT_MS, type, requirement);
   } catch (e) {
     const anonymous = actor.hooks.attempts().filter((x) => x.arrivedAt >= since && eventTypeOf(x) === type);
     if (e instanceof CheckFailed && anonymous.length > 0) {
-      t.unverified(`${anonymous.length} ${type} webhook(s) arrived but none names trade ${ids[0]} or quote ${ids[1]} (the payload shape is not shown): the event cannot be attributed to the trade`);
+      t.unverified(
+        `${anonymous.length} ${type} webhook(s) arrived but none names trade ${ids[0]} or quote ${ids[1]} (the payload shape is not shown): the event cannot be attributed to the trade`,
+      );
     }
     throw e;
   }
@@ -47,14 +56,22 @@ function judgeSignature(t: CheckTools, actor: PoolsWebhookActor, ev: ReceivedEve
   const sig = ev.headers['gate-signature'];
   t.expect.that(typeof sig === 'string' && sig.length > 0, 'the delivery carries a Gate-Signature header', { requirement: R, actual: Object.keys(ev.headers) });
   if (t.profile.pools?.webhookSignature === 'gate') {
-    t.expect.that(ev.verification.ok, 'the Gate-Signature verifies with the Gate recipe and the partner’s webhookSecret (the profile declares pools.webhookSignature: gate)', {
-      requirement: R,
-      actual: ev.verification.reason,
-    });
+    t.expect.that(
+      ev.verification.ok,
+      'the Gate-Signature verifies with the Gate recipe and the partner’s webhookSecret (the profile declares pools.webhookSignature: gate)',
+      {
+        requirement: R,
+        actual: ev.verification.reason,
+      },
+    );
     return;
   }
   const gate = gateRecipeVerdict(ev, actor.partner.webhookSecret);
-  t.observe('pools-signature-gate-recipe', gate.ok, gate.ok ? 'the Gate recipe verifies (declare pools.webhookSignature: gate to assert it)' : `the Gate recipe does not verify: ${gate.reason}`);
+  t.observe(
+    'pools-signature-gate-recipe',
+    gate.ok,
+    gate.ok ? 'the Gate recipe verifies (declare pools.webhookSignature: gate to assert it)' : `the Gate recipe does not verify: ${gate.reason}`,
+  );
 }
 
 function terminalEventCheck(outcome: 'settled' | 'failed' | 'released', requirement: 'POOLS-EVT-SETTLED' | 'POOLS-EVT-FAILED' | 'POOLS-EVT-RELEASED') {
@@ -68,14 +85,22 @@ function terminalEventCheck(outcome: 'settled' | 'failed' | 'released', requirem
       const ids = [made.transactId, made.quoteId];
       const mine = () => actor.hooks.attempts().filter((e) => eventMentions(e, ids));
       await t.sleep(QUIET_MS, 'no webhook for a reserved trade', 'target');
-      t.expect.equal(mine().map((e) => eventTypeOf(e)), [], 'no webhook fires for the reserved trade', { requirement: 'POOLS-EVT-TERMINAL-ONLY' });
+      t.expect.equal(
+        mine().map((e) => eventTypeOf(e)),
+        [],
+        'no webhook fires for the reserved trade',
+        { requirement: 'POOLS-EVT-TERMINAL-ONLY' },
+      );
 
       const since = Date.now();
       await settleTo(t, choose, actor, made.quoteId, outcome, requirement);
       const ev = await tradeEvent(t, actor, ids, type, since, requirement);
       t.expect.equal(eventTypeOf(ev), type, `the webhook of a ${outcome} trade is ${type}`, { requirement });
       judgeSignature(t, actor, ev);
-      t.expect.that(typeof ev.eventId === 'string' && ev.eventId.length > 0, 'the delivery carries an eventId', { requirement: 'POOLS-EVT-EVENT-ID', actual: ev.json });
+      t.expect.that(typeof ev.eventId === 'string' && ev.eventId.length > 0, 'the delivery carries an eventId', {
+        requirement: 'POOLS-EVT-EVENT-ID',
+        actual: ev.json,
+      });
 
       await t.sleep(QUIET_MS, 'late or duplicate webhooks', 'target');
       const all = mine();
@@ -110,7 +135,10 @@ export default defineSuite({
         const settled = await actor.hooks.waitFor((e) => eventMentions(e, ids), EVENT_WAIT_MS, 'pool.transaction.settled', R).catch(() => undefined);
         await t.sleep(QUIET_MS, 'no webhook for returned', 'target');
         const types = uniqueEvents(actor.hooks.attempts().filter((e) => eventMentions(e, ids))).map((e) => eventTypeOf(e));
-        t.expect.that(types.every((x) => x === 'pool.transaction.settled') && types.length <= 1, 'no webhook beyond the settled one for a returned trade', { requirement: R, actual: types });
+        t.expect.that(types.every((x) => x === 'pool.transaction.settled') && types.length <= 1, 'no webhook beyond the settled one for a returned trade', {
+          requirement: R,
+          actual: types,
+        });
         t.observe('pools-returned-events', { path, types, settledWebhookSeen: settled !== undefined });
       },
     }),
@@ -124,7 +152,12 @@ export default defineSuite({
         expect2xx(t, await actor.client.post(quotePath(quote.quoteId, '/reject'), undefined, { retry: false }), R, 'reject of an active quote');
         await t.sleep(QUIET_MS, 'no webhook for a rejection', 'target');
         const events = actor.hooks.attempts().filter((e) => eventMentions(e, [quote.quoteId]));
-        t.expect.equal(events.map((e) => eventTypeOf(e)), [], 'no webhook names the rejected quote', { requirement: R });
+        t.expect.equal(
+          events.map((e) => eventTypeOf(e)),
+          [],
+          'no webhook names the rejected quote',
+          { requirement: R },
+        );
       },
     }),
   ],

@@ -30,9 +30,17 @@ export default defineSuite({
         const ids = [made.transactId, made.quoteId];
         // The owner's own ledger must name the trade first, or nothing tells whose movement an entry is.
         const own = await awaitLedger(t, owner, ids, R, (es) => es.length > 0, LEDGER_WAIT_MS);
-        if (own.entries.length === 0) t.unverified(`the owner's ledger never named trade ${made.transactId} or quote ${made.quoteId} (entry shape not shown): another partner's view of it cannot be told apart`);
+        if (own.entries.length === 0)
+          t.unverified(
+            `the owner's ledger never named trade ${made.transactId} or quote ${made.quoteId} (entry shape not shown): another partner's view of it cannot be told apart`,
+          );
         const theirs = await ledgerEntriesFor(t, other, ids, R);
-        t.expect.equal(theirs.entries.map((e) => e.entry), [], `${other.partner.name}'s ledger shows no entry of ${owner.partner.name}'s trade`, { requirement: R, exchange: theirs.exchange });
+        t.expect.equal(
+          theirs.entries.map((e) => e.entry),
+          [],
+          `${other.partner.name}'s ledger shows no entry of ${owner.partner.name}'s trade`,
+          { requirement: R, exchange: theirs.exchange },
+        );
       },
     }),
     check({
@@ -47,14 +55,22 @@ export default defineSuite({
         const first = expect2xx(t, await actor.client.get('/pools/ledger', { limit: WALK_LIMIT }), R, 'GET /pools/ledger');
         const page1 = pageEntries(first.json);
         let next = nextCursorOf(first.json);
-        t.observe('pools-ledger-page-shape', { keys: Object.keys((first.json ?? {}) as object), entries: page1?.length, nextCursor: next !== undefined }, 'the ledger query and shape are not shown');
+        t.observe(
+          'pools-ledger-page-shape',
+          { keys: Object.keys((first.json ?? {}) as object), entries: page1?.length, nextCursor: next !== undefined },
+          'the ledger query and shape are not shown',
+        );
         if (!page1) t.unverified('GET /pools/ledger answered no list of entries (its shape is not shown): its pagination cannot be followed');
-        if (!next) t.unverified(`GET /pools/ledger?limit=${WALK_LIMIT} gave ${page1.length} entries and no nextCursor: the cursor (not shown) could not be found to follow`);
+        if (!next)
+          t.unverified(
+            `GET /pools/ledger?limit=${WALK_LIMIT} gave ${page1.length} entries and no nextCursor: the cursor (not shown) could not be found to follow`,
+          );
         const seen = new Map(page1.map((e) => [entryKey(e), 1]));
         let pages = 1;
         for (; pages < WALK_PAGES && next; pages++) {
           const ex = await actor.client.get('/pools/ledger', { limit: WALK_LIMIT, cursor: next });
-          if (ex.status < 200 || ex.status >= 300) t.unverified(`GET /pools/ledger?cursor= answered ${ex.status}: the cursor parameter is not shown, this target may name it otherwise`);
+          if (ex.status < 200 || ex.status >= 300)
+            t.unverified(`GET /pools/ledger?cursor= answered ${ex.status}: the cursor parameter is not shown, this target may name it otherwise`);
           const page: LedgerEntry[] | undefined = pageEntries(ex.json);
           if (!page) t.unverified('a ledger page after the cursor holds no list of entries');
           // A page equal to page one means ?cursor= was not taken at all (its name is not shown), not that the walk went wrong.
@@ -67,7 +83,10 @@ export default defineSuite({
           }
           next = nextCursorOf(ex.json);
         }
-        t.expect.that(seen.size > page1.length, 'following the cursor reached entries beyond page one', { requirement: R, actual: { entries: seen.size, pages } });
+        t.expect.that(seen.size > page1.length, 'following the cursor reached entries beyond page one', {
+          requirement: R,
+          actual: { entries: seen.size, pages },
+        });
         t.observe('pools-ledger-walk', { pages, entries: seen.size });
       },
     }),
@@ -92,13 +111,17 @@ export default defineSuite({
           actual: `${balanceBefore} → ${balanceAfter}`,
         });
         let fresh: LedgerEntry[] = [];
-        for (const deadline = Date.now() + LEDGER_WAIT_MS; ; ) {
+        for (const deadline = Date.now() + LEDGER_WAIT_MS; ;) {
           fresh = (await readLedger(t, actor, R)).entries.filter((e) => !known.has(entryKey(e)));
           if (fresh.length > 0 || Date.now() >= deadline) break;
           await t.sleep(500, 'the ledger to record the pay-in', 'target');
         }
         t.expect.that(fresh.length > 0, 'the ledger records the pay-in (a balance movement)', { requirement: R, actual: 'no new ledger entry' });
-        t.expect.that(fresh.filter((e) => entryIs(e, 'payin_credit')).length === 1, 'the pay-in shows as exactly one payin_credit entry', { requirement: R, expected: 'one new payin_credit entry', actual: fresh });
+        t.expect.that(fresh.filter((e) => entryIs(e, 'payin_credit')).length === 1, 'the pay-in shows as exactly one payin_credit entry', {
+          requirement: R,
+          expected: 'one new payin_credit entry',
+          actual: fresh,
+        });
       },
     }),
   ],

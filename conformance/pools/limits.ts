@@ -56,7 +56,11 @@ async function windowNotional(t: CheckTools, actor: PoolsActor): Promise<{ low: 
   let trades = 0;
   let cursor: string | undefined;
   for (let i = 0; i < MAX_WINDOW_PAGES; i++) {
-    const ex = expect2xx(t, await actor.client.get('/pools/trades', { created_after: new Date(now - DAY_MS).toISOString(), limit: POOLS_LIMITS.trades.limitMax, cursor }), R);
+    const ex = expect2xx(
+      t,
+      await actor.client.get('/pools/trades', { created_after: new Date(now - DAY_MS).toISOString(), limit: POOLS_LIMITS.trades.limitMax, cursor }),
+      R,
+    );
     const page = t.expect.schema(ex, TradesPage, R);
     for (const tr of page.data) {
       trades++;
@@ -67,7 +71,9 @@ async function windowNotional(t: CheckTools, actor: PoolsActor): Promise<{ low: 
     if (!page.hasMore || !page.nextCursor) return { low, high, trades };
     cursor = page.nextCursor;
   }
-  t.unverified(`the partner has more than ${MAX_WINDOW_PAGES * POOLS_LIMITS.trades.limitMax} trades in the last 24 h: the notional the cap already holds cannot be read`);
+  t.unverified(
+    `the partner has more than ${MAX_WINDOW_PAGES * POOLS_LIMITS.trades.limitMax} trades in the last 24 h: the notional the cap already holds cannot be read`,
+  );
 }
 
 export default defineSuite({
@@ -120,11 +126,21 @@ export default defineSuite({
         if (decCmp(roomMax, '0') > 0 && decQuot(roomMax, amount) + 1n > BigInt(MAX_VELOCITY_TRADES)) amount = decRound(decDivInt(roomMax, 4, 4), 2, 'up');
         if (decCmp(roomMin, amount) < 0 && decCmp(roomMin, '0.02') >= 0) amount = decDivInt(roomMin, 2, 2);
         const bounds = t.expect.schema(expect2xx(t, await actor.client.get(poolPath(mainPool(t), '/capabilities')), R), Capabilities, R);
-        t.observe('pools-velocity-plan', { cap, priorTrades: prior.trades, priorLow: prior.low, priorHigh: prior.high, amount, minOrderUsdt: bounds.minOrderUsdt, maxOrderUsdt: bounds.maxOrderUsdt });
+        t.observe('pools-velocity-plan', {
+          cap,
+          priorTrades: prior.trades,
+          priorLow: prior.low,
+          priorHigh: prior.high,
+          amount,
+          minOrderUsdt: bounds.minOrderUsdt,
+          maxOrderUsdt: bounds.maxOrderUsdt,
+        });
         const balance = (await readBalance(t, actor, R)).balance;
         const spend = decAdd(roomMax, amount);
         if (balance !== null && decCmp(balance, spend) < 0) {
-          t.unverified(`the partner's balance ${balance} cannot fund trades up to the cap and one beyond it (${spend}): a 402 would come before the 429 — fund the partner`);
+          t.unverified(
+            `the partner's balance ${balance} cannot fund trades up to the cap and one beyond it (${spend}): a 402 would come before the 429 — fund the partner`,
+          );
         }
 
         const made: { quoteId: string; transactId: string; key: string }[] = [];
@@ -132,8 +148,15 @@ export default defineSuite({
         let hit = false;
         for (let i = 0; i < MAX_VELOCITY_TRADES && !hit; i++) {
           const requested = decAdd(sum, amount);
-          const q = await unlessThrottled(t, () => actor.client.post(poolPath(mainPool(t), '/quote'), quoteBody(t, { type: 'firm', amount }), { retry: false }), decCmp(decAdd(prior.high, requested), cap) > 0);
-          if (q.status === 400) t.unverified(`a quote of ${amount} was refused with 400 (${q.json?.code}): outside the pool's order bounds ${bounds.minOrderUsdt}–${bounds.maxOrderUsdt} USDT? The cap cannot be reached with trades this size`);
+          const q = await unlessThrottled(
+            t,
+            () => actor.client.post(poolPath(mainPool(t), '/quote'), quoteBody(t, { type: 'firm', amount }), { retry: false }),
+            decCmp(decAdd(prior.high, requested), cap) > 0,
+          );
+          if (q.status === 400)
+            t.unverified(
+              `a quote of ${amount} was refused with 400 (${q.json?.code}): outside the pool's order bounds ${bounds.minOrderUsdt}–${bounds.maxOrderUsdt} USDT? The cap cannot be reached with trades this size`,
+            );
           let fiat = amount;
           let ex = q;
           let quoteId: string | undefined;
@@ -143,7 +166,11 @@ export default defineSuite({
             // The notional is the trade's fiat amount, as the stored quote records it.
             fiat = t.expect.schema(expect2xx(t, await actor.client.get(quotePath(quoteId)), R), StoredQuote, R).fiatAmount;
             const id = quoteId;
-            ex = await unlessThrottled(t, () => actor.client.post(poolPath(mainPool(t), '/transact'), { quoteId: id }, { idempotencyKey: `rampart-vel-${id}`, retry: false }), decCmp(decAdd(prior.high, decAdd(sum, fiat)), cap) > 0);
+            ex = await unlessThrottled(
+              t,
+              () => actor.client.post(poolPath(mainPool(t), '/transact'), { quoteId: id }, { idempotencyKey: `rampart-vel-${id}`, retry: false }),
+              decCmp(decAdd(prior.high, decAdd(sum, fiat)), cap) > 0,
+            );
           }
           const after = decAdd(sum, fiat);
           // Over the cap under every reading of which trades count, and under at least one.
@@ -151,13 +178,25 @@ export default defineSuite({
           const overMaybe = decCmp(decAdd(prior.high, after), cap) > 0;
           if (ex.status === 429) {
             expectPoolsError(t, ex, 429, { requirement: R });
-            t.expect.that(overMaybe, `a 429 only once the cap is exceeded: this ${quoteId ? 'transact' : 'quote'} takes the 24 h notional to ${decAdd(prior.high, after)} at most, within the cap ${cap}`, {
-              requirement: R,
-              expected: `2xx (notional ${prior.low}–${prior.high} before this check, ${sum} by its ${made.length} trade(s), ${fiat} now, cap ${cap})`,
-              actual: `429 ${ex.bodyText.slice(0, 200)}`,
-              exchange: ex,
+            t.expect.that(
+              overMaybe,
+              `a 429 only once the cap is exceeded: this ${quoteId ? 'transact' : 'quote'} takes the 24 h notional to ${decAdd(prior.high, after)} at most, within the cap ${cap}`,
+              {
+                requirement: R,
+                expected: `2xx (notional ${prior.low}–${prior.high} before this check, ${sum} by its ${made.length} trade(s), ${fiat} now, cap ${cap})`,
+                actual: `429 ${ex.bodyText.slice(0, 200)}`,
+                exchange: ex,
+              },
+            );
+            t.observe('pools-velocity-429-at', {
+              at: quoteId ? 'transact' : 'quote',
+              trade: i + 1,
+              notionalAfter: after,
+              priorLow: prior.low,
+              priorHigh: prior.high,
+              cap,
+              unambiguous: overForSure,
             });
-            t.observe('pools-velocity-429-at', { at: quoteId ? 'transact' : 'quote', trade: i + 1, notionalAfter: after, priorLow: prior.low, priorHigh: prior.high, cap, unambiguous: overForSure });
             hit = true;
             break;
           }
@@ -171,15 +210,26 @@ export default defineSuite({
           made.push({ quoteId: quoteId!, transactId: t.expect.schema(ex, TransactResponse, R).transactId, key: ex.request.idempotencyKey! });
           sum = after;
         }
-        if (!hit) t.unverified(`${MAX_VELOCITY_TRADES} trades of ${amount} never took the notional beyond the cap ${cap} under every reading of which trades count (before: ${prior.low}–${prior.high})`);
-        if (made.length === 0) t.unverified(`the cap ${cap} left no room for a trade of this check (24 h notional already ${prior.low}–${prior.high}): no earlier transact to retry`);
+        if (!hit)
+          t.unverified(
+            `${MAX_VELOCITY_TRADES} trades of ${amount} never took the notional beyond the cap ${cap} under every reading of which trades count (before: ${prior.low}–${prior.high})`,
+          );
+        if (made.length === 0)
+          t.unverified(
+            `the cap ${cap} left no room for a trade of this check (24 h notional already ${prior.low}–${prior.high}): no earlier transact to retry`,
+          );
         for (const d of made) {
           const replay = await actor.client.post(poolPath(mainPool(t), '/transact'), { quoteId: d.quoteId }, { idempotencyKey: d.key, retry: false });
           expect2xx(t, replay, 'POOLS-VEL-RETRY-EXCLUDED', 'an idempotent retry of a transact made before the cap');
-          t.expect.equal(t.expect.schema(replay, TransactResponse, 'POOLS-VEL-RETRY-EXCLUDED').transactId, d.transactId, 'an idempotent retry past the cap returns its trade', {
-            requirement: 'POOLS-VEL-RETRY-EXCLUDED',
-            exchange: replay,
-          });
+          t.expect.equal(
+            t.expect.schema(replay, TransactResponse, 'POOLS-VEL-RETRY-EXCLUDED').transactId,
+            d.transactId,
+            'an idempotent retry past the cap returns its trade',
+            {
+              requirement: 'POOLS-VEL-RETRY-EXCLUDED',
+              exchange: replay,
+            },
+          );
         }
       },
     }),
@@ -201,16 +251,34 @@ export default defineSuite({
         let amount = profileAmount;
         if (decQuot(spend, amount) + 1n > BigInt(MAX_UNCAPPED_TRADES)) amount = decDiv(spend, String(MAX_UNCAPPED_TRADES - 1), 2, 'up');
         const { balance } = await readBalance(t, actor, R);
-        if (balance !== null && decCmp(balance, spend) < 0) t.unverified(`the partner's balance ${balance} cannot fund the ${spend} this check spends (beyond the highest declared cap ${highestCap}): fund the partner`);
+        if (balance !== null && decCmp(balance, spend) < 0)
+          t.unverified(
+            `the partner's balance ${balance} cannot fund the ${spend} this check spends (beyond the highest declared cap ${highestCap}): fund the partner`,
+          );
         t.observe('pools-velocity-default-plan', { spend, amount, highestDeclaredCap: highestCap });
         let sum = '0';
         for (let i = 0; i < MAX_UNCAPPED_TRADES && decCmp(sum, spend) < 0; i++) {
-          const q = await unlessThrottled(t, () => actor.client.post(poolPath(mainPool(t), '/quote'), quoteBody(t, { type: 'firm', amount }), { retry: false }), false);
-          if (q.status === 400) t.unverified(`a quote of ${amount} was refused with 400 (${q.json?.code}): outside the pool's order bounds? The spend cannot be made in orders this size`);
-          t.expect.that(q.status !== 429, `a partner without a velocity cap is not refused 429 at quote time (24 h notional of this check so far: ${sum})`, { requirement: R, actual: `${q.status} ${q.bodyText.slice(0, 200)}`, exchange: q });
+          const q = await unlessThrottled(
+            t,
+            () => actor.client.post(poolPath(mainPool(t), '/quote'), quoteBody(t, { type: 'firm', amount }), { retry: false }),
+            false,
+          );
+          if (q.status === 400)
+            t.unverified(
+              `a quote of ${amount} was refused with 400 (${q.json?.code}): outside the pool's order bounds? The spend cannot be made in orders this size`,
+            );
+          t.expect.that(q.status !== 429, `a partner without a velocity cap is not refused 429 at quote time (24 h notional of this check so far: ${sum})`, {
+            requirement: R,
+            actual: `${q.status} ${q.bodyText.slice(0, 200)}`,
+            exchange: q,
+          });
           expect2xx(t, q, R, 'a firm quote');
           const quoteId = t.expect.schema(q, FirmQuote, R).quoteId;
-          const ex = await unlessThrottled(t, () => actor.client.post(poolPath(mainPool(t), '/transact'), { quoteId }, { idempotencyKey: `rampart-nocap-${quoteId}`, retry: false }), false);
+          const ex = await unlessThrottled(
+            t,
+            () => actor.client.post(poolPath(mainPool(t), '/transact'), { quoteId }, { idempotencyKey: `rampart-nocap-${quoteId}`, retry: false }),
+            false,
+          );
           t.expect.that(ex.status !== 429, `a partner without a velocity cap is not refused 429 (24 h notional of this check: ${sum} before this ${amount})`, {
             requirement: R,
             expected: '2xx: the velocity cap is off by default',
@@ -232,7 +300,10 @@ export default defineSuite({
         const R = 'POOLS-ORDER-BOUNDS';
         const cap = t.expect.schema(expect2xx(t, await actor.client.get(poolPath(mainPool(t), '/capabilities')), R), Capabilities, R);
         // The bounds are in USDT: an order is sized in them exactly only when the pool's output is USDT (on_ramp cryptoAmount = USDT).
-        if (cap.cryptoCurrency.toUpperCase() !== 'USDT') t.unverified(`the main pool's crypto leg is ${cap.cryptoCurrency}: an order cannot be sized in USDT (minOrderUsdt, maxOrderUsdt) without a rate the spec does not give`);
+        if (cap.cryptoCurrency.toUpperCase() !== 'USDT')
+          t.unverified(
+            `the main pool's crypto leg is ${cap.cryptoCurrency}: an order cannot be sized in USDT (minOrderUsdt, maxOrderUsdt) without a rate the spec does not give`,
+          );
         const within = await createFirmQuote(t, actor, R);
         const rate = within.quote.rate;
         // Half the minimum and twice the maximum, in fiat through the quote's own rate (USDT per fiat unit).
@@ -251,14 +322,22 @@ export default defineSuite({
             continue;
           }
           expect2xx(t, q, R, `a quote ${what} (a 4xx, or a quote whose transact is refused)`);
-          t.expect.that(q.json?.executable === true && typeof q.json?.quoteId === 'string', `a quote ${what} that is not refused is a firm quote (to transact)`, { requirement: R, exchange: q });
+          t.expect.that(
+            q.json?.executable === true && typeof q.json?.quoteId === 'string',
+            `a quote ${what} that is not refused is a firm quote (to transact)`,
+            { requirement: R, exchange: q },
+          );
           const tx = await actor.client.post(poolPath(mainPool(t), '/transact'), { quoteId: q.json.quoteId }, { idempotencyKey: true, retry: false });
-          t.expect.that(tx.status >= 400 && tx.status < 500, `an order ${what} (${amount} ${cap.fiatCurrency}, bounds ${cap.minOrderUsdt}–${cap.maxOrderUsdt} USDT) is never executed: its transact is refused`, {
-            requirement: R,
-            expected: '4xx',
-            actual: `${tx.status} ${tx.bodyText.slice(0, 200)}`,
-            exchange: tx,
-          });
+          t.expect.that(
+            tx.status >= 400 && tx.status < 500,
+            `an order ${what} (${amount} ${cap.fiatCurrency}, bounds ${cap.minOrderUsdt}–${cap.maxOrderUsdt} USDT) is never executed: its transact is refused`,
+            {
+              requirement: R,
+              expected: '4xx',
+              actual: `${tx.status} ${tx.bodyText.slice(0, 200)}`,
+              exchange: tx,
+            },
+          );
           expectPoolsError(t, tx, tx.status, { requirement: R });
           seen[what] = `${tx.status} ${tx.json?.code} at transact`;
         }

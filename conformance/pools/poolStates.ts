@@ -47,7 +47,12 @@ export default defineSuite({
           await setState(pool, 'available', actor);
           const { ex: backEx, pool: back } = await listed(t, actor);
           t.expect.equal(back.available, true, `GET /pools shows ${pool} available again once it is back`, { requirement: A, exchange: backEx });
-          const firm = expect2xx(t, await actor.client.post(poolPath(pool, '/quote'), quoteBody(t, { type: 'firm' }), { retry: false }), A, 'a firm quote once the pool is back');
+          const firm = expect2xx(
+            t,
+            await actor.client.post(poolPath(pool, '/quote'), quoteBody(t, { type: 'firm' }), { retry: false }),
+            A,
+            'a firm quote once the pool is back',
+          );
           t.expect.schema(firm, FirmQuote, A);
         } finally {
           // Whatever happened, the partner leaves with the pool available (a broken trigger has already made the check unverified).

@@ -31,7 +31,12 @@ export default defineSuite({
           actual: sq.fiatAmount,
           exchange: read,
         });
-        t.expect.that(decEq(sq.rate, fq.quote.rate), 'the stored quote keeps the rate the creation answered', { requirement: 'POOLS-QUOTE-RATE', expected: fq.quote.rate, actual: sq.rate, exchange: read });
+        t.expect.that(decEq(sq.rate, fq.quote.rate), 'the stored quote keeps the rate the creation answered', {
+          requirement: 'POOLS-QUOTE-RATE',
+          expected: fq.quote.rate,
+          actual: sq.rate,
+          exchange: read,
+        });
         const r = allInRateHolds(sq.fiatAmount, sq.rate, sq.cryptoAmount);
         t.expect.that(r.ok, 'rate is output per input: cryptoAmount = fiatAmount × rate, rounded to the decimal places of cryptoAmount', {
           requirement: 'POOLS-QUOTE-RATE',
@@ -50,15 +55,30 @@ export default defineSuite({
         // A crypto amount the pool takes: what an on_ramp quote of the profile's amount buys (its stored cryptoAmount).
         const buy = await createFirmQuote(t, actor, R);
         const amount = t.expect.schema(expect2xx(t, await actor.client.get(quotePath(buy.quote.quoteId)), R), StoredQuote, R).cryptoAmount;
-        const ex = await actor.client.post(poolPath(mainPool(t), '/quote'), quoteBody(t, { type: 'firm', side: 'off_ramp', amount, destAddress: undefined, destNetwork: undefined }), { retry: false });
-        if (ex.status === 501) t.unverified(`an off_ramp quote of ${actor.partner.name} (offRamp: true) answered 501: no off_ramp quote to judge the arithmetic of`);
+        const ex = await actor.client.post(
+          poolPath(mainPool(t), '/quote'),
+          quoteBody(t, { type: 'firm', side: 'off_ramp', amount, destAddress: undefined, destNetwork: undefined }),
+          { retry: false },
+        );
+        if (ex.status === 501)
+          t.unverified(`an off_ramp quote of ${actor.partner.name} (offRamp: true) answered 501: no off_ramp quote to judge the arithmetic of`);
         expect2xx(t, ex, R, 'an off_ramp firm quote');
         const q = t.expect.schema(ex, FirmQuote, R);
         const read = expect2xx(t, await actor.client.get(quotePath(q.quoteId)), R);
         const sq = t.expect.schema(read, StoredQuote, R);
         t.expect.equal(sq.side, 'off_ramp', 'the stored quote is the off_ramp one', { requirement: R, exchange: read });
-        t.expect.that(decEq(sq.cryptoAmount, amount), `for off_ramp the amount is the crypto sold: cryptoAmount ${sq.cryptoAmount} is the ${amount} asked`, { requirement: R, expected: amount, actual: sq.cryptoAmount, exchange: read });
-        t.expect.that(decEq(sq.rate, q.rate), 'the stored quote keeps the rate the creation answered', { requirement: R, expected: q.rate, actual: sq.rate, exchange: read });
+        t.expect.that(decEq(sq.cryptoAmount, amount), `for off_ramp the amount is the crypto sold: cryptoAmount ${sq.cryptoAmount} is the ${amount} asked`, {
+          requirement: R,
+          expected: amount,
+          actual: sq.cryptoAmount,
+          exchange: read,
+        });
+        t.expect.that(decEq(sq.rate, q.rate), 'the stored quote keeps the rate the creation answered', {
+          requirement: R,
+          expected: q.rate,
+          actual: sq.rate,
+          exchange: read,
+        });
         const r = allInRateHolds(sq.cryptoAmount, sq.rate, sq.fiatAmount);
         t.expect.that(r.ok, 'rate is output per input: for off_ramp fiatAmount = cryptoAmount × rate, rounded to the decimal places of fiatAmount', {
           requirement: R,

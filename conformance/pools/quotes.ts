@@ -46,11 +46,17 @@ export default defineSuite({
         t.observe('pools-eip55-address', addr === profileAddr ? 'profile destAddress' : 'EIP-55 test vector');
         const checksummed = toChecksumAddress(addr);
         const hex = addr.slice(2);
-        const quote = (destAddress: string) => actor.client.post(poolPath(mainPool(t), '/quote'), quoteBody(t, { type: 'firm', destAddress }), { retry: false });
+        const quote = (destAddress: string) =>
+          actor.client.post(poolPath(mainPool(t), '/quote'), quoteBody(t, { type: 'firm', destAddress }), { retry: false });
         const good = expect2xx(t, await quote(checksummed), 'POOLS-ADDR-EIP55-VALID', 'a quote to a valid EIP-55 mixed-case address');
         t.expect.schema(good, FirmQuote, 'POOLS-ADDR-EIP55-VALID');
         for (const single of [`0x${hex.toLowerCase()}`, `0x${hex.toUpperCase()}`]) {
-          const ex = expect2xx(t, await quote(single), 'POOLS-ADDR-SINGLE-CASE', `a quote to ${single === `0x${hex.toLowerCase()}` ? 'an all-lowercase' : 'an all-uppercase'} address`);
+          const ex = expect2xx(
+            t,
+            await quote(single),
+            'POOLS-ADDR-SINGLE-CASE',
+            `a quote to ${single === `0x${hex.toLowerCase()}` ? 'an all-lowercase' : 'an all-uppercase'} address`,
+          );
           t.expect.schema(ex, FirmQuote, 'POOLS-ADDR-SINGLE-CASE');
         }
         expectPoolsError(t, await quote(breakChecksum(checksummed)), 400, { requirement: 'POOLS-ADDR-EIP55-INVALID-400' });
@@ -64,11 +70,15 @@ export default defineSuite({
         await createFirmQuote(t, actor, 'POOLS-QUOTE-FIRM-SHAPE');
         const ex = expect2xx(t, await actor.client.post(poolPath(mainPool(t), '/quote'), quoteBody(t)), 'POOLS-QUOTE-FIRM-DEFAULT', 'a quote without type');
         // Firm is what sets it apart: executable, with a quoteId (the rest of the shape is FIRM-SHAPE's, judged above).
-        t.expect.that(ex.json?.executable === true && typeof ex.json?.quoteId === 'string' && ex.json.quoteId.length > 0, 'a quote without type is firm: executable true, with a quoteId', {
-          requirement: 'POOLS-QUOTE-FIRM-DEFAULT',
-          actual: { executable: ex.json?.executable, quoteId: ex.json?.quoteId },
-          exchange: ex,
-        });
+        t.expect.that(
+          ex.json?.executable === true && typeof ex.json?.quoteId === 'string' && ex.json.quoteId.length > 0,
+          'a quote without type is firm: executable true, with a quoteId',
+          {
+            requirement: 'POOLS-QUOTE-FIRM-DEFAULT',
+            actual: { executable: ex.json?.executable, quoteId: ex.json?.quoteId },
+            exchange: ex,
+          },
+        );
         t.expect.schema(ex, FirmQuote, 'POOLS-QUOTE-FIRM-SHAPE');
       },
     }),
@@ -77,7 +87,12 @@ export default defineSuite({
       requirements: ['POOLS-QUOTE-INDICATIVE'],
       needs: ['poolsPartner'],
       async run({ poolsPartner: actor }, t: CheckTools) {
-        const ex = expect2xx(t, await actor.client.post(poolPath(mainPool(t), '/quote'), quoteBody(t, { type: 'indicative' })), 'POOLS-QUOTE-INDICATIVE', 'an indicative quote');
+        const ex = expect2xx(
+          t,
+          await actor.client.post(poolPath(mainPool(t), '/quote'), quoteBody(t, { type: 'indicative' })),
+          'POOLS-QUOTE-INDICATIVE',
+          'an indicative quote',
+        );
         t.expect.schema(ex, IndicativeQuote, 'POOLS-QUOTE-INDICATIVE');
       },
     }),
@@ -101,11 +116,16 @@ export default defineSuite({
       needs: ['poolsPartner'],
       async run({ poolsPartner: actor }, t: CheckTools) {
         const R = 'POOLS-QUOTE-NETWORK-DEFAULT-TRON';
-        const ex = await actor.client.post(poolPath(mainPool(t), '/quote'), quoteBody(t, { type: 'firm', cryptoNetwork: undefined, destNetwork: undefined }), { retry: false });
-        if (ex.status === 200 && ex.json?.available === false) t.unverified(`the main pool is unavailable on the default network (${ex.json?.unavailableReason}): no stored quote shows which network was taken`);
+        const ex = await actor.client.post(poolPath(mainPool(t), '/quote'), quoteBody(t, { type: 'firm', cryptoNetwork: undefined, destNetwork: undefined }), {
+          retry: false,
+        });
+        if (ex.status === 200 && ex.json?.available === false)
+          t.unverified(`the main pool is unavailable on the default network (${ex.json?.unavailableReason}): no stored quote shows which network was taken`);
         if (ex.status === 400) {
           t.observe('pools-default-network-refused', ex.json?.code, 'the target refused the default network for this pool and address');
-          t.unverified('the target refuses a quote on the default network for the profile quote (which network pairs with which pool is not shown): no stored quote shows the default');
+          t.unverified(
+            'the target refuses a quote on the default network for the profile quote (which network pairs with which pool is not shown): no stored quote shows the default',
+          );
         }
         expect2xx(t, ex, R, 'a quote without cryptoNetwork');
         const q = t.expect.schema(ex, FirmQuote, R);
@@ -133,7 +153,12 @@ export default defineSuite({
         const cap = t.expect.schema(expect2xx(t, await actor.client.get(poolPath(mainPool(t), '/capabilities')), R), Capabilities, R);
         const allowed = cap.supportedNetworks[0];
         if (!allowed) t.unverified(`the main pool ${mainPool(t)} lists no supportedNetworks: no allowed destNetwork to quote with`);
-        const ok = expect2xx(t, await actor.client.post(poolPath(mainPool(t), '/quote'), quoteBody(t, { type: 'firm', destNetwork: allowed }), { retry: false }), R, `a quote with destNetwork ${allowed}`);
+        const ok = expect2xx(
+          t,
+          await actor.client.post(poolPath(mainPool(t), '/quote'), quoteBody(t, { type: 'firm', destNetwork: allowed }), { retry: false }),
+          R,
+          `a quote with destNetwork ${allowed}`,
+        );
         t.expect.schema(ok, FirmQuote, R);
         for (const bad of ['solana', 'tron']) {
           if (cap.supportedNetworks.includes(bad)) continue;
@@ -188,7 +213,10 @@ export default defineSuite({
         const trade = await readTrade(t, actor, made.transactId, R);
         // Where the trade's delivery address shows is not documented: judge every place it appears, and say so when it appears nowhere.
         const exposed = [exposedAddress(ex.json), exposedAddress(trade)].filter((a): a is string => a !== undefined);
-        if (exposed.length === 0) t.unverified('neither the transact answer nor the trade shows a destAddress (not documented there): the address the trade delivers to cannot be read');
+        if (exposed.length === 0)
+          t.unverified(
+            'neither the transact answer nor the trade shows a destAddress (not documented there): the address the trade delivers to cannot be read',
+          );
         for (const a of exposed) {
           t.expect.equal(a.toLowerCase(), locked.toLowerCase(), 'the trade delivers to the address locked at quote time', { requirement: R, exchange: ex });
         }
@@ -200,24 +228,48 @@ export default defineSuite({
       needs: ['poolsPartner'],
       async run({ poolsPartner: actor }, t: CheckTools) {
         const R = 'POOLS-QUOTE-INDICATIVE-NOT-PERSISTED';
-        const ex = expect2xx(t, await actor.client.post(poolPath(mainPool(t), '/quote'), quoteBody(t, { type: 'indicative' })), 'POOLS-QUOTE-INDICATIVE', 'an indicative quote');
+        const ex = expect2xx(
+          t,
+          await actor.client.post(poolPath(mainPool(t), '/quote'), quoteBody(t, { type: 'indicative' })),
+          'POOLS-QUOTE-INDICATIVE',
+          'an indicative quote',
+        );
         t.expect.schema(ex, IndicativeQuote, 'POOLS-QUOTE-INDICATIVE');
         // Any id-like value the answer carries (not the pool's) is a handle a persisted quote would be reached by: none may reach one.
         const body = (ex.json ?? {}) as Record<string, unknown>;
         const handles = Object.entries(body)
           .filter(([k, v]) => /id$/i.test(k) && k !== 'poolId' && typeof v === 'string' && v.length > 0)
           .map(([k, v]) => ({ field: k, id: v as string }));
-        t.observe('pools-indicative-handles', handles.map((h) => h.field));
+        t.observe(
+          'pools-indicative-handles',
+          handles.map((h) => h.field),
+        );
         for (const { field, id } of handles) {
           const read = await actor.client.get(quotePath(id));
-          t.expect.that(read.status === 404 || read.status === 400, `GET /pools/quotes/{${field}} of an indicative quote finds no stored quote (404, or 400 for an id of another format)`, { requirement: R, actual: read.status, exchange: read });
+          t.expect.that(
+            read.status === 404 || read.status === 400,
+            `GET /pools/quotes/{${field}} of an indicative quote finds no stored quote (404, or 400 for an id of another format)`,
+            { requirement: R, actual: read.status, exchange: read },
+          );
           const tx = await actor.client.post(poolPath(mainPool(t), '/transact'), { quoteId: id }, { idempotencyKey: true, retry: false });
-          t.expect.that(tx.status >= 400 && tx.status < 500, `an indicative quote cannot be transacted (transact with its ${field} is refused)`, { requirement: R, actual: `${tx.status} ${tx.bodyText.slice(0, 200)}`, exchange: tx });
+          t.expect.that(tx.status >= 400 && tx.status < 500, `an indicative quote cannot be transacted (transact with its ${field} is refused)`, {
+            requirement: R,
+            actual: `${tx.status} ${tx.bodyText.slice(0, 200)}`,
+            exchange: tx,
+          });
           const rej = await actor.client.post(quotePath(id, '/reject'), undefined, { retry: false });
-          t.expect.that(rej.status >= 400 && rej.status < 500, `an indicative quote cannot be rejected (reject of its ${field} is refused)`, { requirement: R, actual: `${rej.status} ${rej.bodyText.slice(0, 200)}`, exchange: rej });
+          t.expect.that(rej.status >= 400 && rej.status < 500, `an indicative quote cannot be rejected (reject of its ${field} is refused)`, {
+            requirement: R,
+            actual: `${rej.status} ${rej.bodyText.slice(0, 200)}`,
+            exchange: rej,
+          });
         }
         // Without a handle (the documented shape: no quoteId) there is nothing to read, transact or reject by.
-        t.expect.that(handles.every((h) => h.field !== 'quoteId'), 'an indicative quote carries no quoteId to transact or reject', { requirement: R, exchange: ex });
+        t.expect.that(
+          handles.every((h) => h.field !== 'quoteId'),
+          'an indicative quote carries no quoteId to transact or reject',
+          { requirement: R, exchange: ex },
+        );
       },
     }),
     check({
@@ -231,7 +283,10 @@ export default defineSuite({
         expect2xx(t, ex, R, 'a quote without an Idempotency-Key');
         const q = t.expect.schema(ex, FirmQuote, R);
         const rej = await actor.client.request({ method: 'POST', path: quotePath(q.quoteId, '/reject'), retry: false });
-        t.expect.that(rej.request.idempotencyKey === undefined && !rej.request.bodyText, 'the reject was sent without a body or an Idempotency-Key', { requirement: R, exchange: rej });
+        t.expect.that(rej.request.idempotencyKey === undefined && !rej.request.bodyText, 'the reject was sent without a body or an Idempotency-Key', {
+          requirement: R,
+          exchange: rej,
+        });
         expect2xx(t, rej, R, 'a reject without a body or an Idempotency-Key');
         t.expect.equal(t.expect.schema(rej, StoredQuote, R).status, 'rejected', 'the reject took effect', { requirement: R, exchange: rej });
       },

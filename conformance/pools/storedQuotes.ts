@@ -35,10 +35,16 @@ export default defineSuite({
         t.expect.equal(q.status, 'active', 'a fresh quote reads active', { requirement: 'POOLS-SQ-READ-NO-CONSUME', exchange: first });
         t.expect.equal(q.consumedAt, null, 'consumedAt is null while active', { requirement: 'POOLS-SQ-READ-NO-CONSUME', exchange: first });
         t.expect.equal(q.rejectedAt, null, 'rejectedAt is null while active', { requirement: 'POOLS-SQ-SHAPE', exchange: first });
-        t.expect.equal(Date.parse(q.expiresAt), Date.parse(fq.quote.expiresAt), 'stored expiresAt equals the creation expiresAt', { requirement: 'POOLS-SQ-READ-NO-EXTEND', exchange: first });
+        t.expect.equal(Date.parse(q.expiresAt), Date.parse(fq.quote.expiresAt), 'stored expiresAt equals the creation expiresAt', {
+          requirement: 'POOLS-SQ-READ-NO-EXTEND',
+          exchange: first,
+        });
         await t.sleep(1100, 'a second apart, so an extending read would show', 'target');
         const { ex: second, q: again } = await readQuote(t, actor, fq.quote.quoteId, 'POOLS-SQ-READ-NO-EXTEND');
-        t.expect.equal(Date.parse(again.expiresAt), Date.parse(fq.quote.expiresAt), 'a later read leaves expiresAt unchanged', { requirement: 'POOLS-SQ-READ-NO-EXTEND', exchange: second });
+        t.expect.equal(Date.parse(again.expiresAt), Date.parse(fq.quote.expiresAt), 'a later read leaves expiresAt unchanged', {
+          requirement: 'POOLS-SQ-READ-NO-EXTEND',
+          exchange: second,
+        });
         t.expect.equal(again.status, 'active', 'two reads leave the quote active', { requirement: 'POOLS-SQ-READ-NO-CONSUME', exchange: second });
         t.expect.equal(again.consumedAt, null, 'two reads leave consumedAt null', { requirement: 'POOLS-SQ-READ-NO-CONSUME', exchange: second });
         await transact(t, actor, fq.quote.quoteId, 'POOLS-SQ-READ-NO-CONSUME');
@@ -65,7 +71,9 @@ export default defineSuite({
           t.expect.equal(q.consumedAt, null, 'a rejected quote was never consumed', { requirement: 'POOLS-SQ-REJECT', exchange: ex });
           return { expectedDelta: '0' };
         });
-        expectPoolsError(t, await actor.client.post(quotePath(quoteId, '/reject'), undefined, { retry: false }), 409, { requirement: 'POOLS-SQ-REJECT-TERMINAL-409' });
+        expectPoolsError(t, await actor.client.post(quotePath(quoteId, '/reject'), undefined, { retry: false }), 409, {
+          requirement: 'POOLS-SQ-REJECT-TERMINAL-409',
+        });
         const tx = await actor.client.post(poolPath(mainPool(t), '/transact'), { quoteId }, { idempotencyKey: true, retry: false });
         expectPoolsError(t, tx, 409, { requirement: 'POOLS-SQ-TRANSACT-REJECTED-409' });
         const { ex, q } = await readQuote(t, actor, quoteId, 'POOLS-SQ-REJECT');
@@ -103,8 +111,13 @@ export default defineSuite({
         const b = await readQuote(t, actor, consumed.quote.quoteId, R);
         t.expect.equal(b.q.status, 'consumed', 'consumed outranks expired', { requirement: R, exchange: b.ex });
         const c = await readQuote(t, actor, untouched.quote.quoteId, 'POOLS-TTL-STATUS-EXPIRED');
-        t.expect.equal(c.q.status, 'expired', 'a quote past the spec TTL (about 15 s) reads expired', { requirement: 'POOLS-TTL-STATUS-EXPIRED', exchange: c.ex });
-        expectPoolsError(t, await actor.client.post(quotePath(untouched.quote.quoteId, '/reject'), undefined, { retry: false }), 409, { requirement: 'POOLS-SQ-REJECT-TERMINAL-409' });
+        t.expect.equal(c.q.status, 'expired', 'a quote past the spec TTL (about 15 s) reads expired', {
+          requirement: 'POOLS-TTL-STATUS-EXPIRED',
+          exchange: c.ex,
+        });
+        expectPoolsError(t, await actor.client.post(quotePath(untouched.quote.quoteId, '/reject'), undefined, { retry: false }), 409, {
+          requirement: 'POOLS-SQ-REJECT-TERMINAL-409',
+        });
         const d = await readQuote(t, actor, untouched.quote.quoteId, R);
         t.expect.equal(d.q.status, 'expired', 'a refused reject leaves the quote expired', { requirement: R, exchange: d.ex });
       },

@@ -40,13 +40,21 @@ async function walk(t: CheckTools, actor: PoolsActor, query: Query, maxPages: nu
   let ended: Trade[] = [];
   for (let i = 0; i < maxPages; i++) {
     const { ex, page: p } = await page(t, actor, { ...query, cursor }, requirement);
-    t.expect.that(p.data.length <= Number(query.limit), `a page holds at most limit=${query.limit} trades`, { requirement: 'POOLS-TRADES-LIMIT-EDGES', actual: p.data.length, exchange: ex });
+    t.expect.that(p.data.length <= Number(query.limit), `a page holds at most limit=${query.limit} trades`, {
+      requirement: 'POOLS-TRADES-LIMIT-EDGES',
+      actual: p.data.length,
+      exchange: ex,
+    });
     if (cursor !== undefined) {
-      t.expect.that([...ended, ...p.data].some((x) => x.transactId === cursor), `nextCursor ${cursor} is a transactId of the page it ends or the page it opens`, {
-        requirement: 'POOLS-TRADES-CURSOR-IS-TRANSACT-ID',
-        actual: { cursor, ended: ids(ended), opened: ids(p.data) },
-        exchange: ex,
-      });
+      t.expect.that(
+        [...ended, ...p.data].some((x) => x.transactId === cursor),
+        `nextCursor ${cursor} is a transactId of the page it ends or the page it opens`,
+        {
+          requirement: 'POOLS-TRADES-CURSOR-IS-TRANSACT-ID',
+          actual: { cursor, ended: ids(ended), opened: ids(p.data) },
+          exchange: ex,
+        },
+      );
     }
     ended = p.data;
     out.push(...p.data);
@@ -61,13 +69,12 @@ async function walk(t: CheckTools, actor: PoolsActor, query: Query, maxPages: nu
   return out;
 }
 
-
 export default defineSuite({
   service: 'pools',
   section: 'Endpoints > Trades list query',
   checks: [
     check({
-      name: 'a trade carries its documented fields, the quoted pool and legs, totalBps = spreadBps + feeBps, the all-in rate (cryptoAmount = fiatAmount × quotedRate, exactly), the network locked at quote time and the firm quote\'s price',
+      name: "a trade carries its documented fields, the quoted pool and legs, totalBps = spreadBps + feeBps, the all-in rate (cryptoAmount = fiatAmount × quotedRate, exactly), the network locked at quote time and the firm quote's price",
       requirements: ['POOLS-TRADES-SHAPE', 'POOLS-TRADES-TOTAL-BPS', 'POOLS-TRADES-RATE-OUTPUT-PER-INPUT', 'POOLS-TX-FIRM-PRICE'],
       needs: ['poolsPartner'],
       async run({ poolsPartner: actor }, t: CheckTools) {
@@ -86,7 +93,10 @@ export default defineSuite({
         });
         const sqEx = expect2xx(t, await actor.client.get(quotePath(made.quoteId)), 'POOLS-TRADES-SHAPE');
         const sq = t.expect.schema(sqEx, StoredQuote, 'POOLS-TRADES-SHAPE');
-        t.expect.equal(trade.cryptoNetwork, sq.cryptoNetwork, 'the trade keeps the network locked at quote time', { requirement: 'POOLS-TRADES-SHAPE', exchange: sqEx });
+        t.expect.equal(trade.cryptoNetwork, sq.cryptoNetwork, 'the trade keeps the network locked at quote time', {
+          requirement: 'POOLS-TRADES-SHAPE',
+          exchange: sqEx,
+        });
         t.expect.equal(trade.poolId, sq.poolId, 'the trade is on the quoted pool', { requirement: 'POOLS-TRADES-SHAPE', exchange: sqEx });
         t.expect.equal(trade.pair, sq.pair, 'the trade names the quoted pair', { requirement: 'POOLS-TRADES-SHAPE', exchange: sqEx });
         const legs = poolsProfile(t).quote;
@@ -98,14 +108,24 @@ export default defineSuite({
         );
         // A firm quote is executable at its price: the trade is the stored quote's, to the unit.
         const F = 'POOLS-TX-FIRM-PRICE';
-        t.expect.that(decEq(trade.fiatAmount, sq.fiatAmount) && decEq(trade.cryptoAmount, sq.cryptoAmount), 'the trade amounts are the firm quote\'s', {
+        t.expect.that(decEq(trade.fiatAmount, sq.fiatAmount) && decEq(trade.cryptoAmount, sq.cryptoAmount), "the trade amounts are the firm quote's", {
           requirement: F,
           expected: { fiatAmount: sq.fiatAmount, cryptoAmount: sq.cryptoAmount },
           actual: { fiatAmount: trade.fiatAmount, cryptoAmount: trade.cryptoAmount },
           exchange: sqEx,
         });
-        t.expect.that(decEq(trade.quotedRate, sq.rate), 'quotedRate is the firm quote\'s rate', { requirement: F, expected: sq.rate, actual: trade.quotedRate, exchange: sqEx });
-        t.expect.equal({ spreadBps: trade.spreadBps, feeBps: trade.feeBps }, { spreadBps: sq.spreadBps, feeBps: sq.feeBps }, 'the trade bps are the firm quote\'s', { requirement: F, exchange: sqEx });
+        t.expect.that(decEq(trade.quotedRate, sq.rate), "quotedRate is the firm quote's rate", {
+          requirement: F,
+          expected: sq.rate,
+          actual: trade.quotedRate,
+          exchange: sqEx,
+        });
+        t.expect.equal(
+          { spreadBps: trade.spreadBps, feeBps: trade.feeBps },
+          { spreadBps: sq.spreadBps, feeBps: sq.feeBps },
+          "the trade bps are the firm quote's",
+          { requirement: F, exchange: sqEx },
+        );
         t.observe('pools-quote-product', decMul(sq.fiatAmount, sq.rate));
       },
     }),
@@ -134,10 +154,14 @@ export default defineSuite({
         const bounds = { created_after: made[0]!.createdAt, created_before: made[2]!.createdAt };
         const { ex: fullEx, page: full } = await page(t, actor, { ...bounds, limit: POOLS_LIMITS.trades.limitMax }, 'POOLS-TRADES-LIST-SHAPE');
         for (const m of made) {
-          t.expect.that(full.data.some((x) => x.transactId === m.transactId), `trade created at ${m.createdAt} is inside the inclusive bounds`, {
-            requirement: 'POOLS-TRADES-DATE-INCLUSIVE',
-            exchange: fullEx,
-          });
+          t.expect.that(
+            full.data.some((x) => x.transactId === m.transactId),
+            `trade created at ${m.createdAt} is inside the inclusive bounds`,
+            {
+              requirement: 'POOLS-TRADES-DATE-INCLUSIVE',
+              exchange: fullEx,
+            },
+          );
         }
         for (const x of full.data) {
           const at = Date.parse(x.createdAt);
@@ -156,19 +180,29 @@ export default defineSuite({
           });
         }
         const mine = full.data.filter((x) => made.some((m) => m.transactId === x.transactId));
-        t.expect.equal(ids(mine), ids([...made].reverse()), 'our three trades come newest first', { requirement: 'POOLS-TRADES-NEWEST-FIRST', exchange: fullEx });
-        if (!full.hasMore) t.expect.equal(full.nextCursor, null, 'nextCursor is null when hasMore is false', { requirement: 'POOLS-TRADES-NEXTCURSOR-NULL', exchange: fullEx });
+        t.expect.equal(ids(mine), ids([...made].reverse()), 'our three trades come newest first', {
+          requirement: 'POOLS-TRADES-NEWEST-FIRST',
+          exchange: fullEx,
+        });
+        if (!full.hasMore)
+          t.expect.equal(full.nextCursor, null, 'nextCursor is null when hasMore is false', { requirement: 'POOLS-TRADES-NEXTCURSOR-NULL', exchange: fullEx });
 
         const walked = await walk(t, actor, { ...bounds, limit: 1 }, full.data.length + 2, 'POOLS-TRADES-CURSOR-WALK');
-        t.expect.equal(ids(walked), ids(full.data), 'the limit=1 walk yields the full page, in order, with no duplicate and no gap', { requirement: 'POOLS-TRADES-CURSOR-WALK' });
+        t.expect.equal(ids(walked), ids(full.data), 'the limit=1 walk yields the full page, in order, with no duplicate and no gap', {
+          requirement: 'POOLS-TRADES-CURSOR-WALK',
+        });
 
         // The poll alone moves the oldest trade out of reserved, so the status filter has something to leave out.
         const moved = made[0]!;
         const path = await pollToTerminal(t, actor, moved.quoteId, 'POOLS-TRADES-FILTERS');
-        if (path.at(-1) === 'reserved') t.unverified(`polling GET /pools/transactions/{quoteId} ${path.length} times left the trade reserved: the status filter had nothing to leave out`);
+        if (path.at(-1) === 'reserved')
+          t.unverified(`polling GET /pools/transactions/{quoteId} ${path.length} times left the trade reserved: the status filter had nothing to leave out`);
         t.observe('pools-poll-outcome-without-trigger', path);
         const filtered = await walk(t, actor, { ...bounds, limit: 1, side: 'on_ramp', status: 'reserved' }, full.data.length + 2, 'POOLS-TRADES-FILTERS');
-        t.expect.that(!filtered.some((x) => x.transactId === moved.transactId), `status=reserved leaves out the trade now ${path.at(-1)}`, { requirement: 'POOLS-TRADES-FILTERS', actual: ids(filtered) });
+        t.expect.that(!filtered.some((x) => x.transactId === moved.transactId), `status=reserved leaves out the trade now ${path.at(-1)}`, {
+          requirement: 'POOLS-TRADES-FILTERS',
+          actual: ids(filtered),
+        });
         for (const x of filtered) {
           t.expect.that(x.side === 'on_ramp' && x.status === 'reserved', 'side and status filters hold on every page', {
             requirement: 'POOLS-TRADES-FILTERS',
@@ -177,23 +211,43 @@ export default defineSuite({
         }
         t.expect.that(new Set(ids(filtered)).size === filtered.length, 'the filtered walk has no duplicate', { requirement: 'POOLS-TRADES-FILTERS' });
         for (const m of made.slice(1)) {
-          t.expect.that(filtered.some((x) => x.transactId === m.transactId), 'our reserved on_ramp trades match the filters', { requirement: 'POOLS-TRADES-FILTERS', actual: m.transactId });
+          t.expect.that(
+            filtered.some((x) => x.transactId === m.transactId),
+            'our reserved on_ramp trades match the filters',
+            { requirement: 'POOLS-TRADES-FILTERS', actual: m.transactId },
+          );
         }
         const { ex: offEx, page: off } = await page(t, actor, { ...bounds, limit: POOLS_LIMITS.trades.limitMax, side: 'off_ramp' }, 'POOLS-TRADES-FILTERS');
-        t.expect.that(off.data.every((x) => x.side === 'off_ramp'), 'side=off_ramp lists only off_ramp trades', { requirement: 'POOLS-TRADES-FILTERS', exchange: offEx });
-        t.expect.that(!off.data.some((x) => made.some((m) => m.transactId === x.transactId)), 'side=off_ramp leaves out our on_ramp trades', { requirement: 'POOLS-TRADES-FILTERS', exchange: offEx });
+        t.expect.that(
+          off.data.every((x) => x.side === 'off_ramp'),
+          'side=off_ramp lists only off_ramp trades',
+          { requirement: 'POOLS-TRADES-FILTERS', exchange: offEx },
+        );
+        t.expect.that(!off.data.some((x) => made.some((m) => m.transactId === x.transactId)), 'side=off_ramp leaves out our on_ramp trades', {
+          requirement: 'POOLS-TRADES-FILTERS',
+          exchange: offEx,
+        });
       },
     }),
     check({
       name: 'trades list limit: 0 and 101 give 400 invalid_limit, 100 is accepted, the default page holds exactly 50 of 51 or more trades',
-      requirements: ['POOLS-TRADES-LIMIT-INVALID-400', 'POOLS-TRADES-LIMIT-EDGES', 'POOLS-TRADES-LIMIT-DEFAULT', 'POOLS-TRADES-LIST-SHAPE', 'POOLS-ERR-ENVELOPE'],
+      requirements: [
+        'POOLS-TRADES-LIMIT-INVALID-400',
+        'POOLS-TRADES-LIMIT-EDGES',
+        'POOLS-TRADES-LIMIT-DEFAULT',
+        'POOLS-TRADES-LIST-SHAPE',
+        'POOLS-ERR-ENVELOPE',
+      ],
       needs: ['poolsPartner'],
       // Runs last: the trades other checks made for the partner count towards the 51 the default page needs.
       late: true,
       async run({ poolsPartner: actor }, t: CheckTools) {
         const { min, max, def } = { min: POOLS_LIMITS.trades.limitMin, max: POOLS_LIMITS.trades.limitMax, def: POOLS_LIMITS.trades.limitDefault };
         for (const limit of [min - 1, max + 1]) {
-          expectPoolsError(t, await actor.client.get('/pools/trades', { limit }), 400, { code: 'invalid_limit', requirement: 'POOLS-TRADES-LIMIT-INVALID-400' });
+          expectPoolsError(t, await actor.client.get('/pools/trades', { limit }), 400, {
+            code: 'invalid_limit',
+            requirement: 'POOLS-TRADES-LIMIT-INVALID-400',
+          });
         }
         // The default (50) shows only with more than 50 trades: top the partner up to def + 1, sized to what it can afford.
         const { page: before } = await page(t, actor, { limit: def + 1 }, 'POOLS-TRADES-LIMIT-DEFAULT');
@@ -203,20 +257,33 @@ export default defineSuite({
           const cost = decMul(order.amount, String(missing));
           const { balance } = await readBalance(t, actor, 'POOLS-TRADES-LIMIT-DEFAULT');
           if (balance !== null && decCmp(balance, cost) < 0) {
-            t.unverified(`the partner holds ${before.data.length} trades; the ${missing} more a full default page needs cost ${cost} (orders of ${order.amount}, pool minimum ${order.minOrderUsdt} USDT) but the balance is ${balance}: fund the partner`);
+            t.unverified(
+              `the partner holds ${before.data.length} trades; the ${missing} more a full default page needs cost ${cost} (orders of ${order.amount}, pool minimum ${order.minOrderUsdt} USDT) but the balance is ${balance}: fund the partner`,
+            );
           }
           for (let i = 0; i < missing; i++) await reservedTrade(t, actor, 'POOLS-TRADES-LIMIT-DEFAULT', { amount: order.amount });
           t.observe('pools-trades-created-for-default-page', { trades: missing, amount: order.amount, cost });
         }
         const { ex: maxEx, page: atMax } = await page(t, actor, { limit: max }, 'POOLS-TRADES-LIMIT-EDGES');
-        t.expect.that(atMax.data.length <= max, `limit=${max} bounds the page`, { requirement: 'POOLS-TRADES-LIMIT-EDGES', actual: atMax.data.length, exchange: maxEx });
-        t.expect.that(atMax.data.length > def, `limit=${max} lists more than the default ${def} of the partner's ${def + 1}+ trades`, { requirement: 'POOLS-TRADES-LIMIT-EDGES', actual: atMax.data.length, exchange: maxEx });
+        t.expect.that(atMax.data.length <= max, `limit=${max} bounds the page`, {
+          requirement: 'POOLS-TRADES-LIMIT-EDGES',
+          actual: atMax.data.length,
+          exchange: maxEx,
+        });
+        t.expect.that(atMax.data.length > def, `limit=${max} lists more than the default ${def} of the partner's ${def + 1}+ trades`, {
+          requirement: 'POOLS-TRADES-LIMIT-EDGES',
+          actual: atMax.data.length,
+          exchange: maxEx,
+        });
         const { ex: oneEx, page: one } = await page(t, actor, { limit: min }, 'POOLS-TRADES-LIMIT-EDGES');
         t.expect.equal(one.data.length, min, `limit=${min} holds exactly ${min} trade`, { requirement: 'POOLS-TRADES-LIMIT-EDGES', exchange: oneEx });
         const { ex: defEx, page: dflt } = await page(t, actor, {}, 'POOLS-TRADES-LIMIT-DEFAULT');
         // Trades only accumulate, and the partner holds more than the default: the default page is exactly the default.
         t.expect.equal(dflt.data.length, def, `the default page holds ${def} trades`, { requirement: 'POOLS-TRADES-LIMIT-DEFAULT', exchange: defEx });
-        t.expect.equal(dflt.hasMore, true, `the default page of ${def + 1}+ trades says hasMore`, { requirement: 'POOLS-TRADES-LIMIT-DEFAULT', exchange: defEx });
+        t.expect.equal(dflt.hasMore, true, `the default page of ${def + 1}+ trades says hasMore`, {
+          requirement: 'POOLS-TRADES-LIMIT-DEFAULT',
+          exchange: defEx,
+        });
         t.observe('pools-trades-default-page', { defaultPage: dflt.data.length, atLimit100: atMax.data.length });
       },
     }),

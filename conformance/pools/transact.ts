@@ -8,7 +8,22 @@ import type { Exchange } from '../../src/client/types.js';
 import { Capabilities, FirmQuote, StoredQuote, TradesPage, TransactResponse } from '../../src/model/schemas/pools/index.js';
 import { expect2xx } from '../../support/expect.js';
 import { expectPoolsError } from '../../support/pools/errors.js';
-import { createFirmQuote, decCmp, decEq, decSub, mainPool, poll, poolPath, quoteBody, quotePath, readBalance, readTrade, reservedTrade, settleTo, transact } from '../../support/pools/pools.js';
+import {
+  createFirmQuote,
+  decCmp,
+  decEq,
+  decSub,
+  mainPool,
+  poll,
+  poolPath,
+  quoteBody,
+  quotePath,
+  readBalance,
+  readTrade,
+  reservedTrade,
+  settleTo,
+  transact,
+} from '../../support/pools/pools.js';
 
 /** How long the balance may take to show a release (target time). */
 const RELEASE_WAIT_MS = 5_000;
@@ -26,7 +41,13 @@ async function tradesOfQuote(t: CheckTools, actor: PoolsActor, quoteId: string, 
  * status, not the step): quote the body, and transact it when it was quoted.
  * Returns the refusing exchange and where it came.
  */
-async function refusedAtQuoteOrTransact(t: CheckTools, actor: PoolsActor, body: Record<string, unknown>, status: number, requirement: RequirementId): Promise<{ ex: Exchange; at: 'quote' | 'transact' }> {
+async function refusedAtQuoteOrTransact(
+  t: CheckTools,
+  actor: PoolsActor,
+  body: Record<string, unknown>,
+  status: number,
+  requirement: RequirementId,
+): Promise<{ ex: Exchange; at: 'quote' | 'transact' }> {
   const q = await actor.client.post(poolPath(mainPool(t), '/quote'), body, { retry: false });
   if (q.status === status) return { ex: q, at: 'quote' };
   expect2xx(t, q, requirement, `a quote (or ${status} at quote time)`);
@@ -48,7 +69,11 @@ export default defineSuite({
         const { quote } = await createFirmQuote(t, actor, R);
         const ex = await actor.client.post(poolPath(mainPool(t), '/transact'), { quoteId: quote.quoteId }, { idempotencyKey: false, retry: false });
         // The key is required; the status of its absence is not shown (a validation 400 is the likely one): any 4xx refuses.
-        t.expect.that(ex.status >= 400 && ex.status < 500, 'a transact without Idempotency-Key is refused with a 4xx', { requirement: R, actual: `${ex.status} ${ex.bodyText.slice(0, 200)}`, exchange: ex });
+        t.expect.that(ex.status >= 400 && ex.status < 500, 'a transact without Idempotency-Key is refused with a 4xx', {
+          requirement: R,
+          actual: `${ex.status} ${ex.bodyText.slice(0, 200)}`,
+          exchange: ex,
+        });
         t.observe('pools-transact-missing-idempotency-key-status', ex.status);
         const read = expect2xx(t, await actor.client.get(quotePath(quote.quoteId)), R);
         t.expect.equal(t.expect.schema(read, StoredQuote, R).status, 'active', 'a refused transact consumes nothing', { requirement: R, exchange: read });
@@ -69,7 +94,11 @@ export default defineSuite({
         t.expect.equal(again.transactId, made.transactId, 'a replay returns the same trade', { requirement: 'POOLS-TX-REPLAY-SAME-TRADE', exchange: replay });
         const conflict = await actor.client.post(poolPath(mainPool(t), '/transact'), { quoteId: second.quote.quoteId }, { idempotencyKey: key, retry: false });
         expectPoolsError(t, conflict, 409, { code: 'idempotency-conflict', requirement: 'POOLS-TX-KEY-CONFLICT-409' });
-        const still = t.expect.schema(expect2xx(t, await actor.client.get(quotePath(second.quote.quoteId)), 'POOLS-TX-KEY-CONFLICT-409'), StoredQuote, 'POOLS-TX-KEY-CONFLICT-409');
+        const still = t.expect.schema(
+          expect2xx(t, await actor.client.get(quotePath(second.quote.quoteId)), 'POOLS-TX-KEY-CONFLICT-409'),
+          StoredQuote,
+          'POOLS-TX-KEY-CONFLICT-409',
+        );
         t.expect.equal(still.status, 'active', 'the conflicting transact consumed nothing', { requirement: 'POOLS-TX-KEY-CONFLICT-409' });
       },
     }),
@@ -93,7 +122,12 @@ export default defineSuite({
           t.observe('pools-transact-consumed-quote-new-key', 'existing trade', 'reading: endpoint rule 3');
         }
         const { ex: list, trades } = await tradesOfQuote(t, actor, made.quoteId, trade.createdAt, R);
-        t.expect.equal(trades.map((x) => x.transactId), [made.transactId], 'the quote has one trade, whatever the reading', { requirement: R, exchange: list });
+        t.expect.equal(
+          trades.map((x) => x.transactId),
+          [made.transactId],
+          'the quote has one trade, whatever the reading',
+          { requirement: R, exchange: list },
+        );
       },
     }),
     check({
@@ -104,7 +138,9 @@ export default defineSuite({
         const R = 'POOLS-TX-CONCURRENT-SINGLE-USE';
         const { quote } = await createFirmQuote(t, actor, R);
         const answers = await Promise.all(
-          Array.from({ length: 4 }, () => actor.client.post(poolPath(mainPool(t), '/transact'), { quoteId: quote.quoteId }, { idempotencyKey: true, retry: false })),
+          Array.from({ length: 4 }, () =>
+            actor.client.post(poolPath(mainPool(t), '/transact'), { quoteId: quote.quoteId }, { idempotencyKey: true, retry: false }),
+          ),
         );
         const ids = new Set<string>();
         for (const ex of answers) {
@@ -120,7 +156,10 @@ export default defineSuite({
         const made = await readTrade(t, actor, [...ids][0]!, R);
         const { ex: list, trades } = await tradesOfQuote(t, actor, quote.quoteId, made.createdAt, R);
         t.expect.equal(trades.length, 1, 'the trades list holds one trade for the quote', { requirement: R, exchange: list });
-        t.observe('pools-concurrent-transact-statuses', answers.map((x) => x.status));
+        t.observe(
+          'pools-concurrent-transact-statuses',
+          answers.map((x) => x.status),
+        );
       },
     }),
     check({
@@ -131,13 +170,16 @@ export default defineSuite({
         const R = 'POOLS-TX-INSUFFICIENT-402';
         // The amount must really exceed this partner's balance, and sit within the pool's order bounds, or the 402 is not what is judged.
         const { balance } = await readBalance(t, actor, R);
-        if (balance !== null && decCmp(oversized, balance) <= 0) t.unverified(`pools.oversizedAmount ${oversized} does not exceed the partner's balance ${balance}: raise it above every funded partner's balance`);
+        if (balance !== null && decCmp(oversized, balance) <= 0)
+          t.unverified(`pools.oversizedAmount ${oversized} does not exceed the partner's balance ${balance}: raise it above every funded partner's balance`);
         const { ex, at } = await refusedAtQuoteOrTransact(t, actor, quoteBody(t, { type: 'firm', amount: oversized }), 402, R);
         if (at === 'transact' || ex.status !== 400) {
           expectPoolsError(t, ex, 402, { requirement: R });
         } else {
           const cap = t.expect.schema(expect2xx(t, await actor.client.get(poolPath(mainPool(t), '/capabilities')), R), Capabilities, R);
-          t.unverified(`a quote of pools.oversizedAmount ${oversized} was refused with 400 (${ex.json?.code}): outside the pool's order bounds ${cap.minOrderUsdt}–${cap.maxOrderUsdt} USDT? Choose an amount above the balance and within the bounds`);
+          t.unverified(
+            `a quote of pools.oversizedAmount ${oversized} was refused with 400 (${ex.json?.code}): outside the pool's order bounds ${cap.minOrderUsdt}–${cap.maxOrderUsdt} USDT? Choose an amount above the balance and within the bounds`,
+          );
         }
         t.observe('pools-402-at', at, at === 'quote' ? 'the target refused the oversized amount at quote time' : undefined);
       },
@@ -159,7 +201,13 @@ export default defineSuite({
       needs: ['poolsNoOffRamp'],
       async run({ poolsNoOffRamp: actor }, t: CheckTools) {
         const R = 'POOLS-TX-OFF-RAMP-501';
-        const { ex, at } = await refusedAtQuoteOrTransact(t, actor, quoteBody(t, { type: 'firm', side: 'off_ramp', destAddress: undefined, destNetwork: undefined }), 501, R);
+        const { ex, at } = await refusedAtQuoteOrTransact(
+          t,
+          actor,
+          quoteBody(t, { type: 'firm', side: 'off_ramp', destAddress: undefined, destNetwork: undefined }),
+          501,
+          R,
+        );
         expectPoolsError(t, ex, 501, { requirement: R });
         t.observe('pools-off-ramp-501-at', at);
       },
@@ -197,11 +245,22 @@ export default defineSuite({
         const R = 'POOLS-TX-OFF-RAMP-ENABLED';
         // Enabled means for the partner, the pool and the environment: the pool's own capabilities must list off_ramp.
         const cap = t.expect.schema(expect2xx(t, await actor.client.get(poolPath(mainPool(t), '/capabilities')), R), Capabilities, R);
-        if (!cap.sides.includes('off_ramp')) t.unverified(`the profile declares offRamp for ${actor.partner.name}, but the capabilities of ${mainPool(t)} list sides ${cap.sides.join(', ')}: off_ramp is not enabled for this pool, where 501 is the documented answer`);
+        if (!cap.sides.includes('off_ramp'))
+          t.unverified(
+            `the profile declares offRamp for ${actor.partner.name}, but the capabilities of ${mainPool(t)} list sides ${cap.sides.join(', ')}: off_ramp is not enabled for this pool, where 501 is the documented answer`,
+          );
         const buy = await createFirmQuote(t, actor, R);
         const sell = t.expect.schema(expect2xx(t, await actor.client.get(quotePath(buy.quote.quoteId)), R), StoredQuote, R).cryptoAmount;
-        const q = await actor.client.post(poolPath(mainPool(t), '/quote'), quoteBody(t, { type: 'firm', side: 'off_ramp', amount: sell, destAddress: undefined, destNetwork: undefined }), { retry: false });
-        t.expect.that(q.status !== 501, 'an off_ramp quote of an off_ramp-enabled partner is not refused with 501', { requirement: R, actual: `${q.status} ${q.bodyText.slice(0, 200)}`, exchange: q });
+        const q = await actor.client.post(
+          poolPath(mainPool(t), '/quote'),
+          quoteBody(t, { type: 'firm', side: 'off_ramp', amount: sell, destAddress: undefined, destNetwork: undefined }),
+          { retry: false },
+        );
+        t.expect.that(q.status !== 501, 'an off_ramp quote of an off_ramp-enabled partner is not refused with 501', {
+          requirement: R,
+          actual: `${q.status} ${q.bodyText.slice(0, 200)}`,
+          exchange: q,
+        });
         if (q.status >= 400 && q.status < 500) {
           expectPoolsError(t, q, q.status, { requirement: R });
           t.unverified(`the off_ramp quote was refused with ${q.status} ${q.json?.code}: no off_ramp quote to transact`);
@@ -209,7 +268,11 @@ export default defineSuite({
         expect2xx(t, q, R, 'an off_ramp firm quote');
         const quote = t.expect.schema(q, FirmQuote, R);
         const ex = await actor.client.post(poolPath(mainPool(t), '/transact'), { quoteId: quote.quoteId }, { idempotencyKey: true, retry: false });
-        t.expect.that(ex.status !== 501, 'off_ramp transact of a partner with off_ramp enabled is not refused with 501', { requirement: R, actual: `${ex.status} ${ex.bodyText.slice(0, 200)}`, exchange: ex });
+        t.expect.that(ex.status !== 501, 'off_ramp transact of a partner with off_ramp enabled is not refused with 501', {
+          requirement: R,
+          actual: `${ex.status} ${ex.bodyText.slice(0, 200)}`,
+          exchange: ex,
+        });
         if (ex.status >= 200 && ex.status < 300) {
           const made = t.expect.schema(ex, TransactResponse, R);
           t.expect.equal((await readTrade(t, actor, made.transactId, R)).side, 'off_ramp', 'the reserved trade is the sell', { requirement: R, exchange: ex });
@@ -217,9 +280,17 @@ export default defineSuite({
           return;
         }
         // The documented prerequisites (crypto sent to cryptoDepositAddress and credited, an approved payout destination) are not reachable from outside: a 4xx refusal is within the rule.
-        t.expect.that(ex.status >= 400 && ex.status < 500, 'an enabled off_ramp transact either reserves a sell or is refused with a 4xx for a missing prerequisite', { requirement: R, actual: ex.status, exchange: ex });
+        t.expect.that(
+          ex.status >= 400 && ex.status < 500,
+          'an enabled off_ramp transact either reserves a sell or is refused with a 4xx for a missing prerequisite',
+          { requirement: R, actual: ex.status, exchange: ex },
+        );
         expectPoolsError(t, ex, ex.status, { requirement: R });
-        t.observe('pools-off-ramp-enabled-transact', { status: ex.status, code: ex.json?.code }, 'refused for a prerequisite: crypto deposited to cryptoDepositAddress and credited, an approved payout destination');
+        t.observe(
+          'pools-off-ramp-enabled-transact',
+          { status: ex.status, code: ex.json?.code },
+          'refused for a prerequisite: crypto deposited to cryptoDepositAddress and credited, an approved payout destination',
+        );
       },
     }),
     check({
@@ -237,8 +308,13 @@ export default defineSuite({
         await settleTo(t, choose, actor, released.quoteId, 'released', T);
         // The release may reach the balance a moment after the poll that discovered it: read again (bounded) until it is back.
         let back = await balance();
-        for (const deadline = Date.now() + RELEASE_WAIT_MS; !decEq(back, before) && Date.now() < deadline; back = await balance()) await t.sleep(250, 'the release to reach the balance', 'target');
-        t.expect.that(decEq(back, before), 'a released reservation is unwound: the balance is back where it was before the trade', { requirement: U, expected: before, actual: `${back} (moved ${decSub(back, before)})` });
+        for (const deadline = Date.now() + RELEASE_WAIT_MS; !decEq(back, before) && Date.now() < deadline; back = await balance())
+          await t.sleep(250, 'the release to reach the balance', 'target');
+        t.expect.that(decEq(back, before), 'a released reservation is unwound: the balance is back where it was before the trade', {
+          requirement: U,
+          expected: before,
+          actual: `${back} (moved ${decSub(back, before)})`,
+        });
         for (let i = 0; i < REPOLLS; i++) {
           await t.sleep(250, 'a later poll', 'target');
           t.expect.equal(await poll(t, actor, released.quoteId, T), 'released', 'released is terminal: a later poll keeps it', { requirement: T });

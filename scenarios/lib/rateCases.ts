@@ -41,6 +41,7 @@ export function windowPlans(limits: GateLimits, scale: number): Record<WindowCas
 /** Upper bound on the scenario's run, seconds: the longest case (cases run side by side, one key each). */
 export function rateLimitBoundSeconds(limits: GateLimits, scale: number, depth: 'quick' | 'full'): number {
   const plans = windowPlans(limits, scale);
-  const cases: WindowCase[] = depth === 'full' ? ['burst', 'write10', 'write30', 'read60', 'minute', 'hour'] : ['burst', 'write10', 'write30', 'read60', 'minute'];
+  const cases: WindowCase[] =
+    depth === 'full' ? ['burst', 'write10', 'write30', 'read60', 'minute', 'hour'] : ['burst', 'write10', 'write30', 'read60', 'minute'];
   return Math.ceil(Math.max(...cases.map((c) => probeBoundMs(plans[c]))) / 1000) + 30;
 }

@@ -64,7 +64,12 @@ function keysOf(cfg: LoadConfig) {
     const pools = cfg.pools?.keys ?? [];
     // Pools documents no per-key rate window: with fewer pools keys than instances they are shared.
     const poolShare = keyShare(pools, from, to);
-    mine = { gate: segmentKeys(cfg.gate!.trafficKeys), gateOffset: Math.round(from * cfg.gate!.trafficKeys.length), pools: poolShare.length ? poolShare : pools, poolsOffset: poolShare.length ? Math.round(from * pools.length) : 0 };
+    mine = {
+      gate: segmentKeys(cfg.gate!.trafficKeys),
+      gateOffset: Math.round(from * cfg.gate!.trafficKeys.length),
+      pools: poolShare.length ? poolShare : pools,
+      poolsOffset: poolShare.length ? Math.round(from * pools.length) : 0,
+    };
   }
   return mine;
 }
@@ -91,7 +96,11 @@ export function mixedTraffic(cfg: LoadConfig): void {
   // The operation follows the iteration number (the same unsplit or split) and the run's seed.
   const roll = ((i + cfg.seed) * 7919) % 100;
   if (roll < 8) {
-    const r = call('POST', `${gbase}/gate_sessions`, key, { body: gate.sessionBody, idempotencyKey: true, tags: { name: 'POST /gate_sessions', group: 'write10' } });
+    const r = call('POST', `${gbase}/gate_sessions`, key, {
+      body: gate.sessionBody,
+      idempotencyKey: true,
+      tags: { name: 'POST /gate_sessions', group: 'write10' },
+    });
     rec(r);
     const b = json(r);
     if (typeof b?.id === 'string') lastSession = b.id;

@@ -99,7 +99,7 @@ function judgeFixed(log: Sent[], limit: number, w: number, tol: number): Mismatc
       r = n;
       for (let i = s; i < n; i++) {
         // In a bucket a refusal only comes once it is full, so whether refusals count changes nothing.
-        if ((count >= limit) !== refused(log[i]!)) {
+        if (count >= limit !== refused(log[i]!)) {
           r = i;
           break;
         }

@@ -29,7 +29,10 @@ const commonRunOptions = (c: Command) =>
     .addOption(new Option('--annotations <kind>', 'print a CI annotation per failure').choices(['github']))
     .option('--request-timeout <seconds>', 'per-attempt time to an answer (default: harness.requestTimeoutMs, 15 s)')
     .option('--max-body-bytes <n>', 'largest response body read (default: harness.maxBodyBytes, 8 MiB)')
-    .option('--rate-limit-budget <seconds>', 'how long every key may be paused by Retry-After before the run ends (default: harness.rateLimitBudgetSeconds, 120)');
+    .option(
+      '--rate-limit-budget <seconds>',
+      'how long every key may be paused by Retry-After before the run ends (default: harness.rateLimitBudgetSeconds, 120)',
+    );
 
 commonRunOptions(
   program
@@ -90,8 +93,8 @@ commonRunOptions(
 
 program
   .command('plan')
-  .description('before any traffic: the checks this profile runs and skips (and why), the requests per key, and the run\'s lower bound')
-  .option('--profile <file>', 'target profile (default: the embedded target\'s)')
+  .description("before any traffic: the checks this profile runs and skips (and why), the requests per key, and the run's lower bound")
+  .option('--profile <file>', "target profile (default: the embedded target's)")
   .addOption(new Option('--depth <depth>', 'quick or full').choices(['quick', 'full']).default('quick'))
   .addOption(new Option('--for <command>', 'the run to plan').choices(['conformance', 'chaos', 'load', 'certify']).default('certify'))
   .addOption(new Option('--service <service>', 'only one service').choices(['gate', 'pools']))
@@ -177,7 +180,9 @@ program
     process.stdout.write(
       `rampart reference target (profile ${profile.name})\n  gate sandbox     ${running.urls.gateSandbox}\n  gate production  ${running.urls.gateProduction}\n  pools sandbox    ${running.urls.poolsSandbox}\n  pools production ${running.urls.poolsProduction}\n` +
         (running.faults.length ? `  faults: ${running.faults.join(', ')}\n` : '') +
-        (issued.length ? `  live keys issued to ${issued.join(', ')}${opts.writeProfile ? '' : ' (pass --write-profile FILE to hand them to a harness)'}\n` : '') +
+        (issued.length
+          ? `  live keys issued to ${issued.join(', ')}${opts.writeProfile ? '' : ' (pass --write-profile FILE to hand them to a harness)'}\n`
+          : '') +
         (opts.writeProfile ? `  profile written to ${opts.writeProfile}: rampart conformance --profile ${opts.writeProfile}\n` : '') +
         'Ctrl-C to stop.\n',
     );

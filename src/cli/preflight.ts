@@ -58,7 +58,14 @@ function probesFor(profile: Profile, services: ('gate' | 'pools')[]): Probe[] {
 export async function preflight(profile: Profile, services: ('gate' | 'pools')[]): Promise<void> {
   const limits = clientLimits(profile.harness);
   for (const p of probesFor(profile, services)) {
-    const client = createApiClient({ service: p.svc, baseUrl: p.baseUrl, label: 'preflight', secretKey: p.key, ...limits, retry: { maxRetries: 1, baseDelayMs: 200, maxDelayMs: 500 } });
+    const client = createApiClient({
+      service: p.svc,
+      baseUrl: p.baseUrl,
+      label: 'preflight',
+      secretKey: p.key,
+      ...limits,
+      retry: { maxRetries: 1, baseDelayMs: 200, maxDelayMs: 500 },
+    });
     let ex: Exchange;
     try {
       ex = await client.get(p.path);
@@ -85,17 +92,27 @@ function judge(p: Probe, ex: Exchange): void {
   if (ex.status >= 500)
     throw new RunError(`${at} ${ex.status}${times}${withEnvelope} — the ${p.svc} service is failing; check its health and rerun later`, EXIT.unreachable);
   if (ex.status === 404)
-    throw new RunError(`${at} 404${withEnvelope}, a documented route missing at this base path — is the base URL right (the API's own, ending in /v1)?`, EXIT.unreachable);
-  if (ex.status === 429) throw new RunError(`${p.svc} target: rate limited by the target (GET ${p.path} answered 429${times}): wait or add keys`, EXIT.rateLimited);
+    throw new RunError(
+      `${at} 404${withEnvelope}, a documented route missing at this base path — is the base URL right (the API's own, ending in /v1)?`,
+      EXIT.unreachable,
+    );
+  if (ex.status === 429)
+    throw new RunError(`${p.svc} target: rate limited by the target (GET ${p.path} answered 429${times}): wait or add keys`, EXIT.rateLimited);
   if (ex.status === 401 || ex.status === 403) {
     // The API itself refuses the key: a profile problem, named by partner and field, never by value.
     if (envelope)
-      throw new RunError(`${p.svc} partner ${p.partner}: the target rejects its secret key (${ex.status} ${ex.json.code ?? ex.json.type}) — check ${p.keyField} in the profile`, EXIT.usage);
+      throw new RunError(
+        `${p.svc} partner ${p.partner}: the target rejects its secret key (${ex.status} ${ex.json.code ?? ex.json.type}) — check ${p.keyField} in the profile`,
+        EXIT.usage,
+      );
     throw new RunError(`${at} ${ex.status} without the API error envelope — a gateway in front of the API? check the base URL`, EXIT.unreachable);
   }
   if (ex.status === 200 && p.matches(ex.json)) return;
   if (ex.status === 200) throw new RunError(`${at} 200 but not with ${p.expected} — is the base URL the ${p.svc} API?`, EXIT.unreachable);
-  throw new RunError(`${at} ${ex.status}, not a documented answer (200 with ${p.expected}, or 401/403 with the error envelope) — is the base URL the ${p.svc} API?`, EXIT.unreachable);
+  throw new RunError(
+    `${at} ${ex.status}, not a documented answer (200 with ${p.expected}, or 401/403 with the error envelope) — is the base URL the ${p.svc} API?`,
+    EXIT.unreachable,
+  );
 }
 
 function isObject(v: unknown): v is Record<string, any> {

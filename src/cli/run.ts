@@ -66,7 +66,16 @@ async function kindsOf(names: SuiteKindName[]): Promise<SuiteKind[]> {
 export function registerProfileSecrets(profile: Profile): void {
   const add = (v?: string) => v && registerSecret(v);
   for (const p of profile.gate.partners)
-    [p.secretKey, ...(p.extraSecretKeys ?? []), p.publishableKey, p.liveSecretKey, p.livePublishableKey, p.revokedSecretKey, p.revokedPublishableKey, p.webhookSecret].forEach(add);
+    [
+      p.secretKey,
+      ...(p.extraSecretKeys ?? []),
+      p.publishableKey,
+      p.liveSecretKey,
+      p.livePublishableKey,
+      p.revokedSecretKey,
+      p.revokedPublishableKey,
+      p.webhookSecret,
+    ].forEach(add);
   for (const p of profile.pools?.partners ?? []) [p.secretKey, p.publishableKey, p.liveSecretKey, p.revokedSecretKey, p.webhookSecret].forEach(add);
 }
 
@@ -91,7 +100,16 @@ export async function runKinds(kindNames: SuiteKindName[], command: string, opts
       return EXIT.usage;
     }
     kindNames = resumed.kinds;
-    opts = { ...opts, depth: resumed.depth, service: resumed.service, grep: resumed.grep, profile: opts.profile ?? resumed.profile, fault: resumed.faults, scenario: resumed.scenarios, case: resumed.cases };
+    opts = {
+      ...opts,
+      depth: resumed.depth,
+      service: resumed.service,
+      grep: resumed.grep,
+      profile: opts.profile ?? resumed.profile,
+      fault: resumed.faults,
+      scenario: resumed.scenarios,
+      case: resumed.cases,
+    };
   }
   const startedAt = resumed ? new Date(resumed.startedAt) : new Date();
   const runId = resumed?.runId ?? newRunId(startedAt);
@@ -137,7 +155,9 @@ export async function runKinds(kindNames: SuiteKindName[], command: string, opts
     signals++;
     if (signals === 1) {
       interrupted = { signal, at: new Date().toISOString() };
-      progress.line(`rampart: ${signal} — stopping: no new checks start, running ones end as not run; the report of what finished is being written (press again to exit at once)`);
+      progress.line(
+        `rampart: ${signal} — stopping: no new checks start, running ones end as not run; the report of what finished is being written (press again to exit at once)`,
+      );
       stop.abort(`interrupted by ${signal}`);
       return;
     }
@@ -191,7 +211,8 @@ export async function runKinds(kindNames: SuiteKindName[], command: string, opts
     results.plan = { lowerBoundSeconds: plan.lowerBoundSeconds };
     const services: ('gate' | 'pools')[] = opts.service ? [opts.service] : profile.pools ? ['gate', 'pools'] : ['gate'];
     await preflight(profile, services);
-    if (kindNames.includes('load') || kindNames.includes('chaos')) assertSafeForTraffic(profile, !!opts.allowLive, kindNames.includes('load') ? 'load' : 'chaos');
+    if (kindNames.includes('load') || kindNames.includes('chaos'))
+      assertSafeForTraffic(profile, !!opts.allowLive, kindNames.includes('load') ? 'load' : 'chaos');
     const kinds = await kindsOf(kindNames);
     for (const k of kinds) await k.validate?.({ profile, service: opts.service, scenarios: opts.scenario, cases: opts.case, gatesFile: opts.gates });
     const note = timeScaleNote({ timeScales } as RunResults['summary']);
@@ -244,14 +265,19 @@ export async function runKinds(kindNames: SuiteKindName[], command: string, opts
       results.observations.push(...out.observations);
       results.metrics = { ...(results.metrics ?? {}), ...out.metrics };
       if (out.stats) kindBounds.set(kind.name, spentLowerBound(out.stats, profile.timing.rateWindowScale).boundMs);
-      if (out.metrics && typeof (out.metrics as { loadLowerBoundMs?: number }).loadLowerBoundMs === 'number') kindBounds.set(kind.name, (out.metrics as { loadLowerBoundMs: number }).loadLowerBoundMs);
+      if (out.metrics && typeof (out.metrics as { loadLowerBoundMs?: number }).loadLowerBoundMs === 'number')
+        kindBounds.set(kind.name, (out.metrics as { loadLowerBoundMs: number }).loadLowerBoundMs);
       outage ??= out.outage;
       rateLimited ??= out.rateLimited;
     };
     // Kinds on disjoint partners run at once; the run's bound is the longest chain of what must run in turn.
     const { scheduleKinds } = await import('../runner/partition.js');
-    const schedule = scheduleKinds(profile, kinds.map((k) => k.name));
-    if (kinds.length > 1) progress.line(schedule.groups.length === 1 ? `- ${kinds.map((k) => k.name).join(', ')} run at once, on disjoint partners` : `- ${schedule.why}`);
+    const schedule = scheduleKinds(
+      profile,
+      kinds.map((k) => k.name),
+    );
+    if (kinds.length > 1)
+      progress.line(schedule.groups.length === 1 ? `- ${kinds.map((k) => k.name).join(', ')} run at once, on disjoint partners` : `- ${schedule.why}`);
     const kindBounds = new Map<string, number>();
     const { startReceiver } = await import('../webhooks/receiver.js');
     receiver = await startReceiver({ host: profile.webhooks.listenHost, port: profile.webhooks.listenPort, publicUrl: profile.webhooks.publicUrl });
@@ -308,7 +334,11 @@ export async function runKinds(kindNames: SuiteKindName[], command: string, opts
       `${s.verdict}${scale ? ` (${scale})` : ''} — ${s.verdictLine}`,
       `requirements: ${s.passed} passed, ${s.failed} failed, ${s.partial} partial, ${s.skipped} skipped, ${s.unverified} unverified, ${s.notRun} not run, ${s.notCovered} not covered, ${s.outOfScope} out of scope at --depth ${opts.depth}`,
       `checks: ${s.checks.passed} passed, ${s.checks.failed} failed, ${s.checks.skipped} skipped, ${s.checks.unverified} unverified, ${s.checks.notRun} not run · ${secs}s${s.requestsPerRequirement !== undefined ? ` · ${s.requestsPerRequirement} requests per requirement asserted` : ''}`,
-      ...(full.plan ? [`time: ${secs} s against a lower bound of ${full.plan.spentLowerBoundSeconds ?? full.plan.lowerBoundSeconds} s${full.plan.spentLowerBoundSeconds !== undefined ? ' (what the windows and documented waits forced for the requests this run sent)' : ' (planned)'}`] : []),
+      ...(full.plan
+        ? [
+            `time: ${secs} s against a lower bound of ${full.plan.spentLowerBoundSeconds ?? full.plan.lowerBoundSeconds} s${full.plan.spentLowerBoundSeconds !== undefined ? ' (what the windows and documented waits forced for the requests this run sent)' : ' (planned)'}`,
+          ]
+        : []),
       ...(s.verdict === 'INTERRUPTED' ? [`resume with: rampart ${command} --resume ${dir}`] : []),
       `report: ${dir}/report.html`,
       ...(certificate ? [`certificate: ${certificate.path} (${certificate.signed ? 'signed' : 'unsigned: pass --sign-key to sign it'})`] : []),

@@ -8,7 +8,14 @@ import { registerIssuedSecrets } from '../secrets/registry.js';
 import { redact } from '../secrets/redact.js';
 import { backoffDelayMs, retryAfterMs, sleep } from './backoff.js';
 import { GATE_RATE_WINDOWS } from '../model/limits.js';
-import { DEFAULT_BODY_TIMEOUT_MS, DEFAULT_MAX_BODY_BYTES, DEFAULT_RATE_LIMIT_BUDGET_SECONDS, DEFAULT_TIMEOUT_MS, formatBytes, formatSeconds } from './limits.js';
+import {
+  DEFAULT_BODY_TIMEOUT_MS,
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_RATE_LIMIT_BUDGET_SECONDS,
+  DEFAULT_TIMEOUT_MS,
+  formatBytes,
+  formatSeconds,
+} from './limits.js';
 import type { Pacer } from './pacer.js';
 import { TransportError, type ApiClient, type ApiRequest, type Exchange } from './types.js';
 
@@ -112,7 +119,15 @@ export function createApiClient(opts: ClientOptions): ApiClient {
     return undefined;
   }
 
-  async function once(req: ApiRequest, url: string, headers: Record<string, string>, bodyText: string | Buffer | undefined, idempotencyKey: string | undefined, retries: number, signal?: AbortSignal): Promise<Exchange> {
+  async function once(
+    req: ApiRequest,
+    url: string,
+    headers: Record<string, string>,
+    bodyText: string | Buffer | undefined,
+    idempotencyKey: string | undefined,
+    retries: number,
+    signal?: AbortSignal,
+  ): Promise<Exchange> {
     const timeoutMs = req.timeoutMs ?? defaultTimeout;
     const maxBody = req.maxBodyBytes ?? opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     const bodyTimeoutMs = req.bodyTimeoutMs ?? opts.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
@@ -142,7 +157,11 @@ export function createApiClient(opts: ClientOptions): ApiClient {
       const resHeaders: Record<string, string> = {};
       for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) resHeaders[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v);
       const tooLarge = () =>
-        new TransportError('too-large', `${what}: body larger than ${formatBytes(maxBody)} (status ${status}) — not read further; if that is legitimate, raise --max-body-bytes or harness.maxBodyBytes`, url);
+        new TransportError(
+          'too-large',
+          `${what}: body larger than ${formatBytes(maxBody)} (status ${status}) — not read further; if that is legitimate, raise --max-body-bytes or harness.maxBodyBytes`,
+          url,
+        );
       const declared = Number(resHeaders['content-length']);
       if (Number.isFinite(declared) && declared > maxBody) {
         res.body.destroy();
@@ -230,7 +249,10 @@ export function createApiClient(opts: ClientOptions): ApiClient {
         // Never send into an announced wait, and never sit out one longer than the run's budget.
         const until = opts.pacer!.pausedUntil(key);
         if (until !== undefined && until - now() > budgetMs) throw rateLimited(what, until - now(), budgetMs, 'an earlier Retry-After paused this key', url);
-        settle = await track.harness(`rate-window pacing of ${opts.label} before ${pathOnly}`, opts.pacer!.acquire(key, req.method, req.path.split('?')[0]!, signal));
+        settle = await track.harness(
+          `rate-window pacing of ${opts.label} before ${pathOnly}`,
+          opts.pacer!.acquire(key, req.method, req.path.split('?')[0]!, signal),
+        );
       }
       let ex: Exchange | undefined;
       let err: TransportError | undefined;

@@ -181,12 +181,7 @@ export class Pacer {
     if (!this.paceWindows) return paused > 0 ? paused + this.margin : 0;
     const [first, minute, hour] = this.windows(method, path);
     const group = gateRouteGroup(method, path);
-    const waits = [
-      waitIn(st.groups.get(group) ?? [], first, now),
-      waitIn(st.all, minute, now),
-      waitIn(st.all, hour, now),
-      paused,
-    ];
+    const waits = [waitIn(st.groups.get(group) ?? [], first, now), waitIn(st.all, minute, now), waitIn(st.all, hour, now), paused];
     const w = Math.max(...waits);
     return w > 0 ? w + this.margin : 0;
   }

@@ -23,7 +23,14 @@ export async function checkBases(ctx: DoctorContext): Promise<void> {
   for (const b of bases) {
     const name = `${b.service}.baseUrls.${b.which}`;
     if (!b.url) {
-      ctx.row({ area: 'base URL', name, status: 'missing', detail: 'not declared', with: withBaseUrl(b.service), fix: `add ${name} (a test key presented there must be refused)` });
+      ctx.row({
+        area: 'base URL',
+        name,
+        status: 'missing',
+        detail: 'not declared',
+        with: withBaseUrl(b.service),
+        fix: `add ${name} (a test key presented there must be refused)`,
+      });
       continue;
     }
     const without = withoutBaseUrl(b.service, b.which);

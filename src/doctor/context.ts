@@ -112,7 +112,12 @@ export class DoctorContext {
    * Send a profile template as `partner`, as a run would: to its base (`base`, default the service it
    * is declared under) or its absolute URL, with the partner's key; a Gate base is paced.
    */
-  async send(service: 'gate' | 'pools', tpl: RequestTemplate, partner: GatePartner | PoolsPartner, vars: Record<string, string>): Promise<TriggerResult | string> {
+  async send(
+    service: 'gate' | 'pools',
+    tpl: RequestTemplate,
+    partner: GatePartner | PoolsPartner,
+    vars: Record<string, string>,
+  ): Promise<TriggerResult | string> {
     try {
       const all = { partner: partner.name, ...vars };
       const path = fill(tpl.path, all);

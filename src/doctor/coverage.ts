@@ -69,7 +69,14 @@ export class Coverage {
   /** Requirements (conformance and chaos, in scope at this depth) whose every check can run on this profile. */
   verifiable(profile: Profile): { requirements: number; of: number } {
     const can = this.runnable(profile);
-    const results: CheckResult[] = this.checks.map((c) => ({ name: c.name, suite: c.kind, file: c.file, requirements: c.requirements, status: can.has(c) ? 'passed' : 'skipped', durationMs: 0 }));
+    const results: CheckResult[] = this.checks.map((c) => ({
+      name: c.name,
+      suite: c.kind,
+      file: c.file,
+      requirements: c.requirements,
+      status: can.has(c) ? 'passed' : 'skipped',
+      durationMs: 0,
+    }));
     const inScope = requirementResults(results, { kinds: ['conformance', 'chaos'], depth: this.depth }).filter((r) => r.status !== 'out_of_scope');
     return { requirements: inScope.filter((r) => r.status === 'passed').length, of: inScope.length };
   }
@@ -86,7 +93,8 @@ export function needRows(profile: Profile, usable: Profile, cov: Coverage): Doct
     const works = def.missing(viewFor(usable, 'conformance'), { depth: cov.depth });
     const unlocks = cov.naming(name);
     if (declared) rows.push({ area: 'need', name, status: 'missing', detail: declared, unlocks, fix: declared });
-    else if (works) rows.push({ area: 'need', name, status: 'broken', detail: 'declared, but lost with a broken row above', unlocks, fix: 'fix the broken rows above' });
+    else if (works)
+      rows.push({ area: 'need', name, status: 'broken', detail: 'declared, but lost with a broken row above', unlocks, fix: 'fix the broken rows above' });
     else rows.push({ area: 'need', name, status: 'ok', detail: def.description, unlocks });
   }
   return rows;

@@ -26,12 +26,17 @@ export function withPoolsTrigger(name: string): Edit {
 
 /** The profile with one Gate partner changed (or removed, when `change` returns undefined). */
 export function editGatePartner(name: string, change: (g: GatePartner) => GatePartner | undefined): Edit {
-  return (p) => ({ ...p, gate: { ...p.gate, partners: p.gate.partners.flatMap((g) => (g.name === name ? [change(g)].filter((x): x is GatePartner => !!x) : [g])) } });
+  return (p) => ({
+    ...p,
+    gate: { ...p.gate, partners: p.gate.partners.flatMap((g) => (g.name === name ? [change(g)].filter((x): x is GatePartner => !!x) : [g])) },
+  });
 }
 
 export function editPoolsPartner(name: string, change: (g: PoolsPartner) => PoolsPartner | undefined): Edit {
   return (p) =>
-    p.pools ? { ...p, pools: { ...p.pools, partners: p.pools.partners.flatMap((g) => (g.name === name ? [change(g)].filter((x): x is PoolsPartner => !!x) : [g])) } } : p;
+    p.pools
+      ? { ...p, pools: { ...p.pools, partners: p.pools.partners.flatMap((g) => (g.name === name ? [change(g)].filter((x): x is PoolsPartner => !!x) : [g])) } }
+      : p;
 }
 
 export function withoutGateField<K extends keyof GatePartner>(name: string, field: K): Edit {

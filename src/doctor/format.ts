@@ -4,7 +4,13 @@ import type { DoctorReport } from './doctor.js';
 import type { RowArea, RowStatus } from './context.js';
 
 const ICON: Record<RowStatus, string> = { ok: '✓', missing: '-', broken: '✗', 'not checked': '·' };
-const HEADING: Record<RowArea, string> = { 'base URL': 'base URLs', key: 'keys and partner traits', trigger: 'triggers', webhooks: 'webhook receiver', need: 'needs' };
+const HEADING: Record<RowArea, string> = {
+  'base URL': 'base URLs',
+  key: 'keys and partner traits',
+  trigger: 'triggers',
+  webhooks: 'webhook receiver',
+  need: 'needs',
+};
 
 export function formatDoctor(d: DoctorReport): string {
   const lines = [`rampart doctor — profile ${d.profile} (--depth ${d.depth})`, ''];
@@ -24,7 +30,9 @@ export function formatDoctor(d: DoctorReport): string {
   const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
   lines.push(
     '',
-    d.usable ? 'usable: nothing declared is broken' : `NOT usable: ${plural(broken, 'row')} broken (✗)${lost ? `, ${plural(lost, 'need')} lost with them` : ''} — fix them before a run`,
+    d.usable
+      ? 'usable: nothing declared is broken'
+      : `NOT usable: ${plural(broken, 'row')} broken (✗)${lost ? `, ${plural(lost, 'need')} lost with them` : ''} — fix them before a run`,
   );
   lines.push(`this profile can verify ${d.verifiable.requirements} of ${d.verifiable.of} requirements (conformance and chaos, --depth ${d.depth})`);
   return lines.join('\n');

@@ -34,7 +34,11 @@ async function gateKeys(ctx: DoctorContext, p: GatePartner): Promise<RowDraft[]>
   const f = `gate partner ${p.name}`;
   const row = (r: Omit<RowDraft, 'area'>) => rows.push({ area: 'key', ...r });
   if (p.reservedFor === 'load' && !ctx.opts.includeLoadKeys) {
-    row({ name: `${f}: keys`, status: 'not checked', detail: 'reserved for load: its rate windows stay empty for the load scenarios (rampart doctor --include-load-keys presents it)' });
+    row({
+      name: `${f}: keys`,
+      status: 'not checked',
+      detail: 'reserved for load: its rate windows stay empty for the load scenarios (rampart doctor --include-load-keys presents it)',
+    });
     return rows;
   }
   const c = ctx.gateClient(p);
@@ -57,21 +61,35 @@ async function gateKeys(ctx: DoctorContext, p: GatePartner): Promise<RowDraft[]>
       const fix = 'another test secret key of this same partner (sk_test_…)';
       if (!sid) {
         const r = await ctx.call(c, { method: 'GET', path: '/capabilities/assets', auth: { bearer: key } });
-        if (typeof r !== 'string' && r.status === 200) row({ name, status: 'ok', detail: 'answers 200 on the sandbox (its tenant not checked: no session of the partner to read)', without });
+        if (typeof r !== 'string' && r.status === 200)
+          row({ name, status: 'ok', detail: 'answers 200 on the sandbox (its tenant not checked: no session of the partner to read)', without });
         else row({ name, status: 'broken', detail: line(r), without, fix });
         continue;
       }
       const r = await ctx.call(c, { method: 'GET', path: `/gate_sessions/${encodeURIComponent(sid)}`, auth: { bearer: key } });
       if (typeof r !== 'string' && r.status === 200) row({ name, status: 'ok', detail: "reads the partner's own session: the same tenant", without });
       else if (typeof r !== 'string' && r.status === 404)
-        row({ name, status: 'broken', detail: "a valid key, but the partner's session reads 404 with it: it is another tenant's key", without, fix: 'a key of this same partner; a key of another partner is another tenant (list it under that partner)' });
+        row({
+          name,
+          status: 'broken',
+          detail: "a valid key, but the partner's session reads 404 with it: it is another tenant's key",
+          without,
+          fix: 'a key of this same partner; a key of another partner is another tenant (list it under that partner)',
+        });
       else row({ name, status: 'broken', detail: line(r), without, fix });
     }
   }
 
   if (p.publishableKey) {
     const without = withoutGateField(p.name, 'publishableKey');
-    if (!p.allowedOrigins?.length) row({ name: `${f}: publishableKey`, status: 'not checked', detail: 'no allowedOrigins to bootstrap from', without, fix: 'allowedOrigins (the exact origins of its embed domains)' });
+    if (!p.allowedOrigins?.length)
+      row({
+        name: `${f}: publishableKey`,
+        status: 'not checked',
+        detail: 'no allowedOrigins to bootstrap from',
+        without,
+        fix: 'allowedOrigins (the exact origins of its embed domains)',
+      });
     else {
       const r = await bootstrap(p.publishableKey);
       if (typeof r !== 'string' && ok2xx(r)) row({ name: `${f}: publishableKey`, status: 'ok', detail: `bootstraps from ${p.allowedOrigins[0]}`, without });
@@ -99,7 +117,13 @@ async function gateKeys(ctx: DoctorContext, p: GatePartner): Promise<RowDraft[]>
     const without = withoutGateField(p.name, k.field);
     const publishable = k.field.endsWith('PublishableKey');
     if (publishable && !p.allowedOrigins?.length) {
-      row({ name: `${f}: ${k.field}`, status: 'not checked', detail: 'no allowedOrigins: a refusal could be about the origin', without, fix: 'allowedOrigins' });
+      row({
+        name: `${f}: ${k.field}`,
+        status: 'not checked',
+        detail: 'no allowedOrigins: a refusal could be about the origin',
+        without,
+        fix: 'allowedOrigins',
+      });
       continue;
     }
     const r = publishable ? await bootstrap(key) : await ctx.call(c, { method: 'GET', path: '/capabilities/assets', auth: { bearer: key } });
@@ -117,15 +141,30 @@ async function gateKeys(ctx: DoctorContext, p: GatePartner): Promise<RowDraft[]>
     const without = withoutGateField(p.name, 'rails');
     if ((p.rails && open) || (!p.rails && refusedRails))
       row({ name, status: 'ok', detail: p.rails ? `rail routes open (${(r as Exchange).status} for an unknown id)` : 'rail routes refused (403)', without });
-    else row({ name, status: 'broken', detail: `a rail read ${line(r)}`, without, fix: typeof r === 'string' ? 'check the target' : `rails: ${!p.rails} (what the target says about this partner)` });
+    else
+      row({
+        name,
+        status: 'broken',
+        detail: `a rail read ${line(r)}`,
+        without,
+        fix: typeof r === 'string' ? 'check the target' : `rails: ${!p.rails} (what the target says about this partner)`,
+      });
   }
 
   if (p.noWebhookUrl && skOk) {
     // POST /webhooks/test gives 400 when no webhook_url is configured; a 2xx means the partner has one.
     const r = await ctx.call(c, { method: 'POST', path: '/webhooks/test' });
     const without = withoutGateField(p.name, 'noWebhookUrl');
-    if (typeof r !== 'string' && r.status === 400) row({ name: `${f}: noWebhookUrl`, status: 'ok', detail: 'POST /webhooks/test answered 400 (no webhook_url configured)', without });
-    else row({ name: `${f}: noWebhookUrl`, status: 'broken', detail: `POST /webhooks/test ${line(r)} (expected 400)`, without, fix: 'noWebhookUrl only for a partner whose account has no webhook_url' });
+    if (typeof r !== 'string' && r.status === 400)
+      row({ name: `${f}: noWebhookUrl`, status: 'ok', detail: 'POST /webhooks/test answered 400 (no webhook_url configured)', without });
+    else
+      row({
+        name: `${f}: noWebhookUrl`,
+        status: 'broken',
+        detail: `POST /webhooks/test ${line(r)} (expected 400)`,
+        without,
+        fix: 'noWebhookUrl only for a partner whose account has no webhook_url',
+      });
   }
   return rows;
 }
@@ -163,8 +202,16 @@ async function poolsKeys(ctx: DoctorContext, p: PoolsPartner): Promise<RowDraft[
   const want = BY_STATE[p.state];
   const without = editPoolsPartner(p.name, () => undefined);
   const seen = typeof cap === 'string' ? cap : `capabilities of ${pool} answered ${cap.status}${code ? ` ${code}` : ''}`;
-  if (typeof cap !== 'string' && cap.status === want.status && (!want.code || code === want.code)) row({ name: `${f}: state ${p.state}`, status: 'ok', detail: `${seen}, as ${p.state} does`, without });
-  else row({ name: `${f}: state ${p.state}`, status: 'broken', detail: `${seen} (${p.state} answers ${want.status}${want.code ? ` ${want.code}` : ''})`, without, fix: 'the key and state the operator provisioned for this partner' });
+  if (typeof cap !== 'string' && cap.status === want.status && (!want.code || code === want.code))
+    row({ name: `${f}: state ${p.state}`, status: 'ok', detail: `${seen}, as ${p.state} does`, without });
+  else
+    row({
+      name: `${f}: state ${p.state}`,
+      status: 'broken',
+      detail: `${seen} (${p.state} answers ${want.status}${want.code ? ` ${want.code}` : ''})`,
+      without,
+      fix: 'the key and state the operator provisioned for this partner',
+    });
   if (p.publishableKey) {
     const pk = await ctx.call(c, { method: 'GET', path: '/pools', auth: 'publishable' });
     const w = editPoolsPartner(p.name, (g) => ({ ...g, publishableKey: undefined }));

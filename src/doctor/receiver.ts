@@ -28,7 +28,13 @@ export async function checkReceiver(ctx: DoctorContext): Promise<void> {
   try {
     receiver = await startReceiver({ host: profile.webhooks.listenHost, port: profile.webhooks.listenPort, publicUrl: profile.webhooks.publicUrl });
   } catch (e) {
-    ctx.row({ ...receiverRow, status: 'broken', detail: `rampart's receiver cannot listen on ${profile.webhooks.listenHost}:${profile.webhooks.listenPort}: ${(e as Error).message}`, without: unreachable, fix: 'webhooks.listenHost / webhooks.listenPort' });
+    ctx.row({
+      ...receiverRow,
+      status: 'broken',
+      detail: `rampart's receiver cannot listen on ${profile.webhooks.listenHost}:${profile.webhooks.listenPort}: ${(e as Error).message}`,
+      without: unreachable,
+      fix: 'webhooks.listenHost / webhooks.listenPort',
+    });
     return;
   }
   try {
@@ -41,8 +47,22 @@ export async function checkReceiver(ctx: DoctorContext): Promise<void> {
         const channel = `pools:${pp.name}`;
         const res = await ctx.send('pools', poolsTpl, pp, { webhookUrl: receiver.urlFor(channel) });
         if (typeof res !== 'string' && templateOk(poolsTpl, res.exchange))
-          ctx.row({ area: 'trigger', name, status: 'ok', detail: `pointed ${pp.name}'s pools webhooks at the receiver (answered ${res.exchange.status}; pools fires only on terminal trades, so no delivery is asked for)`, without });
-        else ctx.row({ area: 'trigger', name, status: 'broken', detail: typeof res === 'string' ? res : answered(res.exchange), without, fix: 'fix pools.triggers.configureWebhook ({{webhookUrl}} is filled in)' });
+          ctx.row({
+            area: 'trigger',
+            name,
+            status: 'ok',
+            detail: `pointed ${pp.name}'s pools webhooks at the receiver (answered ${res.exchange.status}; pools fires only on terminal trades, so no delivery is asked for)`,
+            without,
+          });
+        else
+          ctx.row({
+            area: 'trigger',
+            name,
+            status: 'broken',
+            detail: typeof res === 'string' ? res : answered(res.exchange),
+            without,
+            fix: 'fix pools.triggers.configureWebhook ({{webhookUrl}} is filled in)',
+          });
       }
     }
     if (!gateTpl) return;
@@ -51,7 +71,13 @@ export async function checkReceiver(ctx: DoctorContext): Promise<void> {
     const without = withoutGateTrigger('configureWebhook');
     if (!wp) {
       ctx.row({ area: 'trigger', name, status: 'not checked', detail: 'no gate partner with webhookSecret outside the load reservation', without });
-      ctx.row({ ...receiverRow, status: 'missing', detail: 'no gate partner has webhookSecret', without: unreachable, fix: 'webhookSecret (whsec_…) on a gate partner' });
+      ctx.row({
+        ...receiverRow,
+        status: 'missing',
+        detail: 'no gate partner has webhookSecret',
+        without: unreachable,
+        fix: 'webhookSecret (whsec_…) on a gate partner',
+      });
       return;
     }
     const channel = `gate:${wp.name}`;
@@ -59,8 +85,15 @@ export async function checkReceiver(ctx: DoctorContext): Promise<void> {
     const url = receiver.urlFor(channel);
     const conf = await ctx.send('gate', gateTpl, wp, { webhookUrl: url });
     if (typeof conf === 'string' || !templateOk(gateTpl, conf.exchange)) {
-      ctx.row({ area: 'trigger', name, status: 'broken', detail: typeof conf === 'string' ? conf : answered(conf.exchange), without, fix: 'fix gate.triggers.configureWebhook ({{webhookUrl}} is filled in)' });
-      ctx.row({ ...receiverRow, status: 'not checked', detail: 'the partner\'s webhooks could not be pointed at the receiver', without: unreachable });
+      ctx.row({
+        area: 'trigger',
+        name,
+        status: 'broken',
+        detail: typeof conf === 'string' ? conf : answered(conf.exchange),
+        without,
+        fix: 'fix gate.triggers.configureWebhook ({{webhookUrl}} is filled in)',
+      });
+      ctx.row({ ...receiverRow, status: 'not checked', detail: "the partner's webhooks could not be pointed at the receiver", without: unreachable });
       return;
     }
     const c = ctx.gateClient(wp);
@@ -97,7 +130,13 @@ export async function checkReceiver(ctx: DoctorContext): Promise<void> {
         without: withoutGateField(wp.name, 'webhookSecret'),
         fix: `the whsec_ secret the target signs ${wp.name}'s events with`,
       });
-    else ctx.row({ ...receiverRow, status: 'ok', detail: `a signed webhook.test delivery arrived at ${url} and verified with ${wp.name}'s secret`, without: unreachable });
+    else
+      ctx.row({
+        ...receiverRow,
+        status: 'ok',
+        detail: `a signed webhook.test delivery arrived at ${url} and verified with ${wp.name}'s secret`,
+        without: unreachable,
+      });
   } finally {
     await receiver.close();
   }

@@ -81,12 +81,26 @@ export async function checkTriggers(ctx: DoctorContext): Promise<void> {
       let effect = '';
       if (typeof res !== 'string' && templateOk(tpl, res.exchange)) {
         const after = session.effect ? await readSession(p!, s.id) : undefined;
-        if (session.effect === 'completed' && after?.status !== 'completed') effect = `the session read ${after?.status ?? 'nothing'} afterwards, not completed`;
-        if (session.effect === 'past expires_at' && !(after?.expires_at && Date.parse(after.expires_at) <= Date.now())) effect = `expires_at (${after?.expires_at}) was still ahead afterwards`;
+        if (session.effect === 'completed' && after?.status !== 'completed')
+          effect = `the session read ${after?.status ?? 'nothing'} afterwards, not completed`;
+        if (session.effect === 'past expires_at' && !(after?.expires_at && Date.parse(after.expires_at) <= Date.now()))
+          effect = `expires_at (${after?.expires_at}) was still ahead afterwards`;
       }
       if (typeof res === 'string' || !templateOk(tpl, res.exchange) || effect)
-        ctx.row({ ...row, status: 'broken', detail: typeof res === 'string' ? res : effect || `dry-run on a new session ${answered(res.exchange)}`, without, fix: `fix gate.triggers.${name} ({{sessionId}} is filled in)` });
-      else ctx.row({ ...row, status: 'ok', detail: `dry-run on a new session answered ${res.exchange.status}${session.effect ? ` and the session read ${session.effect}` : ''}`, without });
+        ctx.row({
+          ...row,
+          status: 'broken',
+          detail: typeof res === 'string' ? res : effect || `dry-run on a new session ${answered(res.exchange)}`,
+          without,
+          fix: `fix gate.triggers.${name} ({{sessionId}} is filled in)`,
+        });
+      else
+        ctx.row({
+          ...row,
+          status: 'ok',
+          detail: `dry-run on a new session answered ${res.exchange.status}${session.effect ? ` and the session read ${session.effect}` : ''}`,
+          without,
+        });
       continue;
     }
     if (name === 'createSignedQuote') {
@@ -119,7 +133,13 @@ export async function checkTriggers(ctx: DoctorContext): Promise<void> {
       }
       const res = await ctx.send('gate', tpl, locked.owner, { quoteId: locked.id });
       if (typeof res === 'string' || !templateOk(tpl, res.exchange))
-        ctx.row({ ...row, status: 'broken', detail: typeof res === 'string' ? res : `on a freshly locked quote ${answered(res.exchange)}`, without, fix: 'fix gate.triggers.expireSignedQuote ({{quoteId}} is filled in)' });
+        ctx.row({
+          ...row,
+          status: 'broken',
+          detail: typeof res === 'string' ? res : `on a freshly locked quote ${answered(res.exchange)}`,
+          without,
+          fix: 'fix gate.triggers.expireSignedQuote ({{quoteId}} is filled in)',
+        });
       else ctx.row({ ...row, status: 'ok', detail: `on a freshly locked quote answered ${res.exchange.status}`, without });
       continue;
     }
@@ -128,7 +148,13 @@ export async function checkTriggers(ctx: DoctorContext): Promise<void> {
       const p = ctx.leastUsed(partners);
       const res = p ? await ctx.send('gate', tpl, p, {}) : 'no gate partner outside the load reservation to act';
       if (typeof res === 'string' || !templateOk(tpl, res.exchange))
-        ctx.row({ ...row, status: 'broken', detail: typeof res === 'string' ? res : `dry-run ${answered(res.exchange)}`, without, fix: `fix gate.triggers.${name} ({{partner}} is filled in)` });
+        ctx.row({
+          ...row,
+          status: 'broken',
+          detail: typeof res === 'string' ? res : `dry-run ${answered(res.exchange)}`,
+          without,
+          fix: `fix gate.triggers.${name} ({{partner}} is filled in)`,
+        });
       else ctx.row({ ...row, status: 'ok', detail: `dry-run as ${p!.name} answered ${res.exchange.status}`, without });
       continue;
     }
@@ -136,8 +162,16 @@ export async function checkTriggers(ctx: DoctorContext): Promise<void> {
       // Its answer is what the 5xx-scrubbing check judges: it works when it answers 5xx.
       const p = ctx.leastUsed(partners);
       const res = p ? await ctx.send('gate', tpl, p, {}) : 'no gate partner outside the load reservation to act';
-      if (typeof res !== 'string' && res.exchange.status >= 500) ctx.row({ ...row, status: 'ok', detail: `answered ${res.exchange.status}, a 5xx for the scrubbing check to judge`, without });
-      else ctx.row({ ...row, status: 'broken', detail: typeof res === 'string' ? res : `${answered(res.exchange)} (it must make the target answer a 5xx)`, without, fix: 'a sandbox control that makes the target answer a 5xx through its normal error path' });
+      if (typeof res !== 'string' && res.exchange.status >= 500)
+        ctx.row({ ...row, status: 'ok', detail: `answered ${res.exchange.status}, a 5xx for the scrubbing check to judge`, without });
+      else
+        ctx.row({
+          ...row,
+          status: 'broken',
+          detail: typeof res === 'string' ? res : `${answered(res.exchange)} (it must make the target answer a 5xx)`,
+          without,
+          fix: 'a sandbox control that makes the target answer a 5xx through its normal error path',
+        });
       continue;
     }
     ctx.row({ ...row, status: 'not checked', detail: 'rampart doctor has no safe dry-run for this trigger', without });
@@ -149,7 +183,13 @@ export async function checkTriggers(ctx: DoctorContext): Promise<void> {
     const tpl = (profile.pools!.triggers as Record<string, RequestTemplate | undefined>)[name];
     const row = { area: 'trigger' as const, name: `pools.triggers.${name}` };
     if (!tpl) ctx.row({ ...row, ...missingRow(ctx, 'pools', name) });
-    else ctx.row({ ...row, status: 'not checked', detail: NOT_DRY_RUN[full] ?? 'rampart doctor has no safe dry-run for this trigger', without: withoutPoolsTrigger(name) });
+    else
+      ctx.row({
+        ...row,
+        status: 'not checked',
+        detail: NOT_DRY_RUN[full] ?? 'rampart doctor has no safe dry-run for this trigger',
+        without: withoutPoolsTrigger(name),
+      });
   }
 }
 
@@ -158,6 +198,10 @@ export function missingRow(ctx: DoctorContext, service: 'gate' | 'pools', name: 
   const withIt = service === 'gate' ? withGateTrigger(name) : withPoolsTrigger(name);
   const gained = [...NEEDS].filter(([, def]) => def.missing(ctx.profile, { depth: ctx.depth }) && !def.missing(withIt(ctx.profile), { depth: ctx.depth }));
   if (gained.length === 0)
-    return { status: 'ok' as const, detail: 'not declared; nothing waits on it (a declared lifetime or another way stands in, or no check uses it)', with: withIt };
+    return {
+      status: 'ok' as const,
+      detail: 'not declared; nothing waits on it (a declared lifetime or another way stands in, or no check uses it)',
+      with: withIt,
+    };
   return { status: 'missing' as const, detail: 'not declared', with: withIt, fix: gained[0]![1].missing(ctx.profile, { depth: ctx.depth }) ?? undefined };
 }

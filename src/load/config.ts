@@ -48,7 +48,10 @@ export function configFor(profile: Profile, name: ScenarioName, cases: string[],
     keys: keys.reserved.map((p) => p.secretKey),
     trafficKeys: keys.traffic.map((p) => p.secretKey),
     sessionBody: { amount: '10.00', currency: 'EUR', return_url: 'https://example.test/return', ...(profile.gate.sessionDefaults ?? {}) },
-    limits: { ...GATE_RATE_WINDOWS, routeFirst: { write10: ROUTE_GROUP_FIRST_WINDOW.write10, write30: ROUTE_GROUP_FIRST_WINDOW.write30, read60: ROUTE_GROUP_FIRST_WINDOW.read60 } },
+    limits: {
+      ...GATE_RATE_WINDOWS,
+      routeFirst: { write10: ROUTE_GROUP_FIRST_WINDOW.write10, write30: ROUTE_GROUP_FIRST_WINDOW.write30, read60: ROUTE_GROUP_FIRST_WINDOW.read60 },
+    },
     rateWindowScale: profile.timing.rateWindowScale,
   };
   let pools: Record<string, unknown> | undefined;
@@ -64,6 +67,7 @@ export function configFor(profile: Profile, name: ScenarioName, cases: string[],
       ttlToleranceSeconds: profile.tolerances.quoteTtlSeconds,
     };
   }
-  if (spec.service === 'pools' && !pools) return { missing: p ? 'the profile has no funded pools partner without a velocity cap' : 'the profile has no pools section' };
+  if (spec.service === 'pools' && !pools)
+    return { missing: p ? 'the profile has no funded pools partner without a velocity cap' : 'the profile has no pools section' };
   return { config: { scenario: name, depth, cases, requirements: requirementsOf(name, cases), seed, gates, gate, pools } };
 }

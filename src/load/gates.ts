@@ -29,7 +29,10 @@ export function loadGates(file = DEFAULT_GATES_FILE): Gates {
   try {
     raw = JSON.parse(readFileSync(file, 'utf8'));
   } catch (e) {
-    throw new RunError(`cannot read the gates file ${file}: ${(e as Error).message} — pass --gates with a JSON file shaped like ${DEFAULT_GATES_FILE}`, EXIT.usage);
+    throw new RunError(
+      `cannot read the gates file ${file}: ${(e as Error).message} — pass --gates with a JSON file shaped like ${DEFAULT_GATES_FILE}`,
+      EXIT.usage,
+    );
   }
   const parsed = Gates.safeParse(raw);
   if (!parsed.success) {

@@ -60,7 +60,15 @@ export function runK6(opts: {
   onLine?: (line: string) => void;
 }): Promise<K6Run> {
   const started = Date.now();
-  const args = ['run', '--quiet', '--no-color', '--no-usage-report', ...(opts.consoleOutput ? ['--console-output', opts.consoleOutput] : []), ...(opts.args ?? []), opts.script];
+  const args = [
+    'run',
+    '--quiet',
+    '--no-color',
+    '--no-usage-report',
+    ...(opts.consoleOutput ? ['--console-output', opts.consoleOutput] : []),
+    ...(opts.args ?? []),
+    opts.script,
+  ];
   const env: NodeJS.ProcessEnv = { ...process.env, ...opts.env, K6_NO_USAGE_REPORT: 'true' };
   if (opts.dashboardExport) {
     env.K6_WEB_DASHBOARD = 'true';

@@ -155,19 +155,36 @@ export function emitK6Operator(opts: {
     };
     write('config.json', json(config));
     // The archive records RAMPART_CONFIG (a path) and bundles the file it names; environment variables stay out.
-    const archived = spawnSync(opts.k6, ['archive', '--quiet', '--no-color', '-e', `RAMPART_CONFIG=${join(dir, 'config.json')}`, '-O', join(dir, 'archive.tar'), scriptOf(name)], {
-      cwd: ROOT,
-      encoding: 'utf8',
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', K6_NO_USAGE_REPORT: 'true' },
-      timeout: 120_000,
-    });
-    if (archived.status !== 0) throw new RunError(`k6 archive of ${name} failed (exit ${archived.status}): ${(archived.stderr || archived.stdout).trim().split('\n').slice(-2).join(' | ')}`, EXIT.internal);
+    const archived = spawnSync(
+      opts.k6,
+      ['archive', '--quiet', '--no-color', '-e', `RAMPART_CONFIG=${join(dir, 'config.json')}`, '-O', join(dir, 'archive.tar'), scriptOf(name)],
+      {
+        cwd: ROOT,
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', K6_NO_USAGE_REPORT: 'true' },
+        timeout: 120_000,
+      },
+    );
+    if (archived.status !== 0)
+      throw new RunError(
+        `k6 archive of ${name} failed (exit ${archived.status}): ${(archived.stderr || archived.stdout).trim().split('\n').slice(-2).join(' | ')}`,
+        EXIT.internal,
+      );
     files.push(join(dir, 'archive.tar'));
     const tar = readFileSync(join(dir, 'archive.tar'));
     const configMap = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `rampart-${name}` }, binaryData: { 'archive.tar': tar.toString('base64') } };
     const configMapText = json(configMap);
     if (configMapText.length <= CONFIGMAP_LIMIT) write('configmap.json', configMapText);
-    write('secret.json', json({ apiVersion: 'v1', kind: 'Secret', metadata: { name: `rampart-${name}-keys` }, type: 'Opaque', stringData: Object.fromEntries(keys.map((k) => [k.env, `\${${k.env}}`])) }));
+    write(
+      'secret.json',
+      json({
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: { name: `rampart-${name}-keys` },
+        type: 'Opaque',
+        stringData: Object.fromEntries(keys.map((k) => [k.env, `\${${k.env}}`])),
+      }),
+    );
     write(
       'create-secret.sh',
       `#!/bin/sh\n# Creates the Secret rampart-${name}-keys from the environment (see README.md for which key is which).\nset -eu\nkubectl create secret generic rampart-${name}-keys \\\n${keys.map((k) => `  --from-literal=${k.env}="\${${k.env}:?export ${k.env}: the secret key of partner ${k.partner}}" \\\n`).join('')}  --dry-run=client -o yaml | kubectl apply -f -\n`,
@@ -185,7 +202,9 @@ export function emitK6Operator(opts: {
           pod: i + 1,
           executionSegment: segment,
           ...(USES[name].traffic ? { gateTrafficKeys: keyShare(partners.traffic, from, to).map((p) => p.name) } : {}),
-          ...(USES[name].pools ? { poolsKeys: (keyShare(partners.funded, from, to).length ? keyShare(partners.funded, from, to) : partners.funded).map((p) => p.name) } : {}),
+          ...(USES[name].pools
+            ? { poolsKeys: (keyShare(partners.funded, from, to).length ? keyShare(partners.funded, from, to) : partners.funded).map((p) => p.name) }
+            : {}),
         };
       }),
       ...(name === 'rate-limits' ? { note: 'each case runs as one VU: k6 gives it, and with it its key, to exactly one pod' } : {}),

@@ -6,7 +6,8 @@ import { DEFAULT_SCENARIOS, MAX_SEGMENTS, SCENARIO_NAMES } from './run.js';
 export function parseSegments(raw: string | undefined): number | undefined {
   if (raw === undefined) return undefined;
   const n = Number(raw);
-  if (!/^\d+$/.test(raw) || n < 1 || n > MAX_SEGMENTS) throw new RunError(`--segments takes a whole number from 1 to ${MAX_SEGMENTS}, not "${raw}"`, EXIT.usage);
+  if (!/^\d+$/.test(raw) || n < 1 || n > MAX_SEGMENTS)
+    throw new RunError(`--segments takes a whole number from 1 to ${MAX_SEGMENTS}, not "${raw}"`, EXIT.usage);
   return n;
 }
 

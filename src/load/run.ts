@@ -56,7 +56,10 @@ const titleOf = (id: string) => CATALOGUE.find((r) => r.id === id)?.title ?? id;
 /** Upper bound on a scenario's run, seconds (the k6 process is stopped after it, plus a minute). */
 export function scenarioBoundSeconds(name: ScenarioName, depth: 'quick' | 'full', gates: Gates, rateWindowScale: number): number {
   const fixed = SCENARIOS[name].maxSeconds[depth];
-  const limits = { ...GATE_RATE_WINDOWS, routeFirst: { write10: ROUTE_GROUP_FIRST_WINDOW.write10, write30: ROUTE_GROUP_FIRST_WINDOW.write30, read60: ROUTE_GROUP_FIRST_WINDOW.read60 } };
+  const limits = {
+    ...GATE_RATE_WINDOWS,
+    routeFirst: { write10: ROUTE_GROUP_FIRST_WINDOW.write10, write30: ROUTE_GROUP_FIRST_WINDOW.write30, read60: ROUTE_GROUP_FIRST_WINDOW.read60 },
+  };
   if (name === 'rate-limits') return rateLimitBoundSeconds(limits, rateWindowScale, depth);
   if (name === 'smoke') return Math.max(fixed, gates.smokeDurationSeconds + 45);
   if (name === 'soak') return Math.max(fixed, gates.soakDurationSeconds + 45);
@@ -78,7 +81,7 @@ function laneOf(names: ScenarioName[]): ScenarioName[][] {
  * and one TTL more.
  */
 export function mandatorySeconds(name: ScenarioName, depth: 'quick' | 'full', gates: Gates, rateWindowScale: number): number {
-  if (name === 'rate-limits') return 2 * (depth === 'full' ? GATE_RATE_WINDOWS.hour.windowMs : GATE_RATE_WINDOWS.minute.windowMs) * rateWindowScale / 1000;
+  if (name === 'rate-limits') return (2 * (depth === 'full' ? GATE_RATE_WINDOWS.hour.windowMs : GATE_RATE_WINDOWS.minute.windowMs) * rateWindowScale) / 1000;
   if (name === 'smoke') return gates.smokeDurationSeconds;
   if (name === 'soak') return gates.soakDurationSeconds;
   if (name === 'quote-ttl') return gates.quoteTtlDurationSeconds + POOLS_LIMITS.quoteTtlSeconds;
@@ -86,7 +89,17 @@ export function mandatorySeconds(name: ScenarioName, depth: 'quick' | 'full', ga
 }
 
 /** Turn a scenario's records into metrics and observations. */
-function collect(name: ScenarioName, run: ScenarioRun, into: { rateLimits: unknown[]; rateWindows: unknown[]; ttlSamples: number[]; observations: Observation[]; unexpected: Record<string, Record<string, number>> }) {
+function collect(
+  name: ScenarioName,
+  run: ScenarioRun,
+  into: {
+    rateLimits: unknown[];
+    rateWindows: unknown[];
+    ttlSamples: number[];
+    observations: Observation[];
+    unexpected: Record<string, Record<string, number>>;
+  },
+) {
   for (const r of run.records) {
     if (r.kind === 'first429') {
       const doc = DOCUMENTED_BOUNDARY[String(r.case)];
@@ -143,7 +156,13 @@ function latencyOf(summary: Summary | undefined): Record<string, Record<string, 
   for (const [name, m] of Object.entries(summary?.metrics ?? {})) {
     const g = /^http_req_duration\{group:([^}]+)\}$/.exec(name);
     if (g && m.values) {
-      out[g[1]!] = { p50: m.values['med'] ?? 0, p90: m.values['p(90)'] ?? 0, p95: m.values['p(95)'] ?? 0, p99: m.values['p(99)'] ?? 0, max: m.values['max'] ?? 0 };
+      out[g[1]!] = {
+        p50: m.values['med'] ?? 0,
+        p90: m.values['p(90)'] ?? 0,
+        p95: m.values['p(95)'] ?? 0,
+        p99: m.values['p(99)'] ?? 0,
+        max: m.values['max'] ?? 0,
+      };
     }
   }
   return out;
@@ -165,7 +184,8 @@ export async function runLoad(opts: {
   seed?: number;
 }): Promise<LoadOutcome> {
   const n = opts.segments ?? 1;
-  if (!Number.isInteger(n) || n < 1 || n > MAX_SEGMENTS) throw new RunError(`--segments must be a whole number from 1 to ${MAX_SEGMENTS}, not ${n}`, EXIT.usage);
+  if (!Number.isInteger(n) || n < 1 || n > MAX_SEGMENTS)
+    throw new RunError(`--segments must be a whole number from 1 to ${MAX_SEGMENTS}, not ${n}`, EXIT.usage);
   for (const name of opts.scenarios) {
     const problem = segmentProblem(opts.profile, name, n);
     if (problem) throw new RunError(problem, EXIT.usage);
@@ -173,7 +193,13 @@ export async function runLoad(opts: {
   const seed = opts.seed ?? Math.floor(Math.random() * 1_000_000);
   const checks: CheckResult[] = [];
   const metrics: Record<string, unknown> = {};
-  const into = { rateLimits: [] as unknown[], rateWindows: [] as unknown[], ttlSamples: [] as number[], observations: [] as Observation[], unexpected: {} as Record<string, Record<string, number>> };
+  const into = {
+    rateLimits: [] as unknown[],
+    rateWindows: [] as unknown[],
+    ttlSamples: [] as number[],
+    observations: [] as Observation[],
+    unexpected: {} as Record<string, Record<string, number>>,
+  };
   const latency: Record<string, Record<string, number>> = {};
   const dashboards: Record<string, string[]> = {};
   const k6 = findK6();
@@ -184,7 +210,16 @@ export async function runLoad(opts: {
     const cases = selectedCases(name, opts.depth, opts.cases);
     const reqs = requirementsOf(name, cases);
     const skipAll = (reason: string) => {
-      for (const id of reqs) checks.push({ name: `${name}: ${titleOf(id)}`, suite: 'load', file: `scenarios/${name}.ts`, requirements: [id], status: 'skipped', reason, durationMs: 0 });
+      for (const id of reqs)
+        checks.push({
+          name: `${name}: ${titleOf(id)}`,
+          suite: 'load',
+          file: `scenarios/${name}.ts`,
+          requirements: [id],
+          status: 'skipped',
+          reason,
+          durationMs: 0,
+        });
       opts.log?.(`- load ${name}: skipped (${reason})`);
     };
     // Cases kept for --depth full are reported as skipped with that reason, not left uncovered.
@@ -193,7 +228,15 @@ export async function runLoad(opts: {
       for (const c of spec.fullOnly ?? []) {
         if (opts.cases && !opts.cases.includes(c)) continue;
         for (const id of spec.cases[c] ?? [])
-          checks.push({ name: `${name}: ${titleOf(id)}`, suite: 'load', file: `scenarios/${name}.ts`, requirements: [id], status: 'skipped', reason: 'runs only at --depth full (a long real-time window)', durationMs: 0 });
+          checks.push({
+            name: `${name}: ${titleOf(id)}`,
+            suite: 'load',
+            file: `scenarios/${name}.ts`,
+            requirements: [id],
+            status: 'skipped',
+            reason: 'runs only at --depth full (a long real-time window)',
+            durationMs: 0,
+          });
       }
     }
     if (cases.length === 0) return;
@@ -230,9 +273,21 @@ export async function runLoad(opts: {
       summary: `k6/${name}/summary.json`,
       dashboard: boards[0],
       records: run.records.length,
-      ...(n > 1 ? { segments: run.segments.map((s) => ({ segment: s.segment, exitCode: s.exitCode, durationMs: s.durationMs, summary: s.summaryFile, dashboard: s.dashboardFile })) } : {}),
+      ...(n > 1
+        ? {
+            segments: run.segments.map((s) => ({
+              segment: s.segment,
+              exitCode: s.exitCode,
+              durationMs: s.durationMs,
+              summary: s.summaryFile,
+              dashboard: s.dashboardFile,
+            })),
+          }
+        : {}),
       // Which share of [0, 1) (execution segment) ran each case, and with it the case's key.
-      ...(run.records.some((r) => r.kind === 'caseStart') ? { caseSegments: Object.fromEntries(run.records.filter((r) => r.kind === 'caseStart').map((r) => [String(r.case), r.segment])) } : {}),
+      ...(run.records.some((r) => r.kind === 'caseStart')
+        ? { caseSegments: Object.fromEntries(run.records.filter((r) => r.kind === 'caseStart').map((r) => [String(r.case), r.segment])) }
+        : {}),
       ...(name === 'smoke' || name === 'soak' ? { seed, requests: run.summary?.metrics?.['http_reqs']?.values?.count ?? null } : {}),
     };
     opts.log?.(`${mine.some((c) => c.status === 'failed') ? '✗' : '✓'} load ${name} (${(run.durationMs / 1000).toFixed(1)} s)`);
@@ -240,14 +295,24 @@ export async function runLoad(opts: {
   // Scenarios on disjoint keys run at once (rate limits on the reserved keys, mixed traffic on its own,
   // the pools scenarios on the pools partners); scenarios sharing keys run one after another.
   const lanes = laneOf(opts.scenarios);
-  await Promise.all(lanes.map(async (lane) => {
-    for (const name of lane) await runOne(name);
-  }));
+  await Promise.all(
+    lanes.map(async (lane) => {
+      for (const name of lane) await runOne(name);
+    }),
+  );
   for (const name of opts.scenarios) checks.push(...(results.get(name) ?? []));
-  metrics.loadLowerBoundMs = Math.max(0, ...lanes.map((lane) => lane.reduce((a, name) => a + mandatorySeconds(name, opts.depth, opts.gates, opts.profile.timing.rateWindowScale) * 1000, 0)));
+  metrics.loadLowerBoundMs = Math.max(
+    0,
+    ...lanes.map((lane) => lane.reduce((a, name) => a + mandatorySeconds(name, opts.depth, opts.gates, opts.profile.timing.rateWindowScale) * 1000, 0)),
+  );
   if (into.rateLimits.length) metrics.rateLimits = into.rateLimits;
   if (into.rateWindows.length) metrics.rateWindows = into.rateWindows;
-  if (into.ttlSamples.length) metrics.quoteTtl = { samplesSeconds: into.ttlSamples, expectedSeconds: POOLS_LIMITS.quoteTtlSeconds, toleranceSeconds: opts.profile.tolerances.quoteTtlSeconds };
+  if (into.ttlSamples.length)
+    metrics.quoteTtl = {
+      samplesSeconds: into.ttlSamples,
+      expectedSeconds: POOLS_LIMITS.quoteTtlSeconds,
+      toleranceSeconds: opts.profile.tolerances.quoteTtlSeconds,
+    };
   if (Object.keys(latency).length) metrics.latency = latency;
   if (Object.keys(into.unexpected).length) metrics.unexpectedByKey = into.unexpected;
   // Each scenario's k6 web dashboard (one per segment), relative to the run directory: the report links them.

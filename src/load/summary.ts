@@ -115,7 +115,12 @@ export function mergeSummaries(parts: Summary[]): Summary {
     const per = parts.map((p) => p.metrics?.[name]);
     const present = per.filter((m): m is SummaryMetric => !!m);
     const type = present[0]!.type;
-    const values = mergeValues(type, name, present.map((m) => m.values ?? {}), durationMs / 1000);
+    const values = mergeValues(
+      type,
+      name,
+      present.map((m) => m.values ?? {}),
+      durationMs / 1000,
+    );
     const exprs = new Set(present.flatMap((m) => Object.keys(m.thresholds ?? {})));
     const samples = type === 'rate' ? (values.passes ?? 0) + (values.fails ?? 0) : type === 'counter' ? (values.count ?? 0) : 1;
     const thresholds: Record<string, { ok: boolean }> = {};

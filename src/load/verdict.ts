@@ -26,17 +26,27 @@ export function crashReasons(run: ScenarioRun): string[] {
   for (const r of run.records) if (r.kind === 'aborted') reasons.push(`the scenario threw in ${String(r.case)}: ${String(r.message)}`);
   const started = new Set(run.records.filter((r) => r.kind === 'caseStart').map((r) => String(r.case)));
   const done = new Set(run.records.filter((r) => r.kind === 'caseDone').map((r) => String(r.case)));
-  for (const c of started) if (!done.has(c) && !run.records.some((r) => r.kind === 'aborted' && r.case === c)) reasons.push(`case ${c} started and never finished`);
+  for (const c of started)
+    if (!done.has(c) && !run.records.some((r) => r.kind === 'aborted' && r.case === c)) reasons.push(`case ${c} started and never finished`);
   return [...new Set(reasons)];
 }
 
 export function scenarioChecks(name: ScenarioName, reqs: string[], run: ScenarioRun): CheckResult[] {
   const file = `scenarios/${name}.ts`;
   const base = (id: string) => ({ name: `${name}: ${titleOf(id)}`, suite: 'load' as const, file, requirements: [id], durationMs: run.durationMs });
-  const gateCheck = { name: `${name}: performance gates (p95/p99 per route group, unexpected-status rate)`, suite: 'load' as const, file, requirements: [], durationMs: run.durationMs };
+  const gateCheck = {
+    name: `${name}: performance gates (p95/p99 per route group, unexpected-status rate)`,
+    suite: 'load' as const,
+    file,
+    requirements: [],
+    durationMs: run.durationMs,
+  };
   const reasons = crashReasons(run);
   if (reasons.length) {
-    const actual = run.segments.map((s) => tailOf(s.stderrTail)).filter(Boolean).join(' || ');
+    const actual = run.segments
+      .map((s) => tailOf(s.stderrTail))
+      .filter(Boolean)
+      .join(' || ');
     const message = `${reasons.join('; ')} — the run proves nothing, whatever passed before`;
     if (!reqs.length) return [{ ...gateCheck, status: 'failed', failure: { message, actual } }];
     return reqs.map((id) => ({ ...base(id), status: 'failed' as const, failure: { message, actual } }));

@@ -30,11 +30,7 @@ export interface Passage {
 }
 
 export function normalise(s: string): string {
-  return s
-    .replace(/[`*_]/g, '')
-    .replace(/\s+/g, ' ')
-    .trim()
-    .toLowerCase();
+  return s.replace(/[`*_]/g, '').replace(/\s+/g, ' ').trim().toLowerCase();
 }
 
 // A sentence ends at . ! ? followed by a space and a capital, a backtick or a parenthesis — not after e.g. / i.e.
@@ -66,7 +62,16 @@ export function passages(spec: SpecName, text = specText(spec)): Passage[] {
   const push = (kind: Passage['kind'], body: string, line: number, header?: string[]) => {
     const parts = kind === 'row' ? [body] : sentences(body);
     parts.forEach((t, i) => {
-      out.push({ id: `${spec}:${line}${parts.length > 1 ? `.${i + 1}` : ''}`, spec, section: path.slice(1).join(' > ') || path[0] || '', kind, text: t, plain: normalise(t), line, ...(header ? { header } : {}) });
+      out.push({
+        id: `${spec}:${line}${parts.length > 1 ? `.${i + 1}` : ''}`,
+        spec,
+        section: path.slice(1).join(' > ') || path[0] || '',
+        kind,
+        text: t,
+        plain: normalise(t),
+        line,
+        ...(header ? { header } : {}),
+      });
     });
   };
   const walk = (toks: Token[]) => {

@@ -16,7 +16,9 @@ async function discover(): Promise<Map<string, NeedDef & { file: string }>> {
   const out = new Map<string, NeedDef & { file: string }>();
   for (const folder of FOLDERS) {
     const dir = join(HERE, folder);
-    for (const f of readdirSync(dir).filter((x) => /\.[cm]?[jt]s$/.test(x) && !x.endsWith('.d.ts')).sort()) {
+    for (const f of readdirSync(dir)
+      .filter((x) => /\.[cm]?[jt]s$/.test(x) && !x.endsWith('.d.ts'))
+      .sort()) {
       const file = relative(join(HERE, '..', '..'), join(dir, f));
       const mod = (await import(pathToFileURL(join(dir, f)).href)) as { default?: NeedDef };
       const def = mod.default;

@@ -110,7 +110,11 @@ function errorResponses(errors: ErrorSpec[]): Record<string, Json> {
   for (const x of errors) byStatus.set(x.status, [...(byStatus.get(x.status) ?? []), x.when]);
   const out: Record<string, Json> = {};
   for (const [status, whens] of [...byStatus].sort((a, b) => a[0] - b[0])) {
-    out[String(status)] = { description: whens.join('; '), headers: { 'X-Request-Id': ref('headers', 'XRequestId') }, content: { 'application/json': { schema: ref('schemas', ERROR_SCHEMA) } } };
+    out[String(status)] = {
+      description: whens.join('; '),
+      headers: { 'X-Request-Id': ref('headers', 'XRequestId') },
+      content: { 'application/json': { schema: ref('schemas', ERROR_SCHEMA) } },
+    };
   }
   out['5XX'] = ref('responses', 'ServerError');
   out.default = ref('responses', 'Error');
@@ -120,7 +124,9 @@ function errorResponses(errors: ErrorSpec[]): Record<string, Json> {
 function operation(e: Endpoint): Json {
   const parameters: Json[] = e.params.map((p) => ({ name: p.name, in: p.in, required: p.required, description: p.description, schema: paramSchema(p.schema) }));
   if (e.idempotencyKey) {
-    const use = { required: 'required', documented: 'documented for this route (requiredness not shown)', example: 'sent by the specification example' }[e.idempotencyKey.use];
+    const use = { required: 'required', documented: 'documented for this route (requiredness not shown)', example: 'sent by the specification example' }[
+      e.idempotencyKey.use
+    ];
     parameters.push({
       name: 'Idempotency-Key',
       in: 'header',
@@ -148,12 +154,19 @@ function operation(e: Endpoint): Json {
     op.requestBody = { required: false, description: `Not shown: ${e.request.note}.`, content: { 'application/json': { schema: {} } } };
   }
 
-  const success: Json = { description: e.success.description, content: { 'application/json': { schema: e.success.body ? ref('schemas', e.success.body.name) : {} } } };
-  if (e.success.headers) success.headers = Object.fromEntries(Object.entries(e.success.headers).map(([h, d]) => [h, { description: d, schema: { type: 'string' } }]));
+  const success: Json = {
+    description: e.success.description,
+    content: { 'application/json': { schema: e.success.body ? ref('schemas', e.success.body.name) : {} } },
+  };
+  if (e.success.headers)
+    success.headers = Object.fromEntries(Object.entries(e.success.headers).map(([h, d]) => [h, { description: d, schema: { type: 'string' } }]));
   const links = FLOW_LINKS.filter((l) => l.service === e.service && l.from === e.id);
   if (links.length) {
     success.links = Object.fromEntries(
-      links.map((l) => [l.name, { operationId: l.to, parameters: l.parameters, ...(l.requestBody !== undefined ? { requestBody: l.requestBody } : {}), description: l.description }]),
+      links.map((l) => [
+        l.name,
+        { operationId: l.to, parameters: l.parameters, ...(l.requestBody !== undefined ? { requestBody: l.requestBody } : {}), description: l.description },
+      ]),
     );
   }
   op.responses = { [String(e.success.status)]: success, ...errorResponses(e.errors) };
@@ -163,8 +176,13 @@ function operation(e: Endpoint): Json {
 function tagOf(e: Endpoint): string {
   if (e.service === 'gate') return e.section.split(' > ').pop()!;
   const seg = e.path.split('/')[2] ?? '';
-  if (seg === '' || seg === '{id}') return /quote|transact/.test(e.path) ? 'Quotes and transact' : e.path.endsWith('balance') ? 'Balance and funding' : 'Discovery';
-  return { quotes: 'Quotes and transact', transactions: 'Quotes and transact', trades: 'Trades', funding: 'Balance and funding', ledger: 'Balance and funding' }[seg] ?? 'Discovery';
+  if (seg === '' || seg === '{id}')
+    return /quote|transact/.test(e.path) ? 'Quotes and transact' : e.path.endsWith('balance') ? 'Balance and funding' : 'Discovery';
+  return (
+    { quotes: 'Quotes and transact', transactions: 'Quotes and transact', trades: 'Trades', funding: 'Balance and funding', ledger: 'Balance and funding' }[
+      seg
+    ] ?? 'Discovery'
+  );
 }
 
 export function buildOpenApi(service: Service): OpenApiDocument {
@@ -177,7 +195,11 @@ export function buildOpenApi(service: Service): OpenApiDocument {
   const requestNamed = endpoints.flatMap((e) => (e.request.kind === 'json' ? [e.request.body] : []));
   const responseNamed = [{ name: ERROR_SCHEMA, schema: ErrorEnvelope }, ...endpoints.flatMap((e) => (e.success.body ? [e.success.body] : []))];
   const schemas = { ...componentSchemas(responseNamed, 'output'), ...componentSchemas(requestNamed, 'input') };
-  const orderedSchemas = Object.fromEntries(Object.keys(schemas).sort().map((k) => [k, schemas[k]!]));
+  const orderedSchemas = Object.fromEntries(
+    Object.keys(schemas)
+      .sort()
+      .map((k) => [k, schemas[k]!]),
+  );
 
   const securitySchemes: Record<string, Json> = {
     secretKey: { type: 'http', scheme: 'bearer', description: 'Secret key sk_<test|live>_…, server side only; never in browser code, query strings or logs.' },
@@ -187,21 +209,39 @@ export function buildOpenApi(service: Service): OpenApiDocument {
       description: service === 'gate' ? 'Publishable key pk_<test|live>_…: POST /embed/bootstrap only.' : 'Publishable key pk_<test|live>_…: GET /pools only.',
     },
   };
-  if (service === 'gate') securitySchemes.embedToken = { type: 'apiKey', in: 'header', name: 'X-Embed-Token', description: 'Embed token (a JWT, default lifetime 1 hour): widget runtime, not a server credential.' };
+  if (service === 'gate')
+    securitySchemes.embedToken = {
+      type: 'apiKey',
+      in: 'header',
+      name: 'X-Embed-Token',
+      description: 'Embed token (a JWT, default lifetime 1 hour): widget runtime, not a server credential.',
+    };
 
   return {
     openapi: '3.1.0',
     info: { title: t.title, version: SPEC_VERSION, description: t.description },
     servers: [
-      { url: `{${t.base}}`, description: 'production base address (ends in /v1)', variables: { [t.base]: { default: 'https://production.invalid/v1', description: 'the production base address, ending in /v1' } } },
-      { url: `{${t.sandbox}}`, description: 'sandbox base address (test keys; ends in /v1)', variables: { [t.sandbox]: { default: 'https://sandbox.invalid/v1', description: 'the sandbox base address, ending in /v1' } } },
+      {
+        url: `{${t.base}}`,
+        description: 'production base address (ends in /v1)',
+        variables: { [t.base]: { default: 'https://production.invalid/v1', description: 'the production base address, ending in /v1' } },
+      },
+      {
+        url: `{${t.sandbox}}`,
+        description: 'sandbox base address (test keys; ends in /v1)',
+        variables: { [t.sandbox]: { default: 'https://sandbox.invalid/v1', description: 'the sandbox base address, ending in /v1' } },
+      },
     ],
     tags: [...new Set(endpoints.map(tagOf))].map((name) => ({ name })),
     paths,
     components: {
       schemas: orderedSchemas,
       responses: {
-        Error: { description: 'Error envelope; X-Request-Id equals request_id.', headers: { 'X-Request-Id': ref('headers', 'XRequestId') }, content: { 'application/json': { schema: ref('schemas', ERROR_SCHEMA) } } },
+        Error: {
+          description: 'Error envelope; X-Request-Id equals request_id.',
+          headers: { 'X-Request-Id': ref('headers', 'XRequestId') },
+          content: { 'application/json': { schema: ref('schemas', ERROR_SCHEMA) } },
+        },
         ServerError: {
           description: 'Server or upstream failure: retry with bounded backoff (same Idempotency-Key for writes).',
           headers: { 'X-Request-Id': ref('headers', 'XRequestId') },

@@ -102,10 +102,17 @@ export async function planRun(
   }
   const gatePartners = viewFor(profile, 'conformance').gate.partners;
   // A partner's extra secret keys are rate-limit clients of their own.
-  const keys = { gateSecret: gatePartners.reduce((n, p) => n + 1 + (p.extraSecretKeys?.length ?? 0), 0), gatePublishable: gatePartners.filter((p) => p.publishableKey).length, pools: profile.pools?.partners.length ?? 0 };
+  const keys = {
+    gateSecret: gatePartners.reduce((n, p) => n + 1 + (p.extraSecretKeys?.length ?? 0), 0),
+    gatePublishable: gatePartners.filter((p) => p.publishableKey).length,
+    pools: profile.pools?.partners.length ?? 0,
+  };
   const secret: KeyRequests = { groups: secretTotals };
   const rateFor = (k: number) =>
-    Math.max(spreadLowerBoundMs(secret, Math.max(1, k), scale), keys.gatePublishable ? spreadLowerBoundMs({ groups: publishableTotals }, keys.gatePublishable, scale) : 0);
+    Math.max(
+      spreadLowerBoundMs(secret, Math.max(1, k), scale),
+      keys.gatePublishable ? spreadLowerBoundMs({ groups: publishableTotals }, keys.gatePublishable, scale) : 0,
+    );
   const rateMs = rateFor(keys.gateSecret);
   const loadMs = opts.kinds.includes('load') ? Object.values(LOAD_SECONDS).reduce((a, b) => a + b, 0) * 1000 : 0;
   const lower = Math.max(rateMs, waitMs) + loadMs;

@@ -17,7 +17,16 @@ const ENV_REF = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
 // Which environment variable each secret came from, so a reproduction command can say
 // ${GATE_SK_1} instead of the key. Values stay in memory; only names are ever printed.
-const SECRET_FIELDS = new Set(['secretKey', 'publishableKey', 'liveSecretKey', 'livePublishableKey', 'revokedSecretKey', 'revokedPublishableKey', 'extraSecretKeys', 'webhookSecret']);
+const SECRET_FIELDS = new Set([
+  'secretKey',
+  'publishableKey',
+  'liveSecretKey',
+  'livePublishableKey',
+  'revokedSecretKey',
+  'revokedPublishableKey',
+  'extraSecretKeys',
+  'webhookSecret',
+]);
 const SECRET_ENV = new Map<string, string>();
 const WHOLE_ENV_REF = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/;
 

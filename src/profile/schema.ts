@@ -67,16 +67,25 @@ export const GatePartner = z
     /** A label used in reports; never a secret. */
     name: z.string().min(1),
     secretKey: z.string().regex(/^sk_test_/, 'sandbox secret key must start with sk_test_'),
-    publishableKey: z.string().regex(/^pk_test_/, 'sandbox publishable key must start with pk_test_').optional(),
+    publishableKey: z
+      .string()
+      .regex(/^pk_test_/, 'sandbox publishable key must start with pk_test_')
+      .optional(),
     /** A live secret key of this partner (mode-mismatch checks and the production base). */
-    liveSecretKey: z.string().regex(/^sk_live_/, 'live secret key must start with sk_live_').optional(),
+    liveSecretKey: z
+      .string()
+      .regex(/^sk_live_/, 'live secret key must start with sk_live_')
+      .optional(),
     livePublishableKey: z
       .string()
       .regex(/^pk_live_/, 'live publishable key must start with pk_live_')
       .optional()
       .describe('A live publishable key of this partner: an embed bootstrap on the sandbox with it must be refused (mode mismatch, 403).'),
     /** A key of this partner that the target has revoked. */
-    revokedSecretKey: z.string().regex(/^sk_(test|live)_/).optional(),
+    revokedSecretKey: z
+      .string()
+      .regex(/^sk_(test|live)_/)
+      .optional(),
     revokedPublishableKey: z
       .string()
       .regex(/^pk_(test|live)_/, 'a revoked publishable key starts with pk_test_ or pk_live_')
@@ -106,7 +115,10 @@ export const GatePartner = z
      * currency of the sessions rampart creates (its value is not shown in the spec). The
      * account_blocked check pushes a fresh user past it; give it to a rail-entitled partner.
      */
-    railVolumeCap: z.string().regex(/^\d+(\.\d+)?$/, 'railVolumeCap is a decimal string').optional(),
+    railVolumeCap: z
+      .string()
+      .regex(/^\d+(\.\d+)?$/, 'railVolumeCap is a decimal string')
+      .optional(),
     /**
      * rampart may rotate this partner's webhook signing secret (POST /dashboard/webhook-secret/rotate)
      * and learns each new secret from the rotate response (gate.rotatedSecretPath). Give such a partner
@@ -131,11 +143,20 @@ export const PoolsPartner = z
     ...comment,
     name: z.string().min(1),
     secretKey: z.string().regex(/^sk_test_/, 'sandbox secret key must start with sk_test_'),
-    publishableKey: z.string().regex(/^pk_test_/).optional(),
+    publishableKey: z
+      .string()
+      .regex(/^pk_test_/)
+      .optional(),
     /** A live secret key of this partner: presented to the sandbox, it must be refused (403 key_mode_mismatch). */
-    liveSecretKey: z.string().regex(/^sk_live_/, 'live secret key must start with sk_live_').optional(),
+    liveSecretKey: z
+      .string()
+      .regex(/^sk_live_/, 'live secret key must start with sk_live_')
+      .optional(),
     /** A key of this partner that the target has revoked: an invalid key (401). */
-    revokedSecretKey: z.string().regex(/^sk_(test|live)_/, 'a revoked secret key starts with sk_test_ or sk_live_').optional(),
+    revokedSecretKey: z
+      .string()
+      .regex(/^sk_(test|live)_/, 'a revoked secret key starts with sk_test_ or sk_live_')
+      .optional(),
     /** What the operator provisioned for this partner. */
     state: PoolsPartnerState.default('funded'),
     /** The tier the operator provisioned for this partner: capabilities and balance must report it. Absent: rampart only checks they agree. */
@@ -337,7 +358,11 @@ export const Profile = z
          */
         rateWindowScale: z.number().positive().max(1).default(1),
         /** Fixed by the spec (10 s per webhook attempt): a profile may not move it. Accepted only when equal to the spec's value. */
-        attemptTimeoutMs: specFixed('timing.attemptTimeoutMs', GATE_LIMITS.webhook.attemptTimeoutMs, 'the webhook attempt timeout is fixed by the Gate spec (10 s)'),
+        attemptTimeoutMs: specFixed(
+          'timing.attemptTimeoutMs',
+          GATE_LIMITS.webhook.attemptTimeoutMs,
+          'the webhook attempt timeout is fixed by the Gate spec (10 s)',
+        ),
         /**
          * Default session lifetime in seconds, when the target declares it (not shown in the spec).
          * Used to get a session past expires_at when gate.triggers.expireSession is absent.
@@ -422,7 +447,9 @@ export const Profile = z
         keyAlphabet: z
           .enum(['alnum', 'hex'])
           .default('alnum')
-          .describe("Alphabet of the 32-character random part of the keys the embedded target issues itself (live keys): 'alnum' (A–Z, a–z, 0–9) or 'hex' (0–9, a–f)."),
+          .describe(
+            "Alphabet of the 32-character random part of the keys the embedded target issues itself (live keys): 'alnum' (A–Z, a–z, 0–9) or 'hex' (0–9, a–f).",
+          ),
       })
       .strict()
       .optional(),

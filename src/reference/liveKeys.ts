@@ -20,7 +20,8 @@ export function issueLiveKeys(profile: Profile): Profile {
   if (names.length === 0) return profile;
   const known = new Set(profile.gate.partners.map((p) => p.name));
   const unknown = names.filter((n) => !known.has(n));
-  if (unknown.length) throw new Error(`reference.liveKeysFor names ${unknown.join(', ')}, not a gate partner of profile ${profile.name} — fix the name or remove it`);
+  if (unknown.length)
+    throw new Error(`reference.liveKeysFor names ${unknown.join(', ')}, not a gate partner of profile ${profile.name} — fix the name or remove it`);
   const wanted = new Set(names);
   const alphabet = ALPHABETS[profile.reference?.keyAlphabet ?? 'alnum'];
   return {

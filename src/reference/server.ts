@@ -173,7 +173,9 @@ export async function startReference(opts: StartReferenceOptions): Promise<Runni
       gate: { ...p.gate, baseUrls: { ...p.gate.baseUrls, sandbox: gateSandbox, production: gateProduction } },
       ...(p.pools ? { pools: { ...p.pools, baseUrls: { ...p.pools.baseUrls, sandbox: poolsSandbox, production: poolsProduction } } } : {}),
     };
-    log(`rampart reference: gate ${gateSandbox} (sandbox), ${gateProduction} (production)${poolsSandbox ? `; pools ${poolsSandbox} (sandbox), ${poolsProduction} (production)` : ''}${faultNames.length ? `; faults: ${faultNames.join(', ')}` : ''}`);
+    log(
+      `rampart reference: gate ${gateSandbox} (sandbox), ${gateProduction} (production)${poolsSandbox ? `; pools ${poolsSandbox} (sandbox), ${poolsProduction} (production)` : ''}${faultNames.length ? `; faults: ${faultNames.join(', ')}` : ''}`,
+    );
     let closed = false;
     return {
       profile,

@@ -19,4 +19,3 @@ function sortDeep(v: unknown): unknown {
 export function canonicalJson(v: unknown): string {
   return JSON.stringify(sortDeep(v));
 }
-

@@ -118,7 +118,9 @@ function serialise(cert: Certificate): string {
 /** The unsigned body: call it after every other report file is written. */
 export function buildCertificate(results: RunResults, runDir: string, meta: CertificateMeta = {}): CertificateBody {
   const toolsDir = meta.toolsDir ?? join(REPO_ROOT, 'tools', 'bin');
-  const identity: ProfileIdentity = meta.profile ? profileIdentity(meta.profile) : redactDeep({ name: results.profile.name, baseUrls: results.profile.baseUrls, partners: { gate: [], pools: [] } });
+  const identity: ProfileIdentity = meta.profile
+    ? profileIdentity(meta.profile)
+    : redactDeep({ name: results.profile.name, baseUrls: results.profile.baseUrls, partners: { gate: [], pools: [] } });
   // Key order is for the reader (verdict first); what is signed is the canonical, sorted form.
   return {
     format: CERTIFICATE_FORMAT,
@@ -144,16 +146,22 @@ export function loadSigningKey(file: string): KeyObject {
   try {
     pem = readFileSync(path, 'utf8');
   } catch (e) {
-    throw new SigningKeyError(`cannot read the signing key ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}) — create one with: rampart keys generate --out DIR`);
+    throw new SigningKeyError(
+      `cannot read the signing key ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}) — create one with: rampart keys generate --out DIR`,
+    );
   }
-  if (gitStatusOf(path) === 'tracked') throw new SigningKeyError(`${file} is tracked by git: a signing key must never be in a repository — generate one outside it (rampart keys generate --out ~/.rampart)`);
+  if (gitStatusOf(path) === 'tracked')
+    throw new SigningKeyError(
+      `${file} is tracked by git: a signing key must never be in a repository — generate one outside it (rampart keys generate --out ~/.rampart)`,
+    );
   let key: KeyObject;
   try {
     key = createPrivateKey(pem);
   } catch {
     throw new SigningKeyError(`${file} is not a PEM private key — pass the certify.key written by rampart keys generate`);
   }
-  if (key.asymmetricKeyType !== 'ed25519') throw new SigningKeyError(`${file} is a ${key.asymmetricKeyType} key, not Ed25519 — pass the certify.key written by rampart keys generate`);
+  if (key.asymmetricKeyType !== 'ed25519')
+    throw new SigningKeyError(`${file} is a ${key.asymmetricKeyType} key, not Ed25519 — pass the certify.key written by rampart keys generate`);
   return key;
 }
 
@@ -161,7 +169,13 @@ export function signCertificate(body: CertificateBody, key: KeyObject | null): C
   if (!key) {
     // The note comes right after the format, where a reader looks first.
     const { format, ...rest } = body;
-    return { format, unsigned: true, note: 'unsigned: no --sign-key was given, so nothing proves who produced this bundle or that it is unchanged', ...rest, signature: null };
+    return {
+      format,
+      unsigned: true,
+      note: 'unsigned: no --sign-key was given, so nothing proves who produced this bundle or that it is unchanged',
+      ...rest,
+      signature: null,
+    };
   }
   const value = sign(null, Buffer.from(canonicalJson(body)), key).toString('base64');
   return { ...body, signature: { alg: 'Ed25519', publicKeyFingerprint: publicKeyFingerprint(key), value } };
@@ -191,10 +205,13 @@ export function loadPublicKey(file: string): KeyObject {
   try {
     pem = readFileSync(file, 'utf8');
   } catch (e) {
-    throw new SigningKeyError(`cannot read the public key ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}) — pass the certify.pub of the key that signed`);
+    throw new SigningKeyError(
+      `cannot read the public key ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}) — pass the certify.pub of the key that signed`,
+    );
   }
   // createPublicKey would derive the public half of a private key: refuse it, a verifier must not hold the signing key.
-  if (/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(pem)) throw new SigningKeyError(`${file} is a private key — pass the public key (certify.pub); never hand out certify.key`);
+  if (/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(pem))
+    throw new SigningKeyError(`${file} is a private key — pass the public key (certify.pub); never hand out certify.key`);
   let key: KeyObject;
   try {
     key = createPublicKey(pem);
@@ -218,16 +235,25 @@ export function verifyCertificate(file: string, pubKeyPem: string | KeyObject): 
   } catch (e) {
     return { ok: false, reason: `${CERTIFICATE_FILE} is not valid JSON (${(e as Error).message}): it was edited or damaged` };
   }
-  if (!cert || typeof cert !== 'object' || cert.format !== CERTIFICATE_FORMAT) return { ok: false, reason: `not a rampart certificate (format is not ${CERTIFICATE_FORMAT})` };
-  if (!cert.signature) return { ok: false, reason: `the certificate is unsigned: nothing proves who produced it or that it is unchanged${cert.note ? ` (${cert.note})` : ''}`, certificate: cert };
-  if (serialise(cert) !== text) return { ok: false, reason: `${CERTIFICATE_FILE} is not byte-for-byte as written at signing: it was edited or reformatted`, certificate: cert };
+  if (!cert || typeof cert !== 'object' || cert.format !== CERTIFICATE_FORMAT)
+    return { ok: false, reason: `not a rampart certificate (format is not ${CERTIFICATE_FORMAT})` };
+  if (!cert.signature)
+    return {
+      ok: false,
+      reason: `the certificate is unsigned: nothing proves who produced it or that it is unchanged${cert.note ? ` (${cert.note})` : ''}`,
+      certificate: cert,
+    };
+  if (serialise(cert) !== text)
+    return { ok: false, reason: `${CERTIFICATE_FILE} is not byte-for-byte as written at signing: it was edited or reformatted`, certificate: cert };
   const { signature, ...body } = cert;
   if (signature.alg !== 'Ed25519') return { ok: false, reason: `unsupported signature algorithm ${String(signature.alg)}`, certificate: cert };
   const fingerprint = publicKeyFingerprint(pub);
-  if (signature.publicKeyFingerprint !== fingerprint) return { ok: false, reason: `signed by another key (${signature.publicKeyFingerprint}); the given public key is ${fingerprint}`, certificate: cert };
+  if (signature.publicKeyFingerprint !== fingerprint)
+    return { ok: false, reason: `signed by another key (${signature.publicKeyFingerprint}); the given public key is ${fingerprint}`, certificate: cert };
   // Node's base64 decoder is lenient (padding bits, stray characters): only the exact encoding of the bytes counts.
   const sig = Buffer.from(String(signature.value), 'base64');
-  if (sig.toString('base64') !== signature.value) return { ok: false, reason: `the signature value is not the base64 written at signing: ${CERTIFICATE_FILE} was changed`, certificate: cert };
+  if (sig.toString('base64') !== signature.value)
+    return { ok: false, reason: `the signature value is not the base64 written at signing: ${CERTIFICATE_FILE} was changed`, certificate: cert };
   const good = verify(null, Buffer.from(canonicalJson(body)), pub, sig);
   if (!good) return { ok: false, reason: `the signature does not match the content of ${CERTIFICATE_FILE}: it was changed after signing`, certificate: cert };
   const dir = dirname(resolve(file));
@@ -235,11 +261,16 @@ export function verifyCertificate(file: string, pubKeyPem: string | KeyObject): 
     const p = resolve(dir, f.path);
     if (!p.startsWith(dir + sep)) return { ok: false, reason: `listed file ${f.path} lies outside the run directory`, certificate: cert };
     if (!existsSync(p) || !statSync(p).isFile()) return { ok: false, reason: `${f.path} is missing from the run directory`, certificate: cert };
-    if (sha256(readFileSync(p)) !== f.sha256) return { ok: false, reason: `${f.path} changed after certification (its sha256 differs from the certificate)`, certificate: cert };
+    if (sha256(readFileSync(p)) !== f.sha256)
+      return { ok: false, reason: `${f.path} changed after certification (its sha256 differs from the certificate)`, certificate: cert };
   }
   // Files added after certification change nothing certified, but the reader should know they are not covered.
   const listed = new Set(cert.files.map((f) => f.path));
-  const extra = fileHashes(dir).filter((f) => !listed.has(f.path)).map((f) => f.path);
-  const uncovered = extra.length ? `; not covered by the certificate: ${extra.slice(0, 5).join(', ')}${extra.length > 5 ? ` and ${extra.length - 5} more` : ''}` : '';
+  const extra = fileHashes(dir)
+    .filter((f) => !listed.has(f.path))
+    .map((f) => f.path);
+  const uncovered = extra.length
+    ? `; not covered by the certificate: ${extra.slice(0, 5).join(', ')}${extra.length > 5 ? ` and ${extra.length - 5} more` : ''}`
+    : '';
   return { ok: true, reason: `signature valid (${fingerprint}); ${cert.files.length} file(s) match${uncovered}`, certificate: cert };
 }

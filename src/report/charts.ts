@@ -8,7 +8,10 @@ import { esc, fmt, NO_DATA, show } from './htmlEscape.js';
 
 // Metric shapes: parsed leniently; a malformed metric renders as "no data" rather than breaking the report.
 const num = z.number().refine(Number.isFinite);
-const LatencySchema = z.record(z.string(), z.looseObject({ p50: num.optional(), p90: num.optional(), p95: num.optional(), p99: num.optional(), max: num.optional(), count: num.optional() }));
+const LatencySchema = z.record(
+  z.string(),
+  z.looseObject({ p50: num.optional(), p90: num.optional(), p95: num.optional(), p99: num.optional(), max: num.optional(), count: num.optional() }),
+);
 const RateLimitsSchema = z.array(
   z.looseObject({
     scenario: z.string(),
@@ -22,7 +25,9 @@ const RateLimitsSchema = z.array(
 );
 // expectedSeconds falls back to the documented TTL when the profile declares none.
 const QuoteTtlSchema = z.looseObject({ samplesSeconds: z.array(num), toleranceSeconds: num, expectedSeconds: num.optional() });
-const RetryGapsSchema = z.array(z.looseObject({ delivery: z.unknown().optional(), check: z.string().optional(), attempt: num, expectedMs: num, observedMs: num }));
+const RetryGapsSchema = z.array(
+  z.looseObject({ delivery: z.unknown().optional(), check: z.string().optional(), attempt: num, expectedMs: num, observedMs: num }),
+);
 
 function svg(width: number, height: number, body: string, label: string): string {
   return `<svg xmlns="http://www.w3.org/2000/svg" role="img" aria-label="${esc(label)}" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}">${body}</svg>`;
@@ -33,15 +38,26 @@ export function latencyChart(metric: unknown): string {
   if (!parsed.success || Object.keys(parsed.data).length === 0) return NO_DATA;
   const rows = Object.entries(parsed.data).sort(([a], [b]) => a.localeCompare(b));
   const maxMs = Math.max(1, ...rows.map(([, v]) => v.max ?? v.p99 ?? v.p95 ?? 0));
-  const left = 190, width = 760, plot = width - left - 170, rowH = 26;
+  const left = 190,
+    width = 760,
+    plot = width - left - 170,
+    rowH = 26;
   const x = (ms: number) => left + (Math.max(0, ms) / maxMs) * plot;
   let body = '';
   rows.forEach(([group, v], i) => {
     const y = 10 + i * rowH;
     body += `<text x="${left - 8}" y="${y + 13}" text-anchor="end" class="lbl">${esc(group)}</text>`;
-    if (v.p50 !== undefined && v.p95 !== undefined) body += `<rect x="${x(v.p50)}" y="${y + 3}" width="${Math.max(1, x(v.p95) - x(v.p50))}" height="14" class="bar"/>`;
-    if (v.p99 !== undefined || v.max !== undefined) body += `<line x1="${x(v.p95 ?? 0)}" x2="${x(v.max ?? v.p99 ?? 0)}" y1="${y + 10}" y2="${y + 10}" class="whisker"/>`;
-    for (const [k, val] of [['p50', v.p50], ['p90', v.p90], ['p95', v.p95], ['p99', v.p99], ['max', v.max]] as const) {
+    if (v.p50 !== undefined && v.p95 !== undefined)
+      body += `<rect x="${x(v.p50)}" y="${y + 3}" width="${Math.max(1, x(v.p95) - x(v.p50))}" height="14" class="bar"/>`;
+    if (v.p99 !== undefined || v.max !== undefined)
+      body += `<line x1="${x(v.p95 ?? 0)}" x2="${x(v.max ?? v.p99 ?? 0)}" y1="${y + 10}" y2="${y + 10}" class="whisker"/>`;
+    for (const [k, val] of [
+      ['p50', v.p50],
+      ['p90', v.p90],
+      ['p95', v.p95],
+      ['p99', v.p99],
+      ['max', v.max],
+    ] as const) {
       if (val === undefined) continue;
       body += `<line x1="${x(val)}" x2="${x(val)}" y1="${y + 1}" y2="${y + 19}" class="tick tick-${k}"><title>${esc(`${group} ${k} ${fmt(val, 1)} ms`)}</title></line>`;
     }
@@ -49,13 +65,19 @@ export function latencyChart(metric: unknown): string {
   });
   const h = 20 + rows.length * rowH + 20;
   body += `<line x1="${left}" x2="${left + plot}" y1="${h - 18}" y2="${h - 18}" class="axis"/><text x="${left}" y="${h - 4}" class="small">0 ms</text><text x="${left + plot}" y="${h - 4}" text-anchor="end" class="small">${esc(fmt(maxMs))} ms</text>`;
-  return svg(width, h, body, 'latency per route group: box p50 to p95, whisker to max') + '<p class="legend">Box: p50 to p95; ticks at p50, p90, p95, p99; whisker to max.</p>';
+  return (
+    svg(width, h, body, 'latency per route group: box p50 to p95, whisker to max') +
+    '<p class="legend">Box: p50 to p95; ticks at p50, p90, p95, p99; whisker to max.</p>'
+  );
 }
 
 export function rateLimitChart(metric: unknown): string {
   const parsed = RateLimitsSchema.safeParse(metric);
   if (!parsed.success || parsed.data.length === 0) return NO_DATA;
-  const left = 240, width = 760, plot = width - left - 40, rowH = 34;
+  const left = 240,
+    width = 760,
+    plot = width - left - 40,
+    rowH = 34;
   let body = '';
   parsed.data.forEach((r, i) => {
     const y = 8 + i * rowH;
@@ -76,7 +98,10 @@ export function rateLimitChart(metric: unknown): string {
     }
     body += `<text x="${left}" y="${y + 29}" class="small">${esc(`limit ${r.documented.limit}/${fmt(r.documented.windowMs / 1000, 0)} s · first 429 expected at request ${expectedFirst}, came ${first === null ? 'never' : `at request ${first}`}${r.measured.atMs != null ? ` at ${fmt(r.measured.atMs)} ms` : ''}`)}</text>`;
   });
-  return svg(width, 16 + parsed.data.length * rowH, body, 'rate-limit boundary: documented limit against the first rejected request') + '<p class="legend">Green bar: requests the documented limit allows; dashed line: where the first 429 is expected; dot: where it came.</p>';
+  return (
+    svg(width, 16 + parsed.data.length * rowH, body, 'rate-limit boundary: documented limit against the first rejected request') +
+    '<p class="legend">Green bar: requests the documented limit allows; dashed line: where the first 429 is expected; dot: where it came.</p>'
+  );
 }
 
 export function quoteTtlChart(metric: unknown): string {
@@ -89,7 +114,11 @@ export function quoteTtlChart(metric: unknown): string {
   const bins = new Map<number, number>();
   for (const v of s) bins.set(Math.floor(v), (bins.get(Math.floor(v)) ?? 0) + 1);
   const maxCount = Math.max(1, ...bins.values());
-  const left = 40, width = 760, plot = width - left - 20, top = 10, ph = 150;
+  const left = 40,
+    width = 760,
+    plot = width - left - 20,
+    top = 10,
+    ph = 150;
   const x = (sec: number) => left + ((sec - lo) / (hi - lo)) * plot;
   let body = `<rect x="${x(exp - tol)}" y="${top}" width="${x(exp + tol) - x(exp - tol)}" height="${ph}" class="band"><title>${esc(`tolerance ${exp} ± ${tol} s`)}</title></rect>`;
   for (const [b, c] of [...bins.entries()].sort(([a], [b2]) => a - b2)) {
@@ -98,7 +127,8 @@ export function quoteTtlChart(metric: unknown): string {
   }
   body += `<line x1="${x(exp)}" x2="${x(exp)}" y1="${top}" y2="${top + ph}" class="expect"/>`;
   body += `<line x1="${left}" x2="${left + plot}" y1="${top + ph}" y2="${top + ph}" class="axis"/>`;
-  for (let t = lo; t <= hi; t += Math.max(1, Math.ceil((hi - lo) / 12))) body += `<text x="${x(t)}" y="${top + ph + 14}" text-anchor="middle" class="small">${t}s</text>`;
+  for (let t = lo; t <= hi; t += Math.max(1, Math.ceil((hi - lo) / 12)))
+    body += `<text x="${x(t)}" y="${top + ph + 14}" text-anchor="middle" class="small">${t}s</text>`;
   const outside = s.filter((v) => Math.abs(v - exp) > tol).length;
   return (
     svg(width, top + ph + 24, body, 'observed quote lifetimes') +
@@ -110,24 +140,34 @@ export function retryGapChart(metric: unknown): string {
   const parsed = RetryGapsSchema.safeParse(metric);
   if (!parsed.success || parsed.data.length === 0) return NO_DATA;
   const rows = parsed.data;
-  const left = 240, width = 760, plot = width - left - 20, rowH = 22;
+  const left = 240,
+    width = 760,
+    plot = width - left - 20,
+    rowH = 22;
   // Log scale: the retry schedule spans seconds to hours.
   const maxLog = Math.log10(Math.max(10, ...rows.map((r) => Math.max(r.expectedMs, r.observedMs))) + 1);
   const x = (ms: number) => left + (Math.log10(Math.max(0, ms) + 1) / maxLog) * plot;
   let body = '';
   rows.forEach((r, i) => {
     const y = 6 + i * rowH;
-    const who = r.delivery !== undefined ? show(r.delivery) : r.check ?? '';
+    const who = r.delivery !== undefined ? show(r.delivery) : (r.check ?? '');
     body += `<text x="${left - 8}" y="${y + 12}" text-anchor="end" class="lbl">${esc(`${who.slice(0, 28)} #${r.attempt}`)}</text>`;
     body += `<rect x="${left}" y="${y + 2}" width="${x(r.expectedMs) - left}" height="6" class="bar ok"><title>${esc(`expected ${fmt(r.expectedMs)} ms`)}</title></rect>`;
     body += `<rect x="${left}" y="${y + 10}" width="${x(r.observedMs) - left}" height="6" class="bar"><title>${esc(`observed ${fmt(r.observedMs)} ms`)}</title></rect>`;
   });
-  return svg(width, 12 + rows.length * rowH, body, 'webhook retry gaps: expected against observed') + '<p class="legend">Per attempt: upper bar the documented gap (scaled by the target\'s time scale), lower bar the observed gap; logarithmic scale.</p>';
+  return (
+    svg(width, 12 + rows.length * rowH, body, 'webhook retry gaps: expected against observed') +
+    '<p class="legend">Per attempt: upper bar the documented gap (scaled by the target\'s time scale), lower bar the observed gap; logarithmic scale.</p>'
+  );
 }
 
 export function trendChart(history: HistoryRecord[]): string {
   if (history.length < 1) return NO_DATA;
-  const left = 50, width = 760, plot = width - left - 140, top = 10, ph = 120;
+  const left = 50,
+    width = 760,
+    plot = width - left - 140,
+    top = 10,
+    ph = 120;
   const n = history.length;
   const x = (i: number) => left + (n === 1 ? plot / 2 : (i / (n - 1)) * plot);
   const series = (vals: number[], max: number, cls: string, label: string, idx: number) => {
@@ -154,7 +194,10 @@ export function trendChart(history: HistoryRecord[]): string {
   } else {
     out += '<h4>p95 latency per route group</h4>' + NO_DATA;
   }
-  return out + `<p class="legend">${esc(`${n} run(s) of rampart ${history[n - 1]!.command} against ${history[n - 1]!.profile}, oldest ${history[0]!.runId}, newest ${history[n - 1]!.runId}.`)}</p>`;
+  return (
+    out +
+    `<p class="legend">${esc(`${n} run(s) of rampart ${history[n - 1]!.command} against ${history[n - 1]!.profile}, oldest ${history[0]!.runId}, newest ${history[n - 1]!.runId}.`)}</p>`
+  );
 }
 
 // A dashboard path is rampart's own (k6/<scenario>/…/dashboard.html), relative to the run directory; anything else is not linked.
@@ -172,6 +215,11 @@ export function k6DashboardLinks(metric: unknown): string {
     : [];
   if (rows.length === 0) return '<p class="nodata">no k6 dashboard in this run (load runs with k6 write one per scenario)</p>';
   return `<ul class="dashboards">${rows
-    .map(([scenario, files]) => `<li><b>${esc(scenario)}</b>: ${files.map((f, i) => `<a href="${esc(f)}">${esc(files.length > 1 ? `segment ${i + 1}` : 'dashboard')}</a> <span class="small"><code>${esc(f)}</code></span>`).join(' · ')}</li>`)
-    .join('')}</ul><p class="legend">k6's own web dashboard of each scenario (one per execution segment), next to this report in the run directory; it opens offline.</p>`;
+    .map(
+      ([scenario, files]) =>
+        `<li><b>${esc(scenario)}</b>: ${files.map((f, i) => `<a href="${esc(f)}">${esc(files.length > 1 ? `segment ${i + 1}` : 'dashboard')}</a> <span class="small"><code>${esc(f)}</code></span>`).join(' · ')}</li>`,
+    )
+    .join(
+      '',
+    )}</ul><p class="legend">k6's own web dashboard of each scenario (one per execution segment), next to this report in the run directory; it opens offline.</p>`;
 }

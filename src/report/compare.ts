@@ -101,6 +101,7 @@ export function formatComparison(diff: RunComparison): string {
   block('newly covered', diff.newlyCovered);
   block('added requirements', diff.added);
   block('removed requirements', diff.removed);
-  if ([diff.newFailures, diff.fixed, diff.newlySkipped, diff.newlyCovered, diff.added, diff.removed].every((l) => l.length === 0)) lines.push('', 'no requirement changed status');
+  if ([diff.newFailures, diff.fixed, diff.newlySkipped, diff.newlyCovered, diff.added, diff.removed].every((l) => l.length === 0))
+    lines.push('', 'no requirement changed status');
   return lines.join('\n');
 }

@@ -32,10 +32,12 @@ export function diffable(text: string): string {
 export function lineDiff(a: string, b: string): DiffLine[] {
   const x = a.split('\n');
   const y = b.split('\n');
-  if (x.length > MAX_LINES || y.length > MAX_LINES) return [...x.map((text) => ({ op: 'del' as const, text })), ...y.map((text) => ({ op: 'add' as const, text }))];
+  if (x.length > MAX_LINES || y.length > MAX_LINES)
+    return [...x.map((text) => ({ op: 'del' as const, text })), ...y.map((text) => ({ op: 'add' as const, text }))];
   // lcs[i][j]: length of the longest common subsequence of x[i..] and y[j..].
   const lcs: number[][] = Array.from({ length: x.length + 1 }, () => new Array<number>(y.length + 1).fill(0));
-  for (let i = x.length - 1; i >= 0; i--) for (let j = y.length - 1; j >= 0; j--) lcs[i]![j] = x[i] === y[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
+  for (let i = x.length - 1; i >= 0; i--)
+    for (let j = y.length - 1; j >= 0; j--) lcs[i]![j] = x[i] === y[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
   const out: DiffLine[] = [];
   let i = 0;
   let j = 0;

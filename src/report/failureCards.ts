@@ -28,7 +28,7 @@ function diffLineHtml(l: DiffLine, mark?: string): string {
 export function diffHtml(expected: string, actual: string): string {
   const lines = lineDiff(diffable(expected), diffable(actual));
   const marks = new Map<DiffLine, string>();
-  for (let i = 0; i < lines.length; ) {
+  for (let i = 0; i < lines.length;) {
     if (lines[i]!.op === 'same') {
       i++;
       continue;
@@ -57,7 +57,9 @@ function copyable(id: string, label: string, text: string): string {
 }
 
 function reproBlock(r: NonNullable<CheckFailure['reproduce']>, id: string): string {
-  const env = r.env.length ? `<p class="small">Set first: ${r.env.map((v) => `<code>${esc(v)}</code>`).join(', ')} — the command names secrets by variable, never by value.</p>` : '';
+  const env = r.env.length
+    ? `<p class="small">Set first: ${r.env.map((v) => `<code>${esc(v)}</code>`).join(', ')} — the command names secrets by variable, never by value.</p>`
+    : '';
   const notes = r.notes.length ? `<ul class="small notes">${r.notes.map((n) => `<li>${esc(n)}</li>`).join('')}</ul>` : '';
   const stepCount = r.steps ? (r.steps.match(/^# step \d+\//gm) ?? []).length : 0;
   const steps = r.steps
@@ -89,7 +91,9 @@ export function failureCards(checks: readonly CheckResult[]): { html: string; an
     const repro = f.reproduce
       ? reproBlock(f.reproduce, id)
       : `<p class="small">No command to replay: ${f.transport ? 'the target gave no answer to replay' : 'this failure was not judged on one recorded request'}.</p>`;
-    const exchanges = f.exchanges?.length ? `<details class="exchanges"><summary>${f.exchanges.length} recorded exchange(s)</summary>${f.exchanges.map(exchangeBlock).join('\n')}</details>` : '';
+    const exchanges = f.exchanges?.length
+      ? `<details class="exchanges"><summary>${f.exchanges.length} recorded exchange(s)</summary>${f.exchanges.map(exchangeBlock).join('\n')}</details>`
+      : '';
     return `<article class="failure" id="${id}" data-filterable>${head}<p class="msg">${esc(f.message)}</p>${diff}${repro}${exchanges}</article>`;
   });
   return { html: cards.join('\n'), anchors };

@@ -52,7 +52,9 @@ export function githubStepSummary(input: RunResults): string {
     `| ${s.passed} | ${s.failed} | ${s.partial} | ${s.skipped} | ${s.unverified} | ${s.notRun} | ${s.notCovered} | ${s.outOfScope} |`,
     '',
     `Checks: ${s.checks.passed} passed, ${s.checks.failed} failed, ${s.checks.skipped} skipped, ${s.checks.unverified} unverified, ${s.checks.notRun} not run.`,
-    ...(s.incompleteReasons.length && s.verdict !== 'CERTIFIED' ? ['', '**Not asserted, by reason:**', '', ...s.incompleteReasons.slice(0, 10).map((g) => `- ${g.requirements} — ${cell(g.reason)}`)] : []),
+    ...(s.incompleteReasons.length && s.verdict !== 'CERTIFIED'
+      ? ['', '**Not asserted, by reason:**', '', ...s.incompleteReasons.slice(0, 10).map((g) => `- ${g.requirements} — ${cell(g.reason)}`)]
+      : []),
   ];
   if (results.error) lines.push('', `**The run stopped:** ${cell(results.error.message)} (exit ${results.error.exitCode})`);
   const failures = failedChecks(results);

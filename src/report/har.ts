@@ -128,7 +128,12 @@ export class HarRecorder {
         httpVersion: 'HTTP/1.1',
         cookies: [],
         headers: headerList(ex.headers),
-        content: { size: byteLength(ex.bodyText), mimeType: contentType(ex.headers) ?? 'x-unknown', text: resBody.text, ...(resBody.comment ? { comment: resBody.comment } : {}) },
+        content: {
+          size: byteLength(ex.bodyText),
+          mimeType: contentType(ex.headers) ?? 'x-unknown',
+          text: resBody.text,
+          ...(resBody.comment ? { comment: resBody.comment } : {}),
+        },
         redirectURL: ex.headers['location'] ? mask(ex.headers['location']) : '',
         headersSize: -1,
         bodySize: byteLength(ex.bodyText),
@@ -140,7 +145,11 @@ export class HarRecorder {
     };
     if (reqBody !== undefined) {
       const b = this.body(reqBody);
-      entry.request.postData = { mimeType: contentType(ex.request.headers) ?? 'application/octet-stream', text: b.text, ...(b.comment ? { comment: b.comment } : {}) };
+      entry.request.postData = {
+        mimeType: contentType(ex.request.headers) ?? 'application/octet-stream',
+        text: b.text,
+        ...(b.comment ? { comment: b.comment } : {}),
+      };
     }
     if (meta.check !== undefined) entry._check = mask(meta.check);
     if (meta.suite !== undefined) entry._suite = meta.suite;

@@ -18,7 +18,9 @@ export function historyDir(reportsDir: string): string {
   return join(reportsDir, 'history');
 }
 
-export function latencyOf(results: Pick<RunResults, 'metrics'>): Record<string, { p50?: number; p90?: number; p95?: number; p99?: number; max?: number; count?: number }> | undefined {
+export function latencyOf(
+  results: Pick<RunResults, 'metrics'>,
+): Record<string, { p50?: number; p90?: number; p95?: number; p99?: number; max?: number; count?: number }> | undefined {
   const l = results.metrics?.latency;
   if (!l || typeof l !== 'object' || Array.isArray(l)) return undefined;
   return l as Record<string, { p95?: number }>;
@@ -54,7 +56,9 @@ export function appendHistory(reportsDir: string, results: RunResults): string {
 export function readHistory(reportsDir: string, limit = 30): HistoryRecord[] {
   let names: string[];
   try {
-    names = readdirSync(historyDir(reportsDir)).filter((n) => n.endsWith('.json')).sort();
+    names = readdirSync(historyDir(reportsDir))
+      .filter((n) => n.endsWith('.json'))
+      .sort();
   } catch {
     return [];
   }

@@ -43,7 +43,16 @@ function requirementRow(r: RequirementResult, anchors: Map<string, string>): str
 }
 
 function countStatuses(rs: RequirementResult[]): Record<RequirementResult['status'], number> {
-  const c: Record<RequirementResult['status'], number> = { passed: 0, failed: 0, partial: 0, skipped: 0, unverified: 0, not_run: 0, not_covered: 0, out_of_scope: 0 };
+  const c: Record<RequirementResult['status'], number> = {
+    passed: 0,
+    failed: 0,
+    partial: 0,
+    skipped: 0,
+    unverified: 0,
+    not_run: 0,
+    not_covered: 0,
+    out_of_scope: 0,
+  };
   for (const r of rs) c[r.status] = (c[r.status] ?? 0) + 1;
   return c;
 }
@@ -89,7 +98,9 @@ function observationGroups(results: RunResults): string {
       const distinct = values.length;
       // One reading across every observation: show it in the summary line, so the list reads without opening each group.
       const only = distinct === 1 ? ` · <code>${esc(values[0]!.length > 80 ? `${values[0]!.slice(0, 80)}…` : values[0])}</code>` : '';
-      const rows = os.map((o) => `<tr data-filterable><td>${esc(o.check ?? '')}</td><td><pre>${esc(show(o.value))}</pre></td><td>${esc(o.note ?? '')}</td></tr>`).join('');
+      const rows = os
+        .map((o) => `<tr data-filterable><td>${esc(o.check ?? '')}</td><td><pre>${esc(show(o.value))}</pre></td><td>${esc(o.note ?? '')}</td></tr>`)
+        .join('');
       return `<details class="section obs" data-rows><summary><code>${esc(topic)}</code> <span class="small">${esc(service)} · ${os.length} observation${os.length === 1 ? '' : 's'} · ${distinct} distinct value${distinct === 1 ? '' : 's'}${only}</span></summary><table class="obs"><thead><tr><th>check</th><th>value</th><th>note</th></tr></thead><tbody>${rows}</tbody></table></details>`;
     })
     .join('\n');
@@ -117,13 +128,21 @@ function notAsserted(results: RunResults): string {
     .map((g) => {
       const list = ids.get(g.reason);
       // Ids only where this grouping matches the verdict's count exactly.
-      const named = list && list.length === g.requirements ? ` <span class="small">${list.map((id) => `<a href="#${esc(id)}"><code>${esc(id)}</code></a>`).join(' ')}</span>` : '';
+      const named =
+        list && list.length === g.requirements
+          ? ` <span class="small">${list.map((id) => `<a href="#${esc(id)}"><code>${esc(id)}</code></a>`).join(' ')}</span>`
+          : '';
       return `<li data-filterable><b>${g.requirements}</b> — ${esc(g.reason)}${named}</li>`;
     })
     .join('')}</ul>`;
 }
 
-const KINDS_OF: Record<string, readonly string[]> = { conformance: ['conformance'], load: ['load'], chaos: ['chaos'], certify: ['conformance', 'load', 'chaos'] };
+const KINDS_OF: Record<string, readonly string[]> = {
+  conformance: ['conformance'],
+  load: ['load'],
+  chaos: ['chaos'],
+  certify: ['conformance', 'load', 'chaos'],
+};
 
 /** What this run did not cover, beyond depth: suite kinds its command does not run, requirements --service/--grep left out. */
 export function scopeNotes(results: RunResults): string[] {
@@ -141,7 +160,11 @@ export function scopeNotes(results: RunResults): string[] {
     const all = inKinds.filter((r) => r.service === service);
     const left = all.filter((r) => !present.has(r.id)).length;
     if (!all.length || !left || results.requirements.length === 0) continue;
-    notes.push(left === all.length ? `${service === 'gate' ? 'Gate' : 'pools'}: not selected (--service)` : `${service === 'gate' ? 'Gate' : 'pools'}: ${left} of ${all.length} requirements not selected (--grep)`);
+    notes.push(
+      left === all.length
+        ? `${service === 'gate' ? 'Gate' : 'pools'}: not selected (--service)`
+        : `${service === 'gate' ? 'Gate' : 'pools'}: ${left} of ${all.length} requirements not selected (--grep)`,
+    );
   }
   return notes;
 }
@@ -159,9 +182,18 @@ function bannerHtml(results: RunResults): string {
   const v = bannerOf(results);
   const s = results.summary;
   const facts: [string, string][] = [
-    ['depth', results.depth === 'full' ? '--depth full: every real-time window and the whole retry schedule' : '--depth quick: the long real-time windows need --depth full'],
+    [
+      'depth',
+      results.depth === 'full'
+        ? '--depth full: every real-time window and the whole retry schedule'
+        : '--depth quick: the long real-time windows need --depth full',
+    ],
     ['time', timeScaleNote(s) ?? 'real time: the target declares no time scale'],
-    ['out of scope', [...(s.outOfScope ? [`${s.outOfScope} requirements that need --depth full`] : []), ...scopeNotes(results)].join('; ') || 'nothing: every requirement of the catalogue was in scope'],
+    [
+      'out of scope',
+      [...(s.outOfScope ? [`${s.outOfScope} requirements that need --depth full`] : []), ...scopeNotes(results)].join('; ') ||
+        'nothing: every requirement of the catalogue was in scope',
+    ],
     ['target', `${results.profile.name} · rampart ${results.tool?.version ?? ''} · spec ${results.environment?.specVersion ?? '?'}`],
   ];
   const stop = results.interrupted
@@ -177,7 +209,10 @@ function specMapSection(results: RunResults): string {
   const status = new Map(results.requirements.map((r) => [r.id, r.status]));
   const map = buildSpecMap();
   return ['gate', 'pools']
-    .map((spec) => `<details class="section"><summary><b>${spec === 'gate' ? 'Gate' : 'Pools'} spec</b></summary>${specMapHtml(map, spec as 'gate' | 'pools', (id) => status.get(id))}</details>`)
+    .map(
+      (spec) =>
+        `<details class="section"><summary><b>${spec === 'gate' ? 'Gate' : 'Pools'} spec</b></summary>${specMapHtml(map, spec as 'gate' | 'pools', (id) => status.get(id))}</details>`,
+    )
     .join('\n');
 }
 

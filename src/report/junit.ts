@@ -38,7 +38,12 @@ function testcase(c: CheckResult): string {
       f?.requestId ? `request id: ${f.requestId}` : '',
       ...(f?.exchanges ?? []).map((x) => `${x.method} ${x.url} → ${x.status ?? x.error ?? 'no response'}${x.requestId ? ` (request id ${x.requestId})` : ''}`),
     ].filter(Boolean);
-    const msg = [f?.message ?? 'failed', f?.expected !== undefined ? `expected ${f.expected}` : '', f?.actual !== undefined ? `actual ${f.actual}` : '', f?.requestId ? `request id ${f.requestId}` : '']
+    const msg = [
+      f?.message ?? 'failed',
+      f?.expected !== undefined ? `expected ${f.expected}` : '',
+      f?.actual !== undefined ? `actual ${f.actual}` : '',
+      f?.requestId ? `request id ${f.requestId}` : '',
+    ]
       .filter(Boolean)
       .join(' · ');
     body += `      <failure message="${xmlEscape(msg)}" type="AssertionError">${xmlEscape(lines.join('\n'))}</failure>\n`;
@@ -75,7 +80,7 @@ export function toJunit(results: RunResults): string {
   const total = results.checks.length + (results.error ? 1 : 0);
   const failures = results.checks.filter((c) => c.status === 'failed').length;
   const skipped = results.checks.filter((c) => c.status !== 'passed' && c.status !== 'failed').length;
-  const time = (Date.parse(results.finishedAt) - Date.parse(results.startedAt)) || 0;
+  const time = Date.parse(results.finishedAt) - Date.parse(results.startedAt) || 0;
   return (
     `<?xml version="1.0" encoding="UTF-8"?>\n` +
     `<testsuites name="rampart ${xmlEscape(results.command)} ${xmlEscape(results.runId)}" tests="${total}" failures="${failures}" errors="${results.error ? 1 : 0}" skipped="${skipped}" time="${secs(time)}">\n` +

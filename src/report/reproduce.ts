@@ -66,7 +66,12 @@ function normalise(x: Exchange | ExchangeRecord): Request {
 }
 
 function envName(s: string): string {
-  return s.toUpperCase().replace(/[^A-Z0-9]+/g, '_').replace(/^_+|_+$/g, '') || 'PARTNER';
+  return (
+    s
+      .toUpperCase()
+      .replace(/[^A-Z0-9]+/g, '_')
+      .replace(/^_+|_+$/g, '') || 'PARTNER'
+  );
 }
 
 /** The placeholder for a credential the profile holds literally (or a report already masked). */
@@ -100,7 +105,8 @@ export function curlFor(record: Exchange | ExchangeRecord, ctx: ReproduceContext
       return { lit };
     });
     if (masked && !req.redacted) notes.push(`the ${where} held a secret rampart cannot name (masked as [redacted]): put its value back before running`);
-    if (req.redacted && /\[redacted\]/.test(out.map((p) => ('lit' in p ? p.lit : '')).join(''))) notes.push(`the ${where} was masked in the report ([redacted]): put the value back before running`);
+    if (req.redacted && /\[redacted\]/.test(out.map((p) => ('lit' in p ? p.lit : '')).join('')))
+      notes.push(`the ${where} was masked in the report ([redacted]): put the value back before running`);
     return out;
   };
 
@@ -130,7 +136,10 @@ export function curlFor(record: Exchange | ExchangeRecord, ctx: ReproduceContext
   for (const [name, value] of Object.entries(req.headers)) {
     const lower = name.toLowerCase();
     if (DROP_HEADERS.has(lower)) continue;
-    const word = lower === 'authorization' || lower === 'x-embed-token' || lower === 'proxy-authorization' ? credential(name, value) : [{ lit: `${name}: ` }, ...pieces(value, `${name} header`)];
+    const word =
+      lower === 'authorization' || lower === 'x-embed-token' || lower === 'proxy-authorization'
+        ? credential(name, value)
+        : [{ lit: `${name}: ` }, ...pieces(value, `${name} header`)];
     lines.push(`-H ${shellWord(word)}`);
   }
 

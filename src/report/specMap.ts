@@ -66,7 +66,10 @@ export function buildSpecMap(catalogue: readonly Requirement[] = CATALOGUE): Spe
     }
   }
   for (const r of catalogue) for (const a of r.anchors) if (!used.has(`anchor:${r.id}:${normalise(a)}`)) dangling.push({ what: `${r.id} anchor`, quote: a });
-  for (const [key, list] of [['notShown', NOT_SHOWN], ['notTestable', NOT_TESTABLE]] as const)
+  for (const [key, list] of [
+    ['notShown', NOT_SHOWN],
+    ['notTestable', NOT_TESTABLE],
+  ] as const)
     for (const x of list) if (!used.has(`${key}:${x.spec}:${x.quote}`)) dangling.push({ what: `${key} (${x.spec})`, quote: x.quote });
   return { passages: all, counts, bySection, dangling };
 }
@@ -82,7 +85,8 @@ export function formatSpecMap(m: SpecMap): string {
   for (const spec of ['gate', 'pools'] as const) {
     const c = m.counts[spec];
     lines.push(`${spec}: ${c.tested} tested, ${c.notShown} not shown, ${c.notTestable} not testable, ${c.unaccounted} unaccounted`);
-    for (const [section, s] of Object.entries(m.bySection[spec])) lines.push(`  ${section}: ${s.tested} tested · ${s.notShown} not shown · ${s.notTestable} not testable · ${s.unaccounted} unaccounted`);
+    for (const [section, s] of Object.entries(m.bySection[spec]))
+      lines.push(`  ${section}: ${s.tested} tested · ${s.notShown} not shown · ${s.notTestable} not testable · ${s.unaccounted} unaccounted`);
   }
   const un = m.passages.filter((p) => p.state === 'unaccounted');
   if (un.length) {
@@ -135,7 +139,9 @@ export function specMapHtml(m: SpecMap, spec: SpecName, status: (id: string) => 
     return `ps s-${p.state}${tone}`;
   };
   const title = (p: MappedPassage) =>
-    p.state === 'tested' ? `tested by ${p.requirements.map((id) => `${id}${status(id) ? ` (${status(id)})` : ''}`).join(', ')}` : `${LABEL[p.state]}${p.reason ? `: ${p.reason}` : ''}`;
+    p.state === 'tested'
+      ? `tested by ${p.requirements.map((id) => `${id}${status(id) ? ` (${status(id)})` : ''}`).join(', ')}`
+      : `${LABEL[p.state]}${p.reason ? `: ${p.reason}` : ''}`;
   const refs = (p: MappedPassage) =>
     p.requirements.length ? `<span class="refs">${p.requirements.map((id) => `<a href="#${esc(id)}">${esc(id)}</a>`).join(' ')}</span>` : '';
   let offset = 0;
@@ -147,7 +153,9 @@ export function specMapHtml(m: SpecMap, spec: SpecName, status: (id: string) => 
   const spans = (line: number, body: string) => {
     const ps = byLine.get(line);
     if (!ps) return inline(body);
-    return ps.map((p) => `<span class="${cls(p)}" id="${esc(p.id.replace(/[:.]/g, '-'))}" title="${esc(title(p))}">${inline(p.text)}</span>${refs(p)}`).join(' ');
+    return ps
+      .map((p) => `<span class="${cls(p)}" id="${esc(p.id.replace(/[:.]/g, '-'))}" title="${esc(title(p))}">${inline(p.text)}</span>${refs(p)}`)
+      .join(' ');
   };
   const out: string[] = [];
   const render = (toks: Token[]) => {
@@ -171,7 +179,9 @@ export function specMapHtml(m: SpecMap, spec: SpecName, status: (id: string) => 
           const cells = row.map((c) => `<td>${inline(c.text)}</td>`).join('');
           return p ? `<tr class="${cls(p)}" title="${esc(title(p))}">${cells}<td>${refs(p)}</td></tr>` : `<tr>${cells}<td></td></tr>`;
         });
-        out.push(`<table><thead><tr>${tbl.header.map((c) => `<th>${inline(c.text)}</th>`).join('')}<th>requirements</th></tr></thead><tbody>${rows.join('')}</tbody></table>`);
+        out.push(
+          `<table><thead><tr>${tbl.header.map((c) => `<th>${inline(c.text)}</th>`).join('')}<th>requirements</th></tr></thead><tbody>${rows.join('')}</tbody></table>`,
+        );
       }
     }
   };

@@ -18,7 +18,11 @@ export interface ScopeOptions {
 const NOT_ASSERTED: readonly CheckResult['status'][] = ['skipped', 'unverified', 'not_run'];
 
 /** A requirement's status from the checks naming it. */
-export function requirementStatus(r: Pick<Requirement, 'depth'>, checks: readonly CheckResult[], depth: 'quick' | 'full'): { status: RequirementStatus; reason?: string; missingParts?: string[] } {
+export function requirementStatus(
+  r: Pick<Requirement, 'depth'>,
+  checks: readonly CheckResult[],
+  depth: 'quick' | 'full',
+): { status: RequirementStatus; reason?: string; missingParts?: string[] } {
   if (r.depth === 'full' && depth === 'quick') return { status: 'out_of_scope', reason: 'needs --depth full (a long real-time window)' };
   if (checks.length === 0) return { status: 'not_covered', reason: 'no check names this requirement' };
   if (checks.some((c) => c.status === 'failed')) return { status: 'failed' };
@@ -29,7 +33,11 @@ export function requirementStatus(r: Pick<Requirement, 'depth'>, checks: readonl
   if (passed.length > 0) return { status: 'partial', reason: `${rest.length} of ${checks.length} checks did not run to the end`, missingParts: parts };
   const first = (s: CheckResult['status']) => rest.find((c) => c.status === s);
   const chosen = first('unverified') ?? first('not_run') ?? rest[0]!;
-  return { status: chosen.status === 'unverified' ? 'unverified' : chosen.status === 'not_run' ? 'not_run' : 'skipped', reason: chosen.reason, missingParts: parts.length > 1 ? parts : undefined };
+  return {
+    status: chosen.status === 'unverified' ? 'unverified' : chosen.status === 'not_run' ? 'not_run' : 'skipped',
+    reason: chosen.reason,
+    missingParts: parts.length > 1 ? parts : undefined,
+  };
 }
 
 /** Requirement results from the catalogue: every entry in scope, covered or not. */
@@ -62,7 +70,11 @@ function count<T extends string>(xs: readonly { status: string }[], s: T): numbe
 }
 
 /** The headline and its one-line explanation. */
-export function verdictOf(results: Pick<RunResults, 'requirements' | 'error' | 'interrupted'>): { verdict: Verdict; line: string; reasons: Summary['incompleteReasons'] } {
+export function verdictOf(results: Pick<RunResults, 'requirements' | 'error' | 'interrupted'>): {
+  verdict: Verdict;
+  line: string;
+  reasons: Summary['incompleteReasons'];
+} {
   const reqs = results.requirements;
   const failed = count(reqs, 'failed');
   const inScope = reqs.filter((r) => r.status !== 'out_of_scope');
@@ -73,13 +85,25 @@ export function verdictOf(results: Pick<RunResults, 'requirements' | 'error' | '
     groups.set(reason, (groups.get(reason) ?? 0) + 1);
   }
   const reasons = [...groups].map(([reason, requirements]) => ({ reason, requirements })).sort((a, b) => b.requirements - a.requirements);
-  if (results.interrupted) return { verdict: 'INTERRUPTED', line: `interrupted by ${results.interrupted.signal}: ${failed} failed, ${notAsserted.length} requirements not asserted`, reasons };
+  if (results.interrupted)
+    return {
+      verdict: 'INTERRUPTED',
+      line: `interrupted by ${results.interrupted.signal}: ${failed} failed, ${notAsserted.length} requirements not asserted`,
+      reasons,
+    };
   if (failed > 0) return { verdict: 'NOT CERTIFIED', line: `${failed} requirement${failed === 1 ? '' : 's'} failed`, reasons };
   if (results.error) return { verdict: 'INCOMPLETE', line: `the run stopped: ${results.error.message}`, reasons };
   if (inScope.length === 0) return { verdict: 'INCOMPLETE', line: 'no requirement was in scope', reasons };
   if (notAsserted.length > 0) {
-    const top = reasons.slice(0, 3).map((g) => `${g.requirements} ${g.reason}`).join('; ');
-    return { verdict: 'INCOMPLETE', line: `${notAsserted.length} of ${inScope.length} requirements in scope were not asserted (${top}${reasons.length > 3 ? '; …' : ''})`, reasons };
+    const top = reasons
+      .slice(0, 3)
+      .map((g) => `${g.requirements} ${g.reason}`)
+      .join('; ');
+    return {
+      verdict: 'INCOMPLETE',
+      line: `${notAsserted.length} of ${inScope.length} requirements in scope were not asserted (${top}${reasons.length > 3 ? '; …' : ''})`,
+      reasons,
+    };
   }
   return { verdict: 'CERTIFIED', line: `all ${inScope.length} requirements in scope passed`, reasons };
 }
@@ -124,7 +148,9 @@ export function summarize(results: Omit<RunResults, 'summary'>, timeScales?: { r
 export function timeScaleNote(s: Summary): string | undefined {
   const t = s.timeScales;
   if (!t) return undefined;
-  const parts = [t.retryScale !== 1 ? `retry schedule ×${t.retryScale}` : '', t.rateWindowScale !== 1 ? `rate windows ×${t.rateWindowScale}` : ''].filter(Boolean);
+  const parts = [t.retryScale !== 1 ? `retry schedule ×${t.retryScale}` : '', t.rateWindowScale !== 1 ? `rate windows ×${t.rateWindowScale}` : ''].filter(
+    Boolean,
+  );
   return parts.length ? `time-scaled: ${parts.join(', ')}` : undefined;
 }
 

@@ -13,7 +13,10 @@ import { isProbablyText, listFiles, maskAuthorizationBearer, scanDir, scanText }
 
 /** Sortable, filesystem-safe, unique: 20261123T031500Z-ab12. */
 export function newRunId(at: Date = new Date()): string {
-  const stamp = at.toISOString().replace(/\.\d{3}Z$/, 'Z').replace(/[-:]/g, '');
+  const stamp = at
+    .toISOString()
+    .replace(/\.\d{3}Z$/, 'Z')
+    .replace(/[-:]/g, '');
   return `${stamp}-${randomBytes(2).toString('hex')}`;
 }
 
@@ -57,8 +60,20 @@ export function pointLatest(reportsDir: string, runDir: string): void {
  * A second Ctrl-C: write what is known at once, synchronously (results.json and
  * a minimal report.html), so the run directory `latest` points at is never empty.
  */
-export function writeRunEmergency(runDir: string, partial: Omit<RunResults, 'summary'> & { summary?: RunResults['summary'] }, checks: RunResults['checks']): void {
-  const body = { ...partial, checks, summary: { verdict: 'INTERRUPTED', verdictLine: 'interrupted twice: the run exited at once; only finished checks are listed', checks: { total: checks.length } } };
+export function writeRunEmergency(
+  runDir: string,
+  partial: Omit<RunResults, 'summary'> & { summary?: RunResults['summary'] },
+  checks: RunResults['checks'],
+): void {
+  const body = {
+    ...partial,
+    checks,
+    summary: {
+      verdict: 'INTERRUPTED',
+      verdictLine: 'interrupted twice: the run exited at once; only finished checks are listed',
+      checks: { total: checks.length },
+    },
+  };
   const text = mask(JSON.stringify(redactDeep(body), null, 2) + '\n');
   if (scanText(text).length) return;
   writeFileSync(join(runDir, 'results.json'), text);

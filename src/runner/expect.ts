@@ -46,7 +46,7 @@ export class CheckNotRun extends Error {
 export function show(v: unknown, max = 400): string {
   let s: string;
   try {
-    s = typeof v === 'string' ? JSON.stringify(v) : JSON.stringify(v) ?? String(v);
+    s = typeof v === 'string' ? JSON.stringify(v) : (JSON.stringify(v) ?? String(v));
   } catch {
     s = String(v);
   }

@@ -32,7 +32,9 @@ export class Health {
     if (this.streak >= this.threshold) {
       this.down = true;
       const since = new Date(this.streakStartedAt).toISOString();
-      const last = this.lastAnswerAt ? `the last answer came at ${new Date(this.lastAnswerAt).toISOString()}${this.lastAnswer ? ` (${this.lastAnswer})` : ''}` : 'no request was ever answered';
+      const last = this.lastAnswerAt
+        ? `the last answer came at ${new Date(this.lastAnswerAt).toISOString()}${this.lastAnswer ? ` (${this.lastAnswer})` : ''}`
+        : 'no request was ever answered';
       this.onDown(
         `${this.streak} requests in a row got no answer since ${since} (last: ${e.message}); ${last} — check that the target is up, then rerun (or --resume the run)`,
       );

@@ -74,7 +74,9 @@ export function scheduleKinds(profile: Profile, kinds: KindName[]): Schedule {
   return {
     groups,
     ...(shared.length
-      ? { why: `${shared.join(' and ')} share${shared.length === 1 ? 's' : ''} partners with an earlier kind (reserve partners with reservedFor: "chaos" / "load" to run them at once), so the kinds run one after another` }
+      ? {
+          why: `${shared.join(' and ')} share${shared.length === 1 ? 's' : ''} partners with an earlier kind (reserve partners with reservedFor: "chaos" / "load" to run them at once), so the kinds run one after another`,
+        }
       : {}),
   };
 }

@@ -45,7 +45,9 @@ export async function loadSuites(kind: CheckKind, service?: Service): Promise<Lo
     const dir = join(ROOT, kind, svc);
     let files: string[];
     try {
-      files = readdirSync(dir).filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts')).sort();
+      files = readdirSync(dir)
+        .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))
+        .sort();
     } catch {
       continue;
     }
@@ -156,7 +158,8 @@ export async function runChecks(opts: RunChecksOptions): Promise<ChecksOutcome> 
   const poolsPacer = new Pacer({ paceWindows: false });
   const limits = clientLimits(profile.harness);
   const ownReceiver = !opts.receiver;
-  const receiver = opts.receiver ?? (await startReceiver({ host: profile.webhooks.listenHost, port: profile.webhooks.listenPort, publicUrl: profile.webhooks.publicUrl }));
+  const receiver =
+    opts.receiver ?? (await startReceiver({ host: profile.webhooks.listenHost, port: profile.webhooks.listenPort, publicUrl: profile.webhooks.publicUrl }));
   const partners = opts.partners ?? { gate: profile.gate.partners, pools: profile.pools?.partners ?? [] };
   const run: RunResources = {
     profile,
@@ -291,7 +294,15 @@ export async function runChecks(opts: RunChecksOptions): Promise<ChecksOutcome> 
           health.answered();
           const auth = ex.request.headers['authorization'] ?? '';
           const credential = /^Bearer sk_/.test(auth) ? 'secret' : /^Bearer pk_/.test(auth) ? 'publishable' : 'none';
-          stats.requests.push({ service: svc, label, credential, method: ex.request.method, path: pathBelowBase(ex.request.url, baseUrl), at: ex.startedAt, check: check.name });
+          stats.requests.push({
+            service: svc,
+            label,
+            credential,
+            method: ex.request.method,
+            path: pathBelowBase(ex.request.url, baseUrl),
+            at: ex.startedAt,
+            check: check.name,
+          });
           opts.onExchange?.(ex, check.name);
         },
         onTransportError: (e) => health.failed(e),
@@ -363,9 +374,13 @@ export async function runChecks(opts: RunChecksOptions): Promise<ChecksOutcome> 
     const started = Date.now();
     progress.checkStarted(check.name);
     const aborted = new Promise<never>((_, reject) => {
-      controller.signal.addEventListener('abort', () => reject(expired ? new CheckFailed(expired) : new CheckNotRun(String(controller.signal.reason ?? 'the run stopped'))), {
-        once: true,
-      });
+      controller.signal.addEventListener(
+        'abort',
+        () => reject(expired ? new CheckFailed(expired) : new CheckNotRun(String(controller.signal.reason ?? 'the run stopped'))),
+        {
+          once: true,
+        },
+      );
     });
     aborted.catch(() => undefined);
     let result: CheckResult;
@@ -384,13 +399,18 @@ export async function runChecks(opts: RunChecksOptions): Promise<ChecksOutcome> 
       if (e instanceof CheckSkipped) result = { ...base, status: 'skipped', reason: e.reason, durationMs };
       else if (e instanceof CheckUnverified) result = { ...base, status: 'unverified', reason: e.reason, durationMs };
       else if (e instanceof TransportError && e.kind === 'rate-limited') result = { ...base, status: 'not_run', reason: e.message, durationMs };
-      else if (e instanceof CheckNotRun || (!expired && stop.signal.aborted)) result = { ...base, status: 'not_run', reason: String(stop.signal.reason ?? (e as Error).message), durationMs };
+      else if (e instanceof CheckNotRun || (!expired && stop.signal.aborted))
+        result = { ...base, status: 'not_run', reason: String(stop.signal.reason ?? (e as Error).message), durationMs };
       else {
         const failure = toFailure(e, exchanges, check);
         const failing = (e instanceof CheckFailed ? e.details.exchange : undefined) ?? exchanges.at(-1);
         if (failing && opts.reproduce) {
           try {
-            failure.reproduce = opts.reproduce(failing, exchanges.slice(0, exchanges.indexOf(failing) >= 0 ? exchanges.indexOf(failing) : exchanges.length).slice(-5), check.name);
+            failure.reproduce = opts.reproduce(
+              failing,
+              exchanges.slice(0, exchanges.indexOf(failing) >= 0 ? exchanges.indexOf(failing) : exchanges.length).slice(-5),
+              check.name,
+            );
           } catch {
             /* a reproduction that cannot be built must not hide the failure */
           }
@@ -449,7 +469,10 @@ function orderChecks(selected: { suite: LoadedSuite; check: CheckDef }[], kind: 
   const wait = (s: { suite: LoadedSuite; check: CheckDef }) => cal[checkKey(kind, s.suite.file, s.check.name)]?.targetWaitMs ?? 0;
   const rank = (s: { suite: LoadedSuite; check: CheckDef }) => (s.check.late ? 2 : exclusive(s.check) ? 0 : 1);
   // A stable sort keeps the declared order among equals.
-  return selected.map((s, i) => ({ s, i })).sort((a, b) => rank(a.s) - rank(b.s) || wait(b.s) - wait(a.s) || a.i - b.i).map((x) => x.s);
+  return selected
+    .map((s, i) => ({ s, i }))
+    .sort((a, b) => rank(a.s) - rank(b.s) || wait(b.s) - wait(a.s) || a.i - b.i)
+    .map((x) => x.s);
 }
 
 function toFailure(e: unknown, exchanges: Exchange[], check: CheckDef): NonNullable<CheckResult['failure']> {

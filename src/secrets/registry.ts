@@ -64,7 +64,10 @@ export function formsOf(value: string): Map<string, string> {
   };
   const encoded = encodeURIComponent(core);
   add(encoded, 'URL-encoded');
-  add(encoded.replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase()), 'URL-encoded');
+  add(
+    encoded.replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase()),
+    'URL-encoded',
+  );
   add(new URLSearchParams({ v: core }).toString().slice(2), 'URL-encoded');
   for (const b64 of base64Cores(core)) {
     add(b64, 'base64');

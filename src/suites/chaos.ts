@@ -51,17 +51,24 @@ export const chaos: SuiteKind = {
         done: ctx.done,
         onResult: ctx.onResult,
         onExchange: ctx.onExchange,
-      reproduce: ctx.reproduce,
+        reproduce: ctx.reproduce,
         onOutage: ctx.onOutage,
-      onRateLimited: ctx.onRateLimited,
+        onRateLimited: ctx.onRateLimited,
         partners: ctx.partners,
         pacer: ctx.pacer,
-      receiver: ctx.receiver,
+        receiver: ctx.receiver,
         prepare: (run) => installChaos(run, tp),
       });
       // Retry gaps measured by chaos checks feed the report's schedule chart.
       const gaps = out.observations.filter((o) => o.topic === 'retry-gap').map((o) => ({ check: o.check, ...(o.value as object) }));
-      return { checks: out.checks, observations: out.observations, metrics: gaps.length ? { retryGaps: gaps } : {}, stats: out.stats, ...(out.outage ? { outage: out.outage } : {}), ...(out.rateLimited ? { rateLimited: out.rateLimited } : {}) };
+      return {
+        checks: out.checks,
+        observations: out.observations,
+        metrics: gaps.length ? { retryGaps: gaps } : {},
+        stats: out.stats,
+        ...(out.outage ? { outage: out.outage } : {}),
+        ...(out.rateLimited ? { rateLimited: out.rateLimited } : {}),
+      };
     } finally {
       await tp.close();
     }

@@ -29,6 +29,13 @@ export const conformance: SuiteKind = {
       pacer: ctx.pacer,
       receiver: ctx.receiver,
     });
-    return { checks: out.checks, observations: out.observations, metrics: {}, stats: out.stats, ...(out.outage ? { outage: out.outage } : {}), ...(out.rateLimited ? { rateLimited: out.rateLimited } : {}) };
+    return {
+      checks: out.checks,
+      observations: out.observations,
+      metrics: {},
+      stats: out.stats,
+      ...(out.outage ? { outage: out.outage } : {}),
+      ...(out.rateLimited ? { rateLimited: out.rateLimited } : {}),
+    };
   },
 };

@@ -247,10 +247,13 @@ export async function startReceiver(opts: ReceiverOptions): Promise<WebhookRecei
           match,
           resolve,
           reject,
-          timer: setTimeout(() => {
-            waiters.delete(w);
-            reject(new Error(`no matching webhook for ${name} within ${timeoutMs} ms`));
-          }, Math.max(0, timeoutMs)),
+          timer: setTimeout(
+            () => {
+              waiters.delete(w);
+              reject(new Error(`no matching webhook for ${name} within ${timeoutMs} ms`));
+            },
+            Math.max(0, timeoutMs),
+          ),
         };
         waiters.add(w);
       });

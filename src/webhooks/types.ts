@@ -3,10 +3,7 @@
 // events are attributed without trusting the payload.
 
 /** What the receiver answers for an attempt. 'hang' never answers (until the sender gives up). */
-export type ReceiverBehaviour =
-  | { kind: 'status'; status: number }
-  | { kind: 'hang' }
-  | { kind: 'delay'; ms: number; status: number };
+export type ReceiverBehaviour = { kind: 'status'; status: number } | { kind: 'hang' } | { kind: 'delay'; ms: number; status: number };
 
 export interface ReceivedEvent {
   partnerName: string;

@@ -49,7 +49,8 @@ export function verifyGateSignature(opts: VerifyOptions): VerifyResult {
   const t = Number(tRaw);
   if (v1.length === 0) return { ok: false, reason: 'signature header has no v1=', t };
   if (opts.secrets.length === 0) return { ok: false, reason: 'no signing secret to verify with', t };
-  if (Math.abs(opts.nowSeconds - t) > tolerance) return { ok: false, reason: `timestamp t=${t} is ${opts.nowSeconds - t} s from now (tolerance ${tolerance} s)`, t };
+  if (Math.abs(opts.nowSeconds - t) > tolerance)
+    return { ok: false, reason: `timestamp t=${t} is ${opts.nowSeconds - t} s from now (tolerance ${tolerance} s)`, t };
   for (const secret of opts.secrets) {
     // The signed string uses t exactly as sent (leading zeros included).
     const expected = Buffer.from(hmacHex(secret, tRaw, opts.rawBody), 'utf8');

@@ -35,20 +35,33 @@ export async function expectAccountBlocked(t: CheckTools, actor: RailVolumeCapAc
     const flag = (ex.json as { account_blocked?: unknown }).account_blocked;
     if (byPaid === byBound && byPaid !== 0) {
       const past = byPaid > 0;
-      t.expect.equal(flag, past ? true : undefined, past ? `the pay-out that takes the user to ${nextPaid} (cap ${actor.cap}) carries account_blocked true` : `account_blocked is absent while the user stays under the cap (${nextPaid} of ${actor.cap})`, {
-        requirement: R,
-        exchange: ex,
-      });
+      t.expect.equal(
+        flag,
+        past ? true : undefined,
+        past
+          ? `the pay-out that takes the user to ${nextPaid} (cap ${actor.cap}) carries account_blocked true`
+          : `account_blocked is absent while the user stays under the cap (${nextPaid} of ${actor.cap})`,
+        {
+          requirement: R,
+          exchange: ex,
+        },
+      );
     } else {
       // The readings disagree (or the total sits exactly at the cap): both answers are documented readings.
       t.expect.that(flag === undefined || flag === true, 'account_blocked, when present, is true', { requirement: R, actual: flag, exchange: ex });
-      t.observe('gate-rail-volume-reading', { paid: nextPaid, bound: nextBound, cap: actor.cap, account_blocked: flag ?? null }, 'which volume the cap counts is not shown');
+      t.observe(
+        'gate-rail-volume-reading',
+        { paid: nextPaid, bound: nextBound, cap: actor.cap, account_blocked: flag ?? null },
+        'which volume the cap counts is not shown',
+      );
     }
     paid = nextPaid;
     bound = nextBound;
     if (flag === true) return expectNextRailRefused(t, actor, user, amount, R);
   }
-  t.unverified(`${PAY_OUTS} pay-outs (${paid} paid, ${bound} bound) did not take the user past the declared cap ${actor.cap} under both readings: the blocking rail was not reached`);
+  t.unverified(
+    `${PAY_OUTS} pay-outs (${paid} paid, ${bound} bound) did not take the user past the declared cap ${actor.cap} under both readings: the blocking rail was not reached`,
+  );
 }
 
 /** The blocked user's next rail: refused (4xx) at the quote lock or at the pay-out. */
@@ -62,8 +75,15 @@ async function expectNextRailRefused(t: CheckTools, actor: RailVolumeCapActor, u
     return;
   }
   const quoteId = pick(locked.exchange.json, tpl.extract?.id ?? 'id');
-  t.expect.that(typeof quoteId === 'string' && quoteId.length > 0, "the blocked user's quote lock either is refused or names a quote", { requirement: R, exchange: locked.exchange });
+  t.expect.that(typeof quoteId === 'string' && quoteId.length > 0, "the blocked user's quote lock either is refused or names a quote", {
+    requirement: R,
+    exchange: locked.exchange,
+  });
   const ex = await payOut(actor, { gate_session_id: session.id, quote_id: quoteId });
-  t.expect.that(ex.status >= 400 && ex.status < 500, "the blocked user's next pay-out is refused (4xx): the account is blocked for future rails", { requirement: R, actual: `${ex.status} ${ex.bodyText.slice(0, 160)}`, exchange: ex });
+  t.expect.that(ex.status >= 400 && ex.status < 500, "the blocked user's next pay-out is refused (4xx): the account is blocked for future rails", {
+    requirement: R,
+    actual: `${ex.status} ${ex.bodyText.slice(0, 160)}`,
+    exchange: ex,
+  });
   t.observe('gate-blocked-account-refused-at', `pay-out ${ex.status} ${String((ex.json as { code?: unknown } | undefined)?.code ?? '')}`);
 }

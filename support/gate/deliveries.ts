@@ -85,7 +85,12 @@ export interface TestEvent {
  * answers its attempts with `answers` (then 200). The programme is set before
  * the POST: the first attempt may arrive before the response does.
  */
-export async function programmedTestEvent(t: CheckTools, actor: GateWebhookActor, answers: ReceiverBehaviour[], requirement: RequirementId): Promise<TestEvent> {
+export async function programmedTestEvent(
+  t: CheckTools,
+  actor: GateWebhookActor,
+  answers: ReceiverBehaviour[],
+  requirement: RequirementId,
+): Promise<TestEvent> {
   const before = new Set(actor.hooks.attempts().map((e) => e.eventId));
   const isMine = (e: { eventId?: string; eventType?: string }) => e.eventType === 'webhook.test' && !before.has(e.eventId);
   actor.hooks.program(answers, isMine);
@@ -96,7 +101,14 @@ export async function programmedTestEvent(t: CheckTools, actor: GateWebhookActor
 }
 
 /** Wait until the receiver has seen `n` attempts of the event; fails the check naming `requirement` otherwise. */
-export async function waitForAttempts(t: CheckTools, ev: TestEvent, n: number, timeoutMs: number, requirement: RequirementId, why: string): Promise<ReceivedEvent[]> {
+export async function waitForAttempts(
+  t: CheckTools,
+  ev: TestEvent,
+  n: number,
+  timeoutMs: number,
+  requirement: RequirementId,
+  why: string,
+): Promise<ReceivedEvent[]> {
   try {
     await ev.actor.hooks.waitFor(() => ev.attempts().length >= n, timeoutMs, `attempt ${n} of ${ev.delivery.event_id}`, requirement);
   } catch {
@@ -117,7 +129,12 @@ export async function quietFor(t: CheckTools, ev: TestEvent, ms: number, label: 
 }
 
 /** The delivery as GET /webhooks/deliveries lists it (searched page by page). */
-export async function listedDelivery(t: CheckTools, actor: GateWebhookActor, id: string, requirement: RequirementId): Promise<{ delivery: Delivery; exchange: Exchange }> {
+export async function listedDelivery(
+  t: CheckTools,
+  actor: GateWebhookActor,
+  id: string,
+  requirement: RequirementId,
+): Promise<{ delivery: Delivery; exchange: Exchange }> {
   let last: Exchange | undefined;
   for (let page = 0; page < MAX_LIST_PAGES; page++) {
     const exchange = t.expect.status(await actor.client.get(LIST, { limit: 200, skip: page * 200 }), 200, requirement);
@@ -157,10 +174,16 @@ export function expectSameIdAndSigned(t: CheckTools, ev: TestEvent, attempts: Re
   const ids = [...new Set(attempts.map((a) => a.eventId))];
   t.expect.equal(ids, [ev.delivery.event_id], 'every attempt carries the delivery event_id', { requirement: 'GATE-DLV-EVENT-ID-STABLE' });
   // X-<svc>-Event-Id: the service segment is not fixed by the spec.
-  const header = [...new Set(attempts.map((a) => Object.entries(a.headers).find(([k]) => /^x-[a-z0-9]+-event-id$/i.test(k))?.[1]).filter((h) => h !== undefined))];
-  if (header.length) t.expect.equal(header, [ev.delivery.event_id], 'the event-id header is the same on every attempt', { requirement: 'GATE-DLV-EVENT-ID-STABLE' });
+  const header = [
+    ...new Set(attempts.map((a) => Object.entries(a.headers).find(([k]) => /^x-[a-z0-9]+-event-id$/i.test(k))?.[1]).filter((h) => h !== undefined)),
+  ];
+  if (header.length)
+    t.expect.equal(header, [ev.delivery.event_id], 'the event-id header is the same on every attempt', { requirement: 'GATE-DLV-EVENT-ID-STABLE' });
   attempts.forEach((a, i) =>
-    t.expect.that(a.verification.ok, `attempt ${i + 1}'s Gate-Signature verifies over the exact bytes sent`, { requirement: 'GATE-DLV-SIGNED-EVERY-ATTEMPT', actual: a.verification.reason }),
+    t.expect.that(a.verification.ok, `attempt ${i + 1}'s Gate-Signature verifies over the exact bytes sent`, {
+      requirement: 'GATE-DLV-SIGNED-EVERY-ATTEMPT',
+      actual: a.verification.reason,
+    }),
   );
 }
 

@@ -15,7 +15,8 @@ const TYPE_ID: Record<number, { type: string; id: RequirementId }> = {
 };
 
 /** Stack frames, source paths or exception names: what a scrubbed 5xx message must not carry. */
-export const LEAK = /\n\s*at |\bat \S+ \(|\.(ts|js|mjs|py|go|java|rb|php):\d+|node_modules|Traceback|Exception\b|(Syntax|Type|Reference|Range)Error|\bSELECT\b|\bINSERT\b/;
+export const LEAK =
+  /\n\s*at |\bat \S+ \(|\.(ts|js|mjs|py|go|java|rb|php):\d+|node_modules|Traceback|Exception\b|(Syntax|Type|Reference|Range)Error|\bSELECT\b|\bINSERT\b/;
 
 export const UUID_LIKE = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
 
@@ -32,19 +33,23 @@ export function expectGateError(t: CheckTools, ex: Exchange, status: number, typ
   // The type first, on the raw body: a wrong type (outside the documented set) is the type rule broken, not the envelope shape.
   const type: unknown = (ex.json as { type?: unknown } | undefined)?.type;
   if (byStatus) t.expect.equal(type, byStatus.type, `type of a ${status}`, { requirement: byStatus.id, exchange: ex });
-  if (typeRequirement && byStatus && typeRequirement !== byStatus.id) t.expect.equal(type, byStatus.type, `type of a ${status}`, { requirement: typeRequirement, exchange: ex });
+  if (typeRequirement && byStatus && typeRequirement !== byStatus.id)
+    t.expect.equal(type, byStatus.type, `type of a ${status}`, { requirement: typeRequirement, exchange: ex });
   const env = t.expect.schema(ex, ErrorEnvelope, 'GATE-ERR-ENVELOPE');
   t.expect.equal(env.statusCode, ex.status, 'statusCode mirrors the HTTP status', { requirement: 'GATE-ERR-ENVELOPE', exchange: ex });
   t.expect.equal(ex.requestId ?? '(no X-Request-Id header)', env.request_id, 'X-Request-Id header equals the envelope request_id', {
     requirement: 'GATE-ERR-REQUEST-ID-HEADER',
     exchange: ex,
   });
-  t.expect.that(env.code.length > 0, 'code is a non-empty machine code (it falls back to type)', { requirement: 'GATE-ERR-CODE-FALLBACK', actual: env.code, exchange: ex });
+  t.expect.that(env.code.length > 0, 'code is a non-empty machine code (it falls back to type)', {
+    requirement: 'GATE-ERR-CODE-FALLBACK',
+    actual: env.code,
+    exchange: ex,
+  });
   // Which codes the target uses, and whether it falls back to type: the full code list is not shown.
   t.observe('gate-error-code', { status, type: env.type, code: env.code, codeIsType: env.code === env.type });
   return env;
 }
-
 
 /**
  * A 5xx as the Errors table documents it (GATE-ERR-5XX-SCRUBBED): the envelope
@@ -67,7 +72,11 @@ export function expectScrubbed5xx(t: CheckTools, ex: Exchange, what: string): Er
     requirement: 'GATE-ERR-REQUEST-ID-HEADER',
     exchange: ex,
   });
-  t.expect.that(env.code.length > 0, 'code is a non-empty machine code (it falls back to type)', { requirement: 'GATE-ERR-CODE-FALLBACK', actual: env.code, exchange: ex });
+  t.expect.that(env.code.length > 0, 'code is a non-empty machine code (it falls back to type)', {
+    requirement: 'GATE-ERR-CODE-FALLBACK',
+    actual: env.code,
+    exchange: ex,
+  });
   t.observe('gate-5xx-message', { status: ex.status, code: env.code, message: env.message.slice(0, 200) }, 'the generic text itself is not shown');
   return env;
 }

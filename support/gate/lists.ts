@@ -18,15 +18,26 @@ export async function expectNeverListed(t: CheckTools, actor: GateActor, path: s
   let startingAfter: string | undefined;
   let seen = 0;
   for (let page = 0; page < MAX_TENANT_PAGES; page++) {
-    const ex = expect2xx(t, await actor.client.get(path, startingAfter ? { starting_after: startingAfter } : undefined), requirement, `GET ${path} of another partner`);
+    const ex = expect2xx(
+      t,
+      await actor.client.get(path, startingAfter ? { starting_after: startingAfter } : undefined),
+      requirement,
+      `GET ${path} of another partner`,
+    );
     const data: unknown = ex.json?.data;
     t.expect.that(Array.isArray(data), `GET ${path} answers a list with a data array`, { requirement, exchange: ex });
     const items = data as { id?: unknown }[];
     seen += items.length;
-    t.expect.that(!items.some((x) => x?.id === id), `another partner's GET ${path} never shows ${what}`, { requirement, actual: `${id} is listed on page ${page + 1}`, exchange: ex });
+    t.expect.that(!items.some((x) => x?.id === id), `another partner's GET ${path} never shows ${what}`, {
+      requirement,
+      actual: `${id} is listed on page ${page + 1}`,
+      exchange: ex,
+    });
     const last = items[items.length - 1]?.id;
     if (ex.json?.has_more !== true || typeof last !== 'string') return;
     startingAfter = last;
   }
-  t.unverified(`another partner's GET ${path} goes on past ${MAX_TENANT_PAGES} pages (${seen} items, order not shown): ${what} was not among them, but the whole list was not seen`);
+  t.unverified(
+    `another partner's GET ${path} goes on past ${MAX_TENANT_PAGES} pages (${seen} items, order not shown): ${what} was not among them, but the whole list was not seen`,
+  );
 }

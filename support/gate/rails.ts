@@ -34,19 +34,35 @@ export interface LockedQuote {
  * Lock a signed quote for a new session. Pay-outs pay the customer, so they
  * redeem an off_ramp (sell) quote; pay-ins redeem an on_ramp one.
  */
-export async function lockQuote(t: CheckTools, actor: GateActor, lock: LockSignedQuote, side: 'on_ramp' | 'off_ramp', requirement: RequirementId): Promise<LockedQuote> {
+export async function lockQuote(
+  t: CheckTools,
+  actor: GateActor,
+  lock: LockSignedQuote,
+  side: 'on_ramp' | 'off_ramp',
+  requirement: RequirementId,
+): Promise<LockedQuote> {
   return lockQuoteFor(t, actor, lock, await openSession(t, actor, requirement), side);
 }
 
 /** Lock a signed quote for an open session of the actor's. */
-export async function lockQuoteFor(t: CheckTools, actor: GateActor, lock: LockSignedQuote, sessionId: string, side: 'on_ramp' | 'off_ramp'): Promise<LockedQuote> {
+export async function lockQuoteFor(
+  t: CheckTools,
+  actor: GateActor,
+  lock: LockSignedQuote,
+  sessionId: string,
+  side: 'on_ramp' | 'off_ramp',
+): Promise<LockedQuote> {
   const lockedAt = Date.now();
   const q = await lock({ sessionId, side }, actor);
-  t.expect.that(typeof q.fiatPayOrReceive === 'string' && /^\d+(\.\d+)?$/.test(q.fiatPayOrReceive), 'the locked quote carries fiat_pay_or_receive as a decimal string', {
-    requirement: 'GATE-QUOTE-LOCK',
-    actual: q.fiatPayOrReceive,
-    exchange: q.exchange,
-  });
+  t.expect.that(
+    typeof q.fiatPayOrReceive === 'string' && /^\d+(\.\d+)?$/.test(q.fiatPayOrReceive),
+    'the locked quote carries fiat_pay_or_receive as a decimal string',
+    {
+      requirement: 'GATE-QUOTE-LOCK',
+      actual: q.fiatPayOrReceive,
+      exchange: q.exchange,
+    },
+  );
   const body = (q.exchange.json ?? {}) as { currency?: unknown; method?: unknown };
   const shown = {
     ...(typeof body.currency === 'string' ? { currency: body.currency } : {}),
@@ -66,9 +82,11 @@ export function expectPaidOut(t: CheckTools, ex: Exchange, q: LockedQuote, requi
   t.expect.equal([p.gate_session_id, p.quote_id], [q.sessionId, q.quoteId], 'the pay-out names the session and quote redeemed', { requirement, exchange: ex });
   t.expect.equal(p.amount, q.fiat, "amount equals the quote's fiat_pay_or_receive", { requirement: 'GATE-RAIL-PAYOUT-AMOUNT-FROM-QUOTE', exchange: ex });
   const M = 'GATE-RAIL-PAYOUT-CURRENCY-METHOD-FROM-QUOTE';
-  if (q.shown.currency !== undefined) t.expect.equal(p.currency, q.shown.currency.toUpperCase(), "currency is the locked quote's", { requirement: M, exchange: ex });
+  if (q.shown.currency !== undefined)
+    t.expect.equal(p.currency, q.shown.currency.toUpperCase(), "currency is the locked quote's", { requirement: M, exchange: ex });
   if (q.shown.method !== undefined) t.expect.equal(p.method, q.shown.method, "method is the locked quote's", { requirement: M, exchange: ex });
-  if (q.shown.currency === undefined && q.shown.method === undefined) t.observe('gate-quote-currency-method-shown', false, "the lock response shows neither currency nor method: the pay-out's cannot be compared");
+  if (q.shown.currency === undefined && q.shown.method === undefined)
+    t.observe('gate-quote-currency-method-shown', false, "the lock response shows neither currency nor method: the pay-out's cannot be compared");
   return p;
 }
 

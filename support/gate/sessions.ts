@@ -44,7 +44,12 @@ export const BOUND_TERMS = ['return_url', 'cancel_url', 'flow', 'target_token', 
  */
 export function expectTermsEchoed(t: CheckTools, session: GateSession, sent: Record<string, unknown>, ex: Exchange, requirement: RequirementId): void {
   if (typeof sent.amount === 'string')
-    t.expect.that(decEq(session.amount, sent.amount), `amount is the bound amount sent (${sent.amount})`, { requirement, expected: sent.amount, actual: session.amount, exchange: ex });
+    t.expect.that(decEq(session.amount, sent.amount), `amount is the bound amount sent (${sent.amount})`, {
+      requirement,
+      expected: sent.amount,
+      actual: session.amount,
+      exchange: ex,
+    });
   for (const k of BOUND_TERMS) {
     if (typeof sent[k] !== 'string') continue;
     t.expect.equal(session[k], sent[k], `${k} reads back as sent`, { requirement, exchange: ex });
@@ -52,7 +57,12 @@ export function expectTermsEchoed(t: CheckTools, session: GateSession, sent: Rec
 }
 
 /** POST /embed/bootstrap with the publishable key and the given origin headers. */
-export function bootstrap(actor: EmbedActor | GateActor, headers: Record<string, string>, body: Record<string, unknown> = {}, auth: 'publishable' | 'secret' = 'publishable'): Promise<Exchange> {
+export function bootstrap(
+  actor: EmbedActor | GateActor,
+  headers: Record<string, string>,
+  body: Record<string, unknown> = {},
+  auth: 'publishable' | 'secret' = 'publishable',
+): Promise<Exchange> {
   return actor.client.request({ method: 'POST', path: '/embed/bootstrap', body, headers, auth, retry: false });
 }
 

@@ -14,7 +14,10 @@ export function expectPoolsError(t: CheckTools, ex: Exchange, status: number, op
   t.expect.status(ex, status, requirement);
   const env = t.expect.schema(ex, ErrorEnvelope, 'POOLS-ERR-ENVELOPE');
   t.expect.equal(env.statusCode, ex.status, 'statusCode mirrors the HTTP status', { requirement: 'POOLS-ERR-ENVELOPE', exchange: ex });
-  t.expect.equal(ex.requestId ?? '(no X-Request-Id header)', env.request_id, 'X-Request-Id header equals the envelope request_id', { requirement: 'POOLS-ERR-ENVELOPE', exchange: ex });
+  t.expect.equal(ex.requestId ?? '(no X-Request-Id header)', env.request_id, 'X-Request-Id header equals the envelope request_id', {
+    requirement: 'POOLS-ERR-ENVELOPE',
+    exchange: ex,
+  });
   if (code !== undefined) t.expect.equal(env.code, code, `code of the ${status}`, { requirement, exchange: ex });
   t.observe('pools-error-type', { status, type: env.type, code: env.code }, 'the pools spec maps no status to a type');
   return env;

@@ -41,7 +41,11 @@ const MAX_PAGES = 5;
  * next cursor while the target honours it. `shapeKnown` is false when page
  * one holds no list of entries.
  */
-export async function readLedger(t: CheckTools, actor: PoolsActor, requirement: RequirementId): Promise<{ exchange: Exchange; entries: LedgerEntry[]; shapeKnown: boolean }> {
+export async function readLedger(
+  t: CheckTools,
+  actor: PoolsActor,
+  requirement: RequirementId,
+): Promise<{ exchange: Exchange; entries: LedgerEntry[]; shapeKnown: boolean }> {
   const exchange = expect2xx(t, await actor.client.get('/pools/ledger'), requirement, 'GET /pools/ledger');
   const first = pageEntries(exchange.json);
   if (!first) return { exchange, entries: [], shapeKnown: Array.isArray((exchange.json as { data?: unknown } | undefined)?.data) };

@@ -93,7 +93,12 @@ export async function transact(
 }
 
 /** Firm quote (the profile's body with `overrides`) then transact: a reserved trade. */
-export async function reservedTrade(t: CheckTools, actor: PoolsActor, requirement: RequirementId, overrides: Record<string, unknown> = {}): Promise<Reserved & { quote: FirmQuote }> {
+export async function reservedTrade(
+  t: CheckTools,
+  actor: PoolsActor,
+  requirement: RequirementId,
+  overrides: Record<string, unknown> = {},
+): Promise<Reserved & { quote: FirmQuote }> {
   const { quote } = await createFirmQuote(t, actor, requirement, overrides);
   const r = await transact(t, actor, quote.quoteId, requirement);
   return { ...r, quote };
@@ -389,7 +394,12 @@ export async function waitPastExpiry(t: CheckTools, fq: FirmQuoteResult): Promis
  * quote (both the target's clock, so clock skew does not enter), or, when the
  * stored quote carries no parseable createdAt, expiresAt − the client's send time.
  */
-export async function quoteLifetime(t: CheckTools, actor: PoolsActor, fq: FirmQuoteResult, requirement: RequirementId): Promise<{ seconds: number; basis: 'createdAt' | 'request' }> {
+export async function quoteLifetime(
+  t: CheckTools,
+  actor: PoolsActor,
+  fq: FirmQuoteResult,
+  requirement: RequirementId,
+): Promise<{ seconds: number; basis: 'createdAt' | 'request' }> {
   const read = expect2xx(t, await actor.client.get(quotePath(fq.quote.quoteId)), requirement);
   const createdAt = Date.parse(String((read.json as { createdAt?: unknown } | undefined)?.createdAt));
   const expiresAt = Date.parse(fq.quote.expiresAt);
@@ -421,7 +431,11 @@ export function unknownLike(id: string): string {
  * amount when that is smaller, the bound cannot be converted, or the target
  * refuses the smaller order.
  */
-export async function cheapOrderAmount(t: CheckTools, actor: PoolsActor, requirement: RequirementId): Promise<{ amount: string; minOrderUsdt: string; maxOrderUsdt: string }> {
+export async function cheapOrderAmount(
+  t: CheckTools,
+  actor: PoolsActor,
+  requirement: RequirementId,
+): Promise<{ amount: string; minOrderUsdt: string; maxOrderUsdt: string }> {
   const profileAmount = poolsProfile(t).quote.amount;
   const cap = t.expect.schema(expect2xx(t, await actor.client.get(poolPath(mainPool(t), '/capabilities')), requirement), Capabilities, requirement);
   const out = { amount: profileAmount, minOrderUsdt: cap.minOrderUsdt, maxOrderUsdt: cap.maxOrderUsdt };

@@ -15,7 +15,11 @@ export async function unlessThrottled(t: CheckTools, send: () => Promise<Exchang
   let ex = await send();
   for (let i = 0; i < THROTTLE_RETRIES && ex.status === 429 && !explained; i++) {
     const wait = Math.min(retryAfterMs(ex.headers['retry-after']) ?? 1000 * 2 ** i, MAX_WAIT_MS);
-    t.observe('pools-429-retried', { attempt: i + 1, waitMs: wait }, 'a 429 the velocity cap cannot explain may be the documented throttle: the same request is tried again');
+    t.observe(
+      'pools-429-retried',
+      { attempt: i + 1, waitMs: wait },
+      'a 429 the velocity cap cannot explain may be the documented throttle: the same request is tried again',
+    );
     await t.sleep(wait, 'a pools 429 the velocity cap cannot explain: throttle back-off', 'target');
     ex = await send();
   }

@@ -4,7 +4,12 @@ import { createApiClient } from '../../src/client/http.js';
 
 const [url, maxBodyBytes] = process.argv.slice(2);
 const u = new URL(url!);
-const client = createApiClient({ service: 'gate', baseUrl: `${u.origin}/v1`, label: 'memory', ...(maxBodyBytes ? { maxBodyBytes: Number(maxBodyBytes) } : {}) });
+const client = createApiClient({
+  service: 'gate',
+  baseUrl: `${u.origin}/v1`,
+  label: 'memory',
+  ...(maxBodyBytes ? { maxBodyBytes: Number(maxBodyBytes) } : {}),
+});
 globalThis.gc?.();
 const rssBefore = process.memoryUsage().rss;
 const t0 = Date.now();

@@ -16,9 +16,7 @@ export async function startEmbedded(opts: { profileFile?: string; faults?: strin
 export function onlyChecksFor(suites: LoadedSuite[], ids?: readonly string[]): LoadedSuite[] {
   if (!ids) return suites;
   const want = new Set<string>(ids);
-  return suites
-    .map((s) => ({ ...s, checks: s.checks.filter((c) => c.requirements.some((r) => want.has(r))) }))
-    .filter((s) => s.checks.length > 0);
+  return suites.map((s) => ({ ...s, checks: s.checks.filter((c) => c.requirements.some((r) => want.has(r))) })).filter((s) => s.checks.length > 0);
 }
 
 export async function runAgainst(ref: RunningReference, suites: LoadedSuite[], opts: { concurrency?: number } = {}): Promise<ChecksOutcome> {

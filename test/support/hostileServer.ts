@@ -99,9 +99,15 @@ function sendJson(res: ServerResponse, status: number, body: string, headers: Re
 function healthy(req: IncomingMessage, res: ServerResponse, echo: string[]): void {
   const path = (req.url ?? '/').split('?')[0]!;
   const echoed = echo.length
-    ? { echo, echo_b64: echo.map((v) => Buffer.from(v).toString('base64')), next: `https://partner.example/callback?token=${echo.map(encodeURIComponent).join('&x=')}` }
+    ? {
+        echo,
+        echo_b64: echo.map((v) => Buffer.from(v).toString('base64')),
+        next: `https://partner.example/callback?token=${echo.map(encodeURIComponent).join('&x=')}`,
+      }
     : {};
-  const extra: Record<string, string> = echo.length ? { 'x-echo': echo.join(' '), 'x-request-id': `req_${randomUUID()}` } : { 'x-request-id': `req_${randomUUID()}` };
+  const extra: Record<string, string> = echo.length
+    ? { 'x-echo': echo.join(' '), 'x-request-id': `req_${randomUUID()}` }
+    : { 'x-request-id': `req_${randomUUID()}` };
   if (req.method === 'GET' && path.endsWith('/capabilities/assets'))
     return sendJson(res, 200, JSON.stringify({ object: 'list', data: [], has_more: false, url: '/v1/capabilities/assets', ...echoed }), extra);
   if (req.method === 'GET' && path.endsWith('/pools')) return sendJson(res, 200, JSON.stringify({ pools: [], ...echoed }), extra);
@@ -136,7 +142,8 @@ export async function startHostile(opts: HostileOptions): Promise<HostileServer>
     seen.push({ method: req.method ?? '', url: req.url ?? '', authorization: req.headers.authorization });
     count++;
     const healthyFirst = opts.healthyRequests ?? 2;
-    if (opts.mode === 'healthy' || ((opts.mode === 'healthy-then-hang' || opts.mode === 'healthy-then-rate-limited') && count <= healthyFirst)) return serveHealthy(req, res);
+    if (opts.mode === 'healthy' || ((opts.mode === 'healthy-then-hang' || opts.mode === 'healthy-then-rate-limited') && count <= healthyFirst))
+      return serveHealthy(req, res);
     if (opts.mode === 'blip' && (count <= healthyFirst || count > healthyFirst + (opts.blipRequests ?? 3))) return serveHealthy(req, res);
     req.resume();
     switch (opts.mode) {

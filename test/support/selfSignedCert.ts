@@ -40,6 +40,9 @@ export function selfSignedCert(): { key: string; cert: string } {
   );
   const signature = sign('sha256', tbs, privateKey);
   const certDer = seq(tbs, ecdsaSha256, der(0x03, Buffer.concat([Buffer.from([0]), signature])));
-  const pem = `-----BEGIN CERTIFICATE-----\n${certDer.toString('base64').replace(/(.{64})/g, '$1\n').replace(/\n?$/, '\n')}-----END CERTIFICATE-----\n`;
+  const pem = `-----BEGIN CERTIFICATE-----\n${certDer
+    .toString('base64')
+    .replace(/(.{64})/g, '$1\n')
+    .replace(/\n?$/, '\n')}-----END CERTIFICATE-----\n`;
   return { key: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), cert: pem };
 }

@@ -22,7 +22,8 @@ export function emitCommand(opts: {
   allowLive?: boolean;
 }): number {
   if (opts.emit.length !== 2 || opts.emit[0] !== 'k6-operator') throw new RunError('--emit takes a format and a directory: --emit k6-operator DIR', EXIT.usage);
-  if (!opts.profile) throw new RunError('--emit needs --profile: the bundle points at the profile\'s base URLs (the embedded target stops when rampart exits)', EXIT.usage);
+  if (!opts.profile)
+    throw new RunError("--emit needs --profile: the bundle points at the profile's base URLs (the embedded target stops when rampart exits)", EXIT.usage);
   const segments = parseSegments(opts.segments) ?? 1;
   const seed = parseSeed(opts.seed) ?? Math.floor(Math.random() * 1_000_000);
   const names = scenarioNames(opts.scenario);
@@ -43,6 +44,7 @@ export function emitCommand(opts: {
     seed,
     selectedCases: (name) => selectedCases(name, opts.depth, opts.case),
   });
-  for (const e of emitted) process.stdout.write(`${e.scenario}: ${e.dir} (parallelism ${segments}; ${e.keys.length} key(s) from the environment — see README.md)\n`);
+  for (const e of emitted)
+    process.stdout.write(`${e.scenario}: ${e.dir} (parallelism ${segments}; ${e.keys.length} key(s) from the environment — see README.md)\n`);
   return EXIT.ok;
 }

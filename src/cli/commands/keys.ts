@@ -13,10 +13,16 @@ export const PUBLIC_KEY_FILE = 'certify.pub';
 export function generateSigningKeys(dir: string, opts: { force?: boolean } = {}): { keyFile: string; pubFile: string; fingerprint: string; warning?: string } {
   const where = gitStatusOf(dir);
   if (where === 'tracked' || where === 'untracked')
-    throw new RunError(`${dir} is inside a git work tree and not ignored: a private key there could be committed — choose a directory outside the repository (e.g. --out ~/.rampart)`, EXIT.usage);
+    throw new RunError(
+      `${dir} is inside a git work tree and not ignored: a private key there could be committed — choose a directory outside the repository (e.g. --out ~/.rampart)`,
+      EXIT.usage,
+    );
   const keyFile = join(dir, PRIVATE_KEY_FILE);
   const pubFile = join(dir, PUBLIC_KEY_FILE);
-  if (!opts.force) for (const f of [keyFile, pubFile]) if (existsSync(f)) throw new RunError(`${f} already exists — pass --force to replace it (certificates signed with the old key then need the old certify.pub)`, EXIT.usage);
+  if (!opts.force)
+    for (const f of [keyFile, pubFile])
+      if (existsSync(f))
+        throw new RunError(`${f} already exists — pass --force to replace it (certificates signed with the old key then need the old certify.pub)`, EXIT.usage);
   const { privateKey, publicKey } = generateKeyPairSync('ed25519', {
     privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
     publicKeyEncoding: { type: 'spki', format: 'pem' },
@@ -28,13 +34,17 @@ export function generateSigningKeys(dir: string, opts: { force?: boolean } = {})
     chmodSync(keyFile, 0o600);
     writeFileSync(pubFile, publicKey, { mode: 0o644 });
   } catch (e) {
-    throw new RunError(`cannot write the key pair to ${dir} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}) — choose a writable --out directory`, EXIT.usage);
+    throw new RunError(
+      `cannot write the key pair to ${dir} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}) — choose a writable --out directory`,
+      EXIT.usage,
+    );
   }
   return {
     keyFile,
     pubFile,
     fingerprint: publicKeyFingerprint(createPublicKey(publicKey)),
-    warning: where === 'ignored' ? `${dir} is inside a git work tree (ignored by .gitignore): keep the private key out of shared copies and backups` : undefined,
+    warning:
+      where === 'ignored' ? `${dir} is inside a git work tree (ignored by .gitignore): keep the private key out of shared copies and backups` : undefined,
   };
 }
 

@@ -22,9 +22,14 @@ export function registerOpenApi(program: Command): void {
       try {
         writeFileSync(opts.out, text);
       } catch (e) {
-        throw new RunError(`cannot write ${opts.out} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}) — choose a writable --out path`, EXIT.usage);
+        throw new RunError(
+          `cannot write ${opts.out} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}) — choose a writable --out path`,
+          EXIT.usage,
+        );
       }
       const ops = Object.values(doc.paths).reduce((n, p) => n + Object.keys(p).length, 0);
-      process.stdout.write(`openapi: ${opts.out} (${opts.service}, OpenAPI ${doc.openapi}, spec ${doc.info.version}: ${ops} operations, ${Object.keys(doc.components.schemas).length} schemas)\n`);
+      process.stdout.write(
+        `openapi: ${opts.out} (${opts.service}, OpenAPI ${doc.openapi}, spec ${doc.info.version}: ${ops} operations, ${Object.keys(doc.components.schemas).length} schemas)\n`,
+      );
     });
 }

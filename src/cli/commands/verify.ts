@@ -26,13 +26,16 @@ export function registerVerify(program: Command): void {
   program
     .command('verify <certificate>')
     .description("check a run's certificate.json: signature and every report file's hash (exit 0 valid, 1 not)")
-    .requiredOption('--pub <file>', 'the signer\'s public key (certify.pub)')
+    .requiredOption('--pub <file>', "the signer's public key (certify.pub)")
     .exitOverride()
     .action((file: string, opts: { pub: string }) => {
       try {
         readFileSync(file);
       } catch (e) {
-        throw new RunError(`cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}) — pass the certificate.json of a run directory`, EXIT.usage);
+        throw new RunError(
+          `cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}) — pass the certificate.json of a run directory`,
+          EXIT.usage,
+        );
       }
       let pub;
       try {

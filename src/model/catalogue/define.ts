@@ -9,18 +9,7 @@ import type { NeedName } from '../needs.js';
 export type Service = 'gate' | 'pools';
 
 export type RequirementKind =
-  | 'status'
-  | 'error'
-  | 'field'
-  | 'enum'
-  | 'pagination'
-  | 'limit'
-  | 'auth'
-  | 'idempotency'
-  | 'transition'
-  | 'event'
-  | 'signature'
-  | 'envelope';
+  'status' | 'error' | 'field' | 'enum' | 'pagination' | 'limit' | 'auth' | 'idempotency' | 'transition' | 'event' | 'signature' | 'envelope';
 
 /** Which kind of suite is expected to cover the rule. */
 export type SuiteKindName = 'conformance' | 'load' | 'chaos';

@@ -14,7 +14,9 @@ async function discover(): Promise<Requirement[]> {
   const seen = new Map<string, string>();
   for (const service of ['gate', 'pools'] as const satisfies readonly Service[]) {
     const dir = join(HERE, service);
-    const files = readdirSync(dir).filter((f) => /\.[cm]?[jt]s$/.test(f) && !f.endsWith('.d.ts')).sort();
+    const files = readdirSync(dir)
+      .filter((f) => /\.[cm]?[jt]s$/.test(f) && !f.endsWith('.d.ts'))
+      .sort();
     for (const f of files) {
       const areaKey = `${service}/${f.replace(/\.[cm]?[jt]s$/, '')}`;
       const mod = (await import(pathToFileURL(join(dir, f)).href)) as { default?: Area };

@@ -100,7 +100,11 @@ export const GATE_ENDPOINTS: readonly Endpoint[] = [
     idempotencyKey: { use: 'required', uuid: true },
     params: [],
     request: { kind: 'json', body: n('CreateGateSessionBody', CreateGateSessionBody) },
-    success: { status: '2XX', body: n('CreatedGateSession', CreatedGateSession), description: 'GateSession plus client_secret (success status code: not shown)' },
+    success: {
+      status: '2XX',
+      body: n('CreatedGateSession', CreatedGateSession),
+      description: 'GateSession plus client_secret (success status code: not shown)',
+    },
     errors: [{ status: 400, when: 'missing or malformed field' }, ...COMMON, E409_IDEM],
     notes: ['A repeat with the same key and body returns the original response.'],
   },
@@ -133,22 +137,20 @@ export const GATE_ENDPOINTS: readonly Endpoint[] = [
     errors: [...COMMON, E404, { status: 409, when: 'the session is already terminal' }],
   },
   // Capabilities (all GET, SK, read-only)
-  ...(['countries', 'currencies'] as const).map(
-    (what): Endpoint => ({
-      id: `listCapability${what[0]!.toUpperCase()}${what.slice(1)}`,
-      service: 'gate',
-      method: 'GET',
-      path: `/capabilities/${what}`,
-      summary: `List supported ${what}`,
-      section: CAP,
-      auth: 'SK',
-      routeGroup: 'read60',
-      params: [],
-      request: NONE,
-      success: { status: '2XX', body: n('UnshapedList', UnshapedList), description: 'list response; query parameters and item shape: not shown' },
-      errors: COMMON,
-    }),
-  ),
+  ...(['countries', 'currencies'] as const).map((what): Endpoint => ({
+    id: `listCapability${what[0]!.toUpperCase()}${what.slice(1)}`,
+    service: 'gate',
+    method: 'GET',
+    path: `/capabilities/${what}`,
+    summary: `List supported ${what}`,
+    section: CAP,
+    auth: 'SK',
+    routeGroup: 'read60',
+    params: [],
+    request: NONE,
+    success: { status: '2XX', body: n('UnshapedList', UnshapedList), description: 'list response; query parameters and item shape: not shown' },
+    errors: COMMON,
+  })),
   {
     id: 'listCapabilityAssets',
     service: 'gate',
@@ -188,7 +190,11 @@ export const GATE_ENDPOINTS: readonly Endpoint[] = [
     routeGroup: 'read60',
     params: [query('currency', z.string(), 'ISO 4217; takes precedence over country_code'), query('country_code', z.string(), 'resolves the default fiat')],
     request: NONE,
-    success: { status: 200, body: n('PaymentMethodList', PaymentMethodList), description: 'list of payment_method, has_more always false; 200 with empty data when no currency resolves' },
+    success: {
+      status: 200,
+      body: n('PaymentMethodList', PaymentMethodList),
+      description: 'list of payment_method, has_more always false; 200 with empty data when no currency resolves',
+    },
     errors: COMMON,
   },
   {
@@ -220,7 +226,11 @@ export const GATE_ENDPOINTS: readonly Endpoint[] = [
       query('asset', z.string(), 'asset symbol'),
     ],
     request: NONE,
-    success: { status: '2XX', body: n('Eligibility', Eligibility), description: 'Eligibility; an unsupported or unresolved region answers eligible false with unavailable_reason' },
+    success: {
+      status: '2XX',
+      body: n('Eligibility', Eligibility),
+      description: 'Eligibility; an unsupported or unresolved region answers eligible false with unavailable_reason',
+    },
     errors: COMMON,
   },
   // Quotes and transactions
@@ -308,11 +318,19 @@ export const GATE_ENDPOINTS: readonly Endpoint[] = [
     request: { kind: 'json', body: n('EmbedBootstrapBody', EmbedBootstrapBody) },
     success: {
       status: '2XX',
-      description: 'embed token and session context (token, expiry, partner id, mode, session id, amount/currency, target token/network, return URL, flow); field names: not shown',
+      description:
+        'embed token and session context (token, expiry, partner id, mode, session id, amount/currency, target token/network, return URL, flow); field names: not shown',
       headers: { 'Content-Security-Policy': 'per-partner frame-ancestors policy' },
     },
-    errors: [E401, { status: 403, when: 'origin or referer not an allowed domain of the partner (exact match), revoked key, mode mismatch, session of another partner' }, E429],
-    notes: ['The request Origin or Referer must match an allowed domain exactly; wildcards are not supported.', 'A secret key presented here is an integration error.'],
+    errors: [
+      E401,
+      { status: 403, when: 'origin or referer not an allowed domain of the partner (exact match), revoked key, mode mismatch, session of another partner' },
+      E429,
+    ],
+    notes: [
+      'The request Origin or Referer must match an allowed domain exactly; wildcards are not supported.',
+      'A secret key presented here is an integration error.',
+    ],
   },
   {
     id: 'refreshEmbed',
@@ -370,7 +388,11 @@ export const GATE_ENDPOINTS: readonly Endpoint[] = [
     params: [],
     request: notShown('request body: not shown'),
     success: { status: '2XX', description: 'creates a Customer; response and status code: not shown' },
-    errors: [{ status: 400, when: 'missing or malformed field' }, ...COMMON, { status: 409, when: "duplicate email or external_id (a soft-deleted customer's included), idempotency fingerprint mismatch" }],
+    errors: [
+      { status: 400, when: 'missing or malformed field' },
+      ...COMMON,
+      { status: 409, when: "duplicate email or external_id (a soft-deleted customer's included), idempotency fingerprint mismatch" },
+    ],
   },
   {
     id: 'listCustomers',
@@ -440,11 +462,19 @@ export const GATE_ENDPOINTS: readonly Endpoint[] = [
     routeGroup: 'read60',
     params: [
       query('status', z.enum(DELIVERY_STATUSES), 'delivery status'),
-      query('limit', z.number().int().min(GATE_LIMITS.deliveries.limitMin).max(GATE_LIMITS.deliveries.limitMax).default(GATE_LIMITS.deliveries.limitDefault), 'page size'),
+      query(
+        'limit',
+        z.number().int().min(GATE_LIMITS.deliveries.limitMin).max(GATE_LIMITS.deliveries.limitMax).default(GATE_LIMITS.deliveries.limitDefault),
+        'page size',
+      ),
       query('skip', z.number().int().min(GATE_LIMITS.deliveries.skipMin).default(0), 'entries to skip'),
     ],
     request: NONE,
-    success: { status: '2XX', body: n('WebhookDeliveryList', WebhookDeliveryList), description: 'list envelope of WebhookDelivery; has_more true when more exist; the raw payload is never returned' },
+    success: {
+      status: '2XX',
+      body: n('WebhookDeliveryList', WebhookDeliveryList),
+      description: 'list envelope of WebhookDelivery; has_more true when more exist; the raw payload is never returned',
+    },
     errors: [{ status: 400, when: 'limit out of range, negative skip or unknown status' }, ...COMMON],
   },
   {
@@ -474,7 +504,11 @@ export const GATE_ENDPOINTS: readonly Endpoint[] = [
     routeGroup: 'write10',
     params: [],
     request: NONE,
-    success: { status: '2XX', body: n('WebhookDelivery', WebhookDelivery), description: 'WebhookDelivery with event_type webhook.test and status pending; not idempotent' },
+    success: {
+      status: '2XX',
+      body: n('WebhookDelivery', WebhookDelivery),
+      description: 'WebhookDelivery with event_type webhook.test and status pending; not idempotent',
+    },
     errors: [{ status: 400, when: 'no webhook_url configured' }, ...COMMON],
     notes: ['The Authentication table also names an account assertion for this route (transport not shown).'],
   },

@@ -80,7 +80,8 @@ export const POOLS_ENDPOINTS: readonly Endpoint[] = [
     success: {
       status: '2XX',
       body: n('QuoteResponse', QuoteResponse),
-      description: 'firm (quoteId, expiresAt about 15 s ahead), indicative (no quoteId) or unavailable (HTTP 200, available false, unavailableReason); no idempotency key needed',
+      description:
+        'firm (quoteId, expiresAt about 15 s ahead), indicative (no quoteId) or unavailable (HTTP 200, available false, unavailableReason); no idempotency key needed',
     },
     errors: [{ status: 400, when: 'validation, e.g. missing destAddress on on_ramp' }, ...ENTITLED, E404],
     notes: ['rate is output per input. Unavailable routes return 200 with available false, never a lock.'],
@@ -96,7 +97,11 @@ export const POOLS_ENDPOINTS: readonly Endpoint[] = [
     idempotencyKey: { use: 'required', uuid: false },
     params: [pathParam('id', 'pool id (<fiat>-<crypto>)')],
     request: { kind: 'json', body: n('TransactBody', TransactBody) },
-    success: { status: '2XX', body: n('TransactResponse', TransactResponse), description: 'reserved trade: transactId, quoteId, status reserved; further fields not shown' },
+    success: {
+      status: '2XX',
+      body: n('TransactResponse', TransactResponse),
+      description: 'reserved trade: transactId, quoteId, status reserved; further fields not shown',
+    },
     errors: [
       { status: 400, when: 'validation' },
       ...ENTITLED,
@@ -156,7 +161,11 @@ export const POOLS_ENDPOINTS: readonly Endpoint[] = [
     section: SECTION,
     auth: 'SK',
     params: [
-      query('limit', z.number().int().min(POOLS_LIMITS.trades.limitMin).max(POOLS_LIMITS.trades.limitMax).default(POOLS_LIMITS.trades.limitDefault), 'page size; outside gives 400 invalid_limit'),
+      query(
+        'limit',
+        z.number().int().min(POOLS_LIMITS.trades.limitMin).max(POOLS_LIMITS.trades.limitMax).default(POOLS_LIMITS.trades.limitDefault),
+        'page size; outside gives 400 invalid_limit',
+      ),
       query('cursor', z.string(), 'a transactId from the prior nextCursor; omit on page one; an unknown cursor yields an empty page'),
       query('side', z.enum(POOLS_SIDES), 'trade side'),
       query('status', z.enum(TRADE_STATUSES), 'trade status'),

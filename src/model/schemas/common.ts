@@ -2,15 +2,7 @@
 // response fields are tolerated, documented ones are strict on type.
 import { z } from 'zod';
 
-export const ERROR_TYPES = [
-  'invalid_request',
-  'not_found',
-  'conflict',
-  'unauthorized',
-  'forbidden',
-  'rate_limited',
-  'server_error',
-] as const;
+export const ERROR_TYPES = ['invalid_request', 'not_found', 'conflict', 'unauthorized', 'forbidden', 'rate_limited', 'server_error'] as const;
 
 /** Error envelope, both specs: { type, code, message, request_id, doc_url, statusCode }. */
 export const ErrorEnvelope = z.looseObject({

@@ -12,10 +12,12 @@ export default defineNeed({
   description: 'a supported country with its default currency, and an unsupported country',
   missing: (profile) => {
     const c = profile.gate.catalog;
-    return c.supportedCountry && c.unsupportedCountry && c.supportedCountryCurrency ? null : 'gate.catalog.supportedCountry, supportedCountryCurrency and unsupportedCountry are needed';
+    return c.supportedCountry && c.unsupportedCountry && c.supportedCountryCurrency
+      ? null
+      : 'gate.catalog.supportedCountry, supportedCountryCurrency and unsupportedCountry are needed';
   },
   setup: (env) => {
     const c = env.profile.gate.catalog;
-    return ({ supported: c.supportedCountry!, supportedCurrency: c.supportedCountryCurrency!, unsupported: c.unsupportedCountry! });
+    return { supported: c.supportedCountry!, supportedCurrency: c.supportedCountryCurrency!, unsupported: c.unsupportedCountry! };
   },
 });

@@ -16,6 +16,6 @@ export default defineNeed({
   },
   setup: (env) => {
     const c = env.profile.gate.catalog;
-    return ({ supported: c.supportedCurrency!, unsupported: c.unsupportedCurrency! });
+    return { supported: c.supportedCurrency!, unsupported: c.unsupportedCurrency! };
   },
 });

@@ -21,7 +21,7 @@ export default defineNeed({
   description: 'rampart can set or omit the edge country header cf-ipcountry',
   missing: (profile) =>
     profile.gate.edge.overwritesCountryHeader
-      ? 'gate.edge.overwritesCountryHeader is true: the edge in front of the target sets cf-ipcountry from the caller\'s IP, so rampart can neither choose nor omit the IP country'
+      ? "gate.edge.overwritesCountryHeader is true: the edge in front of the target sets cf-ipcountry from the caller's IP, so rampart can neither choose nor omit the IP country"
       : null,
   setup: (): EdgeCountry => (country) => {
     const headers: Record<string, string> = {};

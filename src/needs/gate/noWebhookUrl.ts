@@ -23,7 +23,9 @@ export default defineNeed({
   setup: async (env) => {
     const actor = await leaseGate(env, 'no-webhook_url', (p) => p.noWebhookUrl === true, { prefer: (p) => !isWired(env, 'gate', p) });
     if (isWired(env, 'gate', actor.partner))
-      throw new CheckUnverified(`gate partner ${actor.partner.name} is declared noWebhookUrl but rampart pointed its webhooks at the receiver in this run: remove its webhookSecret`);
+      throw new CheckUnverified(
+        `gate partner ${actor.partner.name} is declared noWebhookUrl but rampart pointed its webhooks at the receiver in this run: remove its webhookSecret`,
+      );
     return actor;
   },
 });

@@ -12,7 +12,10 @@ declare module '../../model/needs.js' {
 export default defineNeed({
   name: 'gateOtherTenant',
   description: 'a second Gate partner (another tenant) for cross-tenant checks',
-  missing: (profile) => (profile.gate.partners.filter(() => true).length > 1 ? null : 'the profile has only one gate partner: cross-tenant checks need a second one under gate.partners'),
+  missing: (profile) =>
+    profile.gate.partners.filter(() => true).length > 1
+      ? null
+      : 'the profile has only one gate partner: cross-tenant checks need a second one under gate.partners',
   setup: async (env) => {
     if (env.gateActors.size === 0) await env.get('gatePartner');
     return leaseGate(env, 'second (another tenant)', () => true, { distinct: true, prefer: (p) => !isWired(env, 'gate', p) });

@@ -15,6 +15,8 @@ export default defineNeed({
   name: 'gateQuotaExhausted',
   description: 'a sandbox trigger that exhausts a usage quota of the partner',
   missing: (profile) =>
-    profile.gate.triggers.quotaExhausted ? null : 'gate.triggers.quotaExhausted is missing (a sandbox control that exhausts a usage quota of the partner; {{partner}} is filled in)',
+    profile.gate.triggers.quotaExhausted
+      ? null
+      : 'gate.triggers.quotaExhausted is missing (a sandbox control that exhausts a usage quota of the partner; {{partner}} is filled in)',
   setup: (env) => (owner) => runTrigger(env, 'gate', 'quotaExhausted', env.profile.gate.triggers.quotaExhausted!, owner, { partner: owner.partner.name }),
 });

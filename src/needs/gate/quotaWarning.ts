@@ -15,6 +15,8 @@ export default defineNeed({
   name: 'gateQuotaWarning',
   description: 'a sandbox trigger that brings the partner near a usage quota',
   missing: (profile) =>
-    profile.gate.triggers.quotaWarning ? null : 'gate.triggers.quotaWarning is missing (a sandbox control that brings the partner near a usage quota; {{partner}} is filled in)',
+    profile.gate.triggers.quotaWarning
+      ? null
+      : 'gate.triggers.quotaWarning is missing (a sandbox control that brings the partner near a usage quota; {{partner}} is filled in)',
   setup: (env) => (owner) => runTrigger(env, 'gate', 'quotaWarning', env.profile.gate.triggers.quotaWarning!, owner, { partner: owner.partner.name }),
 });

@@ -22,7 +22,9 @@ export default defineNeed({
   name: 'gateRevokedPublishableKey',
   description: 'a revoked Gate publishable key of a partner with allowed origins',
   missing: (profile) =>
-    profile.gate.partners.some(fits) ? null : 'no gate partner declares revokedPublishableKey (with allowedOrigins, so the bootstrap refusal is about the key alone)',
+    profile.gate.partners.some(fits)
+      ? null
+      : 'no gate partner declares revokedPublishableKey (with allowedOrigins, so the bootstrap refusal is about the key alone)',
   setup: (env) => {
     const p = env.profile.gate.partners.find(fits)!;
     return { partner: p, key: p.revokedPublishableKey!, origin: p.allowedOrigins![0]! };

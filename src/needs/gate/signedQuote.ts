@@ -13,7 +13,10 @@ export interface SignedQuote {
   exchange: Exchange;
 }
 
-export type LockSignedQuote = (vars: { sessionId: string; side?: 'on_ramp' | 'off_ramp'; [k: string]: string | undefined }, owner: GateActor) => Promise<SignedQuote>;
+export type LockSignedQuote = (
+  vars: { sessionId: string; side?: 'on_ramp' | 'off_ramp'; [k: string]: string | undefined },
+  owner: GateActor,
+) => Promise<SignedQuote>;
 
 declare module '../../model/needs.js' {
   interface NeedRegistry {
@@ -34,7 +37,11 @@ export default defineNeed({
     for (const [k, v] of Object.entries(vars)) if (v !== undefined) filled[k] = v;
     const res = await runTrigger(env, 'gate', 'createSignedQuote', tpl, owner, filled);
     const id = res.values.id;
-    if (typeof id !== 'string' || !id) throw new CheckUnverified(`gate.triggers.createSignedQuote answered ${res.exchange.status} but its extract.id found no quote id — fix the template's extract`, res.exchange);
+    if (typeof id !== 'string' || !id)
+      throw new CheckUnverified(
+        `gate.triggers.createSignedQuote answered ${res.exchange.status} but its extract.id found no quote id — fix the template's extract`,
+        res.exchange,
+      );
     const fpr = res.values.fiat_pay_or_receive;
     return { id, ...(typeof fpr === 'string' ? { fiatPayOrReceive: fpr } : {}), exchange: res.exchange };
   },

@@ -13,7 +13,7 @@ const fits = (_p: GatePartner): boolean => true;
 
 export default defineNeed({
   name: 'gateWebhooks',
-  description: 'a Gate partner whose webhooks reach rampart\'s receiver',
+  description: "a Gate partner whose webhooks reach rampart's receiver",
   missing: (profile) => gateWebhooksMissing(profile, fits, ''),
   setup: (env) => gateWebhooks(env, fits, '', false),
 });

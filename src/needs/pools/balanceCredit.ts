@@ -16,7 +16,9 @@ export default defineNeed({
   name: 'poolsBalanceCredit',
   description: 'a sandbox trigger that credits a partner balance as a pay-in (payin_credit)',
   missing: (profile) =>
-    profile.pools?.triggers.balanceCredit ? null : 'pools.triggers.balanceCredit is missing (a sandbox control crediting the partner balance as a pay-in: {{amount}}, {{currency}})',
+    profile.pools?.triggers.balanceCredit
+      ? null
+      : 'pools.triggers.balanceCredit is missing (a sandbox control crediting the partner balance as a pay-in: {{amount}}, {{currency}})',
   setup: (env) => (amount, actor) =>
     runTrigger(env, 'pools', 'balanceCredit', env.profile.pools!.triggers.balanceCredit!, actor, { amount, currency: 'EUR', partner: actor.partner.name }),
 });

@@ -15,6 +15,8 @@ export default defineNeed({
   name: 'poolsIbanUnprovisioned',
   description: 'a pools partner whose funding IBAN is not provisioned (funding iban null)',
   missing: (profile) =>
-    profile.pools?.partners.some(fits) ? null : 'no pools partner declares ibanProvisioned: false (a partner whose funding IBAN is not provisioned yet, with the balance gate on)',
+    profile.pools?.partners.some(fits)
+      ? null
+      : 'no pools partner declares ibanProvisioned: false (a partner whose funding IBAN is not provisioned yet, with the balance gate on)',
   setup: (env) => leasePools(env, 'IBAN-unprovisioned', fits),
 });

@@ -11,6 +11,7 @@ declare module '../../model/needs.js' {
 export default defineNeed({
   name: 'poolsNoOffRamp',
   description: 'a funded pools partner without off_ramp',
-  missing: (profile) => (profile.pools?.partners.some((p) => p.state === 'funded' && !p.offRamp && !p.velocityCap) ? null : 'no funded pools partner has offRamp: false'),
+  missing: (profile) =>
+    profile.pools?.partners.some((p) => p.state === 'funded' && !p.offRamp && !p.velocityCap) ? null : 'no funded pools partner has offRamp: false',
   setup: (env) => leasePools(env, 'funded without off_ramp', (p) => p.state === 'funded' && !p.offRamp && !p.velocityCap),
 });

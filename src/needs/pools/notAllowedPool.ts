@@ -28,5 +28,8 @@ export default defineNeed({
     if (!p.partners.some(outside(profile))) return `every funded pools partner lists ${p.pools.notAllowed} in allowedPools`;
     return null;
   },
-  setup: async (env) => ({ actor: await leasePools(env, `funded (not allowed ${env.profile.pools!.pools.notAllowed})`, outside(env.profile)), pool: env.profile.pools!.pools.notAllowed! }),
+  setup: async (env) => ({
+    actor: await leasePools(env, `funded (not allowed ${env.profile.pools!.pools.notAllowed})`, outside(env.profile)),
+    pool: env.profile.pools!.pools.notAllowed!,
+  }),
 });

@@ -11,7 +11,10 @@ declare module '../../model/needs.js' {
 export default defineNeed({
   name: 'poolsOtherTenant',
   description: 'a second funded pools partner (another tenant)',
-  missing: (profile) => ((profile.pools?.partners.filter(fundedPools).length ?? 0) > 1 ? null : 'the profile has fewer than two funded pools partners: cross-tenant checks need a second'),
+  missing: (profile) =>
+    (profile.pools?.partners.filter(fundedPools).length ?? 0) > 1
+      ? null
+      : 'the profile has fewer than two funded pools partners: cross-tenant checks need a second',
   setup: async (env) => {
     if (env.poolsActors.size === 0) await env.get('poolsPartner');
     return leasePools(env, 'second funded', fundedPools, { distinct: true });

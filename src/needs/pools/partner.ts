@@ -11,6 +11,11 @@ declare module '../../model/needs.js' {
 export default defineNeed({
   name: 'poolsPartner',
   description: 'a funded pools partner without a velocity cap and with the balance gate on',
-  missing: (profile) => (profile.pools?.partners.some(fundedPools) ? null : profile.pools ? 'no pools partner is funded without a velocity cap and with the balance gate on (state: funded)' : 'the profile has no pools section'),
+  missing: (profile) =>
+    profile.pools?.partners.some(fundedPools)
+      ? null
+      : profile.pools
+        ? 'no pools partner is funded without a velocity cap and with the balance gate on (state: funded)'
+        : 'the profile has no pools section',
   setup: (env) => leasePools(env, 'funded', fundedPools),
 });

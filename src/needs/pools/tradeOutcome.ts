@@ -14,7 +14,8 @@ declare module '../../model/needs.js' {
 export default defineNeed({
   name: 'poolsTradeOutcome',
   description: 'a sandbox trigger that chooses the settlement outcome of a trade',
-  missing: (profile) => (profile.pools?.triggers.tradeOutcome ? null : 'pools.triggers.tradeOutcome is missing (a sandbox control choosing the next poll outcome)'),
+  missing: (profile) =>
+    profile.pools?.triggers.tradeOutcome ? null : 'pools.triggers.tradeOutcome is missing (a sandbox control choosing the next poll outcome)',
   setup: (env) => (quoteId, outcome, owner) =>
     runTrigger(env, 'pools', 'tradeOutcome', env.profile.pools!.triggers.tradeOutcome!, owner, { quoteId, outcome, partner: owner.partner.name }),
 });

@@ -26,7 +26,11 @@ export function fillDeep(value: unknown, vars: Record<string, string>): unknown 
   if (typeof value === 'string') return fill(value, vars);
   if (Array.isArray(value)) return value.map((v) => fillDeep(v, vars));
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).filter(([k]) => k !== '$comment').map(([k, v]) => [k, fillDeep(v, vars)]));
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([k]) => k !== '$comment')
+        .map(([k, v]) => [k, fillDeep(v, vars)]),
+    );
   }
   return value;
 }
@@ -58,7 +62,13 @@ export async function sendWith(client: ApiClient, tpl: RequestTemplate, vars: Re
  * Send a template as `actor`: to the template's own base (`base`, default the
  * service it is declared under) or to its absolute URL, with the actor's key.
  */
-export async function sendTemplate(env: NeedEnv, service: Service, actor: GateActor | PoolsActor, tpl: RequestTemplate, vars: Record<string, string>): Promise<TriggerResult> {
+export async function sendTemplate(
+  env: NeedEnv,
+  service: Service,
+  actor: GateActor | PoolsActor,
+  tpl: RequestTemplate,
+  vars: Record<string, string>,
+): Promise<TriggerResult> {
   const path = fill(tpl.path, vars);
   const absolute = /^https?:\/\//i.test(path);
   const base = tpl.base ?? service;

@@ -6,7 +6,8 @@ import { fundedPools, leaseGate, leasePools } from './lease.js';
 import { isWired, webhookMissing, wire } from './webhooks.js';
 
 export function gateWebhooksMissing(profile: Profile, filter: (p: GatePartner) => boolean, what: string): string | null {
-  if (!profile.gate.partners.some((p) => !!p.webhookSecret && !p.noWebhookUrl && filter(p))) return `no ${what} gate partner has webhookSecret (the whsec_ secret its events are signed with)`;
+  if (!profile.gate.partners.some((p) => !!p.webhookSecret && !p.noWebhookUrl && filter(p)))
+    return `no ${what} gate partner has webhookSecret (the whsec_ secret its events are signed with)`;
   return webhookMissing({ profile }, 'gate');
 }
 

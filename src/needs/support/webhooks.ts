@@ -50,7 +50,9 @@ export async function wire(env: NeedEnv, service: Service, actor: GateActor | Po
   } catch (e) {
     // No answer, or a key paused by the target: the run's outage and rate-limit handling judge those, not this check.
     if (e instanceof TransportError) throw e;
-    throw new CheckUnverified(`could not point ${service} webhooks of ${partner.name} at the receiver: ${(e as Error).message} — check ${service}.triggers.configureWebhook (rampart doctor)`);
+    throw new CheckUnverified(
+      `could not point ${service} webhooks of ${partner.name} at the receiver: ${(e as Error).message} — check ${service}.triggers.configureWebhook (rampart doctor)`,
+    );
   }
   return hooksFor(env, channel, url);
 }

@@ -96,8 +96,26 @@ export const ASSETS: AssetDef[] = [
     min: '10.00',
     max: '5000.00',
   },
-  { symbol: 'USDT', name: null, sides: ['on_ramp'], active: true, regions: ['US', 'GB'], networks: EVM('0xdAC17F958D2ee523a2206206994597C13D831ec7'), min: null, max: null },
-  { symbol: 'LUNA', name: 'Terra Classic', sides: ['on_ramp', 'off_ramp'], active: false, regions: null, networks: [{ chain: 'terra', name: 'Terra', contract_address: null }], min: null, max: null },
+  {
+    symbol: 'USDT',
+    name: null,
+    sides: ['on_ramp'],
+    active: true,
+    regions: ['US', 'GB'],
+    networks: EVM('0xdAC17F958D2ee523a2206206994597C13D831ec7'),
+    min: null,
+    max: null,
+  },
+  {
+    symbol: 'LUNA',
+    name: 'Terra Classic',
+    sides: ['on_ramp', 'off_ramp'],
+    active: false,
+    regions: null,
+    networks: [{ chain: 'terra', name: 'Terra', contract_address: null }],
+    min: null,
+    max: null,
+  },
 ];
 
 export const PAYMENT_METHODS: MethodDef[] = [
@@ -350,7 +368,10 @@ export const area: GateArea = {
       const missing = () => new HttpError(404, `No asset ${req.params.symbol} is offered`, 'asset_not_found');
       if (!a && world.faults.has('cap-unknown-asset-200')) {
         const symbol = req.params.symbol!.toUpperCase();
-        return { status: 200, body: assetView({ symbol, name: null, sides: [side], active: false, regions: null, networks: [], min: null, max: null }, side, null) };
+        return {
+          status: 200,
+          body: assetView({ symbol, name: null, sides: [side], active: false, regions: null, networks: [], min: null, max: null }, side, null),
+        };
       }
       if (!a) throw missing();
       if (!a.active && !world.faults.has('cap-inactive-asset-served')) throw missing();
@@ -360,31 +381,34 @@ export const area: GateArea = {
       return { status: 200, body: world.faults.has('cap-asset-single-wrapped') ? { data: asset } : asset };
     });
 
-    const methods = (side: 'on_ramp' | 'off_ramp', url: string) => (req: Req): Reply => {
-      world.authSecret(req);
-      const cur = req.query.get('currency');
-      if (cur !== null && cur !== '' && !CURRENCY_RE.test(cur)) {
-        throw new HttpError(400, 'currency must be an ISO 4217 code', 'invalid_currency');
-      }
-      const country = countryParam(req);
-      const resolvesCountry = !(side === 'on_ramp' && world.faults.has('cap-payment-methods-country-ignored'));
-      const fromCountry = country && resolvesCountry ? (findCountry(country)?.supported ? findCountry(country)!.defaultCurrency : null) : null;
-      let resolved: string | null = cur ? cur.toUpperCase() : fromCountry;
-      if (side === 'on_ramp' && world.faults.has('cap-payment-methods-country-precedence') && fromCountry) resolved = fromCountry;
-      const pool = side === 'on_ramp' ? PAYMENT_METHODS : PAYOUT_METHODS;
-      const emptyFeesNull = side === 'on_ramp' && world.faults.has('cap-payment-method-fees-null');
-      const anyCurrency = side === 'on_ramp' && !!cur && world.faults.has('cap-payment-methods-currency-ignored');
-      const data =
-        resolved && currencySupported(resolved) ? pool.filter((m) => anyCurrency || m.currency === resolved).map((m) => methodView(m, side, emptyFeesNull)) : [];
-      if (side === 'on_ramp' && data.length === 0 && world.faults.has('cap-payment-methods-unresolved-404')) {
-        throw new HttpError(404, 'No payment methods', 'not_found');
-      }
-      const reply = list(url, data);
-      if (side === 'on_ramp' && world.faults.has('cap-payment-methods-has-more')) (reply.body as { has_more: boolean }).has_more = true;
-      return reply;
-    };
+    const methods =
+      (side: 'on_ramp' | 'off_ramp', url: string) =>
+      (req: Req): Reply => {
+        world.authSecret(req);
+        const cur = req.query.get('currency');
+        if (cur !== null && cur !== '' && !CURRENCY_RE.test(cur)) {
+          throw new HttpError(400, 'currency must be an ISO 4217 code', 'invalid_currency');
+        }
+        const country = countryParam(req);
+        const resolvesCountry = !(side === 'on_ramp' && world.faults.has('cap-payment-methods-country-ignored'));
+        const fromCountry = country && resolvesCountry ? (findCountry(country)?.supported ? findCountry(country)!.defaultCurrency : null) : null;
+        let resolved: string | null = cur ? cur.toUpperCase() : fromCountry;
+        if (side === 'on_ramp' && world.faults.has('cap-payment-methods-country-precedence') && fromCountry) resolved = fromCountry;
+        const pool = side === 'on_ramp' ? PAYMENT_METHODS : PAYOUT_METHODS;
+        const emptyFeesNull = side === 'on_ramp' && world.faults.has('cap-payment-method-fees-null');
+        const anyCurrency = side === 'on_ramp' && !!cur && world.faults.has('cap-payment-methods-currency-ignored');
+        const data =
+          resolved && currencySupported(resolved)
+            ? pool.filter((m) => anyCurrency || m.currency === resolved).map((m) => methodView(m, side, emptyFeesNull))
+            : [];
+        if (side === 'on_ramp' && data.length === 0 && world.faults.has('cap-payment-methods-unresolved-404')) {
+          throw new HttpError(404, 'No payment methods', 'not_found');
+        }
+        const reply = list(url, data);
+        if (side === 'on_ramp' && world.faults.has('cap-payment-methods-has-more')) (reply.body as { has_more: boolean }).has_more = true;
+        return reply;
+      };
     router.on('GET', '/capabilities/payment-methods', methods('on_ramp', '/capabilities/payment-methods'));
     router.on('GET', '/capabilities/payout-methods', methods('off_ramp', '/capabilities/payout-methods'));
-
   },
 };

@@ -376,7 +376,8 @@ export const area: GateArea = {
         for (const c of s.byId.values()) {
           if (c.scope !== scope) continue;
           if (c.deleted_at !== null && releaseDeleted) continue;
-          if (c.external_id === ext && !world.faults.has('cust-duplicate-external-id-allowed')) throw new HttpError(409, 'A customer with this external_id already exists', 'customer_exists');
+          if (c.external_id === ext && !world.faults.has('cust-duplicate-external-id-allowed'))
+            throw new HttpError(409, 'A customer with this external_id already exists', 'customer_exists');
           if (c.email.toLowerCase() === (email as string).toLowerCase() && !world.faults.has('cust-duplicate-email-allowed')) {
             throw new HttpError(409, 'A customer with this email already exists', 'customer_exists');
           }

@@ -101,7 +101,8 @@ export const area: GateArea = {
         if (!ok) errs.push(caller.mode === 'live' ? 'webhook_url must be an absolute https URL in live mode' : 'webhook_url must be an absolute http(s) URL');
       }
       if (errs.length) throw new HttpError(400, errs.join('; '), 'parameter_invalid');
-      if (url !== null && caller.partner.noWebhookUrl) throw new HttpError(409, 'This account has no webhook endpoint configurable.', 'webhook_url_not_configurable');
+      if (url !== null && caller.partner.noWebhookUrl)
+        throw new HttpError(409, 'This account has no webhook endpoint configurable.', 'webhook_url_not_configurable');
       world.settings(caller).webhookUrl = (url as string | null) ?? null;
       const k = `${caller.mode}\u0000${caller.partner.name}`;
       if (!first.has(k)) first.set(k, (url as string | null) ?? null);
@@ -122,7 +123,8 @@ export const area: GateArea = {
 
     router.on('GET', '/dashboard/usage', (req) => {
       const caller = world.authSecret(req);
-      if (world.faults.has('dash-usage-secret-key-refused')) throw new HttpError(403, 'This endpoint needs an account assertion.', 'account_assertion_required');
+      if (world.faults.has('dash-usage-secret-key-refused'))
+        throw new HttpError(403, 'This endpoint needs an account assertion.', 'account_assertion_required');
       const deliveries = world.outbox.list(caller.partner.name, 'gate', caller.mode);
       return {
         status: 200,

@@ -207,7 +207,16 @@ export const area: GateArea = {
       const exp = iat + Math.floor(lifetimeMs() / 1000);
       const token = world.faults.has('embed-token-opaque')
         ? `et_${randomBytes(24).toString('hex')}`
-        : sign(key, { iss: 'gate', sub: s?.id ?? caller.partner.name, pid: caller.partner.name, mode: caller.mode, sid: s?.id ?? null, iat, exp, jti: randomUUID() });
+        : sign(key, {
+            iss: 'gate',
+            sub: s?.id ?? caller.partner.name,
+            pid: caller.partner.name,
+            mode: caller.mode,
+            sid: s?.id ?? null,
+            iat,
+            exp,
+            jti: randomUUID(),
+          });
       return {
         object: 'embed_session',
         embed_token: token,
@@ -254,7 +263,8 @@ export const area: GateArea = {
         const body = jsonObject(req, true);
         const cs = body.clientSecret;
         if (cs === undefined || cs === null) return { status: 200, body: issue(caller, null) };
-        if (typeof cs !== 'string' || !cs.startsWith(GATE_LIMITS.clientSecretPrefix)) throw new HttpError(400, 'clientSecret must be a gsec_ client secret.', 'parameter_invalid');
+        if (typeof cs !== 'string' || !cs.startsWith(GATE_LIMITS.clientSecretPrefix))
+          throw new HttpError(400, 'clientSecret must be a gsec_ client secret.', 'parameter_invalid');
         let s = bySecret.get(cs);
         if (!s) {
           // On a miss, re-index the sessions (picks up those created since the last miss).
@@ -265,7 +275,8 @@ export const area: GateArea = {
         if (s.partner !== caller.partner.name && !world.faults.has('embed-client-secret-cross-partner')) {
           throw new HttpError(403, 'This clientSecret belongs to a session of another partner.', 'session_forbidden');
         }
-        const owner: GateCaller = s.partner === caller.partner.name ? caller : { partner: world.profile.gate.partners.find((p) => p.name === s.partner)!, mode: s.mode };
+        const owner: GateCaller =
+          s.partner === caller.partner.name ? caller : { partner: world.profile.gate.partners.find((p) => p.name === s.partner)!, mode: s.mode };
         if (!world.faults.has('embed-no-expiry-on-bootstrap')) expireOnRead(world, owner, s);
         if (s.status !== 'open') throw new HttpError(409, `Session ${s.id} is ${s.status}.`, 'session_not_open');
         return { status: 200, body: issue(caller, world.faults.has('embed-client-secret-not-bound') ? null : s) };

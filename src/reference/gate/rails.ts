@@ -81,14 +81,48 @@ const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 const ALLOWED = new Set(['gate_session_id', 'quote_id', 'reference', 'metadata']);
 /** Money and method fields: amount, currency and method come from the locked quote only. */
 const MONEY_FIELDS = new Set([
-  'amount', 'currency', 'fee', 'fees', 'fiat_amount', 'crypto_amount', 'fiat_pay_or_receive', 'fiat_currency',
-  'crypto_currency', 'total', 'price', 'rate', 'value', 'method', 'payment_method', 'payout_method',
+  'amount',
+  'currency',
+  'fee',
+  'fees',
+  'fiat_amount',
+  'crypto_amount',
+  'fiat_pay_or_receive',
+  'fiat_currency',
+  'crypto_currency',
+  'total',
+  'price',
+  'rate',
+  'value',
+  'method',
+  'payment_method',
+  'payout_method',
 ]);
 /** Identity and payout-instruction fields: they come from the verified user record only. */
 const IDENTITY_FIELDS = new Set([
-  'iban', 'bic', 'swift', 'account_number', 'routing_number', 'sort_code', 'bank_account', 'account_holder',
-  'name', 'first_name', 'last_name', 'full_name', 'email', 'phone', 'address', 'wallet', 'wallet_address',
-  'beneficiary', 'date_of_birth', 'dob', 'user', 'customer', 'destination',
+  'iban',
+  'bic',
+  'swift',
+  'account_number',
+  'routing_number',
+  'sort_code',
+  'bank_account',
+  'account_holder',
+  'name',
+  'first_name',
+  'last_name',
+  'full_name',
+  'email',
+  'phone',
+  'address',
+  'wallet',
+  'wallet_address',
+  'beneficiary',
+  'date_of_birth',
+  'dob',
+  'user',
+  'customer',
+  'destination',
 ]);
 
 function view(world: GateWorld, r: RailRecord) {
@@ -218,7 +252,7 @@ export const area: GateArea = {
       name: 'rail-payout-foreign-403',
       service: 'gate',
       requirements: ['GATE-RAIL-PAYOUT-FOREIGN-404'],
-      description: "GET /rails/pay_outs/{id} of another partner answers 403 instead of 404.",
+      description: 'GET /rails/pay_outs/{id} of another partner answers 403 instead of 404.',
       suite: 'conformance',
     },
     {
@@ -246,7 +280,8 @@ export const area: GateArea = {
       name: 'rail-payout-replay-not-idempotent',
       service: 'gate',
       requirements: ['GATE-RAIL-PAYOUT-IDEMPOTENT-REPLAY'],
-      description: 'A pay-out repeated with the same Idempotency-Key and body is processed again (409: the quote is consumed) instead of answering the original.',
+      description:
+        'A pay-out repeated with the same Idempotency-Key and body is processed again (409: the quote is consumed) instead of answering the original.',
       suite: 'conformance',
     },
     {
@@ -288,7 +323,8 @@ export const area: GateArea = {
       name: 'rail-payin-replay-not-idempotent',
       service: 'gate',
       requirements: ['GATE-RAIL-PAYIN-IDEMPOTENT-REPLAY'],
-      description: 'A pay-in repeated with the same Idempotency-Key and body is processed again (409: the quote is consumed) instead of answering the original.',
+      description:
+        'A pay-in repeated with the same Idempotency-Key and body is processed again (409: the quote is consumed) instead of answering the original.',
       suite: 'conformance',
     },
     {
@@ -355,10 +391,11 @@ export const area: GateArea = {
         if (capOn && vol.blocked.has(user)) throw new HttpError(403, 'The account is blocked for future rails pending manual review.', 'account_blocked');
         if (kind === 'pay_in' && world.faults.has('rail-payin-not-redeeming')) {
           if (quoteState(world, q) !== 'active') throw new HttpError(409, 'This quote cannot be redeemed', 'quote_not_active');
-        } else redeemQuote(world, q, {
-          allowConsumed: world.faults.has('quote-consumed-redeemable'),
-          allowExpired: world.faults.has('quote-expired-redeemable'),
-        });
+        } else
+          redeemQuote(world, q, {
+            allowConsumed: world.faults.has('quote-consumed-redeemable'),
+            allowExpired: world.faults.has('quote-expired-redeemable'),
+          });
         const amount = kind === 'pay_out' && world.faults.has('rail-payout-amount-not-quote') ? q.amount : q.fiat_pay_or_receive;
         const total = decAdd(vol.total.get(user) ?? '0', q.fiat_pay_or_receive);
         vol.total.set(user, total);

@@ -21,8 +21,20 @@ function requireOpen(s: SessionRecord): void {
 export const area: GateArea = {
   name: 'sandboxHelpers',
   faults: [
-    { name: 'sess-completed-no-tx-refid', service: 'gate', requirements: ['GATE-EVT-SESSION-COMPLETED'], description: 'gate_session.completed is sent without tx_refid.', suite: 'conformance' },
-    { name: 'sess-processing-event-missing', service: 'gate', requirements: ['GATE-EVT-SESSION-PROCESSING'], description: 'No gate_session.processing event when a linked buy enters processing.', suite: 'conformance' },
+    {
+      name: 'sess-completed-no-tx-refid',
+      service: 'gate',
+      requirements: ['GATE-EVT-SESSION-COMPLETED'],
+      description: 'gate_session.completed is sent without tx_refid.',
+      suite: 'conformance',
+    },
+    {
+      name: 'sess-processing-event-missing',
+      service: 'gate',
+      requirements: ['GATE-EVT-SESSION-PROCESSING'],
+      description: 'No gate_session.processing event when a linked buy enters processing.',
+      suite: 'conformance',
+    },
     {
       name: 'evt-kyc-required-no-user-reference',
       service: 'gate',
@@ -30,10 +42,34 @@ export const area: GateArea = {
       description: "kyc.required data leaves out the session's user_reference.",
       suite: 'conformance',
     },
-    { name: 'evt-quota-warning-not-counters', service: 'gate', requirements: ['GATE-EVT-QUOTA-WARNING'], description: 'partner.quota.warning carries a bare number as data instead of the usage counters.', suite: 'conformance' },
-    { name: 'evt-quota-exhausted-no-counters', service: 'gate', requirements: ['GATE-EVT-QUOTA-EXHAUSTED'], description: 'partner.quota.exhausted carries an empty object as data (no usage counter).', suite: 'conformance' },
-    { name: 'sess-failed-event-missing', service: 'gate', requirements: ['GATE-EVT-SESSION-FAILED'], description: 'No gate_session.failed event when a linked buy fails.', suite: 'conformance' },
-    { name: 'evt-kyc-required-no-session-id', service: 'gate', requirements: ['GATE-EVT-KYC-REQUIRED'], description: 'kyc.required names the session under session_id instead of gate_session_id.', suite: 'conformance' },
+    {
+      name: 'evt-quota-warning-not-counters',
+      service: 'gate',
+      requirements: ['GATE-EVT-QUOTA-WARNING'],
+      description: 'partner.quota.warning carries a bare number as data instead of the usage counters.',
+      suite: 'conformance',
+    },
+    {
+      name: 'evt-quota-exhausted-no-counters',
+      service: 'gate',
+      requirements: ['GATE-EVT-QUOTA-EXHAUSTED'],
+      description: 'partner.quota.exhausted carries an empty object as data (no usage counter).',
+      suite: 'conformance',
+    },
+    {
+      name: 'sess-failed-event-missing',
+      service: 'gate',
+      requirements: ['GATE-EVT-SESSION-FAILED'],
+      description: 'No gate_session.failed event when a linked buy fails.',
+      suite: 'conformance',
+    },
+    {
+      name: 'evt-kyc-required-no-session-id',
+      service: 'gate',
+      requirements: ['GATE-EVT-KYC-REQUIRED'],
+      description: 'kyc.required names the session under session_id instead of gate_session_id.',
+      suite: 'conformance',
+    },
   ],
   register(router, world) {
     const prefix = world.profile.reference?.helperPrefix ?? '/_sandbox';

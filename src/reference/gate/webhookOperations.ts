@@ -23,7 +23,12 @@ export function deliveryView(world: GateWorld, d: Delivery, listed = false): Rec
     event_id: d.eventId,
     event_type: d.eventType,
     // Faults: the list redacts target_url; every view shows only the URL's origin.
-    target_url: world.faults.has('whops-list-target-url-redacted') && listed ? '' : world.faults.has('whops-target-url-origin-only') ? new URL(d.targetUrl).origin : d.targetUrl,
+    target_url:
+      world.faults.has('whops-list-target-url-redacted') && listed
+        ? ''
+        : world.faults.has('whops-target-url-origin-only')
+          ? new URL(d.targetUrl).origin
+          : d.targetUrl,
     status: d.status,
     // Fault: the list shows only the first attempt, whatever the receiver saw.
     attempts: world.faults.has('whops-attempts-undercounted') ? Math.min(d.attempts, 1) : d.attempts,
@@ -43,20 +48,34 @@ function intParam(req: Req, name: string, def: number, min: number, max: number)
   if (q === null) return def;
   if (!/^-?\d{1,9}$/.test(q)) throw new HttpError(400, `${name} must be an integer`, `invalid_${name}`);
   const n = Number(q);
-  if (n < min || n > max) throw new HttpError(400, `${name} must be between ${min} and ${max === Number.MAX_SAFE_INTEGER ? 'any larger integer' : max}`, `invalid_${name}`);
+  if (n < min || n > max)
+    throw new HttpError(400, `${name} must be between ${min} and ${max === Number.MAX_SAFE_INTEGER ? 'any larger integer' : max}`, `invalid_${name}`);
   return n;
 }
 
 /** The deliveries list shared by /webhooks/deliveries and /dashboard/webhook-deliveries. */
 export function listDeliveries(world: GateWorld, caller: GateCaller, req: Req, url: string): Record<string, unknown> {
   const f = world.faults;
-  const limit = intParam(req, 'limit', f.has('whops-default-limit-20') ? 20 : L.limitDefault, f.has('whops-limit-zero-accepted') ? 0 : L.limitMin, f.has('whops-limit-max-off-by-one') ? L.limitMax + 1 : L.limitMax);
-  const skip = intParam(req, 'skip', f.has('whops-skip-default-one') ? 1 : 0, f.has('whops-negative-skip-accepted') ? -1_000_000 : L.skipMin, Number.MAX_SAFE_INTEGER);
+  const limit = intParam(
+    req,
+    'limit',
+    f.has('whops-default-limit-20') ? 20 : L.limitDefault,
+    f.has('whops-limit-zero-accepted') ? 0 : L.limitMin,
+    f.has('whops-limit-max-off-by-one') ? L.limitMax + 1 : L.limitMax,
+  );
+  const skip = intParam(
+    req,
+    'skip',
+    f.has('whops-skip-default-one') ? 1 : 0,
+    f.has('whops-negative-skip-accepted') ? -1_000_000 : L.skipMin,
+    Number.MAX_SAFE_INTEGER,
+  );
   const status = req.query.get('status');
   let statusFilter: string | null = null;
   if (status !== null) {
     if (STATUSES.has(status)) statusFilter = status;
-    else if (!f.has('whops-unknown-status-ignored')) throw new HttpError(400, 'status must be one of pending, in_flight, succeeded, dead_lettered', 'invalid_status');
+    else if (!f.has('whops-unknown-status-ignored'))
+      throw new HttpError(400, 'status must be one of pending, in_flight, succeeded, dead_lettered', 'invalid_status');
   }
   let all = world.outbox.list(caller.partner.name, 'gate', caller.mode);
   if (f.has('whops-list-oldest-first')) all = [...all].reverse();
@@ -74,31 +93,181 @@ export function listDeliveries(world: GateWorld, caller: GateCaller, req: Req, u
 export const area: GateArea = {
   name: 'webhookOperations',
   faults: [
-    { name: 'whops-target-url-origin-only', service: 'gate', requirements: ['GATE-WHOPS-DELIVERY-TARGET-URL'], description: "A delivery's target_url is only the origin of the partner's webhook_url, not the URL itself.", suite: 'conformance' },
-    { name: 'whops-list-oldest-first', service: 'gate', requirements: ['GATE-WHOPS-LIST-ORDER'], description: 'Deliveries are listed oldest first.', suite: 'conformance' },
-    { name: 'whops-limit-max-off-by-one', service: 'gate', requirements: ['GATE-WHOPS-LIST-LIMIT-MAX'], description: 'limit=201 is accepted.', suite: 'conformance' },
-    { name: 'whops-skip-default-one', service: 'gate', requirements: ['GATE-WHOPS-LIST-SKIP-DEFAULT'], description: 'Without skip the list starts at the second delivery (skip defaults to 1).', suite: 'conformance' },
-    { name: 'whops-negative-skip-accepted', service: 'gate', requirements: ['GATE-WHOPS-LIST-SKIP'], description: 'A negative skip is accepted.', suite: 'conformance' },
-    { name: 'whops-default-limit-20', service: 'gate', requirements: ['GATE-WHOPS-LIST-DEFAULT-LIMIT'], description: 'The default page size is 20 instead of 50.', suite: 'conformance' },
-    { name: 'whops-unknown-status-ignored', service: 'gate', requirements: ['GATE-WHOPS-LIST-STATUS-FILTER'], description: 'An unknown status filter is ignored instead of 400.', suite: 'conformance' },
-    { name: 'whops-list-includes-payload', service: 'gate', requirements: ['GATE-WHOPS-NO-PAYLOAD'], description: 'Each listed delivery carries its raw payload.', suite: 'conformance' },
-    { name: 'whops-has-more-false', service: 'gate', requirements: ['GATE-WHOPS-LIST-HAS-MORE'], description: 'has_more is always false.', suite: 'conformance' },
-    { name: 'whops-test-same-event', service: 'gate', requirements: ['GATE-WHOPS-TEST-NEW-EVENT'], description: 'POST /webhooks/test reuses the first test event id on every call.', suite: 'conformance' },
-    { name: 'whops-test-without-url-200', service: 'gate', requirements: ['GATE-WHOPS-TEST-NO-URL-400'], description: 'POST /webhooks/test without a webhook_url answers a delivery instead of 400.', suite: 'conformance' },
-    { name: 'whops-test-livemode-true', service: 'gate', requirements: ['GATE-WHOPS-TEST-EVENT-DATA'], description: 'The webhook.test event carries livemode true.', suite: 'conformance' },
-    { name: 'whops-test-status-succeeded', service: 'gate', requirements: ['GATE-WHOPS-TEST-PENDING'], description: 'POST /webhooks/test answers status succeeded before any attempt.', suite: 'conformance' },
-    { name: 'evt-webhook-test-unprompted', service: 'gate', requirements: ['GATE-EVT-WEBHOOK-TEST-ONLY'], description: 'Cancelling a session also sends a webhook.test nobody requested.', suite: 'conformance' },
-    { name: 'evt-id-not-uuid', service: 'gate', requirements: ['GATE-EVT-ENVELOPE-ID'], description: 'Event ids are evt_… strings instead of UUIDs.', suite: 'conformance' },
-    { name: 'evt-created-at-iso', service: 'gate', requirements: ['GATE-EVT-ENVELOPE-CREATED-AT'], description: 'The envelope created_at is an ISO string instead of integer unix seconds.', suite: 'conformance' },
-    { name: 'evt-type-missing', service: 'gate', requirements: ['GATE-EVT-ENVELOPE-TYPE'], description: 'The envelope carries no type (the event-type header still does).', suite: 'conformance' },
-    { name: 'evt-data-array', service: 'gate', requirements: ['GATE-EVT-ENVELOPE-DATA'], description: 'The envelope data is an array holding the object instead of the object.', suite: 'conformance' },
-    { name: 'whops-list-url-wrong', service: 'gate', requirements: ['GATE-WHOPS-LIST-ENVELOPE'], description: 'The deliveries list url is /v1/deliveries instead of the path of the list.', suite: 'conformance' },
-    { name: 'whops-limit-zero-accepted', service: 'gate', requirements: ['GATE-WHOPS-LIST-LIMIT-MIN'], description: 'limit=0 is accepted (an empty page) instead of 400.', suite: 'conformance' },
-    { name: 'whops-list-target-url-redacted', service: 'gate', requirements: ['GATE-WHOPS-DELIVERY-SHAPE'], description: 'The deliveries list shows target_url as an empty string instead of the webhook_url.', suite: 'conformance' },
-    { name: 'whops-terminal-keeps-next-attempt', service: 'gate', requirements: ['GATE-WHOPS-DELIVERY-TERMINAL-NO-NEXT'], description: 'Succeeded deliveries keep a next_attempt_at in the list.', suite: 'conformance' },
-    { name: 'whops-replay-foreign', service: 'gate', requirements: ['GATE-WHOPS-REPLAY-FOREIGN-404'], description: "Another partner's dead-lettered delivery can be replayed.", suite: 'conformance' },
-    { name: 'whops-attempts-undercounted', service: 'gate', requirements: ['GATE-DLV-LIST-AGREES'], description: 'The deliveries list shows at most 1 attempt, however many were made.', suite: 'chaos' },
-    { name: 'whops-replay-noop', service: 'gate', requirements: ['GATE-WHOPS-REPLAY-DEAD-LETTERED'], description: 'Replay answers 200 but never requeues the delivery.', suite: 'chaos' },
+    {
+      name: 'whops-target-url-origin-only',
+      service: 'gate',
+      requirements: ['GATE-WHOPS-DELIVERY-TARGET-URL'],
+      description: "A delivery's target_url is only the origin of the partner's webhook_url, not the URL itself.",
+      suite: 'conformance',
+    },
+    {
+      name: 'whops-list-oldest-first',
+      service: 'gate',
+      requirements: ['GATE-WHOPS-LIST-ORDER'],
+      description: 'Deliveries are listed oldest first.',
+      suite: 'conformance',
+    },
+    {
+      name: 'whops-limit-max-off-by-one',
+      service: 'gate',
+      requirements: ['GATE-WHOPS-LIST-LIMIT-MAX'],
+      description: 'limit=201 is accepted.',
+      suite: 'conformance',
+    },
+    {
+      name: 'whops-skip-default-one',
+      service: 'gate',
+      requirements: ['GATE-WHOPS-LIST-SKIP-DEFAULT'],
+      description: 'Without skip the list starts at the second delivery (skip defaults to 1).',
+      suite: 'conformance',
+    },
+    {
+      name: 'whops-negative-skip-accepted',
+      service: 'gate',
+      requirements: ['GATE-WHOPS-LIST-SKIP'],
+      description: 'A negative skip is accepted.',
+      suite: 'conformance',
+    },
+    {
+      name: 'whops-default-limit-20',
+      service: 'gate',
+      requirements: ['GATE-WHOPS-LIST-DEFAULT-LIMIT'],
+      description: 'The default page size is 20 instead of 50.',
+      suite: 'conformance',
+    },
+    {
+      name: 'whops-unknown-status-ignored',
+      service: 'gate',
+      requirements: ['GATE-WHOPS-LIST-STATUS-FILTER'],
+      description: 'An unknown status filter is ignored instead of 400.',
+      suite: 'conformance',
+    },
+    {
+      name: 'whops-list-includes-payload',
+      service: 'gate',
+      requirements: ['GATE-WHOPS-NO-PAYLOAD'],
+      description: 'Each listed delivery carries its raw payload.',
+      suite: 'conformance',
+    },
+    {
+      name: 'whops-has-more-false',
+      service: 'gate',
+      requirements: ['GATE-WHOPS-LIST-HAS-MORE'],
+      description: 'has_more is always false.',
+      suite: 'conformance',
+    },
+    {
+      name: 'whops-test-same-event',
+      service: 'gate',
+      requirements: ['GATE-WHOPS-TEST-NEW-EVENT'],
+      description: 'POST /webhooks/test reuses the first test event id on every call.',
+      suite: 'conformance',
+    },
+    {
+      name: 'whops-test-without-url-200',
+      service: 'gate',
+      requirements: ['GATE-WHOPS-TEST-NO-URL-400'],
+      description: 'POST /webhooks/test without a webhook_url answers a delivery instead of 400.',
+      suite: 'conformance',
+    },
+    {
+      name: 'whops-test-livemode-true',
+      service: 'gate',
+      requirements: ['GATE-WHOPS-TEST-EVENT-DATA'],
+      description: 'The webhook.test event carries livemode true.',
+      suite: 'conformance',
+    },
+    {
+      name: 'whops-test-status-succeeded',
+      service: 'gate',
+      requirements: ['GATE-WHOPS-TEST-PENDING'],
+      description: 'POST /webhooks/test answers status succeeded before any attempt.',
+      suite: 'conformance',
+    },
+    {
+      name: 'evt-webhook-test-unprompted',
+      service: 'gate',
+      requirements: ['GATE-EVT-WEBHOOK-TEST-ONLY'],
+      description: 'Cancelling a session also sends a webhook.test nobody requested.',
+      suite: 'conformance',
+    },
+    {
+      name: 'evt-id-not-uuid',
+      service: 'gate',
+      requirements: ['GATE-EVT-ENVELOPE-ID'],
+      description: 'Event ids are evt_… strings instead of UUIDs.',
+      suite: 'conformance',
+    },
+    {
+      name: 'evt-created-at-iso',
+      service: 'gate',
+      requirements: ['GATE-EVT-ENVELOPE-CREATED-AT'],
+      description: 'The envelope created_at is an ISO string instead of integer unix seconds.',
+      suite: 'conformance',
+    },
+    {
+      name: 'evt-type-missing',
+      service: 'gate',
+      requirements: ['GATE-EVT-ENVELOPE-TYPE'],
+      description: 'The envelope carries no type (the event-type header still does).',
+      suite: 'conformance',
+    },
+    {
+      name: 'evt-data-array',
+      service: 'gate',
+      requirements: ['GATE-EVT-ENVELOPE-DATA'],
+      description: 'The envelope data is an array holding the object instead of the object.',
+      suite: 'conformance',
+    },
+    {
+      name: 'whops-list-url-wrong',
+      service: 'gate',
+      requirements: ['GATE-WHOPS-LIST-ENVELOPE'],
+      description: 'The deliveries list url is /v1/deliveries instead of the path of the list.',
+      suite: 'conformance',
+    },
+    {
+      name: 'whops-limit-zero-accepted',
+      service: 'gate',
+      requirements: ['GATE-WHOPS-LIST-LIMIT-MIN'],
+      description: 'limit=0 is accepted (an empty page) instead of 400.',
+      suite: 'conformance',
+    },
+    {
+      name: 'whops-list-target-url-redacted',
+      service: 'gate',
+      requirements: ['GATE-WHOPS-DELIVERY-SHAPE'],
+      description: 'The deliveries list shows target_url as an empty string instead of the webhook_url.',
+      suite: 'conformance',
+    },
+    {
+      name: 'whops-terminal-keeps-next-attempt',
+      service: 'gate',
+      requirements: ['GATE-WHOPS-DELIVERY-TERMINAL-NO-NEXT'],
+      description: 'Succeeded deliveries keep a next_attempt_at in the list.',
+      suite: 'conformance',
+    },
+    {
+      name: 'whops-replay-foreign',
+      service: 'gate',
+      requirements: ['GATE-WHOPS-REPLAY-FOREIGN-404'],
+      description: "Another partner's dead-lettered delivery can be replayed.",
+      suite: 'conformance',
+    },
+    {
+      name: 'whops-attempts-undercounted',
+      service: 'gate',
+      requirements: ['GATE-DLV-LIST-AGREES'],
+      description: 'The deliveries list shows at most 1 attempt, however many were made.',
+      suite: 'chaos',
+    },
+    {
+      name: 'whops-replay-noop',
+      service: 'gate',
+      requirements: ['GATE-WHOPS-REPLAY-DEAD-LETTERED'],
+      description: 'Replay answers 200 but never requeues the delivery.',
+      suite: 'chaos',
+    },
   ],
   register(router, world) {
     const firstTestEvent = new Map<string, string>();
@@ -116,7 +285,8 @@ export const area: GateArea = {
         throw new HttpError(404, `No such webhook delivery: ${req.params.id}`, 'resource_missing');
       }
       return world.idempotent(caller, req, 'webhook_replay', { required: false }, () => {
-        if (d.status !== 'dead_lettered') throw new HttpError(409, `Delivery ${d.id} is ${d.status}; only dead-lettered deliveries can be replayed.`, 'delivery_not_dead_lettered');
+        if (d.status !== 'dead_lettered')
+          throw new HttpError(409, `Delivery ${d.id} is ${d.status}; only dead-lettered deliveries can be replayed.`, 'delivery_not_dead_lettered');
         if (world.faults.has('whops-replay-noop')) return { status: 200, body: { ...deliveryView(world, d), status: 'pending' } };
         return { status: 200, body: deliveryView(world, world.outbox.replay(d.id)) };
       });
@@ -130,7 +300,21 @@ export const area: GateArea = {
         const now = world.clock.now();
         return {
           status: 201,
-          body: { object: 'webhook_delivery', id: world.newId('whd'), event_id: crypto.randomUUID(), event_type: 'webhook.test', target_url: null, status: 'pending', attempts: 0, last_response_status: null, last_error: null, next_attempt_at: world.iso(now), delivered_at: null, created_at: world.iso(now), updated_at: world.iso(now) },
+          body: {
+            object: 'webhook_delivery',
+            id: world.newId('whd'),
+            event_id: crypto.randomUUID(),
+            event_type: 'webhook.test',
+            target_url: null,
+            status: 'pending',
+            attempts: 0,
+            last_response_status: null,
+            last_error: null,
+            next_attempt_at: world.iso(now),
+            delivered_at: null,
+            created_at: world.iso(now),
+            updated_at: world.iso(now),
+          },
         };
       }
       const data = { livemode: world.faults.has('whops-test-livemode-true'), message: 'This is a test event from Gate.' };

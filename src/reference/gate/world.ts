@@ -198,7 +198,12 @@ export function createGateWorld(deps: { profile: Profile; faults: ActiveFaults; 
 
   function credential(req: Req): KeyEntry {
     const token = bearerToken(req);
-    if (!token) throw new HttpError(faults.has('auth-missing-credential-403') ? 403 : 401, 'Missing credential: send Authorization: Bearer <API key>.', 'missing_credential');
+    if (!token)
+      throw new HttpError(
+        faults.has('auth-missing-credential-403') ? 403 : 401,
+        'Missing credential: send Authorization: Bearer <API key>.',
+        'missing_credential',
+      );
     const badKeyStatus = faults.has('auth-malformed-key-403') ? 403 : 401;
     if (!GATE_LIMITS.keyPattern.test(token)) throw new HttpError(badKeyStatus, 'Malformed API key.', 'invalid_api_key');
     const entry = keys.get(token);

@@ -202,7 +202,14 @@ export class WebhookOutbox {
   private seq = 0;
   private readonly uuidIds: boolean;
 
-  constructor(opts: { clock: Clock; timeScale: number; attemptTimeoutMs: number; faults: ActiveFaults; log?: (line: string) => void; idStyle?: 'prefixed' | 'uuid' }) {
+  constructor(opts: {
+    clock: Clock;
+    timeScale: number;
+    attemptTimeoutMs: number;
+    faults: ActiveFaults;
+    log?: (line: string) => void;
+    idStyle?: 'prefixed' | 'uuid';
+  }) {
     this.uuidIds = opts.idStyle === 'uuid';
     this.clock = opts.clock;
     this.timeScale = opts.timeScale;
@@ -295,9 +302,7 @@ export class WebhookOutbox {
   /** Delay before attempt n+1 after n failed attempts (n ≥ 1), scaled. */
   private retryDelayMs(failedAttempts: number): number {
     const schedule = WH.retryScheduleMs;
-    const base = this.faults.has('outbox-retry-schedule-flat')
-      ? schedule[0]
-      : schedule[Math.min(failedAttempts - 1, schedule.length - 1)]!;
+    const base = this.faults.has('outbox-retry-schedule-flat') ? schedule[0] : schedule[Math.min(failedAttempts - 1, schedule.length - 1)]!;
     return Math.max(0, Math.round(base * this.timeScale));
   }
 
@@ -317,7 +322,8 @@ export class WebhookOutbox {
   private async attempt(entry: Entry): Promise<void> {
     if (this.closed) return;
     const d = entry.d;
-    if (d.attempts > 0 && this.faults.has(d.service === 'gate' ? 'outbox-event-id-changes-on-retry' : 'outbox-pools-event-id-changes-on-retry')) this.rewriteEventId(d);
+    if (d.attempts > 0 && this.faults.has(d.service === 'gate' ? 'outbox-event-id-changes-on-retry' : 'outbox-pools-event-id-changes-on-retry'))
+      this.rewriteEventId(d);
     d.status = 'in_flight';
     d.attempts += 1;
     d.nextAttemptAt = null;

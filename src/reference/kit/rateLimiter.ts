@@ -216,9 +216,15 @@ export class GateRateLimiter {
       const limit = windows[i]!.limit;
       if (l.count(now) >= limit) {
         const retryAfter = Math.max(1, Math.ceil(l.retryAfterMs(now) / 1000));
-        throw new HttpError(429, 'Too many requests: rate limit exceeded.', 'rate_limited', this.faults.has('rate-429-wrong-type') ? 'invalid_request' : 'rate_limited', {
-          'retry-after': String(retryAfter),
-        });
+        throw new HttpError(
+          429,
+          'Too many requests: rate limit exceeded.',
+          'rate_limited',
+          this.faults.has('rate-429-wrong-type') ? 'invalid_request' : 'rate_limited',
+          {
+            'retry-after': String(retryAfter),
+          },
+        );
       }
     }
     for (const l of logs) l.add(now);

@@ -11,18 +11,90 @@ const LEDGER_CURSOR = /^[A-Za-z0-9_-]{1,128}$/;
 export const area: PoolsArea = {
   name: 'balanceFunding',
   faults: [
-    { name: 'pools-balance-gate-off-zero', service: 'pools', requirements: ['POOLS-BAL-GATE-OFF-NULL'], description: 'With the balance gate off, balance is "0.00" instead of null.', suite: 'conformance' },
-    { name: 'pools-balance-as-number', service: 'pools', requirements: ['POOLS-BAL-SHAPE'], description: 'balance is a JSON number instead of a decimal string.', suite: 'conformance' },
-    { name: 'pools-funding-any-currency', service: 'pools', requirements: ['POOLS-FUND-NON-EUR-400'], description: 'A funding currency other than EUR is accepted.', suite: 'conformance' },
-    { name: 'pools-funding-gate-off-200', service: 'pools', requirements: ['POOLS-FUND-GATE-OFF-404'], description: 'Funding answers 200 although the balance gate is off.', suite: 'conformance' },
-    { name: 'pools-funding-default-currency-required', service: 'pools', requirements: ['POOLS-FUND-DEFAULT-EUR'], description: 'Funding without currency gives 400 instead of defaulting to EUR.', suite: 'conformance' },
-    { name: 'pools-funding-missing-reference', service: 'pools', requirements: ['POOLS-FUND-SHAPE'], description: 'The funding object omits reference.', suite: 'conformance' },
-    { name: 'pools-ledger-debit-type', service: 'pools', requirements: ['POOLS-LEDGER-BUY-DEBIT'], description: 'The reservation shows in the ledger as "debit" instead of buy_debit.', suite: 'conformance' },
-    { name: 'pools-funding-iban-placeholder', service: 'pools', requirements: ['POOLS-FUND-IBAN-UNPROVISIONED-NULL'], description: 'A partner whose IBAN is not provisioned gets iban "PENDING" instead of null.', suite: 'conformance' },
-    { name: 'pools-balance-echoes-kyc', service: 'pools', requirements: ['POOLS-BAL-NO-ACCESS-ECHO'], description: 'The balance echoes the partner\'s KYC and access state (kycStatus, accessState).', suite: 'conformance' },
-    { name: 'pools-ledger-cross-partner', service: 'pools', requirements: ['POOLS-LEDGER-PARTNER-SCOPED'], description: "GET /pools/ledger lists every partner's balance movements.", suite: 'conformance' },
-    { name: 'pools-ledger-cursor-repeats', service: 'pools', requirements: ['POOLS-LEDGER-CURSOR'], description: 'The ledger page after a cursor starts with the cursor entry again.', suite: 'conformance' },
-    { name: 'pools-payin-credit-type', service: 'pools', requirements: ['POOLS-LEDGER-PAYIN-CREDIT'], description: 'Pay-ins show in the ledger as "deposit" instead of payin_credit.', suite: 'conformance' },
+    {
+      name: 'pools-balance-gate-off-zero',
+      service: 'pools',
+      requirements: ['POOLS-BAL-GATE-OFF-NULL'],
+      description: 'With the balance gate off, balance is "0.00" instead of null.',
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-balance-as-number',
+      service: 'pools',
+      requirements: ['POOLS-BAL-SHAPE'],
+      description: 'balance is a JSON number instead of a decimal string.',
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-funding-any-currency',
+      service: 'pools',
+      requirements: ['POOLS-FUND-NON-EUR-400'],
+      description: 'A funding currency other than EUR is accepted.',
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-funding-gate-off-200',
+      service: 'pools',
+      requirements: ['POOLS-FUND-GATE-OFF-404'],
+      description: 'Funding answers 200 although the balance gate is off.',
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-funding-default-currency-required',
+      service: 'pools',
+      requirements: ['POOLS-FUND-DEFAULT-EUR'],
+      description: 'Funding without currency gives 400 instead of defaulting to EUR.',
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-funding-missing-reference',
+      service: 'pools',
+      requirements: ['POOLS-FUND-SHAPE'],
+      description: 'The funding object omits reference.',
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-ledger-debit-type',
+      service: 'pools',
+      requirements: ['POOLS-LEDGER-BUY-DEBIT'],
+      description: 'The reservation shows in the ledger as "debit" instead of buy_debit.',
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-funding-iban-placeholder',
+      service: 'pools',
+      requirements: ['POOLS-FUND-IBAN-UNPROVISIONED-NULL'],
+      description: 'A partner whose IBAN is not provisioned gets iban "PENDING" instead of null.',
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-balance-echoes-kyc',
+      service: 'pools',
+      requirements: ['POOLS-BAL-NO-ACCESS-ECHO'],
+      description: "The balance echoes the partner's KYC and access state (kycStatus, accessState).",
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-ledger-cross-partner',
+      service: 'pools',
+      requirements: ['POOLS-LEDGER-PARTNER-SCOPED'],
+      description: "GET /pools/ledger lists every partner's balance movements.",
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-ledger-cursor-repeats',
+      service: 'pools',
+      requirements: ['POOLS-LEDGER-CURSOR'],
+      description: 'The ledger page after a cursor starts with the cursor entry again.',
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-payin-credit-type',
+      service: 'pools',
+      requirements: ['POOLS-LEDGER-PAYIN-CREDIT'],
+      description: 'Pay-ins show in the ledger as "deposit" instead of payin_credit.',
+      suite: 'conformance',
+    },
   ],
   register(router, world) {
     const f = world.faults;
@@ -53,11 +125,19 @@ export const area: PoolsArea = {
       const currency = req.query.get('currency') ?? (f.has('pools-funding-default-currency-required') ? null : 'EUR');
       if (currency === null) throw new HttpError(400, 'currency is required.', 'parameter_missing');
       if (currency !== 'EUR' && !f.has('pools-funding-any-currency')) throw new HttpError(400, 'Funding is available in EUR only.', 'unsupported_currency');
-      if (!caller.partner.balanceGate && !f.has('pools-funding-gate-off-200')) throw new HttpError(404, 'Funding is not available: the balance gate is off for this partner.', 'funding_not_available');
+      if (!caller.partner.balanceGate && !f.has('pools-funding-gate-off-200'))
+        throw new HttpError(404, 'Funding is not available: the balance gate is off for this partner.', 'funding_not_available');
       const h = createHash('sha256').update(`funding:${caller.partner.name}`).digest('hex');
       // The operator has not provisioned every partner's virtual IBAN (profile ibanProvisioned: false).
       const unprovisioned = caller.partner.ibanProvisioned === false;
-      const iban = unprovisioned ? (f.has('pools-funding-iban-placeholder') ? 'PENDING' : null) : `DE89${BigInt(`0x${h.slice(0, 16)}`).toString().padStart(18, '0').slice(0, 18)}`;
+      const iban = unprovisioned
+        ? f.has('pools-funding-iban-placeholder')
+          ? 'PENDING'
+          : null
+        : `DE89${BigInt(`0x${h.slice(0, 16)}`)
+            .toString()
+            .padStart(18, '0')
+            .slice(0, 18)}`;
       const body: Record<string, unknown> = {
         currency,
         iban,
@@ -75,7 +155,8 @@ export const area: PoolsArea = {
       const limit = rawLimit === null ? 50 : /^\d+$/.test(rawLimit) ? Number(rawLimit) : NaN;
       if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new HttpError(400, 'limit must be an integer from 1 to 100.', 'invalid_limit');
       const cursor = req.query.get('cursor');
-      if (cursor !== null && !LEDGER_CURSOR.test(cursor)) throw new HttpError(400, 'cursor is malformed: pass nextCursor from the previous page.', 'invalid_cursor');
+      if (cursor !== null && !LEDGER_CURSOR.test(cursor))
+        throw new HttpError(400, 'cursor is malformed: pass nextCursor from the previous page.', 'invalid_cursor');
       const all = ledgerOf(world, caller).sort((a, b) => b.seq - a.seq);
       let start = 0;
       if (cursor !== null) {
@@ -90,7 +171,12 @@ export const area: PoolsArea = {
         body: {
           data: page.map((e) => ({
             id: e.id,
-            type: e.type === 'buy_debit' && f.has('pools-ledger-debit-type') ? 'debit' : e.type === 'payin_credit' && f.has('pools-payin-credit-type') ? 'deposit' : e.type,
+            type:
+              e.type === 'buy_debit' && f.has('pools-ledger-debit-type')
+                ? 'debit'
+                : e.type === 'payin_credit' && f.has('pools-payin-credit-type')
+                  ? 'deposit'
+                  : e.type,
             currency: e.currency,
             amount: e.amount,
             balanceAfter: e.balanceAfter,

@@ -8,28 +8,114 @@ import type { PoolDef, PoolsArea } from './world.js';
 export const area: PoolsArea = {
   name: 'discovery',
   faults: [
-    { name: 'pools-discovery-secret-key-refused', service: 'pools', requirements: ['POOLS-DISC-SECRET-KEY'], description: 'GET /pools refuses a secret key (403) and takes only publishable keys.', suite: 'conformance' },
-    { name: 'pools-discovery-publishable-key-refused', service: 'pools', requirements: ['POOLS-AUTH-PK-DISCOVERY'], description: 'GET /pools refuses a publishable key with 403 key_mode_mismatch.', suite: 'conformance' },
-    { name: 'pools-pool-id-not-pair-shaped', service: 'pools', requirements: ['POOLS-DISC-ID-PAIR-SHAPED'], description: 'Pool ids are listed as opaque ids (pool_1) instead of <fiat>-<crypto>.', suite: 'conformance' },
-    { name: 'pools-capabilities-non-evm-network', service: 'pools', requirements: ['POOLS-CAP-NETWORKS-EVM'], description: 'supportedNetworks includes tron, a non-EVM network.', suite: 'conformance' },
-    { name: 'pools-discovery-available-as-string', service: 'pools', requirements: ['POOLS-DISC-LIST-SHAPE'], description: 'GET /pools lists available as the string "true"/"false" instead of a boolean.', suite: 'conformance' },
-    { name: 'pools-capabilities-other-pool-id', service: 'pools', requirements: ['POOLS-CAP-POOL-IDENTITY'], description: 'Capabilities name another pool in poolId than the one asked for.', suite: 'conformance' },
-    { name: 'pools-capabilities-pair-reversed', service: 'pools', requirements: ['POOLS-CAP-POOL-IDENTITY'], description: 'Capabilities give pair as <crypto>-<fiat> and swap the legs.', suite: 'conformance' },
-    { name: 'pools-capabilities-off-ramp-always', service: 'pools', requirements: ['POOLS-CAP-SIDES-ENUM'], description: 'sides lists off_ramp for partners without off_ramp enabled.', suite: 'conformance' },
-    { name: 'pools-capabilities-bps-as-strings', service: 'pools', requirements: ['POOLS-CAP-SHAPE'], description: 'drawFeeBps and spreadCapBps are sent as strings instead of integers.', suite: 'conformance' },
-    { name: 'pools-capabilities-tier-default', service: 'pools', requirements: ['POOLS-CAP-TIER'], description: 'Capabilities report tier "default" whatever tier the partner was provisioned (the balance reports the right one).', suite: 'conformance' },
-    { name: 'pools-spread-cap-understated', service: 'pools', requirements: ['POOLS-CAP-SPREAD-CAP'], description: 'Capabilities report spreadCapBps 20 while quotes carry a 25 bps spread.', suite: 'conformance' },
-    { name: 'pools-deposit-address-shared', service: 'pools', requirements: ['POOLS-CAP-DEPOSIT-ADDRESS'], description: 'Every partner gets the same cryptoDepositAddress for a pool (not dedicated).', suite: 'conformance' },
-    { name: 'pools-discovery-hides-unavailable', service: 'pools', requirements: ['POOLS-DISC-ENTITLED'], description: 'GET /pools leaves out entitled pools that are currently unavailable.', suite: 'conformance' },
-    { name: 'pools-discovery-available-static', service: 'pools', requirements: ['POOLS-DISC-AVAILABLE-CURRENT'], description: 'GET /pools reports the catalogue\'s availability, not the pool\'s current state.', suite: 'conformance' },
+    {
+      name: 'pools-discovery-secret-key-refused',
+      service: 'pools',
+      requirements: ['POOLS-DISC-SECRET-KEY'],
+      description: 'GET /pools refuses a secret key (403) and takes only publishable keys.',
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-discovery-publishable-key-refused',
+      service: 'pools',
+      requirements: ['POOLS-AUTH-PK-DISCOVERY'],
+      description: 'GET /pools refuses a publishable key with 403 key_mode_mismatch.',
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-pool-id-not-pair-shaped',
+      service: 'pools',
+      requirements: ['POOLS-DISC-ID-PAIR-SHAPED'],
+      description: 'Pool ids are listed as opaque ids (pool_1) instead of <fiat>-<crypto>.',
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-capabilities-non-evm-network',
+      service: 'pools',
+      requirements: ['POOLS-CAP-NETWORKS-EVM'],
+      description: 'supportedNetworks includes tron, a non-EVM network.',
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-discovery-available-as-string',
+      service: 'pools',
+      requirements: ['POOLS-DISC-LIST-SHAPE'],
+      description: 'GET /pools lists available as the string "true"/"false" instead of a boolean.',
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-capabilities-other-pool-id',
+      service: 'pools',
+      requirements: ['POOLS-CAP-POOL-IDENTITY'],
+      description: 'Capabilities name another pool in poolId than the one asked for.',
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-capabilities-pair-reversed',
+      service: 'pools',
+      requirements: ['POOLS-CAP-POOL-IDENTITY'],
+      description: 'Capabilities give pair as <crypto>-<fiat> and swap the legs.',
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-capabilities-off-ramp-always',
+      service: 'pools',
+      requirements: ['POOLS-CAP-SIDES-ENUM'],
+      description: 'sides lists off_ramp for partners without off_ramp enabled.',
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-capabilities-bps-as-strings',
+      service: 'pools',
+      requirements: ['POOLS-CAP-SHAPE'],
+      description: 'drawFeeBps and spreadCapBps are sent as strings instead of integers.',
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-capabilities-tier-default',
+      service: 'pools',
+      requirements: ['POOLS-CAP-TIER'],
+      description: 'Capabilities report tier "default" whatever tier the partner was provisioned (the balance reports the right one).',
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-spread-cap-understated',
+      service: 'pools',
+      requirements: ['POOLS-CAP-SPREAD-CAP'],
+      description: 'Capabilities report spreadCapBps 20 while quotes carry a 25 bps spread.',
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-deposit-address-shared',
+      service: 'pools',
+      requirements: ['POOLS-CAP-DEPOSIT-ADDRESS'],
+      description: 'Every partner gets the same cryptoDepositAddress for a pool (not dedicated).',
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-discovery-hides-unavailable',
+      service: 'pools',
+      requirements: ['POOLS-DISC-ENTITLED'],
+      description: 'GET /pools leaves out entitled pools that are currently unavailable.',
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-discovery-available-static',
+      service: 'pools',
+      requirements: ['POOLS-DISC-AVAILABLE-CURRENT'],
+      description: "GET /pools reports the catalogue's availability, not the pool's current state.",
+      suite: 'conformance',
+    },
   ],
   register(router, world) {
     const f = world.faults;
     router.on('GET', '/pools', (req) => {
       const caller = world.auth(req, { publishableOk: true });
       const token = req.headers.authorization ?? '';
-      if (f.has('pools-discovery-secret-key-refused') && /Bearer\s+sk_/i.test(token)) throw new HttpError(403, 'Use the publishable key for discovery.', 'key_mode_mismatch');
-      if (f.has('pools-discovery-publishable-key-refused') && /Bearer\s+pk_/i.test(token)) throw new HttpError(403, 'A publishable key cannot be used here.', 'key_mode_mismatch');
+      if (f.has('pools-discovery-secret-key-refused') && /Bearer\s+sk_/i.test(token))
+        throw new HttpError(403, 'Use the publishable key for discovery.', 'key_mode_mismatch');
+      if (f.has('pools-discovery-publishable-key-refused') && /Bearer\s+pk_/i.test(token))
+        throw new HttpError(403, 'A publishable key cannot be used here.', 'key_mode_mismatch');
       // Discovery lists the partner's entitled pools (not shown whether others appear; chosen: entitled only), each in its current state.
       const allowed = new Set(caller.partner.allowedPools ?? []);
       const available = (p: PoolDef) => (f.has('pools-discovery-available-static') ? p.available : unavailableReason(world, caller, p) === null);

@@ -47,7 +47,10 @@ export const POOLS_AREAS: PoolsArea[] = [authErrors, discovery, quotes, transact
 /** Every seeded fault of the pools areas (each breaks exactly one documented rule). */
 export const POOLS_FAULTS: FaultDef[] = POOLS_AREAS.flatMap((a) => a.faults);
 
-export function createPoolsService(deps: { profile: Profile; faults: ActiveFaults; outbox: WebhookOutbox; clock: Clock }): { router: Router; world: PoolsWorld } {
+export function createPoolsService(deps: { profile: Profile; faults: ActiveFaults; outbox: WebhookOutbox; clock: Clock }): {
+  router: Router;
+  world: PoolsWorld;
+} {
   const world = createPoolsWorld(deps);
   const router = withErrorFaults(new Router(), deps.faults);
   for (const a of POOLS_AREAS) a.register(router, world);

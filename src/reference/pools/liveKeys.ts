@@ -18,10 +18,14 @@ export function issuePoolsLiveKeys(profile: Profile): Profile {
   if (names.length === 0 || !profile.pools) return profile;
   const known = new Set(profile.pools.partners.map((p) => p.name));
   const unknown = names.filter((n) => !known.has(n));
-  if (unknown.length) throw new Error(`reference.poolsLiveKeysFor names ${unknown.join(', ')}, not a pools partner of profile ${profile.name} — fix the name or remove it`);
+  if (unknown.length)
+    throw new Error(`reference.poolsLiveKeysFor names ${unknown.join(', ')}, not a pools partner of profile ${profile.name} — fix the name or remove it`);
   const wanted = new Set(names);
   return {
     ...profile,
-    pools: { ...profile.pools, partners: profile.pools.partners.map((p) => (wanted.has(p.name) ? { ...p, liveSecretKey: p.liveSecretKey ?? derive(p.secretKey) } : p)) },
+    pools: {
+      ...profile.pools,
+      partners: profile.pools.partners.map((p) => (wanted.has(p.name) ? { ...p, liveSecretKey: p.liveSecretKey ?? derive(p.secretKey) } : p)),
+    },
   };
 }

@@ -46,39 +46,203 @@ function activeQuotes(world: PoolsWorld): number {
 export const area: PoolsArea = {
   name: 'quotes',
   faults: [
-    { name: 'pools-dest-address-optional', service: 'pools', requirements: ['POOLS-ADDR-REQUIRED-ON-RAMP-400'], description: 'An on_ramp quote without destAddress is accepted.', suite: 'conformance' },
-    { name: 'pools-address-format-unchecked', service: 'pools', requirements: ['POOLS-ADDR-FORMAT-400'], description: 'destAddress is not checked for 0x + 40 hex.', suite: 'conformance' },
-    { name: 'pools-eip55-unchecked', service: 'pools', requirements: ['POOLS-ADDR-EIP55-INVALID-400'], description: 'A mixed-case destAddress with a wrong EIP-55 checksum is accepted.', suite: 'conformance' },
-    { name: 'pools-eip55-rejects-valid', service: 'pools', requirements: ['POOLS-ADDR-EIP55-VALID'], description: 'Every mixed-case destAddress is refused, even a correct EIP-55 checksum.', suite: 'conformance' },
-    { name: 'pools-single-case-address-refused', service: 'pools', requirements: ['POOLS-ADDR-SINGLE-CASE'], description: 'All-lowercase and all-uppercase addresses are refused as failing EIP-55.', suite: 'conformance' },
-    { name: 'pools-default-network-ethereum', service: 'pools', requirements: ['POOLS-QUOTE-NETWORK-DEFAULT-TRON'], description: 'cryptoNetwork defaults to ethereum instead of tron.', suite: 'conformance' },
-    { name: 'pools-dest-network-unchecked', service: 'pools', requirements: ['POOLS-QUOTE-DESTNETWORK-ALLOWLIST'], description: 'destNetwork outside supportedNetworks is accepted.', suite: 'conformance' },
-    { name: 'pools-quote-type-default-indicative', service: 'pools', requirements: ['POOLS-QUOTE-FIRM-DEFAULT'], description: 'A quote without type is indicative instead of firm.', suite: 'conformance' },
-    { name: 'pools-indicative-has-quote-id', service: 'pools', requirements: ['POOLS-QUOTE-INDICATIVE'], description: 'Indicative quotes carry a quoteId.', suite: 'conformance' },
-    { name: 'pools-dry-pool-409', service: 'pools', requirements: ['POOLS-QUOTE-UNAVAILABLE'], description: 'A dry pool answers 409 instead of 200 with available false.', suite: 'conformance' },
-    { name: 'pools-quote-bps-as-strings', service: 'pools', requirements: ['POOLS-QUOTE-FIRM-SHAPE'], description: 'spreadBps and feeBps of a firm quote are strings.', suite: 'conformance' },
-    { name: 'pools-quote-required-field-unchecked', service: 'pools', requirements: ['POOLS-QUOTE-BODY-REQUIRED-400'], description: 'A quote without amount is accepted (amount defaults to 100).', suite: 'conformance' },
-    { name: 'pools-quote-ttl-30s', service: 'pools', requirements: ['POOLS-TTL-EXPIRES-AT', 'POOLS-TTL-UNDER-LOAD', 'POOLS-TTL-UNDER-NETWORK-FAULTS'], description: 'Firm quotes live 30 s instead of about 15 s.', suite: 'conformance' },
-    { name: 'pools-ttl-drifts-under-load', service: 'pools', requirements: ['POOLS-TTL-UNDER-LOAD'], description: 'While 5 or more firm quotes are active, new quotes live 30 s instead of about 15 s (only load shows it).', suite: 'load' },
-    { name: 'pools-quote-ttl-60s', service: 'pools', requirements: ['POOLS-TTL-EXPIRES-AT', 'POOLS-TTL-TRANSACT-AFTER-EXPIRY-409', 'POOLS-TTL-STATUS-EXPIRED'], description: 'Firm quotes live 60 s instead of about 15 s (whatever the profile declares).', suite: 'conformance' },
-    { name: 'pools-rate-spread-only', service: 'pools', requirements: ['POOLS-TRADES-RATE-OUTPUT-PER-INPUT'], description: 'rate and quotedRate carry the spread only, not the fee (the amounts stay all-in): fiatAmount × quotedRate overstates cryptoAmount by the fee.', suite: 'conformance' },
-    { name: 'pools-rate-input-per-output', service: 'pools', requirements: ['POOLS-TRADES-RATE-OUTPUT-PER-INPUT', 'POOLS-QUOTE-RATE'], description: 'rate is quoted input per output (fiat per crypto) for on_ramp.', suite: 'conformance' },
-    { name: 'pools-quote-rate-rounded', service: 'pools', requirements: ['POOLS-QUOTE-RATE'], description: 'A quote\'s rate is cut to 4 decimals while its amounts keep the full rate: fiatAmount × rate misses cryptoAmount.', suite: 'conformance' },
-    { name: 'pools-fiat-amount-whole-units', service: 'pools', requirements: ['POOLS-QUOTE-ON-RAMP-AMOUNT'], description: 'An on_ramp amount is cut to whole fiat units (100.37 is quoted as 100.00).', suite: 'conformance' },
-    { name: 'pools-off-ramp-rate-inverted', service: 'pools', requirements: ['POOLS-QUOTE-OFF-RAMP-ARITHMETIC'], description: 'An off_ramp quote states its rate crypto per fiat (input per output) while its fiatAmount is right.', suite: 'conformance' },
-    { name: 'pools-unavailable-reason-always-dry', service: 'pools', requirements: ['POOLS-QUOTE-UNAVAILABLE'], description: 'Every unavailable pool answers unavailableReason pool_dry, whatever the reason (engine_unavailable, rate_unavailable).', suite: 'conformance' },
-    { name: 'pools-indicative-persisted', service: 'pools', requirements: ['POOLS-QUOTE-INDICATIVE-NOT-PERSISTED'], description: 'Indicative quotes are stored under an id (field id) that reads as a stored quote and can be transacted.', suite: 'conformance' },
-    { name: 'pools-quote-requires-idempotency-key', service: 'pools', requirements: ['POOLS-QUOTE-NO-IDEMPOTENCY-KEY'], description: 'A quote without an Idempotency-Key gives 400.', suite: 'conformance' },
-    { name: 'pools-quote-amount-lenient', service: 'pools', requirements: ['POOLS-QUOTE-AMOUNT-DECIMAL-400'], description: 'amount is read with Number(): a JSON number or an exponent (1e2) is accepted.', suite: 'conformance' },
-    { name: 'pools-quote-type-unknown-firm', service: 'pools', requirements: ['POOLS-QUOTE-ENUMS-400'], description: 'An unknown quote type is taken as firm instead of 400.', suite: 'conformance' },
-    { name: 'pools-order-bounds-unchecked', service: 'pools', requirements: ['POOLS-ORDER-BOUNDS'], description: 'minOrderUsdt and maxOrderUsdt are never enforced.', suite: 'conformance' },
-    { name: 'pools-quote-exposes-provider', service: 'pools', requirements: ['POOLS-OMITTED-INTERNALS'], description: 'A firm quote names its liquidity provider and route (liquidityProvider, routing).', suite: 'conformance' },
+    {
+      name: 'pools-dest-address-optional',
+      service: 'pools',
+      requirements: ['POOLS-ADDR-REQUIRED-ON-RAMP-400'],
+      description: 'An on_ramp quote without destAddress is accepted.',
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-address-format-unchecked',
+      service: 'pools',
+      requirements: ['POOLS-ADDR-FORMAT-400'],
+      description: 'destAddress is not checked for 0x + 40 hex.',
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-eip55-unchecked',
+      service: 'pools',
+      requirements: ['POOLS-ADDR-EIP55-INVALID-400'],
+      description: 'A mixed-case destAddress with a wrong EIP-55 checksum is accepted.',
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-eip55-rejects-valid',
+      service: 'pools',
+      requirements: ['POOLS-ADDR-EIP55-VALID'],
+      description: 'Every mixed-case destAddress is refused, even a correct EIP-55 checksum.',
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-single-case-address-refused',
+      service: 'pools',
+      requirements: ['POOLS-ADDR-SINGLE-CASE'],
+      description: 'All-lowercase and all-uppercase addresses are refused as failing EIP-55.',
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-default-network-ethereum',
+      service: 'pools',
+      requirements: ['POOLS-QUOTE-NETWORK-DEFAULT-TRON'],
+      description: 'cryptoNetwork defaults to ethereum instead of tron.',
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-dest-network-unchecked',
+      service: 'pools',
+      requirements: ['POOLS-QUOTE-DESTNETWORK-ALLOWLIST'],
+      description: 'destNetwork outside supportedNetworks is accepted.',
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-quote-type-default-indicative',
+      service: 'pools',
+      requirements: ['POOLS-QUOTE-FIRM-DEFAULT'],
+      description: 'A quote without type is indicative instead of firm.',
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-indicative-has-quote-id',
+      service: 'pools',
+      requirements: ['POOLS-QUOTE-INDICATIVE'],
+      description: 'Indicative quotes carry a quoteId.',
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-dry-pool-409',
+      service: 'pools',
+      requirements: ['POOLS-QUOTE-UNAVAILABLE'],
+      description: 'A dry pool answers 409 instead of 200 with available false.',
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-quote-bps-as-strings',
+      service: 'pools',
+      requirements: ['POOLS-QUOTE-FIRM-SHAPE'],
+      description: 'spreadBps and feeBps of a firm quote are strings.',
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-quote-required-field-unchecked',
+      service: 'pools',
+      requirements: ['POOLS-QUOTE-BODY-REQUIRED-400'],
+      description: 'A quote without amount is accepted (amount defaults to 100).',
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-quote-ttl-30s',
+      service: 'pools',
+      requirements: ['POOLS-TTL-EXPIRES-AT', 'POOLS-TTL-UNDER-LOAD', 'POOLS-TTL-UNDER-NETWORK-FAULTS'],
+      description: 'Firm quotes live 30 s instead of about 15 s.',
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-ttl-drifts-under-load',
+      service: 'pools',
+      requirements: ['POOLS-TTL-UNDER-LOAD'],
+      description: 'While 5 or more firm quotes are active, new quotes live 30 s instead of about 15 s (only load shows it).',
+      suite: 'load',
+    },
+    {
+      name: 'pools-quote-ttl-60s',
+      service: 'pools',
+      requirements: ['POOLS-TTL-EXPIRES-AT', 'POOLS-TTL-TRANSACT-AFTER-EXPIRY-409', 'POOLS-TTL-STATUS-EXPIRED'],
+      description: 'Firm quotes live 60 s instead of about 15 s (whatever the profile declares).',
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-rate-spread-only',
+      service: 'pools',
+      requirements: ['POOLS-TRADES-RATE-OUTPUT-PER-INPUT'],
+      description:
+        'rate and quotedRate carry the spread only, not the fee (the amounts stay all-in): fiatAmount × quotedRate overstates cryptoAmount by the fee.',
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-rate-input-per-output',
+      service: 'pools',
+      requirements: ['POOLS-TRADES-RATE-OUTPUT-PER-INPUT', 'POOLS-QUOTE-RATE'],
+      description: 'rate is quoted input per output (fiat per crypto) for on_ramp.',
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-quote-rate-rounded',
+      service: 'pools',
+      requirements: ['POOLS-QUOTE-RATE'],
+      description: "A quote's rate is cut to 4 decimals while its amounts keep the full rate: fiatAmount × rate misses cryptoAmount.",
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-fiat-amount-whole-units',
+      service: 'pools',
+      requirements: ['POOLS-QUOTE-ON-RAMP-AMOUNT'],
+      description: 'An on_ramp amount is cut to whole fiat units (100.37 is quoted as 100.00).',
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-off-ramp-rate-inverted',
+      service: 'pools',
+      requirements: ['POOLS-QUOTE-OFF-RAMP-ARITHMETIC'],
+      description: 'An off_ramp quote states its rate crypto per fiat (input per output) while its fiatAmount is right.',
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-unavailable-reason-always-dry',
+      service: 'pools',
+      requirements: ['POOLS-QUOTE-UNAVAILABLE'],
+      description: 'Every unavailable pool answers unavailableReason pool_dry, whatever the reason (engine_unavailable, rate_unavailable).',
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-indicative-persisted',
+      service: 'pools',
+      requirements: ['POOLS-QUOTE-INDICATIVE-NOT-PERSISTED'],
+      description: 'Indicative quotes are stored under an id (field id) that reads as a stored quote and can be transacted.',
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-quote-requires-idempotency-key',
+      service: 'pools',
+      requirements: ['POOLS-QUOTE-NO-IDEMPOTENCY-KEY'],
+      description: 'A quote without an Idempotency-Key gives 400.',
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-quote-amount-lenient',
+      service: 'pools',
+      requirements: ['POOLS-QUOTE-AMOUNT-DECIMAL-400'],
+      description: 'amount is read with Number(): a JSON number or an exponent (1e2) is accepted.',
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-quote-type-unknown-firm',
+      service: 'pools',
+      requirements: ['POOLS-QUOTE-ENUMS-400'],
+      description: 'An unknown quote type is taken as firm instead of 400.',
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-order-bounds-unchecked',
+      service: 'pools',
+      requirements: ['POOLS-ORDER-BOUNDS'],
+      description: 'minOrderUsdt and maxOrderUsdt are never enforced.',
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-quote-exposes-provider',
+      service: 'pools',
+      requirements: ['POOLS-OMITTED-INTERNALS'],
+      description: 'A firm quote names its liquidity provider and route (liquidityProvider, routing).',
+      suite: 'conformance',
+    },
   ],
   register(router, world) {
     const f = world.faults;
     router.on('POST', '/pools/:id/quote', (req) => {
       const { caller, pool } = world.authEntitled(req, req.params.id!);
-      if (f.has('pools-quote-requires-idempotency-key') && typeof req.headers['idempotency-key'] !== 'string') throw new HttpError(400, 'Idempotency-Key header is required.', 'idempotency_key_required');
+      if (f.has('pools-quote-requires-idempotency-key') && typeof req.headers['idempotency-key'] !== 'string')
+        throw new HttpError(400, 'Idempotency-Key header is required.', 'idempotency_key_required');
       const b = jsonObject(req);
       const errors: { message: string; code: string }[] = [];
       const bad = (message: string, code = 'invalid_request') => errors.push({ message, code });
@@ -90,12 +254,20 @@ export const area: PoolsArea = {
         if (b[k] === undefined) bad(`${k} is required`, 'parameter_missing');
         else if (typeof b[k] !== 'string') bad(`${k} must be a string`, 'parameter_invalid');
       }
-      if (typeof b.fiatCurrency === 'string' && b.fiatCurrency.toUpperCase() !== pool.fiatCurrency) bad(`fiatCurrency must be ${pool.fiatCurrency} on pool ${pool.id}`, 'currency_mismatch');
-      if (typeof b.cryptoCurrency === 'string' && b.cryptoCurrency.toUpperCase() !== pool.cryptoCurrency) bad(`cryptoCurrency must be ${pool.cryptoCurrency} on pool ${pool.id}`, 'currency_mismatch');
+      if (typeof b.fiatCurrency === 'string' && b.fiatCurrency.toUpperCase() !== pool.fiatCurrency)
+        bad(`fiatCurrency must be ${pool.fiatCurrency} on pool ${pool.id}`, 'currency_mismatch');
+      if (typeof b.cryptoCurrency === 'string' && b.cryptoCurrency.toUpperCase() !== pool.cryptoCurrency)
+        bad(`cryptoCurrency must be ${pool.cryptoCurrency} on pool ${pool.id}`, 'currency_mismatch');
       let amount = b.amount;
       if (amount === undefined && f.has('pools-quote-required-field-unchecked')) amount = '100.00';
       // The lenient fault reads the amount as a JavaScript number (1e2, 100).
-      if (f.has('pools-quote-amount-lenient') && (typeof amount === 'string' || typeof amount === 'number') && Number.isFinite(Number(amount)) && Number(amount) > 0) amount = String(Number(amount));
+      if (
+        f.has('pools-quote-amount-lenient') &&
+        (typeof amount === 'string' || typeof amount === 'number') &&
+        Number.isFinite(Number(amount)) &&
+        Number(amount) > 0
+      )
+        amount = String(Number(amount));
       if (amount === undefined) bad('amount is required', 'parameter_missing');
       else if (!isDecimal(amount) || parse(amount) <= 0n) bad('amount must be a positive decimal string', 'parameter_invalid');
       let type = b.type ?? (f.has('pools-quote-type-default-indicative') ? 'indicative' : 'firm');
@@ -111,8 +283,10 @@ export const area: PoolsArea = {
         const v = isValidEvmAddress(dest);
         const body = dest.slice(2);
         const singleCase = body === body.toLowerCase() || body === body.toUpperCase();
-        if (!v.ok && v.reason?.startsWith('format') && !f.has('pools-address-format-unchecked')) bad('destAddress must be 0x followed by 40 hex digits', 'invalid_address');
-        else if (!v.ok && v.reason?.startsWith('checksum') && !f.has('pools-eip55-unchecked')) bad('destAddress fails its EIP-55 checksum', 'invalid_address_checksum');
+        if (!v.ok && v.reason?.startsWith('format') && !f.has('pools-address-format-unchecked'))
+          bad('destAddress must be 0x followed by 40 hex digits', 'invalid_address');
+        else if (!v.ok && v.reason?.startsWith('checksum') && !f.has('pools-eip55-unchecked'))
+          bad('destAddress fails its EIP-55 checksum', 'invalid_address_checksum');
         else if (v.ok && !singleCase && f.has('pools-eip55-rejects-valid')) bad('destAddress fails its EIP-55 checksum', 'invalid_address_checksum');
         else if (v.ok && singleCase && f.has('pools-single-case-address-refused')) bad('destAddress fails its EIP-55 checksum', 'invalid_address_checksum');
       }
@@ -128,7 +302,10 @@ export const area: PoolsArea = {
       const reason = unavailableReason(world, caller, pool);
       if (reason) {
         if (f.has('pools-dry-pool-409')) throw new HttpError(409, `Pool ${pool.id} is dry.`, 'pool_dry');
-        return { status: 200, body: { available: false, executable: false, unavailableReason: f.has('pools-unavailable-reason-always-dry') ? 'pool_dry' : reason, poolId: pool.id } };
+        return {
+          status: 200,
+          body: { available: false, executable: false, unavailableReason: f.has('pools-unavailable-reason-always-dry') ? 'pool_dry' : reason, poolId: pool.id },
+        };
       }
       // The whole-units fault cuts an on_ramp amount to whole fiat units before pricing.
       if (f.has('pools-fiat-amount-whole-units') && side === 'on_ramp') amount = (amount as string).split('.')[0];
@@ -140,7 +317,11 @@ export const area: PoolsArea = {
       if (f.has('pools-quote-rate-rounded')) priced.rate = format(parse(priced.rate), 4);
       const outside = priced.usdtEquivalent < parse(PRICING.minOrderUsdt) || priced.usdtEquivalent > parse(PRICING.maxOrderUsdt);
       if (outside && !f.has('pools-order-bounds-unchecked')) {
-        throw new HttpError(400, `The order is outside ${PRICING.minOrderUsdt}–${PRICING.maxOrderUsdt} USDT equivalent for pool ${pool.id}.`, 'order_size_out_of_bounds');
+        throw new HttpError(
+          400,
+          `The order is outside ${PRICING.minOrderUsdt}–${PRICING.maxOrderUsdt} USDT equivalent for pool ${pool.id}.`,
+          'order_size_out_of_bounds',
+        );
       }
       const bps = (n: number) => (f.has('pools-quote-bps-as-strings') ? String(n) : n);
       const common = {
@@ -155,18 +336,42 @@ export const area: PoolsArea = {
       };
       if (type === 'indicative') {
         // The persisted fault stores the indicative quote like a firm one and hands out its id.
-        const stored = f.has('pools-indicative-persisted') ? { id: storeQuote(world, caller, pool, side as Side, network as string, destNetwork, dest, priced).quoteId } : {};
-        return { status: 200, body: { ...common, available: true, executable: false, type: 'indicative', ...stored, ...(f.has('pools-indicative-has-quote-id') ? { quoteId: world.newId('pq') } : {}) } };
+        const stored = f.has('pools-indicative-persisted')
+          ? { id: storeQuote(world, caller, pool, side as Side, network as string, destNetwork, dest, priced).quoteId }
+          : {};
+        return {
+          status: 200,
+          body: {
+            ...common,
+            available: true,
+            executable: false,
+            type: 'indicative',
+            ...stored,
+            ...(f.has('pools-indicative-has-quote-id') ? { quoteId: world.newId('pq') } : {}),
+          },
+        };
       }
       const q = storeQuote(world, caller, pool, side as Side, network as string, destNetwork, dest, priced);
       const internals = f.has('pools-quote-exposes-provider') ? { liquidityProvider: 'engine-b', routing: 'direct' } : {};
-      return { status: 201, body: { quoteId: q.quoteId, expiresAt: world.iso(q.expiresAtMs), ...common, available: true, executable: true, type: 'firm', ...internals } };
+      return {
+        status: 201,
+        body: { quoteId: q.quoteId, expiresAt: world.iso(q.expiresAtMs), ...common, available: true, executable: true, type: 'firm', ...internals },
+      };
     });
   },
 };
 
 /** A firm quote, persisted: single use, about 15 s. */
-function storeQuote(world: PoolsWorld, caller: Caller, pool: PoolDef, side: Side, network: string, destNetwork: unknown, dest: unknown, priced: Priced): QuoteRecord {
+function storeQuote(
+  world: PoolsWorld,
+  caller: Caller,
+  pool: PoolDef,
+  side: Side,
+  network: string,
+  destNetwork: unknown,
+  dest: unknown,
+  priced: Priced,
+): QuoteRecord {
   const f = world.faults;
   const now = world.clock.now();
   let ttlS = f.has('pools-quote-ttl-60s') ? 60 : f.has('pools-quote-ttl-30s') ? 30 : (world.profile.reference?.quoteTtlSeconds ?? 15);

@@ -27,7 +27,8 @@ export const area: PoolsArea = {
       const caller = sandboxCaller(world, req);
       const q = world.quote(caller, req.params.quoteId!);
       const b = jsonObject(req);
-      if (typeof b.outcome !== 'string' || !OUTCOMES.includes(b.outcome as Outcome)) throw new HttpError(400, `outcome must be one of ${OUTCOMES.join(', ')}`, 'parameter_invalid');
+      if (typeof b.outcome !== 'string' || !OUTCOMES.includes(b.outcome as Outcome))
+        throw new HttpError(400, `outcome must be one of ${OUTCOMES.join(', ')}`, 'parameter_invalid');
       world.outcomes.set(q.quoteId, b.outcome as Outcome);
       return { status: 200, body: { quoteId: q.quoteId, outcome: b.outcome } };
     });
@@ -36,7 +37,8 @@ export const area: PoolsArea = {
       const caller = sandboxCaller(world, req);
       const b = jsonObject(req);
       const url = b.webhook_url;
-      if (url !== null && (typeof url !== 'string' || !/^https?:\/\/\S+$/.test(url))) throw new HttpError(400, 'webhook_url must be an http(s) URL or null', 'parameter_invalid');
+      if (url !== null && (typeof url !== 'string' || !/^https?:\/\/\S+$/.test(url)))
+        throw new HttpError(400, 'webhook_url must be an http(s) URL or null', 'parameter_invalid');
       world.state(caller).webhookUrl = url as string | null;
       return { status: 200, body: { webhook_url: url } };
     });
@@ -47,7 +49,8 @@ export const area: PoolsArea = {
       const pool = world.pool(req.params.poolId!);
       if (!pool) throw new HttpError(404, `No such pool: ${req.params.poolId}`, 'pool_not_found');
       const b = jsonObject(req);
-      if (typeof b.state !== 'string' || !(POOL_STATES as readonly string[]).includes(b.state)) throw new HttpError(400, `state must be one of ${POOL_STATES.join(', ')}`, 'parameter_invalid');
+      if (typeof b.state !== 'string' || !(POOL_STATES as readonly string[]).includes(b.state))
+        throw new HttpError(400, `state must be one of ${POOL_STATES.join(', ')}`, 'parameter_invalid');
       setPoolState(world, caller, pool, b.state as PoolState);
       return { status: 200, body: { poolId: pool.id, state: b.state } };
     });

@@ -8,15 +8,69 @@ import type { PoolsArea } from './world.js';
 export const area: PoolsArea = {
   name: 'storedQuotes',
   faults: [
-    { name: 'pools-quote-read-extends', service: 'pools', requirements: ['POOLS-SQ-READ-NO-EXTEND'], description: 'Reading a stored quote pushes its expiresAt out by the TTL.', suite: 'conformance' },
-    { name: 'pools-quote-read-consumes', service: 'pools', requirements: ['POOLS-SQ-READ-NO-CONSUME'], description: 'Reading a stored quote marks it consumed.', suite: 'conformance' },
-    { name: 'pools-reject-terminal-200', service: 'pools', requirements: ['POOLS-SQ-REJECT-TERMINAL-409'], description: 'Rejecting a consumed, rejected or expired quote answers 200 instead of 409.', suite: 'conformance' },
-    { name: 'pools-reject-no-rejected-at', service: 'pools', requirements: ['POOLS-SQ-REJECT'], description: 'Reject answers status rejected without setting rejectedAt.', suite: 'conformance' },
-    { name: 'pools-precedence-expired-first', service: 'pools', requirements: ['POOLS-SQ-PRECEDENCE'], description: 'A consumed or rejected quote past its TTL reads as expired (expired takes precedence).', suite: 'conformance' },
-    { name: 'pools-stored-quote-missing-created-at', service: 'pools', requirements: ['POOLS-SQ-SHAPE'], description: 'The stored quote omits createdAt.', suite: 'conformance' },
-    { name: 'pools-reject-moves-money', service: 'pools', requirements: ['POOLS-BAL-REJECT-NO-MONEY'], description: 'Rejecting a quote debits its fiat amount from the balance.', suite: 'conformance' },
-    { name: 'pools-event-on-reject', service: 'pools', requirements: ['POOLS-EVT-NO-REJECT-WEBHOOK'], description: 'Rejecting a quote fires a pool.quote.rejected webhook.', suite: 'conformance' },
-    { name: 'pools-cross-tenant-quote-visible', service: 'pools', requirements: ['POOLS-ERR-CROSS-TENANT-404'], description: "Another partner's quote can be read (200 instead of 404).", suite: 'conformance' },
+    {
+      name: 'pools-quote-read-extends',
+      service: 'pools',
+      requirements: ['POOLS-SQ-READ-NO-EXTEND'],
+      description: 'Reading a stored quote pushes its expiresAt out by the TTL.',
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-quote-read-consumes',
+      service: 'pools',
+      requirements: ['POOLS-SQ-READ-NO-CONSUME'],
+      description: 'Reading a stored quote marks it consumed.',
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-reject-terminal-200',
+      service: 'pools',
+      requirements: ['POOLS-SQ-REJECT-TERMINAL-409'],
+      description: 'Rejecting a consumed, rejected or expired quote answers 200 instead of 409.',
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-reject-no-rejected-at',
+      service: 'pools',
+      requirements: ['POOLS-SQ-REJECT'],
+      description: 'Reject answers status rejected without setting rejectedAt.',
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-precedence-expired-first',
+      service: 'pools',
+      requirements: ['POOLS-SQ-PRECEDENCE'],
+      description: 'A consumed or rejected quote past its TTL reads as expired (expired takes precedence).',
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-stored-quote-missing-created-at',
+      service: 'pools',
+      requirements: ['POOLS-SQ-SHAPE'],
+      description: 'The stored quote omits createdAt.',
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-reject-moves-money',
+      service: 'pools',
+      requirements: ['POOLS-BAL-REJECT-NO-MONEY'],
+      description: 'Rejecting a quote debits its fiat amount from the balance.',
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-event-on-reject',
+      service: 'pools',
+      requirements: ['POOLS-EVT-NO-REJECT-WEBHOOK'],
+      description: 'Rejecting a quote fires a pool.quote.rejected webhook.',
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-cross-tenant-quote-visible',
+      service: 'pools',
+      requirements: ['POOLS-ERR-CROSS-TENANT-404'],
+      description: "Another partner's quote can be read (200 instead of 404).",
+      suite: 'conformance',
+    },
   ],
   register(router, world) {
     const f = world.faults;
@@ -29,7 +83,8 @@ export const area: PoolsArea = {
     router.on('GET', '/pools/quotes/:quoteId', (req) => {
       const caller = world.auth(req);
       const q = world.quote(caller, req.params.quoteId!);
-      if (f.has('pools-quote-read-extends') && world.quoteStatus(q) === 'active') q.expiresAtMs = world.clock.now() + (world.profile.reference?.quoteTtlSeconds ?? 15) * 1000;
+      if (f.has('pools-quote-read-extends') && world.quoteStatus(q) === 'active')
+        q.expiresAtMs = world.clock.now() + (world.profile.reference?.quoteTtlSeconds ?? 15) * 1000;
       if (f.has('pools-quote-read-consumes') && q.consumedAtMs === null) q.consumedAtMs = world.clock.now();
       return { status: 200, body: view(q) };
     });

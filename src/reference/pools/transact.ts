@@ -62,7 +62,9 @@ function createTrade(world: PoolsWorld, caller: Caller, q: QuoteRecord, bodyAddr
 function repriced(world: PoolsWorld, q: QuoteRecord): { cryptoAmount: string; quotedRate: string } {
   const rate = format(lessBps(parse(q.rate), 5), 10);
   const places = world.pool(q.poolId)!.cryptoDecimals;
-  return q.side === 'on_ramp' ? { quotedRate: rate, cryptoAmount: format(mul(parse(q.fiatAmount), parse(rate)), places) } : { quotedRate: rate, cryptoAmount: q.cryptoAmount };
+  return q.side === 'on_ramp'
+    ? { quotedRate: rate, cryptoAmount: format(mul(parse(q.fiatAmount), parse(rate)), places) }
+    : { quotedRate: rate, cryptoAmount: q.cryptoAmount };
 }
 
 const tradeReply = (world: PoolsWorld, t: TradeRecord, status: number): Reply => ({ status, body: world.tradeView(t) });
@@ -70,27 +72,153 @@ const tradeReply = (world: PoolsWorld, t: TradeRecord, status: number): Reply =>
 export const area: PoolsArea = {
   name: 'transact',
   faults: [
-    { name: 'pools-idempotency-key-optional', service: 'pools', requirements: ['POOLS-TX-IDEMPOTENCY-KEY-REQUIRED'], description: 'Transact without an Idempotency-Key is accepted.', suite: 'conformance' },
-    { name: 'pools-idempotency-conflict-undetected', service: 'pools', requirements: ['POOLS-TX-KEY-CONFLICT-409'], description: 'The same Idempotency-Key with a different body replays the first trade instead of 409.', suite: 'conformance' },
-    { name: 'pools-replay-new-trade', service: 'pools', requirements: ['POOLS-TX-REPLAY-SAME-TRADE'], description: 'A retry with the same key and body answers 409 instead of the existing trade.', suite: 'conformance' },
-    { name: 'pools-consumed-quote-second-trade', service: 'pools', requirements: ['POOLS-TX-OTHER-KEY-SAME-QUOTE', 'POOLS-TX-QUOTE-CONSUMED'], description: 'A consumed quote transacted with another key creates a second trade.', suite: 'conformance' },
-    { name: 'pools-transact-race-double-trade', service: 'pools', requirements: ['POOLS-TX-RACE-UNDER-LOAD', 'POOLS-TX-CONCURRENT-SINGLE-USE'], description: 'Concurrent transacts on one quote each create a trade (check and create are not atomic).', suite: 'load' },
-    { name: 'pools-transact-expired-accepted', service: 'pools', requirements: ['POOLS-TTL-TRANSACT-AFTER-EXPIRY-409', 'POOLS-TTL-UNDER-LOAD', 'POOLS-TTL-UNDER-NETWORK-FAULTS'], description: 'An expired quote can still be transacted (TTL not enforced).', suite: 'conformance' },
-    { name: 'pools-quote-expires-early', service: 'pools', requirements: ['POOLS-TTL-TRANSACT-BEFORE-EXPIRY'], description: 'A firm quote is treated as expired 3 s before its expiresAt: transact just before expiry gives 409.', suite: 'conformance' },
-    { name: 'pools-transact-rejected-accepted', service: 'pools', requirements: ['POOLS-SQ-TRANSACT-REJECTED-409'], description: 'A rejected quote can still be transacted.', suite: 'conformance' },
-    { name: 'pools-insufficient-balance-accepted', service: 'pools', requirements: ['POOLS-TX-INSUFFICIENT-402'], description: 'Transact beyond the pre-funded balance is accepted (the balance goes negative).', suite: 'conformance' },
-    { name: 'pools-off-ramp-accepted', service: 'pools', requirements: ['POOLS-TX-OFF-RAMP-501'], description: 'off_ramp transact is accepted for a partner without off_ramp enabled.', suite: 'conformance' },
-    { name: 'pools-address-from-transact-body', service: 'pools', requirements: ['POOLS-ADDR-LOCKED-AT-QUOTE'], description: 'A destAddress in the transact body replaces the address locked at quote time.', suite: 'conformance' },
-    { name: 'pools-velocity-cap-ignored', service: 'pools', requirements: ['POOLS-VEL-CAP-429'], description: 'The velocity cap is never enforced.', suite: 'conformance' },
-    { name: 'pools-velocity-429-below-cap', service: 'pools', requirements: ['POOLS-VEL-CAP-429'], description: 'The velocity cap answers 429 one trade early: while the notional with the trade would still be within the cap.', suite: 'conformance' },
-    { name: 'pools-velocity-counts-retries', service: 'pools', requirements: ['POOLS-VEL-RETRY-EXCLUDED'], description: 'Idempotent retries count against the velocity cap and get 429 once it is reached.', suite: 'conformance' },
-    { name: 'pools-reserve-debits-fee-twice', service: 'pools', requirements: ['POOLS-BAL-RESERVE-DEBIT'], description: 'Transact reserves the fiat amount plus the fee again.', suite: 'conformance' },
-    { name: 'pools-replay-debits-again', service: 'pools', requirements: ['POOLS-TX-RETRY-ONE-DEBIT'], description: 'A retry with the same Idempotency-Key answers the same trade but debits the balance again.', suite: 'chaos' },
-    { name: 'pools-event-on-reserve', service: 'pools', requirements: ['POOLS-EVT-TERMINAL-ONLY'], description: 'Transact fires a pool.transaction.reserved webhook for the non-terminal reserved trade.', suite: 'conformance' },
-    { name: 'pools-off-ramp-enabled-501', service: 'pools', requirements: ['POOLS-TX-OFF-RAMP-ENABLED'], description: 'off_ramp transact gives 501 even for a partner with off_ramp enabled.', suite: 'conformance' },
-    { name: 'pools-velocity-default-cap', service: 'pools', requirements: ['POOLS-VEL-OFF-BY-DEFAULT'], description: 'Partners without a configured velocity cap get a default 200.00 EUR rolling 24 h cap.', suite: 'conformance' },
-    { name: 'pools-trade-reprices', service: 'pools', requirements: ['POOLS-TX-FIRM-PRICE'], description: 'Transact re-prices the trade 5 bps below the firm quote (quotedRate and cryptoAmount differ from the stored quote).', suite: 'conformance' },
-    { name: 'pools-transact-status-quoted', service: 'pools', requirements: ['POOLS-TX-RESERVED'], description: 'Transact answers the trade with status quoted instead of reserved.', suite: 'conformance' },
+    {
+      name: 'pools-idempotency-key-optional',
+      service: 'pools',
+      requirements: ['POOLS-TX-IDEMPOTENCY-KEY-REQUIRED'],
+      description: 'Transact without an Idempotency-Key is accepted.',
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-idempotency-conflict-undetected',
+      service: 'pools',
+      requirements: ['POOLS-TX-KEY-CONFLICT-409'],
+      description: 'The same Idempotency-Key with a different body replays the first trade instead of 409.',
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-replay-new-trade',
+      service: 'pools',
+      requirements: ['POOLS-TX-REPLAY-SAME-TRADE'],
+      description: 'A retry with the same key and body answers 409 instead of the existing trade.',
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-consumed-quote-second-trade',
+      service: 'pools',
+      requirements: ['POOLS-TX-OTHER-KEY-SAME-QUOTE', 'POOLS-TX-QUOTE-CONSUMED'],
+      description: 'A consumed quote transacted with another key creates a second trade.',
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-transact-race-double-trade',
+      service: 'pools',
+      requirements: ['POOLS-TX-RACE-UNDER-LOAD', 'POOLS-TX-CONCURRENT-SINGLE-USE'],
+      description: 'Concurrent transacts on one quote each create a trade (check and create are not atomic).',
+      suite: 'load',
+    },
+    {
+      name: 'pools-transact-expired-accepted',
+      service: 'pools',
+      requirements: ['POOLS-TTL-TRANSACT-AFTER-EXPIRY-409', 'POOLS-TTL-UNDER-LOAD', 'POOLS-TTL-UNDER-NETWORK-FAULTS'],
+      description: 'An expired quote can still be transacted (TTL not enforced).',
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-quote-expires-early',
+      service: 'pools',
+      requirements: ['POOLS-TTL-TRANSACT-BEFORE-EXPIRY'],
+      description: 'A firm quote is treated as expired 3 s before its expiresAt: transact just before expiry gives 409.',
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-transact-rejected-accepted',
+      service: 'pools',
+      requirements: ['POOLS-SQ-TRANSACT-REJECTED-409'],
+      description: 'A rejected quote can still be transacted.',
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-insufficient-balance-accepted',
+      service: 'pools',
+      requirements: ['POOLS-TX-INSUFFICIENT-402'],
+      description: 'Transact beyond the pre-funded balance is accepted (the balance goes negative).',
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-off-ramp-accepted',
+      service: 'pools',
+      requirements: ['POOLS-TX-OFF-RAMP-501'],
+      description: 'off_ramp transact is accepted for a partner without off_ramp enabled.',
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-address-from-transact-body',
+      service: 'pools',
+      requirements: ['POOLS-ADDR-LOCKED-AT-QUOTE'],
+      description: 'A destAddress in the transact body replaces the address locked at quote time.',
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-velocity-cap-ignored',
+      service: 'pools',
+      requirements: ['POOLS-VEL-CAP-429'],
+      description: 'The velocity cap is never enforced.',
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-velocity-429-below-cap',
+      service: 'pools',
+      requirements: ['POOLS-VEL-CAP-429'],
+      description: 'The velocity cap answers 429 one trade early: while the notional with the trade would still be within the cap.',
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-velocity-counts-retries',
+      service: 'pools',
+      requirements: ['POOLS-VEL-RETRY-EXCLUDED'],
+      description: 'Idempotent retries count against the velocity cap and get 429 once it is reached.',
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-reserve-debits-fee-twice',
+      service: 'pools',
+      requirements: ['POOLS-BAL-RESERVE-DEBIT'],
+      description: 'Transact reserves the fiat amount plus the fee again.',
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-replay-debits-again',
+      service: 'pools',
+      requirements: ['POOLS-TX-RETRY-ONE-DEBIT'],
+      description: 'A retry with the same Idempotency-Key answers the same trade but debits the balance again.',
+      suite: 'chaos',
+    },
+    {
+      name: 'pools-event-on-reserve',
+      service: 'pools',
+      requirements: ['POOLS-EVT-TERMINAL-ONLY'],
+      description: 'Transact fires a pool.transaction.reserved webhook for the non-terminal reserved trade.',
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-off-ramp-enabled-501',
+      service: 'pools',
+      requirements: ['POOLS-TX-OFF-RAMP-ENABLED'],
+      description: 'off_ramp transact gives 501 even for a partner with off_ramp enabled.',
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-velocity-default-cap',
+      service: 'pools',
+      requirements: ['POOLS-VEL-OFF-BY-DEFAULT'],
+      description: 'Partners without a configured velocity cap get a default 200.00 EUR rolling 24 h cap.',
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-trade-reprices',
+      service: 'pools',
+      requirements: ['POOLS-TX-FIRM-PRICE'],
+      description: 'Transact re-prices the trade 5 bps below the firm quote (quotedRate and cryptoAmount differ from the stored quote).',
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-transact-status-quoted',
+      service: 'pools',
+      requirements: ['POOLS-TX-RESERVED'],
+      description: 'Transact answers the trade with status quoted instead of reserved.',
+      suite: 'conformance',
+    },
   ],
   register(router, world) {
     const f = world.faults;
@@ -100,10 +228,13 @@ export const area: PoolsArea = {
       const { caller, pool } = world.authEntitled(req, req.params.id!);
       const key = req.headers['idempotency-key'];
       const keyStr = typeof key === 'string' && key.length > 0 ? key : null;
-      if (!keyStr && !f.has('pools-idempotency-key-optional')) throw new HttpError(400, 'Idempotency-Key header is required for transact.', 'idempotency_key_required');
+      if (!keyStr && !f.has('pools-idempotency-key-optional'))
+        throw new HttpError(400, 'Idempotency-Key header is required for transact.', 'idempotency_key_required');
       if (keyStr && keyStr.length > 255) throw new HttpError(400, 'Idempotency-Key must be at most 255 characters.', 'idempotency_key_invalid');
       const b = jsonObject(req);
-      const fingerprint = createHash('sha256').update(`${pool.id}\n${JSON.stringify(b.quoteId ?? null)}`).digest('hex');
+      const fingerprint = createHash('sha256')
+        .update(`${pool.id}\n${JSON.stringify(b.quoteId ?? null)}`)
+        .digest('hex');
       const idemKey = keyStr ? `${caller.partner.name}\u0000${caller.mode}\u0000${keyStr}` : null;
       const prior = idemKey ? idem.get(idemKey) : undefined;
       if (prior) {
@@ -131,9 +262,11 @@ export const area: PoolsArea = {
       if (status === 'expired' && !f.has('pools-transact-expired-accepted')) throw new HttpError(409, `Quote ${q.quoteId} has expired.`, 'quote_expired');
       if (q.side === 'off_ramp') {
         const enabled = caller.partner.offRamp && !f.has('pools-off-ramp-enabled-501');
-        if (!enabled && !f.has('pools-off-ramp-accepted')) throw new HttpError(501, 'off_ramp is not enabled for this partner, pool or environment.', 'off_ramp_not_enabled');
+        if (!enabled && !f.has('pools-off-ramp-accepted'))
+          throw new HttpError(501, 'off_ramp is not enabled for this partner, pool or environment.', 'off_ramp_not_enabled');
         // Enabled off_ramp sells from the partner crypto balance, which only deposits to cryptoDepositAddress fund; the sandbox has none.
-        if (caller.partner.offRamp) throw new HttpError(402, 'Insufficient crypto balance: send crypto to cryptoDepositAddress first.', 'insufficient_crypto_balance');
+        if (caller.partner.offRamp)
+          throw new HttpError(402, 'Insufficient crypto balance: send crypto to cryptoDepositAddress first.', 'insufficient_crypto_balance');
       }
       if (!f.has('pools-velocity-cap-ignored')) checkVelocity(world, caller, q.fiatAmount);
       const st = world.state(caller);

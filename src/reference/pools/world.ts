@@ -144,10 +144,34 @@ export interface PoolsArea {
 /** The pool catalogue of the embedded target; the profile names main, dry and not-allowed pools from it. */
 export function poolCatalogue(profile: Profile): PoolDef[] {
   const defs: PoolDef[] = [
-    { id: 'EUR-USDT', fiatCurrency: 'EUR', cryptoCurrency: 'USDT', available: true, mid: '1.0850', cryptoDecimals: 6, supportedNetworks: ['ethereum', 'bsc', 'polygon'] },
-    { id: 'EUR-USDC', fiatCurrency: 'EUR', cryptoCurrency: 'USDC', available: true, mid: '1.0845', cryptoDecimals: 6, supportedNetworks: ['ethereum', 'polygon'] },
+    {
+      id: 'EUR-USDT',
+      fiatCurrency: 'EUR',
+      cryptoCurrency: 'USDT',
+      available: true,
+      mid: '1.0850',
+      cryptoDecimals: 6,
+      supportedNetworks: ['ethereum', 'bsc', 'polygon'],
+    },
+    {
+      id: 'EUR-USDC',
+      fiatCurrency: 'EUR',
+      cryptoCurrency: 'USDC',
+      available: true,
+      mid: '1.0845',
+      cryptoDecimals: 6,
+      supportedNetworks: ['ethereum', 'polygon'],
+    },
     { id: 'EUR-BTC', fiatCurrency: 'EUR', cryptoCurrency: 'BTC', available: true, mid: '0.0000112', cryptoDecimals: 8, supportedNetworks: ['ethereum'] },
-    { id: 'EUR-ETH', fiatCurrency: 'EUR', cryptoCurrency: 'ETH', available: true, mid: '0.00032', cryptoDecimals: 8, supportedNetworks: ['ethereum', 'polygon'] },
+    {
+      id: 'EUR-ETH',
+      fiatCurrency: 'EUR',
+      cryptoCurrency: 'ETH',
+      available: true,
+      mid: '0.00032',
+      cryptoDecimals: 8,
+      supportedNetworks: ['ethereum', 'polygon'],
+    },
   ];
   const dry = profile.pools?.pools.dry;
   for (const d of defs) if (d.id === dry) d.available = false;
@@ -171,7 +195,8 @@ export function createPoolsWorld(deps: { profile: Profile; faults: ActiveFaults;
     keys.set(p.secretKey, { partner: p, kind: 'secret', mode: 'test' });
     if (p.publishableKey) keys.set(p.publishableKey, { partner: p, kind: 'publishable', mode: 'test' });
     if (p.liveSecretKey) keys.set(p.liveSecretKey, { partner: p, kind: 'secret', mode: 'live' });
-    if (p.revokedSecretKey) keys.set(p.revokedSecretKey, { partner: p, kind: 'secret', mode: p.revokedSecretKey.startsWith('sk_live_') ? 'live' : 'test', revoked: true });
+    if (p.revokedSecretKey)
+      keys.set(p.revokedSecretKey, { partner: p, kind: 'secret', mode: p.revokedSecretKey.startsWith('sk_live_') ? 'live' : 'test', revoked: true });
   }
   const pools = poolCatalogue(profile);
   const states = new Map<string, PartnerState>();
@@ -196,14 +221,19 @@ export function createPoolsWorld(deps: { profile: Profile; faults: ActiveFaults;
 
     auth(req, opts) {
       const token = bearerToken(req);
-      if (!token) throw new HttpError(faults.has('pools-missing-key-403') ? 403 : 401, 'Missing API key: send Authorization: Bearer <secret key>.', 'missing_api_key');
+      if (!token)
+        throw new HttpError(faults.has('pools-missing-key-403') ? 403 : 401, 'Missing API key: send Authorization: Bearer <secret key>.', 'missing_api_key');
       const entry = KEY.test(token) ? keys.get(token) : undefined;
       if (!entry) throw new HttpError(faults.has('pools-invalid-key-403') ? 403 : 401, 'Invalid API key.', 'invalid_api_key');
       // A revoked key is an invalid key (401): the pools 403 codes name no revoked key.
       if (entry.revoked && !faults.has('pools-revoked-key-accepted')) throw new HttpError(401, 'This API key has been revoked.', 'api_key_revoked');
       const liveOnSandboxAccepted = faults.has('pools-live-key-on-sandbox-accepted') && entry.mode === 'live';
       if (entry.mode !== req.env && !faults.has('pools-key-mode-env-accepted') && !liveOnSandboxAccepted) {
-        throw new HttpError(403, `A ${entry.mode} key cannot be used on the ${req.env === 'live' ? 'production' : 'sandbox'} environment.`, 'key_mode_mismatch');
+        throw new HttpError(
+          403,
+          `A ${entry.mode} key cannot be used on the ${req.env === 'live' ? 'production' : 'sandbox'} environment.`,
+          'key_mode_mismatch',
+        );
       }
       if (entry.kind === 'publishable' && !opts?.publishableOk && !faults.has('pools-publishable-key-on-secret-route')) {
         throw new HttpError(403, 'A publishable key is usable only on GET /pools; use the secret key.', 'key_mode_mismatch');
@@ -219,9 +249,12 @@ export function createPoolsWorld(deps: { profile: Profile; faults: ActiveFaults;
       const caller = world.auth(req, { entitled: true });
       const p = caller.partner;
       // Precedence (not shown; chosen): access state first, then the pool.
-      if (p.state === 'not_enabled' && !faults.has('pools-not-enabled-accepted')) throw new HttpError(403, 'Pools are not enabled for this partner.', 'pools_not_enabled');
-      if (p.state === 'suspended' && !faults.has('pools-suspended-accepted')) throw new HttpError(403, 'Pool access is suspended for this partner.', 'pool_access_suspended');
-      if (p.state === 'kyc_pending' && !faults.has('pools-kyc-pending-accepted')) throw new HttpError(403, 'KYC is not approved for this partner.', 'kyc_not_approved');
+      if (p.state === 'not_enabled' && !faults.has('pools-not-enabled-accepted'))
+        throw new HttpError(403, 'Pools are not enabled for this partner.', 'pools_not_enabled');
+      if (p.state === 'suspended' && !faults.has('pools-suspended-accepted'))
+        throw new HttpError(403, 'Pool access is suspended for this partner.', 'pool_access_suspended');
+      if (p.state === 'kyc_pending' && !faults.has('pools-kyc-pending-accepted'))
+        throw new HttpError(403, 'KYC is not approved for this partner.', 'kyc_not_approved');
       const pool = world.pool(poolId);
       if (!pool) throw new HttpError(404, `No such pool: ${poolId}`, 'pool_not_found');
       if (!(p.allowedPools ?? []).includes(pool.id) && !faults.has('pools-not-allowed-accepted')) {
@@ -256,7 +289,8 @@ export function createPoolsWorld(deps: { profile: Profile; faults: ActiveFaults;
 
     trade(caller, transactId) {
       const t = trades.get(transactId);
-      if (!t || t.mode !== caller.mode || t.partner !== caller.partner.name) throw new HttpError(faults.has('pools-unknown-id-400') ? 400 : 404, `No such trade: ${transactId}`, 'trade_not_found');
+      if (!t || t.mode !== caller.mode || t.partner !== caller.partner.name)
+        throw new HttpError(faults.has('pools-unknown-id-400') ? 400 : 404, `No such trade: ${transactId}`, 'trade_not_found');
       return t;
     },
 

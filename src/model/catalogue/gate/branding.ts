@@ -25,15 +25,28 @@ const area = defineArea({
       kind: 'error',
       anchor: ['Unknown properties give 400.', 'Update object: all fields optional and no other properties allowed.'],
     },
-    'GATE-BRAND-NAME-MAX-64': { title: 'brand_name of 64 chars is accepted, 65 gives 400', kind: 'limit', section: 'Limits', anchor: ['`brand_name` has at most 64 chars.', 'Branding: `logo_url` ≤ 2048 chars, `brand_name` ≤ 64 chars.'] },
+    'GATE-BRAND-NAME-MAX-64': {
+      title: 'brand_name of 64 chars is accepted, 65 gives 400',
+      kind: 'limit',
+      section: 'Limits',
+      anchor: ['`brand_name` has at most 64 chars.', 'Branding: `logo_url` ≤ 2048 chars, `brand_name` ≤ 64 chars.'],
+    },
     'GATE-BRAND-LOGO-MAX-2048': {
       title: 'logo_url of 2048 chars is accepted, 2049 gives 400',
       kind: 'limit',
       section: 'Limits',
       anchor: ['`logo_url` is an absolute https URI of at most 2048 chars.', 'Branding: `logo_url` ≤ 2048 chars'],
     },
-    'GATE-BRAND-LOGO-HTTPS': { title: 'logo_url must be an absolute https URI: http:// and relative URIs give 400', kind: 'field', anchor: '`logo_url` is an absolute https URI' },
-    'GATE-BRAND-COLOR-PATTERN': { title: 'primary_color, secondary_color and accent_color match ^#[0-9a-fA-F]{6}$; others give 400', kind: 'field', anchor: 'The three colors match `^#[0-9a-fA-F]{6}$`.' },
+    'GATE-BRAND-LOGO-HTTPS': {
+      title: 'logo_url must be an absolute https URI: http:// and relative URIs give 400',
+      kind: 'field',
+      anchor: '`logo_url` is an absolute https URI',
+    },
+    'GATE-BRAND-COLOR-PATTERN': {
+      title: 'primary_color, secondary_color and accent_color match ^#[0-9a-fA-F]{6}$; others give 400',
+      kind: 'field',
+      anchor: 'The three colors match `^#[0-9a-fA-F]{6}$`.',
+    },
     'GATE-BRAND-TENANT': {
       title: "Branding is the partner's own: one partner's PATCH /branding never shows in another partner's GET /branding",
       kind: 'auth',

@@ -5,14 +5,43 @@ const area = defineArea({
   service: 'gate',
   section: 'Endpoints > Capabilities',
   entries: {
-    'GATE-CAP-LISTS-ENVELOPE': { title: 'GET /capabilities/countries and /capabilities/currencies answer list responses (object list, data, has_more, url)', kind: 'envelope', anchor: '| /capabilities/countries, /capabilities/currencies | List responses.' },
-    'GATE-CAP-ASSETS-LIST': { title: 'GET /capabilities/assets answers a list of Asset (object asset, symbol, name, side on_ramp|off_ramp, active, icon_url, networks[], min_amount, max_amount)', kind: 'envelope', anchor: ['| /capabilities/assets | List of Asset. |', '`object`=`asset`, `symbol`, `name` (falls back to symbol)'] },
-    'GATE-CAP-ASSET-SINGLE': { title: 'GET /capabilities/assets/{symbol} answers a single Asset, not wrapped, with currency present', kind: 'status', anchor: ['Response: a single Asset (not wrapped).', 'present on the single-asset response'] },
-    'GATE-CAP-ASSET-SYMBOL-CASE-INSENSITIVE': { title: 'The path symbol of GET /capabilities/assets/{symbol} is case-insensitive', kind: 'field', anchor: 'Path `symbol` (case-insensitive).' },
-    'GATE-CAP-ASSET-SIDE-DEFAULT': { title: 'Query side defaults to on_ramp (off_ramp is the other value)', kind: 'field', anchor: 'Query `side` (`on_ramp` default, or `off_ramp`).' },
+    'GATE-CAP-LISTS-ENVELOPE': {
+      title: 'GET /capabilities/countries and /capabilities/currencies answer list responses (object list, data, has_more, url)',
+      kind: 'envelope',
+      anchor: '| /capabilities/countries, /capabilities/currencies | List responses.',
+    },
+    'GATE-CAP-ASSETS-LIST': {
+      title:
+        'GET /capabilities/assets answers a list of Asset (object asset, symbol, name, side on_ramp|off_ramp, active, icon_url, networks[], min_amount, max_amount)',
+      kind: 'envelope',
+      anchor: ['| /capabilities/assets | List of Asset. |', '`object`=`asset`, `symbol`, `name` (falls back to symbol)'],
+    },
+    'GATE-CAP-ASSET-SINGLE': {
+      title: 'GET /capabilities/assets/{symbol} answers a single Asset, not wrapped, with currency present',
+      kind: 'status',
+      anchor: ['Response: a single Asset (not wrapped).', 'present on the single-asset response'],
+    },
+    'GATE-CAP-ASSET-SYMBOL-CASE-INSENSITIVE': {
+      title: 'The path symbol of GET /capabilities/assets/{symbol} is case-insensitive',
+      kind: 'field',
+      anchor: 'Path `symbol` (case-insensitive).',
+    },
+    'GATE-CAP-ASSET-SIDE-DEFAULT': {
+      title: 'Query side defaults to on_ramp (off_ramp is the other value)',
+      kind: 'field',
+      anchor: 'Query `side` (`on_ramp` default, or `off_ramp`).',
+    },
     'GATE-CAP-ASSET-UNKNOWN-404': { title: 'An unknown symbol gives 404', kind: 'error', anchor: '404 for an unknown or inactive symbol' },
-    'GATE-CAP-ASSET-INACTIVE-404': { title: 'An inactive symbol gives 404', kind: 'error', anchor: ['404 for an unknown or inactive symbol', '`active` (false means do not offer)'] },
-    'GATE-CAP-ASSET-SIDE-404': { title: 'A symbol not transactable on the requested side gives 404', kind: 'error', anchor: 'a symbol not transactable on the side' },
+    'GATE-CAP-ASSET-INACTIVE-404': {
+      title: 'An inactive symbol gives 404',
+      kind: 'error',
+      anchor: ['404 for an unknown or inactive symbol', '`active` (false means do not offer)'],
+    },
+    'GATE-CAP-ASSET-SIDE-404': {
+      title: 'A symbol not transactable on the requested side gives 404',
+      kind: 'error',
+      anchor: 'a symbol not transactable on the side',
+    },
     'GATE-CAP-ASSET-REGION-404': {
       title: 'A symbol not offered in the resolved region (the edge country header) gives 404, and 2xx where it is offered',
       kind: 'error',
@@ -20,12 +49,32 @@ const area = defineArea({
       needs: ['gateEdgeCountry'],
       anchor: 'or one not offered in the resolved region',
     },
-    'GATE-CAP-PM-LIST': { title: 'GET /capabilities/payment-methods answers a list of payment_method (id, name, currency, side on_ramp, icon_url, fees object) ', kind: 'envelope', anchor: ['`object`=`payment_method`, `id` (stable slug), `name`, `currency` (ISO 4217), `side` (always `on_ramp`)', 'Response: list of payment_method'] },
+    'GATE-CAP-PM-LIST': {
+      title: 'GET /capabilities/payment-methods answers a list of payment_method (id, name, currency, side on_ramp, icon_url, fees object) ',
+      kind: 'envelope',
+      anchor: ['`object`=`payment_method`, `id` (stable slug), `name`, `currency` (ISO 4217), `side` (always `on_ramp`)', 'Response: list of payment_method'],
+    },
     'GATE-CAP-PM-HAS-MORE-FALSE': { title: 'The payment-methods list has has_more always false', kind: 'pagination', anchor: '`has_more` always false' },
-    'GATE-CAP-PM-CURRENCY': { title: 'Query currency selects the payment methods of that currency', kind: 'field', anchor: '| /capabilities/payment-methods | Query `currency` (ISO 4217, takes precedence)' },
-    'GATE-CAP-PM-COUNTRY-DEFAULT-FIAT': { title: 'Query country_code resolves the country default fiat', kind: 'field', anchor: '`country_code` (resolves default fiat)' },
-    'GATE-CAP-PM-CURRENCY-PRECEDENCE': { title: 'When both are given, currency takes precedence over country_code', kind: 'field', anchor: '`currency` (ISO 4217, takes precedence)' },
-    'GATE-CAP-PM-EMPTY-200': { title: 'When no currency resolves (or it has no method), 200 with empty data', kind: 'status', anchor: 'When no currency resolves: 200 with empty `data`.' },
+    'GATE-CAP-PM-CURRENCY': {
+      title: 'Query currency selects the payment methods of that currency',
+      kind: 'field',
+      anchor: '| /capabilities/payment-methods | Query `currency` (ISO 4217, takes precedence)',
+    },
+    'GATE-CAP-PM-COUNTRY-DEFAULT-FIAT': {
+      title: 'Query country_code resolves the country default fiat',
+      kind: 'field',
+      anchor: '`country_code` (resolves default fiat)',
+    },
+    'GATE-CAP-PM-CURRENCY-PRECEDENCE': {
+      title: 'When both are given, currency takes precedence over country_code',
+      kind: 'field',
+      anchor: '`currency` (ISO 4217, takes precedence)',
+    },
+    'GATE-CAP-PM-EMPTY-200': {
+      title: 'When no currency resolves (or it has no method), 200 with empty data',
+      kind: 'status',
+      anchor: 'When no currency resolves: 200 with empty `data`.',
+    },
   },
 });
 

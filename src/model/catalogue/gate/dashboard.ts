@@ -12,26 +12,37 @@ const area = defineArea({
   section: 'Endpoints > Dashboard',
   entries: {
     'GATE-DASH-SK-ACCESS': {
-      title: "Secret keys may call the dashboard endpoints: GET /dashboard/usage, /dashboard/volume, /dashboard/webhook-settings and /dashboard/webhook-deliveries answer a partner's secret key with 2xx",
+      title:
+        "Secret keys may call the dashboard endpoints: GET /dashboard/usage, /dashboard/volume, /dashboard/webhook-settings and /dashboard/webhook-deliveries answer a partner's secret key with 2xx",
       kind: 'auth',
       section: 'Authentication',
-      anchor: ['Secret keys may call the same dashboard endpoints.', 'Paths named: GET `/dashboard/usage`, GET `/dashboard/volume`', 'branding, webhook tools, dashboard |'],
+      anchor: [
+        'Secret keys may call the same dashboard endpoints.',
+        'Paths named: GET `/dashboard/usage`, GET `/dashboard/volume`',
+        'branding, webhook tools, dashboard |',
+      ],
     },
     'GATE-DASH-WEBHOOK-SETTINGS': {
-      title: "PATCH /dashboard/webhook-settings sets the partner's webhook URL: GET /dashboard/webhook-settings then shows it, and the next delivery goes to it",
+      title:
+        "PATCH /dashboard/webhook-settings sets the partner's webhook URL: GET /dashboard/webhook-settings then shows it, and the next delivery goes to it",
       kind: 'field',
       anchor: 'GET and PATCH `/dashboard/webhook-settings`, GET `/dashboard/webhook-deliveries`, POST',
       needs: ['gateWebhookSettings'],
     },
     'GATE-DASH-SECRET-ROTATE': {
-      title: 'POST /dashboard/webhook-secret/rotate issues a new signing secret: every delivery made after it is signed with the new secret (a receiver verifies with both during the migration)',
+      title:
+        'POST /dashboard/webhook-secret/rotate issues a new signing secret: every delivery made after it is signed with the new secret (a receiver verifies with both during the migration)',
       kind: 'signature',
       section: 'Authentication',
-      anchor: ['Webhook secrets rotate the same way; a receiver may verify with two secrets during migration.', 'GET `/dashboard/webhook-deliveries`, POST `/dashboard/webhook-secret/rotate`'],
+      anchor: [
+        'Webhook secrets rotate the same way; a receiver may verify with two secrets during migration.',
+        'GET `/dashboard/webhook-deliveries`, POST `/dashboard/webhook-secret/rotate`',
+      ],
       needs: ['gateWebhookSecretRotation'],
     },
     'GATE-DASH-LIVE-HTTPS': {
-      title: 'In live mode the webhook URL must be https: an http:// URL set with a live key on the production base is refused with 400 and changes nothing, while the https URL is accepted',
+      title:
+        'In live mode the webhook URL must be https: an http:// URL set with a live key on the production base is refused with 400 and changes nothing, while the https URL is accepted',
       kind: 'field',
       section: 'Events',
       anchor: '(HTTPS required in live mode)',

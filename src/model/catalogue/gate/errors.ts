@@ -14,17 +14,44 @@ const area = defineArea({
   service: 'gate',
   section: 'Errors',
   entries: {
-    'GATE-ERR-ENVELOPE': { title: 'every error carries the envelope: type, code, message and request_id strings, doc_url string or null, statusCode mirroring the HTTP status; request_id differs per request', kind: 'envelope', anchor: ['Envelope on every error (response also carries header `X-Request-Id` equal to `request_id`):', '| type | string | `invalid_request`, `not_found`, `conflict`, `unauthorized`, `forbidden`, `rate_limited`, `server_error` |', '| request_id | string | UUID-like per-request id |', '| doc_url | string or null |  |', '| statusCode | integer | mirrors HTTP status |'] },
-    'GATE-ERR-REQUEST-ID-HEADER': { title: 'an error response carries header X-Request-Id equal to the envelope request_id', kind: 'envelope', anchor: 'response also carries header `X-Request-Id` equal to `request_id`' },
-    'GATE-ERR-CODE-FALLBACK': { title: 'code is a stable machine code and falls back to type (never empty)', kind: 'envelope', anchor: '| code | string | stable machine code; falls back to `type` |' },
+    'GATE-ERR-ENVELOPE': {
+      title:
+        'every error carries the envelope: type, code, message and request_id strings, doc_url string or null, statusCode mirroring the HTTP status; request_id differs per request',
+      kind: 'envelope',
+      anchor: [
+        'Envelope on every error (response also carries header `X-Request-Id` equal to `request_id`):',
+        '| type | string | `invalid_request`, `not_found`, `conflict`, `unauthorized`, `forbidden`, `rate_limited`, `server_error` |',
+        '| request_id | string | UUID-like per-request id |',
+        '| doc_url | string or null |  |',
+        '| statusCode | integer | mirrors HTTP status |',
+      ],
+    },
+    'GATE-ERR-REQUEST-ID-HEADER': {
+      title: 'an error response carries header X-Request-Id equal to the envelope request_id',
+      kind: 'envelope',
+      anchor: 'response also carries header `X-Request-Id` equal to `request_id`',
+    },
+    'GATE-ERR-CODE-FALLBACK': {
+      title: 'code is a stable machine code and falls back to type (never empty)',
+      kind: 'envelope',
+      anchor: '| code | string | stable machine code; falls back to `type` |',
+    },
     'GATE-ERR-VALIDATION-JOINED': {
       title: 'a 400 whose message reports several validation errors joins exactly those messages with "; " (each part names its field)',
       kind: 'envelope',
       anchor: 'validation errors joined with `; `',
     },
-    'GATE-ERR-400-INVALID-REQUEST': { title: '400 has type invalid_request (missing or malformed field, unknown key where strict)', kind: 'error', anchor: '| 400 | invalid_request | missing or malformed field, unknown key where strict' },
+    'GATE-ERR-400-INVALID-REQUEST': {
+      title: '400 has type invalid_request (missing or malformed field, unknown key where strict)',
+      kind: 'error',
+      anchor: '| 400 | invalid_request | missing or malformed field, unknown key where strict',
+    },
     'GATE-ERR-404-NOT-FOUND': { title: '404 has type not_found for a missing resource', kind: 'error', anchor: '| 404 | not_found | missing resource' },
-    'GATE-ERR-409-CONFLICT': { title: '409 has type conflict (duplicate customer email)', kind: 'error', anchor: '| 409 | conflict | cancelling a terminal session' },
+    'GATE-ERR-409-CONFLICT': {
+      title: '409 has type conflict (duplicate customer email)',
+      kind: 'error',
+      anchor: '| 409 | conflict | cancelling a terminal session',
+    },
     'GATE-ERR-5XX-SCRUBBED': {
       title: 'a 5xx has the error envelope with type server_error and its message scrubbed to a generic internal error text',
       kind: 'error',

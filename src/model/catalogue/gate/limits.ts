@@ -11,22 +11,94 @@ const area = defineArea({
   section: 'Limits',
   suite: 'load',
   entries: {
-    'GATE-RATE-FIRST-WINDOW': { title: 'default routes: 10 requests per 10 seconds pass, the 11th within the window gives 429', kind: 'limit', anchor: ['Rate limits apply per client in three concurrent windows: 10 requests per 10 seconds, 60 per minute, 300 per hour.', '| default windows | GET and PATCH /dashboard/webhook-settings, GET /dashboard/webhook-deliveries |'] },
-    'GATE-RATE-429-ENVELOPE': { title: 'exceeding a limit gives 429 with the error envelope, type rate_limited, and X-Request-Id', kind: 'error', anchor: ['Exceeding gives 429.', '| 429 | rate_limited | rate limit exceeded |'] },
-    'GATE-RATE-FIRST-WINDOW-REOPENS': { title: 'the 10-second window reopens: capacity returns once the window has passed', kind: 'limit', anchor: 'Rate limits apply per client in three concurrent windows: 10 requests per 10 seconds, 60 per minute, 300 per hour.' },
-    'GATE-RATE-FIRST-WINDOW-LENGTH': { title: 'the first window of a default route lasts 10 s: still refused shortly before it could have rolled over, open after it (sliding or fixed readings)', kind: 'limit', anchor: 'Rate limits apply per client in three concurrent windows: 10 requests per 10 seconds, 60 per minute, 300 per hour.' },
-    'GATE-RATE-ROUTE-WRITE10-LENGTH': { title: 'the 10-per-minute route window (POST /gate_sessions) lasts a minute: still refused shortly before, open after', kind: 'limit', anchor: '| 10 per minute | POST /gate_sessions' },
-    'GATE-RATE-ROUTE-WRITE30-LENGTH': { title: 'the 30-per-minute route window lasts a minute: still refused shortly before, open after', kind: 'limit', anchor: '| 30 per minute | POST /quotes/preview' },
-    'GATE-RATE-ROUTE-READ60-LENGTH': { title: 'the 60-per-minute route window lasts a minute: still refused shortly before, open after', kind: 'limit', anchor: '| 60 per minute | session reads' },
-    'GATE-RATE-MINUTE-WINDOW-LENGTH': { title: 'the 60-per-minute window lasts a minute: still refused shortly before, open after', kind: 'limit', anchor: 'Rate limits apply per client in three concurrent windows: 10 requests per 10 seconds, 60 per minute, 300 per hour.' },
-    'GATE-RATE-HOUR-WINDOW-LENGTH': { title: 'the 300-per-hour window lasts an hour: still refused shortly before, open after', kind: 'limit', depth: 'full', anchor: 'Rate limits apply per client in three concurrent windows: 10 requests per 10 seconds, 60 per minute, 300 per hour.' },
-    'GATE-RATE-PER-CLIENT': { title: 'rate limits apply per client: another key is unaffected while one is throttled', kind: 'limit', anchor: 'Rate limits apply per client' },
-    'GATE-RATE-ROUTE-WRITE10': { title: '10 per minute on POST /gate_sessions (and webhook test, secret rotate): the 11th in the minute gives 429', kind: 'limit', anchor: '| 10 per minute | POST /gate_sessions, POST /dashboard/webhook-secret/rotate, POST /webhooks/test |' },
-    'GATE-RATE-ROUTE-WRITE30': { title: '30 per minute on the write group (e.g. PATCH /branding): 30 quick requests pass, the 31st gives 429', kind: 'limit', anchor: '| 30 per minute | POST /quotes/preview, POST /quotes, POST /rails/pay_ins, POST /rails/pay_outs, POST /embed/bootstrap, POST /gate_sessions/{id}/cancel, customer writes, PATCH /branding, webhook replay |' },
-    'GATE-RATE-ROUTE-READ60': { title: '60 per minute on the read group (e.g. GET /branding): 60 quick requests pass, the 61st gives 429', kind: 'limit', anchor: '| 60 per minute | session reads, capabilities, transaction reads, quote and rail reads, customer reads, GET /branding, dashboard volume, dashboard usage, GET /webhooks/deliveries |' },
-    'GATE-RATE-ROUTE-REPLACES-FIRST-ONLY': { title: 'a route-specific limit replaces only the first window: the 60-per-minute window still applies across routes', kind: 'limit', anchor: 'A route-specific limit replaces only the first window.' },
-    'GATE-RATE-MINUTE-WINDOW': { title: '60 requests per minute per client: the 61st paced request within the minute gives 429', kind: 'limit', anchor: 'Rate limits apply per client in three concurrent windows: 10 requests per 10 seconds, 60 per minute, 300 per hour.' },
-    'GATE-RATE-HOUR-WINDOW': { title: '300 requests per hour per client: the 301st paced request within the hour gives 429', kind: 'limit', depth: 'full', anchor: 'Rate limits apply per client in three concurrent windows: 10 requests per 10 seconds, 60 per minute, 300 per hour.' },
+    'GATE-RATE-FIRST-WINDOW': {
+      title: 'default routes: 10 requests per 10 seconds pass, the 11th within the window gives 429',
+      kind: 'limit',
+      anchor: [
+        'Rate limits apply per client in three concurrent windows: 10 requests per 10 seconds, 60 per minute, 300 per hour.',
+        '| default windows | GET and PATCH /dashboard/webhook-settings, GET /dashboard/webhook-deliveries |',
+      ],
+    },
+    'GATE-RATE-429-ENVELOPE': {
+      title: 'exceeding a limit gives 429 with the error envelope, type rate_limited, and X-Request-Id',
+      kind: 'error',
+      anchor: ['Exceeding gives 429.', '| 429 | rate_limited | rate limit exceeded |'],
+    },
+    'GATE-RATE-FIRST-WINDOW-REOPENS': {
+      title: 'the 10-second window reopens: capacity returns once the window has passed',
+      kind: 'limit',
+      anchor: 'Rate limits apply per client in three concurrent windows: 10 requests per 10 seconds, 60 per minute, 300 per hour.',
+    },
+    'GATE-RATE-FIRST-WINDOW-LENGTH': {
+      title:
+        'the first window of a default route lasts 10 s: still refused shortly before it could have rolled over, open after it (sliding or fixed readings)',
+      kind: 'limit',
+      anchor: 'Rate limits apply per client in three concurrent windows: 10 requests per 10 seconds, 60 per minute, 300 per hour.',
+    },
+    'GATE-RATE-ROUTE-WRITE10-LENGTH': {
+      title: 'the 10-per-minute route window (POST /gate_sessions) lasts a minute: still refused shortly before, open after',
+      kind: 'limit',
+      anchor: '| 10 per minute | POST /gate_sessions',
+    },
+    'GATE-RATE-ROUTE-WRITE30-LENGTH': {
+      title: 'the 30-per-minute route window lasts a minute: still refused shortly before, open after',
+      kind: 'limit',
+      anchor: '| 30 per minute | POST /quotes/preview',
+    },
+    'GATE-RATE-ROUTE-READ60-LENGTH': {
+      title: 'the 60-per-minute route window lasts a minute: still refused shortly before, open after',
+      kind: 'limit',
+      anchor: '| 60 per minute | session reads',
+    },
+    'GATE-RATE-MINUTE-WINDOW-LENGTH': {
+      title: 'the 60-per-minute window lasts a minute: still refused shortly before, open after',
+      kind: 'limit',
+      anchor: 'Rate limits apply per client in three concurrent windows: 10 requests per 10 seconds, 60 per minute, 300 per hour.',
+    },
+    'GATE-RATE-HOUR-WINDOW-LENGTH': {
+      title: 'the 300-per-hour window lasts an hour: still refused shortly before, open after',
+      kind: 'limit',
+      depth: 'full',
+      anchor: 'Rate limits apply per client in three concurrent windows: 10 requests per 10 seconds, 60 per minute, 300 per hour.',
+    },
+    'GATE-RATE-PER-CLIENT': {
+      title: 'rate limits apply per client: another key is unaffected while one is throttled',
+      kind: 'limit',
+      anchor: 'Rate limits apply per client',
+    },
+    'GATE-RATE-ROUTE-WRITE10': {
+      title: '10 per minute on POST /gate_sessions (and webhook test, secret rotate): the 11th in the minute gives 429',
+      kind: 'limit',
+      anchor: '| 10 per minute | POST /gate_sessions, POST /dashboard/webhook-secret/rotate, POST /webhooks/test |',
+    },
+    'GATE-RATE-ROUTE-WRITE30': {
+      title: '30 per minute on the write group (e.g. PATCH /branding): 30 quick requests pass, the 31st gives 429',
+      kind: 'limit',
+      anchor:
+        '| 30 per minute | POST /quotes/preview, POST /quotes, POST /rails/pay_ins, POST /rails/pay_outs, POST /embed/bootstrap, POST /gate_sessions/{id}/cancel, customer writes, PATCH /branding, webhook replay |',
+    },
+    'GATE-RATE-ROUTE-READ60': {
+      title: '60 per minute on the read group (e.g. GET /branding): 60 quick requests pass, the 61st gives 429',
+      kind: 'limit',
+      anchor:
+        '| 60 per minute | session reads, capabilities, transaction reads, quote and rail reads, customer reads, GET /branding, dashboard volume, dashboard usage, GET /webhooks/deliveries |',
+    },
+    'GATE-RATE-ROUTE-REPLACES-FIRST-ONLY': {
+      title: 'a route-specific limit replaces only the first window: the 60-per-minute window still applies across routes',
+      kind: 'limit',
+      anchor: 'A route-specific limit replaces only the first window.',
+    },
+    'GATE-RATE-MINUTE-WINDOW': {
+      title: '60 requests per minute per client: the 61st paced request within the minute gives 429',
+      kind: 'limit',
+      anchor: 'Rate limits apply per client in three concurrent windows: 10 requests per 10 seconds, 60 per minute, 300 per hour.',
+    },
+    'GATE-RATE-HOUR-WINDOW': {
+      title: '300 requests per hour per client: the 301st paced request within the hour gives 429',
+      kind: 'limit',
+      depth: 'full',
+      anchor: 'Rate limits apply per client in three concurrent windows: 10 requests per 10 seconds, 60 per minute, 300 per hour.',
+    },
   },
 });
 

@@ -18,7 +18,10 @@ const area = defineArea({
       title:
         'Every resource is scoped to the environment of the credential: a live key on the production base never reads or lists what a test key created (404 by id, absent from the session list), and every session it lists is mode live',
       kind: 'auth',
-      anchor: ['Every resource is scoped to the partner and the environment (test or live) of the credential.', '(production) and `{sandbox_base_url}` (sandbox, test keys)'],
+      anchor: [
+        'Every resource is scoped to the partner and the environment (test or live) of the credential.',
+        '(production) and `{sandbox_base_url}` (sandbox, test keys)',
+      ],
     },
   },
 });

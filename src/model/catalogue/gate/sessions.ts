@@ -28,7 +28,11 @@ const area = defineArea({
       kind: 'error',
       anchor: '`return_url` are present in every example and are required',
     },
-    'GATE-SESS-IDEMPOTENCY-KEY-REQUIRED': { title: 'POST /gate_sessions requires an Idempotency-Key (UUID): without one it is refused', kind: 'idempotency', anchor: '| POST | /gate_sessions | SK + `Idempotency-Key` (UUID) |' },
+    'GATE-SESS-IDEMPOTENCY-KEY-REQUIRED': {
+      title: 'POST /gate_sessions requires an Idempotency-Key (UUID): without one it is refused',
+      kind: 'idempotency',
+      anchor: '| POST | /gate_sessions | SK + `Idempotency-Key` (UUID) |',
+    },
     'GATE-SESS-IDEMPOTENT-REPLAY': {
       title: 'A repeat with the same Idempotency-Key and body returns the original response (same session, same client_secret)',
       kind: 'idempotency',
@@ -49,10 +53,24 @@ const area = defineArea({
       title: 'client_secret appears only in the creation response: never on retrieve or in the list',
       kind: 'field',
       section: 'Resources and their fields > GateSession',
-      anchor: ['appears only in the creation response and is never returned by retrieve', 'The browser receives a one-time `client_secret`', 'GateSession without `client_secret`'],
+      anchor: [
+        'appears only in the creation response and is never returned by retrieve',
+        'The browser receives a one-time `client_secret`',
+        'GateSession without `client_secret`',
+      ],
     },
-    'GATE-SESS-CURRENCY-UPPERCASE': { title: 'currency is the uppercased ISO 4217 code', kind: 'field', section: 'Resources and their fields > GateSession', anchor: '| currency | string | uppercased ISO 4217 |' },
-    'GATE-SESS-METADATA-VERBATIM': { title: 'metadata is returned verbatim', kind: 'field', section: 'Resources and their fields > GateSession', anchor: '| metadata | object | returned verbatim |' },
+    'GATE-SESS-CURRENCY-UPPERCASE': {
+      title: 'currency is the uppercased ISO 4217 code',
+      kind: 'field',
+      section: 'Resources and their fields > GateSession',
+      anchor: '| currency | string | uppercased ISO 4217 |',
+    },
+    'GATE-SESS-METADATA-VERBATIM': {
+      title: 'metadata is returned verbatim',
+      kind: 'field',
+      section: 'Resources and their fields > GateSession',
+      anchor: '| metadata | object | returned verbatim |',
+    },
     'GATE-SESS-ECHO-TERMS': {
       title:
         'The session binds the terms the partner sent: amount (the same decimal), return_url, cancel_url, flow, target_token, target_network, wallet_address and user_reference, each the request carried, read back as sent on create and on retrieve',
@@ -76,16 +94,32 @@ const area = defineArea({
       section: 'Resources and their fields > GateSession',
       anchor: '| mode | string | `test` or `live` |',
     },
-    'GATE-SESS-RETRIEVE': { title: 'GET /gate_sessions/{id} returns the GateSession with 200', kind: 'status', anchor: '| GET | /gate_sessions/{id} | SK | GateSession without `client_secret`. 200. |' },
-    'GATE-SESS-CROSS-TENANT-404': { title: 'Another partner\'s session id gives 404 on retrieve and cancel', kind: 'auth', anchor: ['Partner-scoped ids of another partner return 404.', 'A resource of another partner is reported as 404.'] },
+    'GATE-SESS-RETRIEVE': {
+      title: 'GET /gate_sessions/{id} returns the GateSession with 200',
+      kind: 'status',
+      anchor: '| GET | /gate_sessions/{id} | SK | GateSession without `client_secret`. 200. |',
+    },
+    'GATE-SESS-CROSS-TENANT-404': {
+      title: "Another partner's session id gives 404 on retrieve and cancel",
+      kind: 'auth',
+      anchor: ['Partner-scoped ids of another partner return 404.', 'A resource of another partner is reported as 404.'],
+    },
     'GATE-SESS-LIST-ENVELOPE': {
       title: 'GET /gate_sessions answers the list envelope: object list, data, has_more boolean, url string',
       kind: 'pagination',
       section: 'Resources and their fields > Conventions',
       anchor: ['List envelope: `object` = `list`, `data` (array), `has_more` (boolean), `url` (string, path of the list).', 'Response: list of GateSession.'],
     },
-    'GATE-SESS-LIST-STARTING-AFTER': { title: 'starting_after continues the list after the named session: walking pages gives no duplicate and no gap', kind: 'pagination', anchor: 'Query: `starting_after` (cursor).' },
-    'GATE-SESS-LIST-PAGINATION': { title: 'has_more is true exactly when a further page (starting_after the last item) has sessions', kind: 'pagination', anchor: 'Query: `starting_after` (cursor).' },
+    'GATE-SESS-LIST-STARTING-AFTER': {
+      title: 'starting_after continues the list after the named session: walking pages gives no duplicate and no gap',
+      kind: 'pagination',
+      anchor: 'Query: `starting_after` (cursor).',
+    },
+    'GATE-SESS-LIST-PAGINATION': {
+      title: 'has_more is true exactly when a further page (starting_after the last item) has sessions',
+      kind: 'pagination',
+      anchor: 'Query: `starting_after` (cursor).',
+    },
     'GATE-SESS-LIST-TENANT': {
       title: "GET /gate_sessions never lists another partner's session",
       kind: 'auth',

@@ -1,11 +1,13 @@
 // Pools balance, funding and ledger.
 import { defineArea } from '../define.js';
 
-const BALANCE_FIELDS = '`poolId`, `pair`, `tier` (strings), `available` (boolean), `allowedPools` (array of strings), `balance` (decimal string partner fiat balance';
+const BALANCE_FIELDS =
+  '`poolId`, `pair`, `tier` (strings), `available` (boolean), `allowedPools` (array of strings), `balance` (decimal string partner fiat balance';
 const ENTRY_TYPES = 'Entry types named: `payin_credit`, `buy_debit`, `buy_refund`.';
 const FUNDING_ROW = '| GET | /pools/funding | SK | Query `currency` (default `EUR`; any other gives 400).';
 const LEDGER_ROW = '| GET | /pools/ledger | SK | Partner-scoped balance movements, cursor-paginated.';
-const RETURNED_ROW = '| settled | receiving bank returns payout, or crypto delivery fails downstream | discovered by poll | returned | automatic idempotent refund credit to partner balance, visible in ledger as `buy_refund`; no webhook |';
+const RETURNED_ROW =
+  '| settled | receiving bank returns payout, or crypto delivery fails downstream | discovered by poll | returned | automatic idempotent refund credit to partner balance, visible in ledger as `buy_refund`; no webhook |';
 
 const area = defineArea({
   service: 'pools',
@@ -34,7 +36,12 @@ const area = defineArea({
       section: 'States and transitions > Quote',
       anchor: '| active | POST reject | quote active | rejected | `rejectedAt` set; no money moved |',
     },
-    'POOLS-BAL-RETURNED-REFUND': { title: 'returned credits the trade amount back to the balance once (idempotent refund)', kind: 'transition', section: 'States and transitions > Trade', anchor: RETURNED_ROW },
+    'POOLS-BAL-RETURNED-REFUND': {
+      title: 'returned credits the trade amount back to the balance once (idempotent refund)',
+      kind: 'transition',
+      section: 'States and transitions > Trade',
+      anchor: RETURNED_ROW,
+    },
     'POOLS-BAL-RELEASED-UNWOUND': {
       title: 'A released trade had its reservation unwound: the balance gets the reserved amount back, once',
       kind: 'transition',
@@ -42,12 +49,22 @@ const area = defineArea({
       anchor: '`released` means the reservation was unwound without settling.',
       needs: ['poolsTradeOutcome'],
     },
-    'POOLS-LEDGER-BUY-DEBIT': { title: 'The ledger shows the reservation as buy_debit', kind: 'field', section: 'Resources and their fields > Ledger entry', anchor: ENTRY_TYPES },
+    'POOLS-LEDGER-BUY-DEBIT': {
+      title: 'The ledger shows the reservation as buy_debit',
+      kind: 'field',
+      section: 'Resources and their fields > Ledger entry',
+      anchor: ENTRY_TYPES,
+    },
     'POOLS-LEDGER-BUY-REFUND': {
       title: 'A returned trade shows exactly one buy_refund in the ledger',
       kind: 'field',
       section: 'Resources and their fields > Ledger entry',
-      anchor: [ENTRY_TYPES, RETURNED_ROW, 'The `returned` state must be reconciled via polling or the ledger.', 'Observe them through the status poll, the trade reads, the ledger and the quote read.'],
+      anchor: [
+        ENTRY_TYPES,
+        RETURNED_ROW,
+        'The `returned` state must be reconciled via polling or the ledger.',
+        'Observe them through the status poll, the trade reads, the ledger and the quote read.',
+      ],
     },
     'POOLS-LEDGER-PAYIN-CREDIT': {
       title: 'A pay-in credits the balance by exactly its amount and shows in the ledger as one payin_credit',
@@ -63,7 +80,8 @@ const area = defineArea({
       anchor: [LEDGER_ROW, 'All responses are partner-scoped.'],
     },
     'POOLS-LEDGER-CURSOR': {
-      title: 'The ledger is cursor-paginated: following its next cursor continues the list, no entry shows on two pages (query and shape not shown: judged where the cursor is found and honoured, observed otherwise)',
+      title:
+        'The ledger is cursor-paginated: following its next cursor continues the list, no entry shows on two pages (query and shape not shown: judged where the cursor is found and honoured, observed otherwise)',
       kind: 'pagination',
       section: 'Endpoints',
       anchor: LEDGER_ROW,

@@ -16,7 +16,12 @@ const area = defineArea({
       section: 'Resources and their fields > Pool',
       anchor: [POOL_FIELDS, 'Response wrapper: `{ pools: [...] }`.', LIST_ROW],
     },
-    'POOLS-DISC-ID-PAIR-SHAPED': { title: 'A pool id is pair-shaped: <fiat>-<crypto>', kind: 'field', section: 'Resources and their fields > Pool', anchor: '`id` (pair-shaped string, `<fiat>-<crypto>`)' },
+    'POOLS-DISC-ID-PAIR-SHAPED': {
+      title: 'A pool id is pair-shaped: <fiat>-<crypto>',
+      kind: 'field',
+      section: 'Resources and their fields > Pool',
+      anchor: '`id` (pair-shaped string, `<fiat>-<crypto>`)',
+    },
     'POOLS-DISC-ENTITLED': {
       title: 'GET /pools lists every pool the partner is entitled to (its allowedPools), available or not',
       kind: 'field',
@@ -24,7 +29,7 @@ const area = defineArea({
       anchor: 'Lifecycle: discover entitled pools; read pool capabilities;',
     },
     'POOLS-DISC-AVAILABLE-CURRENT': {
-      title: 'A listed pool\'s available is its current state: false while the pool is unavailable, true again once it is back',
+      title: "A listed pool's available is its current state: false while the pool is unavailable, true again once it is back",
       kind: 'field',
       section: 'Resources and their fields > Pool',
       anchor: '`available` (boolean, current state only)',
@@ -32,7 +37,8 @@ const area = defineArea({
     },
     'POOLS-DISC-SECRET-KEY': { title: 'GET /pools accepts a secret key', kind: 'auth', section: 'Endpoints', anchor: LIST_ROW },
     'POOLS-CAP-SHAPE': {
-      title: 'Capabilities carry poolId, pair, legs, supportedNetworks, sides, tier, drawFeeBps, spreadCapBps (integers), minOrderUsdt, maxOrderUsdt, cryptoDepositAddress',
+      title:
+        'Capabilities carry poolId, pair, legs, supportedNetworks, sides, tier, drawFeeBps, spreadCapBps (integers), minOrderUsdt, maxOrderUsdt, cryptoDepositAddress',
       kind: 'field',
       anchor: [
         '| GET | /pools/{id}/capabilities | SK + entitlement | Capabilities object. |',
@@ -46,20 +52,28 @@ const area = defineArea({
       kind: 'field',
       anchor: ['| poolId, pair | identity |', '| fiatCurrency, cryptoCurrency | legs |'],
     },
-    'POOLS-CAP-SIDES-ENUM': { title: 'sides lists enabled sides among on_ramp, off_ramp', kind: 'enum', anchor: '| sides | enabled sides: `on_ramp`, `off_ramp` |' },
-    'POOLS-CAP-NETWORKS-EVM': { title: 'supportedNetworks lists allowed destNetwork values, EVM only', kind: 'field', anchor: '| supportedNetworks | allowed `destNetwork` values (EVM only) |' },
+    'POOLS-CAP-SIDES-ENUM': {
+      title: 'sides lists enabled sides among on_ramp, off_ramp',
+      kind: 'enum',
+      anchor: '| sides | enabled sides: `on_ramp`, `off_ramp` |',
+    },
+    'POOLS-CAP-NETWORKS-EVM': {
+      title: 'supportedNetworks lists allowed destNetwork values, EVM only',
+      kind: 'field',
+      anchor: '| supportedNetworks | allowed `destNetwork` values (EVM only) |',
+    },
     'POOLS-CAP-TIER': {
       title: "tier is the partner's tier for the pool: the same in capabilities and balance, and the one provisioned (profile tier) where declared",
       kind: 'field',
       anchor: "| tier | partner's tier for the pool |",
     },
     'POOLS-CAP-SPREAD-CAP': {
-      title: 'A firm quote\'s spreadBps stays within the pool\'s approved spreadCapBps',
+      title: "A firm quote's spreadBps stays within the pool's approved spreadCapBps",
       kind: 'field',
       anchor: BOUNDS_ROW,
     },
     'POOLS-CAP-DEPOSIT-ADDRESS': {
-      title: 'cryptoDepositAddress is the partner\'s dedicated address: the same on every read, another partner\'s differs',
+      title: "cryptoDepositAddress is the partner's dedicated address: the same on every read, another partner's differs",
       kind: 'field',
       anchor: "| cryptoDepositAddress | partner's dedicated deposit address for off-ramp crypto receipts |",
     },

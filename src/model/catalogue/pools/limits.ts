@@ -3,7 +3,8 @@
 import { defineArea } from '../define.js';
 
 const LIFETIME = 'Firm quote lifetime: about 15 seconds; single use.';
-const VELOCITY = 'Velocity cap: per-partner rolling 24-hour notional, off by default, configured per partner; idempotent retries are excluded; exceeding gives 429.';
+const VELOCITY =
+  'Velocity cap: per-partner rolling 24-hour notional, off by default, configured per partner; idempotent retries are excluded; exceeding gives 429.';
 const TERMINAL_ROW = '| consumed, rejected, expired | POST reject or POST transact | quote already terminal | unchanged | 409 conflict |';
 
 const area = defineArea({
@@ -28,14 +29,20 @@ const area = defineArea({
       section: 'States and transitions > Quote',
       anchor: [TERMINAL_ROW, '| 409 | quote expired, consumed or rejected'],
     },
-    'POOLS-TTL-STATUS-EXPIRED': { title: 'A quote past its TTL (about 15 s) reads as expired', kind: 'transition', section: 'States and transitions > Quote', anchor: '| active | time | TTL (about 15 s) elapsed | expired |' },
+    'POOLS-TTL-STATUS-EXPIRED': {
+      title: 'A quote past its TTL (about 15 s) reads as expired',
+      kind: 'transition',
+      section: 'States and transitions > Quote',
+      anchor: '| active | time | TTL (about 15 s) elapsed | expired |',
+    },
     'POOLS-VEL-CAP-429': {
       title: 'Exceeding the rolling 24-hour notional velocity cap gives 429; no 429 while the notional stays within it',
       kind: 'limit',
       anchor: [VELOCITY, '| 429 | partner rolling 24-hour notional velocity cap exceeded, or throttle |'],
     },
     'POOLS-VEL-OFF-BY-DEFAULT': {
-      title: 'The velocity cap is off by default: a partner without a configured cap is never refused 429 for its notional (judged over a bounded spend beyond every cap the profile declares)',
+      title:
+        'The velocity cap is off by default: a partner without a configured cap is never refused 429 for its notional (judged over a bounded spend beyond every cap the profile declares)',
       kind: 'limit',
       anchor: VELOCITY,
     },
@@ -45,14 +52,24 @@ const area = defineArea({
       kind: 'limit',
       anchor: ['Order size bounds: `minOrderUsdt` and `maxOrderUsdt` per pool, read at runtime.', '| minOrderUsdt, maxOrderUsdt | per-order bounds |'],
     },
-    'POOLS-TTL-UNDER-LOAD': { title: 'Under concurrent load, firm quotes still expire at their TTL and refuse transact after it', kind: 'limit', suite: 'load', anchor: LIFETIME },
+    'POOLS-TTL-UNDER-LOAD': {
+      title: 'Under concurrent load, firm quotes still expire at their TTL and refuse transact after it',
+      kind: 'limit',
+      suite: 'load',
+      anchor: LIFETIME,
+    },
     'POOLS-TTL-UNDER-NETWORK-FAULTS': {
       title: 'Behind added latency and limited bandwidth, firm quotes still expire at their TTL: transact before expiry succeeds, after it gives 409',
       kind: 'limit',
       suite: 'chaos',
       anchor: LIFETIME,
     },
-    'POOLS-TX-RACE-UNDER-LOAD': { title: 'Under concurrent load, concurrent transacts on one quote create one trade (single use)', kind: 'idempotency', suite: 'load', anchor: LIFETIME },
+    'POOLS-TX-RACE-UNDER-LOAD': {
+      title: 'Under concurrent load, concurrent transacts on one quote create one trade (single use)',
+      kind: 'idempotency',
+      suite: 'load',
+      anchor: LIFETIME,
+    },
   },
 });
 

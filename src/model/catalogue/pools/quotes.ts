@@ -2,7 +2,8 @@
 // arithmetic and the destination-address rules.
 import { defineArea } from '../define.js';
 
-const DEST_ROW = '| destAddress | string | required for `on_ramp` | EVM `0x` + 40 hex; mixed-case must pass EIP-55; all-lowercase or all-uppercase pass on format; captured and locked at quote time |';
+const DEST_ROW =
+  '| destAddress | string | required for `on_ramp` | EVM `0x` + 40 hex; mixed-case must pass EIP-55; all-lowercase or all-uppercase pass on format; captured and locked at quote time |';
 const QUOTE_ROW = '| POST | /pools/{id}/quote | SK + entitlement | Body below. Response: quote creation response. No idempotency key needed. |';
 const RATE = '`rate` is always output-per-input.';
 
@@ -40,7 +41,8 @@ const area = defineArea({
       anchor: 'not persisted, cannot be transacted or rejected',
     },
     'POOLS-QUOTE-UNAVAILABLE': {
-      title: 'An unavailable route answers 200 with available false, unavailableReason in pool_dry|engine_unavailable|rate_unavailable, and no quoteId (never a lock) — for every documented reason',
+      title:
+        'An unavailable route answers 200 with available false, unavailableReason in pool_dry|engine_unavailable|rate_unavailable, and no quoteId (never a lock) — for every documented reason',
       kind: 'status',
       section: 'Resources and their fields > Quote creation response',
       anchor: [
@@ -49,19 +51,21 @@ const area = defineArea({
       ],
     },
     'POOLS-QUOTE-RATE': {
-      title: 'A quote\'s own rate is output per input: for on_ramp the stored cryptoAmount = fiatAmount × rate (exact, up to rounding to cryptoAmount\'s places), the same rate the creation answered',
+      title:
+        "A quote's own rate is output per input: for on_ramp the stored cryptoAmount = fiatAmount × rate (exact, up to rounding to cryptoAmount's places), the same rate the creation answered",
       kind: 'field',
       section: 'Resources and their fields > Quote creation response',
       anchor: RATE,
     },
     'POOLS-QUOTE-ON-RAMP-AMOUNT': {
-      title: 'For on_ramp, amount is the fiat paid in: the stored quote\'s fiatAmount is the requested amount',
+      title: "For on_ramp, amount is the fiat paid in: the stored quote's fiatAmount is the requested amount",
       kind: 'field',
       section: 'Resources and their fields > Quote creation response',
       anchor: 'For `on_ramp`, `amount` is the fiat paid in and the output is crypto.',
     },
     'POOLS-QUOTE-OFF-RAMP-ARITHMETIC': {
-      title: 'For off_ramp, amount is the crypto sold and the output is fiat: cryptoAmount is the requested amount and fiatAmount = cryptoAmount × rate (fiat per crypto, up to rounding)',
+      title:
+        'For off_ramp, amount is the crypto sold and the output is fiat: cryptoAmount is the requested amount and fiatAmount = cryptoAmount × rate (fiat per crypto, up to rounding)',
       kind: 'field',
       section: 'Resources and their fields > Quote creation response',
       anchor: ['For `off_ramp`, `amount` is the crypto sold and the output is fiat.', RATE],
@@ -71,7 +75,12 @@ const area = defineArea({
     'POOLS-QUOTE-BODY-REQUIRED-400': {
       title: 'A quote body missing side, fiatCurrency, cryptoCurrency or amount gives 400',
       kind: 'error',
-      anchor: ['| side | string | yes | `on_ramp` or `off_ramp` |', '| fiatCurrency | string | yes | ISO 4217 |', '| cryptoCurrency | string | yes | asset symbol |', '| amount | string | yes | decimal string |'],
+      anchor: [
+        '| side | string | yes | `on_ramp` or `off_ramp` |',
+        '| fiatCurrency | string | yes | ISO 4217 |',
+        '| cryptoCurrency | string | yes | asset symbol |',
+        '| amount | string | yes | decimal string |',
+      ],
     },
     'POOLS-QUOTE-AMOUNT-DECIMAL-400': {
       title: 'An amount that is not a decimal string (a number, an exponent, a comma, letters) gives 400',

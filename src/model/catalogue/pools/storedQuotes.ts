@@ -25,8 +25,16 @@ const area = defineArea({
         'Observe them through the status poll, the trade reads, the ledger and the quote read.',
       ],
     },
-    'POOLS-SQ-REJECT-TERMINAL-409': { title: 'Reject of a consumed, rejected or expired quote gives 409 conflict', kind: 'transition', anchor: [TERMINAL_ROW, 'reject of a terminal quote'] },
-    'POOLS-SQ-TRANSACT-REJECTED-409': { title: 'Transact on a rejected quote gives 409 conflict', kind: 'transition', anchor: [TERMINAL_ROW, '| 409 | quote expired, consumed or rejected'] },
+    'POOLS-SQ-REJECT-TERMINAL-409': {
+      title: 'Reject of a consumed, rejected or expired quote gives 409 conflict',
+      kind: 'transition',
+      anchor: [TERMINAL_ROW, 'reject of a terminal quote'],
+    },
+    'POOLS-SQ-TRANSACT-REJECTED-409': {
+      title: 'Transact on a rejected quote gives 409 conflict',
+      kind: 'transition',
+      anchor: [TERMINAL_ROW, '| 409 | quote expired, consumed or rejected'],
+    },
     'POOLS-SQ-PRECEDENCE': {
       title: 'Status precedence rejected > consumed > expired > active',
       kind: 'transition',

@@ -10,7 +10,7 @@ const area = defineArea({
   section: 'Endpoints > Trades list query',
   entries: {
     'POOLS-TRADES-SHAPE': {
-      title: 'A trade carries its documented fields and types; its pair and legs are the quoted pool\'s and its network the one locked at quote time',
+      title: "A trade carries its documented fields and types; its pair and legs are the quoted pool's and its network the one locked at quote time",
       kind: 'field',
       section: 'Resources and their fields > Trade',
       anchor: [
@@ -29,9 +29,14 @@ const area = defineArea({
         'Values: `quoted`, `reserved`, `settled`, `released`, `failed`, `returned`.',
       ],
     },
-    'POOLS-TRADES-TOTAL-BPS': { title: 'totalBps = spreadBps + feeBps', kind: 'field', section: 'Resources and their fields > Trade', anchor: '| totalBps | integer | spreadBps + feeBps |' },
+    'POOLS-TRADES-TOTAL-BPS': {
+      title: 'totalBps = spreadBps + feeBps',
+      kind: 'field',
+      section: 'Resources and their fields > Trade',
+      anchor: '| totalBps | integer | spreadBps + feeBps |',
+    },
     'POOLS-TRADES-RATE-OUTPUT-PER-INPUT': {
-      title: 'quotedRate is all-in output per input: for on_ramp, cryptoAmount = fiatAmount × quotedRate (exactly, up to rounding to cryptoAmount\'s places)',
+      title: "quotedRate is all-in output per input: for on_ramp, cryptoAmount = fiatAmount × quotedRate (exactly, up to rounding to cryptoAmount's places)",
       kind: 'field',
       section: 'Resources and their fields > Trade',
       anchor: ['| quotedRate | decimal string | all-in, output per input |', '`rate` is always output-per-input.'],
@@ -44,8 +49,16 @@ const area = defineArea({
     },
     'POOLS-TRADES-LIMIT-DEFAULT': { title: 'limit defaults to 50', kind: 'pagination', anchor: [LIMIT_ROW, LIMIT_LINE] },
     'POOLS-TRADES-LIMIT-EDGES': { title: 'limit 1 and 100 are accepted and bound the page', kind: 'pagination', anchor: [LIMIT_ROW, LIMIT_LINE] },
-    'POOLS-TRADES-LIMIT-INVALID-400': { title: 'limit outside 1–100 gives 400 invalid_limit', kind: 'pagination', anchor: [LIMIT_ROW, '`limit` outside 1–100 (code `invalid_limit`)'] },
-    'POOLS-TRADES-NEWEST-FIRST': { title: 'Trades are listed newest first', kind: 'pagination', anchor: ['Order: newest first.', '| createdAt | string | ISO 8601, list ordering key |'] },
+    'POOLS-TRADES-LIMIT-INVALID-400': {
+      title: 'limit outside 1–100 gives 400 invalid_limit',
+      kind: 'pagination',
+      anchor: [LIMIT_ROW, '`limit` outside 1–100 (code `invalid_limit`)'],
+    },
+    'POOLS-TRADES-NEWEST-FIRST': {
+      title: 'Trades are listed newest first',
+      kind: 'pagination',
+      anchor: ['Order: newest first.', '| createdAt | string | ISO 8601, list ordering key |'],
+    },
     'POOLS-TRADES-CURSOR-WALK': { title: 'Following nextCursor yields no duplicate and no gap', kind: 'pagination', anchor: CURSOR_ROW },
     'POOLS-TRADES-CURSOR-IS-TRANSACT-ID': {
       title: 'nextCursor is a transactId (of a trade on the page it ends or on the page it opens)',
@@ -53,7 +66,11 @@ const area = defineArea({
       section: 'Resources and their fields > Trade',
       anchor: ['| transactId | string | also the list cursor |', CURSOR_ROW],
     },
-    'POOLS-TRADES-NEXTCURSOR-NULL': { title: 'When hasMore is false, nextCursor is null', kind: 'pagination', anchor: 'When `hasMore` is false, `nextCursor` is null.' },
+    'POOLS-TRADES-NEXTCURSOR-NULL': {
+      title: 'When hasMore is false, nextCursor is null',
+      kind: 'pagination',
+      anchor: 'When `hasMore` is false, `nextCursor` is null.',
+    },
     'POOLS-TRADES-UNKNOWN-CURSOR': { title: 'An unknown cursor yields an empty page', kind: 'pagination', anchor: CURSOR_ROW },
     'POOLS-TRADES-MALFORMED-CURSOR': {
       title: 'A malformed cursor gives 400 (a target whose cursors have no format treats it as unknown: empty page)',
@@ -72,7 +89,12 @@ const area = defineArea({
       kind: 'pagination',
       anchor: ['| side | string |  | `on_ramp` or `off_ramp` |', '| status | string |  | trade status |', 'Keep the same filters across pages.'],
     },
-    'POOLS-TRADES-PARTNER-SCOPED': { title: 'The trades list never shows another partner\'s trades', kind: 'pagination', section: 'What the service does', anchor: 'All responses are partner-scoped.' },
+    'POOLS-TRADES-PARTNER-SCOPED': {
+      title: "The trades list never shows another partner's trades",
+      kind: 'pagination',
+      section: 'What the service does',
+      anchor: 'All responses are partner-scoped.',
+    },
   },
 });
 

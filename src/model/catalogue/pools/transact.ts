@@ -1,7 +1,8 @@
 // Pools transact (one-time, idempotent) and the status poll that advances settlement.
 import { defineArea } from '../define.js';
 
-const TX_ROW = '| POST | /pools/{id}/transact | SK + entitlement + `Idempotency-Key` (required) | Body `{ quoteId }` only. Response: reserved trade with `transactId`, `quoteId`, `status` = `reserved`.';
+const TX_ROW =
+  '| POST | /pools/{id}/transact | SK + entitlement + `Idempotency-Key` (required) | Body `{ quoteId }` only. Response: reserved trade with `transactId`, `quoteId`, `status` = `reserved`.';
 const POLL_ROW = '| GET | /pools/transactions/{quoteId} | SK | Trade status by quote id; advances settlement.';
 const RULE_3 = '`transact` is idempotent on `quoteId`: a safe retry returns the existing trade.';
 const OFF_RAMP = 'Off-ramp (sell) is account-gated and denied with 501 unless enabled for the partner, pool and environment.';
@@ -30,7 +31,7 @@ const area = defineArea({
       anchor: '| active | POST transact | firm quote, before expiry, not consumed | consumed |',
     },
     'POOLS-TX-FIRM-PRICE': {
-      title: 'A trade executes at its firm quote: fiatAmount, cryptoAmount, quotedRate, spreadBps and feeBps are the stored quote\'s',
+      title: "A trade executes at its firm quote: fiatAmount, cryptoAmount, quotedRate, spreadBps and feeBps are the stored quote's",
       kind: 'field',
       section: 'What the service does',
       anchor: 'request a firm (executable) or indicative (price-only) quote; transact once against a firm quote',
@@ -59,16 +60,25 @@ const area = defineArea({
       section: 'Limits',
       anchor: ['Firm quote lifetime: about 15 seconds; single use.', 'transact once against a firm quote'],
     },
-    'POOLS-TX-INSUFFICIENT-402': { title: 'Insufficient pre-funded balance to reserve gives 402', kind: 'error', section: 'Errors', anchor: '| 402 | insufficient pre-funded balance to reserve |' },
+    'POOLS-TX-INSUFFICIENT-402': {
+      title: 'Insufficient pre-funded balance to reserve gives 402',
+      kind: 'error',
+      section: 'Errors',
+      anchor: '| 402 | insufficient pre-funded balance to reserve |',
+    },
     'POOLS-TX-OFF-RAMP-501': {
       title: 'off_ramp transact gives 501 unless enabled for the partner, pool and environment',
       kind: 'status',
       anchor: [OFF_RAMP, '`off_ramp` transact gives 501 unless enabled.', '| 501 | off_ramp not enabled for partner, pool or environment |'],
     },
     'POOLS-TX-OFF-RAMP-ENABLED': {
-      title: 'An off_ramp transact of a partner with off_ramp enabled (for the partner, pool and environment) is not refused with 501: it reserves a sell, or is refused for a prerequisite (a 4xx) — crypto deposited and credited, a payout destination',
+      title:
+        'An off_ramp transact of a partner with off_ramp enabled (for the partner, pool and environment) is not refused with 501: it reserves a sell, or is refused for a prerequisite (a 4xx) — crypto deposited and credited, a payout destination',
       kind: 'status',
-      anchor: [OFF_RAMP, 'When enabled, it needs crypto sent to `cryptoDepositAddress`, credited to the partner crypto balance, an approved payout destination, and then a sell trade debits that balance.'],
+      anchor: [
+        OFF_RAMP,
+        'When enabled, it needs crypto sent to `cryptoDepositAddress`, credited to the partner crypto balance, an approved payout destination, and then a sell trade debits that balance.',
+      ],
       needs: ['poolsOffRamp'],
     },
     'POOLS-POLL-ADVANCES': {
@@ -100,7 +110,11 @@ const area = defineArea({
       title: 'A settled trade whose payout is returned becomes returned, discovered by the poll',
       kind: 'transition',
       section: 'States and transitions > Trade',
-      anchor: [RETURNED_ROW, 'Observe them through the status poll, the trade reads, the ledger and the quote read.', 'The `returned` state must be reconciled via polling or the ledger.'],
+      anchor: [
+        RETURNED_ROW,
+        'Observe them through the status poll, the trade reads, the ledger and the quote read.',
+        'The `returned` state must be reconciled via polling or the ledger.',
+      ],
     },
   },
 });

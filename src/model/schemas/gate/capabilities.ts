@@ -53,7 +53,10 @@ export const UNAVAILABLE_REASONS = ['country_unresolved', 'country_not_supported
 
 export const Eligibility = z.looseObject({
   object: z.literal('eligibility'),
-  country_code: z.string().regex(/^[A-Za-z]{2}$/, 'ISO 3166-1 alpha-2').nullable(),
+  country_code: z
+    .string()
+    .regex(/^[A-Za-z]{2}$/, 'ISO 3166-1 alpha-2')
+    .nullable(),
   eligible: z.boolean(),
   supported: z.boolean(),
   default_currency: Iso4217.nullable(),

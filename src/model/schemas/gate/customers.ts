@@ -13,7 +13,10 @@ export const Customer = z.looseObject({
   phone: z.string(),
   first_name: z.string().max(128).nullable(),
   last_name: z.string().max(128).nullable(),
-  country_code: z.string().regex(/^[A-Za-z]{2}$/).nullable(),
+  country_code: z
+    .string()
+    .regex(/^[A-Za-z]{2}$/)
+    .nullable(),
   /** Allowed values: not shown. */
   kyc_status: z.string(),
   metadata: z.record(z.string(), z.unknown()),

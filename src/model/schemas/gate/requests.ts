@@ -31,7 +31,11 @@ const color = z.string().regex(GATE_LIMITS.branding.colorPattern, 'color #rrggbb
 
 /** PATCH /branding: every token optional, no other properties allowed. */
 export const BrandingUpdate = z.strictObject({
-  logo_url: z.string().max(GATE_LIMITS.branding.logoUrlMax).regex(/^https:\/\//, 'absolute https URI').optional(),
+  logo_url: z
+    .string()
+    .max(GATE_LIMITS.branding.logoUrlMax)
+    .regex(/^https:\/\//, 'absolute https URI')
+    .optional(),
   primary_color: color.optional(),
   secondary_color: color.optional(),
   accent_color: color.optional(),
