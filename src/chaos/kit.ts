@@ -13,6 +13,12 @@ const hostPort = (url: string) => {
   return `${u.hostname}:${u.port || (u.protocol === 'https:' ? '443' : '80')}`;
 };
 
+async function toxicsOf(proxyPath: string): Promise<{ name: string }[]> {
+  const res = await fetch(`${proxyPath}/toxics`);
+  if (!res.ok) throw new Error(`Toxiproxy answered HTTP ${res.status} listing toxics at ${proxyPath}`);
+  return (await res.json()) as { name: string }[];
+}
+
 /** Wire a run for chaos: webhook URLs through proxies, and a kit per check. */
 export function installChaos(run: RunResources, tp: ToxiproxyHandle): void {
   const webhookProxies = new Map<string, Promise<Proxy>>();
@@ -60,10 +66,17 @@ export function installChaos(run: RunResources, tp: ToxiproxyHandle): void {
         kit,
         async cleanup() {
           // Toxics on shared webhook proxies go; per-check API proxies are deleted.
+          // The client's Proxy carries no toxic list: read it from the control API, so nothing a check added outlives it.
           for (const p of touched) {
+            const path = `${tp.url}/proxies/${encodeURIComponent(p.name)}`;
+            const toxics = await toxicsOf(path);
+            for (const t of toxics) {
+              const res = await fetch(`${path}/toxics/${encodeURIComponent(t.name)}`, { method: 'DELETE' });
+              if (!res.ok && res.status !== 404) throw new Error(`Toxiproxy refused to remove toxic ${t.name} from ${p.name}: HTTP ${res.status}`);
+            }
+            const left = await toxicsOf(path);
+            if (left.length) throw new Error(`toxics ${left.map((t) => t.name).join(', ')} are still on ${p.name} after the check`);
             const fresh = await tp.api.get(p.name);
-            const toxics = (fresh.toJson().toxics ?? []) as { name: string }[];
-            for (const t of toxics) await (await fresh.getToxic(t.name)).remove();
             if (!fresh.enabled) await fresh.update({ enabled: true, listen: fresh.listen, upstream: fresh.upstream });
           }
           for (const p of own) await p.remove().catch(() => undefined);

@@ -151,8 +151,11 @@ export async function runKinds(kindNames: SuiteKindName[], command: string, opts
     ...(resumed ? { resumedFrom: runDir } : {}),
   };
   let signals = 0;
+  let written = false;
   const onSignal = (signal: NodeJS.Signals) => {
     signals++;
+    // The report is on disk already: a signal now only asks to leave.
+    if (written) process.exit(signal === 'SIGTERM' ? EXIT.terminated : EXIT.interrupted);
     if (signals === 1) {
       interrupted = { signal, at: new Date().toISOString() };
       progress.line(
@@ -322,8 +325,13 @@ export async function runKinds(kindNames: SuiteKindName[], command: string, opts
   });
   if (process.env.GITHUB_STEP_SUMMARY) (await import('../report/github.js')).writeGithubStepSummary(full);
   if (opts.annotations === 'github') for (const l of (await import('../report/github.js')).githubAnnotations(full)) process.stdout.write(l + '\n');
-  process.off('SIGINT', onSignal);
-  process.off('SIGTERM', onSignal);
+  written = true;
+  // An interrupted run keeps its handlers to the end: a second signal arriving after the report is
+  // written still exits 130/143, never by the default signal death.
+  if (!interrupted) {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
 
   const s = full.summary;
   const secs = ((Date.parse(full.finishedAt) - Date.parse(full.startedAt)) / 1000).toFixed(1);

@@ -424,8 +424,11 @@ export async function runChecks(opts: RunChecksOptions): Promise<ChecksOutcome> 
       for (const fn of releases.reverse()) {
         try {
           await fn();
-        } catch {
-          /* a teardown that fails must not mask the check's result */
+        } catch (e) {
+          // A teardown that fails must not mask the check's result, but it may leave state (a toxic, a lease) behind: say so.
+          const why = (e as Error).message ?? String(e);
+          observe('harness.teardownFailed', why, 'what this check set up could not be undone; later checks on the same partner may see it');
+          progress.line(`rampart: teardown after "${check.name}" failed: ${why}`);
         }
       }
     }
