@@ -25,6 +25,13 @@ describe('rate-window lower bound of one key', () => {
     expect(keyLowerBoundMs(groupCounts(mixed.slice(0, 301)))).toBe(3_600 * S);
   });
 
+  it('a quick run never waits for the hour window: the key sends at most 300, the minute window binds', () => {
+    const mixed = [...reqs(130, 'GET', '/branding'), ...reqs(130, 'PATCH', '/branding'), ...reqs(130, 'GET', '/capabilities/assets')];
+    expect(keyLowerBoundMs(groupCounts(mixed), 1, { waitHour: false })).toBe(240 * S);
+    expect(keyLowerBoundMs(groupCounts(mixed), 1, { waitHour: true })).toBe(3_660 * S);
+    expect(spreadLowerBoundMs(groupCounts(mixed), 1, 1, { waitHour: false })).toBe(240 * S);
+  });
+
   it('a declared window scale shrinks the bound by the same factor', () => {
     const mixed = [...reqs(195, 'GET', '/branding'), ...reqs(195, 'PATCH', '/branding')];
     expect(keyLowerBoundMs(groupCounts(mixed), 0.1)).toBeCloseTo(366 * S, 0);
@@ -60,5 +67,28 @@ describe('rate-window lower bound of one key', () => {
     expect(formatDuration(6_000_000)).toBe('1 h 40 min');
     expect(formatDuration(192_000)).toBe('3 min 12 s');
     expect(formatDuration(45_000)).toBe('45 s');
+  });
+});
+
+describe('the plan of a one-key profile (no traffic)', () => {
+  it('quick: skips what the hour window cannot hold and says so; full: waits for the window, ≥ 1 h', async () => {
+    const { planRun, formatPlan } = await import('../src/plan/plan.js');
+    const { oneKeyProfile } = await import('../src/plan/oneKey.js');
+    const { loadProfile } = await import('../src/profile/load.js');
+    const profile = oneKeyProfile(loadProfile('fixtures/profiles/embedded.json'), { rateWindowScale: 1 });
+    const quick = await planRun(profile, { kinds: ['conformance', 'chaos'], depth: 'quick' });
+    const full = await planRun(profile, { kinds: ['conformance', 'chaos'], depth: 'full' });
+    expect(quick.keys.gateSecret).toBe(1);
+    expect(quick.requests.gate.total).toBeGreaterThan(300);
+    // Secret-key requests only (a publishable key is a rate-limit client of its own).
+    expect(quick.hourWindow?.overPerKey).toBeGreaterThan(0);
+    expect(quick.hourWindow!.overPerKey).toBeLessThanOrEqual(quick.requests.gate.total - 300);
+    expect(quick.lowerBoundSeconds).toBeLessThan(3600);
+    expect(full.hourWindow).toBeUndefined();
+    expect(full.lowerBoundSeconds).toBeGreaterThanOrEqual(3600);
+    expect(quick.hourWindow?.fullDepthSeconds).toBeGreaterThanOrEqual(3600);
+    expect(formatPlan(quick).join('\n')).toMatch(
+      /beyond its 300-per-hour window: the checks needing them skip \(INCOMPLETE\); --depth full waits for the window: ≥ 1 h/,
+    );
   });
 });

@@ -43,8 +43,14 @@ const SAMPLE: Record<RouteGroup, [string, string]> = {
   default: ['GET', '/dashboard/webhook-settings'],
 };
 
-/** Lower bound (ms) for one key to send its requests under every window at `scale`. */
-export function keyLowerBoundMs(key: KeyRequests, scale = 1): number {
+/**
+ * Lower bound (ms) for one key to send its requests under every window at `scale`.
+ * With `waitHour: false` (a --depth quick run, whose checks skip rather than wait
+ * for the hour window) the key sends at most the hour's limit and the hour
+ * window never binds.
+ */
+export function keyLowerBoundMs(key: KeyRequests, scale = 1, opts: { waitHour?: boolean } = {}): number {
+  const waitHour = opts.waitHour ?? true;
   let total = 0;
   let bound = 0;
   let minute = { limit: 60, windowMs: 60_000 * scale };
@@ -56,8 +62,9 @@ export function keyLowerBoundMs(key: KeyRequests, scale = 1): number {
     const [first, mw, hw] = scaledWindowsFor(m, p, scale);
     minute = mw;
     hour = hw;
-    bound = Math.max(bound, oneWindow(n, first.limit, first.windowMs));
+    bound = Math.max(bound, oneWindow(waitHour ? n : Math.min(n, hour.limit), first.limit, first.windowMs));
   }
+  if (!waitHour) return Math.max(bound, sharedWindows(Math.min(total, hour.limit), minute, { limit: Infinity, windowMs: 0 }));
   return Math.max(bound, sharedWindows(total, minute, hour));
 }
 
@@ -76,11 +83,11 @@ export function groupCounts(requests: readonly { method: string; path: string }[
  * best any scheduler could do): the busiest key carries ⌈n/keys⌉ of each
  * group. Its bound is the run's rate bound.
  */
-export function spreadLowerBoundMs(total: KeyRequests, keys: number, scale = 1): number {
+export function spreadLowerBoundMs(total: KeyRequests, keys: number, scale = 1, opts: { waitHour?: boolean } = {}): number {
   if (keys <= 0) return Infinity;
   const groups: Partial<Record<RouteGroup, number>> = {};
   for (const [g, n] of Object.entries(total.groups) as [RouteGroup, number][]) groups[g] = Math.ceil((n ?? 0) / keys);
-  return keyLowerBoundMs({ groups }, scale);
+  return keyLowerBoundMs({ groups }, scale, opts);
 }
 
 /** "1 h 40 min", "3 min 12 s", "45 s". */
