@@ -92,3 +92,25 @@ describe('the plan of a one-key profile (no traffic)', () => {
     );
   });
 });
+
+describe('the nightly plan (--depth full)', () => {
+  it('counts the real-time retry schedule where the target runs it (2 h 36 min), skips it with the reason where the schedule is compressed', async () => {
+    const { planRun } = await import('../src/plan/plan.js');
+    const { loadProfile } = await import('../src/profile/load.js');
+    const base = loadProfile('fixtures/profiles/embedded.json');
+    const realTime = { ...base, timing: { ...base.timing, retryScale: 1 } };
+    const full = await planRun(realTime, { kinds: ['conformance', 'chaos', 'load'], depth: 'full' });
+    expect(full.bound.waitMs).toBe((1 + 5 + 30 + 120) * 60_000);
+    expect(full.lowerBoundSeconds).toBeGreaterThanOrEqual(full.bound.waitMs / 1000);
+    expect(full.skipped.map((s) => s.check)).not.toContain('four 500 answers then 200 in real time: the gaps are 1m, 5m, 30m, 2h');
+    const compressed = await planRun(base, { kinds: ['conformance', 'chaos', 'load'], depth: 'full' });
+    expect(compressed.skipped).toContainEqual(
+      expect.objectContaining({
+        check: 'four 500 answers then 200 in real time: the gaps are 1m, 5m, 30m, 2h',
+        reason: expect.stringMatching(/compressed schedule/),
+      }),
+    );
+    // The hour window of the rate-limit scenario: two rollovers of the hour at full depth.
+    expect(compressed.bound.loadMs).toBe(2 * 3_600_000 * base.timing.rateWindowScale);
+  });
+});

@@ -88,6 +88,11 @@ export function mandatorySeconds(name: ScenarioName, depth: 'quick' | 'full', ga
   return 0;
 }
 
+/** The load run's lower bound (ms): lanes run at once, the scenarios of a lane in turn. */
+export function loadLowerBoundMs(scenarios: ScenarioName[], depth: 'quick' | 'full', gates: Gates, rateWindowScale: number): number {
+  return Math.max(0, ...laneOf(scenarios).map((lane) => lane.reduce((a, name) => a + mandatorySeconds(name, depth, gates, rateWindowScale) * 1000, 0)));
+}
+
 /** Turn a scenario's records into metrics and observations. */
 function collect(
   name: ScenarioName,
@@ -301,10 +306,7 @@ export async function runLoad(opts: {
     }),
   );
   for (const name of opts.scenarios) checks.push(...(results.get(name) ?? []));
-  metrics.loadLowerBoundMs = Math.max(
-    0,
-    ...lanes.map((lane) => lane.reduce((a, name) => a + mandatorySeconds(name, opts.depth, opts.gates, opts.profile.timing.rateWindowScale) * 1000, 0)),
-  );
+  metrics.loadLowerBoundMs = loadLowerBoundMs(opts.scenarios, opts.depth, opts.gates, opts.profile.timing.rateWindowScale);
   if (into.rateLimits.length) metrics.rateLimits = into.rateLimits;
   if (into.rateWindows.length) metrics.rateWindows = into.rateWindows;
   if (into.ttlSamples.length)

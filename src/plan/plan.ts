@@ -9,7 +9,10 @@ import { readFileSync } from 'node:fs';
 import { GATE_RATE_WINDOWS, type RouteGroup } from '../model/limits.js';
 import { firstMissing } from '../needs/registry.js';
 import type { Profile } from '../profile/schema.js';
-import { viewFor } from '../runner/partition.js';
+import { scheduleKinds, viewFor } from '../runner/partition.js';
+import { loadGates } from '../load/gates.js';
+import { loadLowerBoundMs } from '../load/run.js';
+import type { ScenarioName } from '../../scenarios/lib/requirements.js';
 import { checkKey, loadSuites, needsOfCheck, type CheckKind } from '../runner/run.js';
 import { formatDuration, spreadLowerBoundMs, type KeyRequests } from './lowerBound.js';
 
@@ -37,8 +40,8 @@ export function readCalibration(): Calibration {
 
 const HOUR_LIMIT = GATE_RATE_WINDOWS.hour.limit;
 
-/** Nominal duration of each load scenario at quick depth (s): their own timers, not rate windows. */
-const LOAD_SECONDS: Record<string, number> = { 'rate-limits': 24, 'quote-ttl': 40, 'transact-race': 5, smoke: 30 };
+/** The scenarios certify runs (all but soak, as `rampart load` without --scenario). */
+const LOAD_SCENARIOS: ScenarioName[] = ['rate-limits', 'quote-ttl', 'transact-race', 'smoke'];
 
 export interface Plan {
   profile: string;
@@ -75,14 +78,17 @@ export async function planRun(
   const secretTotals: Partial<Record<RouteGroup, number>> = {};
   const publishableTotals: Partial<Record<RouteGroup, number>> = {};
   let pools = 0;
-  let waitMs = 0;
   let run = 0;
   let uncalibrated = 0;
   const skipped: Plan['skipped'] = [];
   const grep = opts.grep?.toLowerCase();
   const checkKinds = opts.kinds.filter((k): k is CheckKind => k !== 'load');
+  /** What each kind of checks sends and waits: kinds on disjoint keys run at once in certify. */
+  const perKind = new Map<CheckKind, { secret: Partial<Record<RouteGroup, number>>; publishable: Partial<Record<RouteGroup, number>>; waitMs: number }>();
   for (const kind of checkKinds) {
     const view = viewFor(profile, kind);
+    const mine = { secret: {}, publishable: {}, waitMs: 0 };
+    perKind.set(kind, mine);
     for (const suite of await loadSuites(kind, opts.service)) {
       for (const check of suite.checks) {
         if (grep && !`${suite.file} ${suite.section} ${check.name} ${check.requirements.join(' ')}`.toLowerCase().includes(grep)) continue;
@@ -95,45 +101,59 @@ export async function planRun(
           skipped.push({ check: check.name, need: missing.need, reason: missing.reason });
           continue;
         }
+        const planned = check.plannedWait?.(profile);
+        if (planned !== undefined && typeof planned !== 'number') {
+          skipped.push({ check: check.name, need: 'profile', reason: planned.skip });
+          continue;
+        }
         run++;
+        if (typeof planned === 'number') mine.waitMs = Math.max(mine.waitMs, planned);
         const cost = cal.checks[checkKey(kind, suite.file, check.name)];
         if (!cost) {
-          uncalibrated++;
+          if (planned === undefined) uncalibrated++;
           continue;
         }
         add(secretTotals, cost.gate.secret);
         add(publishableTotals, cost.gate.publishable);
+        add(mine.secret, cost.gate.secret);
+        add(mine.publishable, cost.gate.publishable);
         pools += cost.pools;
-        waitMs = Math.max(waitMs, cost.targetWaitMs);
+        mine.waitMs = Math.max(mine.waitMs, cost.targetWaitMs);
       }
     }
   }
-  const gatePartners = viewFor(profile, 'conformance').gate.partners;
   // A partner's extra secret keys are rate-limit clients of their own.
-  const keys = {
-    gateSecret: gatePartners.reduce((n, p) => n + 1 + (p.extraSecretKeys?.length ?? 0), 0),
-    gatePublishable: gatePartners.filter((p) => p.publishableKey).length,
-    pools: profile.pools?.partners.length ?? 0,
+  const keysOf = (kind: CheckKind) => {
+    const partners = viewFor(profile, kind).gate.partners;
+    return { secret: partners.reduce((n, p) => n + 1 + (p.extraSecretKeys?.length ?? 0), 0), publishable: partners.filter((p) => p.publishableKey).length };
   };
-  const secret: KeyRequests = { groups: secretTotals };
+  const conformanceKeys = keysOf('conformance');
+  const keys = { gateSecret: conformanceKeys.secret, gatePublishable: conformanceKeys.publishable, pools: profile.pools?.partners.length ?? 0 };
   // A quick run never waits for the hour window (checks that would need it skip: support/gate/budget.ts).
   const waitHour = opts.depth === 'full';
-  const rateFor = (k: number, hour = waitHour) =>
-    Math.max(
-      spreadLowerBoundMs(secret, Math.max(1, k), scale, { waitHour: hour }),
-      keys.gatePublishable ? spreadLowerBoundMs({ groups: publishableTotals }, keys.gatePublishable, scale, { waitHour: hour }) : 0,
+  const rateOf = (kind: CheckKind, extraKeys: number, hour: boolean) => {
+    const k = keysOf(kind);
+    const m = perKind.get(kind)!;
+    return Math.max(
+      spreadLowerBoundMs({ groups: m.secret }, Math.max(1, k.secret + extraKeys), scale, { waitHour: hour }),
+      k.publishable ? spreadLowerBoundMs({ groups: m.publishable }, k.publishable, scale, { waitHour: hour }) : 0,
     );
-  const rateMs = rateFor(keys.gateSecret);
-  const loadMs = opts.kinds.includes('load') ? Object.values(LOAD_SECONDS).reduce((a, b) => a + b, 0) * 1000 : 0;
-  const lower = Math.max(rateMs, waitMs) + loadMs;
-  const withOneMore = Math.max(rateFor(keys.gateSecret + 1), waitMs) + loadMs;
+  };
+  const loadMs = opts.kinds.includes('load') ? loadLowerBoundMs(LOAD_SCENARIOS, opts.depth, loadGates(), scale) : 0;
+  // Kinds on disjoint partners run at once (the longest of them), groups sharing partners one after another.
+  const composed = (extraKeys: number, hour: boolean) =>
+    scheduleKinds(profile, opts.kinds).groups.reduce(
+      (sum, group) => sum + Math.max(0, ...group.map((k) => (k === 'load' ? loadMs : Math.max(rateOf(k, extraKeys, hour), perKind.get(k)!.waitMs)))),
+      0,
+    );
+  const lower = composed(0, waitHour);
+  const withOneMore = composed(1, waitHour);
+  const rateMs = Math.max(0, ...checkKinds.map((k) => rateOf(k, 0, waitHour)));
+  const waitMs = Math.max(0, ...checkKinds.map((k) => perKind.get(k)!.waitMs));
   const secretTotal = Object.values(secretTotals).reduce((a, b) => a + (b ?? 0), 0);
   const total = secretTotal + Object.values(publishableTotals).reduce((a, b) => a + (b ?? 0), 0);
   const overPerKey = Math.ceil(secretTotal / Math.max(1, keys.gateSecret)) - HOUR_LIMIT;
-  const hourWindow =
-    !waitHour && overPerKey > 0
-      ? { overPerKey, fullDepthSeconds: Math.round((Math.max(rateFor(keys.gateSecret, true), waitMs) + loadMs) / 100) / 10 }
-      : undefined;
+  const hourWindow = !waitHour && overPerKey > 0 ? { overPerKey, fullDepthSeconds: Math.round(composed(0, true) / 100) / 10 } : undefined;
   return {
     profile: profile.name,
     depth: opts.depth,

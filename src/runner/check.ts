@@ -31,6 +31,11 @@ export interface CheckDef<R extends RequirementId = RequirementId, N extends Nee
   budgetMs?: number;
   /** Run after the other checks of the run have started (it reads state they build up, e.g. a full default page). */
   late?: boolean;
+  /**
+   * For the plan, where calibration cannot measure it (hours of real time): the documented wait
+   * this check must sit through on this profile (ms), or the reason it will skip on it.
+   */
+  plannedWait?: (profile: Profile) => number | { skip: string };
   run(needs: NeedsOf<N>, t: CheckTools): Promise<void>;
 }
 
@@ -45,6 +50,7 @@ export function check<const R extends RequirementId, const N extends NeedName = 
   depth?: 'quick' | 'full';
   budgetMs?: number;
   late?: boolean;
+  plannedWait?: (profile: Profile) => number | { skip: string };
   run(needs: NeedsOf<N | EntryNeeds<R>>, t: CheckTools): Promise<void>;
 }): CheckDef {
   return def as unknown as CheckDef;
