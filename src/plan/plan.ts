@@ -173,7 +173,7 @@ export async function planRun(
 /** The plan as the first lines of a run (and `rampart plan` without --json). */
 export function formatPlan(p: Plan): string[] {
   const lines = [
-    `plan for ${p.profile} (${p.kinds.join(' + ') || 'load'}, --depth ${p.depth}${p.rateWindowScale !== 1 ? `, rate windows ×${p.rateWindowScale}` : ''}): ${p.checks.run} checks run, ${p.checks.skipped} skipped`,
+    `plan for ${p.profile} (${[...p.kinds, ...(p.bound.loadMs ? ['load'] : [])].join(' + ') || 'load'}, --depth ${p.depth}${p.rateWindowScale !== 1 ? `, rate windows ×${p.rateWindowScale}` : ''}): ${p.checks.run} checks run, ${p.checks.skipped} skipped`,
     `  ${p.keys.gateSecret} Gate key${p.keys.gateSecret === 1 ? '' : 's'}: ~${p.requests.gate.total} Gate requests (~${p.requests.gate.perKey} per key), ${p.requests.pools} pools requests`,
     `  lower bound ≥ ${formatDuration(p.lowerBoundSeconds * 1000)} (rate windows ${formatDuration(p.bound.rateMs)}, longest documented wait ${formatDuration(p.bound.waitMs)}${p.bound.loadMs ? `, load scenarios ${formatDuration(p.bound.loadMs)}` : ''})` +
       (p.extraKeySavesSeconds > 0 ? `; each extra Gate key saves about ${formatDuration(p.extraKeySavesSeconds * 1000)}` : ''),
