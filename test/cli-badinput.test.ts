@@ -118,6 +118,23 @@ describe('rampart conformance with bad input', () => {
     assertNoSecrets(r);
   }, 100_000);
 
+  it('a profile moving a value the spec fixes (quote TTL 60 s, attempt timeout 30 s): exit 2, one line naming the field', async () => {
+    for (const [field, timing] of [
+      ['timing/quoteTtlSeconds', { quoteTtlSeconds: 60 }],
+      ['timing/attemptTimeoutMs', { attemptTimeoutMs: 30_000 }],
+    ] as const) {
+      const p = structuredClone(embedded) as typeof embedded & { timing: Record<string, unknown> };
+      p.timing = { ...p.timing, ...timing };
+      const r = await cli(`spec-fixed-${field.split('/')[1]}`, p);
+      expect(r.code, field).toBe(2);
+      const lines = stderrLines(r);
+      expect(lines, field).toHaveLength(1);
+      expect(lines[0]).toContain(`/${field}`);
+      expect(lines[0]).toMatch(/fixed by the .* spec/);
+      assertNoSecrets(r);
+    }
+  }, 100_000);
+
   it('target answering every request with an HTML 502: exit 3, one line, report written', async () => {
     const r = await cli('html502', withOrigin(html502Url));
     expect(r.code).toBe(3);
