@@ -10,7 +10,7 @@ import { ALL_FAULTS } from '../src/reference/faults.js';
 import { createProgress } from '../src/runner/progress.js';
 import { loadSuites, runChecks } from '../src/runner/run.js';
 import { onlyChecksFor, startEmbedded } from '../test/support/embedded.js';
-import { selfTestTable, type FaultRun } from '../test/support/selftest.js';
+import { conformanceFaultsOf, selfTestTable, type FaultRun } from '../test/support/selftest.js';
 
 const args = process.argv.slice(2);
 const opt = (name: string) => {
@@ -26,9 +26,12 @@ const PARALLEL = 3;
 
 const suites = await loadSuites(kind);
 const covered = new Set<string>(suites.flatMap((s) => s.checks.flatMap((c) => c.requirements)));
-const faults = ALL_FAULTS.filter((f) =>
-  only.length ? only.includes(f.name) : kind === 'chaos' ? f.requirements.some((id) => covered.has(id)) : (f.suite ?? 'conformance') === 'conformance',
-);
+// Conformance: the same faults as test/selftest.test.ts (other suites' faults that break a conformance rule too).
+const faults = only.length
+  ? ALL_FAULTS.filter((f) => only.includes(f.name))
+  : kind === 'chaos'
+    ? ALL_FAULTS.filter((f) => f.requirements.some((id) => covered.has(id)))
+    : conformanceFaultsOf(ALL_FAULTS, covered);
 let tp: ToxiproxyHandle | undefined;
 if (kind === 'chaos') {
   const started = await startToxiproxy();

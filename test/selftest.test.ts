@@ -8,13 +8,12 @@ import { describe, expect, it } from 'vitest';
 import { CATALOGUE } from '../src/model/catalogue/index.js';
 import { ALL_FAULTS } from '../src/reference/faults.js';
 import { FAULTLESS } from '../src/reference/faultless.js';
-import { loadConformanceSuites, onlyChecksFor, runAgainst, startEmbedded } from './support/embedded.js';
-import { selfTestTable, type FaultRun } from './support/selftest.js';
+import { conformanceFaultsOf, conformanceSelfTest } from './support/selftest.js';
 
 // Conformance faults, and faults of another suite that also break a conformance requirement (a double trade
 // under a transact race): the conformance checks must catch those too.
 const conformanceIds = new Set<string>(CATALOGUE.filter((r) => (r.suite ?? 'conformance') === 'conformance').map((r) => r.id));
-const conformanceFaults = ALL_FAULTS.filter((f) => (f.suite ?? 'conformance') === 'conformance' || f.requirements.some((id) => conformanceIds.has(id)));
+const conformanceFaults = conformanceFaultsOf(ALL_FAULTS, conformanceIds);
 // Fault runs mostly wait on windows and TTLs: eight at once keep two cores busy.
 const PARALLEL = 8;
 
@@ -34,26 +33,9 @@ describe('seeded faults', () => {
   });
 
   it(`every conformance fault (${conformanceFaults.length}) makes a check fail naming one of its requirements, and every conformance check is failed that way`, async () => {
-    const suites = await loadConformanceSuites();
-    const runs: FaultRun[] = [];
-    const queue = [...conformanceFaults];
-    await Promise.all(
-      Array.from({ length: PARALLEL }, async () => {
-        for (let f = queue.shift(); f; f = queue.shift()) {
-          const ref = await startEmbedded({ faults: [f.name] });
-          try {
-            const out = await runAgainst(ref, onlyChecksFor(suites, f.requirements), { concurrency: 12 });
-            runs.push({ fault: f, checks: out.checks });
-          } finally {
-            await ref.close();
-          }
-        }
-      }),
-    );
-    const all = suites.flatMap((s) => s.checks.filter((c) => c.depth !== 'full').map((c) => ({ file: s.file, name: c.name })));
-    const table = selfTestTable(runs, all);
+    const { runs, table, total } = await conformanceSelfTest('fixtures/profiles/embedded.json', PARALLEL);
     console.log(
-      `${table.lines.join('\n')}\n${runs.length - table.missedFaults.length}/${runs.length} faults caught; ${all.length - table.unprovenChecks.length}/${all.length} checks proven`,
+      `${table.lines.join('\n')}\n${runs.length - table.missedFaults.length}/${runs.length} faults caught; ${total - table.unprovenChecks.length}/${total} checks proven`,
     );
     expect(table.missedFaults).toEqual([]);
     expect(table.unprovenChecks).toEqual([]);

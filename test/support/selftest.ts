@@ -52,3 +52,39 @@ export function selfTestTable(runs: FaultRun[], allChecks: { file: string; name:
   }
   return { lines, missedFaults: missed, unprovenChecks: unproven };
 }
+
+/**
+ * The conformance self-test under one profile of the embedded target: conformance faults, and faults of
+ * another suite that also break a conformance requirement (a double trade under a transact race), each on
+ * a target of its own running only the checks naming the fault's requirements.
+ */
+export async function conformanceSelfTest(profileFile: string, parallel: number): Promise<{ runs: FaultRun[]; table: SelfTestTable; total: number }> {
+  const { CATALOGUE } = await import('../../src/model/catalogue/index.js');
+  const { ALL_FAULTS } = await import('../../src/reference/faults.js');
+  const { loadConformanceSuites, onlyChecksFor, runAgainst, startEmbedded } = await import('./embedded.js');
+  const conformanceIds = new Set<string>(CATALOGUE.filter((r) => (r.suite ?? 'conformance') === 'conformance').map((r) => r.id));
+  const faults = conformanceFaultsOf(ALL_FAULTS, conformanceIds);
+  const suites = await loadConformanceSuites();
+  const runs: FaultRun[] = [];
+  const queue = [...faults];
+  await Promise.all(
+    Array.from({ length: parallel }, async () => {
+      for (let f = queue.shift(); f; f = queue.shift()) {
+        const ref = await startEmbedded({ profileFile, faults: [f.name] });
+        try {
+          const out = await runAgainst(ref, onlyChecksFor(suites, f.requirements), { concurrency: 12 });
+          runs.push({ fault: f, checks: out.checks });
+        } finally {
+          await ref.close();
+        }
+      }
+    }),
+  );
+  const all = suites.flatMap((s) => s.checks.filter((c) => c.depth !== 'full').map((c) => ({ file: s.file, name: c.name })));
+  return { runs, table: selfTestTable(runs, all), total: all.length };
+}
+
+/** Faults the conformance self-test runs: its own, and other suites' that break a conformance requirement. */
+export function conformanceFaultsOf(all: readonly FaultDef[], conformanceIds: ReadonlySet<string>): FaultDef[] {
+  return all.filter((f) => (f.suite ?? 'conformance') === 'conformance' || f.requirements.some((id) => conformanceIds.has(id)));
+}
