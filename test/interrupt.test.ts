@@ -44,7 +44,7 @@ interface Ended {
 }
 
 /** Run the CLI; `signals` are sent once `journal.jsonl` of the run holds `afterChecks` passed checks. */
-function run(args: string[], reportsDir: string, signals: NodeJS.Signals[] = [], afterChecks = 0): Promise<Ended> {
+function run(args: string[], reportsDir: string, signals: NodeJS.Signals[] = [], afterChecks = 0, gapMs = 150): Promise<Ended> {
   const t0 = Date.now();
   return new Promise((done) => {
     const child = spawn(process.execPath, [join(root, 'bin/rampart.js'), ...args, '--reports-dir', reportsDir], {
@@ -69,7 +69,7 @@ function run(args: string[], reportsDir: string, signals: NodeJS.Signals[] = [],
           : 0;
       if (lines >= afterChecks) {
         sent = true;
-        for (const [i, s] of signals.entries()) setTimeout(() => child.kill(s), i * 150);
+        for (const [i, s] of signals.entries()) setTimeout(() => child.kill(s), i * gapMs);
       }
     }, 100);
     const guard = setTimeout(() => child.kill('SIGKILL'), 240_000);
@@ -132,6 +132,23 @@ describe('interrupted runs', () => {
   }, 300_000);
 
   it('a second signal exits at once; latest still points at this run, with what had finished', async () => {
+    // An interrupted run ends about 150 ms after the first signal: second signals before, at and after
+    // that moment (one arriving while the process exits once ended it by the signal instead of 130).
+    // Each on a target of its own: the one key's windows are not shared with the other runs.
+    for (const gapMs of [60, 130, 135, 140, 145, 150, 155, 160, 165, 170, 180, 190, 250]) {
+      const own = await startReference({
+        profile: oneKeyProfile(loadProfile(join(root, 'fixtures/profiles/embedded.json')), { rateWindowScale: 0.1 }),
+        ephemeralPorts: true,
+      });
+      try {
+        const file = join(tmp, `twice-${gapMs}.json`);
+        writeFileSync(file, JSON.stringify(own.profile), { mode: 0o600 });
+        const r = await run(['conformance', '--profile', file], join(tmp, `twice-${gapMs}`), ['SIGINT', 'SIGINT'], 4, gapMs);
+        expect(r.code, `second SIGINT ${gapMs} ms after the first: ${r.signal ?? ''}`).toBe(EXIT.interrupted);
+      } finally {
+        await own.close();
+      }
+    }
     const reports = join(tmp, 'twice');
     const r = await run(['conformance', '--profile', profileFile], reports, ['SIGINT', 'SIGINT'], 4);
     console.log(`matrix: SIGINT twice exit ${r.code} ${(r.ms / 1000).toFixed(1)} s`);

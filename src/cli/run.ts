@@ -353,6 +353,9 @@ export async function runKinds(kindNames: SuiteKindName[], command: string, opts
       ...(har ? [`HAR: ${dir}/run.har (${har.size} exchanges)`] : []),
     ].join('\n') + '\n',
   );
+  // An interrupted run leaves now: a natural exit closes Node's signal watchers one by one, and a second
+  // signal landing in that window would end the process by the signal instead of with 130 / 143.
+  if (interrupted) process.exit(exitCode);
   return exitCode;
 }
 
