@@ -7,16 +7,27 @@ import { gateThresholds, mixedTraffic, trafficPerMinute } from './lib/traffic.ts
 
 const cfg = loadConfig();
 const duration = cfg.gates.smokeDurationSeconds ?? 30;
+/** Iterations over the run at the steady rate: a whole number over one time unit (the whole run). */
+const steady = Math.max(1, Math.floor((trafficPerMinute(cfg, duration) * duration) / 60));
+/**
+ * A short ramp to 0 ends the run, sized so it adds TAIL + ½ iterations: the last iteration then starts
+ * three intervals before the end, never at its edge. At a constant rate the last one started one
+ * interval before the end, and on a loaded machine a late timer dropped it from one process and not
+ * from another: a split into execution segments must send exactly the iterations one process sends.
+ */
+const TAIL = 4;
+const rampSeconds = (duration * (2 * TAIL + 1)) / steady;
 
 export const options = {
   scenarios: {
     smoke: {
-      executor: 'constant-arrival-rate',
-      // A whole number of iterations over the whole run (one time unit), so a split
-      // into execution segments sends exactly the iterations one process sends.
-      rate: Math.max(1, Math.floor((trafficPerMinute(cfg, duration) * duration) / 60)),
+      executor: 'ramping-arrival-rate',
+      startRate: steady,
       timeUnit: `${duration}s`,
-      duration: `${duration}s`,
+      stages: [
+        { target: steady, duration: `${duration}s` },
+        { target: 0, duration: `${rampSeconds.toFixed(3)}s` },
+      ],
       preAllocatedVUs: 8,
       maxVUs: 32,
       gracefulStop: '15s',
