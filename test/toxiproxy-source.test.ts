@@ -98,30 +98,33 @@ for (const s of sources) {
 // The chaos kit a check gets: toxics the check adds to its partner's webhook
 // proxy and never removes are gone when the check ends (a latency toxic left
 // behind once slowed every later delivery of a one-key profile).
-describe.skipIf('missing' in local)('the chaos kit removes what a check left on its webhook proxy', () => {
-  it('a latency toxic the check did not remove is gone after cleanup, and later traffic is fast again', async () => {
-    const { installChaos } = await import('../src/chaos/kit.js');
-    const tp = await startToxiproxy('local');
-    if ('missing' in tp) throw new Error(tp.missing);
-    try {
-      const port = (upstream.address() as AddressInfo).port;
-      const run = { receiver: { url: `http://127.0.0.1:${port}/`, urlFor: () => `http://127.0.0.1:${port}/hooks` } } as never;
-      installChaos(run, tp);
-      const runRes = run as unknown as {
-        webhookUrlFor(c: string): Promise<string>;
-        chaos: { kitFor(env: never): { kit: import('../src/needs/define.js').ChaosKit; cleanup(): Promise<void> } };
-      };
-      const url = await runRes.webhookUrlFor('gate:p1');
-      const { kit, cleanup } = runRes.chaos.kitFor({} as never);
-      const proxy = await kit.webhookProxy({ channel: 'gate:p1' } as never);
-      await proxy.addToxic({ name: 'left-behind', type: 'latency', stream: 'downstream', toxicity: 1, attributes: { latency: 400, jitter: 0 } });
-      expect((await timedGet(url)).ms).toBeGreaterThanOrEqual(390);
-      await cleanup();
-      const listed = (await (await fetch(`${tp.url}/proxies/${proxy.name}/toxics`)).json()) as unknown[];
-      expect(listed).toEqual([]);
-      expect((await timedGet(url)).ms).toBeLessThan(390);
-    } finally {
-      await tp.close();
-    }
-  }, 120_000);
-});
+describe.skipIf('missing' in local)(
+  `the chaos kit removes what a check left on its webhook proxy${'missing' in local ? ` (skipped: ${local.missing})` : ''}`,
+  () => {
+    it('a latency toxic the check did not remove is gone after cleanup, and later traffic is fast again', async () => {
+      const { installChaos } = await import('../src/chaos/kit.js');
+      const tp = await startToxiproxy('local');
+      if ('missing' in tp) throw new Error(tp.missing);
+      try {
+        const port = (upstream.address() as AddressInfo).port;
+        const run = { receiver: { url: `http://127.0.0.1:${port}/`, urlFor: () => `http://127.0.0.1:${port}/hooks` } } as never;
+        installChaos(run, tp);
+        const runRes = run as unknown as {
+          webhookUrlFor(c: string): Promise<string>;
+          chaos: { kitFor(env: never): { kit: import('../src/needs/define.js').ChaosKit; cleanup(): Promise<void> } };
+        };
+        const url = await runRes.webhookUrlFor('gate:p1');
+        const { kit, cleanup } = runRes.chaos.kitFor({} as never);
+        const proxy = await kit.webhookProxy({ channel: 'gate:p1' } as never);
+        await proxy.addToxic({ name: 'left-behind', type: 'latency', stream: 'downstream', toxicity: 1, attributes: { latency: 400, jitter: 0 } });
+        expect((await timedGet(url)).ms).toBeGreaterThanOrEqual(390);
+        await cleanup();
+        const listed = (await (await fetch(`${tp.url}/proxies/${proxy.name}/toxics`)).json()) as unknown[];
+        expect(listed).toEqual([]);
+        expect((await timedGet(url)).ms).toBeLessThan(390);
+      } finally {
+        await tp.close();
+      }
+    }, 120_000);
+  },
+);
