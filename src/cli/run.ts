@@ -151,11 +151,8 @@ export async function runKinds(kindNames: SuiteKindName[], command: string, opts
     ...(resumed ? { resumedFrom: runDir } : {}),
   };
   let signals = 0;
-  let written = false;
   const onSignal = (signal: NodeJS.Signals) => {
     signals++;
-    // The report is on disk already: a signal now only asks to leave.
-    if (written) process.exit(signal === 'SIGTERM' ? EXIT.terminated : EXIT.interrupted);
     if (signals === 1) {
       interrupted = { signal, at: new Date().toISOString() };
       progress.line(
@@ -325,9 +322,9 @@ export async function runKinds(kindNames: SuiteKindName[], command: string, opts
   });
   if (process.env.GITHUB_STEP_SUMMARY) (await import('../report/github.js')).writeGithubStepSummary(full);
   if (opts.annotations === 'github') for (const l of (await import('../report/github.js')).githubAnnotations(full)) process.stdout.write(l + '\n');
-  written = true;
-  // An interrupted run keeps its handlers to the end: a second signal arriving after the report is
-  // written still exits 130/143, never by the default signal death.
+  // An interrupted run keeps its handlers and leaves explicitly below: removing them, or letting Node exit
+  // naturally (it closes its signal watchers one by one), opens a window where a second signal ends the
+  // process by the signal instead of with 130 / 143.
   if (!interrupted) {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
@@ -353,8 +350,6 @@ export async function runKinds(kindNames: SuiteKindName[], command: string, opts
       ...(har ? [`HAR: ${dir}/run.har (${har.size} exchanges)`] : []),
     ].join('\n') + '\n',
   );
-  // An interrupted run leaves now: a natural exit closes Node's signal watchers one by one, and a second
-  // signal landing in that window would end the process by the signal instead of with 130 / 143.
   if (interrupted) process.exit(exitCode);
   return exitCode;
 }

@@ -14,7 +14,7 @@ import { loadGates } from '../load/gates.js';
 import { loadLowerBoundMs } from '../load/run.js';
 import type { ScenarioName } from '../../scenarios/lib/requirements.js';
 import { checkKey, loadSuites, needsOfCheck, type CheckKind } from '../runner/run.js';
-import { formatDuration, spreadLowerBoundMs, type KeyRequests } from './lowerBound.js';
+import { formatDuration, spreadLowerBoundMs } from './lowerBound.js';
 
 export interface CheckCost {
   /** Gate requests per rate-limit client kind, by route group. */
@@ -75,8 +75,6 @@ export async function planRun(
 ): Promise<Plan> {
   const cal = readCalibration();
   const scale = profile.timing.rateWindowScale;
-  const secretTotals: Partial<Record<RouteGroup, number>> = {};
-  const publishableTotals: Partial<Record<RouteGroup, number>> = {};
   let pools = 0;
   let run = 0;
   let uncalibrated = 0;
@@ -113,14 +111,18 @@ export async function planRun(
           if (planned === undefined) uncalibrated++;
           continue;
         }
-        add(secretTotals, cost.gate.secret);
-        add(publishableTotals, cost.gate.publishable);
         add(mine.secret, cost.gate.secret);
         add(mine.publishable, cost.gate.publishable);
         pools += cost.pools;
         mine.waitMs = Math.max(mine.waitMs, cost.targetWaitMs);
       }
     }
+  }
+  const secretTotals: Partial<Record<RouteGroup, number>> = {};
+  const publishableTotals: Partial<Record<RouteGroup, number>> = {};
+  for (const m of perKind.values()) {
+    add(secretTotals, m.secret);
+    add(publishableTotals, m.publishable);
   }
   // A partner's extra secret keys are rate-limit clients of their own.
   const keysOf = (kind: CheckKind) => {
