@@ -19,13 +19,14 @@ import type { RunResults } from '../src/report/results.js';
 const root = resolve(import.meta.dirname, '..');
 const tmp = mkdtempSync(join(tmpdir(), 'rampart-interrupt-'));
 let ref: RunningReference;
+
+/** The embedded target cut to one Gate key and one pools partner, rate windows ×0.1. */
+const oneKeyTarget = () =>
+  startReference({ profile: oneKeyProfile(loadProfile(join(root, 'fixtures/profiles/embedded.json')), { rateWindowScale: 0.1 }), ephemeralPorts: true });
 let profileFile: string;
 
 beforeAll(async () => {
-  ref = await startReference({
-    profile: oneKeyProfile(loadProfile(join(root, 'fixtures/profiles/embedded.json')), { rateWindowScale: 0.1 }),
-    ephemeralPorts: true,
-  });
+  ref = await oneKeyTarget();
   profileFile = join(tmp, 'one-key.json');
   // The resumed run shares the one key's windows with the interrupted one: let it sit out the target's Retry-After.
   writeFileSync(profileFile, JSON.stringify({ ...ref.profile, harness: { ...ref.profile.harness, rateLimitBudgetSeconds: 600 } }), { mode: 0o600 });
@@ -136,10 +137,7 @@ describe('interrupted runs', () => {
     // that moment (one arriving while the process exits once ended it by the signal instead of 130).
     // Each on a target of its own: the one key's windows are not shared with the other runs of this file.
     for (const gapMs of [60, 130, 135, 140, 145, 150, 155, 160, 165, 170, 180, 190, 250]) {
-      const own = await startReference({
-        profile: oneKeyProfile(loadProfile(join(root, 'fixtures/profiles/embedded.json')), { rateWindowScale: 0.1 }),
-        ephemeralPorts: true,
-      });
+      const own = await oneKeyTarget();
       try {
         const file = join(tmp, `twice-${gapMs}.json`);
         writeFileSync(file, JSON.stringify(own.profile), { mode: 0o600 });
