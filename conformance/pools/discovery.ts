@@ -4,7 +4,7 @@ import type { Exchange } from '../../src/client/types.js';
 import { Capabilities, POOLS_SIDES, PoolsList, TransactResponse } from '../../src/model/schemas/pools/index.js';
 import { expect2xx } from '../../support/expect.js';
 import { keysMatching } from '../../support/pools/fieldNames.js';
-import { createFirmQuote, mainPool, poolPath, pollPath, quotePath, readBalance, tradePath } from '../../support/pools/pools.js';
+import { createFirmQuote, mainPool, pollPath, poolPath, quotePath, readBalance, readCapabilities, tradePath } from '../../support/pools/pools.js';
 
 const PAIR = /^[^-\s]+-[^-\s]+$/;
 // cryptoNetwork values the spec names that are not EVM chains.
@@ -101,8 +101,7 @@ export default defineSuite({
       needs: ['poolsNoOffRamp'],
       async run({ poolsNoOffRamp: actor }, t: CheckTools) {
         const R = 'POOLS-CAP-SIDES-ENUM';
-        const ex = expect2xx(t, await actor.client.get(poolPath(mainPool(t), '/capabilities')), R);
-        const cap = t.expect.schema(ex, Capabilities, R);
+        const { cap, exchange: ex } = await readCapabilities(t, actor, R);
         // sides lists the enabled sides; the profile says off_ramp is not enabled for this partner (offRamp: false).
         t.expect.that(!cap.sides.includes('off_ramp'), 'off_ramp is not listed for a partner without off_ramp enabled', {
           requirement: R,
@@ -136,8 +135,7 @@ export default defineSuite({
       needs: ['poolsPartner'],
       async run({ poolsPartner: actor }, t: CheckTools) {
         const R = 'POOLS-CAP-TIER';
-        const ex = expect2xx(t, await actor.client.get(poolPath(mainPool(t), '/capabilities')), R);
-        const cap = t.expect.schema(ex, Capabilities, R);
+        const { cap, exchange: ex } = await readCapabilities(t, actor, R);
         const bal = await readBalance(t, actor, R);
         t.expect.equal(String(cap.tier), bal.tier, 'capabilities and balance report the same tier for the pool', { requirement: R, exchange: ex });
         if (actor.partner.tier !== undefined)
@@ -151,8 +149,7 @@ export default defineSuite({
       needs: ['poolsPartner'],
       async run({ poolsPartner: actor }, t: CheckTools) {
         const R = 'POOLS-CAP-SPREAD-CAP';
-        const ex = expect2xx(t, await actor.client.get(poolPath(mainPool(t), '/capabilities')), R);
-        const cap = t.expect.schema(ex, Capabilities, R);
+        const { cap, exchange: ex } = await readCapabilities(t, actor, R);
         const { quote } = await createFirmQuote(t, actor, R);
         t.expect.that(quote.spreadBps <= cap.spreadCapBps, `spreadBps ${quote.spreadBps} is within the approved spreadCapBps ${cap.spreadCapBps}`, {
           requirement: R,

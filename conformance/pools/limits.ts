@@ -4,7 +4,7 @@
 import { POOLS_LIMITS } from '../../src/model/limits.js';
 import type { PoolsActor } from '../../src/needs/define.js';
 import { check, defineSuite, type CheckTools } from '../../src/runner/check.js';
-import { Capabilities, FirmQuote, StoredQuote, TradesPage, TransactResponse } from '../../src/model/schemas/pools/index.js';
+import { FirmQuote, StoredQuote, TradesPage, TransactResponse } from '../../src/model/schemas/pools/index.js';
 import { expect2xx } from '../../support/expect.js';
 import { expectPoolsError } from '../../support/pools/errors.js';
 import {
@@ -24,6 +24,7 @@ import {
   quoteLifetime,
   quotePath,
   readBalance,
+  readCapabilities,
   transact,
   waitPastExpiry,
 } from '../../support/pools/pools.js';
@@ -125,7 +126,7 @@ export default defineSuite({
         // Size the trades: few enough to exceed the cap within MAX_VELOCITY_TRADES, small enough that one fits under every reading.
         if (decCmp(roomMax, '0') > 0 && decQuot(roomMax, amount) + 1n > BigInt(MAX_VELOCITY_TRADES)) amount = decRound(decDivInt(roomMax, 4, 4), 2, 'up');
         if (decCmp(roomMin, amount) < 0 && decCmp(roomMin, '0.02') >= 0) amount = decDivInt(roomMin, 2, 2);
-        const bounds = t.expect.schema(expect2xx(t, await actor.client.get(poolPath(mainPool(t), '/capabilities')), R), Capabilities, R);
+        const { cap: bounds } = await readCapabilities(t, actor, R);
         t.observe('pools-velocity-plan', {
           cap,
           priorTrades: prior.trades,
@@ -298,7 +299,7 @@ export default defineSuite({
       needs: ['poolsPartner'],
       async run({ poolsPartner: actor }, t: CheckTools) {
         const R = 'POOLS-ORDER-BOUNDS';
-        const cap = t.expect.schema(expect2xx(t, await actor.client.get(poolPath(mainPool(t), '/capabilities')), R), Capabilities, R);
+        const { cap } = await readCapabilities(t, actor, R);
         // The bounds are in USDT: an order is sized in them exactly only when the pool's output is USDT (on_ramp cryptoAmount = USDT).
         if (cap.cryptoCurrency.toUpperCase() !== 'USDT')
           t.unverified(

@@ -3,11 +3,11 @@
 // Success statuses of quote creation are not shown (any 2xx), except the
 // unavailable answer, which the spec fixes at 200.
 import { check, defineSuite, type CheckTools } from '../../src/runner/check.js';
-import { Capabilities, FirmQuote, IndicativeQuote, StoredQuote, TransactResponse, UnavailableQuote } from '../../src/model/schemas/pools/index.js';
+import { FirmQuote, IndicativeQuote, StoredQuote, TransactResponse, UnavailableQuote } from '../../src/model/schemas/pools/index.js';
 import { breakChecksum, toChecksumAddress } from '../../src/model/eip55.js';
 import { expect2xx } from '../../support/expect.js';
 import { expectPoolsError } from '../../support/pools/errors.js';
-import { createFirmQuote, mainPool, poolPath, poolsProfile, quoteBody, quotePath, readTrade } from '../../support/pools/pools.js';
+import { createFirmQuote, mainPool, poolPath, poolsProfile, quoteBody, quotePath, readCapabilities, readTrade } from '../../support/pools/pools.js';
 
 /** A mixed-case address from the EIP-55 test vectors. */
 const EIP55_VECTOR = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
@@ -150,7 +150,7 @@ export default defineSuite({
       needs: ['poolsPartner'],
       async run({ poolsPartner: actor }, t: CheckTools) {
         const R = 'POOLS-QUOTE-DESTNETWORK-ALLOWLIST';
-        const cap = t.expect.schema(expect2xx(t, await actor.client.get(poolPath(mainPool(t), '/capabilities')), R), Capabilities, R);
+        const { cap } = await readCapabilities(t, actor, R);
         const allowed = cap.supportedNetworks[0];
         if (!allowed) t.unverified(`the main pool ${mainPool(t)} lists no supportedNetworks: no allowed destNetwork to quote with`);
         const ok = expect2xx(

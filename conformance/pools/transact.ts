@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { check, defineSuite, type CheckTools, type RequirementId } from '../../src/runner/check.js';
 import type { PoolsActor } from '../../src/needs/define.js';
 import type { Exchange } from '../../src/client/types.js';
-import { Capabilities, FirmQuote, StoredQuote, TradesPage, TransactResponse } from '../../src/model/schemas/pools/index.js';
+import { FirmQuote, StoredQuote, TradesPage, TransactResponse } from '../../src/model/schemas/pools/index.js';
 import { expect2xx } from '../../support/expect.js';
 import { expectPoolsError } from '../../support/pools/errors.js';
 import {
@@ -19,6 +19,7 @@ import {
   quoteBody,
   quotePath,
   readBalance,
+  readCapabilities,
   readTrade,
   reservedTrade,
   settleTo,
@@ -176,7 +177,7 @@ export default defineSuite({
         if (at === 'transact' || ex.status !== 400) {
           expectPoolsError(t, ex, 402, { requirement: R });
         } else {
-          const cap = t.expect.schema(expect2xx(t, await actor.client.get(poolPath(mainPool(t), '/capabilities')), R), Capabilities, R);
+          const { cap } = await readCapabilities(t, actor, R);
           t.unverified(
             `a quote of pools.oversizedAmount ${oversized} was refused with 400 (${ex.json?.code}): outside the pool's order bounds ${cap.minOrderUsdt}–${cap.maxOrderUsdt} USDT? Choose an amount above the balance and within the bounds`,
           );
@@ -244,7 +245,7 @@ export default defineSuite({
       async run({ poolsOffRamp: actor }, t: CheckTools) {
         const R = 'POOLS-TX-OFF-RAMP-ENABLED';
         // Enabled means for the partner, the pool and the environment: the pool's own capabilities must list off_ramp.
-        const cap = t.expect.schema(expect2xx(t, await actor.client.get(poolPath(mainPool(t), '/capabilities')), R), Capabilities, R);
+        const { cap } = await readCapabilities(t, actor, R);
         if (!cap.sides.includes('off_ramp'))
           t.unverified(
             `the profile declares offRamp for ${actor.partner.name}, but the capabilities of ${mainPool(t)} list sides ${cap.sides.join(', ')}: off_ramp is not enabled for this pool, where 501 is the documented answer`,

@@ -243,6 +243,12 @@ function fromScaled(v: bigint, scale: number): string {
   return neg ? `-${out}` : out;
 }
 
+/** GET capabilities of the profile's main pool: any 2xx (the success status is not shown), shaped as Capabilities. */
+export async function readCapabilities(t: CheckTools, actor: PoolsActor, requirement: RequirementId): Promise<{ cap: Capabilities; exchange: Exchange }> {
+  const exchange = expect2xx(t, await actor.client.get(poolPath(mainPool(t), '/capabilities')), requirement);
+  return { cap: t.expect.schema(exchange, Capabilities, requirement), exchange };
+}
+
 export async function readBalance(t: CheckTools, actor: PoolsActor, requirement: RequirementId): Promise<Balance> {
   const ex = expect2xx(t, await actor.client.get(poolPath(mainPool(t), '/balance')), requirement);
   return t.expect.schema(ex, BalanceSchema, requirement);
@@ -437,7 +443,7 @@ export async function cheapOrderAmount(
   requirement: RequirementId,
 ): Promise<{ amount: string; minOrderUsdt: string; maxOrderUsdt: string }> {
   const profileAmount = poolsProfile(t).quote.amount;
-  const cap = t.expect.schema(expect2xx(t, await actor.client.get(poolPath(mainPool(t), '/capabilities')), requirement), Capabilities, requirement);
+  const { cap } = await readCapabilities(t, actor, requirement);
   const out = { amount: profileAmount, minOrderUsdt: cap.minOrderUsdt, maxOrderUsdt: cap.maxOrderUsdt };
   if (cap.cryptoCurrency.toUpperCase() !== 'USDT') return out;
   const { quote } = await createFirmQuote(t, actor, requirement);
