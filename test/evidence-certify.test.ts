@@ -85,7 +85,7 @@ describe('keys generate → certify --sign-key → verify', () => {
   it("certify writes a signed certificate.json for the run, with the run's verdict and exit code", () => {
     console.log(`certify: exit ${certify.code}; ${certify.stdout.split('\n').find((l) => /^(CERTIFIED|NOT CERTIFIED|INCOMPLETE|INTERRUPTED)/.test(l))}`);
     expect(certify.stdout).toContain(`certificate: ${runDir}/certificate.json (signed)`);
-    expect(certify.code).toBe({ CERTIFIED: 0, INCOMPLETE: 0, 'NOT CERTIFIED': 1, INTERRUPTED: 130 }[results.summary.verdict]);
+    expect(certify.code).toBe({ CERTIFIED: 0, PASSED: 0, INCOMPLETE: 0, 'NOT CERTIFIED': 1, INTERRUPTED: 130 }[results.summary.verdict]);
     const cert = JSON.parse(readFileSync(join(runDir, 'certificate.json'), 'utf8')) as Certificate;
     expect(cert.signature).toMatchObject({ alg: 'Ed25519' });
     expect(cert.verdict.label).toBe(results.summary.verdict);

@@ -147,7 +147,7 @@ describe('report.html', () => {
         )) as { fg: string; bg: string };
         expect(colours.fg).not.toBe(colours.bg);
         expect(colours.fg).toBe('rgb(255, 255, 255)');
-        expect(await page.locator('#verdict dl.scope dt').allTextContents()).toEqual(['depth', 'time', 'out of scope', 'target']);
+        expect(await page.locator('#verdict dl.scope dt').allTextContents()).toEqual(['scope', 'depth', 'time', 'out of scope', 'target']);
         await page.screenshot({ path: join(shots, 'report-html-first-screen.png') });
 
         // Then the failures, above the matrix, each with its diff and reproduction command.

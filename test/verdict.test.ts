@@ -1,10 +1,20 @@
 // The one judge of a run: a requirement passes only when every check naming it
-// ran and passed; the headline is exactly CERTIFIED, NOT CERTIFIED, INCOMPLETE
-// or INTERRUPTED; the exit code follows it.
+// ran and passed; the headline is exactly CERTIFIED, PASSED (a partial run),
+// NOT CERTIFIED, INCOMPLETE or INTERRUPTED; any failed check — a performance
+// gate, a crashed k6 run — is NOT CERTIFIED; the exit code follows it.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EXIT } from '../src/exitCodes.js';
-import type { CheckResult, RunResults } from '../src/report/results.js';
-import { exitCodeOf, requirementStatus, summarize, verdictOf } from '../src/report/verdict.js';
+import type { ScenarioRun } from '../src/load/scenarioRun.js';
+import { scenarioChecks } from '../src/load/verdict.js';
+import { CATALOGUE } from '../src/model/catalogue/index.js';
+import { buildCertificate } from '../src/report/certificate.js';
+import { toHtml } from '../src/report/html.js';
+import { toJunit } from '../src/report/junit.js';
+import type { CheckResult, RunResults, RunScope } from '../src/report/results.js';
+import { exitCodeOf, requirementResults, requirementStatus, runScope, scopeOf, summarize, verdictOf, type DeclaredCheck } from '../src/report/verdict.js';
 
 const c = (status: CheckResult['status'], name: string = status, reason?: string): CheckResult => ({
   name,
@@ -97,5 +107,185 @@ describe('verdict and exit code', () => {
     expect(r.summary.verdict).toBe('INCOMPLETE');
     expect(exitCodeOf(r)).toBe(EXIT.unreachable);
     expect(verdictOf(r).line).toMatch(/target unreachable/);
+  });
+});
+
+/** A run of one scope, judged from its checks as a run does. */
+function judgedRun(checks: CheckResult[], scope: RunScope, declared?: DeclaredCheck[]): RunResults {
+  const requirements = requirementResults(checks, { kinds: scope.kinds, service: scope.service, depth: scope.depth, onlyNamed: !!scope.grep, declared });
+  const base = {
+    runId: 'x',
+    tool: { name: 'rampart' as const, version: '0' },
+    command: scope.whole ? 'certify' : scope.kinds[0]!,
+    depth: scope.depth,
+    scope,
+    startedAt: '2026-01-01T00:00:00.000Z',
+    finishedAt: '2026-01-01T00:01:00.000Z',
+    profile: { name: 'p', baseUrls: {} },
+    environment: { node: '', platform: '', host: '', specVersion: '' },
+    requirements,
+    checks,
+    observations: [],
+  };
+  return { ...base, summary: summarize(base) };
+}
+
+/** A k6 run of smoke that finished (exit 99: a threshold breached) with its gates as given. */
+function smokeRun(thresholds: Record<string, boolean>, exitCode = 99): ScenarioRun {
+  const summary = {
+    root_group: { name: '', path: '', id: '', groups: [], checks: [] },
+    metrics: Object.fromEntries(
+      Object.entries(thresholds).map(([expr, ok]) => [
+        'http_req_duration{group:read60}',
+        { type: 'trend', contains: 'time', values: { 'p(95)': 12.5 }, thresholds: { [expr]: { ok } } },
+      ]),
+    ),
+  } as unknown as ScenarioRun['summary'];
+  return { segments: [{ exitCode, summary, stderrTail: '' } as unknown as ScenarioRun['segments'][number]], summary, records: [], durationMs: 5_000 };
+}
+
+const whole = runScope(['conformance', 'chaos', 'load'], { depth: 'quick' });
+const passedReq = (id: string, suite: CheckResult['suite'] = 'conformance'): CheckResult => ({
+  name: `check of ${id}`,
+  suite,
+  file: `${suite}/gate/x.ts`,
+  requirements: [id],
+  status: 'passed',
+  durationMs: 1,
+});
+
+describe('one verdict for every failed check', () => {
+  it('a breached performance gate (a check without a requirement) is NOT CERTIFIED, exit 1, in the summary, junit.xml, report.html and the certificate', () => {
+    const gate = scenarioChecks('smoke', [], smokeRun({ 'p(95)<1': false }));
+    expect(gate).toHaveLength(1);
+    expect(gate[0]).toMatchObject({ status: 'failed', requirements: [], failure: { kind: 'assertion' } });
+    const r = judgedRun([passedReq('GATE-CUST-GET-404'), ...gate], whole);
+    expect(r.requirements.every((q) => q.status !== 'failed')).toBe(true);
+    expect(r.summary.verdict).toBe('NOT CERTIFIED');
+    expect(r.summary.verdictLine).toMatch(/^1 performance gate check failed \(smoke: gate http_req_duration\{group:read60\} p\(95\)<1\)/);
+    expect(r.summary.failedWithoutRequirement).toEqual(['smoke: gate http_req_duration{group:read60} p(95)<1']);
+    expect(exitCodeOf(r)).toBe(EXIT.checkFailed);
+    // Every output reads the one verdict.
+    const xml = toJunit(r);
+    expect(xml).toContain('<property name="verdict" value="NOT CERTIFIED"/>');
+    expect(xml).toMatch(/<testcase name="smoke: gate http_req_duration\{group:read60\} p\(95\)&lt;1"[^>]*>\s*<failure /);
+    expect(toHtml(r).split('id="verdict"')[1]!.split('</section>')[0]).toContain('<div class="big">NOT CERTIFIED</div>');
+    const dir = mkdtempSync(join(tmpdir(), 'rampart-verdict-'));
+    try {
+      writeFileSync(join(dir, 'results.json'), JSON.stringify(r));
+      expect(buildCertificate(r, dir).verdict).toMatchObject({ label: 'NOT CERTIFIED', certified: false });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a gate that held passes with the run; a crashed smoke or soak run is NOT CERTIFIED', () => {
+    // Every requirement of the catalogue passed: the gates decide.
+    const everything = CATALOGUE.filter((q) => q.depth !== 'full').map((q) => passedReq(q.id, q.suite));
+    const held = judgedRun([...everything, ...scenarioChecks('smoke', [], smokeRun({ 'p(95)<300': true }, 0))], whole);
+    expect(held.summary.verdict).toBe('CERTIFIED');
+    expect(held.summary.verdictLine).toMatch(/1 performance gate check passed$/);
+    const crashed = scenarioChecks('soak', [], {
+      segments: [{ exitCode: 107, stderrTail: 'boom' } as ScenarioRun['segments'][number]],
+      records: [],
+      durationMs: 1,
+    });
+    expect(crashed[0]).toMatchObject({ status: 'failed', failure: { kind: 'crash' } });
+    const r = judgedRun([...everything, ...crashed], whole);
+    expect(r.summary.verdict).toBe('NOT CERTIFIED');
+    expect(r.summary.verdictLine).toMatch(/^1 performance gate check failed \(soak: performance gates/);
+    expect(exitCodeOf(r)).toBe(EXIT.checkFailed);
+  });
+});
+
+describe('CERTIFIED is the word of a whole run', () => {
+  it('only certify with every kind and nothing narrowed is whole', () => {
+    expect(whole).toMatchObject({ whole: true });
+    expect(whole.partial).toBeUndefined();
+    expect(runScope(['conformance'], { depth: 'quick' })).toMatchObject({ whole: false, partial: 'conformance only' });
+    expect(runScope(['conformance', 'chaos', 'load'], { depth: 'quick', service: 'gate' })).toMatchObject({ whole: false, partial: 'service gate' });
+    expect(runScope(['chaos'], { depth: 'full', grep: 'dlv' })).toMatchObject({ whole: false, partial: 'chaos only, grep "dlv"', grep: 'dlv' });
+    expect(runScope(['load'], { depth: 'quick', scenarios: ['smoke'], cases: ['traffic'] })).toMatchObject({
+      partial: 'load only, scenario smoke, case traffic',
+      scenarios: ['smoke'],
+      cases: ['traffic'],
+    });
+  });
+
+  it('a partial run where everything passed is PASSED — partial run (…), exit 0; never CERTIFIED', () => {
+    for (const scope of [
+      runScope(['conformance'], { depth: 'quick' }),
+      runScope(['conformance'], { depth: 'quick', service: 'gate' }),
+      runScope(['conformance'], { depth: 'quick', grep: 'GATE-CUST-GET-404' }),
+    ]) {
+      const r = judgedRun([passedReq('GATE-CUST-GET-404')], scope, [
+        { name: 'check of GATE-CUST-GET-404', file: 'conformance/gate/x.ts', requirements: ['GATE-CUST-GET-404'] },
+      ]);
+      const expected = scope.grep ? 'PASSED' : 'INCOMPLETE'; // unnarrowed, the kind's other requirements are in scope and not covered here
+      expect(r.summary.verdict, scope.partial).toBe(expected);
+      expect(r.summary.verdict).not.toBe('CERTIFIED');
+      if (expected === 'PASSED') expect(r.summary.verdictLine).toBe(`partial run (${scope.partial}): all 1 requirements in scope passed`);
+      expect(exitCodeOf(r)).toBe(EXIT.ok);
+    }
+    // A kind run where every requirement of the kind passed.
+    const conformanceOnly = runScope(['conformance'], { depth: 'quick' });
+    const all = CATALOGUE.filter((q) => q.suite === 'conformance' && q.depth !== 'full').map((q) => passedReq(q.id));
+    const r = judgedRun(all, conformanceOnly);
+    expect(r.summary.verdict).toBe('PASSED');
+    expect(r.summary.verdictLine).toMatch(/^partial run \(conformance only\): all \d+ requirements in scope passed$/);
+    expect(toJunit(r)).toContain('<property name="scope" value="partial run (conformance only)"/>');
+    expect(toHtml(r)).toContain('<dt>scope</dt><dd>a partial run (conformance only): only rampart certify, nothing narrowed, can be CERTIFIED</dd>');
+    // The same checks as a whole run (every kind's requirements passed) are CERTIFIED.
+    const everything = CATALOGUE.filter((q) => q.depth !== 'full').map((q) => passedReq(q.id, q.suite));
+    expect(judgedRun(everything, whole).summary.verdict).toBe('CERTIFIED');
+  });
+
+  it('results without a recorded scope are judged by their command: only certify can be CERTIFIED', () => {
+    expect(scopeOf({ command: 'certify', depth: 'quick' }).whole).toBe(true);
+    expect(scopeOf({ command: 'conformance', depth: 'quick' })).toMatchObject({ whole: false, partial: 'conformance only' });
+    expect(scopeOf({ command: 'load', depth: 'quick', scope: runScope(['load'], { depth: 'quick', scenarios: ['smoke'] }) }).partial).toBe(
+      'load only, scenario smoke',
+    );
+  });
+
+  it('a partial run of performance gates alone (load --scenario smoke) is PASSED when they held, NOT CERTIFIED when breached', () => {
+    const scope = runScope(['load'], { depth: 'quick', scenarios: ['smoke'] });
+    const narrowed = (checks: CheckResult[]) => {
+      const requirements = requirementResults(checks, { kinds: ['load'], depth: 'quick', onlyNamed: true });
+      const base = { ...judgedRun(checks, scope), requirements };
+      return { ...base, summary: summarize(base) };
+    };
+    const held = narrowed(scenarioChecks('smoke', [], smokeRun({ 'p(95)<300': true }, 0)));
+    expect(held.summary).toMatchObject({
+      verdict: 'PASSED',
+      verdictLine: 'partial run (load only, scenario smoke): no requirement in scope; 1 performance gate check passed',
+    });
+    const breached = narrowed(scenarioChecks('smoke', [], smokeRun({ 'p(95)<1': false })));
+    expect(breached.summary.verdict).toBe('NOT CERTIFIED');
+    expect(exitCodeOf(breached)).toBe(EXIT.checkFailed);
+  });
+
+  it('a requirement whose declared checks did not all run is partial, never passed', () => {
+    const declared = [
+      { name: 'a', file: 'conformance/gate/x.ts', requirements: ['GATE-CUST-GET-404'] },
+      { name: 'b', file: 'conformance/gate/x.ts', requirements: ['GATE-CUST-GET-404'] },
+    ];
+    const a: CheckResult = { ...passedReq('GATE-CUST-GET-404'), name: 'a' };
+    const [req] = requirementResults([a], {
+      kinds: ['conformance'],
+      depth: 'quick',
+      onlyNamed: true,
+      declared,
+      unrunWhy: 'not selected by this run (grep "a")',
+    });
+    expect(req).toMatchObject({ id: 'GATE-CUST-GET-404', status: 'partial', reason: '1 of 2 checks not selected by this run (grep "a")' });
+    expect(req!.missingParts).toEqual(['b — not selected by this run (grep "a")']);
+    // Both ran: passed.
+    expect(requirementResults([a, { ...a, name: 'b' }], { kinds: ['conformance'], depth: 'quick', onlyNamed: true, declared })[0]!.status).toBe('passed');
+    // None ran (the run stopped before them): not run, not "not covered".
+    const none = requirementResults([], { kinds: ['conformance'], depth: 'quick', declared, unrunWhy: 'not run: the run stopped before them' }).find(
+      (q) => q.id === 'GATE-CUST-GET-404',
+    );
+    expect(none).toMatchObject({ status: 'not_run', reason: 'its 2 checks not run: the run stopped before them' });
   });
 });

@@ -33,11 +33,14 @@ const commonRunOptions = (c: Command) =>
       '--rate-limit-budget <seconds>',
       'how long every key may be paused by Retry-After before the run ends (default: harness.rateLimitBudgetSeconds, 120)',
     );
+// A partial run takes --sign-key only to refuse it with the reason (a certificate is a whole run's), not as an unknown option.
+const signKeyRefused = () => new Option('--sign-key <file>', 'refused: only rampart certify signs a certificate').hideHelp();
 
 commonRunOptions(
   program
     .command('conformance')
     .description('run the conformance suites against a target')
+    .addOption(signKeyRefused())
     .addOption(new Option('--service <service>', 'only one service').choices(['gate', 'pools']))
     .option('--grep <text>', 'only checks whose name, file or requirement ids contain the text'),
 ).action(async (opts: RunOptions) => {
@@ -48,6 +51,7 @@ commonRunOptions(
   program
     .command('load')
     .description('run the k6 load scenarios (rate limits, quote TTL, transact race, smoke) against a target')
+    .addOption(signKeyRefused())
     .option('--scenario <name...>', 'scenarios to run (default: all but soak)')
     .option('--case <name...>', 'only these cases of the scenarios (e.g. burst)')
     .option('--gates <file>', 'performance gates (thresholds) file', 'fixtures/gates.json')
@@ -73,6 +77,7 @@ commonRunOptions(
   program
     .command('chaos')
     .description('run the chaos suites (webhook retries, dead-letters, replays under network faults) through Toxiproxy')
+    .addOption(signKeyRefused())
     .addOption(new Option('--service <service>', 'only one service').choices(['gate', 'pools']))
     .option('--grep <text>', 'only checks whose name, file or requirement ids contain the text')
     .option('--allow-live', 'allow live keys and production base URLs'),

@@ -12,7 +12,7 @@ import { SPEC_VERSION } from '../model/limits.js';
 import { ProfileError } from '../profile/load.js';
 import type { Profile } from '../profile/schema.js';
 import type { CheckResult, Observation, RunResults } from '../report/results.js';
-import { exitCodeOf, requirementResults, summarize, timeScaleNote } from '../report/verdict.js';
+import { exitCodeOf, requirementResults, runScope, summarize, timeScaleNote, type DeclaredCheck } from '../report/verdict.js';
 import { newRunId, pointLatest, writeRun, writeRunEmergency } from '../report/writeRun.js';
 import { appendToJournal, readJournal, readRunRecord, writeRunRecord, type RunRecord } from '../runner/journal.js';
 import type { Exchange } from '../client/types.js';
@@ -111,6 +111,14 @@ export async function runKinds(kindNames: SuiteKindName[], command: string, opts
       case: resumed.cases,
     };
   }
+  // What the run covers. CERTIFIED and a signed certificate belong to a whole run alone: refuse the key now.
+  const scope = runScope(kindNames, { depth: opts.depth, service: opts.service, grep: opts.grep, scenarios: opts.scenario, cases: opts.case });
+  if (opts.signKey && !scope.whole) {
+    process.stderr.write(
+      `rampart: --sign-key is refused: a certificate is signed only for a whole run (rampart certify, nothing narrowed), and this is a partial run (${scope.partial})\n`,
+    );
+    return EXIT.usage;
+  }
   const startedAt = resumed ? new Date(resumed.startedAt) : new Date();
   const runId = resumed?.runId ?? newRunId(startedAt);
   const reportsDir = opts.resume ? join(opts.resume, '..') : opts.reportsDir;
@@ -141,6 +149,7 @@ export async function runKinds(kindNames: SuiteKindName[], command: string, opts
     tool: { name: 'rampart', version: pkg.version },
     command,
     depth: opts.depth,
+    scope,
     startedAt: startedAt.toISOString(),
     finishedAt: startedAt.toISOString(),
     profile: { name: opts.profile ?? 'embedded', baseUrls: {} },
@@ -304,12 +313,23 @@ export async function runKinds(kindNames: SuiteKindName[], command: string, opts
   }
 
   if (interrupted) results.interrupted = interrupted;
-  results.requirements = requirementResults(results.checks, { kinds: kindNames, service: opts.service, depth: opts.depth, onlyNamed: !!opts.grep });
+  // Narrowed by a filter, the run's scope is what its selected checks name; every declared check of those counts.
+  const declared = await declaredChecks(kindNames, opts.service);
+  const narrowed = !!(opts.grep || opts.scenario?.length || opts.case?.length);
+  results.requirements = requirementResults(results.checks, {
+    kinds: kindNames,
+    service: opts.service,
+    depth: opts.depth,
+    onlyNamed: narrowed,
+    declared,
+    unrunWhy: narrowed ? `not selected by this run (${scope.partial})` : 'not run: the run stopped before them',
+  });
   results.finishedAt = new Date().toISOString();
   const full: RunResults = { ...results, summary: summarize(results, timeScales) };
   const exitCode = exitCodeOf(full, { failIncomplete: opts.failIncomplete });
   if (har) har.write(join(runDir, 'run.har'));
-  const isCertify = command === 'certify';
+  // Only a whole run writes a certificate (a partial one was refused its signing key above).
+  const isCertify = scope.whole;
   let certificate: { path: string; signed: boolean } | undefined;
   const { dir } = await writeRun(full, {
     reportsDir,
@@ -337,6 +357,7 @@ export async function runKinds(kindNames: SuiteKindName[], command: string, opts
   process.stdout.write(
     [
       `${s.verdict}${scale ? ` (${scale})` : ''} — ${s.verdictLine}`,
+      ...(scope.whole || s.verdict === 'PASSED' ? [] : [`scope: partial run (${scope.partial}) — only rampart certify, nothing narrowed, can be CERTIFIED`]),
       `requirements: ${s.passed} passed, ${s.failed} failed, ${s.partial} partial, ${s.skipped} skipped, ${s.unverified} unverified, ${s.notRun} not run, ${s.notCovered} not covered, ${s.outOfScope} out of scope at --depth ${opts.depth}`,
       `checks: ${s.checks.passed} passed, ${s.checks.failed} failed, ${s.checks.skipped} skipped, ${s.checks.unverified} unverified, ${s.checks.notRun} not run · ${secs}s${s.requestsPerRequirement !== undefined ? ` · ${s.requestsPerRequirement} requests per requirement asserted` : ''}`,
       ...(full.plan
@@ -352,6 +373,18 @@ export async function runKinds(kindNames: SuiteKindName[], command: string, opts
   );
   if (interrupted) process.exit(exitCode);
   return exitCode;
+}
+
+/** Every check the kinds declare for the service, before any filter (the judge's measure of "all its checks ran"). */
+async function declaredChecks(names: SuiteKindName[], service: 'gate' | 'pools' | undefined): Promise<DeclaredCheck[] | undefined> {
+  try {
+    const out: DeclaredCheck[] = [];
+    for (const k of await kindsOf(names)) out.push(...(await k.declared({ service })));
+    return out;
+  } catch {
+    // The suites could not be loaded (the run already records why it stopped): judge by the results alone.
+    return undefined;
+  }
 }
 
 /** The partner label a client put in its user-agent ("rampart (<label>)"): names the placeholder variable of a reproduction. */

@@ -1,5 +1,7 @@
 // A scenario's k6 run turned into check results: one per requirement it
-// proves (its `checks{req:ID}` threshold), one per breached performance gate.
+// proves (its `checks{req:ID}` threshold), one per breached performance gate
+// (no requirement, still a failed check: src/report/verdict.ts makes it NOT
+// CERTIFIED).
 // A run that did not finish cleanly proves nothing: a k6 exit other than 0
 // (passed) or 99 (a threshold breached), a segment without a summary, a
 // scenario function that threw, or a rate-limit case that started and never
@@ -31,9 +33,14 @@ export function crashReasons(run: ScenarioRun): string[] {
   return [...new Set(reasons)];
 }
 
+/** The check a scenario reports for one requirement it proves. */
+export function requirementCheckOf(name: ScenarioName, id: string): { name: string; file: string; requirements: string[] } {
+  return { name: `${name}: ${titleOf(id)}`, file: `scenarios/${name}.ts`, requirements: [id] };
+}
+
 export function scenarioChecks(name: ScenarioName, reqs: string[], run: ScenarioRun): CheckResult[] {
   const file = `scenarios/${name}.ts`;
-  const base = (id: string) => ({ name: `${name}: ${titleOf(id)}`, suite: 'load' as const, file, requirements: [id], durationMs: run.durationMs });
+  const base = (id: string) => ({ ...requirementCheckOf(name, id), suite: 'load' as const, durationMs: run.durationMs });
   const gateCheck = {
     name: `${name}: performance gates (p95/p99 per route group, unexpected-status rate)`,
     suite: 'load' as const,
@@ -48,8 +55,9 @@ export function scenarioChecks(name: ScenarioName, reqs: string[], run: Scenario
       .filter(Boolean)
       .join(' || ');
     const message = `${reasons.join('; ')} — the run proves nothing, whatever passed before`;
-    if (!reqs.length) return [{ ...gateCheck, status: 'failed', failure: { message, actual } }];
-    return reqs.map((id) => ({ ...base(id), status: 'failed' as const, failure: { message, actual } }));
+    // A crash fails every requirement of the scenario, but it asserted none of them: kind crash, never "caught".
+    if (!reqs.length) return [{ ...gateCheck, status: 'failed', failure: { message, kind: 'crash', actual } }];
+    return reqs.map((id) => ({ ...base(id), status: 'failed' as const, failure: { message, kind: 'crash' as const, actual } }));
   }
   const summary = run.summary!;
   const checks: CheckResult[] = [];
@@ -70,13 +78,16 @@ export function scenarioChecks(name: ScenarioName, reqs: string[], run: Scenario
     const passes = m?.values?.passes ?? 0;
     const fails = m?.values?.fails ?? 0;
     if (passes + fails === 0) {
-      checks.push({ ...base(id), status: 'failed', failure: { message: 'the scenario never exercised this rule' } });
+      // Nothing judged the rule: the run did not do what it was for, which is no assertion about the target.
+      checks.push({ ...base(id), status: 'failed', failure: { message: 'the scenario never exercised this rule', kind: 'crash' } });
     } else if (fails > 0 || m?.thresholds?.['rate==1']?.ok === false) {
       checks.push({
         ...base(id),
         status: 'failed',
         failure: {
           message: `${fails} of ${passes + fails} checks for this rule failed`,
+          kind: 'assertion',
+          requirement: id,
           expected: 'every check passes (threshold rate==1)',
           actual: failedFor(id) ?? (failedNames.join('; ') || `${fails} failed`),
         },
@@ -99,7 +110,7 @@ export function scenarioChecks(name: ScenarioName, reqs: string[], run: Scenario
         requirements: [],
         status: 'failed',
         durationMs: run.durationMs,
-        failure: { message: `performance gate breached: ${metric} ${expr}`, expected: expr, actual: JSON.stringify(m.values ?? {}) },
+        failure: { message: `performance gate breached: ${metric} ${expr}`, kind: 'assertion', expected: expr, actual: JSON.stringify(m.values ?? {}) },
       });
     }
   }

@@ -41,7 +41,7 @@ export function githubStepSummary(input: RunResults): string {
   const results = redactDeep(input);
   const v = bannerOf(results);
   const s = results.summary;
-  const icon = s.verdict === 'CERTIFIED' ? '✅' : s.verdict === 'NOT CERTIFIED' ? '❌' : '⚠️';
+  const icon = s.verdict === 'CERTIFIED' ? '✅' : s.verdict === 'PASSED' ? '☑️' : s.verdict === 'NOT CERTIFIED' ? '❌' : '⚠️';
   const lines = [
     `## ${icon} rampart ${results.command}: ${v.label}`,
     '',
@@ -52,7 +52,7 @@ export function githubStepSummary(input: RunResults): string {
     `| ${s.passed} | ${s.failed} | ${s.partial} | ${s.skipped} | ${s.unverified} | ${s.notRun} | ${s.notCovered} | ${s.outOfScope} |`,
     '',
     `Checks: ${s.checks.passed} passed, ${s.checks.failed} failed, ${s.checks.skipped} skipped, ${s.checks.unverified} unverified, ${s.checks.notRun} not run.`,
-    ...(s.incompleteReasons.length && s.verdict !== 'CERTIFIED'
+    ...(s.incompleteReasons.length && s.verdict !== 'CERTIFIED' && s.verdict !== 'PASSED'
       ? ['', '**Not asserted, by reason:**', '', ...s.incompleteReasons.slice(0, 10).map((g) => `- ${g.requirements} — ${cell(g.reason)}`)]
       : []),
   ];

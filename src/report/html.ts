@@ -16,7 +16,7 @@ import { esc, fmt, show } from './htmlEscape.js';
 import { PAGE_CSS, PAGE_JS } from './htmlPage.js';
 import type { RequirementResult, RunResults } from './results.js';
 import { buildSpecMap, SPEC_MAP_CSS, specMapHtml } from './specMap.js';
-import { timeScaleNote } from './verdict.js';
+import { scopeOf, timeScaleNote } from './verdict.js';
 
 export { esc };
 
@@ -137,17 +137,11 @@ function notAsserted(results: RunResults): string {
     .join('')}</ul>`;
 }
 
-const KINDS_OF: Record<string, readonly string[]> = {
-  conformance: ['conformance'],
-  load: ['load'],
-  chaos: ['chaos'],
-  certify: ['conformance', 'load', 'chaos'],
-};
-
-/** What this run did not cover, beyond depth: suite kinds its command does not run, requirements --service/--grep left out. */
+/** What this run did not cover, beyond depth: suite kinds it did not run, requirements --service, --grep, --scenario or --case left out. */
 export function scopeNotes(results: RunResults): string[] {
-  const kinds = KINDS_OF[results.command];
-  if (!kinds) return [];
+  const scope = scopeOf(results);
+  const kinds: readonly string[] = scope.kinds;
+  if (!kinds.length) return [];
   const notes: string[] = [];
   const other = CATALOGUE.filter((r) => !kinds.includes(r.suite));
   if (other.length) {
@@ -156,14 +150,28 @@ export function scopeNotes(results: RunResults): string[] {
   }
   const present = new Set(results.requirements.map((r) => r.id));
   const inKinds = CATALOGUE.filter((r) => kinds.includes(r.suite));
+  const filters = [
+    ...(scope.grep ? [`--grep ${JSON.stringify(scope.grep)}`] : []),
+    ...(scope.scenarios?.length ? [`--scenario ${scope.scenarios.join(' ')}`] : []),
+    ...(scope.cases?.length ? [`--case ${scope.cases.join(' ')}`] : []),
+  ].join(' ');
   for (const service of ['gate', 'pools'] as const) {
     const all = inKinds.filter((r) => r.service === service);
     const left = all.filter((r) => !present.has(r.id)).length;
     if (!all.length || !left || results.requirements.length === 0) continue;
+    const name = service === 'gate' ? 'Gate' : 'pools';
+    // Results written before the scope was recorded: the filter is read from what is missing, as it was then.
+    const why = results.scope
+      ? scope.service && scope.service !== service
+        ? `--service ${scope.service}`
+        : filters
+      : left === all.length
+        ? '--service'
+        : '--grep';
     notes.push(
       left === all.length
-        ? `${service === 'gate' ? 'Gate' : 'pools'}: not selected (--service)`
-        : `${service === 'gate' ? 'Gate' : 'pools'}: ${left} of ${all.length} requirements not selected (--grep)`,
+        ? `${name}: not selected${why ? ` (${why})` : ''}`
+        : `${name}: ${left} of ${all.length} requirements not selected${why ? ` (${why})` : ''}`,
     );
   }
   return notes;
@@ -174,14 +182,21 @@ export function bannerOf(results: RunResults): { cls: string; label: string; det
   const s = results.summary;
   const scale = timeScaleNote(s);
   const scope = `${results.command} at --depth ${results.depth}${scale ? `, ${scale}` : ''}${s.outOfScope ? `; ${s.outOfScope} requirements out of scope at this depth` : ''}`;
-  const cls = s.verdict === 'CERTIFIED' ? 'v-ok' : s.verdict === 'NOT CERTIFIED' ? 'v-bad' : 'v-neutral';
+  const cls = s.verdict === 'CERTIFIED' ? 'v-ok' : s.verdict === 'PASSED' ? 'v-partial' : s.verdict === 'NOT CERTIFIED' ? 'v-bad' : 'v-neutral';
   return { cls, label: s.verdict, detail: `${s.verdictLine} — ${scope}` };
 }
 
 function bannerHtml(results: RunResults): string {
   const v = bannerOf(results);
   const s = results.summary;
+  const runScope = scopeOf(results);
   const facts: [string, string][] = [
+    [
+      'scope',
+      runScope.whole
+        ? 'a whole run: rampart certify, every suite, nothing narrowed'
+        : `a partial run (${runScope.partial}): only rampart certify, nothing narrowed, can be CERTIFIED`,
+    ],
     [
       'depth',
       results.depth === 'full'

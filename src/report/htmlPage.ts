@@ -3,7 +3,7 @@ export const PAGE_CSS = `
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;color:#1b1f24;background:#f6f7f9}
 main{max-width:1100px;margin:0 auto;padding:16px 24px 48px}
 h1{font-size:20px;margin:8px 0}h2{font-size:17px;margin:28px 0 8px;border-bottom:1px solid #d0d7de;padding-bottom:4px}h3{font-size:15px;margin:18px 0 6px}h4{margin:12px 0 4px;font-size:13px}h5{margin:4px 0;font-size:12px;color:#57606a}
-.verdict{padding:16px 20px;border-radius:8px;margin:12px 0;color:#fff}.verdict.v-ok{background:#1a7f37}.verdict.v-bad{background:#cf222e}.verdict.v-neutral{background:#9a6700}
+.verdict{padding:16px 20px;border-radius:8px;margin:12px 0;color:#fff}.verdict.v-ok{background:#1a7f37}.verdict.v-partial{background:#0969da}.verdict.v-bad{background:#cf222e}.verdict.v-neutral{background:#9a6700}
 .verdict .big{font-size:26px;font-weight:700;letter-spacing:.5px}.verdict .line{font-size:15px;margin:2px 0 8px}.verdict .stop{font-weight:600;margin:4px 0}
 .verdict dl.scope{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;margin:6px 0 0;font-size:13px}.verdict dt{font-weight:600;opacity:.9}.verdict dd{margin:0}
 .counts{display:flex;gap:12px;flex-wrap:wrap;margin:8px 0}.counts div{background:#fff;border:1px solid #d0d7de;border-radius:6px;padding:6px 12px}.counts b{font-size:18px;display:block}.counts .c-bad b{color:#cf222e}

@@ -1,5 +1,6 @@
 // junit.xml for CI: one <testsuite> per suite kind × service, one <testcase> per check.
 import type { CheckResult, RunResults } from './results.js';
+import { scopeOf } from './verdict.js';
 
 // XML 1.0 forbids most control characters even when escaped.
 const INVALID_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
@@ -62,7 +63,19 @@ export function toJunit(results: RunResults): string {
     list.push(c);
     groups.set(key, list);
   }
-  const suites: string[] = [];
+  // The run's verdict, as src/report/verdict.ts judged it (a failed performance gate is a failed testcase too).
+  const scope = scopeOf(results);
+  const verdictProps = [
+    ['verdict', results.summary.verdict],
+    ['verdictLine', results.summary.verdictLine],
+    ['scope', scope.whole ? 'whole run' : `partial run (${scope.partial})`],
+    ['depth', results.depth],
+  ]
+    .map(([k, v]) => `      <property name="${k}" value="${xmlEscape(v)}"/>`)
+    .join('\n');
+  const suites: string[] = [
+    `  <testsuite name="rampart.verdict" tests="0" failures="0" errors="0" skipped="0" time="0.000">\n    <properties>\n${verdictProps}\n    </properties>\n  </testsuite>`,
+  ];
   for (const [key, checks] of [...groups.entries()].sort(([a], [b]) => a.localeCompare(b))) {
     const failures = checks.filter((c) => c.status === 'failed').length;
     const skipped = checks.filter((c) => c.status !== 'passed' && c.status !== 'failed').length;
@@ -83,7 +96,7 @@ export function toJunit(results: RunResults): string {
   const time = Date.parse(results.finishedAt) - Date.parse(results.startedAt) || 0;
   return (
     `<?xml version="1.0" encoding="UTF-8"?>\n` +
-    `<testsuites name="rampart ${xmlEscape(results.command)} ${xmlEscape(results.runId)}" tests="${total}" failures="${failures}" errors="${results.error ? 1 : 0}" skipped="${skipped}" time="${secs(time)}">\n` +
+    `<testsuites name="rampart ${xmlEscape(results.command)} ${xmlEscape(results.runId)}: ${xmlEscape(results.summary.verdict)}" tests="${total}" failures="${failures}" errors="${results.error ? 1 : 0}" skipped="${skipped}" time="${secs(time)}">\n` +
     suites.join('\n') +
     (suites.length ? '\n' : '') +
     `</testsuites>\n`

@@ -12,12 +12,33 @@ export type CheckStatus = 'passed' | 'failed' | 'skipped' | 'unverified' | 'not_
 /**
  * A requirement (computed in src/report/verdict.ts alone): passed only when every
  * check naming it ran and passed; partial when some passed and others did not
- * run; failed beats everything; out_of_scope when it needs --depth full.
+ * run (or were not selected: --grep, --case); failed beats everything;
+ * out_of_scope when it needs --depth full.
  */
 export type RequirementStatus = 'passed' | 'failed' | 'partial' | 'skipped' | 'unverified' | 'not_run' | 'not_covered' | 'out_of_scope';
 
-/** The headline of a run. */
-export type Verdict = 'CERTIFIED' | 'NOT CERTIFIED' | 'INCOMPLETE' | 'INTERRUPTED';
+/**
+ * The headline of a run. CERTIFIED is the word of a whole run alone (`rampart certify`, unnarrowed); a partial
+ * run (one kind, --service, --grep, --scenario, --case) where everything in its scope passed is PASSED.
+ */
+export type Verdict = 'CERTIFIED' | 'PASSED' | 'NOT CERTIFIED' | 'INCOMPLETE' | 'INTERRUPTED';
+
+/** What a run covered: the suite kinds it ran and every filter that narrowed them. */
+export interface RunScope {
+  kinds: ('conformance' | 'chaos' | 'load')[];
+  depth: 'quick' | 'full';
+  service?: 'gate' | 'pools';
+  grep?: string;
+  scenarios?: string[];
+  cases?: string[];
+  /** `rampart certify`, every kind, nothing narrowed: the only run that can be CERTIFIED or sign a certificate. */
+  whole: boolean;
+  /** For a partial run, what made it one: "conformance only", "service gate", "grep \"x\"" … */
+  partial?: string;
+}
+
+/** Why a check failed: only an assertion judges the rule; the rest say the check could not finish. */
+export type FailureKind = 'assertion' | 'timeout' | 'transport' | 'crash';
 
 /** One HTTP exchange as the report shows it, secrets already redacted. */
 export interface ExchangeRecord {
@@ -35,6 +56,11 @@ export interface ExchangeRecord {
 
 export interface CheckFailure {
   message: string;
+  /**
+   * assertion: an expectation about the target failed (a performance gate too); timeout: the check's budget or a
+   * request's time ran out; transport: no answer (refused, reset); crash: the check or its k6 run threw or died.
+   */
+  kind?: FailureKind;
   requirement?: string;
   expected?: string;
   actual?: string;
@@ -89,6 +115,8 @@ export interface Summary {
   verdict: Verdict;
   /** One line: why the verdict is not CERTIFIED (grouped reasons), or what was certified. */
   verdictLine: string;
+  /** Failed checks no failed requirement accounts for (a performance gate, a crashed smoke or soak run), by name. */
+  failedWithoutRequirement?: string[];
   passed: number;
   failed: number;
   partial: number;
@@ -112,6 +140,8 @@ export interface RunResults {
   tool: { name: 'rampart'; version: string };
   command: string;
   depth: 'quick' | 'full';
+  /** The kinds and filters of the run (absent in results written before it was recorded: read by scopeOf). */
+  scope?: RunScope;
   startedAt: string;
   finishedAt: string;
   profile: { name: string; baseUrls: Record<string, string | undefined> };

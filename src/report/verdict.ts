@@ -1,36 +1,110 @@
 // The one place a run is judged: each requirement's status from the checks
 // that name it, the summary, the headline verdict and the exit code. Every
-// output (results.json, junit.xml, report.html, the terminal, the exit code)
-// reads what this computes.
+// output (results.json, junit.xml, report.html, the terminal, the exit code,
+// the certificate) reads what this computes. A failed check of any kind — a
+// requirement's, a performance gate, a crashed k6 run — is NOT CERTIFIED; only
+// a whole run (rampart certify, nothing narrowed) can be CERTIFIED.
 import { EXIT } from '../exitCodes.js';
 import { CATALOGUE, type Requirement } from '../model/catalogue/index.js';
-import type { CheckResult, RequirementResult, RequirementStatus, RunResults, Summary, Verdict } from './results.js';
+import type { CheckResult, RequirementResult, RequirementStatus, RunResults, RunScope, Summary, Verdict } from './results.js';
+
+type KindName = RunScope['kinds'][number];
+const ALL_KINDS: readonly KindName[] = ['conformance', 'chaos', 'load'];
+
+/** A check a suite kind declares, whether or not this run selected it. */
+export interface DeclaredCheck {
+  name: string;
+  file?: string;
+  requirements: readonly string[];
+}
 
 export interface ScopeOptions {
   /** Suite kinds this run ran: requirements of other kinds are not in its scope. */
-  kinds: readonly ('conformance' | 'load' | 'chaos')[];
+  kinds: readonly KindName[];
   service?: 'gate' | 'pools';
   depth: 'quick' | 'full';
-  /** With --grep, only requirements a selected check names are in scope. */
+  /** With --grep (or --scenario, --case), only requirements a selected check names are in scope. */
   onlyNamed?: boolean;
+  /**
+   * Every check the kinds declare, before any filter: a requirement with a declared check that has no result
+   * (not selected, or the run stopped before it) is never passed.
+   */
+  declared?: readonly DeclaredCheck[];
+  /** Why a declared check has no result ("not selected by this run (grep \"x\")"). */
+  unrunWhy?: string;
+}
+
+/** The scope of a run from its kinds and filters: whole only for every kind with nothing narrowed. */
+export function runScope(
+  kinds: readonly KindName[],
+  opts: { depth: 'quick' | 'full'; service?: 'gate' | 'pools'; grep?: string; scenarios?: string[]; cases?: string[] },
+): RunScope {
+  const parts: string[] = [];
+  if (!ALL_KINDS.every((k) => kinds.includes(k))) parts.push(kinds.length ? `${kinds.join(' and ')} only` : 'no suite kind');
+  if (opts.service) parts.push(`service ${opts.service}`);
+  if (opts.grep) parts.push(`grep ${JSON.stringify(opts.grep)}`);
+  if (opts.scenarios?.length) parts.push(`scenario ${opts.scenarios.join(', ')}`);
+  if (opts.cases?.length) parts.push(`case ${opts.cases.join(', ')}`);
+  return {
+    kinds: [...kinds],
+    depth: opts.depth,
+    ...(opts.service ? { service: opts.service } : {}),
+    ...(opts.grep ? { grep: opts.grep } : {}),
+    ...(opts.scenarios?.length ? { scenarios: [...opts.scenarios] } : {}),
+    ...(opts.cases?.length ? { cases: [...opts.cases] } : {}),
+    whole: parts.length === 0,
+    ...(parts.length ? { partial: parts.join(', ') } : {}),
+  };
+}
+
+const KINDS_OF_COMMAND: Record<string, readonly KindName[]> = {
+  conformance: ['conformance'],
+  chaos: ['chaos'],
+  load: ['load'],
+  certify: ALL_KINDS,
+};
+
+/** The run's scope: as recorded, or (results written before it was) what its command runs. */
+export function scopeOf(results: Pick<RunResults, 'scope' | 'command' | 'depth'>): RunScope {
+  return results.scope ?? runScope(KINDS_OF_COMMAND[results.command] ?? [], { depth: results.depth });
 }
 
 const NOT_ASSERTED: readonly CheckResult['status'][] = ['skipped', 'unverified', 'not_run'];
 
-/** A requirement's status from the checks naming it. */
+/**
+ * A requirement's status from the checks naming it. `unrun` names declared checks of the requirement that have no
+ * result in this run (not selected by --grep or --case, or never reached): the requirement is then never passed.
+ */
 export function requirementStatus(
   r: Pick<Requirement, 'depth'>,
   checks: readonly CheckResult[],
   depth: 'quick' | 'full',
+  unrun: readonly string[] = [],
+  unrunWhy = 'not run by this run',
 ): { status: RequirementStatus; reason?: string; missingParts?: string[] } {
   if (r.depth === 'full' && depth === 'quick') return { status: 'out_of_scope', reason: 'needs --depth full (a long real-time window)' };
-  if (checks.length === 0) return { status: 'not_covered', reason: 'no check names this requirement' };
+  if (checks.length === 0 && unrun.length === 0) return { status: 'not_covered', reason: 'no check names this requirement' };
   if (checks.some((c) => c.status === 'failed')) return { status: 'failed' };
   const passed = checks.filter((c) => c.status === 'passed');
   const rest = checks.filter((c) => NOT_ASSERTED.includes(c.status));
-  if (rest.length === 0) return { status: 'passed' };
-  const parts = rest.map((c) => `${c.name}: ${c.status.replace('_', ' ')}${c.reason ? ` — ${c.reason}` : ''}`);
-  if (passed.length > 0) return { status: 'partial', reason: `${rest.length} of ${checks.length} checks did not run to the end`, missingParts: parts };
+  if (rest.length === 0 && unrun.length === 0) return { status: 'passed' };
+  const parts = [
+    ...rest.map((c) => `${c.name}: ${c.status.replace('_', ' ')}${c.reason ? ` — ${c.reason}` : ''}`),
+    ...unrun.map((name) => `${name} — ${unrunWhy}`),
+  ];
+  const total = checks.length + unrun.length;
+  if (passed.length > 0)
+    return {
+      status: 'partial',
+      reason: rest.length ? `${rest.length + unrun.length} of ${total} checks did not run to the end` : `${unrun.length} of ${total} checks ${unrunWhy}`,
+      missingParts: parts,
+    };
+  if (rest.length === 0)
+    return {
+      status: 'not_run',
+      reason: `${unrun.length === 1 ? 'its check' : `its ${unrun.length} checks`} ${unrunWhy}`,
+      missingParts: parts.length > 1 ? parts : undefined,
+    };
   const first = (s: CheckResult['status']) => rest.find((c) => c.status === s);
   const chosen = first('unverified') ?? first('not_run') ?? rest[0]!;
   return {
@@ -40,17 +114,26 @@ export function requirementStatus(
   };
 }
 
+const checkKeyOf = (c: { file?: string; name: string }) => `${c.file ?? ''}::${c.name}`;
+
 /** Requirement results from the catalogue: every entry in scope, covered or not. */
 export function requirementResults(checks: readonly CheckResult[], scope: ScopeOptions): RequirementResult[] {
   const byReq = new Map<string, CheckResult[]>();
   for (const c of checks) for (const id of c.requirements) byReq.set(id, [...(byReq.get(id) ?? []), c]);
+  // Declared checks without a result, per requirement.
+  const ran = new Set(checks.map(checkKeyOf));
+  const unrunByReq = new Map<string, string[]>();
+  for (const d of scope.declared ?? []) {
+    if (ran.has(checkKeyOf(d))) continue;
+    for (const id of d.requirements) unrunByReq.set(id, [...(unrunByReq.get(id) ?? []), d.name]);
+  }
   const out: RequirementResult[] = [];
   for (const r of CATALOGUE) {
     if (!scope.kinds.includes(r.suite)) continue;
     if (scope.service && r.service !== scope.service) continue;
     const cs = byReq.get(r.id) ?? [];
     if (scope.onlyNamed && cs.length === 0) continue;
-    const { status, reason, missingParts } = requirementStatus(r, cs, scope.depth);
+    const { status, reason, missingParts } = requirementStatus(r, cs, scope.depth, unrunByReq.get(r.id), scope.unrunWhy);
     out.push({
       id: r.id,
       service: r.service,
@@ -70,13 +153,19 @@ function count<T extends string>(xs: readonly { status: string }[], s: T): numbe
 }
 
 /** The headline and its one-line explanation. */
-export function verdictOf(results: Pick<RunResults, 'requirements' | 'error' | 'interrupted'>): {
+export function verdictOf(results: Pick<RunResults, 'requirements' | 'checks' | 'error' | 'interrupted' | 'scope' | 'command' | 'depth'>): {
   verdict: Verdict;
   line: string;
   reasons: Summary['incompleteReasons'];
+  failedWithoutRequirement: string[];
 } {
   const reqs = results.requirements;
+  const scope = scopeOf(results);
   const failed = count(reqs, 'failed');
+  // A failed check counts whatever it names: a performance gate or a crashed k6 run names no requirement at all.
+  const failedIds = new Set(reqs.filter((r) => r.status === 'failed').map((r) => r.id));
+  const failedOtherChecks = results.checks.filter((c) => c.status === 'failed' && !c.requirements.some((id) => failedIds.has(id)));
+  const failedOther = failedOtherChecks.map((c) => c.name);
   const inScope = reqs.filter((r) => r.status !== 'out_of_scope');
   const notAsserted = inScope.filter((r) => r.status !== 'passed' && r.status !== 'failed');
   const groups = new Map<string, number>();
@@ -85,15 +174,34 @@ export function verdictOf(results: Pick<RunResults, 'requirements' | 'error' | '
     groups.set(reason, (groups.get(reason) ?? 0) + 1);
   }
   const reasons = [...groups].map(([reason, requirements]) => ({ reason, requirements })).sort((a, b) => b.requirements - a.requirements);
+  const judged = { reasons, failedWithoutRequirement: failedOther };
+  const listed = (cs: CheckResult[]) =>
+    `${cs
+      .slice(0, 2)
+      .map((c) => c.name)
+      .join('; ')}${cs.length > 2 ? '; …' : ''}`;
+  const gateFailures = failedOtherChecks.filter((c) => c.requirements.length === 0);
+  const otherFailures = failedOtherChecks.filter((c) => c.requirements.length > 0);
+  const failures = [
+    ...(failed ? [`${failed} requirement${failed === 1 ? '' : 's'} failed`] : []),
+    ...(gateFailures.length ? [`${gateFailures.length} performance gate check${gateFailures.length === 1 ? '' : 's'} failed (${listed(gateFailures)})`] : []),
+    ...(otherFailures.length ? [`${otherFailures.length} other check${otherFailures.length === 1 ? '' : 's'} failed (${listed(otherFailures)})`] : []),
+  ];
   if (results.interrupted)
     return {
       verdict: 'INTERRUPTED',
-      line: `interrupted by ${results.interrupted.signal}: ${failed} failed, ${notAsserted.length} requirements not asserted`,
-      reasons,
+      line: `interrupted by ${results.interrupted.signal}: ${failed} failed${failedOther.length ? ` (and ${failedOther.length} other checks)` : ''}, ${notAsserted.length} requirements not asserted`,
+      ...judged,
     };
-  if (failed > 0) return { verdict: 'NOT CERTIFIED', line: `${failed} requirement${failed === 1 ? '' : 's'} failed`, reasons };
-  if (results.error) return { verdict: 'INCOMPLETE', line: `the run stopped: ${results.error.message}`, reasons };
-  if (inScope.length === 0) return { verdict: 'INCOMPLETE', line: 'no requirement was in scope', reasons };
+  if (failures.length) return { verdict: 'NOT CERTIFIED', line: failures.join('; '), ...judged };
+  if (results.error) return { verdict: 'INCOMPLETE', line: `the run stopped: ${results.error.message}`, ...judged };
+  const gatesPassed = results.checks.filter((c) => c.status === 'passed' && c.requirements.length === 0).length;
+  const gates = gatesPassed ? `; ${gatesPassed} performance gate check${gatesPassed === 1 ? '' : 's'} passed` : '';
+  if (inScope.length === 0) {
+    // A partial run of performance gates alone (rampart load --scenario smoke) has no requirement to pass.
+    if (!scope.whole && gatesPassed) return { verdict: 'PASSED', line: `partial run (${scope.partial}): no requirement in scope${gates}`, ...judged };
+    return { verdict: 'INCOMPLETE', line: 'no requirement was in scope', ...judged };
+  }
   if (notAsserted.length > 0) {
     const top = reasons
       .slice(0, 3)
@@ -102,10 +210,11 @@ export function verdictOf(results: Pick<RunResults, 'requirements' | 'error' | '
     return {
       verdict: 'INCOMPLETE',
       line: `${notAsserted.length} of ${inScope.length} requirements in scope were not asserted (${top}${reasons.length > 3 ? '; …' : ''})`,
-      reasons,
+      ...judged,
     };
   }
-  return { verdict: 'CERTIFIED', line: `all ${inScope.length} requirements in scope passed`, reasons };
+  if (!scope.whole) return { verdict: 'PASSED', line: `partial run (${scope.partial}): all ${inScope.length} requirements in scope passed${gates}`, ...judged };
+  return { verdict: 'CERTIFIED', line: `all ${inScope.length} requirements in scope passed${gates}`, ...judged };
 }
 
 function firstReason(r: RequirementResult): string {
@@ -116,13 +225,14 @@ function firstReason(r: RequirementResult): string {
 export function summarize(results: Omit<RunResults, 'summary'>, timeScales?: { retryScale: number; rateWindowScale: number }): Summary {
   const reqs = results.requirements;
   const checks = results.checks;
-  const { verdict, line, reasons } = verdictOf(results);
+  const { verdict, line, reasons, failedWithoutRequirement } = verdictOf(results);
   const requests = checks.reduce((a, c) => ({ gate: a.gate + (c.requests?.gate ?? 0), pools: a.pools + (c.requests?.pools ?? 0) }), { gate: 0, pools: 0 });
   const asserted = count(reqs, 'passed') + count(reqs, 'failed');
   const total = requests.gate + requests.pools;
   return {
     verdict,
     verdictLine: line,
+    ...(failedWithoutRequirement.length ? { failedWithoutRequirement } : {}),
     passed: count(reqs, 'passed'),
     failed: count(reqs, 'failed'),
     partial: count(reqs, 'partial'),

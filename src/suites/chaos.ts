@@ -18,6 +18,9 @@ export const chaos: SuiteKind = {
     const unknown = unknownRequirementIds(await loadSuites('chaos', ctx.service));
     if (unknown.length) throw new RunError(`chaos checks name requirement ids missing from the catalogue: ${unknown.join(', ')}`, EXIT.usage);
   },
+  async declared(ctx) {
+    return (await loadSuites('chaos', ctx.service)).flatMap((s) => s.checks.map((c) => ({ name: c.name, file: s.file, requirements: c.requirements })));
+  },
   async run(ctx) {
     const suites = await loadSuites('chaos', ctx.service);
     const tp = await startToxiproxy(toxiproxyMode());

@@ -9,6 +9,9 @@ export const conformance: SuiteKind = {
     const unknown = unknownRequirementIds(await loadSuites('conformance', ctx.service));
     if (unknown.length) throw new RunError(`conformance checks name requirement ids missing from the catalogue: ${unknown.join(', ')}`, EXIT.usage);
   },
+  async declared(ctx) {
+    return (await loadSuites('conformance', ctx.service)).flatMap((s) => s.checks.map((c) => ({ name: c.name, file: s.file, requirements: c.requirements })));
+  },
   async run(ctx) {
     const out = await runChecks({
       profile: ctx.profile,

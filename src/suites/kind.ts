@@ -5,6 +5,7 @@ import type { Exchange } from '../client/types.js';
 import type { Pacer } from '../client/pacer.js';
 import type { GatePartner, PoolsPartner, Profile } from '../profile/schema.js';
 import type { CheckResult, Observation } from '../report/results.js';
+import type { DeclaredCheck } from '../report/verdict.js';
 import type { Progress } from '../runner/progress.js';
 import type { RunStats } from '../runner/run.js';
 
@@ -59,4 +60,9 @@ export interface SuiteKind {
   /** Checks before any traffic: a usage error here ends the run with exit 2. */
   validate?(ctx: Pick<SuiteRunContext, 'profile' | 'scenarios' | 'cases' | 'gatesFile' | 'service'>): Promise<void> | void;
   run(ctx: SuiteRunContext): Promise<SuiteOutcome>;
+  /**
+   * Every check the kind holds for the service, before --grep, --scenario or --case: the judge marks a requirement
+   * partial, never passed, when one of its declared checks has no result.
+   */
+  declared(ctx: { service?: 'gate' | 'pools' }): Promise<DeclaredCheck[]>;
 }

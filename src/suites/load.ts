@@ -2,6 +2,8 @@
 import { EXIT, RunError } from '../exitCodes.js';
 import { loadGates } from '../load/gates.js';
 import { DEFAULT_SCENARIOS, runLoad, SCENARIO_NAMES } from '../load/run.js';
+import { requirementCheckOf } from '../load/verdict.js';
+import { SCENARIOS } from '../../scenarios/lib/requirements.js';
 import type { SuiteKind } from './kind.js';
 
 export const load: SuiteKind = {
@@ -10,6 +12,12 @@ export const load: SuiteKind = {
     const unknown = (ctx.scenarios ?? []).filter((n) => !(SCENARIO_NAMES as string[]).includes(n));
     if (unknown.length) throw new RunError(`unknown scenario ${unknown.join(', ')} — choose from ${SCENARIO_NAMES.join(', ')}`, EXIT.usage);
     loadGates(ctx.gatesFile);
+  },
+  async declared(ctx) {
+    // One check per requirement per scenario, as src/load/verdict.ts names them; the cases kept for --depth full too.
+    return SCENARIO_NAMES.filter((n) => !ctx.service || SCENARIOS[n].service === ctx.service).flatMap((n) =>
+      [...new Set(Object.values(SCENARIOS[n].cases as Record<string, readonly string[]>).flat())].map((id) => requirementCheckOf(n, id)),
+    );
   },
   async run(ctx) {
     const { parseSegments, parseSeed } = await import('../load/options.js');
