@@ -1,8 +1,10 @@
 // Load scenarios, proven both ways against the embedded target: clean, every
 // quick case passes; with each seeded load fault (an off-by-one limit, a
 // window of the wrong length, a wrong route group, TTL 30 s, TTL not
-// enforced, a double trade) a check naming one of the fault's own
-// requirements fails — a failure elsewhere does not count as catching it.
+// enforced, a double trade) a check's assertion (its k6 threshold) fails
+// naming one of the fault's own requirements — a failure elsewhere does not
+// count as catching it, and neither does a crashed k6 run, which fails every
+// requirement of its scenario without asserting any.
 // The target declares its rate windows ×0.1 (timing.rateWindowScale) so the
 // window lengths are measured in seconds. Skipped visibly without k6.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -15,7 +17,10 @@ import { findK6 } from '../src/load/k6.js';
 import { runLoad } from '../src/load/run.js';
 import { ALL_FAULTS } from '../src/reference/faults.js';
 import { CATALOGUE } from '../src/model/catalogue/index.js';
+import { requirementCheckOf } from '../src/load/verdict.js';
+import type { CheckResult } from '../src/report/results.js';
 import { startEmbedded } from './support/embedded.js';
+import { selfTestTable, type FaultRun } from './support/selftest.js';
 
 const k6 = findK6();
 const noK6 = 'missing' in k6 ? k6.missing : undefined;
@@ -86,37 +91,49 @@ describe.skipIf(!!noK6)(`load scenarios against the embedded target${noK6 ? ` (s
     }
   });
 
-  it(`every load fault (${loadFaults.length}) fails a check naming one of its own requirements`, { timeout: 600_000 }, async () => {
-    expect(loadFaults.length).toBeGreaterThanOrEqual(6);
-    const matrix: string[] = [];
-    const missed: string[] = [];
-    const queue = [...loadFaults];
-    await Promise.all(
-      Array.from({ length: 3 }, async () => {
-        for (let f = queue.shift(); f; f = queue.shift()) {
-          const targets = casesFor(f.requirements);
-          if (!targets.length) {
-            missed.push(`${f.name} (no scenario case names ${f.requirements.join(', ')})`);
-            continue;
-          }
-          const ref = await start([f.name]);
-          try {
-            const own: string[] = [];
-            const elsewhere: string[] = [];
-            for (const t of targets) {
-              const out = await runLoad({ profile: ref.profile, scenarios: [t.scenario], depth: 'quick', cases: t.cases, runDir: tmp(), gates });
-              for (const c of out.checks.filter((x) => x.status === 'failed'))
-                (c.requirements.some((id) => f.requirements.includes(id)) ? own : elsewhere).push(c.name);
+  it(
+    `every load fault (${loadFaults.length}) fails an assertion naming one of its own requirements; every quick load check is proven`,
+    { timeout: 600_000 },
+    async () => {
+      expect(loadFaults.length).toBeGreaterThanOrEqual(6);
+      const runs: FaultRun[] = [];
+      const unreachable: string[] = [];
+      const queue = [...loadFaults];
+      await Promise.all(
+        Array.from({ length: 3 }, async () => {
+          for (let f = queue.shift(); f; f = queue.shift()) {
+            const targets = casesFor(f.requirements);
+            if (!targets.length) {
+              unreachable.push(`${f.name} (no scenario case names ${f.requirements.join(', ')})`);
+              continue;
             }
-            if (own.length) matrix.push(`caught ${f.name} ← ${own.join(' | ')}${elsewhere.length ? ` (also failed: ${elsewhere.join(' | ')})` : ''}`);
-            else missed.push(`${f.name} (${elsewhere.length ? `failed only checks of other requirements: ${elsewhere.join(' | ')}` : 'nothing failed'})`);
-          } finally {
-            await ref.close();
+            const ref = await start([f.name]);
+            try {
+              const checks: CheckResult[] = [];
+              for (const t of targets)
+                checks.push(...(await runLoad({ profile: ref.profile, scenarios: [t.scenario], depth: 'quick', cases: t.cases, runDir: tmp(), gates })).checks);
+              runs.push({ fault: f, checks });
+            } finally {
+              await ref.close();
+            }
           }
-        }
-      }),
-    );
-    console.log(`load fault → failing checks\n${matrix.sort().join('\n')}`);
-    expect(missed).toEqual([]);
-  });
+        }),
+      );
+      // Every requirement check of a quick case (the hour case is proven in load-hour.selftest.test.ts).
+      const all = Object.entries(SCENARIOS).flatMap(([name, spec]) =>
+        Object.entries(spec.cases as Record<string, readonly string[]>)
+          .filter(([c]) => !(spec as { fullOnly?: readonly string[] }).fullOnly?.includes(c))
+          .flatMap(([, ids]) => ids)
+          .filter((id, i, ids) => ids.indexOf(id) === i)
+          .map((id) => requirementCheckOf(name as ScenarioName, id)),
+      );
+      const table = selfTestTable(runs, all);
+      console.log(
+        `${table.lines.join('\n')}\nload: ${runs.length - table.missedFaults.length}/${runs.length} faults caught by assertion (${table.caughtByAnyFailure} by any failure naming their requirement); ${all.length - table.unprovenChecks.length}/${all.length} load checks proven`,
+      );
+      expect(unreachable).toEqual([]);
+      expect(table.missedFaults).toEqual([]);
+      expect(table.unprovenChecks).toEqual([]);
+    },
+  );
 });

@@ -402,7 +402,7 @@ export async function runChecks(opts: RunChecksOptions): Promise<ChecksOutcome> 
       else if (e instanceof CheckNotRun || (!expired && stop.signal.aborted))
         result = { ...base, status: 'not_run', reason: String(stop.signal.reason ?? (e as Error).message), durationMs };
       else {
-        const failure = toFailure(e, exchanges, check);
+        const failure = toFailure(e, exchanges, check, !!expired && e instanceof CheckFailed && e.message === expired);
         const failing = (e instanceof CheckFailed ? e.details.exchange : undefined) ?? exchanges.at(-1);
         if (failing && opts.reproduce) {
           try {
@@ -478,7 +478,11 @@ function orderChecks(selected: { suite: LoadedSuite; check: CheckDef }[], kind: 
     .map((x) => x.s);
 }
 
-function toFailure(e: unknown, exchanges: Exchange[], check: CheckDef): NonNullable<CheckResult['failure']> {
+/**
+ * A failed check's failure and its kind: only an assertion (a CheckFailed the check raised) judged the rule; the
+ * budget running out, a request that got no answer, and anything else thrown say the check could not finish.
+ */
+function toFailure(e: unknown, exchanges: Exchange[], check: CheckDef, budgetExpired: boolean): NonNullable<CheckResult['failure']> {
   const last = exchanges.slice(-4).map(toExchangeRecord);
   // A check of one requirement names it on every failure; a check of several must say which broke.
   const sole = check.requirements.length === 1 ? check.requirements[0] : undefined;
@@ -488,6 +492,7 @@ function toFailure(e: unknown, exchanges: Exchange[], check: CheckDef): NonNulla
     const requirement = e.details.requirement ?? sole;
     return {
       message: e.message,
+      kind: budgetExpired ? 'timeout' : 'assertion',
       ...(requirement ? { requirement } : {}),
       expected: e.details.expected,
       actual: e.details.actual,
@@ -495,7 +500,14 @@ function toFailure(e: unknown, exchanges: Exchange[], check: CheckDef): NonNulla
       exchanges: records,
     };
   }
-  if (e instanceof TransportError) return { message: e.message, transport: true, ...(sole ? { requirement: sole } : {}), exchanges: last };
+  if (e instanceof TransportError)
+    return {
+      message: e.message,
+      kind: e.kind === 'timeout' || e.kind === 'body-timeout' ? 'timeout' : 'transport',
+      transport: true,
+      ...(sole ? { requirement: sole } : {}),
+      exchanges: last,
+    };
   const err = e as Error;
-  return { message: `the check threw: ${err?.message ?? String(e)}`, actual: err?.stack?.split('\n').slice(0, 4).join(' | '), exchanges: last };
+  return { message: `the check threw: ${err?.message ?? String(e)}`, kind: 'crash', actual: err?.stack?.split('\n').slice(0, 4).join(' | '), exchanges: last };
 }
