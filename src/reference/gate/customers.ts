@@ -249,7 +249,8 @@ export const area: GateArea = {
       name: 'cust-list-bare-array',
       service: 'gate',
       requirements: ['GATE-CUST-LIST'],
-      description: 'GET /customers answers a bare array of customers instead of the list envelope.',
+      description:
+        'GET /customers answers a bare array of customer stubs (id and email) instead of the list envelope of Customer: no object, data, has_more or url, and no item is a Customer.',
       suite: 'conformance',
     },
     {
@@ -426,7 +427,8 @@ export const area: GateArea = {
       const all = [...store(world).byId.values()].filter((c) => c.scope === scope || (anyPartner && c.mode === caller.mode)).sort((a, b) => b.seq - a.seq);
       const showDeleted = world.faults.has('cust-deleted-listed');
       const page = cursorPage(req, all, (c) => showDeleted || c.deleted_at === null);
-      if (world.faults.has('cust-list-bare-array')) return { status: 200, body: page.data.map((c) => view(c, world.faults)) };
+      // Fault: no list envelope (object, data, has_more, url), and no item is a Customer (a stub of id and email).
+      if (world.faults.has('cust-list-bare-array')) return { status: 200, body: page.data.map((c) => ({ id: c.id, email: c.email })) };
       return { status: 200, body: { object: 'list', data: page.data.map((c) => view(c, world.faults)), has_more: page.has_more, url: '/v1/customers' } };
     });
 

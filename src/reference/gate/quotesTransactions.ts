@@ -203,7 +203,8 @@ export const area: GateArea = {
       name: 'txn-list-bare-array',
       service: 'gate',
       requirements: ['GATE-TXN-LIST'],
-      description: 'GET /transactions answers a bare array of transactions instead of the list envelope.',
+      description:
+        "GET /transactions answers a bare array instead of the list envelope (no object, data, has_more or url) and leaves the partner's completed transactions out of it.",
       suite: 'conformance',
     },
     {
@@ -333,7 +334,8 @@ export const area: GateArea = {
       const caller = world.authSecret(req);
       const all = ownTransactions(caller).map((t) => ({ id: t.refid, t }));
       const page = cursorPage(req, all, () => true);
-      if (world.faults.has('txn-list-bare-array')) return { status: 200, body: page.data.map((x) => txnView(x.t)) };
+      // Fault: no list envelope (object, data, has_more, url), and the caller's completed transactions are not in it.
+      if (world.faults.has('txn-list-bare-array')) return { status: 200, body: page.data.filter((x) => x.t.status !== 'completed').map((x) => txnView(x.t)) };
       return {
         status: 200,
         body: { object: 'list', data: page.data.map((x) => txnView(x.t)), has_more: page.has_more, url: '/v1/transactions' },

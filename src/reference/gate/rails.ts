@@ -79,6 +79,12 @@ function rails(world: GateWorld): Map<string, RailRecord> {
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ALLOWED = new Set(['gate_session_id', 'quote_id', 'reference', 'metadata']);
+/** A currency that is not `c`, in its case (for the fault that pays out in another currency than the quote's). */
+function otherCurrency(c: string): string {
+  const other = c.toUpperCase() === 'EUR' ? 'GBP' : 'EUR';
+  return c === c.toLowerCase() ? other.toLowerCase() : other;
+}
+
 /** Money and method fields: amount, currency and method come from the locked quote only. */
 const MONEY_FIELDS = new Set([
   'amount',
@@ -299,10 +305,11 @@ export const area: GateArea = {
       suite: 'conformance',
     },
     {
-      name: 'rail-payout-method-not-quote',
+      name: 'rail-payout-currency-method-not-quote',
       service: 'gate',
       requirements: ['GATE-RAIL-PAYOUT-CURRENCY-METHOD-FROM-QUOTE'],
-      description: "The pay-out's method is not the locked quote's.",
+      // The rule names both fields: breaking one would prove a check that compares only the other.
+      description: "The pay-out's currency and method are both not the locked quote's.",
       suite: 'conformance',
     },
     {
@@ -397,6 +404,7 @@ export const area: GateArea = {
             allowExpired: world.faults.has('quote-expired-redeemable'),
           });
         const amount = kind === 'pay_out' && world.faults.has('rail-payout-amount-not-quote') ? q.amount : q.fiat_pay_or_receive;
+        const notQuotes = world.faults.has('rail-payout-currency-method-not-quote');
         const total = decAdd(vol.total.get(user) ?? '0', q.fiat_pay_or_receive);
         vol.total.set(user, total);
         const pushedPastCap = capOn && decGreater(total, cap);
@@ -408,9 +416,9 @@ export const area: GateArea = {
           status: 'pending',
           gate_session_id: sessionId,
           quote_id: q.id,
-          method: kind === 'pay_out' && world.faults.has('rail-payout-method-not-quote') ? (q.method === 'card' ? 'bank_transfer' : 'card') : q.method,
+          method: kind === 'pay_out' && notQuotes ? (q.method === 'card' ? 'bank_transfer' : 'card') : q.method,
           amount,
-          currency: q.currency,
+          currency: kind === 'pay_out' && notQuotes ? otherCurrency(q.currency) : q.currency,
           reference: typeof body.reference === 'string' ? body.reference : null,
           metadata: body.metadata ? structuredClone(body.metadata as Record<string, unknown>) : {},
           created_at: world.iso(),

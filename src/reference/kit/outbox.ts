@@ -39,14 +39,26 @@ export interface EnqueueInput {
 }
 
 const WH = GATE_LIMITS.webhook;
+/** The one gap of outbox-retry-schedule-flat. */
+const FLAT_RETRY_MS = 45 * 60_000;
 
 export const OUTBOX_FAULTS: FaultDef[] = [
   {
     name: 'outbox-retry-schedule-flat',
     service: 'gate',
-    // At a time scale of 1 the same fault breaks the real-time rule.
-    requirements: ['GATE-DLV-SCHEDULE', 'GATE-DLV-SCHEDULE-REALTIME'],
-    description: 'Retries every 1 minute instead of 1m, 5m, 30m, 2h.',
+    // 45 min is off every gap by more than any tolerance a profile may declare (ratio ≤ 0.5; the embedded profiles' absolute
+    // tolerance at their scales), so the whole schedule is broken, not three gaps of four.
+    requirements: ['GATE-DLV-SCHEDULE'],
+    description: 'Retries every 45 minutes instead of 1m, 5m, 30m, 2h: every gap is wrong.',
+    suite: 'chaos',
+  },
+  {
+    name: 'outbox-retry-schedule-hurried',
+    service: 'gate',
+    // The fast variant of a real-time fault: on a target declaring real time (retryScale 1) every gap is a thousandth of
+    // the spec's, so the --depth full check fails within seconds instead of after the 2 h 36 min schedule.
+    requirements: ['GATE-DLV-SCHEDULE-REALTIME'],
+    description: 'Retries after a thousandth of each gap (60 ms, 300 ms, 1.8 s, 7.2 s at real time) instead of 1m, 5m, 30m, 2h.',
     suite: 'chaos',
   },
   {
@@ -302,8 +314,9 @@ export class WebhookOutbox {
   /** Delay before attempt n+1 after n failed attempts (n ≥ 1), scaled. */
   private retryDelayMs(failedAttempts: number): number {
     const schedule = WH.retryScheduleMs;
-    const base = this.faults.has('outbox-retry-schedule-flat') ? schedule[0] : schedule[Math.min(failedAttempts - 1, schedule.length - 1)]!;
-    return Math.max(0, Math.round(base * this.timeScale));
+    const base = this.faults.has('outbox-retry-schedule-flat') ? FLAT_RETRY_MS : schedule[Math.min(failedAttempts - 1, schedule.length - 1)]!;
+    const hurry = this.faults.has('outbox-retry-schedule-hurried') ? 0.001 : 1;
+    return Math.max(0, Math.round(base * this.timeScale * hurry));
   }
 
   private rewriteEventId(d: Delivery): void {
