@@ -4,7 +4,9 @@
 // certified; one flipped byte of report.html, or of certificate.json, fails it
 // with a one-line reason (exit 1). One whole certify run (conformance, chaos
 // and load), against a target whose rate windows are declared ×0.1 so the run
-// stays short; the certificate records that scale.
+// stays short; the certificate records that scale. Its smoke gate is breached
+// on purpose (a --gates file with p95 1 ms): a performance gate is a check like
+// any other, so the whole run ends NOT CERTIFIED, exit 1, in every output.
 import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -71,7 +73,13 @@ beforeAll(async () => {
   ref = await startEmbedded({ tweak: (p) => ({ ...p, timing: { ...p.timing, rateWindowScale: RATE_WINDOW_SCALE } }) });
   const profileFile = join(tmp, 'profile.json');
   writeFileSync(profileFile, JSON.stringify(ref.profile), { mode: 0o600 });
-  certify = await run(['certify', '--profile', profileFile, '--sign-key', join(keys, 'certify.key'), '--reports-dir', reports], 540_000);
+  const defaults = JSON.parse(readFileSync(join(root, 'fixtures/gates.json'), 'utf8')) as { p95Ms: Record<string, number> };
+  const gatesFile = join(tmp, 'gates-p95-1ms.json');
+  writeFileSync(
+    gatesFile,
+    JSON.stringify({ ...defaults, p95Ms: Object.fromEntries(Object.keys(defaults.p95Ms).map((k) => [k, 1])), smokeDurationSeconds: 10 }),
+  );
+  certify = await run(['certify', '--profile', profileFile, '--gates', gatesFile, '--sign-key', join(keys, 'certify.key'), '--reports-dir', reports], 540_000);
   runDir = realpathSync(join(reports, 'latest'));
   results = JSON.parse(readFileSync(join(runDir, 'results.json'), 'utf8')) as RunResults;
 }, 600_000);
@@ -82,10 +90,26 @@ afterAll(async () => {
 });
 
 describe('keys generate → certify --sign-key → verify', () => {
+  it('a breached smoke gate: NOT CERTIFIED, exit 1, in the terminal, results.json, junit.xml, report.html and the certificate', () => {
+    expect(results.scope).toMatchObject({ kinds: ['conformance', 'chaos', 'load'], whole: true });
+    const gates = results.checks.filter((c) => c.status === 'failed' && c.requirements.length === 0);
+    expect(gates.length, JSON.stringify(results.checks.filter((c) => c.file === 'scenarios/smoke.ts'))).toBeGreaterThan(0);
+    expect(gates.every((c) => c.name.startsWith('smoke: gate http_req_duration') && c.failure?.kind === 'assertion')).toBe(true);
+    expect(results.summary.verdict).toBe('NOT CERTIFIED');
+    expect(results.summary.failedWithoutRequirement).toEqual(expect.arrayContaining(gates.map((c) => c.name)));
+    expect(certify.code).toBe(1);
+    expect(certify.stdout).toMatch(/^NOT CERTIFIED\b.* — (\d+ requirements? failed; )?\d+ performance gate checks? failed \(smoke: gate /m);
+    expect(readFileSync(join(runDir, 'junit.xml'), 'utf8')).toContain('<property name="verdict" value="NOT CERTIFIED"/>');
+    expect(readFileSync(join(runDir, 'report.html'), 'utf8')).toContain('<div class="big">NOT CERTIFIED</div>');
+    const cert = JSON.parse(readFileSync(join(runDir, 'certificate.json'), 'utf8')) as Certificate;
+    expect(cert.verdict).toMatchObject({ label: 'NOT CERTIFIED', certified: false });
+  });
+
   it("certify writes a signed certificate.json for the run, with the run's verdict and exit code", () => {
     console.log(`certify: exit ${certify.code}; ${certify.stdout.split('\n').find((l) => /^(CERTIFIED|NOT CERTIFIED|INCOMPLETE|INTERRUPTED)/.test(l))}`);
     expect(certify.stdout).toContain(`certificate: ${runDir}/certificate.json (signed)`);
-    expect(certify.code).toBe({ CERTIFIED: 0, PASSED: 0, INCOMPLETE: 0, 'NOT CERTIFIED': 1, INTERRUPTED: 130 }[results.summary.verdict]);
+    // A whole run: never the partial run's PASSED.
+    expect(certify.code).toBe({ CERTIFIED: 0, PASSED: -1, INCOMPLETE: 0, 'NOT CERTIFIED': 1, INTERRUPTED: 130 }[results.summary.verdict]);
     const cert = JSON.parse(readFileSync(join(runDir, 'certificate.json'), 'utf8')) as Certificate;
     expect(cert.signature).toMatchObject({ alg: 'Ed25519' });
     expect(cert.verdict.label).toBe(results.summary.verdict);

@@ -40,6 +40,8 @@ export interface SelfTestTable {
   notCounted: Record<Exclude<FailureKind, 'assertion'>, number>;
   /** Faults a failure of any kind naming their requirement would have "caught" (the judge before kinds were told apart). */
   caughtByAnyFailure: number;
+  /** Checks that judge would have counted proven. */
+  provenByAnyFailure: number;
 }
 
 const key = (c: { file?: string; name: string }) => `${c.file}::${c.name}`;
@@ -55,6 +57,7 @@ export function selfTestTable(runs: FaultRun[], allChecks: { file: string; name:
   const lines: string[] = [];
   const missed: string[] = [];
   const proven = new Map<string, string[]>();
+  const laxProven = new Set<string>();
   const seen = new Map<string, string[]>();
   const notCounted = { timeout: 0, transport: 0, crash: 0 };
   let caughtByAnyFailure = 0;
@@ -65,6 +68,7 @@ export function selfTestTable(runs: FaultRun[], allChecks: { file: string; name:
     if (!caught.length) missed.push(run.fault.name);
     if (caught.length || unasserted.length) caughtByAnyFailure++;
     for (const c of unasserted) notCounted[(c.failure?.kind ?? 'crash') as keyof typeof notCounted]++;
+    for (const c of [...caught, ...unasserted]) laxProven.add(key(c));
     for (const c of caught) proven.set(key(c), [...(proven.get(key(c)) ?? []), run.fault.name]);
     for (const c of run.checks) if (!caught.includes(c)) seen.set(key(c), [...(seen.get(key(c)) ?? []), outcome(run, c)]);
     lines.push(
@@ -92,7 +96,11 @@ export function selfTestTable(runs: FaultRun[], allChecks: { file: string; name:
     `${runs.length - missed.length}/${runs.length} faults caught by assertion; ${allChecks.length - unproven.length}/${allChecks.length} checks proven; ` +
       `failures on a fault's own requirement not counted: ${notCounted.timeout} timeout, ${notCounted.transport} transport, ${notCounted.crash} crash (0 counted by timeout)`,
   );
-  return { lines, missedFaults: missed, unprovenChecks: unproven, notCounted, caughtByAnyFailure };
+  const provenByAnyFailure = allChecks.filter((c) => laxProven.has(key(c))).length;
+  lines.push(
+    `a judge counting any failure on a fault's requirement would say: ${caughtByAnyFailure}/${runs.length} faults caught, ${provenByAnyFailure}/${allChecks.length} checks proven`,
+  );
+  return { lines, missedFaults: missed, unprovenChecks: unproven, notCounted, caughtByAnyFailure, provenByAnyFailure };
 }
 
 /**
