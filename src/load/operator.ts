@@ -16,7 +16,8 @@ import { keyShare, segmentsOf } from '../../scenarios/lib/keyShare.js';
 import type { ScenarioName } from '../../scenarios/lib/requirements.js';
 import { configFor, loadKeys, segmentProblem } from './config.js';
 import type { Gates } from './gates.js';
-import { pinnedK6Version, ROOT } from './k6.js';
+import { PACKAGE_ROOT } from '../packageRoot.js';
+import { pinnedK6Version } from './k6.js';
 import { scriptOf } from './scenarioRun.js';
 
 /** A key the bundle refers to: the environment variable that carries it, and the partner it belongs to. */
@@ -159,7 +160,7 @@ export function emitK6Operator(opts: {
       opts.k6,
       ['archive', '--quiet', '--no-color', '-e', `RAMPART_CONFIG=${join(dir, 'config.json')}`, '-O', join(dir, 'archive.tar'), scriptOf(name)],
       {
-        cwd: ROOT,
+        cwd: PACKAGE_ROOT,
         encoding: 'utf8',
         env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', K6_NO_USAGE_REPORT: 'true' },
         timeout: 120_000,
