@@ -33,7 +33,7 @@ describe('choosing the Toxiproxy source', () => {
   it('auto without the binary takes a container where Docker answers, and skips with both reasons where it does not', async () => {
     expect(await chooseToxiproxy({ mode: 'auto', local: notBuilt, docker: probe(true).docker })).toEqual({ kind: 'testcontainers' });
     const none = await chooseToxiproxy({ mode: 'auto', local: notBuilt, docker: probe('no Docker engine for testcontainers (x)').docker });
-    expect(none).toEqual({ missing: expect.stringContaining('npm run setup') });
+    expect(none).toEqual({ missing: expect.stringContaining('npx rampart setup') });
     expect(none).toEqual({ missing: expect.stringContaining('no Docker engine for testcontainers (x)') });
   });
 
