@@ -61,8 +61,17 @@ commonRunOptions(
     .option('--segments <n>', 'run each scenario as n k6 processes (execution segments, as k6-operator splits a TestRun), each with its own keys')
     .option('--k6-out <spec...>', 'k6 outputs to pass through (--out), e.g. json=FILE, csv=FILE, experimental-prometheus-rw, opentelemetry')
     .option('--seed <n>', 'seed of the smoke/soak traffic mix (recorded in the report)')
-    .option('--emit <format-and-dir...>', 'k6-operator DIR: write the k6 archive, ConfigMap, Secret template and TestRun for this run instead of running it'),
-).action(async (opts: RunOptions) => {
+    .option('--emit <format-and-dir...>', 'k6-operator DIR: write the k6 archive, ConfigMap, Secret template and TestRun for this run instead of running it')
+    .option(
+      '--merge <logs...>',
+      "files of the runner pods' kubectl logs of a k6-operator run: merge their summaries into one verdict and report, as --segments N does locally (--segments N: the TestRun's parallelism)",
+    ),
+).action(async (opts: RunOptions & { merge?: string[] }) => {
+  if (opts.merge) {
+    const { mergeCommand } = await import('./commands/merge.js');
+    process.exitCode = await mergeCommand({ ...opts, merge: opts.merge });
+    return;
+  }
   if (opts.emit) {
     const { emitCommand } = await import('./commands/emit.js');
     process.exitCode = emitCommand({ ...opts, emit: opts.emit });

@@ -33,12 +33,15 @@ export interface ScenarioRun {
 
 /** Records the scenarios print (scenarios/lib/emit.ts): one JSON object per console line. */
 export function readRecords(file: string): Record<string, unknown>[] {
-  let text = '';
   try {
-    text = readFileSync(file, 'utf8');
+    return recordsOf(readFileSync(file, 'utf8'));
   } catch {
     return [];
   }
+}
+
+/** The records in k6 console output (logfmt: `… msg="RAMPART {…}" …`), from a file or a pod's log. */
+export function recordsOf(text: string): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = [];
   for (const line of text.split('\n')) {
     const m = /msg="RAMPART (.*)"(?: |$)/.exec(line);
