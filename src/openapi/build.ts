@@ -135,7 +135,8 @@ function operation(e: Endpoint): Json {
       in: 'header',
       required: e.idempotencyKey.use === 'required',
       description: `Idempotency key, ${use}. A repeat with the same key and body returns the original response; the same key with a different body is a conflict.`,
-      schema: e.idempotencyKey.uuid ? { type: 'string', format: 'uuid' } : { type: 'string' },
+      // A key identifies a request: a header sent without a value is no key.
+      schema: e.idempotencyKey.uuid ? { type: 'string', format: 'uuid' } : { type: 'string', minLength: 1 },
     });
   }
 

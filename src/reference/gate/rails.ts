@@ -356,7 +356,8 @@ export const area: GateArea = {
     const create = (kind: RailRecord['kind']) => async (req: Req) => {
       const skipEntitlement = kind === 'pay_out' && world.faults.has('rail-entitlement-ignored');
       const caller = world.authSecret(req, { rail: !skipEntitlement });
-      const keyOptional = kind === 'pay_out' && world.faults.has('rail-payout-idempotency-optional');
+      // Pay-outs require a UUID key (the spec says so); a pay-in names the key without saying it is required.
+      const keyOptional = kind === 'pay_in' || world.faults.has('rail-payout-idempotency-optional');
       if (!(keyOptional && req.headers['idempotency-key'] === undefined)) idempotencyKey(req, kind === 'pay_out');
       const scope = kind === 'pay_out' ? 'rails.pay_outs' : 'rails.pay_ins';
       const handle = (fn: () => Reply | Promise<Reply>) => {
