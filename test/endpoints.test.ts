@@ -1,15 +1,10 @@
 // The endpoint table is the specs' Endpoints sections as data: every row once,
 // nothing invented, route groups agreeing with src/model/limits.ts.
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { ENDPOINTS, GATE_ENDPOINTS, POOLS_ENDPOINTS, endpointsOf, findEndpoint, type Endpoint } from '../src/model/endpoints/index.js';
 import { gateRouteGroup } from '../src/model/limits.js';
-
-// The specs live outside the repository on this machine; RAMPART_SPECS_DIR points elsewhere.
-const SPECS_DIR = process.env.RAMPART_SPECS_DIR ?? '/work/shared/specs';
-const haveSpecs = existsSync(join(SPECS_DIR, 'gate-api.md')) && existsSync(join(SPECS_DIR, 'pools-api.md'));
+import { specText } from '../src/model/specText.js';
 
 type Op = `${string} ${string}`;
 const key = (method: string, path: string): Op => `${method.toUpperCase()} ${path}`;
@@ -45,9 +40,10 @@ function mentionedOperations(md: string): Op[] {
 
 const tableOps = (eps: readonly Endpoint[]) => eps.map((e) => key(e.method, e.path));
 
-describe.skipIf(!haveSpecs)(`endpoint table against the spec text${haveSpecs ? '' : ` (skipped: no specs at ${SPECS_DIR}; set RAMPART_SPECS_DIR)`}`, () => {
-  const gateMd = haveSpecs ? readFileSync(join(SPECS_DIR, 'gate-api.md'), 'utf8') : '';
-  const poolsMd = haveSpecs ? readFileSync(join(SPECS_DIR, 'pools-api.md'), 'utf8') : '';
+// The spec texts bundled with the model (src/model/text/): the ones the table was built from.
+describe('endpoint table against the spec text', () => {
+  const gateMd = specText('gate');
+  const poolsMd = specText('pools');
 
   it.each([
     ['gate', () => gateMd, 38],

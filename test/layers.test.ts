@@ -2,7 +2,9 @@
 // the spec model imports nothing above it; client/ never imports report/ (and
 // so no cycle); the harness reaches the embedded target only through the CLI's
 // launcher; the embedded target never imports suites or the harness; no suite
-// imports another suite's file (shared helpers live in support/).
+// imports another suite's file (shared helpers live in support/); load and
+// chaos never import each other (the pinned tools live in src/tools, the
+// package's own files are found through src/packageRoot.ts).
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -79,6 +81,30 @@ describe('import walls', () => {
       violations(
         (f) => under(f, 'src/reference'),
         (i) => harness.some((h) => under(i, h)),
+      ),
+    ).toEqual([]);
+  });
+
+  it('load and chaos are siblings: neither imports the other (where the pinned tools live is src/tools)', () => {
+    expect(
+      violations(
+        (f) => under(f, 'src/chaos'),
+        (i) => under(i, 'src/load'),
+      ),
+    ).toEqual([]);
+    expect(
+      violations(
+        (f) => under(f, 'src/load'),
+        (i) => under(i, 'src/chaos'),
+      ),
+    ).toEqual([]);
+  });
+
+  it('the tools module and the package root are ground floor: they import nothing of rampart but the package root', () => {
+    expect(
+      violations(
+        (f) => under(f, 'src/tools') || f === 'src/packageRoot.ts',
+        (i) => i !== 'src/packageRoot.ts' && !under(i, 'src/tools'),
       ),
     ).toEqual([]);
   });

@@ -212,6 +212,43 @@ describe('OpenAPI content', () => {
     expect(quote({ ...body, side: 'off_ramp' })).toBe(true);
   });
 
+  it('every documented constraint is in the export: codes, URIs, dates, prefixes, required bodies, refused fields', () => {
+    const g = docs.gate.components.schemas as Json;
+    const p = docs.pools.components.schemas as Json;
+    const param = (doc: OpenApiDocument, path: string, method: string, name: string) =>
+      ((doc.paths[path]![method] as Json).parameters as Json[]).find((x) => x.name === name)!;
+    // "currency (ISO 4217)", held "uppercased": an alphabetic code of three letters, either case on the way in.
+    expect(g.CreateGateSessionBody.properties.currency.pattern).toBe('^[A-Za-z]{3}$');
+    expect(g.CreateGateSessionBody.required).toEqual(['amount', 'currency', 'return_url']);
+    expect(g.CreateGateSessionBody.properties.return_url).toMatchObject({ type: 'string', format: 'uri' });
+    expect(g.CreateGateSessionBody.properties.cancel_url).toMatchObject({ type: 'string', format: 'uri' });
+    expect(g.CreateGateSessionBody.properties.amount.pattern).toBe(p.QuoteBody.oneOf[0].properties.amount.pattern);
+    expect(g.BrandingUpdate.properties.logo_url).toMatchObject({ format: 'uri', pattern: '^https:\\/\\/', maxLength: 2048 });
+    expect(g.EmbedBootstrapBody.properties.clientSecret.pattern).toBe('^gsec_');
+    expect(param(docs.gate, '/capabilities/payment-methods', 'get', 'currency').schema.pattern).toBe('^[A-Z]{3}$');
+    expect(param(docs.gate, '/capabilities/eligibility', 'get', 'country_code').schema.pattern).toBe('^[A-Za-z]{2}$');
+    // POST /customers: a required object; the fields every Customer holds from its creation; server-managed ones refused.
+    expect((docs.gate.paths['/customers']!.post as Json).requestBody).toMatchObject({ required: true });
+    expect(g.CreateCustomerBody).toMatchObject({ type: 'object', required: ['external_id', 'email', 'phone'] });
+    expect(g.CreateCustomerBody.properties.kyc_status).toMatchObject({ not: {} });
+    expect(g.CreateCustomerBody.properties.first_name.anyOf[0].maxLength).toBe(128);
+    for (const k of ['amount', 'currency', 'method']) expect(g.PayOutBody.properties[k], k).toMatchObject({ not: {} });
+    expect(param(docs.pools, '/pools/trades', 'get', 'created_after').schema).toMatchObject({ type: 'string', format: 'date-time' });
+    expect(param(docs.pools, '/pools/trades', 'get', 'created_before').schema).toMatchObject({ type: 'string', format: 'date-time' });
+    expect(p.QuoteBody.oneOf[0].properties.fiatCurrency.pattern).toBe('^[A-Z]{3}$');
+    expect(p.QuoteBody.oneOf[0].properties.destAddress).toMatchObject({ pattern: '^0x[0-9a-fA-F]{40}$', format: 'evm-address' });
+    // Bodies the spec does not show stay open, and say so.
+    expect((docs.gate.paths['/quotes/preview']!.post as Json).requestBody).toMatchObject({ required: false, 'x-rampart-not-shown': true });
+    expect((docs.gate.paths['/quotes/preview']!.post as Json).responses['400']).toBeDefined();
+  });
+
+  it('nothing the spec leaves open is pinned: transact answers the trade in any state (a safe retry returns the existing one)', () => {
+    const answer = (docs.pools.paths['/pools/{id}/transact']!.post as Json).responses['2XX'].content['application/json'].schema;
+    const schema = deref(docs.pools, answer);
+    expect(schema.properties.status.enum).toEqual(['quoted', 'reserved', 'settled', 'released', 'failed', 'returned']);
+    expect(schema.required).toEqual(['transactId', 'quoteId', 'status']);
+  });
+
   it('a documented response with an unknown extra field still validates (additive changes are allowed)', () => {
     const ajv = new Ajv2020({ strict: false });
     const check = ajv.compile({ $id: 'g', components: docs.gate.components, $ref: '#/components/schemas/GateSession' });

@@ -5,13 +5,20 @@
 import { withSummary } from './support/results.js';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { delimiter, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RunResults } from '../src/report/results.js';
 import { newRunId, writeRun } from '../src/report/writeRun.js';
 
-const chromium = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p): p is string => !!p && existsSync(p));
+// Debian's chromium package, wherever PATH finds it (CHROMIUM_PATH names another).
+const onPath = (name: string) =>
+  (process.env.PATH ?? '')
+    .split(delimiter)
+    .filter(Boolean)
+    .map((d) => join(d, name))
+    .find((p) => existsSync(p));
+const chromium = [process.env.CHROMIUM_PATH, onPath('chromium'), onPath('chromium-browser')].find((p): p is string => !!p && existsSync(p));
 const tmp = mkdtempSync(join(tmpdir(), 'rampart-html-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 

@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chooseToxiproxy, dockerEngine, findToxiproxyServer, startToxiproxy, toxiproxyMode, type ToxiproxyMode } from '../src/chaos/toxiproxy.js';
 
 describe('choosing the Toxiproxy source', () => {
-  const built = { path: '/opt/toxiproxy-server' };
-  const notBuilt = { missing: 'toxiproxy-server v2.12.0 not found — run `npm run setup`' };
+  const built = { path: 'cache/toxiproxy-v2.12.0/toxiproxy-server' };
+  const notBuilt = { missing: 'toxiproxy-server v2.12.0 not found — run `npx rampart setup`' };
   const probe = (answer: true | string) => {
     const calls = { n: 0 };
     return { calls, docker: async () => (calls.n++, answer) };
@@ -33,7 +33,7 @@ describe('choosing the Toxiproxy source', () => {
   it('auto without the binary takes a container where Docker answers, and skips with both reasons where it does not', async () => {
     expect(await chooseToxiproxy({ mode: 'auto', local: notBuilt, docker: probe(true).docker })).toEqual({ kind: 'testcontainers' });
     const none = await chooseToxiproxy({ mode: 'auto', local: notBuilt, docker: probe('no Docker engine for testcontainers (x)').docker });
-    expect(none).toEqual({ missing: expect.stringContaining('npm run setup') });
+    expect(none).toEqual({ missing: expect.stringContaining('npx rampart setup') });
     expect(none).toEqual({ missing: expect.stringContaining('no Docker engine for testcontainers (x)') });
   });
 

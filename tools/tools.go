@@ -1,7 +1,8 @@
 //go:build tools
 
 // Package tools pins the Go programs rampart builds from source: k6 (load)
-// and Toxiproxy (chaos). scripts/setup.sh builds them into tools/bin.
+// and Toxiproxy (chaos). `rampart setup` (src/tools/setup.ts) builds them into
+// the per-user tools cache.
 package tools
 
 import (

@@ -1,15 +1,15 @@
-// The Toxiproxy server chaos runs stand on: the pinned binary built by
-// scripts/setup.sh (tools/bin/toxiproxy-server), started on a free loopback
+// The Toxiproxy server chaos runs stand on: the pinned binary `rampart setup`
+// puts in the per-user tools cache (src/tools/pinned.ts), started on a free loopback
 // port for the run and stopped after it. Without that binary, where a Docker
 // engine answers, the same pinned version comes as a container through
 // testcontainers (an optional dependency; never required). RAMPART_TOXIPROXY
 // forces one source: local or testcontainers.
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
 import { Toxiproxy } from 'toxiproxy-node-client';
-import { ROOT } from '../load/k6.js';
+import { findToxiproxyServer, pinnedVersion } from '../tools/pinned.js';
+
+export { findToxiproxyServer };
 
 export interface ToxiproxyHandle {
   api: Toxiproxy;
@@ -19,22 +19,7 @@ export interface ToxiproxyHandle {
   close(): Promise<void>;
 }
 
-export function pinnedToxiproxyVersion(): string {
-  const mod = readFileSync(join(ROOT, 'tools', 'go.mod'), 'utf8');
-  const m = /github\.com\/Shopify\/toxiproxy\/v2\s+(v[\d.]+)/.exec(mod);
-  if (!m) throw new Error('tools/go.mod does not pin github.com/Shopify/toxiproxy/v2');
-  return m[1]!;
-}
-
-/** The toxiproxy-server binary of the pinned version, or why there is none. */
-export function findToxiproxyServer(): { path: string } | { missing: string } {
-  const version = pinnedToxiproxyVersion();
-  const local = join(ROOT, 'tools', 'bin', 'toxiproxy-server');
-  const stamp = join(ROOT, 'tools', 'bin', '.toxiproxy-server.version');
-  if (existsSync(local) && existsSync(stamp) && readFileSync(stamp, 'utf8').trim() === version) return { path: local };
-  if (process.env.RAMPART_TOXIPROXY_SERVER && existsSync(process.env.RAMPART_TOXIPROXY_SERVER)) return { path: process.env.RAMPART_TOXIPROXY_SERVER };
-  return { missing: `toxiproxy-server ${version} not found — run \`npm run setup\` (builds it into tools/bin)` };
-}
+export const pinnedToxiproxyVersion = (): string => pinnedVersion('toxiproxy');
 
 export function freePort(host = '127.0.0.1'): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -169,7 +154,7 @@ async function startContainer(): Promise<ToxiproxyHandle | { missing: string }> 
     await waitReady(url, 30_000);
   } catch (e) {
     await container.stop().catch(() => undefined);
-    return { missing: `${(e as Error).message} — host networking needs a Linux Docker engine; use the local binary instead: npm run setup` };
+    return { missing: `${(e as Error).message} — host networking needs a Linux Docker engine; use the local binary instead: npx rampart setup` };
   }
   return { api: new Toxiproxy(url), url, source: `testcontainers ghcr.io/shopify/toxiproxy:${version}`, close: async () => void (await container.stop()) };
 }

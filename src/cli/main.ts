@@ -7,11 +7,17 @@ import { ProfileError } from '../profile/load.js';
 import type { RunResults } from '../report/results.js';
 import { EXIT, RunError } from '../exitCodes.js';
 import { runKinds, type RunOptions } from './run.js';
-
-const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+import { registerSetup, versionLines } from './commands/setup.js';
 
 const program = new Command();
-program.name('rampart').description('Conformance, load and chaos certification for the Gate and pools partner APIs').version(pkg.version);
+program
+  .name('rampart')
+  .description('Conformance, load and chaos certification for the Gate and pools partner APIs')
+  .option('-V, --version', "print rampart's version and the pinned tools' (k6, Toxiproxy): found or not, and where")
+  .on('option:version', () => {
+    process.stdout.write(versionLines().join('\n') + '\n');
+    process.exit(EXIT.ok);
+  });
 // Before any command is defined: subcommands inherit it, so a bad option exits 2 (usage), never 1.
 program.exitOverride();
 
@@ -54,13 +60,22 @@ commonRunOptions(
     .addOption(signKeyRefused())
     .option('--scenario <name...>', 'scenarios to run (default: all but soak)')
     .option('--case <name...>', 'only these cases of the scenarios (e.g. burst)')
-    .option('--gates <file>', 'performance gates (thresholds) file', 'fixtures/gates.json')
+    .option('--gates <file>', "performance gates (thresholds) file (default: rampart's own fixtures/gates.json)")
     .option('--allow-live', 'allow live keys and production base URLs')
     .option('--segments <n>', 'run each scenario as n k6 processes (execution segments, as k6-operator splits a TestRun), each with its own keys')
     .option('--k6-out <spec...>', 'k6 outputs to pass through (--out), e.g. json=FILE, csv=FILE, experimental-prometheus-rw, opentelemetry')
     .option('--seed <n>', 'seed of the smoke/soak traffic mix (recorded in the report)')
-    .option('--emit <format-and-dir...>', 'k6-operator DIR: write the k6 archive, ConfigMap, Secret template and TestRun for this run instead of running it'),
-).action(async (opts: RunOptions) => {
+    .option('--emit <format-and-dir...>', 'k6-operator DIR: write the k6 archive, ConfigMap, Secret template and TestRun for this run instead of running it')
+    .option(
+      '--merge <logs...>',
+      "files of the runner pods' kubectl logs of a k6-operator run: merge their summaries into one verdict and report, as --segments N does locally (--segments N: the TestRun's parallelism)",
+    ),
+).action(async (opts: RunOptions & { merge?: string[] }) => {
+  if (opts.merge) {
+    const { mergeCommand } = await import('./commands/merge.js');
+    process.exitCode = await mergeCommand({ ...opts, merge: opts.merge });
+    return;
+  }
   if (opts.emit) {
     const { emitCommand } = await import('./commands/emit.js');
     process.exitCode = emitCommand({ ...opts, emit: opts.emit });
@@ -89,7 +104,7 @@ commonRunOptions(
   program
     .command('certify')
     .description('conformance, load and chaos against one target, one report')
-    .option('--gates <file>', 'performance gates (thresholds) file', 'fixtures/gates.json')
+    .option('--gates <file>', "performance gates (thresholds) file (default: rampart's own fixtures/gates.json)")
     .option('--sign-key <file>', 'sign certificate.json with this Ed25519 key (rampart keys generate)')
     .option('--allow-live', 'allow live keys and production base URLs'),
 ).action(async (opts: RunOptions) => {
@@ -158,11 +173,11 @@ program
 program
   .command('serve')
   .description('run the embedded reference target (both services)')
-  .option('--profile <file>', 'profile to build the world from', 'fixtures/profiles/embedded.json')
+  .option('--profile <file>', "profile to build the world from (default: rampart's own fixtures/profiles/embedded.json)")
   .option('--fault <name...>', 'seeded faults to switch on')
   .option('--list-faults', 'list the seeded faults and exit')
   .option('--write-profile <file>', 'write the running profile (its URLs and the live keys the target issued) for a harness in another process')
-  .action(async (opts: { profile: string; fault?: string[]; listFaults?: boolean; writeProfile?: string }) => {
+  .action(async (opts: { profile?: string; fault?: string[]; listFaults?: boolean; writeProfile?: string }) => {
     const { ALL_FAULTS } = await import('../reference/faults.js');
     if (opts.listFaults) {
       for (const f of ALL_FAULTS) process.stdout.write(`${f.name}\t${f.service}\t${f.requirements.join(',')}\t${f.description}\n`);
@@ -170,8 +185,9 @@ program
       return;
     }
     const { loadProfile } = await import('../profile/load.js');
+    const { EMBEDDED_PROFILE } = await import('./target.js');
     const { startReference } = await import('../reference/server.js');
-    const profile = loadProfile(opts.profile);
+    const profile = loadProfile(opts.profile ?? EMBEDDED_PROFILE);
     let running;
     try {
       running = await startReference({ profile, faults: opts.fault ?? [], log: (l) => process.stderr.write(redact(l) + '\n') });
@@ -233,6 +249,7 @@ program
 (await import('./commands/openapi.js')).registerOpenApi(program);
 (await import('./commands/keys.js')).registerKeys(program);
 (await import('./commands/verify.js')).registerVerify(program);
+registerSetup(program);
 
 try {
   await program.parseAsync(process.argv);

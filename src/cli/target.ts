@@ -4,10 +4,12 @@
 import { loadProfile } from '../profile/load.js';
 import type { Profile } from '../profile/schema.js';
 import { EXIT, RunError } from '../exitCodes.js';
+import { packagePath } from '../packageRoot.js';
 
 export { preflight } from './preflight.js';
 
-export const EMBEDDED_PROFILE = 'fixtures/profiles/embedded.json';
+/** The embedded target's profile: in the package, whatever folder rampart runs in. */
+export const EMBEDDED_PROFILE = packagePath('fixtures', 'profiles', 'embedded.json');
 
 export interface ResolvedTarget {
   profile: Profile;

@@ -1,8 +1,9 @@
 // The gates file: performance thresholds for `rampart load` that CI can
-// tighten (fixtures/gates.json is the default).
+// tighten (the package's fixtures/gates.json is the default).
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { EXIT, RunError } from '../exitCodes.js';
+import { packagePath } from '../packageRoot.js';
 
 const ms = z.record(z.string(), z.number().positive());
 
@@ -22,15 +23,16 @@ export const Gates = z
   .strict();
 export type Gates = z.infer<typeof Gates>;
 
-export const DEFAULT_GATES_FILE = 'fixtures/gates.json';
+/** rampart's own gates file: found in the package, whatever folder rampart runs in. */
+export const DEFAULT_GATES_FILE = packagePath('fixtures', 'gates.json');
 
-export function loadGates(file = DEFAULT_GATES_FILE): Gates {
+export function loadGates(file: string = DEFAULT_GATES_FILE): Gates {
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(file, 'utf8'));
   } catch (e) {
     throw new RunError(
-      `cannot read the gates file ${file}: ${(e as Error).message} — pass --gates with a JSON file shaped like ${DEFAULT_GATES_FILE}`,
+      `cannot read the gates file ${file}: ${(e as Error).message} — pass --gates with a JSON file shaped like rampart's fixtures/gates.json`,
       EXIT.usage,
     );
   }

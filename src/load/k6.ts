@@ -1,31 +1,11 @@
-// Locating and running the pinned k6 (built by scripts/setup.sh into
-// tools/bin, or a matching k6 on PATH).
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+// Running the pinned k6 (where it lives and which version: src/tools/pinned.ts).
+import { spawn } from 'node:child_process';
+import { pinnedVersion } from '../tools/pinned.js';
 
-export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export { findK6 } from '../tools/pinned.js';
 
 /** The k6 version pinned in tools/go.mod. */
-export function pinnedK6Version(): string {
-  const mod = readFileSync(join(ROOT, 'tools', 'go.mod'), 'utf8');
-  const m = /go\.k6\.io\/k6\/v2\s+(v[\d.]+)/.exec(mod);
-  if (!m) throw new Error('tools/go.mod does not pin go.k6.io/k6/v2');
-  return m[1]!;
-}
-
-/** Path of a k6 binary of the pinned version, or a reason why there is none. */
-export function findK6(): { path: string } | { missing: string } {
-  const version = pinnedK6Version();
-  const candidates = [process.env.RAMPART_K6, join(ROOT, 'tools', 'bin', 'k6'), 'k6'].filter((c): c is string => !!c);
-  for (const c of candidates) {
-    if (c !== 'k6' && !existsSync(c)) continue;
-    const out = spawnSync(c, ['version'], { encoding: 'utf8', timeout: 10_000 });
-    if (out.status === 0 && out.stdout.includes(`k6 ${version}`)) return { path: c };
-  }
-  return { missing: `k6 ${version} not found — run \`npm run setup\` (builds it into tools/bin) or put k6 ${version} on PATH` };
-}
+export const pinnedK6Version = (): string => pinnedVersion('k6');
 
 export interface K6Run {
   exitCode: number;
@@ -77,7 +57,7 @@ export function runK6(opts: {
     env.K6_WEB_DASHBOARD_PERIOD = `${opts.dashboardPeriodSeconds ?? 10}s`;
   }
   return new Promise((resolve) => {
-    const child = spawn(opts.k6, args, { env, cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(opts.k6, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let tail = '';
     const keep = (chunk: Buffer) => {
       const text = chunk.toString('utf8');

@@ -16,7 +16,8 @@ import { keyShare, segmentsOf } from '../../scenarios/lib/keyShare.js';
 import type { ScenarioName } from '../../scenarios/lib/requirements.js';
 import { configFor, loadKeys, segmentProblem } from './config.js';
 import type { Gates } from './gates.js';
-import { pinnedK6Version, ROOT } from './k6.js';
+import { PACKAGE_ROOT } from '../packageRoot.js';
+import { pinnedK6Version } from './k6.js';
 import { scriptOf } from './scenarioRun.js';
 
 /** A key the bundle refers to: the environment variable that carries it, and the partner it belongs to. */
@@ -112,12 +113,16 @@ ${keys.map((k) => `   - \`${k.env}\`: the secret key of partner \`${k.partner}\`
 
 ${big ? `       kubectl create configmap rampart-${name} --from-file=archive.tar   # the bundle is over 1 MiB: too big for configmap.json\n` : '       kubectl apply -f configmap.json\n'}       kubectl apply -f testrun.json
 
-3. Each runner pod prints its summary as one line \`RAMPART_SUMMARY {…}\`:
+3. Each runner pod prints its summary as one line \`RAMPART_SUMMARY {…}\` and its records as k6
+   console lines. When the TestRun has finished, save the pods' logs and merge them into one rampart
+   verdict and report (\`reports/latest/\`): the same merge \`rampart load --segments ${n}\` makes of the
+   same split on one machine.
 
-       kubectl logs -l k6_cr=rampart-${name},runner=true | grep '^RAMPART_SUMMARY'
+       kubectl logs -l k6_cr=rampart-${name},runner=true --tail=-1${n > 5 ? ` --max-log-requests ${n}` : ''} > ${name}.log
+       npx rampart load --merge ${name}.log --segments ${n} --scenario ${name}   # add --profile FILE to name the target in the report
 
-   Thresholds are judged per pod by k6; \`rampart load --segments ${n}\` runs the same split on one
-   machine and merges the summaries into one verdict.
+   Thresholds are judged per pod by k6, and again on the merged counts by rampart. A pod whose
+   summary line is missing fails every requirement of the scenario, as a crashed segment does.
 
 k6-operator gives runner pod i of ${n} \`--execution-segment=(i-1)/${n}:i/${n}\` and
 \`--execution-segment-sequence\` over the same points; each pod sends with the keys of its segment
@@ -159,7 +164,7 @@ export function emitK6Operator(opts: {
       opts.k6,
       ['archive', '--quiet', '--no-color', '-e', `RAMPART_CONFIG=${join(dir, 'config.json')}`, '-O', join(dir, 'archive.tar'), scriptOf(name)],
       {
-        cwd: ROOT,
+        cwd: PACKAGE_ROOT,
         encoding: 'utf8',
         env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', K6_NO_USAGE_REPORT: 'true' },
         timeout: 120_000,

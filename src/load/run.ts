@@ -173,6 +173,117 @@ function latencyOf(summary: Summary | undefined): Record<string, Record<string, 
   return out;
 }
 
+/** What the finished scenarios of one run add up to, before it becomes a LoadOutcome. */
+interface Collected {
+  metrics: Record<string, unknown>;
+  into: {
+    rateLimits: unknown[];
+    rateWindows: unknown[];
+    ttlSamples: number[];
+    observations: Observation[];
+    unexpected: Record<string, Record<string, number>>;
+  };
+  latency: Record<string, Record<string, number>>;
+  dashboards: Record<string, string[]>;
+}
+
+const collected = (): Collected => ({
+  metrics: {},
+  into: { rateLimits: [], rateWindows: [], ttlSamples: [], observations: [], unexpected: {} },
+  latency: {},
+  dashboards: {},
+});
+
+/** The checks `--depth full` keeps from a quick run: skipped with that reason, not left uncovered. */
+export function fullOnlySkips(name: ScenarioName, depth: 'quick' | 'full', only?: string[]): CheckResult[] {
+  if (depth !== 'quick') return [];
+  const spec = SCENARIOS[name] as { cases: Record<string, readonly string[]>; fullOnly?: readonly string[] };
+  return (spec.fullOnly ?? [])
+    .filter((c) => !only || only.includes(c))
+    .flatMap((c) =>
+      (spec.cases[c] ?? []).map((id): CheckResult => ({
+        name: `${name}: ${titleOf(id)}`,
+        suite: 'load',
+        file: `scenarios/${name}.ts`,
+        requirements: [id],
+        status: 'skipped',
+        reason: 'runs only at --depth full (a long real-time window)',
+        durationMs: 0,
+      })),
+    );
+}
+
+/**
+ * One finished scenario run (local processes, or the runner pods' logs merged): its checks, and its
+ * measured facts and metrics added to `acc`. `seed` is the traffic mix's, when known.
+ */
+function absorbScenario(name: ScenarioName, reqs: string[], run: ScenarioRun, seed: number | undefined, acc: Collected): CheckResult[] {
+  const mine = scenarioChecks(name, reqs, run);
+  collect(name, run, acc.into);
+  Object.assign(acc.latency, latencyOf(run.summary));
+  const boards = run.segments.map((s) => s.dashboardFile).filter((f): f is string => !!f);
+  if (boards.length) acc.dashboards[name] = boards;
+  const split = run.segments.length > 1;
+  acc.metrics[`k6:${name}`] = {
+    exitCode: Math.max(...run.segments.map((s) => s.exitCode)),
+    durationMs: run.durationMs,
+    summary: `k6/${name}/summary.json`,
+    dashboard: boards[0],
+    records: run.records.length,
+    ...(split
+      ? {
+          segments: run.segments.map((s) => ({
+            segment: s.segment,
+            exitCode: s.exitCode,
+            durationMs: s.durationMs,
+            summary: s.summaryFile,
+            dashboard: s.dashboardFile,
+          })),
+        }
+      : {}),
+    // Which share of [0, 1) (execution segment) ran each case, and with it the case's key.
+    ...(run.records.some((r) => r.kind === 'caseStart')
+      ? { caseSegments: Object.fromEntries(run.records.filter((r) => r.kind === 'caseStart').map((r) => [String(r.case), r.segment])) }
+      : {}),
+    ...(name === 'smoke' || name === 'soak'
+      ? { ...(seed !== undefined ? { seed } : {}), requests: run.summary?.metrics?.['http_reqs']?.values?.count ?? null }
+      : {}),
+  };
+  return mine;
+}
+
+/** The run's measured facts as the report reads them. */
+function outcomeOf(checks: CheckResult[], acc: Collected, quoteTtlToleranceSeconds: number): LoadOutcome {
+  const { metrics, into, latency, dashboards } = acc;
+  if (into.rateLimits.length) metrics.rateLimits = into.rateLimits;
+  if (into.rateWindows.length) metrics.rateWindows = into.rateWindows;
+  if (into.ttlSamples.length)
+    metrics.quoteTtl = {
+      samplesSeconds: into.ttlSamples,
+      expectedSeconds: POOLS_LIMITS.quoteTtlSeconds,
+      toleranceSeconds: quoteTtlToleranceSeconds,
+    };
+  if (Object.keys(latency).length) metrics.latency = latency;
+  if (Object.keys(into.unexpected).length) metrics.unexpectedByKey = into.unexpected;
+  // Each scenario's k6 web dashboard (one per segment), relative to the run directory: the report links them.
+  if (Object.keys(dashboards).length) metrics.k6Dashboards = dashboards;
+  return { checks, metrics, observations: into.observations };
+}
+
+/**
+ * Scenario runs that happened elsewhere (k6-operator's runner pods, read back from their logs) as the
+ * outcome `runLoad` gives for the same runs on this machine: the same checks, metrics and observations.
+ */
+export function outcomeOfRuns(
+  runs: { name: ScenarioName; reqs: string[]; run: ScenarioRun }[],
+  opts: { depth: 'quick' | 'full'; cases?: string[]; quoteTtlToleranceSeconds: number },
+): LoadOutcome {
+  const acc = collected();
+  const checks: CheckResult[] = [];
+  for (const { name, reqs, run } of runs) checks.push(...fullOnlySkips(name, opts.depth, opts.cases), ...absorbScenario(name, reqs, run, undefined, acc));
+  return outcomeOf(checks, acc, opts.quoteTtlToleranceSeconds);
+}
+
 export async function runLoad(opts: {
   profile: Profile;
   scenarios: ScenarioName[];
@@ -197,16 +308,7 @@ export async function runLoad(opts: {
   }
   const seed = opts.seed ?? Math.floor(Math.random() * 1_000_000);
   const checks: CheckResult[] = [];
-  const metrics: Record<string, unknown> = {};
-  const into = {
-    rateLimits: [] as unknown[],
-    rateWindows: [] as unknown[],
-    ttlSamples: [] as number[],
-    observations: [] as Observation[],
-    unexpected: {} as Record<string, Record<string, number>>,
-  };
-  const latency: Record<string, Record<string, number>> = {};
-  const dashboards: Record<string, string[]> = {};
+  const acc = collected();
   const k6 = findK6();
   const results = new Map<ScenarioName, CheckResult[]>();
   /** Scenarios k6 really ran: only their waits count in the run's lower bound. */
@@ -229,23 +331,7 @@ export async function runLoad(opts: {
         });
       opts.log?.(`- load ${name}: skipped (${reason})`);
     };
-    // Cases kept for --depth full are reported as skipped with that reason, not left uncovered.
-    if (opts.depth === 'quick') {
-      const spec = SCENARIOS[name] as { cases: Record<string, readonly string[]>; fullOnly?: readonly string[] };
-      for (const c of spec.fullOnly ?? []) {
-        if (opts.cases && !opts.cases.includes(c)) continue;
-        for (const id of spec.cases[c] ?? [])
-          checks.push({
-            name: `${name}: ${titleOf(id)}`,
-            suite: 'load',
-            file: `scenarios/${name}.ts`,
-            requirements: [id],
-            status: 'skipped',
-            reason: 'runs only at --depth full (a long real-time window)',
-            durationMs: 0,
-          });
-      }
-    }
+    checks.push(...fullOnlySkips(name, opts.depth, opts.cases));
     if (cases.length === 0) return;
     if ('missing' in k6) {
       skipAll(k6.missing);
@@ -269,35 +355,8 @@ export async function runLoad(opts: {
       k6Out: opts.k6Out,
       timeoutMs: (bound + 60) * 1000,
     });
-    const mine = scenarioChecks(name, reqs, run);
+    const mine = absorbScenario(name, reqs, run, seed, acc);
     checks.push(...mine);
-    collect(name, run, into);
-    Object.assign(latency, latencyOf(run.summary));
-    const boards = run.segments.map((s) => s.dashboardFile).filter((f): f is string => !!f);
-    if (boards.length) dashboards[name] = boards;
-    metrics[`k6:${name}`] = {
-      exitCode: Math.max(...run.segments.map((s) => s.exitCode)),
-      durationMs: run.durationMs,
-      summary: `k6/${name}/summary.json`,
-      dashboard: boards[0],
-      records: run.records.length,
-      ...(n > 1
-        ? {
-            segments: run.segments.map((s) => ({
-              segment: s.segment,
-              exitCode: s.exitCode,
-              durationMs: s.durationMs,
-              summary: s.summaryFile,
-              dashboard: s.dashboardFile,
-            })),
-          }
-        : {}),
-      // Which share of [0, 1) (execution segment) ran each case, and with it the case's key.
-      ...(run.records.some((r) => r.kind === 'caseStart')
-        ? { caseSegments: Object.fromEntries(run.records.filter((r) => r.kind === 'caseStart').map((r) => [String(r.case), r.segment])) }
-        : {}),
-      ...(name === 'smoke' || name === 'soak' ? { seed, requests: run.summary?.metrics?.['http_reqs']?.values?.count ?? null } : {}),
-    };
     opts.log?.(`${mine.some((c) => c.status === 'failed') ? '✗' : '✓'} load ${name} (${(run.durationMs / 1000).toFixed(1)} s)`);
   };
   // Scenarios on disjoint keys run at once (rate limits on the reserved keys, mixed traffic on its own,
@@ -309,23 +368,11 @@ export async function runLoad(opts: {
     }),
   );
   for (const name of opts.scenarios) checks.push(...(results.get(name) ?? []));
-  metrics.loadLowerBoundMs = loadLowerBoundMs(
+  acc.metrics.loadLowerBoundMs = loadLowerBoundMs(
     opts.scenarios.filter((n) => ran.includes(n)),
     opts.depth,
     opts.gates,
     opts.profile.timing.rateWindowScale,
   );
-  if (into.rateLimits.length) metrics.rateLimits = into.rateLimits;
-  if (into.rateWindows.length) metrics.rateWindows = into.rateWindows;
-  if (into.ttlSamples.length)
-    metrics.quoteTtl = {
-      samplesSeconds: into.ttlSamples,
-      expectedSeconds: POOLS_LIMITS.quoteTtlSeconds,
-      toleranceSeconds: opts.profile.tolerances.quoteTtlSeconds,
-    };
-  if (Object.keys(latency).length) metrics.latency = latency;
-  if (Object.keys(into.unexpected).length) metrics.unexpectedByKey = into.unexpected;
-  // Each scenario's k6 web dashboard (one per segment), relative to the run directory: the report links them.
-  if (Object.keys(dashboards).length) metrics.k6Dashboards = dashboards;
-  return { checks, metrics, observations: into.observations };
+  return outcomeOf(checks, acc, opts.profile.tolerances.quoteTtlSeconds);
 }

@@ -7,7 +7,8 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, wr
 import { tmpdir } from 'node:os';
 import { extname, join, resolve } from 'node:path';
 import { segmentsOf } from '../../scenarios/lib/keyShare.js';
-import { ROOT, runK6 } from './k6.js';
+import { packagePath } from '../packageRoot.js';
+import { runK6 } from './k6.js';
 import { mergeSummaries, type Summary } from './summary.js';
 
 export interface SegmentRun {
@@ -32,12 +33,15 @@ export interface ScenarioRun {
 
 /** Records the scenarios print (scenarios/lib/emit.ts): one JSON object per console line. */
 export function readRecords(file: string): Record<string, unknown>[] {
-  let text = '';
   try {
-    text = readFileSync(file, 'utf8');
+    return recordsOf(readFileSync(file, 'utf8'));
   } catch {
     return [];
   }
+}
+
+/** The records in k6 console output (logfmt: `… msg="RAMPART {…}" …`), from a file or a pod's log. */
+export function recordsOf(text: string): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = [];
   for (const line of text.split('\n')) {
     const m = /msg="RAMPART (.*)"(?: |$)/.exec(line);
@@ -96,7 +100,8 @@ export async function runScenario(opts: {
     const runs = await Promise.all(
       segments.map(async (segment, i): Promise<SegmentRun & { console: string }> => {
         const sub = n > 1 ? `segment-${i + 1}` : '';
-        const dir = join(opts.outDir, sub);
+        // Absolute: k6 runs in the user's folder, and its files must land in the run directory whatever that is.
+        const dir = resolve(opts.outDir, sub);
         mkdirSync(dir, { recursive: true });
         const consoleFile = join(tmp, `console-${i + 1}.log`);
         const args = [
@@ -144,4 +149,4 @@ export async function runScenario(opts: {
 }
 
 /** The scenario script of a name. */
-export const scriptOf = (name: string) => join(ROOT, 'scenarios', `${name}.ts`);
+export const scriptOf = (name: string) => packagePath('scenarios', `${name}.ts`);

@@ -1,7 +1,7 @@
 // The two specs as text, cut into the passages a reader can point at: every
 // sentence of a paragraph or list item, and every table row. The copies under
-// src/model/text/ are the specs this model was built from (a test compares
-// them with the shared originals when those are present).
+// src/model/text/ are the specs this model was built from; they ship with the
+// package and are read beside this module, never from the current folder.
 import { readFileSync } from 'node:fs';
 import { marked, type Token, type Tokens } from 'marked';
 

@@ -3,7 +3,7 @@
 // uses as is). "Not shown" stays open ({}), response objects tolerate unknown
 // fields, and nothing is added that the specs do not document.
 import { z } from 'zod';
-import { endpointsOf, type Endpoint, type ErrorSpec, type NamedSchema, type Service } from '../model/endpoints/index.js';
+import { endpointsOf, type Endpoint, type NamedSchema, type Service } from '../model/endpoints/index.js';
 import { GATE_RATE_WINDOWS, ROUTE_GROUP_FIRST_WINDOW, SPEC_VERSION } from '../model/limits.js';
 import { ErrorEnvelope } from '../model/schemas/common.js';
 import { FLOW_LINKS } from './links.js';
@@ -105,7 +105,10 @@ function rateLimitNote(e: Endpoint): string | undefined {
   return `Rate limits per client: ${fmt(first)}, ${fmt(GATE_RATE_WINDOWS.minute)}, ${fmt(GATE_RATE_WINDOWS.hour)}${e.routeGroup ? '' : ' (route not in the Limits table: default windows)'}.`;
 }
 
-function errorResponses(errors: ErrorSpec[]): Record<string, Json> {
+function errorResponses(e: Endpoint): Record<string, Json> {
+  // A body the spec does not show can still be malformed: the Errors table's 400 applies to it.
+  const errors =
+    e.request.kind === 'notShown' && !e.errors.some((x) => x.status === 400) ? [{ status: 400, when: 'missing or malformed field' }, ...e.errors] : e.errors;
   const byStatus = new Map<number, string[]>();
   for (const x of errors) byStatus.set(x.status, [...(byStatus.get(x.status) ?? []), x.when]);
   const out: Record<string, Json> = {};
@@ -132,7 +135,8 @@ function operation(e: Endpoint): Json {
       in: 'header',
       required: e.idempotencyKey.use === 'required',
       description: `Idempotency key, ${use}. A repeat with the same key and body returns the original response; the same key with a different body is a conflict.`,
-      schema: e.idempotencyKey.uuid ? { type: 'string', format: 'uuid' } : { type: 'string' },
+      // A key identifies a request: a header sent without a value is no key.
+      schema: e.idempotencyKey.uuid ? { type: 'string', format: 'uuid' } : { type: 'string', minLength: 1 },
     });
   }
 
@@ -151,7 +155,13 @@ function operation(e: Endpoint): Json {
   if (e.request.kind === 'json') {
     op.requestBody = { required: true, content: { 'application/json': { schema: ref('schemas', e.request.body.name) } } };
   } else if (e.request.kind === 'notShown') {
-    op.requestBody = { required: false, description: `Not shown: ${e.request.note}.`, content: { 'application/json': { schema: {} } } };
+    // No documented shape: the schema is open, and the marker tells generators the spec neither accepts nor refuses any body here.
+    op.requestBody = {
+      required: false,
+      description: `Not shown: ${e.request.note}.`,
+      content: { 'application/json': { schema: {} } },
+      'x-rampart-not-shown': true,
+    };
   }
 
   const success: Json = {
@@ -169,7 +179,7 @@ function operation(e: Endpoint): Json {
       ]),
     );
   }
-  op.responses = { [String(e.success.status)]: success, ...errorResponses(e.errors) };
+  op.responses = { [String(e.success.status)]: success, ...errorResponses(e) };
   return op;
 }
 

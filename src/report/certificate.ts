@@ -4,7 +4,6 @@
 import { createHash, createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { redactDeep } from '../secrets/index.js';
 import { CATALOGUE } from '../model/catalogue/index.js';
 import { SPEC_VERSION } from '../model/limits.js';
@@ -14,11 +13,10 @@ import { bannerOf } from './html.js';
 import type { RunResults } from './results.js';
 import { listFiles, scanText } from '../secrets/index.js';
 import { gitStatusOf } from './gitTracked.js';
+import { cachedToolVersions } from '../tools/pinned.js';
 
 export const CERTIFICATE_FILE = 'certificate.json';
 export const CERTIFICATE_FORMAT = 'rampart-certificate/1';
-
-const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /** The profile's non-secret identity: never a key, only names and addresses. */
 export interface ProfileIdentity {
@@ -30,7 +28,7 @@ export interface ProfileIdentity {
 export interface CertificateMeta {
   /** The run's profile: identity and time scales are read from it (never its keys). */
   profile?: Profile;
-  /** Where the tool version stamps (.k6.version, .toxiproxy-server.version) are; default tools/bin. */
+  /** A folder of tool version stamps (.k6.version, .toxiproxy-server.version) to read instead of the tools cache. */
   toolsDir?: string;
 }
 
@@ -117,7 +115,6 @@ function serialise(cert: Certificate): string {
 
 /** The unsigned body: call it after every other report file is written. */
 export function buildCertificate(results: RunResults, runDir: string, meta: CertificateMeta = {}): CertificateBody {
-  const toolsDir = meta.toolsDir ?? join(REPO_ROOT, 'tools', 'bin');
   const identity: ProfileIdentity = meta.profile
     ? profileIdentity(meta.profile)
     : redactDeep({ name: results.profile.name, baseUrls: results.profile.baseUrls, partners: { gate: [], pools: [] } });
@@ -133,7 +130,10 @@ export function buildCertificate(results: RunResults, runDir: string, meta: Cert
     catalogue: { sha256: catalogueHash(), requirements: CATALOGUE.length },
     // Both specs carry the same contract date today; src/model/limits.ts holds it once.
     specVersions: { gate: SPEC_VERSION, pools: SPEC_VERSION },
-    tools: { node: process.version, k6: stamp(toolsDir, '.k6.version'), toxiproxy: stamp(toolsDir, '.toxiproxy-server.version') },
+    tools: {
+      node: process.version,
+      ...(meta.toolsDir ? { k6: stamp(meta.toolsDir, '.k6.version'), toxiproxy: stamp(meta.toolsDir, '.toxiproxy-server.version') } : cachedToolVersions()),
+    },
     requirements: results.requirements.map((r) => ({ id: r.id, status: r.status })),
     files: fileHashes(runDir),
   };

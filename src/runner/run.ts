@@ -5,8 +5,9 @@
 // or the target goes down. Judging the results is src/report/verdict.ts's job.
 import { setMaxListeners } from 'node:events';
 import { readdirSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { PACKAGE_ROOT as ROOT } from '../packageRoot.js';
 import { createApiClient } from '../client/http.js';
 import { clientLimits } from '../client/limits.js';
 import { Pacer } from '../client/pacer.js';
@@ -28,8 +29,6 @@ import { Health } from './health.js';
 import { viewFor } from './partition.js';
 import { PartnerPool } from './partners.js';
 import { createProgress, type Progress } from './progress.js';
-
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 export type CheckKind = 'conformance' | 'chaos';
 

@@ -13,6 +13,7 @@ import {
   Customer,
   CustomerList,
   CustomerUpdate,
+  CreateCustomerBody,
   DELIVERY_STATUSES,
   DeletedCustomer,
   EmbedBootstrapBody,
@@ -34,6 +35,10 @@ const pathParam = (name: string, description: string): Param => ({ name, in: 'pa
 const query = (name: string, schema: z.ZodType, description: string): Param => ({ name, in: 'query', required: false, schema, description });
 const notShown = (note: string) => ({ kind: 'notShown' as const, note });
 const NONE = { kind: 'none' as const };
+/** ISO 4217 alphabetic code in a query. */
+const ISO_4217 = z.string().regex(/^[A-Z]{3}$/, 'ISO 4217');
+/** ISO 3166-1 alpha-2, as the spec writes its pattern for country_code. */
+const COUNTRY = z.string().regex(GATE_LIMITS.customers.countryCodePattern, 'ISO 3166-1 alpha-2');
 
 // "Errors" table conditions that hold on every route of their kind.
 const E401: ErrorSpec = { status: 401, when: 'missing or invalid credential' };
@@ -188,7 +193,10 @@ export const GATE_ENDPOINTS: readonly Endpoint[] = [
     section: CAP,
     auth: 'SK',
     routeGroup: 'read60',
-    params: [query('currency', z.string(), 'ISO 4217; takes precedence over country_code'), query('country_code', z.string(), 'resolves the default fiat')],
+    params: [
+      query('currency', ISO_4217, 'ISO 4217; takes precedence over country_code'),
+      query('country_code', COUNTRY, 'ISO 3166-1 alpha-2; resolves the default fiat'),
+    ],
     request: NONE,
     success: {
       status: 200,
@@ -221,8 +229,8 @@ export const GATE_ENDPOINTS: readonly Endpoint[] = [
     auth: 'SK',
     routeGroup: 'read60',
     params: [
-      query('country_code', z.string(), 'ISO 3166-1 alpha-2; without it the edge country header (cf-ipcountry) is used'),
-      query('currency', z.string(), 'ISO 4217'),
+      query('country_code', COUNTRY, 'ISO 3166-1 alpha-2; without it the edge country header (cf-ipcountry) is used'),
+      query('currency', ISO_4217, 'ISO 4217'),
       query('asset', z.string(), 'asset symbol'),
     ],
     request: NONE,
@@ -323,8 +331,11 @@ export const GATE_ENDPOINTS: readonly Endpoint[] = [
       headers: { 'Content-Security-Policy': 'per-partner frame-ancestors policy' },
     },
     errors: [
+      { status: 400, when: 'missing or malformed field' },
       E401,
       { status: 403, when: 'origin or referer not an allowed domain of the partner (exact match), revoked key, mode mismatch, session of another partner' },
+      { status: 404, when: 'the clientSecret names no session of the partner' },
+      { status: 409, when: 'the bound session is not open (the answer for a session that is not open: not shown)' },
       E429,
     ],
     notes: [
@@ -386,7 +397,7 @@ export const GATE_ENDPOINTS: readonly Endpoint[] = [
     routeGroup: 'write30',
     idempotencyKey: { use: 'documented', uuid: false },
     params: [],
-    request: notShown('request body: not shown'),
+    request: { kind: 'json', body: n('CreateCustomerBody', CreateCustomerBody) },
     success: { status: '2XX', description: 'creates a Customer; response and status code: not shown' },
     errors: [
       { status: 400, when: 'missing or malformed field' },
@@ -560,6 +571,7 @@ export const GATE_ENDPOINTS: readonly Endpoint[] = [
       E401,
       E403,
       E403_RAIL,
+      { status: 404, when: 'gate_session_id or quote_id names no resource of the partner' },
       E429,
       { status: 409, when: 'consumed or expired quote; idempotency fingerprint mismatch' },
     ],

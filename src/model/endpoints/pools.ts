@@ -18,7 +18,7 @@ import {
   TRADE_STATUSES,
   TradesPage,
   TransactBody,
-  TransactResponse,
+  TransactAnswer,
   UnavailableQuote,
 } from '../schemas/pools/index.js';
 import type { Endpoint, ErrorSpec, NamedSchema, Param } from './types.js';
@@ -27,6 +27,8 @@ const n = (name: string, schema: z.ZodType): NamedSchema => ({ name, schema });
 const pathParam = (name: string, description: string): Param => ({ name, in: 'path', required: true, schema: z.string().min(1), description });
 const query = (name: string, schema: z.ZodType, description: string): Param => ({ name, in: 'query', required: false, schema, description });
 const NONE = { kind: 'none' as const };
+/** An ISO 8601 date-time (JSON Schema format date-time, RFC 3339). */
+const DATE_TIME = z.string().meta({ format: 'date-time' });
 const SECTION = 'Endpoints';
 
 /** Firm, indicative or unavailable (the last one is HTTP 200 with available false). */
@@ -99,8 +101,9 @@ export const POOLS_ENDPOINTS: readonly Endpoint[] = [
     request: { kind: 'json', body: n('TransactBody', TransactBody) },
     success: {
       status: '2XX',
-      body: n('TransactResponse', TransactResponse),
-      description: 'reserved trade: transactId, quoteId, status reserved; further fields not shown',
+      body: n('TransactAnswer', TransactAnswer),
+      description:
+        'the trade: transactId, quoteId, status (reserved on the first transact; a safe retry returns the existing trade in its current state); further fields not shown',
     },
     errors: [
       { status: 400, when: 'validation' },
@@ -169,8 +172,8 @@ export const POOLS_ENDPOINTS: readonly Endpoint[] = [
       query('cursor', z.string(), 'a transactId from the prior nextCursor; omit on page one; an unknown cursor yields an empty page'),
       query('side', z.enum(POOLS_SIDES), 'trade side'),
       query('status', z.enum(TRADE_STATUSES), 'trade status'),
-      query('created_after', z.string(), 'inclusive lower bound on createdAt, ISO 8601'),
-      query('created_before', z.string(), 'inclusive upper bound on createdAt, ISO 8601'),
+      query('created_after', DATE_TIME, 'inclusive lower bound on createdAt, ISO 8601'),
+      query('created_before', DATE_TIME, 'inclusive upper bound on createdAt, ISO 8601'),
     ],
     request: NONE,
     success: { status: '2XX', body: n('TradesPage', TradesPage), description: '{ data: [Trade], nextCursor, hasMore }; nextCursor null when hasMore is false' },

@@ -123,8 +123,8 @@ export const area: GateArea = {
       }
       const nameMax = world.faults.has('brand-name-max-65') ? B.brandNameMax + 1 : B.brandNameMax;
       const name = body.brand_name;
-      if (name !== undefined && name !== null && (typeof name !== 'string' || name.length === 0 || name.length > nameMax)) {
-        errs.push(`brand_name must be a string of 1 to ${B.brandNameMax} characters`);
+      if (name !== undefined && name !== null && (typeof name !== 'string' || name.length > nameMax)) {
+        errs.push(`brand_name must be a string of at most ${B.brandNameMax} characters`);
       }
       if (errs.length) throw new HttpError(400, errs.join('; '), 'parameter_invalid');
       const st = settingsOf(caller);

@@ -2,12 +2,12 @@
 // reserved email/external_id (soft-deleted included), strict PATCH, soft delete.
 //
 // Not shown — chosen:
-// - POST /customers body: `external_id` (string 1–128) and `email` (string ≤254 with an "@") are
-//   required; `phone` (string ≤32), `first_name`/`last_name` (string|null ≤128), `country_code`
-//   (^[A-Za-z]{2}$ or null, stored as sent) and `metadata` (object) are optional. `phone` reads
-//   as null when not supplied. Server-managed (`kyc_status`, `mode`, `livemode`, `id`, ...) and
-//   unknown keys give 400. Idempotency-Key is optional (Stripe-like); with one, a repeat returns
-//   the original response. Success is 201 with the Customer.
+// - POST /customers body: `external_id`, `email` and `phone` (strings: every Customer holds them, immutable
+//   after creation) are required; `first_name`/`last_name` (string|null ≤128), `country_code`
+//   (^[A-Za-z]{2}$ or null, stored as sent) and `metadata` (object) are optional; no bound the spec does
+//   not state. `kyc_status` and `mode` (server-managed) give 400; keys the spec does not name are ignored.
+//   Idempotency-Key is optional (Stripe-like); with one, a repeat returns the original response.
+//   Success is 201 with the Customer.
 // - kyc_status starts as `not_started`.
 // - Email uniqueness is case-insensitive; external_id uniqueness is exact.
 // - GET /customers: newest first; `limit` 1–100 (default 10), `starting_after` (a customer id of the
@@ -25,7 +25,7 @@ interface CustomerRecord {
   partnerId: string;
   external_id: string;
   email: string;
-  phone: string | null;
+  phone: string;
   first_name: string | null;
   last_name: string | null;
   country_code: string | null;
@@ -80,7 +80,8 @@ export function cursorPage<T extends { id: string }>(req: Req, all: T[], visible
 const NAME_MAX = 128;
 const COUNTRY_RE = /^[A-Za-z]{2}$/;
 const PATCHABLE = new Set(['first_name', 'last_name', 'country_code', 'metadata']);
-const CREATABLE = new Set(['external_id', 'email', 'phone', 'first_name', 'last_name', 'country_code', 'metadata']);
+/** Customer fields the spec calls server-managed: the partner cannot set them. */
+const SERVER_MANAGED = new Set(['kyc_status', 'mode']);
 const IMMUTABLE = new Set(['email', 'phone', 'external_id', 'kyc_status', 'mode']);
 
 function view(c: CustomerRecord, faults?: GateWorld['faults']) {
@@ -359,15 +360,11 @@ export const area: GateArea = {
         const kycSettable = world.faults.has('cust-kyc-status-settable');
         for (const k of Object.keys(body)) {
           if (k === 'kyc_status' && kycSettable && typeof body.kyc_status === 'string') continue;
-          if (!CREATABLE.has(k)) errs.push(IMMUTABLE.has(k) ? `${k} is server-managed` : `unknown field ${k}`);
+          if (SERVER_MANAGED.has(k)) errs.push(`${k} is server-managed`);
         }
         const ext = body.external_id;
         const email = body.email;
-        if (typeof ext !== 'string' || ext.length < 1 || ext.length > 128) errs.push('external_id is required (string, 1–128 characters)');
-        if (typeof email !== 'string' || email.length > 254 || !/^[^\s@]+@[^\s@]+$/.test(email)) errs.push('email is required and must be an email address');
-        if ('phone' in body && (typeof body.phone !== 'string' || body.phone.length < 1 || body.phone.length > 32)) {
-          errs.push('phone must be a string of 1–32 characters');
-        }
+        for (const k of ['external_id', 'email', 'phone'] as const) if (typeof body[k] !== 'string') errs.push(`${k} is required (a string)`);
         checkProfileFields(body, errs, true);
         if (errs.length) throw new HttpError(400, errs.join('; '), 'parameter_invalid');
 
@@ -392,7 +389,7 @@ export const area: GateArea = {
           partnerId: caller.partner.name,
           external_id: ext as string,
           email: email as string,
-          phone: typeof body.phone === 'string' ? body.phone : null,
+          phone: body.phone as string,
           first_name: (body.first_name as string | null | undefined) ?? null,
           last_name: (body.last_name as string | null | undefined) ?? null,
           country_code: typeof body.country_code === 'string' ? body.country_code : null,

@@ -172,12 +172,13 @@ function validateBody(world: GateWorld, body: Record<string, unknown>, kind: Rai
     } else if (IDENTITY_FIELDS.has(lower)) {
       if (kind === 'pay_out' && world.faults.has('rail-payout-identity-field-accepted')) continue;
       errs.push(`${k} comes from the verified user record and is not accepted`);
-    } else errs.push(`unknown field ${k}`);
+    }
+    // Any other key: what the service does with it is not shown; it is ignored.
   }
   for (const k of ['gate_session_id', 'quote_id'] as const) {
     const v = body[k];
     if (k === 'gate_session_id' && v === undefined && kind === 'pay_out' && world.faults.has('rail-payout-session-id-optional')) continue;
-    if (typeof v !== 'string' || v.length === 0) errs.push(`${k} is required`);
+    if (typeof v !== 'string') errs.push(`${k} is required`);
     else if (v.length > 64 && !(kind === 'pay_out' && world.faults.has('rail-payout-id-unbounded'))) errs.push(`${k} must be at most 64 characters`);
   }
   if ('reference' in body && body.reference !== null) {
@@ -362,7 +363,8 @@ export const area: GateArea = {
     const create = (kind: RailRecord['kind']) => async (req: Req) => {
       const skipEntitlement = kind === 'pay_out' && world.faults.has('rail-entitlement-ignored');
       const caller = world.authSecret(req, { rail: !skipEntitlement });
-      const keyOptional = kind === 'pay_out' && world.faults.has('rail-payout-idempotency-optional');
+      // Pay-outs require a UUID key (the spec says so); a pay-in names the key without saying it is required.
+      const keyOptional = kind === 'pay_in' || world.faults.has('rail-payout-idempotency-optional');
       if (!(keyOptional && req.headers['idempotency-key'] === undefined)) idempotencyKey(req, kind === 'pay_out');
       const scope = kind === 'pay_out' ? 'rails.pay_outs' : 'rails.pay_ins';
       const handle = (fn: () => Reply | Promise<Reply>) => {

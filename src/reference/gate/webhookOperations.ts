@@ -46,8 +46,10 @@ export function deliveryView(world: GateWorld, d: Delivery, listed = false): Rec
 function intParam(req: Req, name: string, def: number, min: number, max: number): number {
   const q = req.query.get(name);
   if (q === null) return def;
-  if (!/^-?\d{1,9}$/.test(q)) throw new HttpError(400, `${name} must be an integer`, `invalid_${name}`);
+  if (!/^-?\d+$/.test(q)) throw new HttpError(400, `${name} must be an integer`, `invalid_${name}`);
   const n = Number(q);
+  // No upper bound documented (skip): any larger integer skips past every entry.
+  if (max === Number.MAX_SAFE_INTEGER && n > max) return max;
   if (n < min || n > max)
     throw new HttpError(400, `${name} must be between ${min} and ${max === Number.MAX_SAFE_INTEGER ? 'any larger integer' : max}`, `invalid_${name}`);
   return n;

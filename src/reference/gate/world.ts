@@ -333,7 +333,6 @@ export function createGateWorld(deps: { profile: Profile; faults: ActiveFaults; 
         }
         return create();
       }
-      if (key.length > 255) throw new HttpError(400, 'Idempotency-Key must be at most 255 characters.', 'idempotency_key_invalid');
       if (faults.has('idem-key-ignored')) return create();
       const k = `${caller.partner.name}\u0000${caller.mode}\u0000${scope}\u0000${key}`;
       const fp = fingerprintOf(req);

@@ -17,7 +17,7 @@
 // - 402 and 501 use type invalid_request and server_error (the spec names no type for them).
 // - The settlement poll of a quote without a trade gives 404 trade_not_found; a reserved trade moves to the outcome chosen by the sandbox helper (default settled); returned goes through settled first and is discovered by the next poll.
 // - failed and released unwind the reservation with a reservation_release ledger credit.
-// - Trades: a malformed cursor (outside [A-Za-z0-9_-]{1,128}) gives 400 invalid_cursor; unknown status or side filters give 400.
+// - Trades: no cursor is malformed (the spec fixes no format): one never handed out yields an empty page; unknown status or side filters give 400.
 // - Ledger: { data: [{ id, type, currency, amount (signed), balanceAfter, transactId, quoteId, createdAt }], nextCursor, hasMore }, newest first, limit 1–100 (default 50), cursor = entry id.
 // - Funding: iban is null for partners the profile declares ibanProvisioned: false; instructions is a string.
 // - Tier: the profile's tier of the partner (default "standard"), the same in capabilities and balance.

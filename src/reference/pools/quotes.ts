@@ -269,7 +269,10 @@ export const area: PoolsArea = {
       )
         amount = String(Number(amount));
       if (amount === undefined) bad('amount is required', 'parameter_missing');
-      else if (!isDecimal(amount) || parse(amount) <= 0n) bad('amount must be a positive decimal string', 'parameter_invalid');
+      else if (typeof amount !== 'string' || !/^-?\d+(\.\d+)?$/.test(amount)) bad('amount must be a decimal string', 'parameter_invalid');
+      // A decimal string the spec allows, but zero, negative or beyond any order: outside the pool's order bounds.
+      else if (!isDecimal(amount) || parse(amount) <= 0n)
+        bad(`The order is outside ${PRICING.minOrderUsdt}–${PRICING.maxOrderUsdt} USDT equivalent for pool ${pool.id}.`, 'order_size_out_of_bounds');
       let type = b.type ?? (f.has('pools-quote-type-default-indicative') ? 'indicative' : 'firm');
       if (f.has('pools-quote-type-unknown-firm') && type !== 'indicative') type = 'firm';
       if (type !== 'firm' && type !== 'indicative') bad('type must be firm or indicative', 'parameter_invalid');

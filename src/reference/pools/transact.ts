@@ -230,7 +230,6 @@ export const area: PoolsArea = {
       const keyStr = typeof key === 'string' && key.length > 0 ? key : null;
       if (!keyStr && !f.has('pools-idempotency-key-optional'))
         throw new HttpError(400, 'Idempotency-Key header is required for transact.', 'idempotency_key_required');
-      if (keyStr && keyStr.length > 255) throw new HttpError(400, 'Idempotency-Key must be at most 255 characters.', 'idempotency_key_invalid');
       const b = jsonObject(req);
       const fingerprint = createHash('sha256')
         .update(`${pool.id}\n${JSON.stringify(b.quoteId ?? null)}`)
@@ -249,7 +248,8 @@ export const area: PoolsArea = {
         }
         return prior.reply;
       }
-      if (typeof b.quoteId !== 'string' || b.quoteId.length === 0) throw new HttpError(400, 'quoteId is required.', 'parameter_missing');
+      // Any string is a quote id to look up (an empty or unknown one is 404); only a missing or non-string one is malformed.
+      if (typeof b.quoteId !== 'string') throw new HttpError(400, 'quoteId is required.', 'parameter_missing');
       const q = world.quote(caller, b.quoteId);
       if (q.poolId !== pool.id) throw new HttpError(400, `Quote ${q.quoteId} belongs to pool ${q.poolId}, not ${pool.id}.`, 'quote_pool_mismatch');
       const status = world.quoteStatus(q);

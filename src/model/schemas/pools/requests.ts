@@ -5,12 +5,23 @@ import { POOLS_LIMITS } from '../../limits.js';
 import { Decimal } from '../common.js';
 import { CryptoNetwork } from './resources.js';
 
-const EvmAddress = z.string().regex(POOLS_LIMITS.evmAddressPattern, 'EVM 0x + 40 hex').describe('mixed case must pass EIP-55; locked at quote time');
+/**
+ * 0x + 40 hex; mixed case must pass EIP-55, all-lowercase or all-uppercase pass on format. A pattern cannot
+ * say EIP-55: the format names the rule (generators: single-case forms, or checksummed mixed case).
+ */
+const EvmAddress = z
+  .string()
+  .regex(POOLS_LIMITS.evmAddressPattern, 'EVM 0x + 40 hex')
+  .meta({ format: 'evm-address' })
+  .describe('EVM 0x + 40 hex; mixed case must pass EIP-55, all-lowercase or all-uppercase pass on format; locked at quote time');
 
 const quoteFields = {
-  fiatCurrency: z.string().describe('ISO 4217'),
-  cryptoCurrency: z.string().describe('asset symbol'),
-  amount: Decimal.describe('on_ramp: fiat paid in; off_ramp: crypto sold'),
+  fiatCurrency: z
+    .string()
+    .regex(/^[A-Z]{3}$/, 'ISO 4217')
+    .describe('ISO 4217 (a leg of the pool)'),
+  cryptoCurrency: z.string().describe('asset symbol (a leg of the pool)'),
+  amount: Decimal.describe("on_ramp: fiat paid in; off_ramp: crypto sold; within the pool's minOrderUsdt and maxOrderUsdt, read at runtime"),
   type: z.enum(['firm', 'indicative']).default('firm'),
   cryptoNetwork: CryptoNetwork.default(POOLS_LIMITS.defaultCryptoNetwork),
   destNetwork: z.string().describe('from the EVM allowlist in supportedNetworks').optional(),
@@ -23,4 +34,4 @@ export const QuoteBody = z.discriminatedUnion('side', [
 ]);
 
 /** POST /pools/{id}/transact: { quoteId } only; the delivery address is never read from it. */
-export const TransactBody = z.looseObject({ quoteId: z.string().min(1) });
+export const TransactBody = z.looseObject({ quoteId: z.string().describe('a firm quote of this pool') });

@@ -103,6 +103,12 @@ export const TransactResponse = z.looseObject({
   status: z.literal('reserved'),
 });
 
+/**
+ * Any answer of POST /pools/{id}/transact: the first is the reserved trade (TransactResponse); a safe retry
+ * returns the existing trade, in whatever state it has reached by then (endpoint rule 3).
+ */
+export const TransactAnswer = TransactResponse.extend({ status: TradeStatus });
+
 /** GET /pools/transactions/{quoteId}: fields beyond status are not shown. */
 export const PollResponse = z.looseObject({ status: TradeStatus });
 
