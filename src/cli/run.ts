@@ -16,6 +16,8 @@ import { exitCodeOf, requirementResults, summarize, timeScaleNote } from '../rep
 import { newRunId, pointLatest, writeRun, writeRunEmergency } from '../report/writeRun.js';
 import { appendToJournal, readJournal, readRunRecord, writeRunRecord, type RunRecord } from '../runner/journal.js';
 import type { Exchange } from '../client/types.js';
+import { clockReport, newTargetClocks, receiverNow } from '../client/targetClock.js';
+import { describeTargetClock } from '../wire/targetTime.js';
 import { spentLowerBound } from '../plan/lowerBound.js';
 import { writeCertificate as writeCertificateImpl } from '../report/certificate.js';
 import { createProgress } from '../runner/progress.js';
@@ -195,6 +197,7 @@ export async function runKinds(kindNames: SuiteKindName[], command: string, opts
   let timeScales: { retryScale: number; rateWindowScale: number } | undefined;
   let profileForCertificate: Profile | undefined;
   let receiver: import('../webhooks/types.js').WebhookReceiver | undefined;
+  const clocks = newTargetClocks();
   try {
     target = await resolveTarget({ profile: opts.profile, faults: opts.fault });
     const profile = applyHarnessFlags(target.profile, opts);
@@ -210,7 +213,7 @@ export async function runKinds(kindNames: SuiteKindName[], command: string, opts
     progress.expectAtLeast(plan.lowerBoundSeconds * 1000);
     results.plan = { lowerBoundSeconds: plan.lowerBoundSeconds };
     const services: ('gate' | 'pools')[] = opts.service ? [opts.service] : profile.pools ? ['gate', 'pools'] : ['gate'];
-    await preflight(profile, services);
+    await preflight(profile, services, clocks);
     if (kindNames.includes('load') || kindNames.includes('chaos'))
       assertSafeForTraffic(profile, !!opts.allowLive, kindNames.includes('load') ? 'load' : 'chaos');
     const kinds = await kindsOf(kindNames);
@@ -257,6 +260,7 @@ export async function runKinds(kindNames: SuiteKindName[], command: string, opts
           k6Out: opts.k6Out,
           seed: opts.seed,
           receiver,
+          clocks,
           log: (l) => progress.line(l),
         });
         if (kind.name === 'load') for (const c of out.checks) appendToJournal(runDir, `load:${c.file}::${c.name}`, c);
@@ -280,7 +284,12 @@ export async function runKinds(kindNames: SuiteKindName[], command: string, opts
       progress.line(schedule.groups.length === 1 ? `- ${kinds.map((k) => k.name).join(', ')} run at once, on disjoint partners` : `- ${schedule.why}`);
     const kindBounds = new Map<string, number>();
     const { startReceiver } = await import('../webhooks/receiver.js');
-    receiver = await startReceiver({ host: profile.webhooks.listenHost, port: profile.webhooks.listenPort, publicUrl: profile.webhooks.publicUrl });
+    receiver = await startReceiver({
+      host: profile.webhooks.listenHost,
+      port: profile.webhooks.listenPort,
+      publicUrl: profile.webhooks.publicUrl,
+      now: receiverNow(clocks),
+    });
     for (const group of schedule.groups) {
       if (stop.signal.aborted) break;
       await Promise.all(group.map((name) => runKind(kinds.find((k) => k.name === name)!)));
@@ -304,6 +313,8 @@ export async function runKinds(kindNames: SuiteKindName[], command: string, opts
   }
 
   if (interrupted) results.interrupted = interrupted;
+  const seen = { gate: clockReport(clocks.gate), pools: clockReport(clocks.pools) };
+  if (seen.gate.clock || seen.gate.roundTrip || seen.pools.clock || seen.pools.roundTrip) results.target = seen;
   results.requirements = requirementResults(results.checks, { kinds: kindNames, service: opts.service, depth: opts.depth, onlyNamed: !!opts.grep });
   results.finishedAt = new Date().toISOString();
   const full: RunResults = { ...results, summary: summarize(results, timeScales) };
@@ -339,6 +350,7 @@ export async function runKinds(kindNames: SuiteKindName[], command: string, opts
       `${s.verdict}${scale ? ` (${scale})` : ''} — ${s.verdictLine}`,
       `requirements: ${s.passed} passed, ${s.failed} failed, ${s.partial} partial, ${s.skipped} skipped, ${s.unverified} unverified, ${s.notRun} not run, ${s.notCovered} not covered, ${s.outOfScope} out of scope at --depth ${opts.depth}`,
       `checks: ${s.checks.passed} passed, ${s.checks.failed} failed, ${s.checks.skipped} skipped, ${s.checks.unverified} unverified, ${s.checks.notRun} not run · ${secs}s${s.requestsPerRequirement !== undefined ? ` · ${s.requestsPerRequirement} requests per requirement asserted` : ''}`,
+      ...(full.target ? [describeTargetClock(full.target)] : []),
       ...(full.plan
         ? [
             `time: ${secs} s against a lower bound of ${full.plan.spentLowerBoundSeconds ?? full.plan.lowerBoundSeconds} s${full.plan.spentLowerBoundSeconds !== undefined ? ' (what the windows and documented waits forced for the requests this run sent)' : ' (planned)'}`,

@@ -80,6 +80,8 @@ export interface RunResources {
   receiver: WebhookReceiver;
   progress: Progress;
   observations: Observation[];
+  /** The targets' clocks (every client of a service feeds and reads its own). */
+  clocks: import('../client/targetClock.js').TargetClocks;
   /** Run-scoped values (shared objects, wired webhooks), by key. */
   cache: Map<string, Promise<unknown>>;
   /** Requests sent so far per partner name (late checks go where state has built up). */

@@ -438,6 +438,36 @@ export const Profile = z
         liveKeysFor: z.array(z.string().min(1)).default([]),
         /** Pools partners the embedded target issues a live secret key to at start, the same way (never a tracked live key). */
         poolsLiveKeysFor: z.array(z.string().min(1)).default([]),
+        clockOffsetSeconds: z
+          .number()
+          .default(0)
+          .describe(
+            "The embedded target's clock runs this many seconds ahead of the machine's (negative: behind): every timestamp it issues and its Date header, as a remote sandbox keeps its own clock.",
+          ),
+        webhookReach: z
+          .array(z.string().regex(/^https?:\/\//, 'a URL prefix (http:// or https://)'))
+          .optional()
+          .describe(
+            "URL prefixes the embedded target's webhook sender can reach (absent: any). A remote sandbox reaches the harness only through its public URL: a delivery to any other address fails as a network error.",
+          ),
+        signedQuoteLifetimeSeconds: z
+          .number()
+          .positive()
+          .default(600)
+          .describe('Lifetime of a signed (locked) Gate quote the embedded target issues (not shown in the spec).'),
+        history: z
+          .object({
+            ...comment,
+            sessions: z.number().int().min(0).default(0),
+            customers: z.number().int().min(0).default(0),
+            trades: z.number().int().min(0).default(0),
+            deliveries: z.number().int().min(0).default(0),
+          })
+          .strict()
+          .optional()
+          .describe(
+            "A lived-in sandbox: objects every partner already holds when the target starts (Gate sessions, customers and webhook deliveries per Gate partner; trades, with their ledger entries, per funded pools partner), created before the run on the target's clock.",
+          ),
         idStyle: z
           .enum(['prefixed', 'uuid'])
           .default('prefixed')

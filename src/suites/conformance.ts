@@ -27,6 +27,7 @@ export const conformance: SuiteKind = {
       onRateLimited: ctx.onRateLimited,
       partners: ctx.partners,
       pacer: ctx.pacer,
+      clocks: ctx.clocks,
       receiver: ctx.receiver,
     });
     return {

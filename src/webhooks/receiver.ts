@@ -11,6 +11,11 @@ export interface ReceiverOptions {
   port: number;
   /** The URL the target must call when it differs from the listen address; may contain {{port}}. */
   publicUrl?: string;
+  /**
+   * "Now" for the 300 s signature skew, per channel: the sending target's clock (a remote sandbox keeps its
+   * own), so a receiver on a machine whose clock is off never refuses a fresh delivery. Default: this machine's.
+   */
+  now?: (channel: string) => number;
 }
 
 const MAX_ATTEMPTS_PER_PARTNER = 5000;
@@ -141,7 +146,7 @@ export async function startReceiver(opts: ReceiverOptions): Promise<WebhookRecei
     const eventId = idFromBody ?? headerMatching(headers, EVENT_ID_HEADER)?.[1];
     const eventType = (typeof env.type === 'string' ? env.type : undefined) ?? headerMatching(headers, EVENT_TYPE_HEADER)?.[1];
 
-    const verification = verify(p, headers, rawBody);
+    const verification = verify(p, headers, rawBody, partnerName);
     const duplicate = eventId !== undefined && p.seenIds.has(eventId);
     const ev: ReceivedEvent = { partnerName, arrivedAt, headers, rawBody, json, eventId, eventType, verification, duplicate };
 
@@ -176,10 +181,10 @@ export async function startReceiver(opts: ReceiverOptions): Promise<WebhookRecei
     answer(res, b.status);
   }
 
-  function verify(p: PartnerState, headers: Record<string, string>, rawBody: Buffer): { ok: boolean; reason?: string } {
+  function verify(p: PartnerState, headers: Record<string, string>, rawBody: Buffer, channel: string): { ok: boolean; reason?: string } {
     if (p.secrets.length === 0) return { ok: false, reason: 'no signing secret registered for this partner' };
     const sigHeader = headers['gate-signature'] ?? headerMatching(headers, /^[a-z0-9]+-signature$/i)?.[1];
-    const r = verifyGateSignature({ rawBody, header: sigHeader, secrets: p.secrets, nowSeconds: Math.floor(Date.now() / 1000) });
+    const r = verifyGateSignature({ rawBody, header: sigHeader, secrets: p.secrets, nowSeconds: Math.floor((opts.now?.(channel) ?? Date.now()) / 1000) });
     if (!r.ok) return { ok: false, reason: r.reason };
     const ts = headerMatching(headers, TIMESTAMP_HEADER);
     if (!ts) return { ok: false, reason: 'no X-<svc>-Timestamp header' };
