@@ -3,7 +3,8 @@
 // (size and time), the target's Retry-After honoured per key, and a full
 // capture of every exchange for the reports. Redirects are never followed.
 import { randomUUID } from 'node:crypto';
-import { Agent, request as undiciRequest } from 'undici';
+import { request as undiciRequest } from 'undici';
+import { dispatcherFor } from './transport.js';
 import { registerIssuedSecrets } from '../secrets/registry.js';
 import { redact } from '../secrets/redact.js';
 import { backoffDelayMs, retryAfterMs, sleep } from './backoff.js';
@@ -51,6 +52,8 @@ export interface ClientOptions {
   onRetry?(info: { attempt: number; delayMs: number; exchange?: Exchange; error?: TransportError }): void;
   /** The target's clock, learnt from every answer's Date header (shared by every client of one service in a run). */
   clock?: TargetClock;
+  /** PEM of a private CA the target's certificate chains to (harness.caFile), trusted beside the system roots. */
+  caPem?: string;
 }
 
 export interface WaitTracker {
@@ -77,13 +80,6 @@ const RETRYABLE_STATUS = (s: number) => s === 429 || s >= 500;
 // A body too large or too slow would only be so again; a rate-limited request must not be resent.
 const RETRYABLE_TRANSPORT = new Set<TransportError['kind']>(['refused', 'timeout', 'reset', 'other']);
 const RAISE_TIMEOUT = 'raise it with --request-timeout <seconds> or harness.requestTimeoutMs in the profile';
-
-let sharedAgent: Agent | undefined;
-/** One keep-alive Agent per process. */
-function agent(): Agent {
-  sharedAgent ??= new Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 30_000, connections: 128, connect: { timeout: 10_000 } });
-  return sharedAgent;
-}
 
 /** Our own per-attempt timeouts (not undici's connect timeout), whose message the retry loop restates with the real budget. */
 const headerTimeouts = new WeakSet<TransportError>();
@@ -153,7 +149,7 @@ export function createApiClient(opts: ClientOptions): ApiClient {
     let status = 0;
     let received = 0;
     try {
-      const res = await undiciRequest(url, { method: req.method, headers, body: bodyText, dispatcher: agent(), signal: ac.signal });
+      const res = await undiciRequest(url, { method: req.method, headers, body: bodyText, dispatcher: dispatcherFor(opts.caPem), signal: ac.signal });
       const headersAt = startedAt + (performance.now() - t0);
       status = res.statusCode;
       clearTimeout(timer);

@@ -3,6 +3,7 @@
 // per-requirement thresholds into check results, plus the measured facts
 // (rate-limit boundaries and window readings, the quote-TTL distribution,
 // latencies, per-key refusals) the report charts.
+import { clientLimits } from '../client/limits.js';
 import type { TargetClocks } from '../client/targetClock.js';
 import type { Profile } from '../profile/schema.js';
 import type { CheckResult, Observation } from '../report/results.js';
@@ -274,6 +275,7 @@ export async function runLoad(opts: {
       segments: n,
       k6Out: opts.k6Out,
       timeoutMs: (bound + 60) * 1000,
+      caPem: clientLimits(opts.profile.harness).caPem,
     });
     const mine = scenarioChecks(name, reqs, run);
     checks.push(...mine);

@@ -398,6 +398,13 @@ export const Profile = z
         ...comment,
         /** Per-attempt time to the response headers, in ms (the --request-timeout flag overrides it). */
         requestTimeoutMs: z.number().int().positive().default(DEFAULT_TIMEOUT_MS),
+        caFile: z
+          .string()
+          .min(1)
+          .optional()
+          .describe(
+            "A PEM file of the private CA that signs the target's https certificate (relative to the folder rampart runs in): trusted beside the system roots by rampart's clients and handed to k6 (SSL_CERT_FILE). NODE_EXTRA_CA_CERTS works too.",
+          ),
         /** Largest response body read, in bytes; a larger body fails its request "body larger than N" (--max-body-bytes overrides it). */
         maxBodyBytes: z.number().int().positive().default(DEFAULT_MAX_BODY_BYTES),
         /** Time allowed for a whole response body after its headers, in ms. */

@@ -4,7 +4,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { verifyGateSignature } from './verify.js';
-import type { ReceivedEvent, ReceiverBehaviour, WebhookReceiver } from './types.js';
+import type { ReceivedEvent, ReceiverBehaviour, ReceiverFault, WebhookReceiver } from './types.js';
 
 export interface ReceiverOptions {
   host: string;
@@ -36,6 +36,8 @@ interface PartnerState {
   secrets: string[];
   programme?: Programme;
   fallback: ReceiverBehaviour;
+  fault?: ReceiverFault;
+  faulted: { arrivedAt: number; fault: ReceiverFault['kind'] }[];
   attempts: ReceivedEvent[];
   seenIds: Set<string>;
 }
@@ -46,6 +48,15 @@ interface Waiter {
   resolve: (e: ReceivedEvent) => void;
   reject: (e: Error) => void;
   timer: NodeJS.Timeout;
+}
+
+/** The channel a /hooks/<channel> path names, or undefined when it does not decode. */
+function channelOf(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
 }
 
 function headerMatching(headers: Record<string, string>, re: RegExp): [string, string] | undefined {
@@ -63,7 +74,7 @@ export async function startReceiver(opts: ReceiverOptions): Promise<WebhookRecei
   const partner = (name: string): PartnerState => {
     let p = partners.get(name);
     if (!p) {
-      p = { secrets: [], fallback: DEFAULT_BEHAVIOUR, attempts: [], seenIds: new Set() };
+      p = { secrets: [], fallback: DEFAULT_BEHAVIOUR, attempts: [], seenIds: new Set(), faulted: [] };
       partners.set(name, p);
     }
     return p;
@@ -107,9 +118,30 @@ export async function startReceiver(opts: ReceiverOptions): Promise<WebhookRecei
     res.end(body);
   }
 
+  /** A staged reset or timeout: the attempt never reaches the partner (nothing recorded as received). */
+  function stageFault(p: PartnerState, fault: ReceiverFault, req: IncomingMessage, res: ServerResponse, arrivedAt: number): boolean {
+    if (fault.kind === 'latency') return false;
+    p.faulted.push({ arrivedAt, fault: fault.kind });
+    if (p.faulted.length > MAX_ATTEMPTS_PER_PARTNER) p.faulted.shift();
+    if (fault.kind === 'reset') {
+      req.socket.resetAndDestroy();
+      return true;
+    }
+    hanging.add(res);
+    const timer = setTimeout(() => req.socket.destroy(), fault.afterMs);
+    res.on('close', () => {
+      clearTimeout(timer);
+      hanging.delete(res);
+    });
+    return true;
+  }
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const arrivedAt = Date.now();
     const m = /^\/hooks\/([^/?#]+)\/?(?:[?#].*)?$/.exec(req.url ?? '');
+    const staged = m ? channelOf(m[1]!) : undefined;
+    const fault = staged !== undefined ? partners.get(staged)?.fault : undefined;
+    if (fault && stageFault(partner(staged!), fault, req, res, arrivedAt)) return;
     const chunks: Buffer[] = [];
     let size = 0;
     for await (const c of req as AsyncIterable<Buffer>) {
@@ -157,7 +189,14 @@ export async function startReceiver(opts: ReceiverOptions): Promise<WebhookRecei
       answer(res, 400);
       return;
     }
-    const b = choose(p, { eventId, eventType });
+    const chosen = choose(p, { eventId, eventType });
+    // A latency fault holds whatever the programme answers.
+    const b: ReceiverBehaviour =
+      fault?.kind === 'latency'
+        ? chosen.kind === 'hang'
+          ? chosen
+          : { kind: 'delay', ms: fault.ms + (chosen.kind === 'delay' ? chosen.ms : 0), status: chosen.status }
+        : chosen;
     if (b.kind === 'hang') {
       hanging.add(res);
       res.on('close', () => hanging.delete(res));
@@ -230,6 +269,10 @@ export async function startReceiver(opts: ReceiverOptions): Promise<WebhookRecei
     setDefault: (name, behaviour) => {
       partner(name).fallback = behaviour;
     },
+    setFault: (name, fault) => {
+      partner(name).fault = fault;
+    },
+    faulted: (name) => [...(partners.get(name)?.faulted ?? [])],
     attempts: (name) => [...(partners.get(name)?.attempts ?? [])],
     events: (name) => {
       const seen = new Set<string>();
