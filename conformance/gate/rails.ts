@@ -30,7 +30,8 @@ async function refusedThenPaid(
   const count = bodies({ sessionId: '', quoteId: '', fiat: '0', lockedAt: 0, lockSentAt: 0, shown: {} }).length;
   const q = await lockQuote(t, actor, lock, 'off_ramp', requirement, { payOuts: count + 1 });
   for (const body of bodies(q)) {
-    const ex = await payOut(actor, body, headerless ? false : true);
+    // A body may lack the quote's id or mangle it: it still belongs to this quote's block.
+    const ex = await payOut(actor, body, headerless ? false : true, q.quoteId);
     t.expect.error(ex, 400, 'invalid_request', { requirement });
   }
   // The refusals were about the body alone: the same quote still redeems.
@@ -161,13 +162,13 @@ export default defineSuite({
         const q = await lockQuote(t, actor, lock, 'off_ramp', R, { payOuts: 4 });
         const pad = (id: string, n: number) => id.padEnd(n, 'x');
         // 64 chars is within the limit; such an id names nothing, so what follows is not shown: observed.
-        const at64 = await payOut(actor, { gate_session_id: q.sessionId, quote_id: pad(q.quoteId, quoteIdMax) });
+        const at64 = await payOut(actor, { gate_session_id: q.sessionId, quote_id: pad(q.quoteId, quoteIdMax) }, true, q.quoteId);
         t.observe('gate-pay-out-64-char-unknown-quote-id', at64.status, 'a 64-char id is within the limit; the answer for an id naming nothing is not shown');
         for (const body of [
           { gate_session_id: pad(q.sessionId, gateSessionIdMax + 1), quote_id: q.quoteId },
           { gate_session_id: q.sessionId, quote_id: pad(q.quoteId, quoteIdMax + 1) },
         ]) {
-          t.expect.error(await payOut(actor, body), 400, 'invalid_request', { requirement: R });
+          t.expect.error(await payOut(actor, body, true, q.quoteId), 400, 'invalid_request', { requirement: R });
         }
         expectRedeemed(t, await payOut(actor, { gate_session_id: q.sessionId, quote_id: q.quoteId }), q, R);
       },

@@ -125,8 +125,14 @@ async function lockInBlock(
   return { sessionId, quoteId: q.id, fiat: q.fiatPayOrReceive!, lockedAt, lockSentAt, shown };
 }
 
-export function payOut(actor: GateActor, body: Record<string, unknown>, idempotencyKey: string | boolean = true): Promise<Exchange> {
-  return inChain(body.quote_id, () => actor.client.post('/rails/pay_outs', body, { idempotencyKey, retry: false }));
+/** POST /rails/pay_outs, never retried; inside the block of the quote it redeems (`quoteId`, by default the body's quote_id). */
+export function payOut(
+  actor: GateActor,
+  body: Record<string, unknown>,
+  idempotencyKey: string | boolean = true,
+  quoteId: unknown = body.quote_id,
+): Promise<Exchange> {
+  return inChain(quoteId, () => actor.client.post('/rails/pay_outs', body, { idempotencyKey, retry: false }));
 }
 
 /** POST /rails/pay_ins (its body is the profile's: not shown) redeeming `quoteId`, inside the quote's block. */
