@@ -2,17 +2,20 @@
 // executor request firm quotes and transact each after a random delay spread
 // across TTL ± 5 s. expiresAt must sit the spec's 15 s after the request
 // (within the profile's tolerance); a transact sent clearly before expiry
-// succeeds, one sent clearly after gets 409; nothing answers 5xx.
+// succeeds, one sent clearly after gets 409; nothing answers 5xx. Every
+// absolute instant is the target's: judged on its clock, which each VU learns
+// from the Date headers (starting from rampart's own estimate).
 import { sleep } from 'k6';
 import { Rate } from 'k6/metrics';
 import { checkReq } from './lib/checks.ts';
 import { loadConfig, requirementThresholds, summaryFiles, wants } from './lib/config.ts';
 import { emit } from './lib/emit.ts';
 import { guarded } from './lib/guard.ts';
-import { call, json } from './lib/http.ts';
+import { call, json, type Res } from './lib/http.ts';
 import { SCENARIOS } from './lib/requirements.ts';
 import { segmentRange } from './lib/segment.ts';
 import { keyShare } from './lib/keyShare.ts';
+import { TargetClock } from '../src/client/targetClock.ts';
 
 const cfg = loadConfig();
 const pools = cfg.pools!;
@@ -57,14 +60,41 @@ const keys = () => {
   return mine;
 };
 
+// This VU's view of the target's clock (a VU is its own runtime): rampart's estimate, narrowed by every answer.
+let clock: TargetClock | undefined;
+const targetClock = () => {
+  if (!clock) {
+    clock = new TargetClock();
+    if (pools.clock) clock.assume(pools.clock);
+  }
+  return clock;
+};
+const header = (r: Res, name: string) => {
+  const k = Object.keys(r.headers).find((h) => h.toLowerCase() === name);
+  return k ? r.headers[k] : undefined;
+};
+/** Send a request, learning the target's clock from its answer; returns it with the local span it was in flight. */
+function timed(f: () => Res): { r: Res; at: number; dur: number } {
+  const at = Date.now();
+  const r = f();
+  const dur = Math.max(0, Date.now() - at);
+  targetClock().observe(at, at + dur, header(r, 'date'));
+  return { r, at, dur };
+}
+
 export default guarded('ttl', (): void => {
   const own = keys();
   const key = own[(__VU + __ITER) % own.length]!;
-  const sentAt = Date.now();
-  const q = call('POST', `${base}/pools/${encodeURIComponent(pools.pool)}/quote`, key, {
-    body: { ...pools.quote, type: 'firm' },
-    tags: { name: 'POST /pools/{id}/quote', group: 'pools' },
-  });
+  const {
+    r: q,
+    at: sentAt,
+    dur: quoteDur,
+  } = timed(() =>
+    call('POST', `${base}/pools/${encodeURIComponent(pools.pool)}/quote`, key, {
+      body: { ...pools.quote, type: 'firm' },
+      tags: { name: 'POST /pools/{id}/quote', group: 'pools' },
+    }),
+  );
   serverErrors.add(q.status >= 500);
   const body = json(q);
   // The creation status is not fixed by the spec: any 2xx carrying a firm quote.
@@ -79,32 +109,50 @@ export default guarded('ttl', (): void => {
     return;
   }
   const expiresAt = Date.parse(body.expiresAt);
-  const ttlSeconds = (expiresAt - sentAt) / 1000;
+  // The quote was made while its request was in flight: on the target's clock, within this span.
+  const made = targetClock().during({ startedAt: sentAt, durationMs: quoteDur });
+  if (typeof made === 'string') {
+    // No Date header from the target and no estimate from rampart: its instants cannot be judged.
+    for (const req of new Set([...R.ttl])) emit({ kind: 'unverified', req, reason: made });
+    return;
+  }
+  const ttl = { low: (expiresAt - made.high) / 1000, high: (expiresAt - made.low) / 1000 };
+  const ttlSeconds = (ttl.low + ttl.high) / 2;
   emit({ kind: 'quoteTtl', seconds: Math.round(ttlSeconds * 1000) / 1000 });
-  const ttlHolds = (x: number) => Math.abs(x - pools.ttlSeconds) <= pools.ttlToleranceSeconds;
-  const ttlSeen = (x: number) => ({ ttlSeconds: x, expected: pools.ttlSeconds, tolerance: pools.ttlToleranceSeconds });
-  checkReq(R.ttl[0], ttlSeconds, "expiresAt − request time is within the tolerance of the spec's quote TTL", ttlHolds, ttlSeen);
+  // Some lifetime the measure allows is within the tolerance of the spec's.
+  const ttlHolds = (x: { low: number; high: number }) =>
+    x.high >= pools.ttlSeconds - pools.ttlToleranceSeconds && x.low <= pools.ttlSeconds + pools.ttlToleranceSeconds;
+  const ttlSeen = (x: { low: number; high: number }) => ({ ttlSeconds: [x.low, x.high], expected: pools.ttlSeconds, tolerance: pools.ttlToleranceSeconds });
+  checkReq(R.ttl[0], ttl, "expiresAt − request time, on the target's clock, is within the tolerance of the spec's quote TTL", ttlHolds, ttlSeen);
   // The same measure is the "still expire at their TTL" half of the under-load rule: these quotes are issued under load.
-  checkReq(R.ttl[3], ttlSeconds, "under load: expiresAt stays at the spec's quote TTL", ttlHolds, ttlSeen);
+  checkReq(R.ttl[3], ttl, "under load: expiresAt stays at the spec's quote TTL", ttlHolds, ttlSeen);
 
   sleep(Math.max(1, pools.ttlSeconds - 5) + Math.random() * 10);
-  const at = Date.now();
-  const t = call('POST', `${base}/pools/${encodeURIComponent(pools.pool)}/transact`, key, {
-    body: { quoteId: body.quoteId },
-    idempotencyKey: true,
-    tags: { name: 'POST /pools/{id}/transact', group: 'pools' },
-  });
+  const {
+    r: t,
+    at,
+    dur,
+  } = timed(() =>
+    call('POST', `${base}/pools/${encodeURIComponent(pools.pool)}/transact`, key, {
+      body: { quoteId: body.quoteId },
+      idempotencyKey: true,
+      tags: { name: 'POST /pools/{id}/transact', group: 'pools' },
+    }),
+  );
   serverErrors.add(t.status >= 500);
   const tb = json(t);
-  const before = at <= expiresAt - EDGE_MS;
-  const after = at >= expiresAt + EDGE_MS;
+  // When the target handled it, on its clock: before its answer came back, after the request left.
+  const handled = targetClock().during({ startedAt: at, durationMs: dur });
+  if (typeof handled === 'string') return;
+  const before = handled.high <= expiresAt - EDGE_MS;
+  const after = handled.low >= expiresAt + EDGE_MS;
   if (before) {
     checkReq(
       R.ttl[1],
       t,
       'a transact before expiry succeeds with a reserved trade',
       (r) => r.status >= 200 && r.status < 300 && typeof tb?.transactId === 'string',
-      (r) => ({ status: r.status, msFromExpiry: at - expiresAt }),
+      (r) => ({ status: r.status, msFromExpiryOnTargetClock: [handled.low - expiresAt, handled.high - expiresAt] }),
     );
   } else if (after) {
     checkReq(
@@ -112,17 +160,17 @@ export default guarded('ttl', (): void => {
       t,
       'a transact after expiry gets 409',
       (r) => r.status === 409,
-      (r) => ({ status: r.status, msFromExpiry: at - expiresAt }),
+      (r) => ({ status: r.status, msFromExpiryOnTargetClock: [handled.low - expiresAt, handled.high - expiresAt] }),
     );
   } else {
-    emit({ kind: 'quoteTtlEdge', msFromExpiry: at - expiresAt, status: t.status });
+    emit({ kind: 'quoteTtlEdge', msFromExpiry: Math.round((handled.low + handled.high) / 2 - expiresAt), status: t.status });
   }
   checkReq(
     R.ttl[3],
     t,
     'under load: no 5xx, and expiry is honoured on both sides of expiresAt',
     (r) => r.status < 500 && (before ? r.status >= 200 && r.status < 300 : after ? r.status === 409 : true),
-    (r) => ({ status: r.status, msFromExpiry: at - expiresAt }),
+    (r) => ({ status: r.status, msFromExpiryOnTargetClock: [handled.low - expiresAt, handled.high - expiresAt] }),
   );
 });
 

@@ -16,7 +16,7 @@ import { checkReq } from './lib/checks.ts';
 import { loadConfig, requirementThresholds, summaryFiles, wants } from './lib/config.ts';
 import { emit } from './lib/emit.ts';
 import { guarded } from './lib/guard.ts';
-import { call, isErrorEnvelope, type Res } from './lib/http.ts';
+import { callOnce as call, isErrorEnvelope, type Res } from './lib/http.ts';
 import { rateLimitBoundSeconds, windowPlans, type WindowCase } from './lib/rateCases.ts';
 import { SCENARIOS, WINDOW_CHECK_IDS } from './lib/requirements.ts';
 import { countHolds, judgeWindow } from './lib/windowJudge.ts';

@@ -47,6 +47,14 @@ describe('import walls', () => {
     ).toEqual([]);
   });
 
+  it('src/wire (what the wire tells: plain data client, runner and report share) imports nothing above it', () => {
+    expect(
+      violations(
+        (f) => under(f, 'src/wire'),
+        (i) => !under(i, 'src/wire'),
+      ),
+    ).toEqual([]);
+  });
   it('the client and the secrets module never import the report (no client ↔ report cycle)', () => {
     expect(
       violations(

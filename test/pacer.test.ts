@@ -203,4 +203,81 @@ describe('Pacer', () => {
     await pacer.acquire('k', 'GET', '/pools');
     expect(clock.now).toBe(5 * SEC);
   });
+
+  describe('chains granted as one block (reserve)', () => {
+    const PAY_OUT = { method: 'POST', path: '/rails/pay_outs' };
+    const LOCK = { method: 'POST', path: '/quotes' };
+
+    it('a block on a free key is granted at once, and its steps never queue behind other waiters', async () => {
+      const { clock, pacer } = fakeClock();
+      const res = await pacer.reserve('k', [LOCK, PAY_OUT, PAY_OUT]);
+      expect(clock.now).toBe(0);
+      // 60 reads queue on the key: the minute window (57 free after the block) holds only 57 of them now.
+      const reads = Array.from({ length: 60 }, () => pacer.acquire('k', 'GET', '/gate_sessions'));
+      // (The fake clock's sleeps are instant: the reads' one-minute wait has already been slept.)
+      const sleptBefore = clock.slept.length;
+      await res.within(async () => {
+        await pacer.acquire('k', 'POST', '/quotes');
+        await pacer.acquire('k', 'POST', '/rails/pay_outs');
+      });
+      // The steps took their granted slots without any wait of their own.
+      expect(clock.slept.length).toBe(sleptBefore);
+      expect(res.remaining()).toBe(1);
+      await Promise.all(reads);
+      // The reads went in turn: 57 at 0 s, the last 3 a minute later.
+      expect(clock.slept).toEqual([MIN + MARGIN]);
+    });
+
+    it('a block waits until every step fits at the same instant', async () => {
+      const { clock, pacer } = fakeClock();
+      await grantTimes(pacer, clock, 'k', 'POST', '/quotes', 29);
+      // write30: 29 of 30 used at 0; a block of 3 write30 steps needs two more slots to leave.
+      await pacer.reserve('k', [LOCK, PAY_OUT, PAY_OUT]);
+      expect(clock.now).toBe(MIN + MARGIN);
+    });
+
+    it('single requests behind a waiting block never take the slots it waits for', async () => {
+      const { clock, pacer } = fakeClock();
+      await grantTimes(pacer, clock, 'k', 'POST', '/quotes', 28);
+      clock.now = 30 * SEC;
+      await grantTimes(pacer, clock, 'k', 'POST', '/quotes', 1);
+      const order: string[] = [];
+      const block = pacer.reserve('k', [LOCK, PAY_OUT, PAY_OUT]).then(() => order.push(`block@${clock.now}`));
+      const single = pacer.acquire('k', 'POST', '/rails/pay_outs').then(() => order.push(`single@${clock.now}`));
+      await Promise.all([block, single]);
+      // The single write fits at 0 s (29 < 30) but would push the block past 60 s: it waits behind it.
+      expect(order[0]).toBe(`block@${MIN + MARGIN}`);
+    });
+
+    it('a slot used after the grant is counted from its send; an unused one is given back', async () => {
+      const { clock, pacer } = fakeClock();
+      const res = await pacer.reserve('k', [PAY_OUT, PAY_OUT]);
+      clock.now = 50 * SEC;
+      await res.within(() => pacer.acquire('k', 'POST', '/rails/pay_outs').then((settle) => settle(51 * SEC)));
+      res.release();
+      // At 61 s the used slot (counted from 51 s) is still inside the minute of write30; the released one is gone.
+      clock.now = 61 * SEC;
+      expect(pacer.waitEstimateMs('k', 'POST', '/rails/pay_outs')).toBe(0);
+      await grantTimes(pacer, clock, 'k', 'POST', '/rails/pay_outs', 29);
+      expect(clock.now).toBe(61 * SEC);
+      await pacer.acquire('k', 'POST', '/rails/pay_outs');
+      expect(clock.now).toBe(51 * SEC + MIN + MARGIN);
+    });
+
+    it('a block larger than a window it fills is refused at once', async () => {
+      const { pacer } = fakeClock();
+      await expect(pacer.reserve('k', Array(11).fill({ method: 'POST', path: '/gate_sessions' }))).rejects.toThrow(/exceeds/);
+    });
+
+    it('requests outside within() of another key or group queue as usual', async () => {
+      const { clock, pacer } = fakeClock();
+      const res = await pacer.reserve('k', [PAY_OUT]);
+      await grantTimes(pacer, clock, 'k', 'POST', '/quotes', 29);
+      // Outside within(): the 30th write30 request finds the window full (29 + the reserved slot).
+      const late = pacer.acquire('k', 'POST', '/quotes');
+      await res.within(() => pacer.acquire('k', 'POST', '/rails/pay_outs'));
+      await late;
+      expect(clock.now).toBe(MIN + MARGIN);
+    });
+  });
 });

@@ -12,7 +12,7 @@ import { CustomerList } from '../../src/model/schemas/gate/customers.js';
 import { RailPayOut } from '../../src/model/schemas/gate/rails.js';
 import { expect2xx } from '../../support/expect.js';
 import { newCustomerInput } from '../../support/gate/customers.js';
-import { lockQuote } from '../../support/gate/rails.js';
+import { inChain, lockQuote, payOut } from '../../support/gate/rails.js';
 import { sessionBody } from '../../support/gate/sessions.js';
 import { LOST_REQUEST_TIMEOUT_MS, sendAndLoseResponse } from '../../support/lostResponse.js';
 
@@ -150,21 +150,23 @@ export default defineSuite({
       needs: ['gateRails', 'gateSignedQuote', 'toxiproxy'],
       async run({ gateRails: actor, gateSignedQuote: lock, toxiproxy: kit }, t: CheckTools) {
         const R = 'GATE-ERR-RETRY-PAY-OUT-ONE-OBJECT';
-        const q = await lockQuote(t, actor, lock, 'off_ramp', R);
+        const q = await lockQuote(t, actor, lock, 'off_ramp', R, { payOuts: 3 });
         const body = { gate_session_id: q.sessionId, quote_id: q.quoteId };
         const key = randomUUID();
         // No documented read shows a quote consumed before its pay-out id is known: the toxic's design (request forwarded, answer dropped) stages the case.
-        const lost = await sendAndLoseResponse(t, kit, actor, 'gate', (c) =>
-          c.post('/rails/pay_outs', body, { idempotencyKey: key, retry: false, timeoutMs: LOST_REQUEST_TIMEOUT_MS }),
+        const lost = await inChain(q.quoteId, () =>
+          sendAndLoseResponse(t, kit, actor, 'gate', (c) =>
+            c.post('/rails/pay_outs', body, { idempotencyKey: key, retry: false, timeoutMs: LOST_REQUEST_TIMEOUT_MS }),
+          ),
         );
         // The quote redeems once: a second pay-out could only be a refusal here, so the original 201 is the first pay-out.
-        const retry = t.expect.status(await lost.client.post('/rails/pay_outs', body, { idempotencyKey: key, retry: false }), 201, R);
+        const retry = t.expect.status(await inChain(q.quoteId, () => lost.client.post('/rails/pay_outs', body, { idempotencyKey: key, retry: false })), 201, R);
         const p = t.expect.schema(retry, RailPayOut, R);
         t.expect.equal([p.gate_session_id, p.quote_id], [q.sessionId, q.quoteId], 'the retry answers the pay-out of this quote', {
           requirement: R,
           exchange: retry,
         });
-        const again = t.expect.status(await actor.client.post('/rails/pay_outs', body, { idempotencyKey: key, retry: false }), 201, R);
+        const again = t.expect.status(await payOut(actor, body, key), 201, R);
         t.expect.equal(t.expect.schema(again, RailPayOut, R).id, p.id, 'a further retry with the key answers the same pay-out', {
           requirement: R,
           exchange: again,

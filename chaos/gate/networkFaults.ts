@@ -1,9 +1,11 @@
 // Gate "Events > Delivery rules": a connection reset or a connection that
-// times out is a failed attempt and is retried. The toxic stops every attempt
-// from reaching the receiver until the deliveries list shows one failed; once
-// it is lifted, a retry must arrive.
+// times out is a failed attempt and is retried. The fault (a toxic in front of
+// the receiver, or the receiver itself behind a public URL) stops every attempt
+// from reaching the partner until the deliveries list shows one failed; once it
+// is lifted, a retry must arrive.
 import { check, defineSuite, type CheckDef, type CheckTools } from '../../src/runner/check.js';
 import { GATE_LIMITS } from '../../src/model/limits.js';
+import type { ReceiverFault } from '../../src/webhooks/types.js';
 import {
   expectSameIdAndSigned,
   latestArrivalOf,
@@ -15,7 +17,6 @@ import {
   waitForAttempts,
   type Delivery,
 } from '../../support/gate/deliveries.js';
-import { webhookToxic } from '../../support/gate/toxics.js';
 
 const R = 'GATE-DLV-NETWORK-RETRIED';
 const WH = GATE_LIMITS.webhook;
@@ -23,7 +24,7 @@ const WH = GATE_LIMITS.webhook;
 const FIRST_ATTEMPT_SLACK_MS = 30_000;
 const LIST_SETTLE_MS = 10_000;
 
-function networkCheck(label: string, type: 'reset_peer' | 'timeout', attributes: Record<string, number>): CheckDef {
+function networkCheck(label: string, fault: ReceiverFault): CheckDef {
   return check({
     name: `a ${label} on the way to the receiver is a failed attempt and is retried`,
     requirements: [R, 'GATE-DLV-EVENT-ID-STABLE', 'GATE-DLV-SIGNED-EVERY-ATTEMPT'],
@@ -32,7 +33,7 @@ function networkCheck(label: string, type: 'reset_peer' | 'timeout', attributes:
     budgetMs: scheduleBudgetMs(WH.maxAttempts - 1, WH.attemptTimeoutMs + FIRST_ATTEMPT_SLACK_MS + LIST_SETTLE_MS),
     async run({ gateWebhooksExclusive: actor, toxiproxy: kit }, t: CheckTools) {
       skipUnlessAffordable(t, WH.maxAttempts - 1, WH.attemptTimeoutMs);
-      const toxic = await webhookToxic(kit, actor, type, 'upstream', attributes);
+      const staged = await kit.webhookFault(actor.hooks, fault);
       const ev = await programmedTestEvent(t, actor, [], R);
       // Lift the toxic only once an attempt has failed on it (bounded: the first attempt is immediate, and ends by the spec's timeout).
       const deadline = Date.now() + WH.attemptTimeoutMs + FIRST_ATTEMPT_SLACK_MS;
@@ -43,14 +44,14 @@ function networkCheck(label: string, type: 'reset_peer' | 'timeout', attributes:
         await t.sleep(Math.min(500, 20 * 2 ** i), 'first attempt on the faulty connection', 'target');
         seen = (await listedDelivery(t, actor, ev.delivery.id, R)).delivery;
       }
-      await toxic.remove();
+      await staged.remove();
       t.observe(
         'gate.webhooks.networkFailure',
-        { toxic: type, status: seen.status, attempts: seen.attempts, last_error: seen.last_error },
+        { fault: fault.kind, stagedBy: kit.webhookFaultsBy, status: seen.status, attempts: seen.attempts, last_error: seen.last_error },
         'the delivery after a failed attempt on a broken connection',
       );
       // The case judged is an attempt that failed on the network: if one got through, the toxic staged nothing.
-      if (ev.attempts().length > 0) t.unverified(`an attempt reached the receiver through the ${type} toxic, so no network failure was staged`);
+      if (ev.attempts().length > 0) t.unverified(`an attempt reached the receiver through the staged ${fault.kind}, so no network failure was staged`);
       t.expect.that(seen.status !== 'succeeded', 'an attempt that never reached the receiver is not succeeded', { requirement: R, actual: seen.status });
       t.expect.that(seen.status !== 'dead_lettered' || seen.attempts >= WH.maxAttempts, `a ${label} does not dead-letter before ${WH.maxAttempts} attempts`, {
         requirement: R,
@@ -68,5 +69,5 @@ function networkCheck(label: string, type: 'reset_peer' | 'timeout', attributes:
 export default defineSuite({
   service: 'gate',
   section: 'Events > Delivery rules',
-  checks: [networkCheck('connection reset', 'reset_peer', { timeout: 0 }), networkCheck('connection timeout', 'timeout', { timeout: 500 })],
+  checks: [networkCheck('connection reset', { kind: 'reset' }), networkCheck('connection timeout', { kind: 'timeout', afterMs: 500 })],
 });

@@ -6,6 +6,7 @@
 import type { Exchange } from '../../src/client/types.js';
 import { check, defineSuite, type CheckTools, type RequirementId } from '../../src/runner/check.js';
 import { GATE_LIMITS } from '../../src/model/limits.js';
+import { clockNote, spanOf } from '../../support/targetTime.js';
 import { expect2xx } from '../../support/expect.js';
 import { expectGateError } from '../../support/gate/errors.js';
 import { bootstrap, createSession, expectTermsEchoed, findJwt, sessionBody, sessionPath, stringsIn } from '../../support/gate/sessions.js';
@@ -124,17 +125,18 @@ export default defineSuite({
       requirements: ['GATE-EMBED-BOOTSTRAP', 'GATE-EMBED-CSP', 'GATE-EMBED-TOKEN-LIFETIME', 'GATE-EMBED-TOKEN-NOT-SERVER-CREDENTIAL'],
       needs: ['gateEmbed'],
       async run({ gateEmbed: actor }, t: CheckTools) {
-        const sentS = Date.now() / 1000;
         const ex = expect2xx(t, await bootstrap(actor, { origin: actor.origin }), 'GATE-EMBED-BOOTSTRAP');
         const { claims } = expectToken(t, ex, 'GATE-EMBED-BOOTSTRAP');
         expectCsp(t, ex, actor.partner.allowedOrigins!, 'GATE-EMBED-CSP');
         const exp = Number(claims.exp);
         t.expect.that(Number.isFinite(exp), 'the embed token carries exp', { requirement: 'GATE-EMBED-TOKEN-LIFETIME', actual: claims.exp });
-        const iat = Number.isFinite(Number(claims.iat)) ? Number(claims.iat) : sentS;
-        t.expect.that(Math.abs(exp - iat - HOUR_S) <= LIFETIME_SLACK_S, 'the embed token lives 1 hour (exp − iat)', {
+        // exp − iat, both the target's; without iat, exp against the target's clock while the bootstrap was answered.
+        const span = Number.isFinite(Number(claims.iat)) ? { low: Number(claims.iat) * 1000, high: Number(claims.iat) * 1000 } : spanOf(t, actor.client, ex);
+        const lives = { low: exp - span.high / 1000, high: exp - span.low / 1000 };
+        t.expect.that(lives.high >= HOUR_S - LIFETIME_SLACK_S && lives.low <= HOUR_S + LIFETIME_SLACK_S, 'the embed token lives 1 hour (exp − iat)', {
           requirement: 'GATE-EMBED-TOKEN-LIFETIME',
           expected: HOUR_S,
-          actual: exp - iat,
+          actual: lives.low === lives.high ? lives.low : `${Math.round(lives.low)}–${Math.round(lives.high)} s (${clockNote(actor.client)})`,
         });
         // Not a server credential: as the bearer of a secret-key route it is refused (401 not a credential, or 403).
         const N = 'GATE-EMBED-TOKEN-NOT-SERVER-CREDENTIAL';

@@ -10,6 +10,7 @@ import { EVENT_DATA_SCHEMAS, GateEventEnvelope, WebhookDelivery, WebhookDelivery
 import { parseSignatureHeader, verifyGateSignature } from '../../src/webhooks/verify.js';
 import type { ReceivedEvent } from '../../src/webhooks/types.js';
 import { expect2xx } from '../../support/expect.js';
+import { clockNote, spanOf } from '../../support/targetTime.js';
 import { createCustomer, customerPath } from '../../support/gate/customers.js';
 import { createSession, sessionPath } from '../../support/gate/sessions.js';
 
@@ -25,7 +26,7 @@ function header(e: ReceivedEvent, kind: 'timestamp' | 'event-id' | 'event-type')
   return Object.entries(e.headers).find(([k]) => re.test(k))?.[1];
 }
 
-function checkDelivery(t: CheckTools, e: ReceivedEvent, secret: string): void {
+function checkDelivery(t: CheckTools, actor: GateWebhookActor, e: ReceivedEvent, secret: string): void {
   const env = GateEventEnvelope.safeParse(e.json);
   const j = e.json ?? {};
   t.expect.that(typeof j.id === 'string' && UUID.test(j.id), 'the envelope id is a UUID', { requirement: 'GATE-EVT-ENVELOPE-ID', actual: j.id });
@@ -50,11 +51,17 @@ function checkDelivery(t: CheckTools, e: ReceivedEvent, secret: string): void {
   t.expect.equal(header(e, 'event-id'), j.id, 'the event-id header equals the envelope id', { requirement: 'GATE-EVT-HEADER-EVENT-ID' });
   t.expect.equal(header(e, 'event-type'), j.type, 'the event-type header equals the envelope type', { requirement: 'GATE-EVT-HEADER-EVENT-TYPE' });
 
-  const arrivedS = Math.floor(e.arrivedAt / 1000);
-  t.expect.that(Math.abs(arrivedS - Number(ts)) <= GATE_LIMITS.webhook.signatureSkewSeconds, 'the signed timestamp is within 300 s of arrival', {
-    requirement: 'GATE-SIG-TIMESTAMP-FRESH',
-    actual: { t: ts, arrivedS },
-  });
+  // On the target's clock at arrival (its t is its own time), with a second for t's whole seconds.
+  const at = spanOf(t, actor.client, { startedAt: e.arrivedAt, durationMs: 0 });
+  const skew = GATE_LIMITS.webhook.signatureSkewSeconds;
+  t.expect.that(
+    Number(ts) >= Math.floor(at.low / 1000) - skew - 1 && Number(ts) <= Math.ceil(at.high / 1000) + skew,
+    'the signed timestamp is within 300 s of arrival',
+    {
+      requirement: 'GATE-SIG-TIMESTAMP-FRESH',
+      actual: { t: ts, arrivalOnTargetClockS: [Math.floor(at.low / 1000), Math.ceil(at.high / 1000)], clock: clockNote(actor.client) },
+    },
+  );
   // Recompute over the raw bytes as received, with the tolerance wide open: freshness is asserted above.
   const v = verifyGateSignature({ rawBody: e.rawBody, header: sig, secrets: [secret], nowSeconds: Number(ts), toleranceSeconds: 0 });
   t.expect.that(v.ok, 'v1 is HMAC-SHA256(secret, t + "." + raw body)', { requirement: 'GATE-SIG-HMAC', actual: v.reason });
@@ -130,7 +137,7 @@ export default defineSuite({
         );
         // Every delivery this partner received so far (any event type) follows the recipe.
         const got = actor.hooks.attempts();
-        for (const e of got) checkDelivery(t, e, actor.partner.webhookSecret!);
+        for (const e of got) checkDelivery(t, actor, e, actor.partner.webhookSecret!);
         t.observe('gate-events-checked', got.length);
       },
     }),

@@ -10,16 +10,12 @@ import { GATE_LIMITS } from '../../src/model/limits.js';
 import { RailPayOut } from '../../src/model/schemas/gate/rails.js';
 import { expect2xx } from '../../support/expect.js';
 import { expectAccountBlocked } from '../../support/gate/accountBlocked.js';
-import { expectPaidOut, expectRedeemed, lockQuote, openSession, payOut, type LockedQuote } from '../../support/gate/rails.js';
+import { expectPaidOut, expectRedeemed, lockQuote, openSession, payIn, payOut, type LockedQuote } from '../../support/gate/rails.js';
 import { stringsIn } from '../../support/gate/sessions.js';
 
 const { gateSessionIdMax, quoteIdMax, referenceMax } = GATE_LIMITS.payOut;
 
 const payOutPath = (id: string) => `/rails/pay_outs/${encodeURIComponent(id)}`;
-
-/** POST /rails/pay_ins (its body is the profile's: not shown) with that Idempotency-Key, never retried. */
-const payInWith = (actor: GateActor, body: Record<string, unknown>, key: string | true) =>
-  actor.client.post('/rails/pay_ins', body, { idempotencyKey: key, retry: false });
 
 /** Every body must be refused with 400 invalid_request; then the untouched quote still pays out. */
 async function refusedThenPaid(
@@ -30,13 +26,16 @@ async function refusedThenPaid(
   bodies: (q: LockedQuote) => Record<string, unknown>[],
   headerless = false,
 ) {
-  const q = await lockQuote(t, actor, lock, 'off_ramp', requirement);
+  // Every refused body and the final redemption go inside the quote's lifetime: one block with the lock.
+  const count = bodies({ sessionId: '', quoteId: '', fiat: '0', lockedAt: 0, lockSentAt: 0, shown: {} }).length;
+  const q = await lockQuote(t, actor, lock, 'off_ramp', requirement, { payOuts: count + 1 });
   for (const body of bodies(q)) {
-    const ex = await payOut(actor, body, headerless ? false : true);
+    // A body may lack the quote's id or mangle it: it still belongs to this quote's block.
+    const ex = await payOut(actor, body, headerless ? false : true, q.quoteId);
     t.expect.error(ex, 400, 'invalid_request', { requirement });
   }
   // The refusals were about the body alone: the same quote still redeems.
-  expectRedeemed(t, await payOut(actor, { gate_session_id: q.sessionId, quote_id: q.quoteId }), requirement);
+  expectRedeemed(t, await payOut(actor, { gate_session_id: q.sessionId, quote_id: q.quoteId }), q, requirement);
 }
 
 const MONEY_FIELDS: Record<string, unknown> = {
@@ -82,7 +81,7 @@ export default defineSuite({
       ],
       needs: ['gateRails', 'gateSignedQuote'],
       async run({ gateRails: actor, gateSignedQuote: lock }, t: CheckTools) {
-        const q = await lockQuote(t, actor, lock, 'off_ramp', 'GATE-RAIL-PAYOUT-201');
+        const q = await lockQuote(t, actor, lock, 'off_ramp', 'GATE-RAIL-PAYOUT-201', { payOuts: 3 });
         const reference = `rampart-${randomUUID()}-`.padEnd(referenceMax, 'r');
         const body = { gate_session_id: q.sessionId, quote_id: q.quoteId, reference, metadata: { rampart: 'conformance' } };
         const key = randomUUID();
@@ -129,7 +128,7 @@ export default defineSuite({
         t.observe('gate-foreign-quote-redemption-status', foreign.status, 'the spec gives 403 (session of another partner) and 404 (cross-tenant)');
         // Refused about tenancy only: the owner still redeems the quote.
         const made = await payOut(owner, body);
-        expectRedeemed(t, made, Q);
+        expectRedeemed(t, made, q, Q);
         const p = t.expect.schema(made, RailPayOut, Q);
 
         const R = 'GATE-RAIL-PAYOUT-FOREIGN-404';
@@ -160,18 +159,18 @@ export default defineSuite({
       needs: ['gateRails', 'gateSignedQuote'],
       async run({ gateRails: actor, gateSignedQuote: lock }, t: CheckTools) {
         const R = 'GATE-RAIL-PAYOUT-ID-MAX';
-        const q = await lockQuote(t, actor, lock, 'off_ramp', R);
+        const q = await lockQuote(t, actor, lock, 'off_ramp', R, { payOuts: 4 });
         const pad = (id: string, n: number) => id.padEnd(n, 'x');
         // 64 chars is within the limit; such an id names nothing, so what follows is not shown: observed.
-        const at64 = await payOut(actor, { gate_session_id: q.sessionId, quote_id: pad(q.quoteId, quoteIdMax) });
+        const at64 = await payOut(actor, { gate_session_id: q.sessionId, quote_id: pad(q.quoteId, quoteIdMax) }, true, q.quoteId);
         t.observe('gate-pay-out-64-char-unknown-quote-id', at64.status, 'a 64-char id is within the limit; the answer for an id naming nothing is not shown');
         for (const body of [
           { gate_session_id: pad(q.sessionId, gateSessionIdMax + 1), quote_id: q.quoteId },
           { gate_session_id: q.sessionId, quote_id: pad(q.quoteId, quoteIdMax + 1) },
         ]) {
-          t.expect.error(await payOut(actor, body), 400, 'invalid_request', { requirement: R });
+          t.expect.error(await payOut(actor, body, true, q.quoteId), 400, 'invalid_request', { requirement: R });
         }
-        expectRedeemed(t, await payOut(actor, { gate_session_id: q.sessionId, quote_id: q.quoteId }), R);
+        expectRedeemed(t, await payOut(actor, { gate_session_id: q.sessionId, quote_id: q.quoteId }), q, R);
       },
     }),
     check({
@@ -210,22 +209,23 @@ export default defineSuite({
       needs: ['gateRails', 'gateSignedQuote', 'gatePayIn'],
       async run({ gateRails: actor, gateSignedQuote: lock, gatePayIn: payInBody }, t: CheckTools) {
         const R = 'GATE-RAIL-PAYIN-REDEEMS';
-        const q = await lockQuote(t, actor, lock, 'on_ramp', R);
+        const q = await lockQuote(t, actor, lock, 'on_ramp', R, { payIns: 3, payOuts: 1 });
         const body = payInBody({ quoteId: q.quoteId, sessionId: q.sessionId });
         const key = randomUUID();
+        const payInWith = (b: Record<string, unknown>, k: string | true, quoteId = q.quoteId) => payIn(actor, quoteId, b, k);
         // The pay-in response is not shown: any 2xx.
-        const payIn = expect2xx(t, await payInWith(actor, body, key), R, 'the pay-in redeeming the quote');
-        t.observe('gate-pay-in-status', payIn.status, 'pay-in response is not shown');
+        const first = expect2xx(t, await payInWith(body, key), R, 'the pay-in redeeming the quote');
+        t.observe('gate-pay-in-status', first.status, 'pay-in response is not shown');
 
         // Processed again, the replay would meet a consumed quote (409): the original answer is the only right one.
         const P = 'GATE-RAIL-PAYIN-IDEMPOTENT-REPLAY';
-        const replay = await payInWith(actor, body, key);
-        t.expect.status(replay, payIn.status, P);
-        if (payIn.json?.id !== undefined)
-          t.expect.equal(replay.json?.id, payIn.json.id, 'the replay answers the original pay-in', { requirement: P, exchange: replay });
-        else t.expect.equal(replay.json, payIn.json, 'the replay answers the original response', { requirement: P, exchange: replay });
+        const replay = await payInWith(body, key);
+        t.expect.status(replay, first.status, P);
+        if (first.json?.id !== undefined)
+          t.expect.equal(replay.json?.id, first.json.id, 'the replay answers the original pay-in', { requirement: P, exchange: replay });
+        else t.expect.equal(replay.json, first.json, 'the replay answers the original response', { requirement: P, exchange: replay });
 
-        t.expect.error(await payInWith(actor, body, true), 409, 'conflict', { requirement: R });
+        t.expect.error(await payInWith(body, true), 409, 'conflict', { requirement: R });
         // A pay-out on a pay-in's quote: consumed (409), or refused for the quote's side (not shown).
         const out = await payOut(actor, { gate_session_id: q.sessionId, quote_id: q.quoteId });
         t.expect.status(out, [400, 409], R);
@@ -233,10 +233,10 @@ export default defineSuite({
 
         // Another quote's pay-in under the used key: a fingerprint mismatch, refused before anything is redeemed.
         const C = 'GATE-RAIL-PAYIN-IDEMPOTENCY-CONFLICT-409';
-        const q2 = await lockQuote(t, actor, lock, 'on_ramp', C);
+        const q2 = await lockQuote(t, actor, lock, 'on_ramp', C, { payIns: 2, payOuts: 0 });
         const body2 = payInBody({ quoteId: q2.quoteId, sessionId: q2.sessionId });
-        t.expect.error(await payInWith(actor, body2, key), 409, 'conflict', { requirement: C });
-        expect2xx(t, await payInWith(actor, body2, true), C, 'the second quote, redeemed with a fresh key (the refused request redeemed nothing)');
+        t.expect.error(await payInWith(body2, key, q2.quoteId), 409, 'conflict', { requirement: C });
+        expect2xx(t, await payInWith(body2, true, q2.quoteId), C, 'the second quote, redeemed with a fresh key (the refused request redeemed nothing)');
       },
     }),
     check({
@@ -245,8 +245,8 @@ export default defineSuite({
       needs: ['gateRails', 'gateSignedQuote', 'gatePayIn', 'gateOtherRails'],
       async run({ gateRails: actor, gateSignedQuote: lock, gatePayIn: payInBody, gateOtherRails: stranger }, t: CheckTools) {
         const R = 'GATE-RAIL-PAYIN-READ';
-        const q = await lockQuote(t, actor, lock, 'on_ramp', R);
-        const made = expect2xx(t, await payInWith(actor, payInBody({ quoteId: q.quoteId, sessionId: q.sessionId }), true), R, 'the pay-in to read');
+        const q = await lockQuote(t, actor, lock, 'on_ramp', R, { payIns: 1, payOuts: 0 });
+        const made = expect2xx(t, await payIn(actor, q.quoteId, payInBody({ quoteId: q.quoteId, sessionId: q.sessionId }), true), R, 'the pay-in to read');
         const id: unknown = made.json?.id;
         // Pay-in record fields are not shown: the id is the one a single-object response offers.
         if (typeof id !== 'string' || id.length === 0)

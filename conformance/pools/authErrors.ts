@@ -144,8 +144,9 @@ export default defineSuite({
     check({
       name: 'a publishable key on every secret route gives 403 key_mode_mismatch',
       requirements: ['POOLS-AUTH-PK-SECRET-ROUTE-403', 'POOLS-ERR-ENVELOPE'],
-      needs: ['poolsPublishable', 'poolsRaw'],
-      async run({ poolsPublishable: actor, poolsRaw: client }, t: CheckTools) {
+      // The partner trades first (real ids of its own objects), so it must be funded as well as hold a publishable key.
+      needs: ['poolsFundedPublishable', 'poolsRaw'],
+      async run({ poolsFundedPublishable: actor, poolsRaw: client }, t: CheckTools) {
         // Real ids of the partner's own objects: the only thing wrong with each request is the key.
         const made = await reservedTrade(t, actor, 'POOLS-AUTH-PK-SECRET-ROUTE-403');
         const { quote } = await createFirmQuote(t, actor, 'POOLS-AUTH-PK-SECRET-ROUTE-403');

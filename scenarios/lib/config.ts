@@ -36,6 +36,8 @@ export interface LoadConfig {
     ttlSeconds: number;
     /** The profile's tolerance around it. */
     ttlToleranceSeconds: number;
+    /** The target's clock against this machine's as rampart measured it before k6 started (each VU refines it). */
+    clock?: { offsetMs: number; uncertaintyMs: number };
   };
   /** Threshold values from the gates file. */
   gates: {

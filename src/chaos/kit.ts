@@ -1,10 +1,14 @@
-// Toxiproxy in the two places chaos needs it: between the target's webhook
-// sender and rampart's receiver (one proxy per partner channel, the URL the
-// partner's webhook_url points at), and between a check's client and the
-// target API (a fresh proxy per check, so toxics never leak into other checks).
+// Toxiproxy and the receiver in the places chaos needs them. On the webhook
+// path: a proxy per partner channel in front of the receiver (the URL the
+// partner's webhook_url points at) when the target reaches this machine; the
+// receiver staging the same faults itself when the target reaches rampart only
+// through webhooks.publicUrl (a tunnel no proxy of ours can stand in). On the
+// API path: a fresh proxy per check whose upstream is the target's host, local
+// or remote (TLS passes through untouched), so toxics never leak between checks.
 import type { Proxy } from 'toxiproxy-node-client';
 import type { ApiClient } from '../client/types.js';
 import type { ChaosKit, GateActor, NeedEnv, PartnerHooks, PoolsActor, RunResources, Service } from '../needs/define.js';
+import type { ReceiverFault } from '../webhooks/types.js';
 import type { ToxiproxyHandle } from './toxiproxy.js';
 
 let seq = 0;
@@ -13,14 +17,26 @@ const hostPort = (url: string) => {
   return `${u.hostname}:${u.port || (u.protocol === 'https:' ? '443' : '80')}`;
 };
 
+/**
+ * Each webhook fault as the Toxiproxy toxic that stages it between the sender and the receiver: a reset or a
+ * silent connection on the way in (the receiver never sees the attempt), latency on the answer's way back.
+ */
+const TOXIC_OF: Record<ReceiverFault['kind'], (f: ReceiverFault) => { type: string; stream: 'upstream' | 'downstream'; attributes: Record<string, number> }> = {
+  reset: () => ({ type: 'reset_peer', stream: 'upstream', attributes: { timeout: 0 } }),
+  timeout: (f) => ({ type: 'timeout', stream: 'upstream', attributes: { timeout: (f as { afterMs: number }).afterMs } }),
+  latency: (f) => ({ type: 'latency', stream: 'downstream', attributes: { latency: (f as { ms: number }).ms, jitter: 0 } }),
+};
+
 async function toxicsOf(proxyPath: string): Promise<{ name: string }[]> {
   const res = await fetch(`${proxyPath}/toxics`);
   if (!res.ok) throw new Error(`Toxiproxy answered HTTP ${res.status} listing toxics at ${proxyPath}`);
   return (await res.json()) as { name: string }[];
 }
 
-/** Wire a run for chaos: webhook URLs through proxies, and a kit per check. */
+/** Wire a run for chaos: webhook faults where deliveries really arrive, and a kit per check. */
 export function installChaos(run: RunResources, tp: ToxiproxyHandle): void {
+  // Through a public URL the target cannot reach a loopback proxy: the receiver stages the faults.
+  const byReceiver = !!run.profile.webhooks.publicUrl;
   const webhookProxies = new Map<string, Promise<Proxy>>();
   const receiverUpstream = hostPort(run.receiver.url);
 
@@ -34,23 +50,40 @@ export function installChaos(run: RunResources, tp: ToxiproxyHandle): void {
     return p;
   };
 
-  run.webhookUrlFor = async (channel) => {
-    const proxy = await webhookProxy(channel);
-    const direct = new URL(run.receiver.urlFor(channel));
-    const listen = proxy.listen.replace(/^\[?::\]?:/, '127.0.0.1:');
-    return `${direct.protocol}//${listen}${direct.pathname}`;
-  };
+  if (!byReceiver)
+    run.webhookUrlFor = async (channel) => {
+      const proxy = await webhookProxy(channel);
+      const direct = new URL(run.receiver.urlFor(channel));
+      const listen = proxy.listen.replace(/^\[?::\]?:/, '127.0.0.1:');
+      return `${direct.protocol}//${listen}${direct.pathname}`;
+    };
 
   run.chaos = {
     kitFor(env: NeedEnv) {
       const touched = new Set<Proxy>();
+      const faulted = new Set<string>();
       const own: Proxy[] = [];
       const kit: ChaosKit = {
         toxiproxy: tp.api,
-        async webhookProxy(hooks: PartnerHooks) {
-          const p = await webhookProxy(hooks.channel);
-          touched.add(p);
-          return p;
+        webhookFaultsBy: byReceiver ? 'receiver' : 'toxiproxy',
+        async webhookFault(hooks: PartnerHooks, fault: ReceiverFault) {
+          if (byReceiver) {
+            run.receiver.setFault(hooks.channel, fault);
+            faulted.add(hooks.channel);
+            return { remove: async () => run.receiver.setFault(hooks.channel, undefined) };
+          }
+          const proxy = await webhookProxy(hooks.channel);
+          touched.add(proxy);
+          const spec = TOXIC_OF[fault.kind](fault);
+          const toxic = await proxy.addToxic({ name: `${spec.type}-${spec.stream}-${++seq}`, toxicity: 1, ...spec } as never);
+          let removed = false;
+          return {
+            async remove() {
+              if (removed) return;
+              removed = true;
+              await toxic.remove();
+            },
+          };
         },
         async throughProxy(actor: GateActor | PoolsActor, service: Service) {
           const baseUrl = actor.client.baseUrl;
@@ -65,6 +98,7 @@ export function installChaos(run: RunResources, tp: ToxiproxyHandle): void {
       return {
         kit,
         async cleanup() {
+          for (const channel of faulted) run.receiver.setFault(channel, undefined);
           // Toxics on shared webhook proxies go; per-check API proxies are deleted.
           // The client's Proxy carries no toxic list: read it from the control API, so nothing a check added outlives it.
           for (const p of touched) {

@@ -5,6 +5,7 @@
 // rejected), 5 (rate limited). One request per service, two on a retry.
 import { describeAnswer } from '../client/answer.js';
 import { createApiClient } from '../client/http.js';
+import type { TargetClocks } from '../client/targetClock.js';
 import { clientLimits } from '../client/limits.js';
 import { TransportError, type Exchange } from '../client/types.js';
 import { ERROR_TYPES } from '../model/schemas/common.js';
@@ -55,7 +56,7 @@ function probesFor(profile: Profile, services: ('gate' | 'pools')[]): Probe[] {
   return probes;
 }
 
-export async function preflight(profile: Profile, services: ('gate' | 'pools')[]): Promise<void> {
+export async function preflight(profile: Profile, services: ('gate' | 'pools')[], clocks?: TargetClocks): Promise<void> {
   const limits = clientLimits(profile.harness);
   for (const p of probesFor(profile, services)) {
     const client = createApiClient({
@@ -63,6 +64,7 @@ export async function preflight(profile: Profile, services: ('gate' | 'pools')[]
       baseUrl: p.baseUrl,
       label: 'preflight',
       secretKey: p.key,
+      clock: clocks?.[p.svc],
       ...limits,
       retry: { maxRetries: 1, baseDelayMs: 200, maxDelayMs: 500 },
     });

@@ -16,6 +16,8 @@ import { exitCodeOf, requirementResults, runScope, summarize, timeScaleNote, typ
 import { newRunId, pointLatest, writeRun, writeRunEmergency } from '../report/writeRun.js';
 import { appendToJournal, readJournal, readRunRecord, writeRunRecord, type RunRecord } from '../runner/journal.js';
 import type { Exchange } from '../client/types.js';
+import { clockReport, newTargetClocks, receiverNow } from '../client/targetClock.js';
+import { describeTargetClock } from '../wire/targetTime.js';
 import { spentLowerBound } from '../plan/lowerBound.js';
 import { writeCertificate as writeCertificateImpl } from '../report/certificate.js';
 import { createProgress } from '../runner/progress.js';
@@ -204,6 +206,7 @@ export async function runKinds(kindNames: SuiteKindName[], command: string, opts
   let timeScales: { retryScale: number; rateWindowScale: number } | undefined;
   let profileForCertificate: Profile | undefined;
   let receiver: import('../webhooks/types.js').WebhookReceiver | undefined;
+  const clocks = newTargetClocks();
   try {
     target = await resolveTarget({ profile: opts.profile, faults: opts.fault });
     const profile = applyHarnessFlags(target.profile, opts);
@@ -219,7 +222,7 @@ export async function runKinds(kindNames: SuiteKindName[], command: string, opts
     progress.expectAtLeast(plan.lowerBoundSeconds * 1000);
     results.plan = { lowerBoundSeconds: plan.lowerBoundSeconds };
     const services: ('gate' | 'pools')[] = opts.service ? [opts.service] : profile.pools ? ['gate', 'pools'] : ['gate'];
-    await preflight(profile, services);
+    await preflight(profile, services, clocks);
     if (kindNames.includes('load') || kindNames.includes('chaos'))
       assertSafeForTraffic(profile, !!opts.allowLive, kindNames.includes('load') ? 'load' : 'chaos');
     const kinds = await kindsOf(kindNames);
@@ -266,6 +269,7 @@ export async function runKinds(kindNames: SuiteKindName[], command: string, opts
           k6Out: opts.k6Out,
           seed: opts.seed,
           receiver,
+          clocks,
           log: (l) => progress.line(l),
         });
         if (kind.name === 'load') for (const c of out.checks) appendToJournal(runDir, `load:${c.file}::${c.name}`, c);
@@ -289,7 +293,12 @@ export async function runKinds(kindNames: SuiteKindName[], command: string, opts
       progress.line(schedule.groups.length === 1 ? `- ${kinds.map((k) => k.name).join(', ')} run at once, on disjoint partners` : `- ${schedule.why}`);
     const kindBounds = new Map<string, number>();
     const { startReceiver } = await import('../webhooks/receiver.js');
-    receiver = await startReceiver({ host: profile.webhooks.listenHost, port: profile.webhooks.listenPort, publicUrl: profile.webhooks.publicUrl });
+    receiver = await startReceiver({
+      host: profile.webhooks.listenHost,
+      port: profile.webhooks.listenPort,
+      publicUrl: profile.webhooks.publicUrl,
+      now: receiverNow(clocks),
+    });
     for (const group of schedule.groups) {
       if (stop.signal.aborted) break;
       await Promise.all(group.map((name) => runKind(kinds.find((k) => k.name === name)!)));
@@ -313,6 +322,8 @@ export async function runKinds(kindNames: SuiteKindName[], command: string, opts
   }
 
   if (interrupted) results.interrupted = interrupted;
+  const seen = { gate: clockReport(clocks.gate), pools: clockReport(clocks.pools) };
+  if (seen.gate.clock || seen.gate.roundTrip || seen.pools.clock || seen.pools.roundTrip) results.target = seen;
   // Narrowed by a filter, the run's scope is what its selected checks name; every declared check of those counts.
   const declared = await declaredChecks(kindNames, opts.service);
   const narrowed = !!(opts.grep || opts.scenario?.length || opts.case?.length);
@@ -360,6 +371,7 @@ export async function runKinds(kindNames: SuiteKindName[], command: string, opts
       ...(scope.whole || s.verdict === 'PASSED' ? [] : [`scope: partial run (${scope.partial}) — only rampart certify, nothing narrowed, can be CERTIFIED`]),
       `requirements: ${s.passed} passed, ${s.failed} failed, ${s.partial} partial, ${s.skipped} skipped, ${s.unverified} unverified, ${s.notRun} not run, ${s.notCovered} not covered, ${s.outOfScope} out of scope at --depth ${opts.depth}`,
       `checks: ${s.checks.passed} passed, ${s.checks.failed} failed, ${s.checks.skipped} skipped, ${s.checks.unverified} unverified, ${s.checks.notRun} not run · ${secs}s${s.requestsPerRequirement !== undefined ? ` · ${s.requestsPerRequirement} requests per requirement asserted` : ''}`,
+      ...(full.target ? [describeTargetClock(full.target)] : []),
       ...(full.plan
         ? [
             `time: ${secs} s against a lower bound of ${full.plan.spentLowerBoundSeconds ?? full.plan.lowerBoundSeconds} s${full.plan.spentLowerBoundSeconds !== undefined ? ' (what the windows and documented waits forced for the requests this run sent)' : ' (planned)'}`,

@@ -3,11 +3,13 @@
 // (size and time), the target's Retry-After honoured per key, and a full
 // capture of every exchange for the reports. Redirects are never followed.
 import { randomUUID } from 'node:crypto';
-import { Agent, request as undiciRequest } from 'undici';
+import { request as undiciRequest } from 'undici';
+import { dispatcherFor } from './transport.js';
 import { registerIssuedSecrets } from '../secrets/registry.js';
 import { redact } from '../secrets/redact.js';
 import { backoffDelayMs, retryAfterMs, sleep } from './backoff.js';
 import { GATE_RATE_WINDOWS } from '../model/limits.js';
+import { TargetClock } from './targetClock.js';
 import {
   DEFAULT_BODY_TIMEOUT_MS,
   DEFAULT_MAX_BODY_BYTES,
@@ -16,7 +18,7 @@ import {
   formatBytes,
   formatSeconds,
 } from './limits.js';
-import type { Pacer } from './pacer.js';
+import type { ChainStep, Pacer, Reservation } from './pacer.js';
 import { TransportError, type ApiClient, type ApiRequest, type Exchange } from './types.js';
 
 export { DEFAULT_TIMEOUT_MS } from './limits.js';
@@ -48,6 +50,10 @@ export interface ClientOptions {
   /** Time accounting of the caller (a check's budget): pacer waits are rampart's, answers are the target's. */
   track?: WaitTracker;
   onRetry?(info: { attempt: number; delayMs: number; exchange?: Exchange; error?: TransportError }): void;
+  /** The target's clock, learnt from every answer's Date header (shared by every client of one service in a run). */
+  clock?: TargetClock;
+  /** PEM of a private CA the target's certificate chains to (harness.caFile), trusted beside the system roots. */
+  caPem?: string;
 }
 
 export interface WaitTracker {
@@ -66,18 +72,14 @@ function unannouncedWaitMs(n: number, scale: number): number {
 
 const untracked: WaitTracker = { harness: (_w, p) => p, target: (_w, p) => p };
 
+/** The reservation of a client without windows to pace: nothing to hold, nothing to give back. */
+const unpaced: Reservation = { key: '', remaining: () => 0, within: (fn) => fn(), release: () => undefined };
+
 // Statuses the spec advises retrying with the same Idempotency-Key; 4xx other than 429 are answers, not accidents.
 const RETRYABLE_STATUS = (s: number) => s === 429 || s >= 500;
 // A body too large or too slow would only be so again; a rate-limited request must not be resent.
 const RETRYABLE_TRANSPORT = new Set<TransportError['kind']>(['refused', 'timeout', 'reset', 'other']);
 const RAISE_TIMEOUT = 'raise it with --request-timeout <seconds> or harness.requestTimeoutMs in the profile';
-
-let sharedAgent: Agent | undefined;
-/** One keep-alive Agent per process. */
-function agent(): Agent {
-  sharedAgent ??= new Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 30_000, connections: 128, connect: { timeout: 10_000 } });
-  return sharedAgent;
-}
 
 /** Our own per-attempt timeouts (not undici's connect timeout), whose message the retry loop restates with the real budget. */
 const headerTimeouts = new WeakSet<TransportError>();
@@ -88,6 +90,7 @@ export function createApiClient(opts: ClientOptions): ApiClient {
   const budgetMs = opts.rateLimitBudgetMs ?? DEFAULT_RATE_LIMIT_BUDGET_SECONDS * 1000;
   // Pauses live in the pacer's clock (a fake one in tests).
   const now = () => opts.pacer?.now() ?? Date.now();
+  const clock = opts.clock ?? new TargetClock();
 
   function buildUrl(req: ApiRequest): string {
     const path = req.path.startsWith('/') ? req.path : `/${req.path}`;
@@ -146,7 +149,8 @@ export function createApiClient(opts: ClientOptions): ApiClient {
     let status = 0;
     let received = 0;
     try {
-      const res = await undiciRequest(url, { method: req.method, headers, body: bodyText, dispatcher: agent(), signal: ac.signal });
+      const res = await undiciRequest(url, { method: req.method, headers, body: bodyText, dispatcher: dispatcherFor(opts.caPem), signal: ac.signal });
+      const headersAt = startedAt + (performance.now() - t0);
       status = res.statusCode;
       clearTimeout(timer);
       // The whole body gets one budget: a target dripping a byte a second cannot hold a check forever.
@@ -177,6 +181,7 @@ export function createApiClient(opts: ClientOptions): ApiClient {
         }
         chunks.push(chunk as Buffer);
       }
+      clock.observe(startedAt, headersAt, resHeaders['date']);
       const text = Buffer.concat(chunks).toString('utf8');
       registerIssuedSecrets(text);
       const { json, jsonError } = readJson(text, resHeaders['content-type']);
@@ -310,9 +315,18 @@ export function createApiClient(opts: ClientOptions): ApiClient {
     }
   }
 
+  async function reserve(steps: readonly ChainStep[]): Promise<Reservation> {
+    const signal = opts.signal;
+    if (!opts.pacer || !opts.secretKey || !steps.length) return unpaced;
+    const track = opts.track ?? untracked;
+    return track.harness(`a block of ${steps.length} request(s) for a chain on ${opts.label}`, opts.pacer.reserve(opts.secretKey, steps, signal));
+  }
+
   return {
     baseUrl: opts.baseUrl,
     label: opts.label,
+    clock,
+    reserve,
     request,
     get: (path, query, extra) => request({ ...extra, method: 'GET', path, query }),
     post: (path, body, extra) => request({ ...extra, method: 'POST', path, body }),

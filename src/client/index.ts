@@ -13,3 +13,4 @@ export { describeAnswer } from './answer.js';
 export { Pacer, PAUSED_PRESSURE, type PacerOptions, type PauseEvent, type PauseListener } from './pacer.js';
 export { redact, redactDeep, redactHeaders, registerSecret } from '../secrets/index.js';
 export { backoffDelayMs, retryAfterMs, sleep, type BackoffOptions } from './backoff.js';
+export { TargetClock, clockReport, newTargetClocks, type TargetClocks } from './targetClock.js';

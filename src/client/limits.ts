@@ -1,5 +1,6 @@
 // The client's limits and their defaults: one place, read by the client, the
 // profile schema (harness.*) and the CLI flags that override them.
+import { readCaFile } from './transport.js';
 
 /** Per-attempt time to the response headers. */
 export const DEFAULT_TIMEOUT_MS = 15_000;
@@ -19,15 +20,24 @@ export interface HarnessSettings {
   bodyTimeoutMs?: number;
   outageAfter?: number;
   rateLimitBudgetSeconds?: number;
+  /** A PEM file of the private CA that signs the target's certificate. */
+  caFile?: string;
 }
 
 /** The ClientOptions the harness settings imply: spread into createApiClient({...}). */
-export function clientLimits(h: HarnessSettings | undefined): { timeoutMs: number; maxBodyBytes: number; bodyTimeoutMs: number; rateLimitBudgetMs: number } {
+export function clientLimits(h: HarnessSettings | undefined): {
+  timeoutMs: number;
+  maxBodyBytes: number;
+  bodyTimeoutMs: number;
+  rateLimitBudgetMs: number;
+  caPem?: string;
+} {
   return {
     timeoutMs: h?.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS,
     maxBodyBytes: h?.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     bodyTimeoutMs: h?.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS,
     rateLimitBudgetMs: (h?.rateLimitBudgetSeconds ?? DEFAULT_RATE_LIMIT_BUDGET_SECONDS) * 1000,
+    ...(h?.caFile ? { caPem: readCaFile(h.caFile) } : {}),
   };
 }
 

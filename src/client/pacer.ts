@@ -4,6 +4,10 @@
 // group's requests), then 60/min and 300/h (counting every request of the key).
 // A key the target paused (429 with Retry-After on a paced request) sends
 // nothing until the pause ends: every queued and new request on it waits.
+// A chain of steps that must all happen inside a lifetime (a signed quote, a
+// session) is granted as one block before its first step (reserve): its
+// requests then never queue behind other checks' between steps.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { gateRouteGroup, scaledWindowsFor, type RateWindow, type RouteGroup } from '../model/limits.js';
 import { sleep as realSleep } from './backoff.js';
 
@@ -38,10 +42,47 @@ export const PAUSED_PRESSURE = 1_000;
 interface Waiter {
   method: string;
   path: string;
+  /** A block of steps granted at once (reserve); absent for one request. */
+  block?: { method: string; path: string }[];
+  /** A block's grant: told the instant its stamps were recorded. */
+  onGrant?: (at: number) => void;
   signal?: AbortSignal;
   resolve: (settle: Settle) => void;
   reject: (e: unknown) => void;
 }
+
+/** One step of a chain: a request the chain will send, by route (its group decides which windows it fills). */
+export interface ChainStep {
+  method: string;
+  path: string;
+}
+
+/**
+ * Requests granted to a chain as one block. Each request sent within it (`within`) on its key takes a
+ * granted slot of its route group instead of queueing; a slot never used simply ages out of the windows.
+ */
+export interface Reservation {
+  readonly key: string;
+  /** Slots not used yet. */
+  remaining(): number;
+  /** Run `fn` with this reservation: its requests on the key use the granted slots. */
+  within<T>(fn: () => Promise<T>): Promise<T>;
+  /** Give the unused slots back (they were never sent). */
+  release(): void;
+}
+
+interface Slot {
+  group: RouteGroup;
+  /** The stamp recorded for it at the grant (moved to the send time when used). */
+  at: number;
+}
+
+interface ReservationState extends Reservation {
+  slots: Slot[];
+}
+
+/** The reservation the current async context runs within (Reservation.within). */
+const chainScope = new AsyncLocalStorage<ReservationState>();
 
 /**
  * Moves a request's stamp from its send time to the time its answer came
@@ -96,11 +137,71 @@ export class Pacer {
    */
   acquire(key: string, method: string, path: string, signal?: AbortSignal): Promise<Settle> {
     const st = this.state(key);
+    const chain = chainScope.getStore();
+    if (chain && chain.key === key && this.paceWindows && !(st.pausedUntil > this.now())) {
+      const group = gateRouteGroup(method, path);
+      const i = chain.slots.findIndex((s) => s.group === group);
+      if (i >= 0) {
+        const [slot] = chain.slots.splice(i, 1);
+        return Promise.resolve(this.useSlot(st, group, slot!.at));
+      }
+    }
     return new Promise<Settle>((resolve, reject) => {
       if (signal?.aborted) return reject(signal.reason ?? new Error('aborted'));
       st.queue.push({ method: method.toUpperCase(), path, signal, resolve, reject });
       if (!st.draining) void this.drain(st);
     });
+  }
+
+  /**
+   * Grant `steps` on this key as one block: resolves once every one of them fits the key's windows at the
+   * same instant, and records them all then (FIFO with the key's other waiters; nothing queued behind the
+   * block may take a slot it needs). Rejects when a window could never hold the whole block.
+   */
+  reserve(key: string, steps: readonly ChainStep[], signal?: AbortSignal): Promise<Reservation> {
+    const st = this.state(key);
+    const block = steps.map((s) => ({ method: s.method.toUpperCase(), path: s.path.split('?')[0]! }));
+    const tooBig = this.paceWindows ? this.oversized(block) : undefined;
+    if (tooBig) return Promise.reject(new Error(tooBig));
+    return new Promise<Reservation>((resolve, reject) => {
+      if (signal?.aborted) return reject(signal.reason ?? new Error('aborted'));
+      const res: ReservationState = {
+        key,
+        slots: [],
+        remaining: () => res.slots.length,
+        within: (fn) => chainScope.run(res, fn),
+        release: () => {
+          for (const s of res.slots.splice(0)) this.dropStamp(st, s.group, s.at);
+        },
+      };
+      st.queue.push({
+        method: block[0]?.method ?? 'GET',
+        path: block[0]?.path ?? '/',
+        block,
+        onGrant: (at) => {
+          if (this.paceWindows) for (const b of block) res.slots.push({ group: gateRouteGroup(b.method, b.path), at });
+          resolve(res);
+        },
+        signal,
+        resolve: () => undefined,
+        reject,
+      });
+      if (!st.draining) void this.drain(st);
+    });
+  }
+
+  /** Why a block can never be granted: a window it fills holds fewer requests than the block sends there. */
+  private oversized(block: { method: string; path: string }[]): string | undefined {
+    if (!block.length) return undefined;
+    const [, minute, hour] = this.windows('GET', '/');
+    if (block.length > Math.min(minute.limit, hour.limit)) return `a chain of ${block.length} requests exceeds the ${minute.limit}-per-minute window`;
+    const perGroup = new Map<RouteGroup, number>();
+    for (const b of block) perGroup.set(gateRouteGroup(b.method, b.path), (perGroup.get(gateRouteGroup(b.method, b.path)) ?? 0) + 1);
+    for (const [g, n] of perGroup) {
+      const w = firstWindowOf(g, this.windowScale);
+      if (n > w.limit) return `a chain of ${n} ${g} requests exceeds that route group's ${w.limit}-request window`;
+    }
+    return undefined;
   }
 
   /**
@@ -176,6 +277,50 @@ export class Pacer {
     return st;
   }
 
+  /** Ms until a waiter (one request, or a whole block) could be granted. */
+  private waitOf(st: KeyState, w: Waiter, now: number): number {
+    return w.block ? this.blockWait(st, w.block, now) : this.waitFor(st, w.method, w.path, now);
+  }
+
+  private blockWait(st: KeyState, block: { method: string; path: string }[], now: number): number {
+    const paused = Math.max(0, st.pausedUntil - now);
+    if (!this.paceWindows) return paused > 0 ? paused + this.margin : 0;
+    const [, minute, hour] = this.windows('GET', '/');
+    const waits = [paused, waitIn(st.all, minute, now, block.length), waitIn(st.all, hour, now, block.length)];
+    const perGroup = new Map<RouteGroup, number>();
+    for (const b of block) perGroup.set(gateRouteGroup(b.method, b.path), (perGroup.get(gateRouteGroup(b.method, b.path)) ?? 0) + 1);
+    for (const [g, n] of perGroup) waits.push(waitIn(st.groups.get(g) ?? [], firstWindowOf(g, this.windowScale), now, n));
+    const w = Math.max(...waits);
+    return w > 0 ? w + this.margin : 0;
+  }
+
+  /** A granted slot used now: its stamp moves from the grant to the send, then to the answer (settle). */
+  private useSlot(st: KeyState, group: RouteGroup, grantedAt: number): Settle {
+    const now = this.now();
+    let g = st.groups.get(group);
+    if (!g) st.groups.set(group, (g = []));
+    // A slot used after its grant aged out of a (shorter) window is counted there again from now.
+    moveOrAdd(st.all, grantedAt, now);
+    moveOrAdd(g, grantedAt, now);
+    const groupStamps = g;
+    let settled = false;
+    return (atMs = this.now()) => {
+      if (settled || atMs <= now) return;
+      settled = true;
+      restamp(st.all, now, atMs);
+      restamp(groupStamps, now, atMs);
+    };
+  }
+
+  /** Forget a stamp recorded for a slot that was never sent. */
+  private dropStamp(st: KeyState, group: RouteGroup, at: number): void {
+    const i = st.all.indexOf(at);
+    if (i >= 0) st.all.splice(i, 1);
+    const g = st.groups.get(group);
+    const j = g?.indexOf(at) ?? -1;
+    if (g && j >= 0) g.splice(j, 1);
+  }
+
   private waitFor(st: KeyState, method: string, path: string, now: number): number {
     const paused = Math.max(0, st.pausedUntil - now);
     if (!this.paceWindows) return paused > 0 ? paused + this.margin : 0;
@@ -198,23 +343,27 @@ export class Pacer {
           continue;
         }
         const now = this.now();
-        const wait = this.waitFor(st, head.method, head.path, now);
+        const wait = this.waitOf(st, head, now);
         if (wait <= 0) {
           st.queue.shift();
-          head.resolve(this.record(st, head.method, head.path, now));
+          this.grant(st, head, now);
           continue;
         }
         // The head waits on its route group's window: a queued request of another group that fits
-        // now goes first, so one busy group never idles the key (no head-of-line blocking).
-        const next = st.queue.findIndex((w, i) => i > 0 && !w.signal?.aborted && this.waitFor(st, w.method, w.path, now) <= 0);
+        // now goes first, so one busy group never idles the key (no head-of-line blocking) — unless it
+        // would delay a block waiting ahead of it, which would then wait for ever behind single requests.
+        const blocksAhead = (i: number) => st.queue.slice(0, i).filter((w) => w.block);
+        const next = st.queue.findIndex(
+          (w, i) => i > 0 && !w.signal?.aborted && this.waitOf(st, w, now) <= 0 && !this.delaysBlocks(st, w, blocksAhead(i), now),
+        );
         if (next > 0) {
           const [w] = st.queue.splice(next, 1);
-          w!.resolve(this.record(st, w!.method, w!.path, now));
+          this.grant(st, w!, now);
           continue;
         }
         try {
           // Wake for whichever queued request can go first.
-          const soonest = Math.min(wait, ...st.queue.slice(1, 50).map((w) => this.waitFor(st, w.method, w.path, now)));
+          const soonest = Math.min(wait, ...st.queue.slice(1, 50).map((w) => this.waitOf(st, w, now)));
           await this.sleep(Math.max(1, soonest), head.signal);
         } catch (e) {
           // Only the head's own abort interrupts the wait; the queue goes on.
@@ -226,6 +375,30 @@ export class Pacer {
     } finally {
       st.draining = false;
     }
+  }
+
+  private grant(st: KeyState, w: Waiter, now: number): void {
+    if (!w.block) return w.resolve(this.record(st, w.method, w.path, now));
+    // A block: every step is recorded now; its reservation hands the slots out as the steps are sent.
+    if (this.paceWindows) for (const b of w.block) this.record(st, b.method, b.path, now);
+    w.onGrant!(now);
+  }
+
+  /** Would granting `w` now make any of these blocks wait longer than they already must? */
+  private delaysBlocks(st: KeyState, w: Waiter, blocks: Waiter[], now: number): boolean {
+    if (!blocks.length || !this.paceWindows) return false;
+    const before = blocks.map((b) => this.blockWait(st, b.block!, now));
+    const steps = w.block ?? [{ method: w.method, path: w.path }];
+    const added = steps.map((s) => ({ group: gateRouteGroup(s.method, s.path) }));
+    for (const a of added) {
+      st.all.push(now);
+      let g = st.groups.get(a.group);
+      if (!g) st.groups.set(a.group, (g = []));
+      g.push(now);
+    }
+    const after = blocks.map((b) => this.blockWait(st, b.block!, now));
+    for (const a of added) this.dropStamp(st, a.group, now);
+    return after.some((x, i) => x > before[i]!);
   }
 
   private record(st: KeyState, method: string, path: string, now: number): Settle {
@@ -266,13 +439,14 @@ function inWindow(stamps: number[], w: RateWindow, now: number): number {
   return n;
 }
 
-/** Ms until one more request fits the sliding window (0 = now). */
-function waitIn(stamps: number[], w: RateWindow, now: number): number {
+/** Ms until `k` more requests fit the sliding window at once (0 = now). */
+function waitIn(stamps: number[], w: RateWindow, now: number, k = 1): number {
   const n = inWindow(stamps, w, now);
-  if (n < w.limit) return 0;
-  // The (n − limit + 1)-th oldest stamp inside the window must leave it first.
+  if (n + k <= w.limit) return 0;
+  // The (n + k − limit)-th oldest stamp inside the window must leave it first.
   const oldestInside = stamps.length - n;
-  const leaving = stamps[oldestInside + (n - w.limit)]!;
+  const leaving = stamps[oldestInside + (n + k - 1 - w.limit)];
+  if (leaving === undefined) return w.windowMs;
   return Math.max(1, leaving + w.windowMs - now);
 }
 
@@ -281,6 +455,14 @@ function restamp(stamps: number[], from: number, to: number): void {
   const i = stamps.indexOf(from);
   if (i < 0) return;
   stamps.splice(i, 1);
+  let j = stamps.length;
+  while (j > 0 && stamps[j - 1]! > to) j--;
+  stamps.splice(j, 0, to);
+}
+
+/** Move one stamp `from` → `to`, or add `to` when `from` is gone (pruned out of its window). */
+function moveOrAdd(stamps: number[], from: number, to: number): void {
+  if (stamps.includes(from)) return restamp(stamps, from, to);
   let j = stamps.length;
   while (j > 0 && stamps[j - 1]! > to) j--;
   stamps.splice(j, 0, to);

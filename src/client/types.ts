@@ -1,4 +1,8 @@
 // The client contract every suite uses. Implementation: src/client/http.ts.
+import type { ChainStep, Reservation } from './pacer.js';
+import type { TargetClock } from './targetClock.js';
+
+export type { ChainStep, Reservation };
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -81,7 +85,15 @@ export class TransportError extends Error {
 export interface ApiClient {
   readonly baseUrl: string;
   readonly label: string;
+  /** The target's clock as its answers tell it: judge the target's absolute timestamps on it. */
+  readonly clock: TargetClock;
   request(req: ApiRequest): Promise<Exchange>;
+  /**
+   * Have the pacer grant these requests (on the client's secret key) as one block before the first is sent:
+   * the steps of a chain that must all happen inside a lifetime (a signed quote, a session). Requests sent
+   * within the reservation take its slots instead of queueing. Time waiting for the block is rampart's own.
+   */
+  reserve(steps: readonly ChainStep[]): Promise<Reservation>;
   get(path: string, query?: ApiRequest['query'], extra?: Partial<ApiRequest>): Promise<Exchange>;
   post(path: string, body?: unknown, extra?: Partial<ApiRequest>): Promise<Exchange>;
   patch(path: string, body?: unknown, extra?: Partial<ApiRequest>): Promise<Exchange>;

@@ -5,6 +5,7 @@
 import { createApiClient } from '../client/http.js';
 import { clientLimits } from '../client/limits.js';
 import { Pacer } from '../client/pacer.js';
+import { newTargetClocks } from '../client/targetClock.js';
 import type { ApiClient, ApiRequest, Exchange } from '../client/types.js';
 import { TransportError } from '../client/types.js';
 import { fill, sendWith, TemplateError } from '../needs/support/triggers.js';
@@ -62,6 +63,8 @@ export class DoctorContext {
   private readonly gatePacer: Pacer;
   /** Pools request-rate limits are not shown: only an announced Retry-After holds a key. */
   private readonly poolsPacer = new Pacer({ paceWindows: false });
+  /** The targets' clocks and round trips, from every answer the doctor gets. */
+  readonly clocks = newTargetClocks();
   /** Requests sent per key (the rotation spreads the doctor's own traffic). */
   private readonly sent = new Map<string, number>();
 
@@ -83,6 +86,7 @@ export class DoctorContext {
       pacer: service === 'gate' ? this.gatePacer : this.poolsPacer,
       ...clientLimits(this.profile.harness),
       retry: { maxRetries: 1, baseDelayMs: 300, maxDelayMs: 1_000 },
+      clock: this.clocks[service],
       onExchange: (ex) => {
         const key = /^Bearer\s+(\S+)/.exec(ex.request.headers['authorization'] ?? '')?.[1];
         if (key) this.sent.set(key, (this.sent.get(key) ?? 0) + 1);

@@ -5,6 +5,8 @@
 // role or trigger, what it unlocks and what to add, and how many requirements
 // the profile can verify. Every Gate request is paced like a run's and the
 // doctor's own traffic is spread over the partners, so it never trips a window.
+import { clockReport } from '../client/targetClock.js';
+import type { TargetClockReport } from '../wire/targetTime.js';
 import type { Profile } from '../profile/schema.js';
 import { checkBases } from './bases.js';
 import { DoctorContext, type DoctorOptions, type DoctorRow } from './context.js';
@@ -25,6 +27,8 @@ export interface DoctorReport {
   usable: boolean;
   /** Requirements (conformance and chaos, in scope at this depth) whose every check can run with what works, out of all in scope. */
   verifiable: { requirements: number; of: number };
+  /** Each target's clock against rampart's and the round trip, from the doctor's own answers. */
+  target: { gate: TargetClockReport; pools: TargetClockReport };
 }
 
 export async function runDoctor(profile: Profile, opts: DoctorOptions = {}): Promise<DoctorReport> {
@@ -48,5 +52,6 @@ export async function runDoctor(profile: Profile, opts: DoctorOptions = {}): Pro
     rows,
     usable: !rows.some((r) => r.status === 'broken'),
     verifiable: cov.verifiable(usable),
+    target: { gate: clockReport(ctx.clocks.gate), pools: clockReport(ctx.clocks.pools) },
   };
 }

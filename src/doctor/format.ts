@@ -1,5 +1,6 @@
 // The doctor's table as text: one row per role, trigger or need, what it
 // unlocks and what to add; the last line says how complete the certificate can be.
+import { describeTargetClock } from '../wire/targetTime.js';
 import type { DoctorReport } from './doctor.js';
 import type { RowArea, RowStatus } from './context.js';
 
@@ -34,6 +35,7 @@ export function formatDoctor(d: DoctorReport): string {
       ? 'usable: nothing declared is broken'
       : `NOT usable: ${plural(broken, 'row')} broken (✗)${lost ? `, ${plural(lost, 'need')} lost with them` : ''} — fix them before a run`,
   );
+  lines.push('', describeTargetClock(d.target));
   lines.push(`this profile can verify ${d.verifiable.requirements} of ${d.verifiable.of} requirements (conformance and chaos, --depth ${d.depth})`);
   return lines.join('\n');
 }

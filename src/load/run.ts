@@ -3,6 +3,8 @@
 // per-requirement thresholds into check results, plus the measured facts
 // (rate-limit boundaries and window readings, the quote-TTL distribution,
 // latencies, per-key refusals) the report charts.
+import { clientLimits } from '../client/limits.js';
+import type { TargetClocks } from '../client/targetClock.js';
 import type { Profile } from '../profile/schema.js';
 import type { CheckResult, Observation } from '../report/results.js';
 import { CATALOGUE } from '../model/catalogue/index.js';
@@ -298,6 +300,8 @@ export async function runLoad(opts: {
   k6Out?: string[];
   /** Seeds the traffic mix; the same seed gives the same operations split or not. */
   seed?: number;
+  /** The targets' clocks as the run learnt them: k6 judges the target's timestamps on them. */
+  clocks?: TargetClocks;
 }): Promise<LoadOutcome> {
   const n = opts.segments ?? 1;
   if (!Number.isInteger(n) || n < 1 || n > MAX_SEGMENTS)
@@ -342,6 +346,9 @@ export async function runLoad(opts: {
       skipAll(missing!);
       return;
     }
+    const poolsClock = opts.clocks?.pools.estimate();
+    const pools = config.pools as Record<string, unknown> | undefined;
+    if (pools && poolsClock) pools.clock = { offsetMs: poolsClock.offsetMs, uncertaintyMs: poolsClock.uncertaintyMs };
     const bound = scenarioBoundSeconds(name, opts.depth, opts.gates, opts.profile.timing.rateWindowScale);
     opts.log?.(`… load ${name}: ${cases.join(', ')}${n > 1 ? ` as ${n} k6 segments` : ''} (up to ${bound} s)`);
     ran.push(name);
@@ -354,6 +361,7 @@ export async function runLoad(opts: {
       segments: n,
       k6Out: opts.k6Out,
       timeoutMs: (bound + 60) * 1000,
+      caPem: clientLimits(opts.profile.harness).caPem,
     });
     const mine = absorbScenario(name, reqs, run, seed, acc);
     checks.push(...mine);

@@ -3,6 +3,7 @@
 // runner pods of a TestRun of parallelism N). Each process writes its
 // summary, records and web dashboard under the scenario's directory; the
 // summaries merge into one (summary.ts).
+import { goTlsEnv } from '../client/transport.js';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { extname, join, resolve } from 'node:path';
@@ -84,6 +85,8 @@ export async function runScenario(opts: {
   segments: number;
   k6Out?: string[];
   timeoutMs: number;
+  /** A private CA the target's certificate chains to (harness.caFile): k6 trusts it through SSL_CERT_FILE. */
+  caPem?: string;
 }): Promise<ScenarioRun> {
   const n = Math.max(1, opts.segments);
   const { segments, sequence } = segmentsOf(n);
@@ -97,6 +100,7 @@ export async function runScenario(opts: {
     chmodSync(cfgFile, 0o600);
     // For distributed runs by hand (docs/distributed-load.md): keep a copy where the user asks.
     if (process.env.RAMPART_KEEP_K6_CONFIG) writeFileSync(process.env.RAMPART_KEEP_K6_CONFIG, JSON.stringify(opts.config), { mode: 0o600 });
+    const tlsEnv = goTlsEnv(opts.caPem, join(tmp, 'ca-bundle.pem'), (f, text) => writeFileSync(f, text, { mode: 0o600 }));
     const runs = await Promise.all(
       segments.map(async (segment, i): Promise<SegmentRun & { console: string }> => {
         const sub = n > 1 ? `segment-${i + 1}` : '';
@@ -111,7 +115,7 @@ export async function runScenario(opts: {
         const run = await runK6({
           k6: opts.k6,
           script: opts.script,
-          env: { RAMPART_CONFIG: cfgFile, RAMPART_OUT: dir },
+          env: { RAMPART_CONFIG: cfgFile, RAMPART_OUT: dir, ...tlsEnv },
           args,
           consoleOutput: consoleFile,
           dashboardExport: join(dir, 'dashboard.html'),

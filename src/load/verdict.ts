@@ -77,7 +77,10 @@ export function scenarioChecks(name: ScenarioName, reqs: string[], run: Scenario
     const m = summary.metrics?.[`checks{req:${id}}`];
     const passes = m?.values?.passes ?? 0;
     const fails = m?.values?.fails ?? 0;
-    if (passes + fails === 0) {
+    const unverified = run.records.find((r) => r.kind === 'unverified' && r.req === id);
+    if (passes + fails === 0 && unverified) {
+      checks.push({ ...base(id), status: 'unverified', reason: String(unverified.reason) });
+    } else if (passes + fails === 0) {
       // Nothing judged the rule: the run did not do what it was for, which is no assertion about the target.
       checks.push({ ...base(id), status: 'failed', failure: { message: 'the scenario never exercised this rule', kind: 'crash' } });
     } else if (fails > 0 || m?.thresholds?.['rate==1']?.ok === false) {

@@ -15,7 +15,7 @@ import type { Observation } from '../report/results.js';
 import type { PartnerPool } from '../runner/partners.js';
 import type { Progress } from '../runner/progress.js';
 import type { Budget } from '../runner/budget.js';
-import type { ReceivedEvent, ReceiverBehaviour, WebhookReceiver } from '../webhooks/types.js';
+import type { ReceivedEvent, ReceiverBehaviour, ReceiverFault, WebhookReceiver } from '../webhooks/types.js';
 
 export type Service = 'gate' | 'pools';
 
@@ -59,13 +59,17 @@ export interface TriggerResult {
 }
 
 /**
- * Network faults for chaos checks (Toxiproxy). Toxics a check adds are removed
- * when it ends.
+ * Network faults for chaos checks. On the webhook path they stand where the target's deliveries really
+ * arrive: a Toxiproxy proxy in front of the receiver when the target reaches this machine's loopback, the
+ * receiver itself when it reaches rampart only through webhooks.publicUrl. On the API path, a Toxiproxy proxy
+ * per check (its upstream may be a remote host). Faults a check stages are lifted when it ends.
  */
 export interface ChaosKit {
   readonly toxiproxy: Toxiproxy;
-  /** The proxy between the target's webhook sender and the receiver for this partner's channel. */
-  webhookProxy(hooks: PartnerHooks): Promise<Proxy>;
+  /** Stage a fault on every delivery attempt to this partner's channel until removed (or the check ends). */
+  webhookFault(hooks: PartnerHooks, fault: ReceiverFault): Promise<{ remove(): Promise<void> }>;
+  /** Where webhook faults are staged: 'toxiproxy' (a proxy in front of the receiver) or 'receiver' (through the public URL). */
+  readonly webhookFaultsBy: 'toxiproxy' | 'receiver';
   /** A client for the actor that reaches the target API through a fresh proxy of this check's own. */
   throughProxy(actor: GateActor | PoolsActor, service: Service): Promise<{ client: ApiClient; proxy: Proxy }>;
 }
@@ -80,6 +84,8 @@ export interface RunResources {
   receiver: WebhookReceiver;
   progress: Progress;
   observations: Observation[];
+  /** The targets' clocks (every client of a service feeds and reads its own). */
+  clocks: import('../client/targetClock.js').TargetClocks;
   /** Run-scoped values (shared objects, wired webhooks), by key. */
   cache: Map<string, Promise<unknown>>;
   /** Requests sent so far per partner name (late checks go where state has built up). */

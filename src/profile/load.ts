@@ -1,6 +1,7 @@
 // Reading a profile file: ${ENV_VAR} substitution, then schema validation.
 // Every problem becomes a ProfileError whose message is one line naming the
 // file, the field path and what to do.
+import { readCaFile } from '../client/transport.js';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Profile } from './schema.js';
@@ -79,6 +80,15 @@ export function parseProfile(raw: unknown, source = 'profile', env: NodeJS.Proce
   if (!result.success) {
     const problems = result.error.issues.map((i) => `${i.path.length ? '/' + i.path.join('/') : '/'}: ${i.message}`);
     throw new ProfileError(`${source}: invalid profile — ${problems.join('; ')} (see fixtures/profile.schema.json)`);
+  }
+  // A CA file that cannot be read is a profile error now, not a TLS failure an hour into the run.
+  const caFile = result.data.harness.caFile;
+  if (caFile) {
+    try {
+      readCaFile(caFile);
+    } catch (e) {
+      throw new ProfileError(`${source}: ${(e as Error).message}`);
+    }
   }
   return result.data;
 }

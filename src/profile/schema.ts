@@ -398,6 +398,13 @@ export const Profile = z
         ...comment,
         /** Per-attempt time to the response headers, in ms (the --request-timeout flag overrides it). */
         requestTimeoutMs: z.number().int().positive().default(DEFAULT_TIMEOUT_MS),
+        caFile: z
+          .string()
+          .min(1)
+          .optional()
+          .describe(
+            "A PEM file of the private CA that signs the target's https certificate (relative to the folder rampart runs in): trusted beside the system roots by rampart's clients and handed to k6 (SSL_CERT_FILE). NODE_EXTRA_CA_CERTS works too.",
+          ),
         /** Largest response body read, in bytes; a larger body fails its request "body larger than N" (--max-body-bytes overrides it). */
         maxBodyBytes: z.number().int().positive().default(DEFAULT_MAX_BODY_BYTES),
         /** Time allowed for a whole response body after its headers, in ms. */
@@ -438,6 +445,36 @@ export const Profile = z
         liveKeysFor: z.array(z.string().min(1)).default([]),
         /** Pools partners the embedded target issues a live secret key to at start, the same way (never a tracked live key). */
         poolsLiveKeysFor: z.array(z.string().min(1)).default([]),
+        clockOffsetSeconds: z
+          .number()
+          .default(0)
+          .describe(
+            "The embedded target's clock runs this many seconds ahead of the machine's (negative: behind): every timestamp it issues and its Date header, as a remote sandbox keeps its own clock.",
+          ),
+        webhookReach: z
+          .array(z.string().regex(/^https?:\/\//, 'a URL prefix (http:// or https://)'))
+          .optional()
+          .describe(
+            "URL prefixes the embedded target's webhook sender can reach (absent: any). A remote sandbox reaches the harness only through its public URL: a delivery to any other address fails as a network error.",
+          ),
+        signedQuoteLifetimeSeconds: z
+          .number()
+          .positive()
+          .default(600)
+          .describe('Lifetime of a signed (locked) Gate quote the embedded target issues (not shown in the spec).'),
+        history: z
+          .object({
+            ...comment,
+            sessions: z.number().int().min(0).default(0),
+            customers: z.number().int().min(0).default(0),
+            trades: z.number().int().min(0).default(0),
+            deliveries: z.number().int().min(0).default(0),
+          })
+          .strict()
+          .optional()
+          .describe(
+            "A lived-in sandbox: objects every partner already holds when the target starts (Gate sessions, customers and webhook deliveries per Gate partner; trades, with their ledger entries, per funded pools partner), created before the run on the target's clock.",
+          ),
         idStyle: z
           .enum(['prefixed', 'uuid'])
           .default('prefixed')

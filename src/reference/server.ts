@@ -10,12 +10,13 @@ import { issueLiveKeys } from './liveKeys.js';
 import { issuePoolsLiveKeys } from './pools/liveKeys.js';
 import { gateErrorReply, gateServerErrorReply } from './gate/errors.js';
 import { createGateService } from './gate/index.js';
-import { systemClock, type Clock } from './kit/clock.js';
+import { OffsetClock, systemClock, type Clock } from './kit/clock.js';
 import { ActiveFaults } from './kit/faults.js';
 import { HttpError, newRequestId, readBody, send, sendError, type Req, type Router } from './kit/http.js';
 import { WebhookOutbox } from './kit/outbox.js';
 import { GateRateLimiter } from './kit/rateLimiter.js';
 import { createPoolsService } from './pools/index.js';
+import { fillHistory } from './history.js';
 
 export interface RunningReference {
   /** The profile with base URLs rewritten to the real ports. */
@@ -70,6 +71,8 @@ interface Pipeline {
   limiter: GateRateLimiter | null;
   faults: ActiveFaults;
   log: (l: string) => void;
+  /** The target's clock: its Date header says its time, as a remote sandbox's does. */
+  clock: Clock;
 }
 
 async function handle(p: Pipeline, req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -97,12 +100,14 @@ async function handle(p: Pipeline, req: IncomingMessage, res: ServerResponse): P
       env: p.env,
     };
     const reply = await m.handler(r);
+    res.setHeader('date', new Date(p.clock.now()).toUTCString());
     send(res, requestId, reply);
   } catch (err) {
     if (res.headersSent) {
       res.destroy();
       return;
     }
+    res.setHeader('date', new Date(p.clock.now()).toUTCString());
     if (err instanceof HttpError) {
       if (p.service === 'gate') send(res, requestId, gateErrorReply(p.faults, err, requestId));
       else sendError(res, requestId, err);
@@ -130,14 +135,15 @@ export async function startReference(opts: StartReferenceOptions): Promise<Runni
   const faults = new ActiveFaults(faultNames);
   const host = opts.host ?? '127.0.0.1';
   const log = opts.log ?? (() => {});
-  const clock = opts.clock ?? systemClock;
   const issued = issuePoolsLiveKeys(issueLiveKeys(opts.profile));
   const ref = issued.reference;
+  const clock = new OffsetClock(opts.clock ?? systemClock, (ref?.clockOffsetSeconds ?? 0) * 1000);
   const outbox = new WebhookOutbox({
     clock,
     timeScale: ref?.timeScale ?? 1,
     attemptTimeoutMs: ref?.attemptTimeoutMs ?? 10_000,
     idStyle: ref?.idStyle,
+    reach: ref?.webhookReach,
     faults,
     log,
   });
@@ -145,9 +151,14 @@ export async function startReference(opts: StartReferenceOptions): Promise<Runni
   const limiter = (ref?.rateLimits ?? true) ? new GateRateLimiter(clock, faults, issued.timing.rateWindowScale ?? 1) : null;
   const pools = issued.pools ? createPoolsService({ profile: issued, faults, clock, outbox }) : null;
 
+  if (ref?.history) {
+    const made = await fillHistory({ profile: issued, clock, gateRouter: gate.router, poolsRouter: pools?.router ?? null, outbox });
+    log(`rampart reference: history written: ${made.sessions} sessions, ${made.customers} customers, ${made.deliveries} deliveries, ${made.trades} trades`);
+  }
+
   const servers: Server[] = [];
   const start = async (router: Router, env: 'test' | 'live', withLimiter: boolean, baseUrl: string | undefined): Promise<string> => {
-    const pipeline: Pipeline = { service: withLimiter ? 'gate' : 'pools', router, env, limiter: withLimiter ? limiter : null, faults, log };
+    const pipeline: Pipeline = { service: withLimiter ? 'gate' : 'pools', router, env, limiter: withLimiter ? limiter : null, faults, log, clock };
     const server = createServer((req, res) => {
       void handle(pipeline, req, res);
     });

@@ -17,6 +17,7 @@ import { PAGE_CSS, PAGE_JS } from './htmlPage.js';
 import type { RequirementResult, RunResults } from './results.js';
 import { buildSpecMap, SPEC_MAP_CSS, specMapHtml } from './specMap.js';
 import { scopeOf, timeScaleNote } from './verdict.js';
+import { describeTargetClock } from '../wire/targetTime.js';
 
 export { esc };
 
@@ -246,6 +247,7 @@ ${urls.map(([k, u]) => `<tr><th>${esc(k)}</th><td><code>${esc(u)}</code></td></t
 <tr><th>run</th><td><code>${esc(results.runId)}</code> · ${esc(results.startedAt)} → ${esc(results.finishedAt)}${results.resumedFrom ? ` · resumed` : ''}</td></tr>
 <tr><th>by</th><td>${esc(`${results.tool?.name ?? 'rampart'} ${results.tool?.version ?? ''} on ${results.environment?.host ?? '?'} (${results.environment?.platform ?? '?'}, node ${results.environment?.node ?? '?'})`)}</td></tr>
 ${results.plan ? `<tr><th>time</th><td>${esc(`lower bound ${results.plan.spentLowerBoundSeconds ?? results.plan.lowerBoundSeconds} s${results.plan.spentLowerBoundSeconds !== undefined ? ' (spent)' : ' (planned)'}`)}</td></tr>` : ''}
+${results.target ? `<tr><th>target clock and round trip</th><td>${esc(describeTargetClock(results.target).replace(/^target: /, ''))}</td></tr>` : ''}
 ${results.summary.requests ? `<tr><th>requests</th><td>${esc(`Gate ${results.summary.requests.gate}, pools ${results.summary.requests.pools}`)}</td></tr>` : ''}
 </table></details>`;
 }

@@ -1,5 +1,6 @@
 // The shape of reports/<run-id>/results.json. Everything a run writes is
 // derived from this object (junit.xml, report.html, history).
+import type { TargetClockReport } from '../wire/targetTime.js';
 
 /**
  * A check: passed; failed; skipped (the profile or machine lacks a need, or the
@@ -160,4 +161,6 @@ export interface RunResults {
   plan?: { lowerBoundSeconds: number; spentLowerBoundSeconds?: number };
   /** The run this one resumed, when it did. */
   resumedFrom?: string;
+  /** Each target's clock against rampart's and the round trip to it, as the run's answers told them. */
+  target?: { gate?: TargetClockReport; pools?: TargetClockReport };
 }

@@ -11,6 +11,7 @@ import { PACKAGE_ROOT as ROOT } from '../packageRoot.js';
 import { createApiClient } from '../client/http.js';
 import { clientLimits } from '../client/limits.js';
 import { Pacer } from '../client/pacer.js';
+import { newTargetClocks, receiverNow, type TargetClocks } from '../client/targetClock.js';
 import { toExchangeRecord } from '../report/exchangeRecord.js';
 import { TransportError, type ApiClient, type Exchange } from '../client/types.js';
 import { requirement as requirementOf } from '../model/catalogue/index.js';
@@ -102,6 +103,8 @@ export interface RunChecksOptions {
   partners?: { gate: GatePartner[]; pools: PoolsPartner[] };
   /** Shares a pacer with other runs of the same process (concurrent certify). */
   pacer?: Pacer;
+  /** Shares the targets' clocks with the run's other kinds (default: this run's own). */
+  clocks?: TargetClocks;
   /** Shares the run's webhook receiver (kinds at once, one listen port); the caller closes it. */
   receiver?: WebhookReceiver;
   /** Stops the run: checks not started end not_run; running ones are cancelled. */
@@ -157,8 +160,15 @@ export async function runChecks(opts: RunChecksOptions): Promise<ChecksOutcome> 
   const poolsPacer = new Pacer({ paceWindows: false });
   const limits = clientLimits(profile.harness);
   const ownReceiver = !opts.receiver;
+  const clocks = opts.clocks ?? newTargetClocks();
   const receiver =
-    opts.receiver ?? (await startReceiver({ host: profile.webhooks.listenHost, port: profile.webhooks.listenPort, publicUrl: profile.webhooks.publicUrl }));
+    opts.receiver ??
+    (await startReceiver({
+      host: profile.webhooks.listenHost,
+      port: profile.webhooks.listenPort,
+      publicUrl: profile.webhooks.publicUrl,
+      now: receiverNow(clocks),
+    }));
   const partners = opts.partners ?? { gate: profile.gate.partners, pools: profile.pools?.partners ?? [] };
   const run: RunResources = {
     profile,
@@ -169,6 +179,7 @@ export async function runChecks(opts: RunChecksOptions): Promise<ChecksOutcome> 
     receiver,
     progress,
     observations: [],
+    clocks,
     cache: new Map(),
     activity: new Map(),
   };
@@ -286,6 +297,7 @@ export async function runChecks(opts: RunChecksOptions): Promise<ChecksOutcome> 
         track: budget,
         ...limits,
         signal: controller.signal,
+        clock: run.clocks[svc],
         onExchange: (ex) => {
           exchanges.push(ex);
           requests[svc]++;

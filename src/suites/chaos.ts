@@ -59,6 +59,7 @@ export const chaos: SuiteKind = {
         onRateLimited: ctx.onRateLimited,
         partners: ctx.partners,
         pacer: ctx.pacer,
+        clocks: ctx.clocks,
         receiver: ctx.receiver,
         prepare: (run) => installChaos(run, tp),
       });

@@ -30,6 +30,7 @@ export const conformance: SuiteKind = {
       onRateLimited: ctx.onRateLimited,
       partners: ctx.partners,
       pacer: ctx.pacer,
+      clocks: ctx.clocks,
       receiver: ctx.receiver,
     });
     return {

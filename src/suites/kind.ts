@@ -3,6 +3,7 @@
 // (src/report/verdict.ts does). `certify` is every kind.
 import type { Exchange } from '../client/types.js';
 import type { Pacer } from '../client/pacer.js';
+import type { TargetClocks } from '../client/targetClock.js';
 import type { GatePartner, PoolsPartner, Profile } from '../profile/schema.js';
 import type { CheckResult, Observation } from '../report/results.js';
 import type { DeclaredCheck } from '../report/verdict.js';
@@ -32,6 +33,8 @@ export interface SuiteRunContext {
   /** The partners this kind may use (disjoint from the other kinds' when they run at once). */
   partners?: { gate: GatePartner[]; pools: PoolsPartner[] };
   pacer?: Pacer;
+  /** The targets' clocks, learnt from every answer of the run (every kind feeds and reads the same). */
+  clocks?: TargetClocks;
   /** The run's one webhook receiver (kinds at once share its listen port). */
   receiver?: import('../webhooks/types.js').WebhookReceiver;
   /** load: scenarios, cases and the gates file. */

@@ -36,6 +36,7 @@ export const load: SuiteKind = {
       segments: parseSegments(ctx.segments),
       k6Out: ctx.k6Out,
       seed: parseSeed(ctx.seed),
+      clocks: ctx.clocks,
     });
     return { checks: out.checks, observations: out.observations, metrics: out.metrics };
   },

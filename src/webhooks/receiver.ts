@@ -4,13 +4,18 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { verifyGateSignature } from './verify.js';
-import type { ReceivedEvent, ReceiverBehaviour, WebhookReceiver } from './types.js';
+import type { ReceivedEvent, ReceiverBehaviour, ReceiverFault, WebhookReceiver } from './types.js';
 
 export interface ReceiverOptions {
   host: string;
   port: number;
   /** The URL the target must call when it differs from the listen address; may contain {{port}}. */
   publicUrl?: string;
+  /**
+   * "Now" for the 300 s signature skew, per channel: the sending target's clock (a remote sandbox keeps its
+   * own), so a receiver on a machine whose clock is off never refuses a fresh delivery. Default: this machine's.
+   */
+  now?: (channel: string) => number;
 }
 
 const MAX_ATTEMPTS_PER_PARTNER = 5000;
@@ -31,6 +36,8 @@ interface PartnerState {
   secrets: string[];
   programme?: Programme;
   fallback: ReceiverBehaviour;
+  fault?: ReceiverFault;
+  faulted: { arrivedAt: number; fault: ReceiverFault['kind'] }[];
   attempts: ReceivedEvent[];
   seenIds: Set<string>;
 }
@@ -41,6 +48,15 @@ interface Waiter {
   resolve: (e: ReceivedEvent) => void;
   reject: (e: Error) => void;
   timer: NodeJS.Timeout;
+}
+
+/** The channel a /hooks/<channel> path names, or undefined when it does not decode. */
+function channelOf(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
 }
 
 function headerMatching(headers: Record<string, string>, re: RegExp): [string, string] | undefined {
@@ -58,7 +74,7 @@ export async function startReceiver(opts: ReceiverOptions): Promise<WebhookRecei
   const partner = (name: string): PartnerState => {
     let p = partners.get(name);
     if (!p) {
-      p = { secrets: [], fallback: DEFAULT_BEHAVIOUR, attempts: [], seenIds: new Set() };
+      p = { secrets: [], fallback: DEFAULT_BEHAVIOUR, attempts: [], seenIds: new Set(), faulted: [] };
       partners.set(name, p);
     }
     return p;
@@ -102,9 +118,30 @@ export async function startReceiver(opts: ReceiverOptions): Promise<WebhookRecei
     res.end(body);
   }
 
+  /** A staged reset or timeout: the attempt never reaches the partner (nothing recorded as received). */
+  function stageFault(p: PartnerState, fault: ReceiverFault, req: IncomingMessage, res: ServerResponse, arrivedAt: number): boolean {
+    if (fault.kind === 'latency') return false;
+    p.faulted.push({ arrivedAt, fault: fault.kind });
+    if (p.faulted.length > MAX_ATTEMPTS_PER_PARTNER) p.faulted.shift();
+    if (fault.kind === 'reset') {
+      req.socket.resetAndDestroy();
+      return true;
+    }
+    hanging.add(res);
+    const timer = setTimeout(() => req.socket.destroy(), fault.afterMs);
+    res.on('close', () => {
+      clearTimeout(timer);
+      hanging.delete(res);
+    });
+    return true;
+  }
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const arrivedAt = Date.now();
     const m = /^\/hooks\/([^/?#]+)\/?(?:[?#].*)?$/.exec(req.url ?? '');
+    const staged = m ? channelOf(m[1]!) : undefined;
+    const fault = staged !== undefined ? partners.get(staged)?.fault : undefined;
+    if (fault && stageFault(partner(staged!), fault, req, res, arrivedAt)) return;
     const chunks: Buffer[] = [];
     let size = 0;
     for await (const c of req as AsyncIterable<Buffer>) {
@@ -141,7 +178,7 @@ export async function startReceiver(opts: ReceiverOptions): Promise<WebhookRecei
     const eventId = idFromBody ?? headerMatching(headers, EVENT_ID_HEADER)?.[1];
     const eventType = (typeof env.type === 'string' ? env.type : undefined) ?? headerMatching(headers, EVENT_TYPE_HEADER)?.[1];
 
-    const verification = verify(p, headers, rawBody);
+    const verification = verify(p, headers, rawBody, partnerName);
     const duplicate = eventId !== undefined && p.seenIds.has(eventId);
     const ev: ReceivedEvent = { partnerName, arrivedAt, headers, rawBody, json, eventId, eventType, verification, duplicate };
 
@@ -152,7 +189,14 @@ export async function startReceiver(opts: ReceiverOptions): Promise<WebhookRecei
       answer(res, 400);
       return;
     }
-    const b = choose(p, { eventId, eventType });
+    const chosen = choose(p, { eventId, eventType });
+    // A latency fault holds whatever the programme answers.
+    const b: ReceiverBehaviour =
+      fault?.kind === 'latency'
+        ? chosen.kind === 'hang'
+          ? chosen
+          : { kind: 'delay', ms: fault.ms + (chosen.kind === 'delay' ? chosen.ms : 0), status: chosen.status }
+        : chosen;
     if (b.kind === 'hang') {
       hanging.add(res);
       res.on('close', () => hanging.delete(res));
@@ -176,10 +220,10 @@ export async function startReceiver(opts: ReceiverOptions): Promise<WebhookRecei
     answer(res, b.status);
   }
 
-  function verify(p: PartnerState, headers: Record<string, string>, rawBody: Buffer): { ok: boolean; reason?: string } {
+  function verify(p: PartnerState, headers: Record<string, string>, rawBody: Buffer, channel: string): { ok: boolean; reason?: string } {
     if (p.secrets.length === 0) return { ok: false, reason: 'no signing secret registered for this partner' };
     const sigHeader = headers['gate-signature'] ?? headerMatching(headers, /^[a-z0-9]+-signature$/i)?.[1];
-    const r = verifyGateSignature({ rawBody, header: sigHeader, secrets: p.secrets, nowSeconds: Math.floor(Date.now() / 1000) });
+    const r = verifyGateSignature({ rawBody, header: sigHeader, secrets: p.secrets, nowSeconds: Math.floor((opts.now?.(channel) ?? Date.now()) / 1000) });
     if (!r.ok) return { ok: false, reason: r.reason };
     const ts = headerMatching(headers, TIMESTAMP_HEADER);
     if (!ts) return { ok: false, reason: 'no X-<svc>-Timestamp header' };
@@ -225,6 +269,10 @@ export async function startReceiver(opts: ReceiverOptions): Promise<WebhookRecei
     setDefault: (name, behaviour) => {
       partner(name).fallback = behaviour;
     },
+    setFault: (name, fault) => {
+      partner(name).fault = fault;
+    },
+    faulted: (name) => [...(partners.get(name)?.faulted ?? [])],
     attempts: (name) => [...(partners.get(name)?.attempts ?? [])],
     events: (name) => {
       const seen = new Set<string>();

@@ -5,6 +5,15 @@
 /** What the receiver answers for an attempt. 'hang' never answers (until the sender gives up). */
 export type ReceiverBehaviour = { kind: 'status'; status: number } | { kind: 'hang' } | { kind: 'delay'; ms: number; status: number };
 
+/**
+ * A network fault the receiver stages itself, on every attempt for a channel until lifted: what Toxiproxy's
+ * toxics do on the webhook path, where the target reaches rampart only through a public URL (a tunnel) and no
+ * proxy of rampart's can stand in the way. 'reset': the connection is reset as the request arrives (reset_peer);
+ * 'timeout': no answer, the connection closed after `afterMs` (timeout); 'latency': every answer held `ms` (latency).
+ * A reset or timed-out attempt never reached the partner: it is not among the attempts received.
+ */
+export type ReceiverFault = { kind: 'reset' } | { kind: 'timeout'; afterMs: number } | { kind: 'latency'; ms: number };
+
 export interface ReceivedEvent {
   partnerName: string;
   /** Receiver clock, ms since epoch, at arrival of the request head. */
@@ -37,6 +46,10 @@ export interface WebhookReceiver {
    */
   program(partnerName: string, answers: ReceiverBehaviour[], match?: (e: { eventId?: string; eventType?: string }) => boolean): void;
   setDefault(partnerName: string, behaviour: ReceiverBehaviour): void;
+  /** Stage a network fault on every attempt for the channel until lifted (undefined lifts it). */
+  setFault(partnerName: string, fault: ReceiverFault | undefined): void;
+  /** Attempts a staged reset or timeout stopped (rampart's clock at arrival), in order. */
+  faulted(partnerName: string): { arrivedAt: number; fault: ReceiverFault['kind'] }[];
   /** Every attempt received for a partner, in arrival order. */
   attempts(partnerName: string): ReceivedEvent[];
   /** Unique events (first attempt per event id). */

@@ -1,22 +1,41 @@
 // Tenant isolation of the Gate lists: another partner's list must never show an
-// object. A list's order is not shown (sessions, customers), so "never shows" is
-// judged on the whole list, walked page by page with starting_after (the
-// documented cursor of GET /gate_sessions, and this API's convention), within a
-// bound; a list longer than the bound leaves the rule unverified, never passed.
+// object. A list's order is not shown (sessions, customers, transactions), so
+// "never shows" is judged on the whole list, walked page by page with
+// starting_after (the documented cursor of GET /gate_sessions, and this API's
+// convention), within a bound wide enough for a lived-in sandbox (partners hold
+// hundreds of objects from earlier runs); a list longer than the bound, or one
+// whose cursor does not move it, leaves the rule unverified, never passed.
 import type { GateActor } from '../../src/needs/define.js';
 import type { CheckTools, RequirementId } from '../../src/runner/check.js';
 import { expect2xx } from '../expect.js';
+import { stringsIn } from './sessions.js';
 
-/** Pages walked before giving up on seeing the whole list. */
-export const MAX_TENANT_PAGES = 10;
+/** Pages walked before giving up on seeing the whole list (thousands of objects at any page size a target is likely to use). */
+export const MAX_TENANT_PAGES = 100;
+
+export interface ListWalk {
+  /** The id an item is matched by and the cursor taken from the page's last item (default: its `id`). */
+  idOf?: (item: unknown) => string | undefined;
+  /** The list's cursor is not shown in the spec (transactions): starting_after is tried as the API's convention. */
+  cursorNotShown?: boolean;
+}
 
 /**
  * Walk `actor`'s list at `path` (bounded) and fail when an item has id `id`;
- * unverified when the list did not end within the bound.
+ * unverified when the list did not end within the bound or its cursor did not move it.
  */
-export async function expectNeverListed(t: CheckTools, actor: GateActor, path: string, id: string, requirement: RequirementId, what: string): Promise<void> {
+export async function expectNeverListed(
+  t: CheckTools,
+  actor: GateActor,
+  path: string,
+  id: string,
+  requirement: RequirementId,
+  what: string,
+  walk: ListWalk = {},
+): Promise<void> {
+  const idOf = walk.idOf ?? ((x: unknown) => (typeof (x as { id?: unknown })?.id === 'string' ? (x as { id: string }).id : undefined));
   let startingAfter: string | undefined;
-  let seen = 0;
+  const seen = new Set<string>();
   for (let page = 0; page < MAX_TENANT_PAGES; page++) {
     const ex = expect2xx(
       t,
@@ -26,18 +45,31 @@ export async function expectNeverListed(t: CheckTools, actor: GateActor, path: s
     );
     const data: unknown = ex.json?.data;
     t.expect.that(Array.isArray(data), `GET ${path} answers a list with a data array`, { requirement, exchange: ex });
-    const items = data as { id?: unknown }[];
-    seen += items.length;
-    t.expect.that(!items.some((x) => x?.id === id), `another partner's GET ${path} never shows ${what}`, {
-      requirement,
-      actual: `${id} is listed on page ${page + 1}`,
-      exchange: ex,
-    });
-    const last = items[items.length - 1]?.id;
-    if (ex.json?.has_more !== true || typeof last !== 'string') return;
+    const items = data as unknown[];
+    t.expect.that(
+      !items.some((x) => idOf(x) === id || (walk.idOf === undefined ? false : stringsIn(x).includes(id))),
+      `another partner's GET ${path} never shows ${what}`,
+      {
+        requirement,
+        actual: `${id} is listed on page ${page + 1}`,
+        exchange: ex,
+      },
+    );
+    const ids = items.map(idOf);
+    if (page > 0 && ids.some((i) => i !== undefined && seen.has(i)))
+      t.unverified(
+        `another partner's GET ${path} answered items of an earlier page for starting_after=${startingAfter}${walk.cursorNotShown ? ' (its cursor is not shown in the spec)' : ''}: the rest of the list cannot be walked, and ${what} was not among the ${seen.size} items seen`,
+      );
+    for (const i of ids) if (i !== undefined) seen.add(i);
+    const last = ids[ids.length - 1];
+    if (ex.json?.has_more !== true) return;
+    if (last === undefined)
+      t.unverified(
+        `another partner's GET ${path} says has_more but its last item carries no id to continue from: ${what} was not among the ${seen.size} items seen`,
+      );
     startingAfter = last;
   }
   t.unverified(
-    `another partner's GET ${path} goes on past ${MAX_TENANT_PAGES} pages (${seen} items, order not shown): ${what} was not among them, but the whole list was not seen`,
+    `another partner's GET ${path} goes on past ${MAX_TENANT_PAGES} pages (${seen.size} items, order not shown): ${what} was not among them, but the whole list was not seen`,
   );
 }

@@ -1,7 +1,10 @@
 // Rails for checks of every area: a session to lock a signed quote on, the
 // quote itself (through the profile's createSignedQuote trigger: POST /quotes
-// is not shown), and pay-outs redeeming it.
-import type { Exchange } from '../../src/client/types.js';
+// is not shown), and pay-outs redeeming it. A signed quote lives a short time
+// (its lifetime is not shown; a sandbox may declare it): the session, the lock
+// and every request that uses the quote are granted by the pacer as one block
+// before the first is sent, so none of them waits behind other checks'.
+import type { ChainStep, Exchange, Reservation } from '../../src/client/types.js';
 import type { GateActor } from '../../src/needs/define.js';
 import type { LockSignedQuote } from '../../src/needs/gate/signedQuote.js';
 import type { CheckTools, RequirementId } from '../../src/runner/check.js';
@@ -19,13 +22,47 @@ export async function openSession(t: CheckTools, actor: GateActor, requirement: 
   return id;
 }
 
+/** Requests a check sends with a locked quote, inside its lifetime (they join the lock's block). */
+export interface QuoteUses {
+  payOuts?: number;
+  payIns?: number;
+  /** GET /quotes/{id} reads. */
+  reads?: number;
+}
+
+const STEP = {
+  session: { method: 'POST', path: '/gate_sessions' },
+  payOut: { method: 'POST', path: '/rails/pay_outs' },
+  payIn: { method: 'POST', path: '/rails/pay_ins' },
+  read: { method: 'GET', path: '/quotes/id' },
+} satisfies Record<string, ChainStep>;
+
+/** The block of a quote's chain: its session, its lock (the profile's template), then the uses. */
+function chainSteps(t: CheckTools, uses: QuoteUses, withSession: boolean): ChainStep[] {
+  const tpl = t.profile.gate.triggers.createSignedQuote;
+  const lockStep = tpl ? { method: tpl.method, path: tpl.path } : { method: 'POST', path: '/quotes' };
+  const n = (k: number | undefined, s: ChainStep) => Array.from({ length: k ?? 0 }, () => s);
+  return [...(withSession ? [STEP.session] : []), lockStep, ...n(uses.payOuts ?? 1, STEP.payOut), ...n(uses.payIns, STEP.payIn), ...n(uses.reads, STEP.read)];
+}
+
+/** Each locked quote's block, by quote id: the requests that redeem or read it take their slots from it. */
+const chains = new Map<string, Reservation>();
+
+/** Run requests on a quote inside its chain's block (when the quote has one): they take its granted slots. */
+export function inChain<T>(quoteId: unknown, send: () => Promise<T>): Promise<T> {
+  const res = typeof quoteId === 'string' ? chains.get(quoteId) : undefined;
+  return res ? res.within(send) : send();
+}
+
 export interface LockedQuote {
   sessionId: string;
   quoteId: string;
   /** The quote's fiat_pay_or_receive (decimal string). */
   fiat: string;
-  /** Client clock when the quote was locked (declared lifetimes count from here). */
+  /** rampart's clock when the lock's answer came: the target made the quote before it (declared lifetimes count from here). */
   lockedAt: number;
+  /** rampart's clock when the lock request was sent: the quote was made after it (it cannot expire before this plus its lifetime). */
+  lockSentAt: number;
   /** The quote's currency and method, where the lock response shows them (its fields are not shown beyond fiat_pay_or_receive). */
   shown: { currency?: string; method?: string };
 }
@@ -40,20 +77,37 @@ export async function lockQuote(
   lock: LockSignedQuote,
   side: 'on_ramp' | 'off_ramp',
   requirement: RequirementId,
+  uses: QuoteUses = {},
 ): Promise<LockedQuote> {
-  return lockQuoteFor(t, actor, lock, await openSession(t, actor, requirement), side);
+  const block = await actor.client.reserve(chainSteps(t, uses, true));
+  const sessionId = await block.within(() => openSession(t, actor, requirement));
+  return lockInBlock(t, actor, lock, sessionId, side, block);
 }
 
-/** Lock a signed quote for an open session of the actor's. */
+/** Lock a signed quote for an open session of the actor's (one pay-out unless `uses` says otherwise). */
 export async function lockQuoteFor(
   t: CheckTools,
   actor: GateActor,
   lock: LockSignedQuote,
   sessionId: string,
   side: 'on_ramp' | 'off_ramp',
+  uses: QuoteUses = {},
 ): Promise<LockedQuote> {
-  const lockedAt = Date.now();
-  const q = await lock({ sessionId, side }, actor);
+  return lockInBlock(t, actor, lock, sessionId, side, await actor.client.reserve(chainSteps(t, uses, false)));
+}
+
+async function lockInBlock(
+  t: CheckTools,
+  actor: GateActor,
+  lock: LockSignedQuote,
+  sessionId: string,
+  side: 'on_ramp' | 'off_ramp',
+  block: Reservation,
+): Promise<LockedQuote> {
+  const q = await block.within(() => lock({ sessionId, side }, actor));
+  chains.set(q.id, block);
+  const lockSentAt = q.exchange.startedAt;
+  const lockedAt = q.exchange.startedAt + q.exchange.durationMs;
   t.expect.that(
     typeof q.fiatPayOrReceive === 'string' && /^\d+(\.\d+)?$/.test(q.fiatPayOrReceive),
     'the locked quote carries fiat_pay_or_receive as a decimal string',
@@ -68,15 +122,47 @@ export async function lockQuoteFor(
     ...(typeof body.currency === 'string' ? { currency: body.currency } : {}),
     ...(typeof body.method === 'string' ? { method: body.method } : {}),
   };
-  return { sessionId, quoteId: q.id, fiat: q.fiatPayOrReceive!, lockedAt, shown };
+  return { sessionId, quoteId: q.id, fiat: q.fiatPayOrReceive!, lockedAt, lockSentAt, shown };
 }
 
-export function payOut(actor: GateActor, body: Record<string, unknown>, idempotencyKey: string | boolean = true): Promise<Exchange> {
-  return actor.client.post('/rails/pay_outs', body, { idempotencyKey, retry: false });
+/** POST /rails/pay_outs, never retried; inside the block of the quote it redeems (`quoteId`, by default the body's quote_id). */
+export function payOut(
+  actor: GateActor,
+  body: Record<string, unknown>,
+  idempotencyKey: string | boolean = true,
+  quoteId: unknown = body.quote_id,
+): Promise<Exchange> {
+  return inChain(quoteId, () => actor.client.post('/rails/pay_outs', body, { idempotencyKey, retry: false }));
+}
+
+/** POST /rails/pay_ins (its body is the profile's: not shown) redeeming `quoteId`, inside the quote's block. */
+export function payIn(actor: GateActor, quoteId: string, body: Record<string, unknown>, idempotencyKey: string | true): Promise<Exchange> {
+  return inChain(quoteId, () => actor.client.post('/rails/pay_ins', body, { idempotencyKey, retry: false }));
+}
+
+/** GET /quotes/{id}, inside the quote's block. */
+export function readQuote(actor: GateActor, quoteId: string): Promise<Exchange> {
+  return inChain(quoteId, () => actor.client.get(`/quotes/${encodeURIComponent(quoteId)}`));
+}
+
+/**
+ * A redemption refused with 409 after the quote's declared lifetime could have run out (counted from the
+ * lock's send, the earliest the quote was made) proves nothing against the target: unverified. The block
+ * grant keeps a chain well inside any lifetime a sandbox declares; this is the guard when it did not.
+ */
+function expiredOnTheWay(t: CheckTools, ex: Exchange, q: LockedQuote): void {
+  const lifetimeS = t.profile.timing.signedQuoteLifetimeSeconds;
+  if (ex.status !== 409 || lifetimeS === undefined) return;
+  const elapsedMs = ex.startedAt + ex.durationMs - q.lockSentAt;
+  if (elapsedMs >= lifetimeS * 1000)
+    t.unverified(
+      `the redemption came ${(elapsedMs / 1000).toFixed(1)} s after the lock, past the quote's declared ${lifetimeS} s lifetime (timing.signedQuoteLifetimeSeconds): its 409 may be the expiry`,
+    );
 }
 
 /** A successful pay-out: 201 with a rail_pay_out whose amount is the quote's fiat_pay_or_receive. */
 export function expectPaidOut(t: CheckTools, ex: Exchange, q: LockedQuote, requirement: RequirementId) {
+  expiredOnTheWay(t, ex, q);
   t.expect.status(ex, 201, requirement);
   const p = t.expect.schema(ex, RailPayOut, requirement);
   t.expect.equal([p.gate_session_id, p.quote_id], [q.sessionId, q.quoteId], 'the pay-out names the session and quote redeemed', { requirement, exchange: ex });
@@ -94,7 +180,8 @@ export function expectPaidOut(t: CheckTools, ex: Exchange, q: LockedQuote, requi
  * The quote redeemed: any 2xx. Used where the point is that an earlier step left
  * the quote redeemable; the exact 201 and the amount are the pay-out check's.
  */
-export function expectRedeemed(t: CheckTools, ex: Exchange, requirement: RequirementId): void {
+export function expectRedeemed(t: CheckTools, ex: Exchange, q: LockedQuote, requirement: RequirementId): void {
+  expiredOnTheWay(t, ex, q);
   t.expect.that(ex.status >= 200 && ex.status < 300, 'the untouched quote still pays out', { requirement, expected: '2xx', actual: ex.status, exchange: ex });
 }
 

@@ -5,7 +5,9 @@ import type { Exchange } from '../../src/client/types.js';
 import type { GateActor } from '../../src/needs/define.js';
 import type { EmbedActor } from '../../src/needs/gate/embed.js';
 import type { CheckTools, RequirementId } from '../../src/runner/check.js';
-import { CreatedGateSession, type GateSession } from '../../src/model/schemas/gate/sessions.js';
+import { CreatedGateSession, GateSession } from '../../src/model/schemas/gate/sessions.js';
+import type { ExpireSession } from '../../src/needs/gate/expireSession.js';
+import { sleepUntilTargetPast, targetNow } from '../targetTime.js';
 import { expect2xx } from '../expect.js';
 import { decEq } from '../pools/pools.js';
 
@@ -33,6 +35,34 @@ export async function createSession(t: CheckTools, actor: GateActor, requirement
 }
 
 export const sessionPath = (id: string, rest = '') => `/gate_sessions/${encodeURIComponent(id)}${rest}`;
+
+/**
+ * Get a session past its expires_at (the profile's trigger or its declared lifetime) and read it once the
+ * target's clock is surely past expires_at. When the way to expire it left expires_at ahead on the target's
+ * clock, nothing can be judged: unverified.
+ */
+export async function readPastExpiry(
+  t: CheckTools,
+  actor: GateActor,
+  expire: ExpireSession,
+  session: { id: string; expires_at: string },
+  requirement: RequirementId,
+): Promise<GateSession> {
+  await expire(session, actor);
+  const read = async () => t.expect.schema(t.expect.status(await actor.client.get(sessionPath(session.id)), 200, requirement), GateSession, requirement);
+  let s = await read();
+  const exp = Date.parse(s.expires_at);
+  if (exp > targetNow(t, actor.client).high)
+    t.unverified(
+      `the session's expires_at (${s.expires_at}) is still ahead on the target's clock after ${expire.how === 'trigger' ? 'gate.triggers.expireSession' : 'its declared lifetime'}`,
+    );
+  // Within the clock estimate's uncertainty of expires_at: wait until the target is surely past it, then read again.
+  if (exp > targetNow(t, actor.client).low) {
+    await sleepUntilTargetPast(t, actor.client, exp, 'the session past expires_at on the target clock', 1);
+    s = await read();
+  }
+  return s;
+}
 
 /** The session terms a partner binds at creation and reads back as sent (currency is compared uppercased elsewhere). */
 export const BOUND_TERMS = ['return_url', 'cancel_url', 'flow', 'target_token', 'target_network', 'wallet_address', 'user_reference'] as const;

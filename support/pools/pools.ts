@@ -2,7 +2,7 @@
 // profile, firm quote + transact, exact decimal arithmetic, settlement polling
 // and shape-agnostic ledger and webhook matching (their shapes are not shown).
 // Lives in a subfolder so the suite loader does not take it for a suite.
-import type { Exchange } from '../../src/client/types.js';
+import type { ApiClient, Exchange } from '../../src/client/types.js';
 import type { PoolsActor } from '../../src/needs/define.js';
 import type { TradeOutcome } from '../../src/needs/pools/tradeOutcome.js';
 import type { CheckTools, RequirementId } from '../../src/runner/check.js';
@@ -21,6 +21,7 @@ import type { ReceivedEvent } from '../../src/webhooks/types.js';
 import { verifyGateSignature } from '../../src/webhooks/verify.js';
 import { POOLS_LIMITS } from '../../src/model/limits.js';
 import { expect2xx } from '../expect.js';
+import { clockNote, spanOf } from '../targetTime.js';
 import { expectPoolsError } from './errors.js';
 
 export function poolsProfile(t: Pick<CheckTools, 'profile' | 'skip'>) {
@@ -52,8 +53,10 @@ export const tradePath = (transactId: string) => `/pools/trades/${encodeURICompo
 export interface FirmQuoteResult {
   exchange: Exchange;
   quote: FirmQuote;
-  /** Client clock (ms) when the request was sent. */
+  /** rampart's clock (ms) when the request left (after any pacing): the quote was made after it. */
   sentAt: number;
+  /** rampart's clock (ms) when its answer came: the quote was made before it. */
+  answeredAt: number;
 }
 
 /** Create a firm quote on the main pool; fails the check unless a firm quote comes back (success status not shown: any 2xx). */
@@ -63,11 +66,10 @@ export async function createFirmQuote(
   requirement: RequirementId,
   overrides: Record<string, unknown> = {},
 ): Promise<FirmQuoteResult> {
-  const sentAt = Date.now();
   const exchange = await actor.client.post(poolPath(mainPool(t), '/quote'), quoteBody(t, { type: 'firm', ...overrides }));
   expect2xx(t, exchange, requirement, 'a firm quote');
   const quote = t.expect.schema(exchange, FirmQuote, requirement);
-  return { exchange, quote, sentAt };
+  return { exchange, quote, sentAt: exchange.startedAt, answeredAt: exchange.startedAt + exchange.durationMs };
 }
 
 export interface Reserved {
@@ -387,30 +389,44 @@ const PAST_EXPIRY_MARGIN_MS = 500;
 /**
  * Sleep until a firm quote is past the spec's TTL (about 15 s:
  * POOLS_LIMITS.quoteTtlSeconds) plus the profile's bounded tolerance, counted
- * from when its request was sent. Never the target's expiresAt: a quote that
- * lives longer than the spec says must show as not expired here.
+ * from its answer (it was made before that; a duration, so no clock enters).
+ * Never the target's expiresAt: a quote that lives longer than the spec says
+ * must show as not expired here.
  */
 export async function waitPastExpiry(t: CheckTools, fq: FirmQuoteResult): Promise<void> {
-  const until = fq.sentAt + (POOLS_LIMITS.quoteTtlSeconds + t.profile.tolerances.quoteTtlSeconds) * 1000 + PAST_EXPIRY_MARGIN_MS;
+  const until = fq.answeredAt + (POOLS_LIMITS.quoteTtlSeconds + t.profile.tolerances.quoteTtlSeconds) * 1000 + PAST_EXPIRY_MARGIN_MS;
   await t.sleep(Math.max(0, until - Date.now()), 'pools firm quote TTL (spec, plus tolerance)', 'target');
 }
 
+/** A firm quote's lifetime in seconds, as closely as it can be known: low = high when measured pairwise. */
+export interface QuoteLifetime {
+  low: number;
+  high: number;
+  /** createdAt: the stored quote's own pair (one clock, exact); clock: expiresAt against the target's clock while the quote was made. */
+  basis: 'createdAt' | 'clock';
+}
+
+/** The lifetime is within `tol` of `ttl` seconds (some value the measure allows is). */
+export const lifetimeNear = (life: QuoteLifetime, ttl: number, tol: number) => life.high >= ttl - tol && life.low <= ttl + tol;
+
+export function describeLifetime(life: QuoteLifetime, client: ApiClient): string {
+  return life.basis === 'createdAt'
+    ? `${life.low.toFixed(2)} s (expiresAt − the stored createdAt)`
+    : `${life.low.toFixed(2)}–${life.high.toFixed(2)} s (expiresAt − the request, on the ${clockNote(client)})`;
+}
+
 /**
- * A firm quote's lifetime in seconds: expiresAt − createdAt of the stored
- * quote (both the target's clock, so clock skew does not enter), or, when the
- * stored quote carries no parseable createdAt, expiresAt − the client's send time.
+ * A firm quote's lifetime: expiresAt − createdAt of the stored quote (both the target's clock, so no clock
+ * enters), or, when the stored quote carries no parseable createdAt, expiresAt against the target's clock
+ * while the creating request was in flight (a span as wide as the round trip and the clock's uncertainty).
  */
-export async function quoteLifetime(
-  t: CheckTools,
-  actor: PoolsActor,
-  fq: FirmQuoteResult,
-  requirement: RequirementId,
-): Promise<{ seconds: number; basis: 'createdAt' | 'request' }> {
+export async function quoteLifetime(t: CheckTools, actor: PoolsActor, fq: FirmQuoteResult, requirement: RequirementId): Promise<QuoteLifetime> {
   const read = expect2xx(t, await actor.client.get(quotePath(fq.quote.quoteId)), requirement);
   const createdAt = Date.parse(String((read.json as { createdAt?: unknown } | undefined)?.createdAt));
   const expiresAt = Date.parse(fq.quote.expiresAt);
-  if (!Number.isNaN(createdAt)) return { seconds: (expiresAt - createdAt) / 1000, basis: 'createdAt' };
-  return { seconds: (expiresAt - fq.sentAt) / 1000, basis: 'request' };
+  if (!Number.isNaN(createdAt)) return { low: (expiresAt - createdAt) / 1000, high: (expiresAt - createdAt) / 1000, basis: 'createdAt' };
+  const made = spanOf(t, actor.client, fq.exchange);
+  return { low: (expiresAt - made.high) / 1000, high: (expiresAt - made.low) / 1000, basis: 'clock' };
 }
 
 /** A documented error whose `type` the spec does not map (402, 501): status and envelope asserted, the type observed. */

@@ -34,10 +34,12 @@ export default defineNeed({
     }
     const lifetimeMs = env.profile.timing.sessionLifetimeSeconds! * 1000;
     env.budget.extend(lifetimeMs);
-    const f = async (session: { id: string; expires_at: string }) => {
-      // Past the session's own expires_at (the target's clock may differ a little: a second of margin).
-      const until = Date.parse(session.expires_at) + 1000;
-      const ms = Number.isFinite(until) ? until - Date.now() : lifetimeMs + 1000;
+    const f = async (session: { id: string; expires_at: string }, owner: GateActor) => {
+      // Past the session's own expires_at on the target's clock (a second of margin); with no estimate of
+      // that clock, the whole lifetime from now (the session was made before now).
+      const exp = Date.parse(session.expires_at);
+      const local = Number.isFinite(exp) ? owner.client.clock.localWhenPast(exp + 1000) : undefined;
+      const ms = typeof local === 'number' ? local - Date.now() : lifetimeMs + 1000;
       if (ms > 0) await env.budget.target(`the session lifetime to pass (${Math.round(ms / 1000)} s)`, new Promise((r) => setTimeout(r, ms)));
     };
     return Object.assign(f, { how: 'lifetime' as const });

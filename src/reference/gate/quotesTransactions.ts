@@ -48,7 +48,6 @@ export interface SignedQuote {
   consumed_at: string | null;
 }
 
-const QUOTE_LIFETIME_MS = 10 * 60_000;
 const USD_PRICE: Record<string, number> = { USDC: 1, USDT: 1, ETH: 3000, SOL: 150, LUNA: 0.0001 };
 const USD_PER_FIAT: Record<string, number> = { EUR: 1.08, USD: 1, GBP: 1.27, CHF: 1.12 };
 const DECIMAL_RE = /^\d{1,12}(\.\d{1,8})?$/;
@@ -291,7 +290,7 @@ export const area: GateArea = {
           method: method.id,
           ...p,
           signature: randomBytes(32).toString('hex'),
-          expiresAtMs: now + QUOTE_LIFETIME_MS,
+          expiresAtMs: now + (world.profile.reference?.signedQuoteLifetimeSeconds ?? 600) * 1000,
           created_at: world.iso(now),
           state: 'active',
           consumed_at: null,

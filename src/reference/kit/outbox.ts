@@ -213,6 +213,8 @@ export class WebhookOutbox {
   private closed = false;
   private seq = 0;
   private readonly uuidIds: boolean;
+  /** URL prefixes the sender can reach (a remote sandbox reaches only the harness's public URL); undefined = any. */
+  private readonly reach?: readonly string[];
 
   constructor(opts: {
     clock: Clock;
@@ -221,8 +223,10 @@ export class WebhookOutbox {
     faults: ActiveFaults;
     log?: (line: string) => void;
     idStyle?: 'prefixed' | 'uuid';
+    reach?: readonly string[];
   }) {
     this.uuidIds = opts.idStyle === 'uuid';
+    this.reach = opts.reach;
     this.clock = opts.clock;
     this.timeScale = opts.timeScale;
     this.attemptTimeoutMs = opts.attemptTimeoutMs;
@@ -258,6 +262,22 @@ export class WebhookOutbox {
     ids.push(d.id);
     this.schedule(entry, 0);
     return d;
+  }
+
+  /** Keep a delivery that ended before the target started (a lived-in sandbox's history): stored, never attempted. */
+  importEnded(d: Omit<Delivery, 'id'>): Delivery {
+    const rec: Delivery = {
+      ...d,
+      id: this.uuidIds
+        ? randomUUID()
+        : `whd_${d.createdAt.toString(36)}${(this.seq++).toString(36).padStart(4, '0')}${randomUUID().replace(/-/g, '').slice(0, 10)}`,
+    };
+    this.entries.set(rec.id, { d: rec, secret: '', timer: null, abort: null });
+    const key = ownerKey(d.partner, d.service, d.mode);
+    let ids = this.byOwner.get(key);
+    if (!ids) this.byOwner.set(key, (ids = []));
+    ids.push(rec.id);
+    return rec;
   }
 
   list(partner: string, service: 'gate' | 'pools', mode: 'test' | 'live'): Delivery[] {
@@ -355,6 +375,8 @@ export class WebhookOutbox {
     let status: number | null = null;
     let error: string | null = null;
     try {
+      if (this.reach && !this.reach.some((prefix) => d.targetUrl.startsWith(prefix)))
+        throw new Error(`connect ECONNREFUSED: ${new URL(d.targetUrl).host} is not reachable from the target's network`);
       const res = await undiciRequest(d.targetUrl, {
         method: 'POST',
         body: d.body,
