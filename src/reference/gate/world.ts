@@ -257,6 +257,7 @@ export function createGateWorld(deps: { profile: Profile; faults: ActiveFaults; 
     },
 
     sessionView(s) {
+      const stamp = (ms: number) => (faults.has('sess-timestamps-http-date') ? new Date(ms).toUTCString() : new Date(ms).toISOString());
       return {
         id: s.id,
         object: 'gate_session',
@@ -267,8 +268,8 @@ export function createGateWorld(deps: { profile: Profile; faults: ActiveFaults; 
         return_url: s.returnUrl,
         cancel_url: s.cancelUrl,
         status: s.status,
-        expires_at: new Date(s.expiresAtMs).toISOString(),
-        created_at: new Date(s.createdAtMs).toISOString(),
+        expires_at: stamp(s.expiresAtMs),
+        created_at: stamp(s.createdAtMs),
         flow: s.flow,
         target_token: s.targetToken,
         target_network: s.targetNetwork,

@@ -118,6 +118,13 @@ export const area: PoolsArea = {
   name: 'trades',
   faults: [
     {
+      name: 'pools-trade-created-at-local',
+      service: 'pools',
+      requirements: ['POOLS-TRADES-SHAPE'],
+      description: 'Trades carry createdAt as "2026-12-01 10:00:00.123": no T, no UTC designator or offset (Date.parse reads it as local time).',
+      suite: 'conformance',
+    },
+    {
       name: 'pools-poll-does-not-advance',
       service: 'pools',
       requirements: ['POOLS-POLL-ADVANCES'],
