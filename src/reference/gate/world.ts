@@ -248,6 +248,7 @@ export function createGateWorld(deps: { profile: Profile; faults: ActiveFaults; 
 
     session(caller, id) {
       const s = sessions.get(id);
+      if (!s && faults.has('err-unknown-id-400')) throw new HttpError(400, `Invalid gate session id: ${id}`, 'parameter_invalid');
       if (!s || s.mode !== caller.mode) throw new HttpError(404, `No such gate session: ${id}`, 'resource_missing');
       if (s.partner !== caller.partner.name && !faults.has('sess-cross-tenant-visible')) {
         if (faults.has('err-cross-tenant-403')) throw new HttpError(403, 'This session belongs to another partner.', 'forbidden');
