@@ -67,7 +67,7 @@ export function quoteState(world: GateWorld, q: SignedQuote): SignedQuote['state
 }
 
 export function quoteView(world: GateWorld, q: SignedQuote) {
-  return {
+  const v: Record<string, unknown> = {
     object: 'quote',
     id: q.id,
     state: quoteState(world, q),
@@ -86,6 +86,12 @@ export function quoteView(world: GateWorld, q: SignedQuote) {
     created_at: q.created_at,
     consumed_at: q.consumed_at,
   };
+  // Fault rail-payout-currency-not-quote: the quote shows neither currency nor method (its fields are not shown: allowed).
+  if (world.faults.has('rail-payout-currency-not-quote')) {
+    delete v.currency;
+    delete v.method;
+  }
+  return v;
 }
 
 /** The caller's quote or 404 (cross-tenant is 404). */
