@@ -23,7 +23,7 @@ import { randomBytes } from 'node:crypto';
 import { HttpError, jsonObject, type Req } from '../kit/http.js';
 import { currencySupported, defaultMethod, findAsset, PAYMENT_METHODS, PAYOUT_METHODS } from './capabilities.js';
 import { cursorPage, scopeOf } from './customers.js';
-import type { GateArea, GateCaller, GateWorld, TransactionRecord } from './world.js';
+import type { GateArea, GateCaller, GateWorld, SessionRecord, TransactionRecord } from './world.js';
 
 export type QuoteSide = 'on_ramp' | 'off_ramp';
 
@@ -49,6 +49,8 @@ export interface SignedQuote {
 }
 
 const QUOTE_LIFETIME_MS = 10 * 60_000;
+/** Transactions of history each test-mode partner holds under fault txn-list-stale-snapshot: three default pages. */
+const HISTORY_TRANSACTIONS = 25;
 const USD_PRICE: Record<string, number> = { USDC: 1, USDT: 1, ETH: 3000, SOL: 150, LUNA: 0.0001 };
 const USD_PER_FIAT: Record<string, number> = { EUR: 1.08, USD: 1, GBP: 1.27, CHF: 1.12 };
 const DECIMAL_RE = /^\d{1,12}(\.\d{1,8})?$/;
@@ -206,6 +208,13 @@ export const area: GateArea = {
       suite: 'conformance',
     },
     {
+      name: 'txn-list-stale-snapshot',
+      service: 'gate',
+      requirements: ['GATE-TXN-LIST'],
+      description: `A sandbox with ${HISTORY_TRANSACTIONS} transactions of history per partner whose GET /transactions serves a snapshot taken at start: transactions completed since are never listed.`,
+      suite: 'conformance',
+    },
+    {
       name: 'txn-list-bare-array',
       service: 'gate',
       requirements: ['GATE-TXN-LIST'],
@@ -328,11 +337,24 @@ export const area: GateArea = {
       return { status: 200, body: quoteView(world, q) };
     });
 
+    // Fault txn-list-stale-snapshot: a history of transactions per partner, and a list that shows only that history.
+    const history = new Set<string>();
+    if (world.faults.has('txn-list-stale-snapshot'))
+      for (const p of world.profile.gate.partners)
+        for (let i = 0; i < HISTORY_TRANSACTIONS; i++) {
+          const session = { id: world.newId('gs'), partner: p.name, mode: 'test', flow: 'on_ramp', amount: '10.00', currency: 'EUR' } as SessionRecord;
+          history.add(world.newTransaction(session).refid);
+        }
+
     const ownTransactions = (caller: GateCaller) => {
       const scope = scopeOf(caller);
       // Fault: the list shows every partner's transactions of the environment.
       const anyPartner = world.faults.has('txn-list-all-partners');
-      return [...world.transactions.values()].filter((t) => t.scope === scope || (anyPartner && t.mode === caller.mode)).reverse();
+      const stale = world.faults.has('txn-list-stale-snapshot');
+      return [...world.transactions.values()]
+        .filter((t) => t.scope === scope || (anyPartner && t.mode === caller.mode))
+        .filter((t) => !stale || history.has(t.refid))
+        .reverse();
     };
 
     router.on('GET', '/transactions', (req: Req) => {
