@@ -84,6 +84,8 @@ function listTrades(world: PoolsWorld, req: Req) {
   const cursor = opaque && rawCursor?.startsWith('c') ? Buffer.from(rawCursor.slice(1), 'base64url').toString('utf8') : rawCursor;
   let malformed = false;
   if (cursor !== null && !CURSOR.test(cursor)) {
+    // Fault: a malformed cursor is looked up like any other, found nowhere, and answered with an empty page.
+    if (f.has('pools-trades-malformed-cursor-empty-page')) return { data: [], nextCursor: null, hasMore: false };
     if (!f.has('pools-trades-malformed-cursor-ignored'))
       throw new HttpError(400, 'cursor is malformed: pass nextCursor from the previous page.', 'invalid_cursor');
     malformed = true;
@@ -249,6 +251,13 @@ export const area: PoolsArea = {
       service: 'pools',
       requirements: ['POOLS-TRADES-UNKNOWN-CURSOR'],
       description: 'An unknown cursor returns page one instead of an empty page.',
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-trades-malformed-cursor-empty-page',
+      service: 'pools',
+      requirements: ['POOLS-TRADES-MALFORMED-CURSOR'],
+      description: 'A malformed cursor (even bytes that are no text) is answered with an empty page, as an unknown cursor is, instead of 400.',
       suite: 'conformance',
     },
     {
