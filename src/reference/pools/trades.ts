@@ -45,6 +45,8 @@ function advance(world: PoolsWorld, caller: Caller, t: TradeRecord): void {
       world.post(st, 'buy_refund', parse(t.fiatAmount), t);
     }
     if (f.has('pools-webhook-on-returned')) world.emitEvent(t.partner, t.mode, 'pool.transaction.returned', world.tradeView(t));
+    // Fault: the returned webhook names only an internal reference (the payload shape is not shown), never the trade or its quote.
+    if (f.has('pools-returned-webhook-anonymous')) world.emitEvent(t.partner, t.mode, 'pool.transaction.returned', { reference: world.newId('ret') });
   }
 }
 
@@ -166,6 +168,14 @@ export const area: PoolsArea = {
       service: 'pools',
       requirements: ['POOLS-EVT-NO-RETURNED-WEBHOOK'],
       description: 'A returned trade fires a pool.transaction.returned webhook.',
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-returned-webhook-anonymous',
+      service: 'pools',
+      requirements: ['POOLS-EVT-NO-RETURNED-WEBHOOK'],
+      description:
+        'A returned trade fires a pool.transaction.returned webhook whose payload names neither the trade nor its quote (an internal reference only).',
       suite: 'conformance',
     },
     {
