@@ -385,7 +385,7 @@ export const Profile = z
         quoteTtlSeconds: z.number().nonnegative().max(5, 'at most 5 s: the spec says about 15 s, and a wider tolerance would certify another TTL').default(2),
         /** Allowed relative error on a measured retry gap (at most 0.5). */
         retryGapRatio: z.number().nonnegative().max(0.5, 'at most 0.5: a wider tolerance would certify another schedule').default(0.25),
-        /** Allowed absolute error on a measured retry gap, in ms (at most 30 s). */
+        /** Allowed absolute error on a measured retry gap, in real-time ms (at most 30 s), scaled by timing.retryScale like the schedule. */
         retryGapMs: z.number().nonnegative().max(30_000, 'at most 30000 ms').default(1_500),
         /** Allowed error on a measured rate-window length, as a share of the window (at most 0.5). */
         rateWindowRatio: z.number().nonnegative().max(0.5, 'at most 0.5').default(0.2),
