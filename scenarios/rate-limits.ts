@@ -26,7 +26,7 @@ import { segmentRange } from './lib/segment.ts';
 const cfg = loadConfig();
 const gate = cfg.gate!;
 const R = SCENARIOS['rate-limits'].cases;
-const plans = windowPlans(gate.limits, gate.rateWindowScale);
+const plans = windowPlans(gate.limits, gate.rateWindowScale, gate.rateWindowRatio);
 
 // One key per case, in this order (the profile reserves them for load).
 const KEY_OF = { burst: 0, write10: 1, write30: 2, read60: 3, replacesFirstOnly: 4, minute: 5, perClient: 6, hour: 7 } as const;
@@ -47,7 +47,7 @@ export const options = {
           vus: runs.length,
           iterations: 1,
           exec: 'runCase',
-          maxDuration: `${rateLimitBoundSeconds(gate.limits, gate.rateWindowScale, cfg.depth)}s`,
+          maxDuration: `${rateLimitBoundSeconds(gate.limits, gate.rateWindowScale, cfg.depth, gate.rateWindowRatio)}s`,
         },
       }
     : {},
