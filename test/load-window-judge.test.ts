@@ -157,3 +157,12 @@ describe('rate-window judge: a window of the wrong length or limit fails', () =>
     expect(probeAgainst(sliding(p.limit, p.windowMs * 2), p, 5).reopened).toBe(false);
   });
 });
+
+describe('the window tolerance is the profile’s tolerances.rateWindowRatio', () => {
+  it('a share of the window, within 20 ms and 1 s', () => {
+    expect(windowPlans(LIMITS, 0.1).burst.toleranceMs).toBe(50);
+    expect(windowPlans(LIMITS, 0.1, 0.1).burst.toleranceMs).toBe(100);
+    expect(windowPlans(LIMITS, 0.1, 0).burst.toleranceMs).toBe(20);
+    expect(windowPlans(LIMITS, 1, 0.1).minute.toleranceMs).toBe(1_000);
+  });
+});

@@ -45,7 +45,7 @@ async function listed<T extends { id: string }>(
   let after: string | undefined;
   for (let page = 0; page < MAX_PAGES; page++) {
     const ex = await client.get(path, after ? { starting_after: after } : undefined);
-    if (after && !cursorDocumented && ex.status !== 200) {
+    if (after && !cursorDocumented && (ex.status < 200 || ex.status >= 300)) {
       t.observe(
         `gate.retry.listCursor`,
         { path, status: ex.status },
@@ -53,7 +53,8 @@ async function listed<T extends { id: string }>(
       );
       return { ids, complete: false };
     }
-    const list = t.expect.schema(t.expect.status(ex, 200, requirement), schema, requirement);
+    // The list's success status is not shown: any 2xx.
+    const list = t.expect.schema(expect2xx(t, ex, requirement, `GET ${path}`), schema, requirement);
     if (list.data.some((o) => seen.has(o.id))) {
       if (cursorDocumented) t.expect.that(false, `${path} pages do not repeat objects when walked with starting_after`, { requirement, exchange: ex });
       t.observe(`gate.retry.listCursor`, { path, page }, `${path} did not honour starting_after (its query parameters are not shown): the walk stopped`);
@@ -75,8 +76,11 @@ function expectOne(t: CheckTools, found: Listed, noun: string, by: string, requi
     actual: found.ids.length,
   });
   if (found.ids.length === 0) t.unverified(`the ${noun} carrying ${by} was not found in the ${MAX_PAGES} list pages walked, so the count could not be made`);
+  // One found in part of the list proves nothing: a second may lie beyond the pages walked (the list order is not shown).
   if (!found.complete)
-    t.observe(`gate.retry.${noun}ListBound`, MAX_PAGES, `the ${noun} list was longer than the pages walked; ${noun}s beyond them were not counted`);
+    t.unverified(
+      `one ${noun} carries ${by} in the ${MAX_PAGES} list pages walked, but the list goes on (or its cursor stopped working): a second one beyond them could not be ruled out`,
+    );
   return found.ids[0]!;
 }
 
@@ -166,12 +170,14 @@ export default defineSuite({
           requirement: R,
           exchange: retry,
         });
-        const again = t.expect.status(await payOut(actor, body, key), 201, R);
+        // "A repeat with the same key and body returns the original response": the status the retry answered, again.
+        const again = t.expect.status(await payOut(actor, body, key), retry.status, R);
         t.expect.equal(t.expect.schema(again, RailPayOut, R).id, p.id, 'a further retry with the key answers the same pay-out', {
           requirement: R,
           exchange: again,
         });
-        const read = t.expect.status(await actor.client.get(`/rails/pay_outs/${encodeURIComponent(p.id)}`), 200, R);
+        // GET /rails/pay_outs/{id}: its success status is not shown, any 2xx.
+        const read = expect2xx(t, await actor.client.get(`/rails/pay_outs/${encodeURIComponent(p.id)}`), R, 'GET /rails/pay_outs/{id}');
         t.expect.equal(t.expect.schema(read, RailPayOut, R).quote_id, q.quoteId, 'GET /rails/pay_outs/{id} answers the pay-out', {
           requirement: R,
           exchange: read,

@@ -10,6 +10,7 @@ import {
   expectSameIdAndSigned,
   gapTolerance,
   gapsOf,
+  indistinctGaps,
   latestArrivalOf,
   programmedTestEvent,
   scaledSchedule,
@@ -29,6 +30,11 @@ const compressedSchedule = (scale: number) => `the target declares a compressed 
 /** Four 500s then 200: five attempts, four measured gaps against the spec's schedule at the declared scale. */
 async function fullSchedule(t: CheckTools, actor: GateWebhookActor, requirement: 'GATE-DLV-SCHEDULE' | 'GATE-DLV-SCHEDULE-REALTIME'): Promise<void> {
   skipUnlessAffordable(t, GAPS);
+  const indistinct = indistinctGaps(t);
+  if (indistinct)
+    t.unverified(
+      `${indistinct} at timing.retryScale ${t.profile.timing.retryScale} with these tolerances: no measured gap could tell the schedule from a wrong one — raise retryScale or narrow tolerances.retryGapRatio`,
+    );
   const ev = await programmedTestEvent(t, actor, Array(GAPS).fill(FAIL), requirement);
   const attempts = await waitForAttempts(t, ev, GAPS + 1, latestArrivalOf(t, GAPS + 1), requirement, `${GAPS} answers of 500 are retried on the schedule`);
   expectSameIdAndSigned(t, ev, attempts);

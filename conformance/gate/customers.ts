@@ -9,7 +9,15 @@ import { check, defineSuite, type CheckTools, type RequirementId } from '../../s
 import { GATE_LIMITS } from '../../src/model/limits.js';
 import { Customer, CustomerList, DeletedCustomer } from '../../src/model/schemas/gate/customers.js';
 import { expect2xx } from '../../support/expect.js';
-import { createCustomer, customerPath, findListed, MAX_CUSTOMER_PAGES, newCustomerInput, readCreated } from '../../support/gate/customers.js';
+import {
+  createCustomer,
+  customerPath,
+  findListed,
+  MAX_CUSTOMER_LIST_PAGES,
+  MAX_CUSTOMER_PAGES,
+  newCustomerInput,
+  readCreated,
+} from '../../support/gate/customers.js';
 import { expectNeverListed } from '../../support/gate/lists.js';
 
 const { nameMax } = GATE_LIMITS.customers;
@@ -39,8 +47,8 @@ export default defineSuite({
   section: 'Endpoints > Customers',
   checks: [
     check({
-      name: 'a customer created with an Idempotency-Key reads back with what was sent, and is listed',
-      requirements: ['GATE-CUST-CREATE', 'GATE-CUST-GET', 'GATE-CUST-LIST'],
+      name: 'a customer created with an Idempotency-Key reads back with what was sent',
+      requirements: ['GATE-CUST-CREATE', 'GATE-CUST-GET'],
       needs: ['gatePartner'],
       async run({ gatePartner: actor }, t: CheckTools) {
         const R = 'GATE-CUST-CREATE';
@@ -65,14 +73,27 @@ export default defineSuite({
           'GET /customers/{id} answers the created customer',
           { requirement: 'GATE-CUST-GET', exchange: read.ex },
         );
-
+      },
+    }),
+    check({
+      name: 'GET /customers lists a created customer (the list walked to its end, page by page)',
+      requirements: ['GATE-CUST-LIST'],
+      needs: ['gatePartner'],
+      async run({ gatePartner: actor }, t: CheckTools) {
         const L = 'GATE-CUST-LIST';
+        const { customer } = await createCustomer(t, actor, L);
         t.expect.schema(expect2xx(t, await actor.client.get('/customers'), L), CustomerList, L);
-        const listed = await findListed(t, actor, (c) => c.id === customer.id, L);
-        if (!listed.customer && listed.complete)
-          t.expect.that(false, 'GET /customers lists the new customer', { requirement: L, actual: `absent from all ${listed.seen} listed customers` });
-        if (!listed.customer)
-          t.observe('gate-customer-list-new-customer', `not on the first ${MAX_CUSTOMER_PAGES} pages`, 'list order and paging are not shown');
+        // List order and paging are not shown: the customer may be anywhere, so only the whole list can show it missing.
+        const listed = await findListed(t, actor, (c) => c.id === customer.id, L, MAX_CUSTOMER_LIST_PAGES);
+        if (!listed.customer) {
+          t.expect.that(!listed.complete, 'GET /customers lists the new customer', {
+            requirement: L,
+            actual: `absent from all ${listed.seen} listed customers`,
+          });
+          t.unverified(
+            `the new customer is not on the first ${MAX_CUSTOMER_LIST_PAGES} pages of GET /customers (${listed.seen} customers; order and paging not shown) and the list goes on: the whole list was not seen`,
+          );
+        }
       },
     }),
     check({

@@ -139,7 +139,7 @@ export default defineSuite({
       },
     }),
     check({
-      name: 'a rotated webhook signing secret signs every delivery that follows (a receiver verifies with two during the migration)',
+      name: 'a rotation issues a new webhook signing secret; deliveries after it verify with the newest secret or the one it replaced (when the sender switches is not shown)',
       requirements: ['GATE-DASH-SECRET-ROTATE'],
       budgetMs: 90_000,
       async run({ gateWebhookSecretRotation: actor }, t: CheckTools) {
@@ -157,23 +157,38 @@ export default defineSuite({
           );
         }
         if (!first.secret) t.unverified(`the rotate response carries no secret at ${actor.secretPath} (gate.rotatedSecretPath): fix the path in the profile`);
+        // When the sender switches to a rotated secret is not shown ("a receiver may verify with two secrets during
+        // migration"): a delivery signed with the new secret or with the one it replaced passes, and which is observed.
         const one = await testEvent(t, actor, R);
-        t.expect.that(signedWith(one.event, [first.secret]), 'a delivery after the rotation is signed with the new secret', {
-          requirement: R,
-          actual: one.event.verification.reason,
-        });
+        t.observe(
+          'gate-webhook-secret-after-rotation',
+          signedWith(one.event, [first.secret]) ? 'the new secret' : 'not the new secret (the replaced one is not in the profile: not verified)',
+          'when the sender switches to a rotated secret is not shown',
+        );
 
         const second = await actor.rotate();
         expect2xx(t, second.exchange, R, 'POST /dashboard/webhook-secret/rotate (again)');
         if (!second.secret) t.unverified(`the second rotate response carries no secret at ${actor.secretPath}`);
         t.expect.that(second.secret !== first.secret, 'each rotation issues a new secret', { requirement: R });
         const two = await testEvent(t, actor, R);
-        t.expect.that(signedWith(two.event, [second.secret]), 'a delivery after the second rotation is signed with the newest secret', { requirement: R });
-        t.expect.that(!signedWith(two.event, [first.secret]), 'and no longer with the secret it replaced', { requirement: R });
+        const newest = signedWith(two.event, [second.secret]);
+        t.expect.that(
+          newest || signedWith(two.event, [first.secret]),
+          'a delivery after the second rotation is signed with the newest secret or the one it replaced',
+          {
+            requirement: R,
+            actual: two.event.verification.reason,
+          },
+        );
         t.expect.that(two.event.verification.ok, 'the receiver, holding both secrets during the migration, accepts it', {
           requirement: R,
           actual: two.event.verification.reason,
         });
+        t.observe(
+          'gate-webhook-secret-after-second-rotation',
+          newest ? 'the newest secret' : 'the secret it replaced (still migrating)',
+          'when the sender switches is not shown',
+        );
       },
     }),
   ],

@@ -6,9 +6,12 @@ import { randomUUID } from 'node:crypto';
 import type { Exchange } from '../../src/client/types.js';
 import { check, defineSuite, type CheckTools } from '../../src/runner/check.js';
 import { GATE_LIMITS } from '../../src/model/limits.js';
+import type { ErrorEnvelope } from '../../src/model/schemas/common.js';
 import { expect2xx } from '../../support/expect.js';
 import { createCustomer, customerPath, newCustomerInput } from '../../support/gate/customers.js';
 import { expectGateError, expectScrubbed5xx, UUID_LIKE } from '../../support/gate/errors.js';
+import { openSession } from '../../support/gate/rails.js';
+import { wellFormedUnknownIds } from '../../support/ids.js';
 import { sessionPath } from '../../support/gate/sessions.js';
 
 /** The two branding fields the joined-message check makes invalid at once, with the spellings a message may use. */
@@ -22,17 +25,8 @@ function fieldsNamed(text: string): string[] {
   return Object.keys(JOINED_FIELDS).filter((f) => JOINED_FIELDS[f]!.test(text));
 }
 
-/**
- * A malformed request: its documented 4xx, or a 5xx that is scrubbed. Returns the
- * status class seen, so the caller knows whether the 4xx rule was exercised.
- */
-function expect4xxOrScrubbed(t: CheckTools, ex: Exchange, documented: number[], what: string): '4xx' | '5xx' {
-  if (ex.status >= 500) {
-    // Not the documented answer to a malformed request, but not a false failure either: judge the 5xx as a 5xx.
-    expectScrubbed5xx(t, ex, what);
-    t.observe('gate-malformed-input-5xx', { what, status: ex.status }, 'a malformed request reached a server error instead of its 4xx');
-    return '5xx';
-  }
+/** A malformed request: its documented 4xx with the error envelope (a 5xx is no documented answer to one, scrubbed or not). */
+function expectDocumented4xx(t: CheckTools, ex: Exchange, documented: number[], what: string): void {
   t.expect.that(documented.includes(ex.status), `${what} gives ${documented.join(' or ')}`, {
     requirement: 'GATE-ERR-400-INVALID-REQUEST',
     expected: documented.join(' or '),
@@ -41,7 +35,6 @@ function expect4xxOrScrubbed(t: CheckTools, ex: Exchange, documented: number[], 
   });
   expectGateError(t, ex, ex.status);
   t.observe('gate-malformed-input-status', { what, status: ex.status });
-  return '4xx';
 }
 
 export default defineSuite({
@@ -49,7 +42,7 @@ export default defineSuite({
   section: 'Errors',
   checks: [
     check({
-      name: 'a missing resource (a deleted customer) gives 404 not_found with the full error envelope; an invented id gives 400 or 404; request_id differs per request',
+      name: 'a missing resource (a deleted customer, a well-formed unknown session id) gives 404 not_found with the full error envelope; request_id differs per request',
       requirements: ['GATE-ERR-ENVELOPE', 'GATE-ERR-REQUEST-ID-HEADER', 'GATE-ERR-CODE-FALLBACK', 'GATE-ERR-404-NOT-FOUND'],
       needs: ['gatePartner'],
       async run({ gatePartner: actor }, t: CheckTools) {
@@ -63,10 +56,20 @@ export default defineSuite({
         );
         const gone = expectGateError(t, await actor.client.get(customerPath(customer.id)), 404);
 
-        // An id the harness invents may be malformed for the target (400) or merely unknown (404): both are documented.
+        // An id of the target's own shape (derived from a session it issued) that names nothing: unknown, so 404 — never 400.
+        const real = await openSession(t, actor, 'GATE-ERR-404-NOT-FOUND');
+        let other: ErrorEnvelope | undefined;
+        for (const id of wellFormedUnknownIds(real)) {
+          const unknown = await actor.client.get(sessionPath(id));
+          // A counting id may name another session of the partner's: that one is not unknown, try the next.
+          if (unknown.status >= 200 && unknown.status < 300) continue;
+          other = expectGateError(t, unknown, 404);
+          t.observe('gate-unknown-id', { issued: real, asked: id }, 'a well-formed id naming nothing, derived from one the target issued');
+          break;
+        }
+        if (!other) t.unverified(`every id derived from the session id ${real} (same shape, one character changed) names a session: no unknown id to ask for`);
+        // An id of a format the target never issues may read as malformed (400) or missing (404): both documented, observed.
         const invented = await actor.client.get(sessionPath(`rampart-missing-${randomUUID()}`));
-        t.expect.status(invented, [400, 404], 'GATE-ERR-404-NOT-FOUND');
-        const other = expectGateError(t, invented, invented.status);
         t.observe('gate-invented-id-status', invented.status, 'an id of a format the target never issues: 400 (malformed) or 404 (missing)');
 
         t.expect.that(gone.request_id !== other.request_id, 'request_id is a per-request id: two requests carry two ids', {
@@ -129,7 +132,7 @@ export default defineSuite({
       },
     }),
     check({
-      name: 'malformed JSON and a 512-char id get documented 4xx answers (a 5xx there must at least be scrubbed)',
+      name: 'malformed JSON gives 400 invalid_request, a 512-char id 400 or 404 (a 5xx, scrubbed or not, is no answer to a malformed request)',
       requirements: ['GATE-ERR-400-INVALID-REQUEST'],
       needs: ['gatePartner'],
       async run({ gatePartner: actor }, t: CheckTools) {
@@ -143,14 +146,9 @@ export default defineSuite({
         });
         // A missing resource is 404; an id no resource could have may also read as a malformed field (400).
         const longId = await actor.client.request({ method: 'GET', path: sessionPath('x'.repeat(512)), retry: false });
-        const seen = [
-          expect4xxOrScrubbed(t, truncated, [400], 'a truncated JSON body'),
-          expect4xxOrScrubbed(t, longId, [400, 404], 'a 512-character session id'),
-        ];
-        if (truncated.status !== 400 && longId.status !== 400) {
-          t.unverified(`neither malformed request answered 400 (${truncated.status}, ${longId.status}): the 400 invalid_request envelope was not exercised`);
-        }
-        t.observe('gate-malformed-input-classes', seen);
+        // A body that is no JSON at all is malformed whatever the fields: 400 invalid_request.
+        expectDocumented4xx(t, truncated, [400], 'a truncated JSON body');
+        expectDocumented4xx(t, longId, [400, 404], 'a 512-character session id');
       },
     }),
     check({

@@ -8,10 +8,11 @@ import type { LockSignedQuote } from '../../src/needs/gate/signedQuote.js';
 import { check, defineSuite, type CheckTools, type RequirementId } from '../../src/runner/check.js';
 import { GATE_LIMITS } from '../../src/model/limits.js';
 import { RailPayOut } from '../../src/model/schemas/gate/rails.js';
+import { GateSession } from '../../src/model/schemas/gate/sessions.js';
 import { expect2xx } from '../../support/expect.js';
 import { expectAccountBlocked } from '../../support/gate/accountBlocked.js';
-import { expectPaidOut, expectRedeemed, lockQuote, openSession, payIn, payOut, type LockedQuote } from '../../support/gate/rails.js';
-import { stringsIn } from '../../support/gate/sessions.js';
+import { expectPaidOut, expectRedeemed, lockQuote, openSession, payIn, payOut, shownTerms, type LockedQuote } from '../../support/gate/rails.js';
+import { sessionPath, stringsIn } from '../../support/gate/sessions.js';
 
 const { gateSessionIdMax, quoteIdMax, referenceMax } = GATE_LIMITS.payOut;
 
@@ -67,12 +68,11 @@ export default defineSuite({
   section: 'Endpoints > Rails',
   checks: [
     check({
-      name: "pay-out: 201 rail_pay_out with the quote's amount, currency and method, 128-char reference, replay, read, then the consumed quote gives 409",
+      name: "pay-out: 201 rail_pay_out with the quote's amount, 128-char reference, replay, read, then the consumed quote gives 409",
       requirements: [
         'GATE-QUOTE-LOCK',
         'GATE-RAIL-PAYOUT-201',
         'GATE-RAIL-PAYOUT-AMOUNT-FROM-QUOTE',
-        'GATE-RAIL-PAYOUT-CURRENCY-METHOD-FROM-QUOTE',
         'GATE-RAIL-PROVIDER-FIELD',
         'GATE-RAIL-PAYOUT-REFERENCE-MAX',
         'GATE-RAIL-PAYOUT-IDEMPOTENT-REPLAY',
@@ -110,6 +110,40 @@ export default defineSuite({
 
         const second = await payOut(actor, { gate_session_id: q.sessionId, quote_id: q.quoteId });
         t.expect.error(second, 409, 'conflict', { requirement: 'GATE-QUOTE-CONSUMED-409' });
+      },
+    }),
+    check({
+      name: "pay-out currency and method are the locked quote's, as the lock or GET /quotes/{id} shows them (the currency, else, the session's)",
+      requirements: ['GATE-RAIL-PAYOUT-CURRENCY-METHOD-FROM-QUOTE'],
+      needs: ['gateRails', 'gateSignedQuote'],
+      async run({ gateRails: actor, gateSignedQuote: lock }, t: CheckTools) {
+        const M = 'GATE-RAIL-PAYOUT-CURRENCY-METHOD-FROM-QUOTE';
+        const q = await lockQuote(t, actor, lock, 'off_ramp', M);
+        // The signed quote's fields are not shown: what the lock shows, else what its inspection (no redemption) shows.
+        const inspected = await actor.client.get(`/quotes/${encodeURIComponent(q.quoteId)}`);
+        const quote = { ...(inspected.status >= 200 && inspected.status < 300 ? shownTerms(inspected.json) : {}), ...q.shown };
+        t.observe('gate-quote-terms-shown', {
+          lock: Object.keys(q.shown),
+          inspection: inspected.status < 300 ? Object.keys(shownTerms(inspected.json)) : inspected.status,
+        });
+        const ex = await payOut(actor, { gate_session_id: q.sessionId, quote_id: q.quoteId });
+        const p = expectPaidOut(t, ex, q, M);
+        if (quote.currency !== undefined) {
+          t.expect.equal(p.currency, quote.currency.toUpperCase(), "currency is the locked quote's", { requirement: M, exchange: ex });
+        } else {
+          // "The session fixes amount, currency and flow constraints": a quote locked for the session is in its currency.
+          const read = expect2xx(t, await actor.client.get(sessionPath(q.sessionId)), M, 'GET /gate_sessions/{id} (the currency the session fixes)');
+          const session = t.expect.schema(read, GateSession, M);
+          t.expect.equal(p.currency, session.currency, "currency is the quote's: the one its session fixes (the quote shows none)", {
+            requirement: M,
+            exchange: ex,
+          });
+        }
+        if (quote.method === undefined)
+          t.unverified(
+            "neither the lock nor GET /quotes/{id} shows the quote's method (the signed quote's fields are not shown): the pay-out's method could not be compared (its currency was)",
+          );
+        t.expect.equal(p.method, quote.method, "method is the locked quote's", { requirement: M, exchange: ex });
       },
     }),
     check({
@@ -226,10 +260,22 @@ export default defineSuite({
         else t.expect.equal(replay.json, first.json, 'the replay answers the original response', { requirement: P, exchange: replay });
 
         t.expect.error(await payInWith(body, true), 409, 'conflict', { requirement: R });
-        // A pay-out on a pay-in's quote: consumed (409), or refused for the quote's side (not shown).
+        // A pay-out of the pay-in's quote: the quote is consumed, so 409. Whether a pay-out takes an on_ramp quote at all is
+        // not shown: another refusal passes only when a fresh on_ramp quote, never redeemed, is refused the same way.
         const out = await payOut(actor, { gate_session_id: q.sessionId, quote_id: q.quoteId });
-        t.expect.status(out, [400, 409], R);
         t.observe('gate-pay-out-on-pay-in-quote', out.status);
+        if (out.status === 409) t.expect.error(out, 409, 'conflict', { requirement: R });
+        else {
+          const fresh = await lockQuote(t, actor, lock, 'on_ramp', R);
+          const side = await payOut(actor, { gate_session_id: fresh.sessionId, quote_id: fresh.quoteId });
+          t.observe('gate-pay-out-of-on-ramp-quote', side.status, 'whether a pay-out takes an on_ramp quote is not shown');
+          t.expect.that(side.status === out.status && out.status >= 400 && out.status < 500, 'a pay-out of the quote the pay-in consumed gives 409 conflict', {
+            requirement: R,
+            expected: '409 (or the refusal every on_ramp quote gets)',
+            actual: `${out.status}; a fresh on_ramp quote's pay-out: ${side.status}`,
+            exchange: out,
+          });
+        }
 
         // Another quote's pay-in under the used key: a fingerprint mismatch, refused before anything is redeemed.
         const C = 'GATE-RAIL-PAYIN-IDEMPOTENCY-CONFLICT-409';

@@ -9,7 +9,17 @@ import { check, defineSuite, type CheckTools, type RequirementId } from '../../s
 import { CheckFailed } from '../../src/runner/expect.js';
 import type { ReceivedEvent } from '../../src/webhooks/types.js';
 import { expect2xx } from '../../support/expect.js';
-import { createFirmQuote, eventMentions, eventTypeOf, gateRecipeVerdict, quotePath, reservedTrade, settleTo } from '../../support/pools/pools.js';
+import {
+  createFirmQuote,
+  eventMentions,
+  eventTypeOf,
+  gateRecipeVerdict,
+  isTerminal,
+  pollToTerminal,
+  quotePath,
+  reservedTrade,
+  settleTo,
+} from '../../support/pools/pools.js';
 
 const EVENT_WAIT_MS = 20_000;
 /** How long to keep listening for a webhook that must not come. */
@@ -48,6 +58,21 @@ async function tradeEvent(
     }
     throw e;
   }
+}
+
+/** The first webhook naming one of `ids`, or undefined when none came within EVENT_WAIT_MS. */
+async function attributed(actor: PoolsWebhookActor, ids: string[], requirement: RequirementId): Promise<ReceivedEvent | undefined> {
+  try {
+    return await actor.hooks.waitFor((e) => eventMentions(e, ids), EVENT_WAIT_MS, `a webhook naming ${ids.join(' or ')}`, requirement);
+  } catch (e) {
+    if (e instanceof CheckFailed) return undefined;
+    throw e;
+  }
+}
+
+/** Webhooks of the partner since `since` whose type matches: one the spec rules out, whatever its payload names. */
+function typedAs(actor: PoolsWebhookActor, since: number, type: RegExp): string[] {
+  return uniqueEvents(actor.hooks.attempts().filter((e) => e.arrivedAt >= since && type.test(eventTypeOf(e) ?? ''))).map((e) => String(eventTypeOf(e)));
 }
 
 /** Gate-Signature present; verified when the profile declares the Gate recipe for pools, its verdict observed otherwise. */
@@ -130,16 +155,25 @@ export default defineSuite({
         const R = 'POOLS-EVT-NO-RETURNED-WEBHOOK';
         const made = await reservedTrade(t, actor, R);
         const ids = [made.transactId, made.quoteId];
+        const since = Date.now();
         const path = await settleTo(t, choose, actor, made.quoteId, 'returned', R);
         // The trade passed through settled, whose webhook is due: once it is in, listen on for anything after it.
-        const settled = await actor.hooks.waitFor((e) => eventMentions(e, ids), EVENT_WAIT_MS, 'pool.transaction.settled', R).catch(() => undefined);
+        const settled = await attributed(actor, ids, R);
         await t.sleep(QUIET_MS, 'no webhook for returned', 'target');
+        // A webhook typed for the returned status is ruled out whoever its payload names (its shape is not shown).
+        const typed = typedAs(actor, since, /returned/i);
+        t.expect.equal(typed, [], 'no webhook is typed for the returned status', { requirement: R });
         const types = uniqueEvents(actor.hooks.attempts().filter((e) => eventMentions(e, ids))).map((e) => eventTypeOf(e));
         t.expect.that(types.every((x) => x === 'pool.transaction.settled') && types.length <= 1, 'no webhook beyond the settled one for a returned trade', {
           requirement: R,
           actual: types,
         });
-        t.observe('pools-returned-events', { path, types, settledWebhookSeen: settled !== undefined });
+        t.observe('pools-returned-events', { path, types });
+        // Without a webhook that names the trade, one of another type for its return could not be told from the others.
+        if (!settled)
+          t.unverified(
+            `no webhook named trade ${ids[0]} or quote ${ids[1]} within ${EVENT_WAIT_MS / 1000} s of its settling (the payload shape is not shown): a returned webhook of another type could not be attributed; none typed for returned came`,
+          );
       },
     }),
     check({
@@ -148,9 +182,17 @@ export default defineSuite({
       needs: ['poolsWebhooks'],
       async run({ poolsWebhooks: actor }, t: CheckTools) {
         const R = 'POOLS-EVT-NO-REJECT-WEBHOOK';
+        // The payload is not shown: only when this target's webhooks name the quote can a rejection's silence be read from
+        // them. A trade polled to its end fires its terminal webhook: it must name its quoteId.
+        const control = await reservedTrade(t, actor, R);
+        const end = (await pollToTerminal(t, actor, control.quoteId, R)).at(-1)!;
+        const terminal = isTerminal(end) ? await attributed(actor, [control.transactId, control.quoteId], R) : undefined;
+
         const { quote } = await createFirmQuote(t, actor, R);
+        const since = Date.now();
         expect2xx(t, await actor.client.post(quotePath(quote.quoteId, '/reject'), undefined, { retry: false }), R, 'reject of an active quote');
         await t.sleep(QUIET_MS, 'no webhook for a rejection', 'target');
+        t.expect.equal(typedAs(actor, since, /reject/i), [], 'no webhook is typed for a rejection', { requirement: R });
         const events = actor.hooks.attempts().filter((e) => eventMentions(e, [quote.quoteId]));
         t.expect.equal(
           events.map((e) => eventTypeOf(e)),
@@ -158,6 +200,14 @@ export default defineSuite({
           'no webhook names the rejected quote',
           { requirement: R },
         );
+        if (!terminal || !eventMentions(terminal, [control.quoteId]))
+          t.unverified(
+            !isTerminal(end)
+              ? `polling left the control trade ${end}: no terminal webhook to learn whether this target's webhooks name quotes; none typed for a rejection came`
+              : !terminal
+                ? `the control trade's terminal webhook (${end}) named neither it nor its quote within ${EVENT_WAIT_MS / 1000} s (the payload shape is not shown): a rejection webhook could not be attributed; none typed for a rejection came`
+                : `the control trade's terminal webhook names the trade but not its quote: a rejection webhook (no trade) could not be attributed; none typed for a rejection came`,
+          );
       },
     }),
   ],

@@ -25,6 +25,8 @@ export interface LoadConfig {
     limits: GateLimits;
     /** The target's declared window scale (profile timing.rateWindowScale): lengths multiplied, limits unchanged. */
     rateWindowScale: number;
+    /** Allowed error on a measured window length, as a share of the window (profile tolerances.rateWindowRatio). */
+    rateWindowRatio: number;
   };
   pools?: {
     baseUrl: string;

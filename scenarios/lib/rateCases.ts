@@ -2,7 +2,7 @@
 // of each, from the spec's limits (src/model/limits.ts, handed over in the
 // run config) and the target's declared window scale. Plain data and
 // arithmetic with no k6 imports: rampart reads the same bounds.
-import { planFor, probeBoundMs, type WindowPlan } from './windowProbe.ts';
+import { DEFAULT_WINDOW_TOLERANCE_RATIO, planFor, probeBoundMs, type WindowPlan } from './windowProbe.ts';
 
 export interface RateWindow {
   limit: number;
@@ -24,10 +24,10 @@ export type WindowCase = 'burst' | 'write10' | 'write30' | 'read60' | 'minute' |
  * windows; the minute and hour walks are paced across route groups so no first window can fill: 80 a minute
  * (each group at most 48, default under 3 per 10 s) saturates the minute window in 45 s, 48 a minute stays under it.
  */
-export function windowPlans(limits: GateLimits, scale: number): Record<WindowCase, WindowPlan> {
+export function windowPlans(limits: GateLimits, scale: number, toleranceRatio = DEFAULT_WINDOW_TOLERANCE_RATIO): Record<WindowCase, WindowPlan> {
   const s = (w: RateWindow) => ({ limit: w.limit, windowMs: w.windowMs * scale });
   const minuteMs = limits.minute.windowMs * scale;
-  const plan = (w: RateWindow, paceMs: number) => planFor(s(w).limit, s(w).windowMs, Math.round(paceMs));
+  const plan = (w: RateWindow, paceMs: number) => planFor(s(w).limit, s(w).windowMs, Math.round(paceMs), toleranceRatio);
   return {
     burst: plan(limits.first, 0),
     write10: plan(limits.routeFirst.write10, 0),
@@ -39,8 +39,8 @@ export function windowPlans(limits: GateLimits, scale: number): Record<WindowCas
 }
 
 /** Upper bound on the scenario's run, seconds: the longest case (cases run side by side, one key each). */
-export function rateLimitBoundSeconds(limits: GateLimits, scale: number, depth: 'quick' | 'full'): number {
-  const plans = windowPlans(limits, scale);
+export function rateLimitBoundSeconds(limits: GateLimits, scale: number, depth: 'quick' | 'full', toleranceRatio = DEFAULT_WINDOW_TOLERANCE_RATIO): number {
+  const plans = windowPlans(limits, scale, toleranceRatio);
   const cases: WindowCase[] =
     depth === 'full' ? ['burst', 'write10', 'write30', 'read60', 'minute', 'hour'] : ['burst', 'write10', 'write30', 'read60', 'minute'];
   return Math.ceil(Math.max(...cases.map((c) => probeBoundMs(plans[c]))) / 1000) + 30;

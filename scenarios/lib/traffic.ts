@@ -53,8 +53,8 @@ export function gateThresholds(cfg: LoadConfig): Record<string, string[]> {
   return t;
 }
 
-// A session created by this VU, for the follow-up reads.
-let lastSession: string | undefined;
+// The last session this VU created with each key, for follow-up reads with the same key (another partner's reads 404).
+const lastSession = new Map<string, string>();
 // This instance's keys (its execution segment's share), found on first use: k6 gives options only in VU context.
 let mine: { gate: string[]; gateOffset: number; pools: string[]; poolsOffset: number } | undefined;
 
@@ -75,10 +75,11 @@ function keysOf(cfg: LoadConfig) {
 }
 
 function record(r: Res, key: string): void {
-  // Unexpected for a within-limits client: a transport error, a 429, a 5xx.
-  const bad = r.status === 0 || r.status === 429 || r.status >= 500;
+  // Every request of the mix is well-formed, authorised and within the limits: anything but a 2xx is unexpected —
+  // a transport error, a 429, a 5xx, and any other 4xx (a target refusing every key with 401 is no healthy target).
+  const bad = r.status < 200 || r.status >= 300;
   unexpected.add(bad);
-  check(r, { 'no transport error, 429 or 5xx': () => !bad });
+  check(r, { 'a 2xx answer (no transport error, 4xx or 5xx)': () => !bad });
   // Which key met it (gate:N / pools:N, its index in the config, never the key): per-key 429 counts.
   if (bad) emit({ kind: 'unexpected', key, status: r.status });
 }
@@ -103,9 +104,10 @@ export function mixedTraffic(cfg: LoadConfig): void {
     });
     rec(r);
     const b = json(r);
-    if (typeof b?.id === 'string') lastSession = b.id;
-  } else if (roll < 20 && lastSession) {
-    rec(call('GET', `${gbase}/gate_sessions/${encodeURIComponent(lastSession)}`, key, { tags: { name: 'GET /gate_sessions/{id}', group: 'read60' } }));
+    if (typeof b?.id === 'string') lastSession.set(key, b.id);
+  } else if (roll < 20 && lastSession.has(key)) {
+    const id = lastSession.get(key)!;
+    rec(call('GET', `${gbase}/gate_sessions/${encodeURIComponent(id)}`, key, { tags: { name: 'GET /gate_sessions/{id}', group: 'read60' } }));
   } else if (roll < 35) {
     rec(call('GET', `${gbase}/capabilities/assets`, key, { tags: { name: 'GET /capabilities/assets', group: 'read60' } }));
   } else if (roll < 45) {

@@ -42,9 +42,16 @@ export interface ProbeIO {
   onLimit?(): void;
 }
 
-/** Probe parameters for a window of `limit` per `windowMs`, walked at `paceMs` (0: as fast as the target answers). */
-export function planFor(limit: number, windowMs: number, paceMs: number): WindowPlan {
-  const toleranceMs = Math.round(Math.min(1_000, Math.max(20, windowMs * 0.05)));
+/** The share of a window allowed as error on its measured length when the profile declares none (tolerances.rateWindowRatio). */
+export const DEFAULT_WINDOW_TOLERANCE_RATIO = 0.05;
+
+/**
+ * Probe parameters for a window of `limit` per `windowMs`, walked at `paceMs` (0: as fast as the target answers),
+ * allowing `toleranceRatio` of the window as error on where its edges fall: never under 20 ms (the client's clock),
+ * never over 1 s (wider, the sparse probes of a minute window could not tell it from one twice as long).
+ */
+export function planFor(limit: number, windowMs: number, paceMs: number, toleranceRatio = DEFAULT_WINDOW_TOLERANCE_RATIO): WindowPlan {
+  const toleranceMs = Math.round(Math.min(1_000, Math.max(20, windowMs * toleranceRatio)));
   return {
     limit,
     windowMs,

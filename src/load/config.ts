@@ -53,6 +53,7 @@ export function configFor(profile: Profile, name: ScenarioName, cases: string[],
       routeFirst: { write10: ROUTE_GROUP_FIRST_WINDOW.write10, write30: ROUTE_GROUP_FIRST_WINDOW.write30, read60: ROUTE_GROUP_FIRST_WINDOW.read60 },
     },
     rateWindowScale: profile.timing.rateWindowScale,
+    rateWindowRatio: profile.tolerances.rateWindowRatio,
   };
   let pools: Record<string, unknown> | undefined;
   const p = profile.pools;

@@ -56,13 +56,13 @@ export function selectedCases(name: ScenarioName, depth: 'quick' | 'full', only?
 const titleOf = (id: string) => CATALOGUE.find((r) => r.id === id)?.title ?? id;
 
 /** Upper bound on a scenario's run, seconds (the k6 process is stopped after it, plus a minute). */
-export function scenarioBoundSeconds(name: ScenarioName, depth: 'quick' | 'full', gates: Gates, rateWindowScale: number): number {
+export function scenarioBoundSeconds(name: ScenarioName, depth: 'quick' | 'full', gates: Gates, rateWindowScale: number, rateWindowRatio?: number): number {
   const fixed = SCENARIOS[name].maxSeconds[depth];
   const limits = {
     ...GATE_RATE_WINDOWS,
     routeFirst: { write10: ROUTE_GROUP_FIRST_WINDOW.write10, write30: ROUTE_GROUP_FIRST_WINDOW.write30, read60: ROUTE_GROUP_FIRST_WINDOW.read60 },
   };
-  if (name === 'rate-limits') return rateLimitBoundSeconds(limits, rateWindowScale, depth);
+  if (name === 'rate-limits') return rateLimitBoundSeconds(limits, rateWindowScale, depth, rateWindowRatio);
   if (name === 'smoke') return Math.max(fixed, gates.smokeDurationSeconds + 45);
   if (name === 'soak') return Math.max(fixed, gates.soakDurationSeconds + 45);
   if (name === 'quote-ttl') return Math.max(fixed, gates.quoteTtlDurationSeconds + POOLS_LIMITS.quoteTtlSeconds + 40);
@@ -349,7 +349,7 @@ export async function runLoad(opts: {
     const poolsClock = opts.clocks?.pools.estimate();
     const pools = config.pools as Record<string, unknown> | undefined;
     if (pools && poolsClock) pools.clock = { offsetMs: poolsClock.offsetMs, uncertaintyMs: poolsClock.uncertaintyMs };
-    const bound = scenarioBoundSeconds(name, opts.depth, opts.gates, opts.profile.timing.rateWindowScale);
+    const bound = scenarioBoundSeconds(name, opts.depth, opts.gates, opts.profile.timing.rateWindowScale, opts.profile.tolerances.rateWindowRatio);
     opts.log?.(`… load ${name}: ${cases.join(', ')}${n > 1 ? ` as ${n} k6 segments` : ''} (up to ${bound} s)`);
     ran.push(name);
     const run = await runScenario({

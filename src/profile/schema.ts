@@ -385,13 +385,20 @@ export const Profile = z
         quoteTtlSeconds: z.number().nonnegative().max(5, 'at most 5 s: the spec says about 15 s, and a wider tolerance would certify another TTL').default(2),
         /** Allowed relative error on a measured retry gap (at most 0.5). */
         retryGapRatio: z.number().nonnegative().max(0.5, 'at most 0.5: a wider tolerance would certify another schedule').default(0.25),
-        /** Allowed absolute error on a measured retry gap, in ms (at most 30 s). */
+        /** Allowed absolute error on a measured retry gap, in real-time ms (at most 30 s), scaled by timing.retryScale like the schedule. */
         retryGapMs: z.number().nonnegative().max(30_000, 'at most 30000 ms').default(1_500),
-        /** Allowed error on a measured rate-window length, as a share of the window (at most 0.5). */
-        rateWindowRatio: z.number().nonnegative().max(0.5, 'at most 0.5').default(0.2),
+        /**
+         * Allowed error on where a rate window's edges fall, as a share of the window (at most 0.1; never under 20 ms):
+         * the load judge widens each request's decision time by it when telling the window's length.
+         */
+        rateWindowRatio: z
+          .number()
+          .nonnegative()
+          .max(0.1, 'at most 0.1: the judge widens each request by twice this on either side, and more could not tell a window from one half again as long')
+          .default(0.05),
       })
       .strict()
-      .default({ quoteTtlSeconds: 2, retryGapRatio: 0.25, retryGapMs: 1_500, rateWindowRatio: 0.2 }),
+      .default({ quoteTtlSeconds: 2, retryGapRatio: 0.25, retryGapMs: 1_500, rateWindowRatio: 0.05 }),
     /** rampart's own limits against this target (not the target's behaviour). */
     harness: z
       .object({

@@ -47,6 +47,8 @@ export function newCustomerInput(t: Pick<CheckTools, 'profile'>, overrides: Part
 
 /** Pages of GET /customers searched for a customer (its paging is not shown; starting_after is this API's cursor convention). */
 export const MAX_CUSTOMER_PAGES = 5;
+/** Pages walked when the point is the whole list (a partner's sandbox may hold a long history). */
+export const MAX_CUSTOMER_LIST_PAGES = 25;
 
 export const customerPath = (id: string) => `/customers/${encodeURIComponent(id)}`;
 
@@ -96,10 +98,11 @@ export async function findListed(
   actor: GateActor,
   match: (c: Customer) => boolean,
   requirement: RequirementId,
+  maxPages = MAX_CUSTOMER_PAGES,
 ): Promise<{ customer?: Customer; complete: boolean; seen: number }> {
   let startingAfter: string | undefined;
   let seen = 0;
-  for (let page = 0; page < MAX_CUSTOMER_PAGES; page++) {
+  for (let page = 0; page < maxPages; page++) {
     const ex = expect2xx(t, await actor.client.get('/customers', startingAfter ? { starting_after: startingAfter } : undefined), requirement);
     const list = t.expect.schema(ex, CustomerList, requirement);
     seen += list.data.length;

@@ -52,10 +52,36 @@ export function scaledSchedule(t: CheckTools): number[] {
   return WH.retryScheduleMs.map((ms) => ms * t.profile.timing.retryScale);
 }
 
-/** Allowed distance of a measured gap from the expected one. */
+/**
+ * rampart's own timing precision on a measured gap: the receiver stamps arrivals in a busy process (measured on a
+ * loaded 2-core machine: up to 20 ms late). The harness's, not the target's, so it is not scaled.
+ */
+export const MEASUREMENT_SLACK_MS = 100;
+
+/**
+ * Allowed distance of a measured gap from the expected one: the profile's tolerances at the profile's time scale —
+ * the ratio of the gap, the absolute retryGapMs (real-time ms) scaled like the schedule — and never under what rampart
+ * can measure.
+ */
 export function gapTolerance(t: CheckTools, expectedMs: number): number {
   const tol = t.profile.tolerances;
-  return Math.max(expectedMs * tol.retryGapRatio, tol.retryGapMs);
+  return Math.max(expectedMs * tol.retryGapRatio, tol.retryGapMs * t.profile.timing.retryScale, MEASUREMENT_SLACK_MS);
+}
+
+/**
+ * Why the scaled schedule's gaps, each widened by its tolerance, could be mistaken for one another or the first
+ * for an immediate retry (undefined when every window is apart): then no measured gap tells the schedule from a
+ * wrong one, and the check must say so instead of passing.
+ */
+export function indistinctGaps(t: CheckTools): string | undefined {
+  const gaps = scaledSchedule(t);
+  const tols = gaps.map((g) => gapTolerance(t, g));
+  const ms = (x: number) => `${Math.round(x)} ms`;
+  if (tols[0]! >= gaps[0]!) return `the first gap (${ms(gaps[0]!)} ± ${ms(tols[0]!)}) cannot be told from an immediate retry`;
+  for (let i = 0; i + 1 < gaps.length; i++)
+    if (tols[i]! + tols[i + 1]! >= gaps[i + 1]! - gaps[i]!)
+      return `gap ${i + 1} (${ms(gaps[i]!)} ± ${ms(tols[i]!)}) and gap ${i + 2} (${ms(gaps[i + 1]!)} ± ${ms(tols[i + 1]!)}) overlap`;
+  return undefined;
 }
 
 /** Latest time (ms after attempt 1) by which attempt n (1-based) must have arrived. */

@@ -14,9 +14,52 @@ const TYPE_ID: Record<number, { type: string; id: RequirementId }> = {
   409: { type: 'conflict', id: 'GATE-ERR-409-CONFLICT' },
 };
 
-/** Stack frames, source paths or exception names: what a scrubbed 5xx message must not carry. */
-export const LEAK =
-  /\n\s*at |\bat \S+ \(|\.(ts|js|mjs|py|go|java|rb|php):\d+|node_modules|Traceback|Exception\b|(Syntax|Type|Reference|Range)Error|\bSELECT\b|\bINSERT\b/;
+/** Longest text a "generic internal error text" is taken to be: a sentence or two, never a dump. */
+export const GENERIC_TEXT_MAX = 200;
+
+/**
+ * What a 5xx message "scrubbed to a generic internal error text" must not carry, by kind. The text itself is
+ * not shown, so it is judged by its shape: one short line of plain words. Each kind below is a way a message
+ * gives internals away; the envelope's own code, type and request_id are taken out first (a generic text may
+ * quote them).
+ */
+const LEAKS: [kind: string, pattern: RegExp][] = [
+  ['a second line', /[\r\n]/],
+  ['a stack frame', /\bat\s+(async\s+)?[\w$.<>[\]]+\s+\(|\bat\s+\S+:\d+:\d+|Traceback|goroutine \d|^\s*File "/m],
+  [
+    'a file path or source location',
+    /(^|[\s('"=])(~|\.\.?)?\/(usr|var|home|app|srv|opt|src|tmp|etc|lib|root|Users|workspace|build|dist)\/|[\w-]\/[\w./-]*\.(ts|js|mjs|cjs|py|go|java|rb|php|cs|rs|kt|scala)\b|\.(ts|js|mjs|cjs|py|go|java|rb|php|cs|rs|kt|scala):\d+|[A-Za-z]:\\|node_modules|file:\/\//,
+  ],
+  [
+    'a URL, host, IP address or port',
+    /\b[a-z][a-z0-9+.-]*:\/\/|\b\d{1,3}(\.\d{1,3}){3}\b|\b[0-9a-f]{0,4}(:[0-9a-f]{0,4}){3,7}\b|\b[\w-]+(\.[\w-]+)*:\d{2,5}\b|\blocalhost\b/i,
+  ],
+  ['a system error code', /\bE[A-Z]{3,}\b/],
+  // Keywords in capitals only: "from", "where" and "update" are plain English words.
+  ['SQL', /\b(SELECT|INSERT|UPDATE|DELETE|FROM|WHERE|JOIN|VALUES|RETURNING)\b/],
+  [
+    'database error text',
+    /duplicate key|violates (unique|foreign key|check|not-null|exclusion) constraint|(relation|column|table) "|\bSQLSTATE\b|\bORA-\d|syntax error at or near|\bdeadlock\b|\b(postgres(ql)?|mysql|sqlite|mongo(db)?|redis)\b/i,
+  ],
+  [
+    'an exception or JavaScript error text',
+    /\b[A-Z][A-Za-z]*(Error|Exception)\b|\bundefined\b|\bnull\b|\bNaN\b|cannot read propert|is not a function|is not defined|is not iterable|unexpected token|maximum call stack|\(reading '|\bpanic:/i,
+  ],
+  // Plain words use letters, digits and sentence punctuation; braces, brackets, underscores, backticks, = or | are code.
+  [
+    'code: an identifier, a member call or a character plain words never use',
+    /\b[a-z]+_[a-z0-9_]+\b|\b[a-z]+[A-Z]\w*\b|\w\.\w+\(|[^\p{L}\p{N}\s.,;:!?'"’“”()\-–—…/@&%+#]/u,
+  ],
+];
+
+/** The kinds of internals a 5xx message gives away (empty: a generic text). */
+export function leaksIn(message: string, own: { code?: string; type?: string; request_id?: string } = {}): string[] {
+  let text = message;
+  for (const v of [own.request_id, own.code, own.type]) if (v) text = text.split(v).join(' ');
+  const found = LEAKS.filter(([, re]) => re.test(text)).map(([kind]) => kind);
+  if (message.length > GENERIC_TEXT_MAX) found.unshift(`more than ${GENERIC_TEXT_MAX} characters`);
+  return found;
+}
 
 export const UUID_LIKE = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
 
@@ -53,8 +96,8 @@ export function expectGateError(t: CheckTools, ex: Exchange, status: number, typ
 
 /**
  * A 5xx as the Errors table documents it (GATE-ERR-5XX-SCRUBBED): the envelope
- * with type server_error, a message scrubbed to a generic text (no stack frame,
- * source path, exception name or SQL), statusCode and X-Request-Id as on every
+ * with type server_error, a message scrubbed to a generic text (leaksIn: one short
+ * line of plain words), statusCode and X-Request-Id as on every
  * error. Only a real 5xx may be judged here: the caller has seen one.
  */
 export function expectScrubbed5xx(t: CheckTools, ex: Exchange, what: string): ErrorEnvelope {
@@ -62,9 +105,11 @@ export function expectScrubbed5xx(t: CheckTools, ex: Exchange, what: string): Er
   t.expect.that(ex.status >= 500 && ex.status < 600, `${what} answered a 5xx`, { requirement: R, expected: '5xx', actual: ex.status, exchange: ex });
   t.expect.equal((ex.json as { type?: unknown } | undefined)?.type, 'server_error', `type of a ${ex.status} (${what})`, { requirement: R, exchange: ex });
   const env = t.expect.schema(ex, ErrorEnvelope, 'GATE-ERR-ENVELOPE');
-  t.expect.that(!LEAK.test(env.message), 'a 5xx message is a generic internal error text (no stack, source path, exception name or query)', {
+  const leaks = leaksIn(env.message, env);
+  t.expect.that(leaks.length === 0, 'a 5xx message is a short generic internal error text (no stack, path, host, SQL, error text or code)', {
     requirement: R,
-    actual: env.message.slice(0, 300),
+    expected: `one line of plain words, at most ${GENERIC_TEXT_MAX} characters`,
+    actual: `${leaks.join(', ')}: ${env.message.slice(0, 300)}`,
     exchange: ex,
   });
   t.expect.equal(env.statusCode, ex.status, 'statusCode mirrors the HTTP status', { requirement: 'GATE-ERR-ENVELOPE', exchange: ex });

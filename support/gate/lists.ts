@@ -7,6 +7,7 @@
 // whose cursor does not move it, leaves the rule unverified, never passed.
 import type { GateActor } from '../../src/needs/define.js';
 import type { CheckTools, RequirementId } from '../../src/runner/check.js';
+import { UnshapedList } from '../../src/model/schemas/gate/capabilities.js';
 import { expect2xx } from '../expect.js';
 import { stringsIn } from './sessions.js';
 
@@ -72,4 +73,50 @@ export async function expectNeverListed(
   t.unverified(
     `another partner's GET ${path} goes on past ${MAX_TENANT_PAGES} pages (${seen.size} items, order not shown): ${what} was not among them, but the whole list was not seen`,
   );
+}
+
+export interface Walked {
+  items: unknown[];
+  /** The whole list was seen (has_more false on the last page read). */
+  complete: boolean;
+  /** Why the walk stopped short, when it did. */
+  stopped?: string;
+}
+
+/**
+ * Walk a Gate list whose query parameters are not shown (GET /transactions): page one, then
+ * starting_after with the last item's id (`idOf`), this API's cursor convention, within `maxPages`.
+ * A cursor the target refuses, ignores (a page repeats items) or cannot be taken from the items
+ * ends the walk as incomplete, never as a failure: the cursor is not documented for this list.
+ */
+export async function walkList(
+  t: CheckTools,
+  actor: GateActor,
+  path: string,
+  opts: { requirement: RequirementId; maxPages: number; idOf: (item: Record<string, unknown>) => unknown },
+): Promise<Walked> {
+  const items: unknown[] = [];
+  const seen = new Set<string>();
+  let after: string | undefined;
+  for (let page = 0; page < opts.maxPages; page++) {
+    const ex = await actor.client.get(path, after ? { starting_after: after } : undefined);
+    if (after && (ex.status < 200 || ex.status >= 300))
+      return { items, complete: false, stopped: `${path} answered ${ex.status} to starting_after (its query parameters are not shown)` };
+    const list = t.expect.schema(expect2xx(t, ex, opts.requirement, `GET ${path}`), UnshapedList, opts.requirement);
+    const ids = list.data.map((x) => opts.idOf((x ?? {}) as Record<string, unknown>));
+    if (after && ids.some((id) => typeof id === 'string' && seen.has(id)))
+      return {
+        items,
+        complete: false,
+        stopped: `${path} repeated items after starting_after=${after} (its query parameters are not shown): the cursor was not honoured`,
+      };
+    for (const id of ids) if (typeof id === 'string') seen.add(id);
+    items.push(...list.data);
+    if (!list.has_more) return { items, complete: true };
+    const last = ids[ids.length - 1];
+    if (typeof last !== 'string' || last.length === 0)
+      return { items, complete: false, stopped: `the last item of a ${path} page carries no id to continue from` };
+    after = last;
+  }
+  return { items, complete: false, stopped: `${path} goes on past ${opts.maxPages} pages (${items.length} items)` };
 }

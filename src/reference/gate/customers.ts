@@ -19,6 +19,8 @@ import type { GateArea, GateCaller, GateWorld } from './world.js';
 
 interface CustomerRecord {
   id: string;
+  /** Seeded as history at start (fault cust-list-stale-snapshot). */
+  history?: true;
   scope: string;
   seq: number;
   mode: 'test' | 'live';
@@ -75,6 +77,38 @@ export function cursorPage<T extends { id: string }>(req: Req, all: T[], visible
   }
   const rest = all.slice(start).filter(visible);
   return { data: rest.slice(0, limit), has_more: rest.length > limit };
+}
+
+/** Customers of history each test-mode partner holds under fault cust-list-stale-snapshot: seven default pages. */
+const HISTORY_CUSTOMERS = 70;
+
+function seedHistory(world: GateWorld): void {
+  const s = store(world);
+  for (const p of world.profile.gate.partners) {
+    for (let i = 0; i < HISTORY_CUSTOMERS; i++) {
+      const at = world.iso();
+      const rec: CustomerRecord = {
+        id: world.newId('cus'),
+        history: true,
+        scope: `${p.name}\u0000test`,
+        seq: ++s.seq,
+        mode: 'test',
+        partnerId: p.name,
+        external_id: `history-${p.name}-${i}`,
+        email: `history-${i}@${p.name}.example.test`,
+        phone: `+49151${String(1_000_000 + i)}`,
+        first_name: null,
+        last_name: null,
+        country_code: null,
+        kyc_status: 'not_started',
+        metadata: {},
+        created_at: at,
+        updated_at: at,
+        deleted_at: null,
+      };
+      s.byId.set(rec.id, rec);
+    }
+  }
 }
 
 const NAME_MAX = 128;
@@ -339,6 +373,13 @@ export const area: GateArea = {
       suite: 'conformance',
     },
     {
+      name: 'cust-list-stale-snapshot',
+      service: 'gate',
+      requirements: ['GATE-CUST-LIST'],
+      description: `A sandbox with ${HISTORY_CUSTOMERS} customers of history per partner whose GET /customers serves a snapshot taken at start: customers created since are never listed.`,
+      suite: 'conformance',
+    },
+    {
       name: 'cust-updated-event-missing',
       service: 'gate',
       requirements: ['GATE-EVT-CUSTOMER-UPDATED'],
@@ -347,6 +388,7 @@ export const area: GateArea = {
     },
   ],
   register(router, world) {
+    if (world.faults.has('cust-list-stale-snapshot')) seedHistory(world);
     const emitView = (caller: GateCaller, type: string, data: unknown) =>
       world.emit(caller, type, world.faults.has('cust-event-data-wrapped') ? { customer: data } : data);
 
@@ -423,7 +465,8 @@ export const area: GateArea = {
       const anyPartner = world.faults.has('cust-list-all-partners');
       const all = [...store(world).byId.values()].filter((c) => c.scope === scope || (anyPartner && c.mode === caller.mode)).sort((a, b) => b.seq - a.seq);
       const showDeleted = world.faults.has('cust-deleted-listed');
-      const page = cursorPage(req, all, (c) => showDeleted || c.deleted_at === null);
+      const stale = world.faults.has('cust-list-stale-snapshot');
+      const page = cursorPage(req, all, (c) => (showDeleted || c.deleted_at === null) && (!stale || c.history === true));
       // Fault: no list envelope (object, data, has_more, url), and no item is a Customer (a stub of id and email).
       if (world.faults.has('cust-list-bare-array')) return { status: 200, body: page.data.map((c) => ({ id: c.id, email: c.email })) };
       return { status: 200, body: { object: 'list', data: page.data.map((c) => view(c, world.faults)), has_more: page.has_more, url: '/v1/customers' } };

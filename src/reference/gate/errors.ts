@@ -4,7 +4,7 @@
 // error; any other throw is a 500 whose message is scrubbed to a generic text
 // (the stack goes to the log only).
 import type { ActiveFaults } from '../kit/faults.js';
-import { errorEnvelope, HttpError, newRequestId, type Reply } from '../kit/http.js';
+import { errorEnvelope, HttpError, newRequestId, NOT_JSON, type Reply } from '../kit/http.js';
 import type { GateArea } from './world.js';
 
 /** Error-type faults: the status keeps its number, the envelope type is wrong. */
@@ -28,6 +28,8 @@ function envelopeReply(faults: ActiveFaults, err: HttpError, requestId: string, 
 
 /** The answer to a documented error (an HttpError thrown by a Gate route). */
 export function gateErrorReply(faults: ActiveFaults, err: HttpError, requestId: string): Reply {
+  // Fault: a body that is not JSON reaches the handler and fails there (scrubbed, but a 500, not the 400).
+  if (faults.has('err-malformed-json-500') && err.status === 400 && err.message === NOT_JSON) return gateServerErrorReply(faults, err, requestId);
   let e = err;
   for (const [name, [status, type]] of Object.entries(RETYPE)) {
     if (faults.has(name) && e.status === status) e = new HttpError(status, e.message, e.code, type as HttpError['type'], e.headers);
@@ -37,9 +39,18 @@ export function gateErrorReply(faults: ActiveFaults, err: HttpError, requestId: 
   return envelopeReply(faults, e, requestId, message);
 }
 
+/** Leak faults: a 500 whose message is one line of internals a blacklist of stack frames and exception names misses. */
+const LEAKED_TEXT: Record<string, string> = {
+  'err-5xx-leaks-js-error': "Cannot read properties of undefined (reading 'id')",
+  'err-5xx-leaks-db-host': 'connect ECONNREFUSED 10.0.0.5:5432',
+  'err-5xx-leaks-sql-error': 'duplicate key value violates unique constraint "customers_email_key"',
+};
+
 /** The answer to an unexpected exception: 500 server_error with a generic message. */
 export function gateServerErrorReply(faults: ActiveFaults, thrown: unknown, requestId: string): Reply {
   const err = new HttpError(500, 'internal', 'internal_error', 'server_error');
+  const leaked = Object.entries(LEAKED_TEXT).find(([name]) => faults.has(name));
+  if (leaked) return envelopeReply(faults, err, requestId, leaked[1]);
   if (!faults.has('err-5xx-leaks-stack')) return envelopeReply(faults, err, requestId);
   const e = thrown as Error | undefined;
   return envelopeReply(faults, err, requestId, e?.stack ?? `${e?.name ?? 'Error'}: ${e?.message ?? String(thrown)}`);
@@ -116,6 +127,41 @@ export const area: GateArea = {
       service: 'gate',
       requirements: ['GATE-ERR-5XX-SCRUBBED'],
       description: 'A 500 (an unexpected exception) carries the exception text and stack trace as its message instead of a generic text.',
+      suite: 'conformance',
+    },
+    {
+      name: 'err-malformed-json-500',
+      service: 'gate',
+      requirements: ['GATE-ERR-400-INVALID-REQUEST'],
+      description: 'A request body that is not JSON (truncated) is answered with a scrubbed 500 server_error instead of 400 invalid_request.',
+      suite: 'conformance',
+    },
+    {
+      name: 'err-unknown-id-400',
+      service: 'gate',
+      requirements: ['GATE-ERR-404-NOT-FOUND'],
+      description: 'GET /gate_sessions/{id} of a well-formed id naming no session answers 400 (invalid id) instead of 404.',
+      suite: 'conformance',
+    },
+    {
+      name: 'err-5xx-leaks-js-error',
+      service: 'gate',
+      requirements: ['GATE-ERR-5XX-SCRUBBED'],
+      description: `A 500's message is the JavaScript error text (one line, no stack): "${LEAKED_TEXT['err-5xx-leaks-js-error']}".`,
+      suite: 'conformance',
+    },
+    {
+      name: 'err-5xx-leaks-db-host',
+      service: 'gate',
+      requirements: ['GATE-ERR-5XX-SCRUBBED'],
+      description: `A 500's message names the database host and port it failed to reach: "${LEAKED_TEXT['err-5xx-leaks-db-host']}".`,
+      suite: 'conformance',
+    },
+    {
+      name: 'err-5xx-leaks-sql-error',
+      service: 'gate',
+      requirements: ['GATE-ERR-5XX-SCRUBBED'],
+      description: `A 500's message is the database's error text: '${LEAKED_TEXT['err-5xx-leaks-sql-error']}'.`,
       suite: 'conformance',
     },
   ],

@@ -23,7 +23,7 @@ import { randomBytes } from 'node:crypto';
 import { HttpError, jsonObject, type Req } from '../kit/http.js';
 import { currencySupported, defaultMethod, findAsset, PAYMENT_METHODS, PAYOUT_METHODS } from './capabilities.js';
 import { cursorPage, scopeOf } from './customers.js';
-import type { GateArea, GateCaller, GateWorld, TransactionRecord } from './world.js';
+import type { GateArea, GateCaller, GateWorld, SessionRecord, TransactionRecord } from './world.js';
 
 export type QuoteSide = 'on_ramp' | 'off_ramp';
 
@@ -48,6 +48,8 @@ export interface SignedQuote {
   consumed_at: string | null;
 }
 
+/** Transactions of history each test-mode partner holds under fault txn-list-stale-snapshot: three default pages. */
+const HISTORY_TRANSACTIONS = 25;
 const USD_PRICE: Record<string, number> = { USDC: 1, USDT: 1, ETH: 3000, SOL: 150, LUNA: 0.0001 };
 const USD_PER_FIAT: Record<string, number> = { EUR: 1.08, USD: 1, GBP: 1.27, CHF: 1.12 };
 const DECIMAL_RE = /^\d{1,12}(\.\d{1,8})?$/;
@@ -66,7 +68,7 @@ export function quoteState(world: GateWorld, q: SignedQuote): SignedQuote['state
 }
 
 export function quoteView(world: GateWorld, q: SignedQuote) {
-  return {
+  const v: Record<string, unknown> = {
     object: 'quote',
     id: q.id,
     state: quoteState(world, q),
@@ -85,6 +87,12 @@ export function quoteView(world: GateWorld, q: SignedQuote) {
     created_at: q.created_at,
     consumed_at: q.consumed_at,
   };
+  // Fault rail-payout-currency-not-quote: the quote shows neither currency nor method (its fields are not shown: allowed).
+  if (world.faults.has('rail-payout-currency-not-quote')) {
+    delete v.currency;
+    delete v.method;
+  }
+  return v;
 }
 
 /** The caller's quote or 404 (cross-tenant is 404). */
@@ -196,6 +204,13 @@ export const area: GateArea = {
       service: 'gate',
       requirements: ['GATE-QUOTE-GET-NO-ENTITLEMENT-403'],
       description: 'GET /quotes/{id} skips the rail entitlement: a partner without rails gets 404 for the id instead of 403.',
+      suite: 'conformance',
+    },
+    {
+      name: 'txn-list-stale-snapshot',
+      service: 'gate',
+      requirements: ['GATE-TXN-LIST'],
+      description: `A sandbox with ${HISTORY_TRANSACTIONS} transactions of history per partner whose GET /transactions serves a snapshot taken at start: transactions completed since are never listed.`,
       suite: 'conformance',
     },
     {
@@ -322,11 +337,24 @@ export const area: GateArea = {
       return { status: 200, body: quoteView(world, q) };
     });
 
+    // Fault txn-list-stale-snapshot: a history of transactions per partner, and a list that shows only that history.
+    const history = new Set<string>();
+    if (world.faults.has('txn-list-stale-snapshot'))
+      for (const p of world.profile.gate.partners)
+        for (let i = 0; i < HISTORY_TRANSACTIONS; i++) {
+          const session = { id: world.newId('gs'), partner: p.name, mode: 'test', flow: 'on_ramp', amount: '10.00', currency: 'EUR' } as SessionRecord;
+          history.add(world.newTransaction(session).refid);
+        }
+
     const ownTransactions = (caller: GateCaller) => {
       const scope = scopeOf(caller);
       // Fault: the list shows every partner's transactions of the environment.
       const anyPartner = world.faults.has('txn-list-all-partners');
-      return [...world.transactions.values()].filter((t) => t.scope === scope || (anyPartner && t.mode === caller.mode)).reverse();
+      const stale = world.faults.has('txn-list-stale-snapshot');
+      return [...world.transactions.values()]
+        .filter((t) => t.scope === scope || (anyPartner && t.mode === caller.mode))
+        .filter((t) => !stale || history.has(t.refid))
+        .reverse();
     };
 
     router.on('GET', '/transactions', (req: Req) => {

@@ -314,6 +314,22 @@ export const area: GateArea = {
       suite: 'conformance',
     },
     {
+      name: 'rail-payout-currency-not-quote',
+      service: 'gate',
+      requirements: ['GATE-RAIL-PAYOUT-CURRENCY-METHOD-FROM-QUOTE'],
+      description:
+        "POST /quotes and GET /quotes/{id} show neither currency nor method (their fields are not shown: allowed), and the pay-out's currency is not the quote's (nor the session's).",
+      suite: 'conformance',
+    },
+    {
+      name: 'rail-payout-payin-quote-400',
+      service: 'gate',
+      requirements: ['GATE-RAIL-PAYIN-REDEEMS'],
+      description:
+        'A pay-out of a quote a pay-in consumed answers 400 instead of 409 conflict (pay-outs take quotes of either side here, so the side cannot be why).',
+      suite: 'conformance',
+    },
+    {
       name: 'rail-payin-read-404',
       service: 'gate',
       requirements: ['GATE-RAIL-PAYIN-READ'],
@@ -388,7 +404,11 @@ export const area: GateArea = {
         const sessionId = (body.gate_session_id as string | undefined) ?? q.gate_session_id;
         const session = world.sessionView((anyTenant && world.sessions.get(sessionId)) || world.session(caller, sessionId));
         const wantSide = kind === 'pay_out' ? 'off_ramp' : 'on_ramp';
-        if (q.gate_session_id !== sessionId || q.side !== wantSide) {
+        // Fault rail-payout-payin-quote-400: pay-outs take a quote of either side (not shown: allowed), but answer a quote a pay-in consumed with 400.
+        const anySide = kind === 'pay_out' && world.faults.has('rail-payout-payin-quote-400');
+        if (anySide && [...rails(world).values()].some((r) => r.kind === 'pay_in' && r.quote_id === q.id))
+          throw new HttpError(400, 'quote_id names a quote that cannot be paid out', 'quote_invalid');
+        if (q.gate_session_id !== sessionId || (q.side !== wantSide && !anySide)) {
           throw new HttpError(400, `quote_id must name an ${wantSide} quote of gate_session_id`, 'quote_mismatch');
         }
         if (session.status !== 'open') throw new HttpError(409, `The session is ${String(session.status)}`, 'session_not_open');
@@ -420,7 +440,7 @@ export const area: GateArea = {
           quote_id: q.id,
           method: kind === 'pay_out' && notQuotes ? (q.method === 'card' ? 'bank_transfer' : 'card') : q.method,
           amount,
-          currency: kind === 'pay_out' && notQuotes ? otherCurrency(q.currency) : q.currency,
+          currency: kind === 'pay_out' && (notQuotes || world.faults.has('rail-payout-currency-not-quote')) ? otherCurrency(q.currency) : q.currency,
           reference: typeof body.reference === 'string' ? body.reference : null,
           metadata: body.metadata ? structuredClone(body.metadata as Record<string, unknown>) : {},
           created_at: world.iso(),

@@ -115,6 +115,13 @@ export const area: GateArea = {
   name: 'sessions',
   faults: [
     {
+      name: 'sess-timestamps-http-date',
+      service: 'gate',
+      requirements: ['GATE-SESS-CREATE-SHAPE', 'GATE-SESS-RETRIEVE'],
+      description: 'Session expires_at and created_at are HTTP dates ("Tue, 01 Dec 2026 10:00:00 GMT"), not RFC 3339 (Date.parse reads them).',
+      suite: 'conformance',
+    },
+    {
       name: 'sess-client-secret-on-retrieve',
       service: 'gate',
       requirements: ['GATE-SESS-CLIENT-SECRET-CREATE-ONLY'],

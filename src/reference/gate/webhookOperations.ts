@@ -82,7 +82,9 @@ export function listDeliveries(world: GateWorld, caller: GateCaller, req: Req, u
   }
   let all = world.outbox.list(caller.partner.name, 'gate', caller.mode);
   if (f.has('whops-list-oldest-first')) all = [...all].reverse();
-  if (statusFilter) all = all.filter((d) => d.status === statusFilter);
+  // Fault: the filter compares with an internal state name ('delivered'), so status=succeeded matches nothing.
+  const internal = (d: { status: string }) => (d.status === 'succeeded' && f.has('whops-status-filter-succeeded-empty') ? 'delivered' : d.status);
+  if (statusFilter) all = all.filter((d) => internal(d) === statusFilter);
   const from = Math.max(0, skip);
   const page = all.slice(from, from + limit);
   return {
@@ -136,6 +138,13 @@ export const area: GateArea = {
       service: 'gate',
       requirements: ['GATE-WHOPS-LIST-DEFAULT-LIMIT'],
       description: 'The default page size is 20 instead of 50.',
+      suite: 'conformance',
+    },
+    {
+      name: 'whops-status-filter-succeeded-empty',
+      service: 'gate',
+      requirements: ['GATE-WHOPS-LIST-STATUS-FILTER'],
+      description: 'GET /webhooks/deliveries?status=succeeded lists nothing: the filter compares with an internal state name (delivered).',
       suite: 'conformance',
     },
     {

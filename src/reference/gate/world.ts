@@ -248,6 +248,7 @@ export function createGateWorld(deps: { profile: Profile; faults: ActiveFaults; 
 
     session(caller, id) {
       const s = sessions.get(id);
+      if (!s && faults.has('err-unknown-id-400')) throw new HttpError(400, `Invalid gate session id: ${id}`, 'parameter_invalid');
       if (!s || s.mode !== caller.mode) throw new HttpError(404, `No such gate session: ${id}`, 'resource_missing');
       if (s.partner !== caller.partner.name && !faults.has('sess-cross-tenant-visible')) {
         if (faults.has('err-cross-tenant-403')) throw new HttpError(403, 'This session belongs to another partner.', 'forbidden');
@@ -257,6 +258,7 @@ export function createGateWorld(deps: { profile: Profile; faults: ActiveFaults; 
     },
 
     sessionView(s) {
+      const stamp = (ms: number) => (faults.has('sess-timestamps-http-date') ? new Date(ms).toUTCString() : new Date(ms).toISOString());
       return {
         id: s.id,
         object: 'gate_session',
@@ -267,8 +269,8 @@ export function createGateWorld(deps: { profile: Profile; faults: ActiveFaults; 
         return_url: s.returnUrl,
         cancel_url: s.cancelUrl,
         status: s.status,
-        expires_at: new Date(s.expiresAtMs).toISOString(),
-        created_at: new Date(s.createdAtMs).toISOString(),
+        expires_at: stamp(s.expiresAtMs),
+        created_at: stamp(s.createdAtMs),
         flow: s.flow,
         target_token: s.targetToken,
         target_network: s.targetNetwork,

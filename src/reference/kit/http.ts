@@ -125,6 +125,9 @@ export function readBody(req: IncomingMessage, limit = 1_000_000): Promise<Buffe
   });
 }
 
+/** The message of the 400 for a body that is not JSON at all. */
+export const NOT_JSON = 'request body is not valid JSON';
+
 /** Parse a JSON object body; 400 when it is not a JSON object. Empty body → {} when allowEmpty. */
 export function jsonObject(req: Req, allowEmpty = false): Record<string, unknown> {
   if (req.rawBody.length === 0) {
@@ -135,7 +138,7 @@ export function jsonObject(req: Req, allowEmpty = false): Record<string, unknown
   try {
     v = JSON.parse(req.rawBody.toString('utf8'));
   } catch {
-    throw new HttpError(400, 'request body is not valid JSON');
+    throw new HttpError(400, NOT_JSON);
   }
   if (!v || typeof v !== 'object' || Array.isArray(v)) throw new HttpError(400, 'request body must be a JSON object');
   return v as Record<string, unknown>;

@@ -62,6 +62,14 @@ export const OUTBOX_FAULTS: FaultDef[] = [
     suite: 'chaos',
   },
   {
+    name: 'outbox-retry-second-gap-1m',
+    service: 'gate',
+    requirements: ['GATE-DLV-SCHEDULE', 'GATE-DLV-SCHEDULE-REALTIME'],
+    description:
+      'The second retry comes 1 minute after the first instead of 5 (1m, 1m, 30m, 2h): neighbouring gaps a tolerance that ignores the time scale cannot tell apart.',
+    suite: 'chaos',
+  },
+  {
     name: 'outbox-dead-letter-after-4',
     service: 'gate',
     requirements: ['GATE-DLV-DEAD-LETTER-5'],
@@ -334,7 +342,12 @@ export class WebhookOutbox {
   /** Delay before attempt n+1 after n failed attempts (n ≥ 1), scaled. */
   private retryDelayMs(failedAttempts: number): number {
     const schedule = WH.retryScheduleMs;
-    const base = this.faults.has('outbox-retry-schedule-flat') ? FLAT_RETRY_MS : schedule[Math.min(failedAttempts - 1, schedule.length - 1)]!;
+    const secondGapFlat = failedAttempts === 2 && this.faults.has('outbox-retry-second-gap-1m');
+    const base = this.faults.has('outbox-retry-schedule-flat')
+      ? FLAT_RETRY_MS
+      : secondGapFlat
+        ? schedule[0]!
+        : schedule[Math.min(failedAttempts - 1, schedule.length - 1)]!;
     const hurry = this.faults.has('outbox-retry-schedule-hurried') ? 0.001 : 1;
     return Math.max(0, Math.round(base * this.timeScale * hurry));
   }

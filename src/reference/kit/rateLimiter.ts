@@ -114,6 +114,14 @@ export const RATE_LIMIT_FAULTS: FaultDef[] = [
     suite: 'load',
   },
   {
+    name: 'rate-windows-shared-double-limit',
+    service: 'gate',
+    requirements: ['GATE-RATE-PER-CLIENT'],
+    description:
+      'All clients share one set of windows of twice the limits: one key alone makes 20 requests per 10 s, and a throttled key throttles the others.',
+    suite: 'load',
+  },
+  {
     name: 'rate-429-wrong-type',
     service: 'gate',
     requirements: ['GATE-RATE-429-ENVELOPE'],
@@ -174,7 +182,8 @@ export class GateRateLimiter {
    */
   check(client: string, method: string, path: string, routeKey: string): void {
     const now = this.clock.now();
-    const who = this.faults.has('rate-windows-shared-across-keys') ? '*' : client;
+    const doubled = this.faults.has('rate-windows-shared-double-limit');
+    const who = this.faults.has('rate-windows-shared-across-keys') || doubled ? '*' : client;
     let group = gateRouteGroup(method, path);
     const sc = (w: RateWindow): RateWindow => ({ limit: w.limit, windowMs: w.windowMs * this.scale });
     let windows: RateWindow[] = scaledWindowsFor(method, path, this.scale);
@@ -213,7 +222,7 @@ export class GateRateLimiter {
     for (let i = 0; i < logs.length; i++) {
       const l = logs[i]!;
       if (i === 1 && this.faults.has('rate-minute-window-off')) continue;
-      const limit = windows[i]!.limit;
+      const limit = windows[i]!.limit * (doubled ? 2 : 1);
       if (l.count(now) >= limit) {
         const retryAfter = Math.max(1, Math.ceil(l.retryAfterMs(now) / 1000));
         throw new HttpError(

@@ -113,7 +113,7 @@ export const area: PoolsArea = {
           pair: pool.id,
           tier: p.tier ?? 'standard',
           available: unavailableReason(world, caller, pool) === null,
-          allowedPools: p.allowedPools ?? [],
+          allowedPools: f.has('pools-entitled-set-lost') ? [] : (p.allowedPools ?? []),
           balance,
           ...(f.has('pools-balance-echoes-kyc') ? { kycStatus: 'approved', accessState: 'active' } : {}),
         },

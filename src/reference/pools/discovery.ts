@@ -23,6 +23,14 @@ export const area: PoolsArea = {
       suite: 'conformance',
     },
     {
+      name: 'pools-entitled-set-lost',
+      service: 'pools',
+      requirements: ['POOLS-DISC-ENTITLED'],
+      description:
+        "The partner's entitled pools are lost: GET /pools lists none of them and the balance's allowedPools is empty, though the pools still answer.",
+      suite: 'conformance',
+    },
+    {
       name: 'pools-pool-id-not-pair-shaped',
       service: 'pools',
       requirements: ['POOLS-DISC-ID-PAIR-SHAPED'],
@@ -117,7 +125,8 @@ export const area: PoolsArea = {
       if (f.has('pools-discovery-publishable-key-refused') && /Bearer\s+pk_/i.test(token))
         throw new HttpError(403, 'A publishable key cannot be used here.', 'key_mode_mismatch');
       // Discovery lists the partner's entitled pools (not shown whether others appear; chosen: entitled only), each in its current state.
-      const allowed = new Set(caller.partner.allowedPools ?? []);
+      // Fault: discovery reads the entitled set from a store that lost it (the balance's allowedPools is empty too).
+      const allowed = new Set(f.has('pools-entitled-set-lost') ? [] : (caller.partner.allowedPools ?? []));
       const available = (p: PoolDef) => (f.has('pools-discovery-available-static') ? p.available : unavailableReason(world, caller, p) === null);
       const pools = world.pools
         .filter((p) => allowed.has(p.id) && (available(p) || !f.has('pools-discovery-hides-unavailable')))

@@ -65,6 +65,13 @@ export const area: PoolsArea = {
       suite: 'conformance',
     },
     {
+      name: 'pools-reject-webhook-anonymous',
+      service: 'pools',
+      requirements: ['POOLS-EVT-NO-REJECT-WEBHOOK'],
+      description: 'Rejecting a quote fires a pool.quote.rejected webhook whose payload names only an internal reference, never the quote.',
+      suite: 'conformance',
+    },
+    {
       name: 'pools-cross-tenant-quote-visible',
       service: 'pools',
       requirements: ['POOLS-ERR-CROSS-TENANT-404'],
@@ -98,6 +105,9 @@ export const area: PoolsArea = {
       const v = view(q);
       if (status === 'active' && f.has('pools-reject-moves-money')) world.post(world.state(caller), 'buy_debit', -parse(q.fiatAmount), null);
       if (status === 'active' && f.has('pools-event-on-reject')) world.emitEvent(caller.partner.name, caller.mode, 'pool.quote.rejected', v);
+      // Fault: the rejection webhook names only an internal reference, never the quote.
+      if (status === 'active' && f.has('pools-reject-webhook-anonymous'))
+        world.emitEvent(caller.partner.name, caller.mode, 'pool.quote.rejected', { reference: world.newId('rej') });
       if (f.has('pools-reject-no-rejected-at')) v.rejectedAt = null;
       return { status: 200, body: v };
     });

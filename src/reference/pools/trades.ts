@@ -6,7 +6,8 @@ import { parse } from './money.js';
 import type { Caller, PoolsArea, PoolsWorld, TradeRecord } from './world.js';
 
 const TRADE_STATUSES = ['quoted', 'reserved', 'settled', 'released', 'failed', 'returned'];
-const CURSOR = /^[A-Za-z0-9_-]{1,128}$/;
+/** What no transactId can hold: control characters, or U+FFFD where the query's bytes were not UTF-8. */
+const MALFORMED_CURSOR = /[\u0000-\u001f\u007f\ufffd]/;
 
 /** One settlement step, as a poll discovers it. */
 function advance(world: PoolsWorld, caller: Caller, t: TradeRecord): void {
@@ -45,6 +46,8 @@ function advance(world: PoolsWorld, caller: Caller, t: TradeRecord): void {
       world.post(st, 'buy_refund', parse(t.fiatAmount), t);
     }
     if (f.has('pools-webhook-on-returned')) world.emitEvent(t.partner, t.mode, 'pool.transaction.returned', world.tradeView(t));
+    // Fault: the returned webhook names only an internal reference (the payload shape is not shown), never the trade or its quote.
+    if (f.has('pools-returned-webhook-anonymous')) world.emitEvent(t.partner, t.mode, 'pool.transaction.returned', { reference: world.newId('ret') });
   }
 }
 
@@ -83,9 +86,16 @@ function listTrades(world: PoolsWorld, req: Req) {
   const rawCursor = req.query.get('cursor');
   // The opaque-cursor fault hands out c<base64url(transactId)> and reads it back.
   const cursor = opaque && rawCursor?.startsWith('c') ? Buffer.from(rawCursor.slice(1), 'base64url').toString('utf8') : rawCursor;
-  // The spec fixes no cursor format, so no cursor is malformed here: one this partner was never handed is unknown
-  // (an empty page). The fault ignores a cursor outside the ids' own alphabet and starts over.
-  const malformed = cursor !== null && !CURSOR.test(cursor) && f.has('pools-trades-malformed-cursor-ignored');
+  // The spec fixes no cursor format: a cursor this partner was never handed is unknown (an empty page). Malformed is
+  // what no transactId can be: text with control characters, or bytes that are not text at all.
+  let malformed = false;
+  if (cursor !== null && MALFORMED_CURSOR.test(cursor)) {
+    // Fault: a malformed cursor is looked up like any other, found nowhere, and answered with an empty page.
+    if (f.has('pools-trades-malformed-cursor-empty-page')) return { data: [], nextCursor: null, hasMore: false };
+    if (!f.has('pools-trades-malformed-cursor-ignored'))
+      throw new HttpError(400, 'cursor is malformed: pass nextCursor from the previous page.', 'invalid_cursor');
+    malformed = true;
+  }
   const exclusive = f.has('pools-trades-date-exclusive');
   let all = [...world.trades.values()].filter(
     (t) =>
@@ -115,6 +125,13 @@ function listTrades(world: PoolsWorld, req: Req) {
 export const area: PoolsArea = {
   name: 'trades',
   faults: [
+    {
+      name: 'pools-trade-created-at-local',
+      service: 'pools',
+      requirements: ['POOLS-TRADES-SHAPE'],
+      description: 'Trades carry createdAt as "2026-12-01 10:00:00.123": no T, no UTC designator or offset (Date.parse reads it as local time).',
+      suite: 'conformance',
+    },
     {
       name: 'pools-poll-does-not-advance',
       service: 'pools',
@@ -155,6 +172,14 @@ export const area: PoolsArea = {
       service: 'pools',
       requirements: ['POOLS-EVT-NO-RETURNED-WEBHOOK'],
       description: 'A returned trade fires a pool.transaction.returned webhook.',
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-returned-webhook-anonymous',
+      service: 'pools',
+      requirements: ['POOLS-EVT-NO-RETURNED-WEBHOOK'],
+      description:
+        'A returned trade fires a pool.transaction.returned webhook whose payload names neither the trade nor its quote (an internal reference only).',
       suite: 'conformance',
     },
     {
@@ -240,6 +265,13 @@ export const area: PoolsArea = {
       service: 'pools',
       requirements: ['POOLS-TRADES-UNKNOWN-CURSOR'],
       description: 'An unknown cursor returns page one instead of an empty page.',
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-trades-malformed-cursor-empty-page',
+      service: 'pools',
+      requirements: ['POOLS-TRADES-MALFORMED-CURSOR'],
+      description: 'A malformed cursor (even bytes that are no text) is answered with an empty page, as an unknown cursor is, instead of 400.',
       suite: 'conformance',
     },
     {

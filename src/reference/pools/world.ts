@@ -346,7 +346,7 @@ export function createPoolsWorld(deps: { profile: Profile; faults: ActiveFaults;
         feeBps: t.feeBps,
         totalBps: faults.has('pools-total-bps-spread-only') ? t.spreadBps : t.spreadBps + t.feeBps,
         engineFillTxId: t.engineFillTxId,
-        createdAt: world.iso(t.createdAtMs),
+        createdAt: faults.has('pools-trade-created-at-local') ? world.iso(t.createdAtMs).replace('T', ' ').replace(/Z$/, '') : world.iso(t.createdAtMs),
         settledAt: t.settledAtMs === null ? null : world.iso(t.settledAtMs),
       };
     },

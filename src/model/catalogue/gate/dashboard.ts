@@ -31,7 +31,7 @@ const area = defineArea({
     },
     'GATE-DASH-SECRET-ROTATE': {
       title:
-        'POST /dashboard/webhook-secret/rotate issues a new signing secret: every delivery made after it is signed with the new secret (a receiver verifies with both during the migration)',
+        'POST /dashboard/webhook-secret/rotate issues a new signing secret: deliveries after it are signed with it or, during the migration, with the one it replaced (when the sender switches is not shown), never an older one',
       kind: 'signature',
       section: 'Authentication',
       anchor: [

@@ -108,7 +108,8 @@ const area = defineArea({
       ],
     },
     'GATE-RAIL-PAYOUT-CURRENCY-METHOD-FROM-QUOTE': {
-      title: "The pay-out's currency and method are the locked quote's (compared where the quote shows them)",
+      title:
+        "The pay-out's currency and method are the locked quote's (as the lock or GET /quotes/{id} shows them; a currency they do not show is the session's, which fixes it)",
       kind: 'field',
       section: 'Resources and their fields > Rail pay-out',
       anchor: ['`method` (derived from the quote)', '`amount`, `currency` and `method` come from the locked quote and are not accepted in the body.'],

@@ -2,7 +2,7 @@
 // are tolerated (additive changes); documented fields are strict on type,
 // pattern and enum; "or null" fields are nullable.
 import { z } from 'zod';
-import { Decimal, Timestamp } from '../common.js';
+import { Decimal, IsoTimestamp } from '../common.js';
 import { POOLS_LIMITS } from '../../limits.js';
 
 /** A documented field whose type the spec leaves "not shown": present, any value. */
@@ -56,7 +56,7 @@ const NoQuoteId = z.null().optional();
 
 export const FirmQuote = z.looseObject({
   quoteId: NonEmpty,
-  expiresAt: Timestamp,
+  expiresAt: IsoTimestamp,
   rate: Decimal,
   spreadBps: Bps,
   feeBps: Bps,
@@ -89,10 +89,10 @@ export const StoredQuote = z.looseObject({
   spreadBps: Bps,
   feeBps: Bps,
   status: z.enum(QUOTE_STATUSES),
-  expiresAt: Timestamp,
-  consumedAt: Timestamp.nullable(),
-  rejectedAt: Timestamp.nullable(),
-  createdAt: Timestamp,
+  expiresAt: IsoTimestamp,
+  consumedAt: IsoTimestamp.nullable(),
+  rejectedAt: IsoTimestamp.nullable(),
+  createdAt: IsoTimestamp,
 });
 export type StoredQuote = z.infer<typeof StoredQuote>;
 
@@ -129,8 +129,8 @@ export const Trade = z.looseObject({
   feeBps: Bps,
   totalBps: Bps,
   engineFillTxId: z.string().nullable(),
-  createdAt: Timestamp,
-  settledAt: Timestamp.nullable(),
+  createdAt: IsoTimestamp,
+  settledAt: IsoTimestamp.nullable(),
 });
 export type Trade = z.infer<typeof Trade>;
 

@@ -1,0 +1,38 @@
+// Retry-gap tolerances at the profile's time scale (support/gate/deliveries.ts):
+// the absolute tolerance is scaled like the schedule, never under rampart's own
+// measurement slack, and a schedule whose widened gaps overlap is said to be so.
+import { describe, expect, it } from 'vitest';
+import { loadProfile } from '../src/profile/load.js';
+import type { Profile } from '../src/profile/schema.js';
+import type { CheckTools } from '../src/runner/check.js';
+import { gapTolerance, indistinctGaps, MEASUREMENT_SLACK_MS, scaledSchedule } from '../support/gate/deliveries.js';
+
+const base = loadProfile('fixtures/profiles/embedded.json');
+const tools = (retryScale: number, tolerances: Partial<Profile['tolerances']> = {}) =>
+  ({ profile: { ...base, timing: { ...base.timing, retryScale }, tolerances: { ...base.tolerances, ...tolerances } } }) as unknown as CheckTools;
+
+describe('retry-gap tolerance', () => {
+  it('scales the absolute tolerance with the schedule', () => {
+    const at1 = tools(1, { retryGapRatio: 0, retryGapMs: 30_000 });
+    expect(gapTolerance(at1, 60_000)).toBe(30_000);
+    const compressed = tools(0.01, { retryGapRatio: 0, retryGapMs: 30_000 });
+    expect(gapTolerance(compressed, 600)).toBe(300);
+    expect(gapTolerance(tools(0.001, { retryGapRatio: 0, retryGapMs: 500 }), 60)).toBe(MEASUREMENT_SLACK_MS);
+  });
+
+  it('the embedded profiles tell every gap from its neighbours and the first from an immediate retry', () => {
+    for (const file of ['fixtures/profiles/embedded.json', 'fixtures/profiles/embedded-alt.json']) {
+      const p = loadProfile(file);
+      expect(indistinctGaps({ profile: p } as unknown as CheckTools), file).toBeUndefined();
+    }
+    // The widest tolerances a profile may declare still keep real-time gaps apart.
+    expect(indistinctGaps(tools(1, { retryGapRatio: 0.5, retryGapMs: 30_000 }))).toBeUndefined();
+  });
+
+  it('says so when the windows meet: the first gap at ×0.001 reads as an immediate retry; neighbours overlap under a ratio beyond the schema bound', () => {
+    expect(indistinctGaps(tools(0.001))).toMatch(/first gap \(60 ms ± 100 ms\) cannot be told from an immediate retry/);
+    expect(indistinctGaps(tools(0.0025, { retryGapRatio: 0.5 }))).toBeUndefined();
+    // Within the schema's bounds (ratio ≤ 0.5) neighbours never meet before the first gap does; the guard holds beyond them.
+    expect(indistinctGaps(tools(0.01, { retryGapRatio: 0.7 }))).toMatch(/gap 1 \(600 ms ± 420 ms\) and gap 2 \(3000 ms ± 2100 ms\) overlap/);
+  });
+});
