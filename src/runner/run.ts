@@ -380,6 +380,7 @@ export async function runChecks(opts: RunChecksOptions): Promise<ChecksOutcome> 
         throw new CheckUnverified(reason);
       },
       harness: (what, p) => budget.harness(what, p),
+      targetClock: (svc) => run.clocks[svc],
     };
 
     const started = Date.now();
