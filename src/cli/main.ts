@@ -155,13 +155,13 @@ program
 
 program
   .command('spec-map')
-  .description('every sentence, list item and table row of both specs: tested (by which requirements), not shown, not testable, or unaccounted')
-  .option('--json', 'print the counts per spec as JSON')
+  .description('every sentence, list item and table row of both specs: tested (by which requirements), partial, not shown, not testable, or unaccounted')
+  .option('--json', 'print the counts per spec and each partial passage with its reasons as JSON')
   .option('--html <file>', 'write the highlighted specs as one HTML page')
   .action(async (opts: { json?: boolean; html?: string }) => {
-    const { buildSpecMap, formatSpecMap, specMapHtml, SPEC_MAP_CSS } = await import('../report/specMap.js');
+    const { buildSpecMap, formatSpecMap, specMapHtml, specMapJson, SPEC_MAP_CSS } = await import('../report/specMap.js');
     const map = buildSpecMap();
-    if (opts.json) process.stdout.write(JSON.stringify(map.counts) + '\n');
+    if (opts.json) process.stdout.write(JSON.stringify(specMapJson(map)) + '\n');
     else process.stdout.write(formatSpecMap(map) + '\n');
     if (opts.html) {
       const page = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'"><title>rampart spec map</title><style>body{font:14px/1.5 system-ui,sans-serif;max-width:1100px;margin:0 auto;padding:16px}table{border-collapse:collapse;width:100%}td,th{border:1px solid #d8dee4;padding:3px 6px;text-align:left;vertical-align:top}code{font:12px ui-monospace,monospace}${SPEC_MAP_CSS}</style></head><body><h1>Spec coverage map</h1><h2>Gate</h2>${specMapHtml(map, 'gate')}<h2>Pools</h2>${specMapHtml(map, 'pools')}</body></html>`;

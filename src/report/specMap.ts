@@ -1,21 +1,31 @@
 // The spec coverage map: every passage of both specs marked tested (by the
-// requirement ids anchored to it, with their status in a run), not shown (the
-// spec leaves it open: observed, never failed), not testable from outside (a
-// reviewed reason), or unaccounted. Rendered as the spec itself with each
+// requirement ids anchored to it, with their status in a run), partial (it
+// names several cases and one of them no check asserts, with the reason), not
+// shown (the spec leaves it open: observed, never failed), not testable from
+// outside (a reviewed reason), or unaccounted. Rendered as the spec itself with each
 // passage highlighted by its state, for `rampart spec-map` and report.html.
 import { marked, type Token, type Tokens } from 'marked';
 import { CATALOGUE, type Requirement } from '../model/catalogue/index.js';
-import { NOT_SHOWN, NOT_TESTABLE, type Reviewed } from '../model/specMap/index.js';
+import { CASES, NOT_SHOWN, NOT_TESTABLE, type Reviewed, type SpecCases } from '../model/specMap/index.js';
 import { normalise, passages, specText, type Passage, type SpecName } from '../model/specText.js';
 import type { RequirementStatus } from './results.js';
 
-export type PassageState = 'tested' | 'notShown' | 'notTestable' | 'unaccounted';
+export type PassageState = 'tested' | 'partial' | 'notShown' | 'notTestable' | 'unaccounted';
+
+/** One case an anchored passage names, and the requirements asserting it (none: `unasserted` says why). */
+export interface PassageCase {
+  case: string;
+  requirements: string[];
+  unasserted?: string;
+}
 
 export interface MappedPassage extends Passage {
   state: PassageState;
-  /** Requirement ids anchored to it (tested). */
+  /** Requirement ids anchored to it (tested, partial). */
   requirements: string[];
-  /** Why it is not shown / not testable. */
+  /** The cases it names, when it names several (CASES in src/model/specMap/). */
+  cases?: PassageCase[];
+  /** Why it is partial / not shown / not testable. */
   reason?: string;
 }
 
@@ -29,7 +39,14 @@ export interface SpecMap {
 
 const NOT_SHOWN_WORDS = /\bnot shown\b/i;
 
-const zero = (): Record<PassageState, number> => ({ tested: 0, notShown: 0, notTestable: 0, unaccounted: 0 });
+const zero = (): Record<PassageState, number> => ({ tested: 0, partial: 0, notShown: 0, notTestable: 0, unaccounted: 0 });
+
+/** A passage's cases from its CASES entry; partial when one of them is unasserted. */
+function casesOf(entry: SpecCases): PassageCase[] {
+  return Object.entries(entry.cases).map(([c, acc]) =>
+    'unasserted' in acc ? { case: c, requirements: [], unasserted: acc.unasserted } : { case: c, requirements: [...acc] },
+  );
+}
 
 export function buildSpecMap(catalogue: readonly Requirement[] = CATALOGUE): SpecMap {
   const all: MappedPassage[] = [];
@@ -50,8 +67,15 @@ export function buildSpecMap(catalogue: readonly Requirement[] = CATALOGUE): Spe
       for (const x of reqs) used.add(`anchor:${x.r.id}:${x.a}`);
       let state: PassageState;
       let reason: string | undefined;
-      if (reqs.length) state = 'tested';
-      else if (NOT_SHOWN_WORDS.test(p.text)) [state, reason] = ['notShown', 'the spec leaves it open ("not shown"): observed, never failed'];
+      let cases: PassageCase[] | undefined;
+      if (reqs.length) {
+        const entry = CASES.find((x) => x.spec === spec && p.plain.includes(normalise(x.quote)));
+        if (entry) used.add(`cases:${entry.spec}:${entry.quote}`);
+        cases = entry && casesOf(entry);
+        const open = cases?.filter((c) => c.unasserted !== undefined) ?? [];
+        state = open.length ? 'partial' : 'tested';
+        if (open.length) reason = open.map((c) => `${c.case}: ${c.unasserted}`).join('; ');
+      } else if (NOT_SHOWN_WORDS.test(p.text)) [state, reason] = ['notShown', 'the spec leaves it open ("not shown"): observed, never failed'];
       else {
         const ns = reviewed(NOT_SHOWN, spec, p, 'notShown');
         const nt = ns ? undefined : reviewed(NOT_TESTABLE, spec, p, 'notTestable');
@@ -59,7 +83,7 @@ export function buildSpecMap(catalogue: readonly Requirement[] = CATALOGUE): Spe
         else if (nt) [state, reason] = ['notTestable', nt.reason];
         else state = 'unaccounted';
       }
-      all.push({ ...p, state, requirements: [...new Set(reqs.map((x) => x.r.id))], ...(reason ? { reason } : {}) });
+      all.push({ ...p, state, requirements: [...new Set(reqs.map((x) => x.r.id))], ...(cases ? { cases } : {}), ...(reason ? { reason } : {}) });
       counts[spec][state]++;
       const sec = (bySection[spec][p.section] ??= zero());
       sec[state]++;
@@ -71,12 +95,30 @@ export function buildSpecMap(catalogue: readonly Requirement[] = CATALOGUE): Spe
     ['notTestable', NOT_TESTABLE],
   ] as const)
     for (const x of list) if (!used.has(`${key}:${x.spec}:${x.quote}`)) dangling.push({ what: `${key} (${x.spec})`, quote: x.quote });
+  for (const x of CASES) if (!used.has(`cases:${x.spec}:${x.quote}`)) dangling.push({ what: `cases (${x.spec}): no anchored passage`, quote: x.quote });
   return { passages: all, counts, bySection, dangling };
 }
 
-/** The counts as `rampart spec-map --json` prints them. */
+/** The counts per spec. */
 export function specMapCounts(m: SpecMap): Record<SpecName, Record<PassageState, number>> {
   return m.counts;
+}
+
+/** Every partial passage: which of its cases no check asserts, and why. */
+export function partialPassages(m: SpecMap): { spec: SpecName; id: string; passage: string; unasserted: { case: string; reason: string }[] }[] {
+  return m.passages
+    .filter((p) => p.state === 'partial')
+    .map((p) => ({
+      spec: p.spec,
+      id: p.id,
+      passage: p.text,
+      unasserted: (p.cases ?? []).filter((c) => c.unasserted !== undefined).map((c) => ({ case: c.case, reason: c.unasserted! })),
+    }));
+}
+
+/** What `rampart spec-map --json` prints: the counts per spec, and each partial passage with its reasons. */
+export function specMapJson(m: SpecMap): Record<SpecName, Record<PassageState, number>> & { partial: ReturnType<typeof partialPassages> } {
+  return { ...m.counts, partial: partialPassages(m) };
 }
 
 /** Text summary: counts per spec section, then what is unaccounted. */
@@ -84,9 +126,19 @@ export function formatSpecMap(m: SpecMap): string {
   const lines: string[] = [];
   for (const spec of ['gate', 'pools'] as const) {
     const c = m.counts[spec];
-    lines.push(`${spec}: ${c.tested} tested, ${c.notShown} not shown, ${c.notTestable} not testable, ${c.unaccounted} unaccounted`);
+    lines.push(`${spec}: ${c.tested} tested, ${c.partial} partial, ${c.notShown} not shown, ${c.notTestable} not testable, ${c.unaccounted} unaccounted`);
     for (const [section, s] of Object.entries(m.bySection[spec]))
-      lines.push(`  ${section}: ${s.tested} tested · ${s.notShown} not shown · ${s.notTestable} not testable · ${s.unaccounted} unaccounted`);
+      lines.push(
+        `  ${section}: ${s.tested} tested · ${s.partial} partial · ${s.notShown} not shown · ${s.notTestable} not testable · ${s.unaccounted} unaccounted`,
+      );
+  }
+  const partial = partialPassages(m);
+  if (partial.length) {
+    lines.push('', `partial passages (${partial.length}): a case they name that no check asserts`);
+    for (const p of partial) {
+      lines.push(`  ${p.id} ${p.passage.slice(0, 120)}`);
+      for (const u of p.unasserted) lines.push(`    - ${u.case}: ${u.reason}`);
+    }
   }
   const un = m.passages.filter((p) => p.state === 'unaccounted');
   if (un.length) {
@@ -118,12 +170,18 @@ function inline(s: string): string {
     .replace(/\*\*([^*]+)\*\*/g, '<b>$1</b>');
 }
 
-const LABEL: Record<PassageState, string> = { tested: 'tested', notShown: 'not shown', notTestable: 'not testable', unaccounted: 'unaccounted' };
+const LABEL: Record<PassageState, string> = {
+  tested: 'tested',
+  partial: 'partial',
+  notShown: 'not shown',
+  notTestable: 'not testable',
+  unaccounted: 'unaccounted',
+};
 
 export const SPEC_MAP_CSS = `
 .specmap{background:#fff;border:1px solid #d0d7de;border-radius:6px;padding:8px 16px}
 .specmap .ps{border-radius:3px;padding:0 2px}.s-tested{background:#dafbe1}.s-tested.r-failed{background:#ffd8d3}.s-tested.r-open{background:#fff1c2}
-.s-notShown{background:#eaeef2}.s-notTestable{background:#f6f0ff}.s-unaccounted{background:#ffd8d3;outline:1px dashed #cf222e}
+.s-partial{background:#fff1c2;outline:1px dashed #9a6700}.s-notShown{background:#eaeef2}.s-notTestable{background:#f6f0ff}.s-unaccounted{background:#ffd8d3;outline:1px dashed #cf222e}
 .specmap tr.ps td{background:inherit}.specmap .refs{font-size:11px;color:#57606a;margin-left:4px}.specmap .refs a{color:#0969da}
 .specmap-legend span{display:inline-block;padding:0 6px;margin-right:6px;border-radius:3px}
 `;
@@ -138,10 +196,13 @@ export function specMapHtml(m: SpecMap, spec: SpecName, status: (id: string) => 
     const tone = st.includes('failed') ? ' r-failed' : st.some((s) => s && s !== 'passed') ? ' r-open' : '';
     return `ps s-${p.state}${tone}`;
   };
+  const by = (p: MappedPassage) => p.requirements.map((id) => `${id}${status(id) ? ` (${status(id)})` : ''}`).join(', ');
   const title = (p: MappedPassage) =>
     p.state === 'tested'
-      ? `tested by ${p.requirements.map((id) => `${id}${status(id) ? ` (${status(id)})` : ''}`).join(', ')}`
-      : `${LABEL[p.state]}${p.reason ? `: ${p.reason}` : ''}`;
+      ? `tested by ${by(p)}`
+      : p.state === 'partial'
+        ? `partial — tested by ${by(p)}; not asserted: ${p.reason}`
+        : `${LABEL[p.state]}${p.reason ? `: ${p.reason}` : ''}`;
   const refs = (p: MappedPassage) =>
     p.requirements.length ? `<span class="refs">${p.requirements.map((id) => `<a href="#${esc(id)}">${esc(id)}</a>`).join(' ')}</span>` : '';
   let offset = 0;
@@ -187,5 +248,5 @@ export function specMapHtml(m: SpecMap, spec: SpecName, status: (id: string) => 
   };
   render(marked.lexer(text));
   const c = m.counts[spec];
-  return `<div class="specmap-legend small"><span class="s-tested">tested ${c.tested}</span><span class="s-notShown">not shown ${c.notShown}</span><span class="s-notTestable">not testable ${c.notTestable}</span><span class="s-unaccounted">unaccounted ${c.unaccounted}</span></div><div class="specmap">${out.join('\n')}</div>`;
+  return `<div class="specmap-legend small"><span class="s-tested">tested ${c.tested}</span><span class="s-partial">partial ${c.partial}</span><span class="s-notShown">not shown ${c.notShown}</span><span class="s-notTestable">not testable ${c.notTestable}</span><span class="s-unaccounted">unaccounted ${c.unaccounted}</span></div><div class="specmap">${out.join('\n')}</div>`;
 }

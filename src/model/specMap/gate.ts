@@ -1,5 +1,6 @@
 // The gate spec's passages that no requirement tests, each with its reviewed reason.
 // (Anchors of tested passages live with their requirements in src/model/catalogue/gate/.)
+import type { PassageCases } from './index.js';
 
 /** Open points the spec leaves open without saying "not shown". */
 export const NOT_SHOWN: { quote: string; reason: string }[] = [
@@ -112,3 +113,6 @@ export const NOT_TESTABLE: { quote: string; reason: string }[] = [
       'the profile schema refuses a base URL that does not end in /v1 and every check requests below it: a target not answering under /v1 fails every check at once',
   },
 ];
+
+/** Anchored passages naming several cases: each case and the requirements asserting it (partial while one is unasserted). */
+export const CASES: PassageCases[] = [];

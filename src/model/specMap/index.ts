@@ -3,8 +3,12 @@
 // that cannot be tested from outside (one line why). Together with the
 // catalogue's anchors this accounts for every sentence, list item and table
 // row; `rampart spec-map` shows the result and a test keeps "unaccounted" at 0.
+// A passage that names several cases (routes, fields, states, values) lists
+// them under CASES with the requirements asserting each, or why none does: the
+// map calls it partial while one case is unasserted.
 // One file per spec; quotes are verbatim excerpts, matched like anchors (case,
 // markdown marks and spacing ignored).
+import type { RequirementId } from '../catalogue/define.js';
 import type { SpecName } from '../specText.js';
 import * as gate from './gate.js';
 import * as pools from './pools.js';
@@ -15,6 +19,19 @@ export interface Reviewed {
   reason: string;
 }
 
+/** How one case a passage names is asserted: the requirements whose checks assert it, or why none does. */
+export type CaseAccount = readonly RequirementId[] | { unasserted: string };
+
+/** The cases one anchored passage names, each with its account. */
+export interface PassageCases {
+  quote: string;
+  cases: Record<string, CaseAccount>;
+}
+
+export interface SpecCases extends PassageCases {
+  spec: SpecName;
+}
+
 const tag = (spec: SpecName, list: { quote: string; reason: string }[]): Reviewed[] => list.map((x) => ({ spec, ...x }));
 
 /** Passages the spec leaves open without the words "not shown" (those are found by themselves). */
@@ -22,3 +39,6 @@ export const NOT_SHOWN: Reviewed[] = [...tag('gate', gate.NOT_SHOWN), ...tag('po
 
 /** Passages no request to the target can test. */
 export const NOT_TESTABLE: Reviewed[] = [...tag('gate', gate.NOT_TESTABLE), ...tag('pools', pools.NOT_TESTABLE)];
+
+/** Anchored passages that name several cases, each case with the requirements asserting it. */
+export const CASES: SpecCases[] = [...gate.CASES.map((x) => ({ spec: 'gate' as const, ...x })), ...pools.CASES.map((x) => ({ spec: 'pools' as const, ...x }))];

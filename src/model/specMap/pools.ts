@@ -1,5 +1,6 @@
 // The pools spec's passages that no requirement tests, each with its reviewed reason.
 // (Anchors of tested passages live with their requirements in src/model/catalogue/pools/.)
+import type { PassageCases } from './index.js';
 
 /** Open points the spec leaves open without saying "not shown". */
 export const NOT_SHOWN: { quote: string; reason: string }[] = [
@@ -53,3 +54,6 @@ export const NOT_TESTABLE: { quote: string; reason: string }[] = [
     reason: 'a product-status statement: no request or answer it constrains',
   },
 ];
+
+/** Anchored passages naming several cases: each case and the requirements asserting it (partial while one is unasserted). */
+export const CASES: PassageCases[] = [];
