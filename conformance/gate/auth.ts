@@ -26,16 +26,45 @@ function unknownTestKey(): string {
 /** A cheap secret-key read every partner may make. */
 const PROBE: Pick<ApiRequest, 'method' | 'path'> = { method: 'GET', path: '/gate_sessions' };
 
+/**
+ * One request per secret-key group of the Authentication table ("sessions, capabilities, quotes, rails,
+ * transactions, customers, branding, webhook tools, dashboard"): refused for the credential before any body or
+ * id is looked at, so a cheap one serves.
+ */
+function secretKeyGroups(t: CheckTools): { group: string; req: Pick<ApiRequest, 'method' | 'path' | 'body'> }[] {
+  const { amount, currency } = sessionBody(t);
+  return [
+    { group: 'sessions', req: PROBE },
+    { group: 'capabilities', req: { method: 'GET', path: '/capabilities/countries' } },
+    { group: 'quotes', req: { method: 'POST', path: '/quotes/preview', body: { amount, currency } } },
+    { group: 'rails', req: { method: 'GET', path: `/rails/pay_outs/po_rampart_${randomUUID().slice(0, 8)}` } },
+    { group: 'transactions', req: { method: 'GET', path: '/transactions' } },
+    { group: 'customers', req: { method: 'GET', path: '/customers' } },
+    { group: 'branding', req: { method: 'GET', path: '/branding' } },
+    { group: 'webhook tools', req: { method: 'GET', path: '/webhooks/deliveries' } },
+    { group: 'dashboard', req: { method: 'GET', path: '/dashboard/usage' } },
+  ];
+}
+
 export default defineSuite({
   service: 'gate',
   section: 'Authentication',
   checks: [
     check({
-      name: 'a request without credentials gives 401 unauthorized',
+      name: 'a request without credentials gives 401 unauthorized, on every secret-key group (sessions, capabilities, quotes, rails, transactions, customers, branding, webhook tools, dashboard)',
       requirements: ['GATE-AUTH-MISSING-401', 'GATE-ERR-401-UNAUTHORIZED'],
       needs: ['gateRaw'],
       async run({ gateRaw: raw }, t: CheckTools) {
-        expectGateError(t, await raw.request({ ...PROBE, auth: 'none', retry: false }), 401, 'GATE-AUTH-MISSING-401');
+        for (const { group, req } of secretKeyGroups(t)) {
+          const ex = await raw.request({ ...req, auth: 'none', retry: false });
+          t.expect.that(ex.status === 401, `${req.method} ${req.path} (${group}) without credentials gives 401`, {
+            requirement: 'GATE-AUTH-MISSING-401',
+            expected: 401,
+            actual: ex.status,
+            exchange: ex,
+          });
+          expectGateError(t, ex, 401, 'GATE-AUTH-MISSING-401');
+        }
       },
     }),
     check({
@@ -129,11 +158,28 @@ export default defineSuite({
       },
     }),
     check({
-      name: 'a publishable key cannot list or create sessions nor move money (401 or 403)',
+      name: 'a publishable key cannot list or create sessions nor move money, nor call any other secret-key group (401 or 403)',
       requirements: ['GATE-AUTH-PK-SECRET-ROUTE'],
       needs: ['gateEmbed'],
       async run({ gateEmbed: actor }, t: CheckTools) {
         const R = 'GATE-AUTH-PK-SECRET-ROUTE';
+        // "POST /embed/bootstrap only": every group of the secret key's row refuses it (the session list is the sessions probe).
+        const groups = [];
+        for (const { group, req } of secretKeyGroups(t).filter((g) => g.group !== 'sessions'))
+          groups.push({ group, ex: await actor.client.request({ ...req, auth: 'publishable', retry: false }) });
+        for (const { group, ex } of groups) {
+          t.expect.that(
+            ex.status === 401 || ex.status === 403,
+            `${ex.request.method} ${new URL(ex.request.url).pathname} (${group}) refuses a publishable key`,
+            {
+              requirement: R,
+              expected: '401 or 403',
+              actual: ex.status,
+              exchange: ex,
+            },
+          );
+          expectGateError(t, ex, ex.status, R);
+        }
         const list = await actor.client.request({ ...PROBE, auth: 'publishable', retry: false });
         const create = await actor.client.request({
           method: 'POST',

@@ -7,6 +7,7 @@ import { AssetList, PaymentMethodList, SingleAsset, UnshapedList } from '../../s
 import { expect2xx } from '../../support/expect.js';
 import { unlistedSymbol } from '../../support/gate/capabilities.js';
 import { expectGateError } from '../../support/gate/errors.js';
+import { expectListUrl } from '../../support/gate/lists.js';
 
 const assetPath = (symbol: string) => `/capabilities/assets/${encodeURIComponent(symbol)}`;
 
@@ -26,11 +27,25 @@ export default defineSuite({
       async run({ gatePartner: actor }, t: CheckTools) {
         const R = 'GATE-CAP-LISTS-ENVELOPE';
         for (const path of ['/capabilities/countries', '/capabilities/currencies']) {
-          t.expect.schema(expect2xx(t, await actor.client.get(path), R), UnshapedList, R);
+          const ex = expect2xx(t, await actor.client.get(path), R);
+          t.expect.schema(ex, UnshapedList, R);
+          expectListUrl(t, ex, path, R);
         }
-        // Query parameters and response shape of payout-methods are not shown.
-        const payout = await actor.client.get('/capabilities/payout-methods');
-        t.observe('gate-capabilities-payout-methods-status', payout.status);
+      },
+    }),
+    check({
+      name: 'GET /capabilities/payout-methods answers a secret key (any 2xx: its query and shape are not shown)',
+      requirements: ['GATE-CAP-PAYOUT-METHODS-SK'],
+      needs: ['gatePartner'],
+      async run({ gatePartner: actor }, t: CheckTools) {
+        const R = 'GATE-CAP-PAYOUT-METHODS-SK';
+        // Capabilities are "all GET, SK": the secret key is accepted; what the list holds is not shown.
+        const ex = expect2xx(t, await actor.client.get('/capabilities/payout-methods'), R, 'GET /capabilities/payout-methods with the secret key');
+        t.observe(
+          'gate-capabilities-payout-methods',
+          { status: ex.status, keys: Object.keys(ex.json ?? {}).sort() },
+          'query parameters and response shape are not shown',
+        );
       },
     }),
     check({
@@ -42,6 +57,24 @@ export default defineSuite({
         const ex = expect2xx(t, await actor.client.get('/capabilities/assets'), R);
         const list = t.expect.schema(ex, AssetList, R);
         t.expect.that(list.data.length > 0, 'the assets list names at least one asset', { requirement: R, exchange: ex });
+        expectListUrl(t, ex, '/capabilities/assets', R);
+      },
+    }),
+    check({
+      name: 'an asset without a display name is named by its symbol, in the list and by symbol',
+      requirements: ['GATE-CAP-ASSET-NAME-FALLBACK'],
+      needs: ['gatePartner', 'gateNamelessAsset'],
+      async run({ gatePartner: actor, gateNamelessAsset: symbol }, t: CheckTools) {
+        const R = 'GATE-CAP-ASSET-NAME-FALLBACK';
+        const one = expect2xx(t, await actor.client.get(assetPath(symbol)), R, `GET ${assetPath(symbol)} (the nameless asset)`);
+        const asset = t.expect.schema(one, SingleAsset, R);
+        t.expect.equal(asset.name, asset.symbol, `${symbol} has no display name: its name falls back to its symbol`, { requirement: R, exchange: one });
+        const allEx = expect2xx(t, await actor.client.get('/capabilities/assets'), R);
+        const all = t.expect.schema(allEx, AssetList, R);
+        const listed = all.data.filter((a) => a.symbol.toUpperCase() === symbol.toUpperCase());
+        if (listed.length === 0) t.unverified(`the assets list does not show ${symbol} (its region may leave it out): only the single asset was judged`);
+        for (const a of listed)
+          t.expect.equal(a.name, a.symbol, `the listed ${a.side} entry of ${symbol} is named by its symbol`, { requirement: R, exchange: allEx });
       },
     }),
     check({
@@ -75,6 +108,18 @@ export default defineSuite({
         const asset = t.expect.schema(ex, SingleAsset, R);
         t.expect.equal(asset.side, 'on_ramp', 'without a side query the on_ramp asset is answered', { requirement: R, exchange: ex });
         expectGateError(t, await actor.client.get(assetPath(symbol), { side: 'off_ramp' }), 404, 'GATE-CAP-ASSET-SIDE-404');
+      },
+    }),
+    check({
+      name: "side=off_ramp answers the asset's off-ramp entry",
+      requirements: ['GATE-CAP-ASSET-SIDE-OFF-RAMP'],
+      needs: ['gatePartner', 'gateOffRampAsset'],
+      async run({ gatePartner: actor, gateOffRampAsset: symbol }, t: CheckTools) {
+        const R = 'GATE-CAP-ASSET-SIDE-OFF-RAMP';
+        const ex = expect2xx(t, await actor.client.get(assetPath(symbol), { side: 'off_ramp' }), R, `GET ${assetPath(symbol)}?side=off_ramp`);
+        const asset = t.expect.schema(ex, SingleAsset, R);
+        t.expect.equal(asset.symbol.toUpperCase(), symbol.toUpperCase(), 'the asset answered is the one asked for', { requirement: R, exchange: ex });
+        t.expect.equal(asset.side, 'off_ramp', 'side=off_ramp answers the off_ramp entry', { requirement: R, exchange: ex });
       },
     }),
     check({
@@ -115,6 +160,7 @@ export default defineSuite({
       async run({ gatePartner: actor, gateCurrencies: currencies }, t: CheckTools) {
         const currency = currencies.supported;
         const ex = expect2xx(t, await actor.client.get('/capabilities/payment-methods', { currency }), 'GATE-CAP-PM-LIST');
+        expectListUrl(t, ex, '/capabilities/payment-methods', 'GATE-CAP-PM-LIST');
         t.expect.equal((ex.json as { has_more?: unknown } | undefined)?.has_more, false, 'has_more is always false on payment methods', {
           requirement: 'GATE-CAP-PM-HAS-MORE-FALSE',
           exchange: ex,

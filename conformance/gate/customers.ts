@@ -18,7 +18,7 @@ import {
   newCustomerInput,
   readCreated,
 } from '../../support/gate/customers.js';
-import { expectNeverListed } from '../../support/gate/lists.js';
+import { expectListUrl, expectNeverListed } from '../../support/gate/lists.js';
 
 const { nameMax } = GATE_LIMITS.customers;
 
@@ -82,7 +82,9 @@ export default defineSuite({
       async run({ gatePartner: actor }, t: CheckTools) {
         const L = 'GATE-CUST-LIST';
         const { customer } = await createCustomer(t, actor, L);
-        t.expect.schema(expect2xx(t, await actor.client.get('/customers'), L), CustomerList, L);
+        const first = expect2xx(t, await actor.client.get('/customers'), L);
+        t.expect.schema(first, CustomerList, L);
+        expectListUrl(t, first, '/customers', L);
         // List order and paging are not shown: the customer may be anywhere, so only the whole list can show it missing.
         const listed = await findListed(t, actor, (c) => c.id === customer.id, L, MAX_CUSTOMER_LIST_PAGES);
         if (!listed.customer) {

@@ -9,6 +9,7 @@ import { GATE_LIMITS } from '../../src/model/limits.js';
 import { clockNote, spanOf } from '../../support/targetTime.js';
 import { expect2xx } from '../../support/expect.js';
 import { expectGateError } from '../../support/gate/errors.js';
+import { expectObjectDiscriminator } from '../../support/gate/objects.js';
 import { bootstrap, createSession, expectTermsEchoed, findJwt, sessionBody, sessionPath, stringsIn } from '../../support/gate/sessions.js';
 import { decEq } from '../../support/pools/pools.js';
 import type { GateActor } from '../../src/needs/define.js';
@@ -190,8 +191,32 @@ export default defineSuite({
       },
     }),
     check({
+      name: 'a bootstrap without a key, from an allowed origin, gives 401 unauthorized',
+      requirements: ['GATE-EMBED-NO-KEY-401'],
+      needs: ['gateEmbed'],
+      async run({ gateEmbed: actor }, t: CheckTools) {
+        const R = 'GATE-EMBED-NO-KEY-401';
+        const ex = await actor.client.request({
+          method: 'POST',
+          path: '/embed/bootstrap',
+          body: {},
+          headers: { origin: actor.origin },
+          auth: 'none',
+          retry: false,
+        });
+        expectGateError(t, ex, 401, R);
+        t.expect.that(!findJwt(ex.json), 'no embed token is issued', { requirement: R, exchange: ex });
+      },
+    }),
+    check({
       name: "clientSecret binds the token to its session and answers its context (terms, mode, owner, expiry); another partner's session clientSecret is refused (403 or 404)",
-      requirements: ['GATE-EMBED-CLIENT-SECRET-BINDS', 'GATE-EMBED-CONTEXT', 'GATE-SESS-ECHO-TERMS', 'GATE-EMBED-CLIENT-SECRET-FOREIGN-REFUSED'],
+      requirements: [
+        'GATE-EMBED-CLIENT-SECRET-BINDS',
+        'GATE-EMBED-CONTEXT',
+        'GATE-SESS-ECHO-TERMS',
+        'GATE-EMBED-CLIENT-SECRET-FOREIGN-REFUSED',
+        'GATE-CONV-OBJECT-DISCRIMINATOR',
+      ],
       needs: ['gateEmbed', 'gateOtherTenant'],
       async run({ gateEmbed: actor, gateOtherTenant: other }, t: CheckTools) {
         // A session with every term the context may carry: flow, and a token constraint the target itself offers.
@@ -211,6 +236,8 @@ export default defineSuite({
           exchange: ex,
         });
         expectContext(t, ex, session, jwt.claims, 'GATE-EMBED-CONTEXT');
+        // Its field names are not shown, but it is a single-object response: it carries the object discriminator.
+        expectObjectDiscriminator(t, ex, 'the embed bootstrap');
 
         const R = 'GATE-EMBED-CLIENT-SECRET-FOREIGN-REFUSED';
         const foreign = (await createSession(t, other, R)).session;

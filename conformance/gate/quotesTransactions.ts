@@ -9,7 +9,8 @@ import { check, defineSuite, type CheckTools, type RequirementId } from '../../s
 import { expect2xx } from '../../support/expect.js';
 import { sessionBody, stringsIn } from '../../support/gate/sessions.js';
 import { UnshapedList } from '../../src/model/schemas/gate/capabilities.js';
-import { walkList } from '../../support/gate/lists.js';
+import { expectListUrl, walkList } from '../../support/gate/lists.js';
+import { expectObjectDiscriminator } from '../../support/gate/objects.js';
 import { expectRedeemed, lockQuote, lockRequest, openSession, payOut, readQuote } from '../../support/gate/rails.js';
 
 const quotePath = (id: string) => `/quotes/${encodeURIComponent(id)}`;
@@ -36,25 +37,43 @@ export default defineSuite({
   section: 'Endpoints > Quotes and transactions',
   checks: [
     check({
-      name: 'GET /quotes/{id} never redeems: the quote still pays out after two reads',
-      requirements: ['GATE-QUOTE-GET-NO-REDEEM', 'GATE-QUOTE-LOCK'],
+      name: 'GET /quotes/{id} never redeems: the quote still pays out after two reads; the lock and the reads carry an object discriminator',
+      requirements: ['GATE-QUOTE-GET-NO-REDEEM', 'GATE-QUOTE-LOCK', 'GATE-CONV-OBJECT-DISCRIMINATOR'],
       needs: ['gateRails', 'gateSignedQuote'],
       async run({ gateRails: actor, gateSignedQuote: lock }, t: CheckTools) {
         const R = 'GATE-QUOTE-GET-NO-REDEEM';
         const q = await lockQuote(t, actor, lock, 'off_ramp', R, { reads: 2 });
+        // The lock is the documented POST /quotes only when the profile's template sends it there (else a sandbox helper's answer).
+        const tpl = t.profile.gate.triggers.createSignedQuote;
+        if (q.lock && tpl?.method === 'POST' && tpl.path.split('?')[0] === '/quotes')
+          expectObjectDiscriminator(t, q.lock, 'the signed quote POST /quotes answers');
+        else t.observe('gate-quote-lock-object', 'the profile locks quotes through another request than POST /quotes: its answer is not judged');
         for (let i = 0; i < 2; i++) {
           const read = expect2xx(t, await readQuote(actor, q.quoteId), R);
+          expectObjectDiscriminator(t, read, 'the signed quote GET /quotes/{id} answers');
           const fiat = (read.json as { fiat_pay_or_receive?: unknown } | undefined)?.fiat_pay_or_receive;
           // The read's fields are not shown beyond fiat_pay_or_receive; when present it is the locked value.
           if (fiat !== undefined)
             t.expect.equal(fiat, q.fiat, 'the read shows the locked fiat_pay_or_receive', { requirement: 'GATE-QUOTE-LOCK', exchange: read });
         }
         expectRedeemed(t, await payOut(actor, { gate_session_id: q.sessionId, quote_id: q.quoteId }), q, R);
-
-        // Preview exists (SK); its body and response are not shown.
+      },
+    }),
+    check({
+      name: 'POST /quotes/preview answers a secret key (any 2xx: its body and response are not shown)',
+      requirements: ['GATE-QUOTE-PREVIEW-SK'],
+      needs: ['gatePartner'],
+      async run({ gatePartner: actor }, t: CheckTools) {
+        const R = 'GATE-QUOTE-PREVIEW-SK';
+        // The body is not shown: the amount and currency a session binds, the least an indicative preview can price.
         const defaults = sessionBody(t);
         const preview = await actor.client.post('/quotes/preview', { amount: defaults.amount, currency: defaults.currency }, { retry: false });
-        t.observe('gate-quote-preview-status', preview.status, 'body and response of POST /quotes/preview are not shown');
+        expect2xx(t, preview, R, 'POST /quotes/preview with the secret key');
+        t.observe(
+          'gate-quote-preview',
+          { status: preview.status, keys: Object.keys(preview.json ?? {}).sort() },
+          'body and response of POST /quotes/preview are not shown',
+        );
       },
     }),
     check({
@@ -124,8 +143,8 @@ export default defineSuite({
         // A cursor-style list in the list envelope of the Conventions; its query parameters are not shown, so the walk
         // follows the API's starting_after convention with the items' refid (or id) and stops short where that fails.
         const first = expect2xx(t, await actor.client.get('/transactions'), L);
-        const list = t.expect.schema(first, UnshapedList, L);
-        t.expect.that(list.url.includes('/transactions'), 'the list url is the path of the list', { requirement: L, actual: list.url, exchange: first });
+        t.expect.schema(first, UnshapedList, L);
+        expectListUrl(t, first, '/transactions', L);
         const idOf = (x: Record<string, unknown>) => x.refid ?? x.id;
         const mine = await walkList(t, actor, '/transactions', { requirement: L, maxPages: MAX_TXN_PAGES, idOf });
         const listed = mine.items.some((x) => stringsIn(x).includes(refid));

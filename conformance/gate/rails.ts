@@ -3,6 +3,7 @@
 // read a pay-out nor redeem the quote. Signed quotes are locked through the
 // profile's createSignedQuote trigger (POST /quotes body not shown).
 import { randomUUID } from 'node:crypto';
+import type { Exchange } from '../../src/client/types.js';
 import type { GateActor } from '../../src/needs/define.js';
 import type { LockSignedQuote } from '../../src/needs/gate/signedQuote.js';
 import { check, defineSuite, type CheckTools, type RequirementId } from '../../src/runner/check.js';
@@ -11,12 +12,24 @@ import { RailPayOut } from '../../src/model/schemas/gate/rails.js';
 import { GateSession } from '../../src/model/schemas/gate/sessions.js';
 import { expect2xx } from '../../support/expect.js';
 import { expectAccountBlocked } from '../../support/gate/accountBlocked.js';
+import { expectGateError } from '../../support/gate/errors.js';
+import { expectObjectDiscriminator } from '../../support/gate/objects.js';
 import { expectPaidOut, expectRedeemed, lockQuote, openSession, payIn, payOut, shownTerms, type LockedQuote } from '../../support/gate/rails.js';
 import { sessionPath, stringsIn } from '../../support/gate/sessions.js';
 
 const { gateSessionIdMax, quoteIdMax, referenceMax } = GATE_LIMITS.payOut;
 
 const payOutPath = (id: string) => `/rails/pay_outs/${encodeURIComponent(id)}`;
+
+/** "Rail responses carry a `provider` field" (its type is not shown: present is the rule). */
+function expectProvider(t: CheckTools, ex: Exchange, what: string): void {
+  const json = ex.json;
+  t.expect.that(!!json && typeof json === 'object' && 'provider' in json, `${what} carries provider`, {
+    requirement: 'GATE-RAIL-PROVIDER-FIELD',
+    actual: json && typeof json === 'object' ? Object.keys(json).sort() : json,
+    exchange: ex,
+  });
+}
 
 /** Every body must be refused with 400 invalid_request; then the untouched quote still pays out. */
 async function refusedThenPaid(
@@ -92,7 +105,7 @@ export default defineSuite({
           exchange: first,
         });
         t.observe('gate-pay-out-initial-status', p.status, 'transitions between pay-out states are not shown');
-        t.expect.that('provider' in (first.json as object), 'the rail response carries provider', { requirement: 'GATE-RAIL-PROVIDER-FIELD', exchange: first });
+        expectProvider(t, first, 'the pay-out creation');
 
         const R = 'GATE-RAIL-PAYOUT-IDEMPOTENT-REPLAY';
         const replay = await payOut(actor, body, key);
@@ -107,6 +120,7 @@ export default defineSuite({
           requirement: G,
           exchange: read,
         });
+        expectProvider(t, read, 'the pay-out read');
 
         const second = await payOut(actor, { gate_session_id: q.sessionId, quote_id: q.quoteId });
         t.expect.error(second, 409, 'conflict', { requirement: 'GATE-QUOTE-CONSUMED-409' });
@@ -180,6 +194,24 @@ export default defineSuite({
       },
     }),
     check({
+      name: 'pay-out with an Idempotency-Key that is not a UUID, or metadata that is no object (a string, an array), gives 400 and redeems nothing',
+      requirements: ['GATE-RAIL-PAYOUT-IDEMPOTENCY-KEY-UUID', 'GATE-RAIL-PAYOUT-METADATA-OBJECT'],
+      needs: ['gateRails', 'gateSignedQuote'],
+      async run({ gateRails: actor, gateSignedQuote: lock }, t: CheckTools) {
+        const K = 'GATE-RAIL-PAYOUT-IDEMPOTENCY-KEY-UUID';
+        const M = 'GATE-RAIL-PAYOUT-METADATA-OBJECT';
+        // Three refusals and the redemption, inside the quote's lifetime: one block with the lock.
+        const q = await lockQuote(t, actor, lock, 'off_ramp', K, { payOuts: 4 });
+        const body = { gate_session_id: q.sessionId, quote_id: q.quoteId };
+        expectGateError(t, await payOut(actor, body, `rampart-${randomUUID().slice(0, 8)}`), 400, K);
+        for (const metadata of ['rampart', ['rampart']]) expectGateError(t, await payOut(actor, { ...body, metadata }), 400, M);
+        // The refusals were about the key and the metadata alone: the same quote still redeems.
+        const paid = await payOut(actor, { ...body, metadata: { rampart: 'conformance' } });
+        expectRedeemed(t, paid, q, K);
+        expectRedeemed(t, paid, q, M);
+      },
+    }),
+    check({
       name: 'pay-out without gate_session_id or quote_id gives 400',
       requirements: ['GATE-RAIL-PAYOUT-REQUIRED-400'],
       needs: ['gateRails', 'gateSignedQuote'],
@@ -239,7 +271,13 @@ export default defineSuite({
     }),
     check({
       name: 'a pay-in redeems the quote (a second redemption gives 409); a replay answers the original; the same key with another body gives 409 and redeems nothing',
-      requirements: ['GATE-RAIL-PAYIN-REDEEMS', 'GATE-RAIL-PAYIN-IDEMPOTENT-REPLAY', 'GATE-RAIL-PAYIN-IDEMPOTENCY-CONFLICT-409'],
+      requirements: [
+        'GATE-RAIL-PAYIN-REDEEMS',
+        'GATE-RAIL-PAYIN-IDEMPOTENT-REPLAY',
+        'GATE-RAIL-PAYIN-IDEMPOTENCY-CONFLICT-409',
+        'GATE-RAIL-PROVIDER-FIELD',
+        'GATE-CONV-OBJECT-DISCRIMINATOR',
+      ],
       needs: ['gateRails', 'gateSignedQuote', 'gatePayIn'],
       async run({ gateRails: actor, gateSignedQuote: lock, gatePayIn: payInBody }, t: CheckTools) {
         const R = 'GATE-RAIL-PAYIN-REDEEMS';
@@ -250,6 +288,9 @@ export default defineSuite({
         // The pay-in response is not shown: any 2xx.
         const first = expect2xx(t, await payInWith(body, key), R, 'the pay-in redeeming the quote');
         t.observe('gate-pay-in-status', first.status, 'pay-in response is not shown');
+        // Its fields are not shown, but it is a single-object response of a rail: an object discriminator and provider.
+        expectObjectDiscriminator(t, first, 'the pay-in creation');
+        expectProvider(t, first, 'the pay-in creation');
 
         // Processed again, the replay would meet a consumed quote (409): the original answer is the only right one.
         const P = 'GATE-RAIL-PAYIN-IDEMPOTENT-REPLAY';
@@ -287,7 +328,7 @@ export default defineSuite({
     }),
     check({
       name: 'GET /rails/pay_ins/{id} reads the pay-in; another rail-entitled partner gets 404',
-      requirements: ['GATE-RAIL-PAYIN-READ', 'GATE-RAIL-PAYIN-FOREIGN-404'],
+      requirements: ['GATE-RAIL-PAYIN-READ', 'GATE-RAIL-PAYIN-FOREIGN-404', 'GATE-RAIL-PROVIDER-FIELD'],
       needs: ['gateRails', 'gateSignedQuote', 'gatePayIn', 'gateOtherRails'],
       async run({ gateRails: actor, gateSignedQuote: lock, gatePayIn: payInBody, gateOtherRails: stranger }, t: CheckTools) {
         const R = 'GATE-RAIL-PAYIN-READ';
@@ -301,6 +342,7 @@ export default defineSuite({
         const read = expect2xx(t, await actor.client.get(path), R);
         t.expect.that(typeof read.json?.object === 'string', 'the pay-in record carries an object discriminator', { requirement: R, exchange: read });
         t.expect.that(stringsIn(read.json).includes(id), 'the record answered is the pay-in asked for (it carries its id)', { requirement: R, exchange: read });
+        expectProvider(t, read, 'the pay-in read');
         t.observe('gate-pay-in-record-keys', Object.keys(read.json ?? {}).sort(), 'pay-in record fields are not shown');
 
         const F = 'GATE-RAIL-PAYIN-FOREIGN-404';

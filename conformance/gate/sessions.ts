@@ -7,8 +7,8 @@ import { CreatedGateSession, GateSession, GateSessionList } from '../../src/mode
 import { expect2xx } from '../../support/expect.js';
 import { requireKeyRoom } from '../../support/gate/budget.js';
 import { expectGateError } from '../../support/gate/errors.js';
-import { expectNeverListed } from '../../support/gate/lists.js';
-import { bootstrap, createSession, expectTermsEchoed, readPastExpiry, sessionBody, sessionPath } from '../../support/gate/sessions.js';
+import { expectListUrl, expectNeverListed } from '../../support/gate/lists.js';
+import { bootstrap, createSession, expectTermsEchoed, expectUnsentTermsNull, readPastExpiry, sessionBody, sessionPath } from '../../support/gate/sessions.js';
 
 const METADATA = { order: 'A-1001', nested: { n: 1, ok: true, list: [1, 'two', null] }, empty: '' };
 /** Bound on extra sessions a pagination check may create (POST /gate_sessions is 10/min per key). */
@@ -31,6 +31,7 @@ export default defineSuite({
         'GATE-SESS-RETRIEVE',
         'GATE-SESS-CLIENT-SECRET-CREATE-ONLY',
         'GATE-SESS-LIST-ENVELOPE',
+        'GATE-SESS-UNSENT-TERMS-NULL',
       ],
       needs: ['gatePartner'],
       async run({ gatePartner: actor }, t: CheckTools) {
@@ -58,14 +59,18 @@ export default defineSuite({
         t.expect.equal(session.metadata, METADATA, 'metadata comes back verbatim', { requirement: 'GATE-SESS-METADATA-VERBATIM', exchange });
         const sent = sessionBody(t, terms);
         expectTermsEchoed(t, session, sent, exchange, 'GATE-SESS-ECHO-TERMS');
+        expectUnsentTermsNull(t, session, sent, exchange, 'GATE-SESS-UNSENT-TERMS-NULL');
 
         // A later session exists when the first is read back, so "the session asked for" is not merely the newest one.
-        await createSession(t, actor, 'GATE-SESS-RETRIEVE');
+        // It carries only the profile's defaults: every other optional term reads back null.
+        const later = await createSession(t, actor, 'GATE-SESS-RETRIEVE');
+        expectUnsentTermsNull(t, later.session, sessionBody(t), later.exchange, 'GATE-SESS-UNSENT-TERMS-NULL');
         const got = t.expect.status(await actor.client.get(sessionPath(session.id)), 200, 'GATE-SESS-RETRIEVE');
         const read = t.expect.schema(got, GateSession, 'GATE-SESS-RETRIEVE');
         t.expect.equal(read.id, session.id, 'retrieve answers the session asked for', { requirement: 'GATE-SESS-RETRIEVE', exchange: got });
         t.expect.equal(read.metadata, METADATA, 'metadata is verbatim on retrieve too', { requirement: 'GATE-SESS-METADATA-VERBATIM', exchange: got });
         expectTermsEchoed(t, read, sent, got, 'GATE-SESS-ECHO-TERMS');
+        expectUnsentTermsNull(t, read, sent, got, 'GATE-SESS-UNSENT-TERMS-NULL');
         t.expect.equal([read.mode, read.currency], [session.mode, session.currency], 'retrieve reads the mode and currency the creation answered', {
           requirement: 'GATE-SESS-MODE-OF-KEY',
           exchange: got,
@@ -81,6 +86,7 @@ export default defineSuite({
 
         const list = t.expect.status(await actor.client.get('/gate_sessions'), 200, 'GATE-SESS-LIST-ENVELOPE');
         t.expect.schema(list, GateSessionList, 'GATE-SESS-LIST-ENVELOPE');
+        expectListUrl(t, list, '/gate_sessions', 'GATE-SESS-LIST-ENVELOPE');
         t.expect.that(!list.bodyText.includes('client_secret') && !list.bodyText.includes(session.client_secret), 'the list carries no client_secret', {
           requirement: 'GATE-SESS-CLIENT-SECRET-CREATE-ONLY',
           exchange: list,
@@ -88,8 +94,13 @@ export default defineSuite({
       },
     }),
     check({
-      name: 'Idempotency-Key: required; a replay returns the original response; the same key with another body gives 409',
-      requirements: ['GATE-SESS-IDEMPOTENCY-KEY-REQUIRED', 'GATE-SESS-IDEMPOTENT-REPLAY', 'GATE-SESS-IDEMPOTENCY-CONFLICT-409'],
+      name: 'Idempotency-Key: required and a UUID (another key gives 400); a replay returns the original response; the same key with another body gives 409',
+      requirements: [
+        'GATE-SESS-IDEMPOTENCY-KEY-REQUIRED',
+        'GATE-SESS-IDEMPOTENCY-KEY-UUID',
+        'GATE-SESS-IDEMPOTENT-REPLAY',
+        'GATE-SESS-IDEMPOTENCY-CONFLICT-409',
+      ],
       needs: ['gatePartner'],
       async run({ gatePartner: actor }, t: CheckTools) {
         const without = await actor.client.post('/gate_sessions', sessionBody(t), { idempotencyKey: false, retry: false });
@@ -100,6 +111,9 @@ export default defineSuite({
         });
         if (without.status === 400) expectGateError(t, without, 400, 'GATE-SESS-IDEMPOTENCY-KEY-REQUIRED');
         else t.observe('gate-session-missing-idempotency-key-status', without.status, 'the spec marks the key required without naming the status');
+        // "Idempotency-Key (UUID)": a key of another form is a malformed header, refused like any malformed field.
+        const notUuid = await actor.client.post('/gate_sessions', sessionBody(t), { idempotencyKey: `rampart-${randomUUID().slice(0, 8)}`, retry: false });
+        expectGateError(t, notUuid, 400, 'GATE-SESS-IDEMPOTENCY-KEY-UUID');
 
         const key = randomUUID();
         const body = sessionBody(t, { metadata: { attempt: 'first' } });
@@ -127,6 +141,27 @@ export default defineSuite({
         for (const field of ['amount', 'currency', 'return_url']) {
           const ex = await actor.client.post('/gate_sessions', sessionBody(t, { [field]: undefined }), { idempotencyKey: true, retry: false });
           t.expect.error(ex, 400, 'invalid_request', { requirement: 'GATE-SESS-CREATE-REQUIRED-FIELDS' });
+        }
+      },
+    }),
+    check({
+      name: 'a malformed amount (a JSON number, "abc", "1,00") or metadata that is no object (a string) gives 400',
+      requirements: ['GATE-SESS-CREATE-MALFORMED-400'],
+      needs: ['gatePartner'],
+      async run({ gatePartner: actor }, t: CheckTools) {
+        const R = 'GATE-SESS-CREATE-MALFORMED-400';
+        const amount = String(sessionBody(t).amount ?? '100.00');
+        // A decimal string is digits with an optional point: a number, letters or a decimal comma are malformed.
+        const cases: [string, Record<string, unknown>][] = [
+          ['amount as a JSON number', { amount: Number(amount) }],
+          ['amount "abc"', { amount: 'abc' }],
+          ['amount "1,00" (a decimal comma)', { amount: '1,00' }],
+          ['metadata as a string', { metadata: 'order A-1001' }],
+        ];
+        for (const [what, override] of cases) {
+          const ex = await actor.client.post('/gate_sessions', sessionBody(t, override), { idempotencyKey: true, retry: false });
+          t.expect.that(ex.status === 400, `a create with ${what} gives 400`, { requirement: R, expected: 400, actual: ex.status, exchange: ex });
+          expectGateError(t, ex, 400, R);
         }
       },
     }),
@@ -226,6 +261,29 @@ export default defineSuite({
         );
         t.expect.equal(after.status, 'expired', 'a bootstrap past expires_at expires the session', { requirement: 'GATE-SESS-EXPIRE-ON-BOOTSTRAP' });
         expectGateError(t, await actor.client.post(sessionPath(session.id, '/cancel'), undefined, { retry: false }), 409, 'GATE-SESS-CANCEL-TERMINAL-409');
+      },
+    }),
+    check({
+      name: 'a terminal session stays terminal: a cancelled and a completed session, bootstrapped past expires_at, keep their status',
+      requirements: ['GATE-SESS-TERMINAL-STAYS'],
+      async run({ gateEmbed: actor, gateExpireSession: expire, gateCompleteSession: complete }, t: CheckTools) {
+        const R = 'GATE-SESS-TERMINAL-STAYS';
+        const cancelled = (await createSession(t, actor, R)).session;
+        expect2xx(t, await actor.client.post(sessionPath(cancelled.id, '/cancel'), undefined, { retry: false }), R, 'cancel (making the session terminal)');
+        const completed = (await createSession(t, actor, R)).session;
+        await complete(completed.id, actor);
+        for (const [s, status] of [
+          [cancelled, 'cancelled'],
+          [completed, 'completed'],
+        ] as const) {
+          const before = await readPastExpiry(t, actor, expire, s, R);
+          t.expect.equal(before.status, status, `the ${status} session reads ${status} past expires_at`, { requirement: R });
+          // The bootstrap past expiry that expires an open session: a terminal one is not open, so nothing moves it.
+          const boot = await bootstrap(actor, { origin: actor.origin }, { clientSecret: s.client_secret });
+          t.observe('gate-bootstrap-terminal-session-status', { status, answered: boot.status }, 'the bootstrap answer for a terminal session is not shown');
+          const after = t.expect.schema(t.expect.status(await actor.client.get(sessionPath(s.id)), 200, R), GateSession, R);
+          t.expect.equal(after.status, status, `a bootstrap past expires_at leaves a ${status} session ${status} (terminal)`, { requirement: R });
+        }
       },
     }),
     check({

@@ -13,6 +13,7 @@ import type { ReceivedEvent } from '../../src/webhooks/types.js';
 import { expect2xx } from '../../support/expect.js';
 import { requireKeyRoom } from '../../support/gate/budget.js';
 import { customerPath, newCustomerInput } from '../../support/gate/customers.js';
+import { expectListUrl } from '../../support/gate/lists.js';
 
 const L = GATE_LIMITS.deliveries;
 const LIST = '/webhooks/deliveries';
@@ -29,11 +30,7 @@ type Delivery = ReturnType<typeof WebhookDelivery.parse>;
 async function list(t: CheckTools, actor: GateActor, query: Record<string, string | number> | undefined, requirement: RequirementId) {
   const ex = expect2xx(t, await actor.client.get(LIST, query), requirement);
   const page = t.expect.schema(ex, WebhookDeliveryList, requirement);
-  t.expect.that(page.url.includes(LIST), `the list url is the path of the list (${LIST})`, {
-    requirement: 'GATE-WHOPS-LIST-ENVELOPE',
-    actual: page.url,
-    exchange: ex,
-  });
+  expectListUrl(t, ex, LIST, 'GATE-WHOPS-LIST-ENVELOPE');
   return { ex, page };
 }
 
@@ -122,37 +119,46 @@ export default defineSuite({
       },
     }),
     check({
-      name: 'deliveries list: without skip it is the page skip=0 gives',
-      requirements: ['GATE-WHOPS-LIST-SKIP-DEFAULT'],
+      name: 'deliveries list: without skip it is the page skip=0 gives; skip=2 gives that list from its third delivery on',
+      requirements: ['GATE-WHOPS-LIST-SKIP-DEFAULT', 'GATE-WHOPS-LIST-SKIP-OFFSET'],
       // Held alone, so no other check adds deliveries between the reads compared (a busy partner's list never holds still).
       needs: ['gateWebhooksExclusive'],
       async run({ gateWebhooksExclusive: actor }, t: CheckTools) {
         const R = 'GATE-WHOPS-LIST-SKIP-DEFAULT';
-        // At least one delivery, so a default that skips any is seen.
+        const N = 'GATE-WHOPS-LIST-SKIP-OFFSET';
+        const SKIP = 2;
+        // At least one delivery, so a default that skips any is seen; SKIP + 1, so the offset page has one to start with.
         expect2xx(t, await actor.client.post('/webhooks/test', undefined, { retry: false }), R, 'POST /webhooks/test');
+        for (let i = 0; i < SKIP && (await list(t, actor, { limit: SKIP + 1 }, N)).page.data.length <= SKIP; i++)
+          expect2xx(t, await actor.client.post('/webhooks/test', undefined, { retry: false }), N, 'POST /webhooks/test');
         const ids = (page: { data: { id: string }[] }) => page.data.map((d) => d.id);
-        // Other checks of this partner may add deliveries meanwhile: judged only when the list held still around the skip=0 read.
+        // Other checks of this partner may add deliveries meanwhile: judged only when the list held still around the skipped reads.
         for (let attempt = 1; attempt <= 3; attempt++) {
           const before = await list(t, actor, { limit: 10 }, R);
           const zero = await list(t, actor, { limit: 10, skip: 0 }, R);
+          const skipped = await list(t, actor, { limit: 10 - SKIP, skip: SKIP }, N);
           const after = await list(t, actor, { limit: 10 }, R);
           if (JSON.stringify(ids(before.page)) !== JSON.stringify(ids(after.page))) continue;
           t.expect.equal(ids(before.page), ids(zero.page), 'the list without skip starts where skip=0 starts', { requirement: R, exchange: before.ex });
+          t.expect.equal(ids(skipped.page), ids(before.page).slice(SKIP), `skip=${SKIP} starts at the unskipped list's delivery ${SKIP + 1}`, {
+            requirement: N,
+            exchange: skipped.ex,
+          });
           return;
         }
         t.unverified('new deliveries arrived between every pair of reads (3 tries): the list never held still long enough to compare');
       },
     }),
     check({
-      name: 'deliveries list: each documented status filters (a succeeded test delivery made first is found by its filter, left out by the others), an unknown status gives 400',
-      requirements: ['GATE-WHOPS-LIST-STATUS-FILTER'],
+      name: 'deliveries list: each documented status filters (a succeeded test delivery made first is found by its filter, left out by the others), an unknown status gives 400; last_response_status is what the receiver answered',
+      requirements: ['GATE-WHOPS-LIST-STATUS-FILTER', 'GATE-WHOPS-DELIVERY-LAST-RESPONSE-STATUS'],
       needs: ['gateWebhooks'],
       async run({ gateWebhooks: actor }, t: CheckTools) {
         const R = 'GATE-WHOPS-LIST-STATUS-FILTER';
         // A delivery of a known status first, so no filter is judged on an empty list: a test event the receiver
         // acknowledges with 200 is succeeded once delivered, and stays so (terminal).
         const { delivery: made } = await testDelivery(t, actor, R);
-        await actor.hooks.waitFor((e) => e.eventId === made.event_id, EVENT_WAIT_MS, `webhook.test ${made.event_id}`, R);
+        const received = await actor.hooks.waitFor((e) => e.eventId === made.event_id, EVENT_WAIT_MS, `webhook.test ${made.event_id}`, R);
         let all = await list(t, actor, { limit: L.limitMax }, R);
         for (let i = 0; i < 20 && all.page.data.find((d) => d.id === made.id)?.status !== 'succeeded'; i++) {
           await t.sleep(250, 'the acknowledged test delivery to read succeeded', 'target');
@@ -163,6 +169,16 @@ export default defineSuite({
           t.unverified(
             `the test delivery ${made.id}, acknowledged with 200, reads ${listedMade ? listedMade.status : 'as not listed on the first page'} 5 s later: no delivery of a known status to filter for`,
           );
+        // A succeeded delivery's last attempt is the one the receiver acknowledged: its status is the one recorded.
+        const answered =
+          actor.hooks
+            .attempts()
+            .filter((e) => e.eventId === made.event_id)
+            .at(-1)?.answeredStatus ?? received.answeredStatus;
+        t.expect.equal(listedMade.last_response_status, answered, 'last_response_status is the status the receiver answered the last attempt with', {
+          requirement: 'GATE-WHOPS-DELIVERY-LAST-RESPONSE-STATUS',
+          exchange: all.ex,
+        });
         // Terminal deliveries keep their status: each one the unfiltered list showed must be found by its filter.
         const terminal = all.page.data.filter((d) => (TERMINAL_DELIVERY_STATUSES as readonly string[]).includes(d.status));
         for (const status of DELIVERY_STATUSES) {

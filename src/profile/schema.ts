@@ -195,6 +195,10 @@ const GateCatalogFixtures = z
     inactiveAsset: z.string().optional(),
     /** An asset offered on_ramp but not off_ramp. */
     onRampOnlyAsset: z.string().optional(),
+    /** An active asset offered off_ramp: GET /capabilities/assets/{symbol}?side=off_ramp must answer its off-ramp entry. */
+    offRampAsset: z.string().optional(),
+    /** An active asset the target holds no display name for: its name must fall back to its symbol. */
+    namelessAsset: z.string().optional(),
     /** A country whose default fiat has no payment method (payment-methods returns empty data). */
     countryWithoutMethods: z.string().length(2).optional(),
   })

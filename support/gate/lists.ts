@@ -5,6 +5,7 @@
 // convention), within a bound wide enough for a lived-in sandbox (partners hold
 // hundreds of objects from earlier runs); a list longer than the bound, or one
 // whose cursor does not move it, leaves the rule unverified, never passed.
+import type { Exchange } from '../../src/client/types.js';
 import type { GateActor } from '../../src/needs/define.js';
 import type { CheckTools, RequirementId } from '../../src/runner/check.js';
 import { UnshapedList } from '../../src/model/schemas/gate/capabilities.js';
@@ -119,4 +120,26 @@ export async function walkList(
     after = last;
   }
   return { items, complete: false, stopped: `${path} goes on past ${opts.maxPages} pages (${items.length} items)` };
+}
+
+/**
+ * The list envelope's `url` is "the path of the list": a relative or absolute URL whose path ends with the
+ * list's path (under the base address's /v1, or without it); a query string is tolerated.
+ */
+export function expectListUrl(t: CheckTools, ex: Exchange, listPath: string, requirement: RequirementId): void {
+  const url: unknown = (ex.json as { url?: unknown } | undefined)?.url;
+  let path: string | undefined;
+  if (typeof url === 'string') {
+    try {
+      path = new URL(url, 'http://list.invalid').pathname.replace(/\/+$/, '');
+    } catch {
+      path = undefined;
+    }
+  }
+  t.expect.that(path !== undefined && (path === listPath || path.endsWith(listPath)), `the list url is the path of the list (${listPath})`, {
+    requirement,
+    expected: `…${listPath}`,
+    actual: url,
+    exchange: ex,
+  });
 }

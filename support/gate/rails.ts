@@ -65,6 +65,8 @@ export interface LockedQuote {
   lockSentAt: number;
   /** The quote's currency and method, where the lock response shows them (its fields are not shown beyond fiat_pay_or_receive). */
   shown: { currency?: string; method?: string };
+  /** The lock's answer (the profile's createSignedQuote request), when this module locked it. */
+  lock?: Exchange;
 }
 
 /**
@@ -117,7 +119,7 @@ async function lockInBlock(
       exchange: q.exchange,
     },
   );
-  return { sessionId, quoteId: q.id, fiat: q.fiatPayOrReceive!, lockedAt, lockSentAt, shown: shownTerms(q.exchange.json) };
+  return { sessionId, quoteId: q.id, fiat: q.fiatPayOrReceive!, lockedAt, lockSentAt, shown: shownTerms(q.exchange.json), lock: q.exchange };
 }
 
 /** POST /rails/pay_outs, never retried; inside the block of the quote it redeems (`quoteId`, by default the body's quote_id). */

@@ -86,6 +86,18 @@ export function expectTermsEchoed(t: CheckTools, session: GateSession, sent: Rec
   }
 }
 
+/**
+ * Every optional term (BOUND_TERMS but return_url, which is required) the request did not carry reads back
+ * null: the GateSession types them "string or null", and a redirect, a constraint or a correlation id the
+ * partner never gave is none.
+ */
+export function expectUnsentTermsNull(t: CheckTools, session: GateSession, sent: Record<string, unknown>, ex: Exchange, requirement: RequirementId): void {
+  for (const k of BOUND_TERMS) {
+    if (k === 'return_url' || sent[k] !== undefined) continue;
+    t.expect.equal((session as Record<string, unknown>)[k], null, `${k}, not sent, reads back null`, { requirement, exchange: ex });
+  }
+}
+
 /** POST /embed/bootstrap with the publishable key and the given origin headers. */
 export function bootstrap(
   actor: EmbedActor | GateActor,

@@ -3,12 +3,68 @@
 // seeded faults. Its only routes are fault stand-ins: registered first, they
 // shadow the real route while their fault is on (a tenancy leak in a list, a read
 // or a write that the owning area need not know about).
+import type { FaultDef } from '../kit/faults.js';
 import { HttpError, Router, type Handler, type Reply, type Req } from '../kit/http.js';
+import { area as branding } from './branding.js';
+import { area as capabilities } from './capabilities.js';
 import { area as customers } from './customers.js';
+import { area as dashboard } from './dashboard.js';
+import { area as rails } from './rails.js';
 import { area as sessions } from './sessions.js';
-import { quotes, quoteView } from './quotesTransactions.js';
-import { listDeliveries } from './webhookOperations.js';
-import type { GateArea, GateWorld } from './world.js';
+import { area as quotesTransactions, quotes, quoteView } from './quotesTransactions.js';
+import { area as webhookOperations, listDeliveries } from './webhookOperations.js';
+import { bearerToken, type GateArea, type GateWorld } from './world.js';
+
+/** The secret-key route groups the Authentication table lists, by path prefix (the areas that own them). */
+const SK_GROUPS: Record<string, { prefix: RegExp; areas: GateArea[] }> = {
+  sessions: { prefix: /^\/gate_sessions(\/|$)/, areas: [sessions] },
+  capabilities: { prefix: /^\/capabilities\//, areas: [capabilities] },
+  quotes: { prefix: /^\/quotes(\/|$)/, areas: [quotesTransactions] },
+  rails: { prefix: /^\/rails\//, areas: [rails] },
+  transactions: { prefix: /^\/transactions(\/|$)/, areas: [quotesTransactions] },
+  customers: { prefix: /^\/customers(\/|$)/, areas: [customers] },
+  branding: { prefix: /^\/branding$/, areas: [branding] },
+  webhooks: { prefix: /^\/webhooks\//, areas: [webhookOperations] },
+  dashboard: { prefix: /^\/dashboard\//, areas: [dashboard] },
+};
+
+/** Per group: a request without a key is refused 403 instead of 401; a publishable key is taken for its partner's secret key. */
+const GROUP_FAULTS: FaultDef[] = Object.keys(SK_GROUPS).flatMap((g) => [
+  {
+    name: `auth-missing-key-403-${g}`,
+    service: 'gate' as const,
+    requirements: ['GATE-AUTH-MISSING-401'],
+    description: `The ${g} routes answer a request without credentials with 403 instead of 401.`,
+    suite: 'conformance' as const,
+  },
+  {
+    name: `auth-publishable-key-accepted-${g}`,
+    service: 'gate' as const,
+    requirements: ['GATE-AUTH-PK-SECRET-ROUTE'],
+    description: `The ${g} routes accept a publishable key as its partner's secret key.`,
+    suite: 'conformance' as const,
+  },
+]);
+
+/** Stand-ins for every route of a group whose fault is on, delegating to the owning area's handlers otherwise. */
+function groupStandIns(router: Router, world: GateWorld): void {
+  for (const [g, { prefix, areas }] of Object.entries(SK_GROUPS)) {
+    const noKey = world.faults.has(`auth-missing-key-403-${g}`);
+    const pk = world.faults.has(`auth-publishable-key-accepted-${g}`);
+    if (!noKey && !pk) continue;
+    const real = new Router();
+    for (const a of new Set(areas)) a.register(real, world);
+    for (const r of real.list().filter((x) => prefix.test(x.pattern))) {
+      const handler = real.match(r.method, r.pattern.replace(/:[^/]+/g, 'x')).handler!;
+      router.on(r.method, r.pattern, (req) => {
+        const token = bearerToken(req);
+        if (noKey && !token) throw new HttpError(403, 'Not allowed.', 'forbidden');
+        const owner = pk && token ? world.profile.gate.partners.find((p) => p.publishableKey === token) : undefined;
+        return handler(owner ? { ...req, headers: { ...req.headers, authorization: `Bearer ${owner.secretKey}` } } : req);
+      });
+    }
+  }
+}
 
 /** The deliveries list of every partner of the caller's mode, newest first: the list leaks other tenants. */
 function everyonesDeliveries(world: GateWorld, req: Req) {
@@ -138,8 +194,10 @@ export const area: GateArea = {
       description: "GET /webhooks/deliveries lists the deliveries of every partner of the environment, not only the caller's.",
       suite: 'conformance',
     },
+    ...GROUP_FAULTS,
   ],
   register(router, world) {
+    groupStandIns(router, world);
     // Credential checks run inside each route through world.authSecret / authPublishable.
     // The sessions area's own handlers on a private router (same world), for the stand-ins below.
     const real = new Router();

@@ -324,19 +324,61 @@ export const area: GateArea = {
       description: 'A payment method without fees carries fees null instead of an empty object.',
       suite: 'conformance',
     },
+    {
+      name: 'cap-asset-off-ramp-answers-on-ramp',
+      service: 'gate',
+      requirements: ['GATE-CAP-ASSET-SIDE-OFF-RAMP'],
+      description: 'GET /capabilities/assets/{symbol}?side=off_ramp answers the on_ramp entry of an asset offered on both sides.',
+      suite: 'conformance',
+    },
+    {
+      name: 'cap-asset-name-fallback-lowercased',
+      service: 'gate',
+      requirements: ['GATE-CAP-ASSET-NAME-FALLBACK'],
+      description: 'An asset without a display name is named by its symbol lowercased (usdt), not by its symbol.',
+      suite: 'conformance',
+    },
+    {
+      name: 'cap-payout-methods-secret-key-refused',
+      service: 'gate',
+      requirements: ['GATE-CAP-PAYOUT-METHODS-SK'],
+      description: 'GET /capabilities/payout-methods refuses a secret key with 403.',
+      suite: 'conformance',
+    },
+    {
+      name: 'cap-lists-url-wrong',
+      service: 'gate',
+      requirements: ['GATE-CAP-LISTS-ENVELOPE'],
+      description: 'The countries and currencies lists carry url /v1/capabilities instead of the path of the list.',
+      suite: 'conformance',
+    },
+    {
+      name: 'cap-assets-list-url-wrong',
+      service: 'gate',
+      requirements: ['GATE-CAP-ASSETS-LIST'],
+      description: 'The assets list carries url /v1/capabilities/asset instead of the path of the list.',
+      suite: 'conformance',
+    },
+    {
+      name: 'cap-pm-list-url-wrong',
+      service: 'gate',
+      requirements: ['GATE-CAP-PM-LIST'],
+      description: 'The payment-methods list carries url /v1/capabilities instead of the path of the list.',
+      suite: 'conformance',
+    },
   ],
   register(router, world) {
     router.on('GET', '/capabilities/countries', (req) => {
       world.authSecret(req);
       const countries = COUNTRIES.map((c) => ({ object: 'country', code: c.code, name: c.name, supported: c.supported, default_currency: c.defaultCurrency }));
       if (world.faults.has('cap-countries-bare-array')) return { status: 200, body: countries };
-      return list('/capabilities/countries', countries);
+      return list(world.faults.has('cap-lists-url-wrong') ? '/capabilities' : '/capabilities/countries', countries);
     });
 
     router.on('GET', '/capabilities/currencies', (req) => {
       world.authSecret(req);
       return list(
-        '/capabilities/currencies',
+        world.faults.has('cap-lists-url-wrong') ? '/capabilities' : '/capabilities/currencies',
         CURRENCIES.map((c) => ({ object: 'currency', code: c.code, name: c.name, decimals: c.decimals, supported: c.supported })),
       );
     });
@@ -353,9 +395,10 @@ export const area: GateArea = {
       for (const a of ASSETS) {
         if (activeQ !== null && a.active !== (activeQ === 'true')) continue;
         if (!offeredIn(a, region)) continue;
-        for (const s of a.sides) if (side === null || s === side) data.push(assetView(a, s, undefined, !world.faults.has('cap-asset-name-null')));
+        for (const s of a.sides)
+          if (side === null || s === side) data.push(nameFaults(assetView(a, s, undefined, !world.faults.has('cap-asset-name-null')), a));
       }
-      return list('/capabilities/assets', data);
+      return list(world.faults.has('cap-assets-list-url-wrong') ? '/capabilities/asset' : '/capabilities/assets', data);
     });
 
     router.on('GET', '/capabilities/assets/:symbol', (req) => {
@@ -377,14 +420,24 @@ export const area: GateArea = {
       if (!a.active && !world.faults.has('cap-inactive-asset-served')) throw missing();
       if (!a.sides.includes(side) && !world.faults.has('cap-asset-side-ignored')) throw missing();
       if (!offeredIn(a, region) && !world.faults.has('cap-asset-region-ignored')) throw missing();
-      const asset = assetView(a, side, cur ? cur.toUpperCase() : null, !world.faults.has('cap-asset-name-null'));
+      // Fault: an asset offered on both sides answers its on_ramp entry to side=off_ramp.
+      const shown = side === 'off_ramp' && a.sides.includes('on_ramp') && world.faults.has('cap-asset-off-ramp-answers-on-ramp') ? 'on_ramp' : side;
+      const asset = nameFaults(assetView(a, shown, cur ? cur.toUpperCase() : null, !world.faults.has('cap-asset-name-null')), a);
       return { status: 200, body: world.faults.has('cap-asset-single-wrapped') ? { data: asset } : asset };
     });
 
+    /** Fault: a nameless asset falls back to its symbol lowercased instead of the symbol. */
+    const nameFaults = (view: Record<string, unknown>, a: AssetDef) => {
+      if (a.name === null && view.name === a.symbol && world.faults.has('cap-asset-name-fallback-lowercased')) view.name = a.symbol.toLowerCase();
+      return view;
+    };
     const methods =
       (side: 'on_ramp' | 'off_ramp', url: string) =>
       (req: Req): Reply => {
-        world.authSecret(req);
+        const caller = world.authSecret(req);
+        if (side === 'off_ramp' && world.faults.has('cap-payout-methods-secret-key-refused') && caller) {
+          throw new HttpError(403, 'Payout methods are not available to this credential.', 'forbidden');
+        }
         const cur = req.query.get('currency');
         if (cur !== null && cur !== '' && !CURRENCY_RE.test(cur)) {
           throw new HttpError(400, 'currency must be an ISO 4217 code', 'invalid_currency');
@@ -404,7 +457,7 @@ export const area: GateArea = {
         if (side === 'on_ramp' && data.length === 0 && world.faults.has('cap-payment-methods-unresolved-404')) {
           throw new HttpError(404, 'No payment methods', 'not_found');
         }
-        const reply = list(url, data);
+        const reply = list(side === 'on_ramp' && world.faults.has('cap-pm-list-url-wrong') ? '/capabilities' : url, data);
         if (side === 'on_ramp' && world.faults.has('cap-payment-methods-has-more')) (reply.body as { has_more: boolean }).has_more = true;
         return reply;
       };

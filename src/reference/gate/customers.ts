@@ -386,6 +386,13 @@ export const area: GateArea = {
       description: 'No customer.updated event is sent when a customer is patched.',
       suite: 'conformance',
     },
+    {
+      name: 'cust-list-url-wrong',
+      service: 'gate',
+      requirements: ['GATE-CUST-LIST'],
+      description: 'GET /customers carries url /v1/customer instead of the path of the list.',
+      suite: 'conformance',
+    },
   ],
   register(router, world) {
     if (world.faults.has('cust-list-stale-snapshot')) seedHistory(world);
@@ -469,7 +476,15 @@ export const area: GateArea = {
       const page = cursorPage(req, all, (c) => (showDeleted || c.deleted_at === null) && (!stale || c.history === true));
       // Fault: no list envelope (object, data, has_more, url), and no item is a Customer (a stub of id and email).
       if (world.faults.has('cust-list-bare-array')) return { status: 200, body: page.data.map((c) => ({ id: c.id, email: c.email })) };
-      return { status: 200, body: { object: 'list', data: page.data.map((c) => view(c, world.faults)), has_more: page.has_more, url: '/v1/customers' } };
+      return {
+        status: 200,
+        body: {
+          object: 'list',
+          data: page.data.map((c) => view(c, world.faults)),
+          has_more: page.has_more,
+          url: world.faults.has('cust-list-url-wrong') ? '/v1/customer' : '/v1/customers',
+        },
+      };
     });
 
     router.on('GET', '/customers/:id', (req) => {

@@ -195,6 +195,20 @@ export const area: GateArea = {
       description: 'POST /embed/refresh rotates the token after the bound session was cancelled or completed.',
       suite: 'conformance',
     },
+    {
+      name: 'embed-bootstrap-no-object',
+      service: 'gate',
+      requirements: ['GATE-CONV-OBJECT-DISCRIMINATOR'],
+      description: 'POST /embed/bootstrap answers the embed session without its object discriminator.',
+      suite: 'conformance',
+    },
+    {
+      name: 'embed-no-key-403',
+      service: 'gate',
+      requirements: ['GATE-EMBED-NO-KEY-401'],
+      description: 'POST /embed/bootstrap without any key is refused 403 forbidden instead of 401 unauthorized.',
+      suite: 'conformance',
+    },
   ],
   register(router, world) {
     const key = randomBytes(32);
@@ -252,6 +266,8 @@ export const area: GateArea = {
 
     router.on('POST', '/embed/bootstrap', (req) =>
       withCsp((setCaller) => {
+        // Fault: a bootstrap without any key is refused as forbidden (403), not as a missing credential (401).
+        if (world.faults.has('embed-no-key-403') && req.headers.authorization === undefined) throw new HttpError(403, 'Not allowed.', 'forbidden');
         const caller = world.authPublishable(req);
         setCaller(caller);
         const origin = requestOrigin(req, !world.faults.has('embed-referer-ignored'));
@@ -262,7 +278,12 @@ export const area: GateArea = {
         }
         const body = jsonObject(req, true);
         const cs = body.clientSecret;
-        if (cs === undefined || cs === null) return { status: 200, body: issue(caller, null) };
+        const issueView = (s: SessionRecord | null) => {
+          const v = issue(caller, s);
+          if (world.faults.has('embed-bootstrap-no-object')) delete (v as Record<string, unknown>).object;
+          return v;
+        };
+        if (cs === undefined || cs === null) return { status: 200, body: issueView(null) };
         if (typeof cs !== 'string' || !cs.startsWith(GATE_LIMITS.clientSecretPrefix))
           throw new HttpError(400, 'clientSecret must be a gsec_ client secret.', 'parameter_invalid');
         let s = bySecret.get(cs);
@@ -279,7 +300,7 @@ export const area: GateArea = {
           s.partner === caller.partner.name ? caller : { partner: world.profile.gate.partners.find((p) => p.name === s.partner)!, mode: s.mode };
         if (!world.faults.has('embed-no-expiry-on-bootstrap')) expireOnRead(world, owner, s);
         if (s.status !== 'open') throw new HttpError(409, `Session ${s.id} is ${s.status}.`, 'session_not_open');
-        return { status: 200, body: issue(caller, world.faults.has('embed-client-secret-not-bound') ? null : s) };
+        return { status: 200, body: issueView(world.faults.has('embed-client-secret-not-bound') ? null : s) };
       }),
     );
 

@@ -235,10 +235,32 @@ export const area: GateArea = {
       description: 'POST /quotes locks a quote for a partner without rail entitlement instead of 403 feature_not_available.',
       suite: 'conformance',
     },
+    {
+      name: 'quote-lock-no-object',
+      service: 'gate',
+      requirements: ['GATE-CONV-OBJECT-DISCRIMINATOR'],
+      description: 'POST /quotes answers the signed quote without its object discriminator.',
+      suite: 'conformance',
+    },
+    {
+      name: 'quote-read-no-object',
+      service: 'gate',
+      requirements: ['GATE-CONV-OBJECT-DISCRIMINATOR'],
+      description: 'GET /quotes/{id} answers the signed quote without its object discriminator.',
+      suite: 'conformance',
+    },
+    {
+      name: 'quote-preview-secret-key-refused',
+      service: 'gate',
+      requirements: ['GATE-QUOTE-PREVIEW-SK'],
+      description: 'POST /quotes/preview refuses a secret key with 403.',
+      suite: 'conformance',
+    },
   ],
   register(router, world) {
     router.on('POST', '/quotes/preview', (req) => {
       world.authSecret(req);
+      if (world.faults.has('quote-preview-secret-key-refused')) throw new HttpError(403, 'Previews are not available to this credential.', 'forbidden');
       const body = jsonObject(req);
       const errs: string[] = [];
       const side = sideOf(body.side);
@@ -313,6 +335,7 @@ export const area: GateArea = {
         quotes(world).set(q.id, q);
         const v: Record<string, unknown> = quoteView(world, q);
         if (world.faults.has('quote-lock-no-fiat')) delete v.fiat_pay_or_receive;
+        if (world.faults.has('quote-lock-no-object')) delete v.object;
         return { status: 201, body: v };
       });
     });
@@ -321,6 +344,7 @@ export const area: GateArea = {
       const caller = world.authSecret(req, { rail: !world.faults.has('quote-read-entitlement-ignored') });
       const q = ownQuote(world, caller, req.params.id!);
       const v = quoteView(world, q);
+      if (world.faults.has('quote-read-no-object')) delete v.object;
       if (world.faults.has('quote-read-redeems') && q.state === 'active') {
         q.state = 'consumed';
         q.consumed_at = world.iso();

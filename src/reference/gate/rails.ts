@@ -17,6 +17,7 @@
 //   its own). Pay-ins and pay-outs both add their amount; the rail that takes a user's total past the cap
 //   succeeds with `account_blocked: true`, and every later rail of that user gives 403 account_blocked.
 // - Status stays `pending`: no documented trigger moves pay-in/pay-out states.
+import type { ActiveFaults } from '../kit/faults.js';
 import { HttpError, jsonObject, type Reply, type Req } from '../kit/http.js';
 import { scopeOf } from './customers.js';
 import { ownQuote, quotes, quoteState, redeemQuote, type SignedQuote } from './quotesTransactions.js';
@@ -153,11 +154,12 @@ function view(world: GateWorld, r: RailRecord) {
 }
 
 /** Pay-outs document the key as a UUID; pay-ins only name the header, so any non-empty key passes there. */
-function idempotencyKey(req: Req, mustBeUuid: boolean): string {
+function idempotencyKey(req: Req, mustBeUuid: boolean, faults: ActiveFaults): string {
   const h = req.headers['idempotency-key'];
   const key = Array.isArray(h) ? h[0] : h;
   if (!key) throw new HttpError(400, 'Idempotency-Key header is required', 'idempotency_key_required');
-  if (mustBeUuid && !UUID_RE.test(key)) throw new HttpError(400, 'Idempotency-Key must be a UUID', 'idempotency_key_invalid');
+  if (mustBeUuid && !UUID_RE.test(key) && !faults.has('rail-payout-idempotency-key-not-uuid-accepted'))
+    throw new HttpError(400, 'Idempotency-Key must be a UUID', 'idempotency_key_invalid');
   return key;
 }
 
@@ -187,7 +189,8 @@ function validateBody(world: GateWorld, body: Record<string, unknown>, kind: Rai
     if (typeof v !== 'string') errs.push('reference must be a string');
     else if (v.length > max) errs.push('reference must be at most 128 characters');
   }
-  if ('metadata' in body && (!body.metadata || typeof body.metadata !== 'object' || Array.isArray(body.metadata))) {
+  const stringAccepted = kind === 'pay_out' && typeof body.metadata === 'string' && world.faults.has('rail-payout-metadata-string-accepted');
+  if ('metadata' in body && !stringAccepted && (!body.metadata || typeof body.metadata !== 'object' || Array.isArray(body.metadata))) {
     errs.push('metadata must be an object');
   }
   if (errs.length) throw new HttpError(400, errs.join('; '), 'parameter_invalid');
@@ -372,6 +375,48 @@ export const area: GateArea = {
       description: 'POST /rails/pay_outs accepts gate_session_id/quote_id longer than 64 characters (then 404s the unknown id).',
       suite: 'conformance',
     },
+    {
+      name: 'rail-payout-idempotency-key-not-uuid-accepted',
+      service: 'gate',
+      requirements: ['GATE-RAIL-PAYOUT-IDEMPOTENCY-KEY-UUID'],
+      description: 'POST /rails/pay_outs takes an Idempotency-Key that is not a UUID instead of refusing it with 400.',
+      suite: 'conformance',
+    },
+    {
+      name: 'rail-payout-metadata-string-accepted',
+      service: 'gate',
+      requirements: ['GATE-RAIL-PAYOUT-METADATA-OBJECT'],
+      description: 'POST /rails/pay_outs accepts metadata given as a string (stored as {}) instead of 400.',
+      suite: 'conformance',
+    },
+    {
+      name: 'rail-payin-create-no-object',
+      service: 'gate',
+      requirements: ['GATE-CONV-OBJECT-DISCRIMINATOR'],
+      description: 'POST /rails/pay_ins answers the pay-in without its object discriminator.',
+      suite: 'conformance',
+    },
+    {
+      name: 'rail-payin-create-no-provider',
+      service: 'gate',
+      requirements: ['GATE-RAIL-PROVIDER-FIELD'],
+      description: 'POST /rails/pay_ins answers the pay-in without provider.',
+      suite: 'conformance',
+    },
+    {
+      name: 'rail-payin-read-no-provider',
+      service: 'gate',
+      requirements: ['GATE-RAIL-PROVIDER-FIELD'],
+      description: 'GET /rails/pay_ins/{id} answers the pay-in without provider.',
+      suite: 'conformance',
+    },
+    {
+      name: 'rail-payout-read-no-provider',
+      service: 'gate',
+      requirements: ['GATE-RAIL-PROVIDER-FIELD'],
+      description: 'GET /rails/pay_outs/{id} answers the pay-out without provider.',
+      suite: 'conformance',
+    },
   ],
   register(router, world) {
     // Fault rail-payin-fingerprint-ignored: the first answer per key, whatever the body.
@@ -381,7 +426,7 @@ export const area: GateArea = {
       const caller = world.authSecret(req, { rail: !skipEntitlement });
       // Pay-outs require a UUID key (the spec says so); a pay-in names the key without saying it is required.
       const keyOptional = kind === 'pay_in' || world.faults.has('rail-payout-idempotency-optional');
-      if (!(keyOptional && req.headers['idempotency-key'] === undefined)) idempotencyKey(req, kind === 'pay_out');
+      if (!(keyOptional && req.headers['idempotency-key'] === undefined)) idempotencyKey(req, kind === 'pay_out', world.faults);
       const scope = kind === 'pay_out' ? 'rails.pay_outs' : 'rails.pay_ins';
       const handle = (fn: () => Reply | Promise<Reply>) => {
         if (kind === 'pay_out' && world.faults.has('rail-payout-replay-not-idempotent')) return fn();
@@ -442,13 +487,16 @@ export const area: GateArea = {
           amount,
           currency: kind === 'pay_out' && (notQuotes || world.faults.has('rail-payout-currency-not-quote')) ? otherCurrency(q.currency) : q.currency,
           reference: typeof body.reference === 'string' ? body.reference : null,
-          metadata: body.metadata ? structuredClone(body.metadata as Record<string, unknown>) : {},
+          metadata: body.metadata && typeof body.metadata === 'object' ? structuredClone(body.metadata as Record<string, unknown>) : {},
           created_at: world.iso(),
           ...(pushedPastCap ? { accountBlocked: true as const } : {}),
         };
         rails(world).set(r.id, r);
         const status = kind === 'pay_out' && world.faults.has('rail-payout-status-200') ? 200 : 201;
-        return { status, body: view(world, r) };
+        const made = view(world, r);
+        if (kind === 'pay_in' && world.faults.has('rail-payin-create-no-object')) delete made.object;
+        if (kind === 'pay_in' && world.faults.has('rail-payin-create-no-provider')) delete made.provider;
+        return { status, body: made };
       });
     };
     router.on('POST', '/rails/pay_ins', create('pay_in'));
@@ -458,13 +506,17 @@ export const area: GateArea = {
       const caller = world.authSecret(req, { rail: true });
       const own = ownRail(world, caller, req.params.id!, 'pay_in');
       if (world.faults.has('rail-payin-read-404') && own.scope === scopeOf(caller)) throw new HttpError(404, `No such pay_in: ${own.id}`, 'resource_missing');
-      return { status: 200, body: view(world, own) };
+      const v = view(world, own);
+      if (world.faults.has('rail-payin-read-no-provider')) delete v.provider;
+      return { status: 200, body: v };
     });
     router.on('GET', '/rails/pay_outs/:id', (req) => {
       const caller = world.authSecret(req, { rail: true });
       const own = ownRail(world, caller, req.params.id!, 'pay_out');
       if (world.faults.has('rail-payout-read-404')) throw new HttpError(404, `No such pay_out: ${own.id}`, 'resource_missing');
-      return { status: 200, body: view(world, own) };
+      const v = view(world, own);
+      if (world.faults.has('rail-payout-read-no-provider')) delete v.provider;
+      return { status: 200, body: v };
     });
   },
 };

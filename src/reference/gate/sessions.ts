@@ -32,7 +32,9 @@ function isAbsoluteUri(v: string): boolean {
 export function expireOnRead(world: GateWorld, caller: GateCaller, s: SessionRecord): void {
   // The repeat fault fires again on every later read of an expired session.
   const repeat = world.faults.has('sess-expired-event-repeats') && s.status === 'expired';
-  if (!repeat && (s.status !== 'open' || world.clock.now() <= s.expiresAtMs)) return;
+  // Fault: a cancelled or completed session past expires_at is expired too, as if it were open.
+  const expirable = s.status === 'open' || (world.faults.has('sess-bootstrap-expires-terminal') && s.status !== 'expired');
+  if (!repeat && (!expirable || world.clock.now() <= s.expiresAtMs)) return;
   s.status = 'expired';
   if (!s.expiredEventSent || world.faults.has('sess-expired-event-repeats')) {
     s.expiredEventSent = true;
@@ -44,7 +46,9 @@ function validateCreate(body: Record<string, unknown>, world: GateWorld): string
   const errs: string[] = [];
   const { amount, currency, return_url, cancel_url, metadata } = body;
   if (amount === undefined) errs.push('amount is required');
-  else if (typeof amount !== 'string' || !DECIMAL_RE.test(amount)) errs.push('amount must be a decimal string');
+  else if (typeof amount === 'number' && world.faults.has('sess-amount-number-accepted')) body.amount = String(amount);
+  else if (typeof amount !== 'string' || (!DECIMAL_RE.test(amount) && !world.faults.has('sess-amount-any-string')))
+    errs.push('amount must be a decimal string');
   if (currency === undefined) errs.push('currency is required');
   else if (typeof currency !== 'string' || !CURRENCY_RE.test(currency)) errs.push('currency must be an ISO 4217 code');
   if (return_url === undefined) {
@@ -57,7 +61,9 @@ function validateCreate(body: Record<string, unknown>, world: GateWorld): string
     const v = body[k];
     if (v !== undefined && v !== null && typeof v !== 'string') errs.push(`${k} must be a string`);
   }
-  if (metadata !== undefined && (metadata === null || typeof metadata !== 'object' || Array.isArray(metadata))) errs.push('metadata must be an object');
+  const notObject = metadata !== undefined && (metadata === null || typeof metadata !== 'object' || Array.isArray(metadata));
+  if (notObject && world.faults.has('sess-metadata-string-accepted') && typeof metadata === 'string') delete body.metadata;
+  else if (notObject) errs.push('metadata must be an object');
   return errs;
 }
 
@@ -69,7 +75,9 @@ function createSession(world: GateWorld, caller: GateCaller, body: Record<string
   const kycAccepted =
     kycGiven && !world.faults.has('sess-kyc-trusted-ignored') && (caller.partner.kycTrusted === true || world.faults.has('sess-kyc-untrusted-accepted'));
   const currency = body.currency as string;
-  const opt = (k: string) => (typeof body[k] === 'string' ? (body[k] as string) : null);
+  // Fault: an optional term the partner did not send reads back "" instead of null.
+  const unsent = world.faults.has('sess-unsent-terms-empty-string') ? '' : null;
+  const opt = (k: string) => (typeof body[k] === 'string' ? (body[k] as string) : unsent);
   const record: SessionRecord = {
     id: world.newId('gs'),
     partner: caller.partner.name,
@@ -322,12 +330,54 @@ export const area: GateArea = {
       description: 'The same Idempotency-Key with a different body returns the original response instead of 409.',
       suite: 'conformance',
     },
+    {
+      name: 'sess-amount-number-accepted',
+      service: 'gate',
+      requirements: ['GATE-SESS-CREATE-MALFORMED-400'],
+      description: 'POST /gate_sessions accepts amount as a JSON number (stored as its string) instead of 400.',
+      suite: 'conformance',
+    },
+    {
+      name: 'sess-amount-any-string',
+      service: 'gate',
+      requirements: ['GATE-SESS-CREATE-MALFORMED-400'],
+      description: 'POST /gate_sessions accepts any string as amount ("abc", "1,00") instead of 400 for one that is no decimal.',
+      suite: 'conformance',
+    },
+    {
+      name: 'sess-metadata-string-accepted',
+      service: 'gate',
+      requirements: ['GATE-SESS-CREATE-MALFORMED-400'],
+      description: 'POST /gate_sessions accepts metadata given as a string (dropped) instead of 400.',
+      suite: 'conformance',
+    },
+    {
+      name: 'sess-unsent-terms-empty-string',
+      service: 'gate',
+      requirements: ['GATE-SESS-UNSENT-TERMS-NULL'],
+      description: 'Optional session terms the partner did not send (cancel_url, flow, target_token, …) read back as "" instead of null.',
+      suite: 'conformance',
+    },
+    {
+      name: 'sess-idempotency-key-not-uuid-accepted',
+      service: 'gate',
+      requirements: ['GATE-SESS-IDEMPOTENCY-KEY-UUID'],
+      description: 'POST /gate_sessions takes an Idempotency-Key that is not a UUID instead of refusing it with 400.',
+      suite: 'conformance',
+    },
+    {
+      name: 'sess-bootstrap-expires-terminal',
+      service: 'gate',
+      requirements: ['GATE-SESS-TERMINAL-STAYS'],
+      description: 'An embed bootstrap past expires_at moves a cancelled or completed session to expired, as if it were open.',
+      suite: 'conformance',
+    },
   ],
   register(router, world) {
     router.on('POST', '/gate_sessions', async (req) => {
       const caller = world.authSecret(req);
       const key = req.headers['idempotency-key'];
-      if (typeof key === 'string' && key.trim() !== '' && !UUID_RE.test(key.trim())) {
+      if (typeof key === 'string' && key.trim() !== '' && !UUID_RE.test(key.trim()) && !world.faults.has('sess-idempotency-key-not-uuid-accepted')) {
         throw new HttpError(400, 'Idempotency-Key must be a UUID.', 'idempotency_key_invalid');
       }
       return world.idempotent(caller, req, 'gate_sessions', { required: true }, () => {

@@ -32,7 +32,7 @@ export function deliveryView(world: GateWorld, d: Delivery, listed = false): Rec
     status: d.status,
     // Fault: the list shows only the first attempt, whatever the receiver saw.
     attempts: world.faults.has('whops-attempts-undercounted') ? Math.min(d.attempts, 1) : d.attempts,
-    last_response_status: d.lastResponseStatus,
+    last_response_status: world.faults.has('whops-last-response-status-null') ? null : d.lastResponseStatus,
     last_error: d.lastError,
     next_attempt_at: d.status === 'succeeded' && listed && world.faults.has('whops-terminal-keeps-next-attempt') ? iso(d.updatedAt) : iso(d.nextAttemptAt),
     delivered_at: iso(d.deliveredAt),
@@ -85,7 +85,8 @@ export function listDeliveries(world: GateWorld, caller: GateCaller, req: Req, u
   // Fault: the filter compares with an internal state name ('delivered'), so status=succeeded matches nothing.
   const internal = (d: { status: string }) => (d.status === 'succeeded' && f.has('whops-status-filter-succeeded-empty') ? 'delivered' : d.status);
   if (statusFilter) all = all.filter((d) => internal(d) === statusFilter);
-  const from = Math.max(0, skip);
+  // Fault: a skip beyond 0 leaves out one delivery more than asked.
+  const from = Math.max(0, skip > 0 && f.has('whops-skip-off-by-one') ? skip + 1 : skip);
   const page = all.slice(from, from + limit);
   return {
     object: 'list',
@@ -280,6 +281,20 @@ export const area: GateArea = {
       requirements: ['GATE-WHOPS-REPLAY-DEAD-LETTERED'],
       description: 'Replay answers 200 but never requeues the delivery.',
       suite: 'chaos',
+    },
+    {
+      name: 'whops-skip-off-by-one',
+      service: 'gate',
+      requirements: ['GATE-WHOPS-LIST-SKIP-OFFSET'],
+      description: 'skip=N (N > 0) leaves out N + 1 deliveries.',
+      suite: 'conformance',
+    },
+    {
+      name: 'whops-last-response-status-null',
+      service: 'gate',
+      requirements: ['GATE-WHOPS-DELIVERY-LAST-RESPONSE-STATUS'],
+      description: "Deliveries read last_response_status null even after the partner's endpoint answered.",
+      suite: 'conformance',
     },
   ],
   register(router, world) {

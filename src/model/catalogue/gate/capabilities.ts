@@ -31,6 +31,24 @@ const area = defineArea({
       kind: 'field',
       anchor: 'Query `side` (`on_ramp` default, or `off_ramp`).',
     },
+    'GATE-CAP-ASSET-SIDE-OFF-RAMP': {
+      title: "Query side=off_ramp answers the asset's off-ramp entry (side off_ramp)",
+      kind: 'field',
+      anchor: ['Query `side` (`on_ramp` default, or `off_ramp`).', '`side` (`on_ramp`/`off_ramp`)'],
+      needs: ['gateOffRampAsset'],
+    },
+    'GATE-CAP-ASSET-NAME-FALLBACK': {
+      title: 'An asset without a display name is named by its symbol (name falls back to symbol), in the list and by symbol',
+      kind: 'field',
+      section: 'Resources and their fields > Asset',
+      anchor: '`object`=`asset`, `symbol`, `name` (falls back to symbol)',
+      needs: ['gateNamelessAsset'],
+    },
+    'GATE-CAP-PAYOUT-METHODS-SK': {
+      title: 'GET /capabilities/payout-methods answers a secret key (any 2xx: its query parameters and shape are not shown)',
+      kind: 'auth',
+      anchor: '| /capabilities/payout-methods | Sell-side methods.',
+    },
     'GATE-CAP-ASSET-UNKNOWN-404': { title: 'An unknown symbol gives 404', kind: 'error', anchor: '404 for an unknown or inactive symbol' },
     'GATE-CAP-ASSET-INACTIVE-404': {
       title: 'An inactive symbol gives 404',

@@ -6,6 +6,11 @@ const area = defineArea({
   service: 'gate',
   section: 'Endpoints > Embed',
   entries: {
+    'GATE-EMBED-NO-KEY-401': {
+      title: 'POST /embed/bootstrap without a key (from an allowed origin) gives 401 unauthorized',
+      kind: 'auth',
+      anchor: ['Missing or malformed credentials give 401.', '| POST | /embed/bootstrap | PK | Body: `clientSecret` (string, optional).'],
+    },
     'GATE-EMBED-BOOTSTRAP': {
       title: 'POST /embed/bootstrap with the publishable key from an allowed origin answers 2xx with an embed token (a JWT)',
       kind: 'status',

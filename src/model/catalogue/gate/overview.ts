@@ -8,6 +8,13 @@ const area = defineArea({
   service: 'gate',
   section: 'What the service does',
   entries: {
+    'GATE-CONV-OBJECT-DISCRIMINATOR': {
+      title:
+        'single-object responses whose fields are otherwise not shown carry an object discriminator string: the signed quote on POST /quotes and GET /quotes/{id}, the pay-in creation, the embed bootstrap',
+      kind: 'field',
+      section: 'Resources and their fields > Conventions',
+      anchor: 'Single-object responses carry an `object` discriminator string.',
+    },
     'GATE-TENANT-PARTNER-ID': {
       title: "partner_id names the owning partner: one partner's sessions and customers carry the same partner_id, another partner's a different one",
       kind: 'field',

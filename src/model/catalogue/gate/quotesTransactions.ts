@@ -10,6 +10,11 @@ const area = defineArea({
       kind: 'status',
       anchor: ['| POST | /quotes | rail | Locks a signed one-time quote. |', 'Signed quote record fields: not shown beyond `fiat_pay_or_receive`'],
     },
+    'GATE-QUOTE-PREVIEW-SK': {
+      title: 'POST /quotes/preview answers a secret key (any 2xx: its body and response are not shown)',
+      kind: 'auth',
+      anchor: '| POST | /quotes/preview | SK | Indicative options before the user picks a method.',
+    },
     'GATE-QUOTE-GET-NO-REDEEM': {
       title: 'GET /quotes/{id} inspects a signed quote without redeeming it',
       kind: 'transition',

@@ -25,7 +25,7 @@ const area = defineArea({
       ],
     },
     'GATE-RAIL-PROVIDER-FIELD': {
-      title: 'Rail responses carry a provider field (reconciliation data only)',
+      title: 'Rail responses carry a provider field (reconciliation data only): the pay-out creation and read, the pay-in creation and read',
       kind: 'field',
       section: 'Endpoints > Rails > Pay-out rules',
       anchor: 'Rail responses carry a `provider` field that is reconciliation data only.',
@@ -57,6 +57,16 @@ const area = defineArea({
       title: 'POST /rails/pay_outs without an Idempotency-Key gives 400',
       kind: 'idempotency',
       anchor: '| POST | /rails/pay_outs | Headers: `Authorization` (SK), `Idempotency-Key` (UUID, required), `Content-Type: application/json`.',
+    },
+    'GATE-RAIL-PAYOUT-IDEMPOTENCY-KEY-UUID': {
+      title: 'The Idempotency-Key of POST /rails/pay_outs is a UUID: a key that is not one gives 400 (and redeems nothing)',
+      kind: 'idempotency',
+      anchor: '| POST | /rails/pay_outs | Headers: `Authorization` (SK), `Idempotency-Key` (UUID, required), `Content-Type: application/json`.',
+    },
+    'GATE-RAIL-PAYOUT-METADATA-OBJECT': {
+      title: 'metadata of a pay-out is an object: a string or an array gives 400 (and redeems nothing)',
+      kind: 'error',
+      anchor: '`reference` (string, max 128, optional), `metadata` (object, optional)',
     },
     'GATE-RAIL-PAYOUT-REQUIRED-400': {
       title: 'A pay-out without gate_session_id or quote_id gives 400',

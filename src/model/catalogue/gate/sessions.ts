@@ -28,6 +28,37 @@ const area = defineArea({
       kind: 'error',
       anchor: '`return_url` are present in every example and are required',
     },
+    'GATE-SESS-CREATE-MALFORMED-400': {
+      title:
+        'a malformed field gives 400 invalid_request: amount that is no decimal string (a JSON number, "abc", "1,00"), metadata that is no object (a string)',
+      kind: 'error',
+      anchor: ['Body: `amount` (decimal string), `currency` (ISO 4217)', '`user_reference`, `metadata` (object), `kyc_package` optional'],
+    },
+    'GATE-SESS-UNSENT-TERMS-NULL': {
+      title: 'an optional term the partner did not send (cancel_url, flow, target_token, target_network, wallet_address, user_reference) reads back null',
+      kind: 'field',
+      section: 'Resources and their fields > GateSession',
+      anchor: [
+        '| cancel_url | string or null | cancel redirect |',
+        '| flow | string or null | locked flow |',
+        '| target_token | string or null | token constraint |',
+        '| target_network | string or null | network constraint |',
+        '| wallet_address | string or null | pre-filled wallet |',
+        '| user_reference | string or null | opaque partner correlation id |',
+      ],
+    },
+    'GATE-SESS-IDEMPOTENCY-KEY-UUID': {
+      title: 'the Idempotency-Key of POST /gate_sessions is a UUID: a key that is not one is refused with 400 invalid_request',
+      kind: 'idempotency',
+      anchor: '| POST | /gate_sessions | SK + `Idempotency-Key` (UUID) |',
+    },
+    'GATE-SESS-TERMINAL-STAYS': {
+      title: 'a terminal session stays terminal: a cancelled or completed session bootstrapped past expires_at keeps its status (never expired)',
+      kind: 'transition',
+      section: 'States and transitions > Session',
+      anchor: ['`completed`, `expired`, `cancelled` are terminal.', '| open | embed bootstrap | now is past `expires_at` | expired |'],
+      needs: ['gateEmbed', 'gateExpireSession', 'gateCompleteSession'],
+    },
     'GATE-SESS-IDEMPOTENCY-KEY-REQUIRED': {
       title: 'POST /gate_sessions requires an Idempotency-Key (UUID): without one it is refused',
       kind: 'idempotency',

@@ -35,6 +35,17 @@ const area = defineArea({
       kind: 'pagination',
       anchor: '`skip` (integer ≥ 0, default 0)',
     },
+    'GATE-WHOPS-LIST-SKIP-OFFSET': {
+      title: 'skip=N leaves out the N most recent deliveries: the page skip=N gives is the unskipped list from its (N+1)th delivery on',
+      kind: 'pagination',
+      anchor: '`skip` (integer ≥ 0, default 0)',
+    },
+    'GATE-WHOPS-DELIVERY-LAST-RESPONSE-STATUS': {
+      title: "last_response_status is the HTTP status the partner's endpoint answered the last attempt with",
+      kind: 'field',
+      section: 'Resources and their fields > WebhookDelivery',
+      anchor: '| last_response_status | integer or null |  |',
+    },
     'GATE-WHOPS-LIST-STATUS-FILTER': {
       title: 'status filters by pending, in_flight, succeeded or dead_lettered; an unknown status gives 400',
       kind: 'enum',
