@@ -93,6 +93,24 @@ describe('loadProfile', () => {
     expect(e.exitCode).toBe(2);
   });
 
+  it('a Gate key is sk_/pk_<test|live>_ and a 32-character body: a 31- or 33-character body is refused, naming the field and never the key', () => {
+    const raw = JSON.parse(readFileSync(EMBEDDED, 'utf8'));
+    raw.gate.partners[0].secretKey = 'sk_test_' + 'q'.repeat(31);
+    raw.gate.partners[1].publishableKey = 'pk_test_' + 'r'.repeat(33);
+    raw.gate.partners[2].extraSecretKeys = ['sk_test_' + 's'.repeat(31)];
+    const e = thrown(() => loadProfile(tmpFile('short-key.json', JSON.stringify(raw)), {}));
+    expect(e.message).toContain('/gate/partners/0/secretKey: a sandbox secret key is sk_test_ followed by 32 characters');
+    expect(e.message).toContain('/gate/partners/1/publishableKey');
+    expect(e.message).toContain('/gate/partners/2/extraSecretKeys/0');
+    for (const c of ['q', 'r', 's']) expect(e.message).not.toContain(c.repeat(31));
+    expect(e.exitCode).toBe(2);
+    // 32 characters of any kind but whitespace are the documented form.
+    raw.gate.partners[0].secretKey = 'sk_test_' + 'a-b_C.9'.repeat(5).slice(0, 32);
+    raw.gate.partners[1].publishableKey = 'pk_test_' + 'r'.repeat(32);
+    raw.gate.partners[2].extraSecretKeys = ['sk_test_' + 's'.repeat(32)];
+    expect(parseProfile(raw, 'inline', {}).gate.partners[0]!.secretKey).toHaveLength(8 + 32);
+  });
+
   it('an unreadable path or invalid JSON is a ProfileError with exit code 2', () => {
     expect(thrown(() => loadProfile('fixtures/profiles/does-not-exist.json', {})).message).toMatch(/cannot read the profile \(ENOENT\)/);
     const e = thrown(() => loadProfile(tmpFile('broken.json', '{"name": '), {}));

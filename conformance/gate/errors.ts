@@ -42,8 +42,8 @@ export default defineSuite({
   section: 'Errors',
   checks: [
     check({
-      name: 'a missing resource (a deleted customer, a well-formed unknown session id) gives 404 not_found with the full error envelope; request_id differs per request',
-      requirements: ['GATE-ERR-ENVELOPE', 'GATE-ERR-REQUEST-ID-HEADER', 'GATE-ERR-CODE-FALLBACK', 'GATE-ERR-404-NOT-FOUND'],
+      name: 'a missing resource (a deleted customer, a well-formed unknown session id) gives 404 not_found with the full error envelope; request_id is UUID-like and differs per request',
+      requirements: ['GATE-ERR-ENVELOPE', 'GATE-ERR-REQUEST-ID-HEADER', 'GATE-ERR-CODE-FALLBACK', 'GATE-ERR-404-NOT-FOUND', 'GATE-ERR-REQUEST-ID-UUID'],
       needs: ['gatePartner'],
       async run({ gatePartner: actor }, t: CheckTools) {
         // A soft-deleted customer is documented to read as 404, and its id has the target's own format.
@@ -76,7 +76,11 @@ export default defineSuite({
           requirement: 'GATE-ERR-ENVELOPE',
           actual: [gone.request_id, other.request_id],
         });
-        t.observe('gate-request-id-uuid', UUID_LIKE.test(gone.request_id), 'request_id is documented as UUID-like');
+        for (const id of [gone.request_id, other.request_id])
+          t.expect.that(UUID_LIKE.test(id), 'request_id is a UUID-like id (a UUID, hyphens optional, alone or after a short prefix)', {
+            requirement: 'GATE-ERR-REQUEST-ID-UUID',
+            actual: id,
+          });
       },
     }),
     check({

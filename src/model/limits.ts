@@ -102,6 +102,8 @@ export const GATE_LIMITS = {
   },
   embedTokenLifetimeMs: HOUR,
   keyPattern: /^(sk|pk)_(test|live)_[A-Za-z0-9]{32}$/,
+  /** Characters after sk_<test|live>_ / pk_<test|live>_ (Authentication: `<32 chars>`). */
+  keyBodyLength: 32,
   clientSecretPrefix: 'gsec_',
 } as const;
 

@@ -61,38 +61,37 @@ export const RequestTemplate = z
   .strict();
 export type RequestTemplate = z.infer<typeof RequestTemplate>;
 
+/**
+ * A Gate key as the Authentication table gives it: `sk_<test|live>_<32 chars>` (publishable: pk_). The
+ * characters are not shown: any 32 that are not whitespace.
+ */
+function gateKey(kind: 'sk' | 'pk', mode: 'test' | 'live' | 'test|live', what: string) {
+  const modes = mode === 'test|live' ? '(test|live)' : mode;
+  const form = `${kind}_${mode === 'test|live' ? '<test|live>' : mode}_ followed by ${GATE_LIMITS.keyBodyLength} characters`;
+  return z
+    .string()
+    .regex(new RegExp(`^${kind}_${modes}_\\S{${GATE_LIMITS.keyBodyLength}}$`), `${what} is ${form} (Authentication: ${kind}_<test|live>_<32 chars>)`);
+}
+
 export const GatePartner = z
   .object({
     ...comment,
     /** A label used in reports; never a secret. */
     name: z.string().min(1),
-    secretKey: z.string().regex(/^sk_test_/, 'sandbox secret key must start with sk_test_'),
-    publishableKey: z
-      .string()
-      .regex(/^pk_test_/, 'sandbox publishable key must start with pk_test_')
-      .optional(),
+    secretKey: gateKey('sk', 'test', 'a sandbox secret key'),
+    publishableKey: gateKey('pk', 'test', 'a sandbox publishable key').optional(),
     /** A live secret key of this partner (mode-mismatch checks and the production base). */
-    liveSecretKey: z
-      .string()
-      .regex(/^sk_live_/, 'live secret key must start with sk_live_')
-      .optional(),
-    livePublishableKey: z
-      .string()
-      .regex(/^pk_live_/, 'live publishable key must start with pk_live_')
+    liveSecretKey: gateKey('sk', 'live', 'a live secret key').optional(),
+    livePublishableKey: gateKey('pk', 'live', 'a live publishable key')
       .optional()
       .describe('A live publishable key of this partner: an embed bootstrap on the sandbox with it must be refused (mode mismatch, 403).'),
     /** A key of this partner that the target has revoked. */
-    revokedSecretKey: z
-      .string()
-      .regex(/^sk_(test|live)_/)
-      .optional(),
-    revokedPublishableKey: z
-      .string()
-      .regex(/^pk_(test|live)_/, 'a revoked publishable key starts with pk_test_ or pk_live_')
+    revokedSecretKey: gateKey('sk', 'test|live', 'a revoked secret key').optional(),
+    revokedPublishableKey: gateKey('pk', 'test|live', 'a revoked publishable key')
       .optional()
       .describe('A publishable key of this partner that the target has revoked: an embed bootstrap with it must give 403.'),
     extraSecretKeys: z
-      .array(z.string().regex(/^sk_test_/, 'an extra sandbox secret key must start with sk_test_'))
+      .array(gateKey('sk', 'test', 'an extra sandbox secret key'))
       .optional()
       .describe(
         "More sandbox secret keys of this same partner (one tenant). Each key is its own rate-limit client: rampart spreads the partner's traffic over all of them, and never takes two keys of one partner for two tenants.",

@@ -3,7 +3,7 @@
 // that status, each under its own requirement id so a report names the rule.
 import type { Exchange } from '../../src/client/types.js';
 import type { CheckTools, RequirementId } from '../../src/runner/check.js';
-import { ErrorEnvelope } from '../../src/model/schemas/common.js';
+import { ERROR_TYPES, ErrorEnvelope } from '../../src/model/schemas/common.js';
 
 /** The error type the Errors table gives each status. */
 const TYPE_ID: Record<number, { type: string; id: RequirementId }> = {
@@ -61,7 +61,30 @@ export function leaksIn(message: string, own: { code?: string; type?: string; re
   return found;
 }
 
-export const UUID_LIKE = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
+/** "UUID-like": a UUID's 32 hex digits (hyphens optional), alone or after a short word prefix (req_…). */
+export const UUID_LIKE = /^(?:[A-Za-z]{1,12}[_-])?[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
+
+/** A machine code is one token: letters, digits and the separators codes use (invalid_limit, idempotency-conflict). */
+const MACHINE_CODE = /^[A-Za-z0-9_.:-]+$/;
+
+/**
+ * "code: stable machine code; falls back to type". The full list of codes is not shown, so a code the target
+ * chose is never judged by its value; what is judged: it is a machine code (one non-empty token, not prose),
+ * and it is either specific or the fallback — never the name of another error type than the envelope's.
+ */
+function expectMachineCode(t: CheckTools, ex: Exchange, env: ErrorEnvelope): void {
+  t.expect.that(MACHINE_CODE.test(env.code), 'code is a machine code: one non-empty token (it falls back to type)', {
+    requirement: 'GATE-ERR-CODE-FALLBACK',
+    actual: env.code,
+    exchange: ex,
+  });
+  const otherType = (ERROR_TYPES as readonly string[]).includes(env.code) && env.code !== env.type;
+  t.expect.that(!otherType, `code is specific or falls back to the type (${env.type}), never another type's name`, {
+    requirement: 'GATE-ERR-CODE-FALLBACK',
+    actual: env.code,
+    exchange: ex,
+  });
+}
 
 /**
  * A documented error answer: `status`, the envelope (GATE-ERR-ENVELOPE), the
@@ -84,11 +107,7 @@ export function expectGateError(t: CheckTools, ex: Exchange, status: number, typ
     requirement: 'GATE-ERR-REQUEST-ID-HEADER',
     exchange: ex,
   });
-  t.expect.that(env.code.length > 0, 'code is a non-empty machine code (it falls back to type)', {
-    requirement: 'GATE-ERR-CODE-FALLBACK',
-    actual: env.code,
-    exchange: ex,
-  });
+  expectMachineCode(t, ex, env);
   // Which codes the target uses, and whether it falls back to type: the full code list is not shown.
   t.observe('gate-error-code', { status, type: env.type, code: env.code, codeIsType: env.code === env.type });
   return env;
@@ -117,11 +136,7 @@ export function expectScrubbed5xx(t: CheckTools, ex: Exchange, what: string): Er
     requirement: 'GATE-ERR-REQUEST-ID-HEADER',
     exchange: ex,
   });
-  t.expect.that(env.code.length > 0, 'code is a non-empty machine code (it falls back to type)', {
-    requirement: 'GATE-ERR-CODE-FALLBACK',
-    actual: env.code,
-    exchange: ex,
-  });
+  expectMachineCode(t, ex, env);
   t.observe('gate-5xx-message', { status: ex.status, code: env.code, message: env.message.slice(0, 200) }, 'the generic text itself is not shown');
   return env;
 }

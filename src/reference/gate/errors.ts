@@ -16,13 +16,24 @@ const RETYPE: Record<string, [number, string]> = {
   'err-409-type-invalid': [409, 'invalid_request'],
 };
 
+let requestCounter = 0;
+
 /** The envelope as sent, with the envelope faults that are on applied to it. */
 function envelopeReply(faults: ActiveFaults, err: HttpError, requestId: string, message?: string): Reply {
   const body: Record<string, unknown> = errorEnvelope(err, requestId);
   if (message !== undefined) body.message = message;
   if (faults.has('err-code-empty')) body.code = '';
+  // Faults: the code is the human message; the code falls back to another type than the envelope's.
+  if (faults.has('err-code-is-message')) body.code = body.message;
+  if (faults.has('err-code-other-type') && err.status !== 400) body.code = 'invalid_request';
+  // Fault: request ids count up (req-1, req-2, …): per request, but nothing like a UUID.
+  if (faults.has('err-request-id-counter')) body.request_id = `req-${++requestCounter}`;
   if (faults.has('err-envelope-no-status-code')) delete body.statusCode;
-  const headers = faults.has('err-request-id-header-mismatch') ? { ...(err.headers ?? {}), 'x-request-id': newRequestId() } : err.headers;
+  const headers = faults.has('err-request-id-header-mismatch')
+    ? { ...(err.headers ?? {}), 'x-request-id': newRequestId() }
+    : faults.has('err-request-id-counter')
+      ? { ...(err.headers ?? {}), 'x-request-id': String(body.request_id) }
+      : err.headers;
   return { status: err.status, body, ...(headers ? { headers } : {}) };
 }
 
@@ -162,6 +173,27 @@ export const area: GateArea = {
       service: 'gate',
       requirements: ['GATE-ERR-5XX-SCRUBBED'],
       description: `A 500's message is the database's error text: '${LEAKED_TEXT['err-5xx-leaks-sql-error']}'.`,
+      suite: 'conformance',
+    },
+    {
+      name: 'err-code-is-message',
+      service: 'gate',
+      requirements: ['GATE-ERR-CODE-FALLBACK'],
+      description: 'Every error carries its human message as code (prose, not a machine code).',
+      suite: 'conformance',
+    },
+    {
+      name: 'err-code-other-type',
+      service: 'gate',
+      requirements: ['GATE-ERR-CODE-FALLBACK'],
+      description: 'Every error but a 400 carries code invalid_request: the name of another type than its own, neither specific nor its fallback.',
+      suite: 'conformance',
+    },
+    {
+      name: 'err-request-id-counter',
+      service: 'gate',
+      requirements: ['GATE-ERR-REQUEST-ID-UUID'],
+      description: 'request_id (and X-Request-Id) count up as req-1, req-2, …: per request, but not UUID-like.',
       suite: 'conformance',
     },
   ],

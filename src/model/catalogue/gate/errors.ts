@@ -31,8 +31,14 @@ const area = defineArea({
       kind: 'envelope',
       anchor: 'response also carries header `X-Request-Id` equal to `request_id`',
     },
+    'GATE-ERR-REQUEST-ID-UUID': {
+      title: 'request_id is a UUID-like per-request id (a UUID, hyphens optional, alone or after a short prefix)',
+      kind: 'envelope',
+      anchor: '| request_id | string | UUID-like per-request id |',
+    },
     'GATE-ERR-CODE-FALLBACK': {
-      title: 'code is a stable machine code and falls back to type (never empty)',
+      title:
+        'code is a stable machine code and falls back to type: one non-empty token, either a specific code or the type itself, never the name of another error type',
       kind: 'envelope',
       anchor: '| code | string | stable machine code; falls back to `type` |',
     },
