@@ -1,14 +1,16 @@
 // Pools balance, funding and ledger: the reservation debit, the refund of a
 // returned trade, the balance gate and EUR-only funding. The ledger's query
 // and entry shape are not shown: an entry belongs to a trade when it names
-// the trade or its quote, and the ledger is read again (bounded) until the
-// trade's entries show; a ledger that never names the trade is unverified,
-// never passed.
+// the trade or its quote, or when it is new since the trade moved on a
+// partner held alone (nothing else moves that ledger); the ledger is read
+// again (bounded) until the trade's entries show; a ledger where no entry is
+// tied to the trade is unverified, never passed.
 import { check, defineSuite, type CheckTools } from '../../src/runner/check.js';
 import { Balance, Funding } from '../../src/model/schemas/pools/index.js';
 import { expect2xx } from '../../support/expect.js';
 import { expectPoolsError } from '../../support/pools/errors.js';
 import { keysMatching, keysNamed } from '../../support/pools/fieldNames.js';
+import { entryKey, readLedger } from '../../support/pools/ledger.js';
 import {
   awaitLedger,
   decEq,
@@ -128,6 +130,10 @@ export default defineSuite({
       needs: ['poolsExclusive'],
       async run({ poolsExclusive: actor }, t: CheckTools) {
         const R = 'POOLS-BAL-RESERVE-DEBIT';
+        const L = 'POOLS-LEDGER-BUY-DEBIT';
+        // The ledger before the trade: every entry new since is this trade's (the partner is held alone).
+        const snapshot = await readLedger(t, actor, L);
+        const known = snapshot.shapeKnown ? new Set(snapshot.entries.map(entryKey)) : undefined;
         const before = await readBalance(t, actor, R);
         t.expect.that(before.balance !== null, 'a funded partner with the balance gate on has a decimal balance', { requirement: R, actual: before.balance });
         const made = await reservedTrade(t, actor, R);
@@ -140,19 +146,18 @@ export default defineSuite({
           actual: `${before.balance} → ${after.balance} (moved ${moved})`,
         });
 
-        const L = 'POOLS-LEDGER-BUY-DEBIT';
         const ids = [made.transactId, made.quoteId];
         const debited = (es: LedgerMatch[]) => typeNames(es).includes('buy_debit');
-        let ledger = await awaitLedger(t, actor, ids, L, debited, LEDGER_WAIT_MS);
+        let ledger = await awaitLedger(t, actor, ids, L, debited, LEDGER_WAIT_MS, known);
         let settledTo: string[] = [];
         if (!debited(ledger.entries)) {
           // A ledger may book the debit when the trade settles rather than at the reservation: settle it and read again.
           settledTo = await pollToTerminal(t, actor, made.quoteId, L);
-          ledger = await awaitLedger(t, actor, ids, L, debited, LEDGER_WAIT_MS);
+          ledger = await awaitLedger(t, actor, ids, L, debited, LEDGER_WAIT_MS, known);
         }
         if (ledger.entries.length === 0) {
           t.unverified(
-            `no ledger entry named trade ${made.transactId} or quote ${made.quoteId} after the reservation${settledTo.length ? ` and after settlement (${settledTo.join(' → ')})` : ''}, in ${ledger.reads} reads over ${LEDGER_WAIT_MS / 1000} s: the entry shape is not shown — a ledger whose entries carry the transactId or quoteId is needed to judge buy_debit`,
+            `no ledger entry named trade ${made.transactId} or quote ${made.quoteId}, and none was new on the first pages read, after the reservation${settledTo.length ? ` and after settlement (${settledTo.join(' → ')})` : ''}, in ${ledger.reads} reads over ${LEDGER_WAIT_MS / 1000} s: the entry shape is not shown — no entry could be tied to the trade to judge buy_debit`,
           );
         }
         t.expect.that(debited(ledger.entries), 'the ledger entry of the reservation is a buy_debit', {
@@ -171,6 +176,9 @@ export default defineSuite({
       async run({ poolsExclusive: actor, poolsTradeOutcome: outcome }, t: CheckTools) {
         const made = await reservedTrade(t, actor, 'POOLS-POLL-RETURNED');
         const trade = await readTrade(t, actor, made.transactId, 'POOLS-POLL-RETURNED');
+        // The ledger before the return: every entry new since is this trade's (the partner is held alone).
+        const snapshot = await readLedger(t, actor, 'POOLS-LEDGER-BUY-REFUND');
+        const known = snapshot.shapeKnown ? new Set(snapshot.entries.map(entryKey)) : undefined;
         await outcome(made.quoteId, 'returned', actor);
         const before = (await readBalance(t, actor, 'POOLS-BAL-RETURNED-REFUND')).balance!;
         const seen: string[] = [];
@@ -200,10 +208,10 @@ export default defineSuite({
 
         const L = 'POOLS-LEDGER-BUY-REFUND';
         const refunds = (es: LedgerMatch[]) => typeNames(es).filter((n) => n === 'buy_refund').length;
-        const ledger = await awaitLedger(t, actor, [made.transactId, made.quoteId], L, (es) => refunds(es) > 0, LEDGER_WAIT_MS);
+        const ledger = await awaitLedger(t, actor, [made.transactId, made.quoteId], L, (es) => refunds(es) > 0, LEDGER_WAIT_MS, known);
         if (ledger.entries.length === 0) {
           t.unverified(
-            `no ledger entry named trade ${made.transactId} or quote ${made.quoteId} after it was returned, in ${ledger.reads} reads over ${LEDGER_WAIT_MS / 1000} s: the entry shape is not shown — a ledger whose entries carry the transactId or quoteId is needed to judge buy_refund`,
+            `no ledger entry named trade ${made.transactId} or quote ${made.quoteId}, and none was new on the first pages read, after it was returned, in ${ledger.reads} reads over ${LEDGER_WAIT_MS / 1000} s: the entry shape is not shown — no entry could be tied to the trade to judge buy_refund`,
           );
         }
         t.expect.equal(refunds(ledger.entries), 1, 'exactly one buy_refund for the returned trade', { requirement: L, exchange: ledger.exchange });

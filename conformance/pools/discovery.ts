@@ -3,6 +3,7 @@ import { check, defineSuite, type CheckTools } from '../../src/runner/check.js';
 import type { Exchange } from '../../src/client/types.js';
 import { Capabilities, POOLS_SIDES, PoolsList, TransactResponse } from '../../src/model/schemas/pools/index.js';
 import { expect2xx } from '../../support/expect.js';
+import { expectPoolsError } from '../../support/pools/errors.js';
 import { keysMatching, keysNamed } from '../../support/pools/fieldNames.js';
 import { createFirmQuote, mainPool, pollPath, poolPath, quotePath, readBalance, readCapabilities, tradePath } from '../../support/pools/pools.js';
 
@@ -118,8 +119,8 @@ export default defineSuite({
       },
     }),
     check({
-      name: 'capabilities sides leave out off_ramp for a partner without it enabled',
-      requirements: ['POOLS-CAP-SIDES-ENUM'],
+      name: 'capabilities sides leave out off_ramp for a partner without it enabled, and list on_ramp',
+      requirements: ['POOLS-CAP-SIDES-ENUM', 'POOLS-CAP-SIDES-ENABLED'],
       needs: ['poolsNoOffRamp'],
       async run({ poolsNoOffRamp: actor }, t: CheckTools) {
         const R = 'POOLS-CAP-SIDES-ENUM';
@@ -130,6 +131,44 @@ export default defineSuite({
           actual: cap.sides,
           exchange: ex,
         });
+        t.expect.that(cap.sides.includes('on_ramp'), 'on_ramp, the supported flow, is listed', {
+          requirement: 'POOLS-CAP-SIDES-ENABLED',
+          actual: cap.sides,
+          exchange: ex,
+        });
+      },
+    }),
+    check({
+      name: 'capabilities sides list on_ramp and off_ramp for a partner with off_ramp enabled',
+      requirements: ['POOLS-CAP-SIDES-ENABLED'],
+      needs: ['poolsOffRamp'],
+      async run({ poolsOffRamp: actor }, t: CheckTools) {
+        const R = 'POOLS-CAP-SIDES-ENABLED';
+        const { cap, exchange: ex } = await readCapabilities(t, actor, R);
+        // "Enabled for the partner, pool and environment": the profile says so for the partner (offRamp: true) on its sandbox.
+        for (const side of ['on_ramp', 'off_ramp'] as const)
+          t.expect.that(cap.sides.includes(side), `${side} is listed for a partner with it enabled`, { requirement: R, actual: cap.sides, exchange: ex });
+      },
+    }),
+    check({
+      name: 'capabilities of an unknown pool id give 404 (or 403 pool_not_allowed), never capabilities',
+      requirements: ['POOLS-CAP-UNKNOWN-POOL-404', 'POOLS-ERR-ENVELOPE'],
+      needs: ['poolsPartner'],
+      async run({ poolsPartner: actor }, t: CheckTools) {
+        const R = 'POOLS-CAP-UNKNOWN-POOL-404';
+        // Pair-shaped like the main pool (<fiat>-<crypto>), with a crypto leg no pool has.
+        const fiat = mainPool(t).split('-')[0] ?? 'EUR';
+        const letters = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+        const id = `${fiat}-RMP${Array.from({ length: 4 }, () => letters[Math.floor(Math.random() * letters.length)]).join('')}`;
+        const ex = await actor.client.get(poolPath(id, '/capabilities'));
+        // "404: unknown id"; an unknown pool is also outside the allowed set, whose failure is 403 pool_not_allowed: both readings pass.
+        t.expect.status(ex, [404, 403], R);
+        expectPoolsError(t, ex, ex.status, { requirement: R, ...(ex.status === 403 ? { code: 'pool_not_allowed' } : {}) });
+        t.observe(
+          'pools-unknown-pool-capabilities',
+          { status: ex.status, code: ex.json?.code },
+          '404 (unknown id) or 403 pool_not_allowed (outside the allowed set)',
+        );
       },
     }),
     check({

@@ -9,6 +9,11 @@ import { expect2xx } from '../../support/expect.js';
 import { expectPoolsError } from '../../support/pools/errors.js';
 import { createFirmQuote, mainPool, poolPath, poolsProfile, quoteBody, quotePath, readCapabilities, readTrade } from '../../support/pools/pools.js';
 
+/** EVM chains a destNetwork could name: one outside the pool's supportedNetworks must be refused. */
+const EVM_NETWORKS = ['ethereum', 'bsc', 'polygon', 'arbitrum', 'optimism', 'base', 'avalanche'];
+/** The documented cryptoNetwork values beyond the default (tron) and the profile quote's usual one (ethereum). */
+const OTHER_NETWORKS = ['bsc', 'polygon', 'solana'] as const;
+
 /** A mixed-case address from the EIP-55 test vectors. */
 const EIP55_VECTOR = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
 const HEX = '0123456789abcdef';
@@ -134,6 +139,33 @@ export default defineSuite({
       },
     }),
     check({
+      name: 'a firm quote on cryptoNetwork bsc, polygon or solana is stored with that network',
+      requirements: ['POOLS-QUOTE-NETWORK-VALUES'],
+      needs: ['poolsPartner'],
+      async run({ poolsPartner: actor }, t: CheckTools) {
+        const R = 'POOLS-QUOTE-NETWORK-VALUES';
+        const open: string[] = [];
+        for (const network of OTHER_NETWORKS) {
+          const ex = await actor.client.post(poolPath(mainPool(t), '/quote'), quoteBody(t, { type: 'firm', cryptoNetwork: network, destNetwork: undefined }), {
+            retry: false,
+          });
+          // Which network pairs with which pool and address is not shown: a refusal or an unavailable route leaves the value unjudged.
+          if (ex.status === 400 || (ex.status === 200 && ex.json?.available === false)) {
+            t.observe('pools-network-not-quoted', { network, status: ex.status, code: ex.json?.code, reason: ex.json?.unavailableReason });
+            open.push(`${network} (${ex.status === 400 ? `400 ${ex.json?.code}` : `unavailable: ${ex.json?.unavailableReason}`})`);
+            continue;
+          }
+          const q = t.expect.schema(expect2xx(t, ex, R, `a firm quote on ${network}`), FirmQuote, R);
+          const read = expect2xx(t, await actor.client.get(quotePath(q.quoteId)), R);
+          t.expect.equal(t.expect.schema(read, StoredQuote, R).cryptoNetwork, network, `the stored quote is on ${network}, the network asked for`, {
+            requirement: R,
+            exchange: read,
+          });
+        }
+        if (open.length) t.unverified(`the profile quote was not quoted on ${open.join(', ')}: which network pairs with which pool and address is not shown`);
+      },
+    }),
+    check({
       name: 'a quote body missing side, fiatCurrency, cryptoCurrency or amount gives 400',
       requirements: ['POOLS-QUOTE-BODY-REQUIRED-400', 'POOLS-ERR-ENVELOPE'],
       needs: ['poolsPartner'],
@@ -145,7 +177,7 @@ export default defineSuite({
       },
     }),
     check({
-      name: 'destNetwork from supportedNetworks is accepted; a non-EVM destNetwork gives 400',
+      name: "destNetwork from supportedNetworks is accepted; a non-EVM destNetwork, or an EVM one outside the pool's list, gives 400",
       requirements: ['POOLS-QUOTE-DESTNETWORK-ALLOWLIST', 'POOLS-ERR-ENVELOPE'],
       needs: ['poolsPartner'],
       async run({ poolsPartner: actor }, t: CheckTools) {
@@ -165,6 +197,17 @@ export default defineSuite({
           const ex = await actor.client.post(poolPath(mainPool(t), '/quote'), quoteBody(t, { type: 'firm', destNetwork: bad }), { retry: false });
           expectPoolsError(t, ex, 400, { requirement: R });
         }
+        // An EVM chain is not enough: the allowlist is the pool's.
+        const outside = EVM_NETWORKS.find((n) => !cap.supportedNetworks.map((x) => x.toLowerCase()).includes(n));
+        if (!outside) t.unverified(`the main pool lists every EVM network rampart knows (${EVM_NETWORKS.join(', ')}): none outside its list to send`);
+        const ex = await actor.client.post(poolPath(mainPool(t), '/quote'), quoteBody(t, { type: 'firm', destNetwork: outside }), { retry: false });
+        t.expect.that(ex.status === 400, `destNetwork ${outside}, an EVM network outside supportedNetworks (${cap.supportedNetworks.join(', ')}), gives 400`, {
+          requirement: R,
+          expected: 400,
+          actual: ex.status,
+          exchange: ex,
+        });
+        expectPoolsError(t, ex, 400, { requirement: R });
       },
     }),
     check({

@@ -214,8 +214,8 @@ export default defineSuite({
       },
     }),
     check({
-      name: 'only the poll advances settlement: trade reads stay reserved until GET /pools/transactions/{quoteId}',
-      requirements: ['POOLS-POLL-ADVANCES', 'POOLS-POLL-STATUS', 'POOLS-POLL-PURE-READS'],
+      name: 'only the poll advances settlement: trade reads stay reserved until GET /pools/transactions/{quoteId}; polled again, the settled trade stays settled',
+      requirements: ['POOLS-POLL-ADVANCES', 'POOLS-POLL-STATUS', 'POOLS-POLL-PURE-READS', 'POOLS-POLL-TERMINAL-FINAL'],
       needs: ['poolsPartner', 'poolsTradeOutcome'],
       async run({ poolsPartner: actor, poolsTradeOutcome: outcome }, t: CheckTools) {
         const made = await reservedTrade(t, actor, 'POOLS-POLL-ADVANCES');
@@ -236,6 +236,17 @@ export default defineSuite({
         const after = await readTrade(t, actor, made.transactId, 'POOLS-POLL-ADVANCES');
         t.expect.equal(after.status, 'settled', 'the trade reads settled once the poll advanced it', { requirement: 'POOLS-POLL-ADVANCES' });
         t.observe('pools-settledAt-on-settled', after.settledAt !== null);
+        // Terminal: a later poll keeps settled — or finds returned, the one documented move on (a bank return, discovered by poll).
+        const T = 'POOLS-POLL-TERMINAL-FINAL';
+        await t.sleep(250, 'a later poll', 'target');
+        const later = await poll(t, actor, made.quoteId, T);
+        t.expect.that(later === 'settled' || later === 'returned', 'settled is terminal: a later poll keeps it (or finds it returned)', {
+          requirement: T,
+          expected: 'settled (or returned)',
+          actual: later,
+        });
+        t.expect.equal((await readTrade(t, actor, made.transactId, T)).status, later, 'the trade reads what the later poll answered', { requirement: T });
+        if (later === 'returned') t.observe('pools-settled-later-returned', made.quoteId, 'returned without a return chosen: a bank return');
       },
     }),
     check({

@@ -23,6 +23,7 @@ import { POOLS_LIMITS } from '../../src/model/limits.js';
 import { expect2xx } from '../expect.js';
 import { clockNote, spanOf } from '../targetTime.js';
 import { expectPoolsError } from './errors.js';
+import { entryKey, pageEntries } from './ledger.js';
 
 export function poolsProfile(t: Pick<CheckTools, 'profile' | 'skip'>) {
   const p = t.profile.pools;
@@ -304,25 +305,33 @@ export interface LedgerMatch {
 const LEDGER_MAX_PAGES = 5;
 
 /**
- * Ledger entries that mention any of `ids`, with the documented entry type
- * names found among their string values. The ledger's query parameters and
- * response shape are not shown, so this reads page one and searches it, then
- * follows a `nextCursor` it finds as `?cursor=` (the trades list's convention)
- * while the target accepts it, up to LEDGER_MAX_PAGES pages.
+ * Ledger entries tied to a trade, with the documented entry type names found
+ * among their string values: those that mention any of `ids`, and — for a
+ * partner held alone, given the entry keys `known` before the trade moved —
+ * every entry of the list that is new since then (nothing else moved this
+ * ledger). The ledger's query parameters and response shape are not shown, so
+ * this reads page one and searches it, then follows a `nextCursor` it finds as
+ * `?cursor=` (the trades list's convention) while the target accepts it, up
+ * to LEDGER_MAX_PAGES pages.
  */
 export async function ledgerEntriesFor(
   t: CheckTools,
   actor: PoolsActor,
   ids: string[],
   requirement: RequirementId,
+  known?: ReadonlySet<string>,
 ): Promise<{ exchange: Exchange; entries: LedgerMatch[] }> {
   const exchange = expect2xx(t, await actor.client.get('/pools/ledger'), requirement, 'GET /pools/ledger');
   const entries: LedgerMatch[] = [];
+  const typeNames = (o: Record<string, unknown>) =>
+    Object.values(o).filter((x): x is string => typeof x === 'string' && (LEDGER_ENTRY_TYPES as readonly string[]).includes(x));
   const search = (json: unknown) => {
+    const listed = pageEntries(json) ?? [];
     for (const o of objectsIn(json)) {
       const values = Object.values(o).filter((x): x is string => typeof x === 'string');
-      if (!values.some((x) => ids.includes(x))) continue;
-      entries.push({ entry: o, typeNames: values.filter((x) => (LEDGER_ENTRY_TYPES as readonly string[]).includes(x)) });
+      const fresh = known !== undefined && listed.includes(o) && !known.has(entryKey(o));
+      if (!fresh && !values.some((x) => ids.includes(x))) continue;
+      entries.push({ entry: o, typeNames: typeNames(o) });
     }
   };
   search(exchange.json);
@@ -350,10 +359,11 @@ export async function awaitLedger(
   requirement: RequirementId,
   done: (entries: LedgerMatch[]) => boolean,
   waitMs: number,
+  known?: ReadonlySet<string>,
 ): Promise<{ exchange: Exchange; entries: LedgerMatch[]; reads: number }> {
   const deadline = Date.now() + waitMs;
   for (let reads = 1; ; reads++) {
-    const got = await ledgerEntriesFor(t, actor, ids, requirement);
+    const got = await ledgerEntriesFor(t, actor, ids, requirement, known);
     if (done(got.entries) || Date.now() >= deadline) return { ...got, reads };
     await t.sleep(500, 'pools ledger to record the trade', 'target');
   }

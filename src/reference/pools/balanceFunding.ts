@@ -95,6 +95,20 @@ export const area: PoolsArea = {
       description: 'Pay-ins show in the ledger as "deposit" instead of payin_credit.',
       suite: 'conformance',
     },
+    {
+      name: 'pools-ledger-debit-anonymous-mistyped',
+      service: 'pools',
+      requirements: ['POOLS-LEDGER-BUY-DEBIT'],
+      description: 'The reservation shows in the ledger as "debit", an entry that names neither the trade nor its quote.',
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-ledger-refund-anonymous-twice',
+      service: 'pools',
+      requirements: ['POOLS-LEDGER-BUY-REFUND'],
+      description: 'A returned trade shows in the ledger as two buy_refund entries that name neither the trade nor its quote.',
+      suite: 'conformance',
+    },
   ],
   register(router, world) {
     const f = world.faults;
@@ -169,21 +183,28 @@ export const area: PoolsArea = {
       return {
         status: 200,
         body: {
-          data: page.map((e) => ({
-            id: e.id,
-            type:
-              e.type === 'buy_debit' && f.has('pools-ledger-debit-type')
-                ? 'debit'
-                : e.type === 'payin_credit' && f.has('pools-payin-credit-type')
-                  ? 'deposit'
-                  : e.type,
-            currency: e.currency,
-            amount: e.amount,
-            balanceAfter: e.balanceAfter,
-            transactId: e.transactId,
-            quoteId: e.quoteId,
-            createdAt: world.iso(e.createdAtMs),
-          })),
+          data: page.flatMap((e) => {
+            // Faults: a debit booked anonymously (no trade ids) and mistyped; a refund booked anonymously, twice.
+            const anonymous =
+              (e.type === 'buy_debit' && f.has('pools-ledger-debit-anonymous-mistyped')) ||
+              (e.type === 'buy_refund' && f.has('pools-ledger-refund-anonymous-twice'));
+            const view = {
+              id: e.id,
+              type:
+                e.type === 'buy_debit' && (f.has('pools-ledger-debit-type') || f.has('pools-ledger-debit-anonymous-mistyped'))
+                  ? 'debit'
+                  : e.type === 'payin_credit' && f.has('pools-payin-credit-type')
+                    ? 'deposit'
+                    : e.type,
+              currency: e.currency,
+              amount: e.amount,
+              balanceAfter: e.balanceAfter,
+              transactId: anonymous ? null : e.transactId,
+              quoteId: anonymous ? null : e.quoteId,
+              createdAt: world.iso(e.createdAtMs),
+            };
+            return e.type === 'buy_refund' && f.has('pools-ledger-refund-anonymous-twice') ? [view, { ...view, id: `${e.id}b` }] : [view];
+          }),
           nextCursor: hasMore ? page[page.length - 1]!.id : null,
           hasMore,
         },

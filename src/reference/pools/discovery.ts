@@ -114,6 +114,27 @@ export const area: PoolsArea = {
       description: "GET /pools reports the catalogue's availability, not the pool's current state.",
       suite: 'conformance',
     },
+    {
+      name: 'pools-capabilities-unknown-pool-200',
+      service: 'pools',
+      requirements: ['POOLS-CAP-UNKNOWN-POOL-404'],
+      description: 'GET /pools/{id}/capabilities of an unknown pool id answers capabilities made up from the id instead of 404.',
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-capabilities-off-ramp-never',
+      service: 'pools',
+      requirements: ['POOLS-CAP-SIDES-ENABLED'],
+      description: 'sides never lists off_ramp, even for a partner with off_ramp enabled.',
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-capabilities-on-ramp-missing',
+      service: 'pools',
+      requirements: ['POOLS-CAP-SIDES-ENABLED'],
+      description: 'sides of a partner with off_ramp enabled lists off_ramp only, leaving out on_ramp.',
+      suite: 'conformance',
+    },
   ],
   register(router, world) {
     const f = world.faults;
@@ -140,9 +161,25 @@ export const area: PoolsArea = {
       return { status: 200, body: { pools } };
     });
 
+    // Faults: off_ramp never listed, even where enabled; on_ramp left out where off_ramp is listed.
+    const sidesOf = (offRamp: boolean | undefined) =>
+      offRamp && !f.has('pools-capabilities-off-ramp-never')
+        ? f.has('pools-capabilities-on-ramp-missing')
+          ? ['off_ramp']
+          : ['on_ramp', 'off_ramp']
+        : ['on_ramp'];
     router.on('GET', '/pools/:id/capabilities', (req) => {
       const publicPool = f.has('pools-capabilities-without-key') && req.headers.authorization === undefined ? world.pool(req.params.id!) : undefined;
       if (publicPool) return { status: 200, body: { poolId: publicPool.id, pair: publicPool.id, supportedNetworks: publicPool.supportedNetworks } };
+      // Fault: an unknown pool id answers capabilities made up from the id (after the key is checked) instead of 404.
+      if (f.has('pools-capabilities-unknown-pool-200') && !world.pool(req.params.id!)) {
+        world.auth(req);
+        const [fiat, crypto] = req.params.id!.split('-');
+        return {
+          status: 200,
+          body: { poolId: req.params.id, pair: req.params.id, fiatCurrency: fiat, cryptoCurrency: crypto, supportedNetworks: [], sides: ['on_ramp'] },
+        };
+      }
       const { caller, pool } = world.authEntitled(req, req.params.id!);
       const p = caller.partner;
       const bps = (n: number) => (f.has('pools-capabilities-bps-as-strings') ? String(n) : n);
@@ -155,7 +192,7 @@ export const area: PoolsArea = {
           fiatCurrency: reversed ? pool.cryptoCurrency : pool.fiatCurrency,
           cryptoCurrency: reversed ? pool.fiatCurrency : pool.cryptoCurrency,
           supportedNetworks: f.has('pools-capabilities-non-evm-network') ? [...pool.supportedNetworks, 'tron'] : pool.supportedNetworks,
-          sides: p.offRamp || f.has('pools-capabilities-off-ramp-always') ? ['on_ramp', 'off_ramp'] : ['on_ramp'],
+          sides: sidesOf(p.offRamp || f.has('pools-capabilities-off-ramp-always')),
           tier: f.has('pools-capabilities-tier-default') ? 'default' : (p.tier ?? 'standard'),
           drawFeeBps: bps(PRICING.feeBps),
           spreadCapBps: bps(f.has('pools-spread-cap-understated') ? 20 : PRICING.spreadCapBps),

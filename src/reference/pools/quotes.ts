@@ -10,6 +10,16 @@ import { PRICING } from './pricing.js';
 import type { Caller, PoolDef, PoolsArea, PoolsWorld, QuoteRecord, Side } from './world.js';
 
 const NETWORKS: readonly string[] = POOLS_LIMITS.cryptoNetworks;
+const EVM_CHAINS: readonly string[] = ['ethereum', 'bsc', 'polygon', 'arbitrum', 'optimism', 'base', 'avalanche'];
+/** Faults pools-network-<value>-stored-ethereum: a quote on that network is stored (and traded) as ethereum. */
+const storedNetwork = (network: string, f: { has(n: string): boolean }) => (f.has(`pools-network-${network}-stored-ethereum`) ? 'ethereum' : network);
+const NETWORK_FAULTS = (['bsc', 'polygon', 'solana'] as const).map((n) => ({
+  name: `pools-network-${n}-stored-ethereum`,
+  service: 'pools' as const,
+  requirements: ['POOLS-QUOTE-NETWORK-VALUES'],
+  description: `A quote on cryptoNetwork ${n} is stored (and traded) as ethereum.`,
+  suite: 'conformance' as const,
+}));
 
 interface Priced {
   fiatAmount: string;
@@ -236,6 +246,14 @@ export const area: PoolsArea = {
       description: 'A firm quote names its liquidity provider and route (liquidityProvider, routing).',
       suite: 'conformance',
     },
+    {
+      name: 'pools-dest-network-any-evm',
+      service: 'pools',
+      requirements: ['POOLS-QUOTE-DESTNETWORK-ALLOWLIST'],
+      description: "destNetwork is checked only for being an EVM chain: one outside the pool's supportedNetworks is accepted.",
+      suite: 'conformance',
+    },
+    ...NETWORK_FAULTS,
   ],
   register(router, world) {
     const f = world.faults;
@@ -295,7 +313,9 @@ export const area: PoolsArea = {
       }
       const destNetwork = b.destNetwork;
       if (destNetwork !== undefined && destNetwork !== null) {
-        if (typeof destNetwork !== 'string' || (!pool.supportedNetworks.includes(destNetwork) && !f.has('pools-dest-network-unchecked'))) {
+        // Fault pools-dest-network-any-evm: any EVM chain passes, the pool's own list is not consulted.
+        const anyEvm = f.has('pools-dest-network-any-evm') && typeof destNetwork === 'string' && EVM_CHAINS.includes(destNetwork);
+        if (typeof destNetwork !== 'string' || (!pool.supportedNetworks.includes(destNetwork) && !anyEvm && !f.has('pools-dest-network-unchecked'))) {
           bad(`destNetwork must be one of ${pool.supportedNetworks.join(', ')}`, 'unsupported_network');
         }
       }
@@ -385,7 +405,7 @@ function storeQuote(
     mode: caller.mode,
     poolId: pool.id,
     side,
-    cryptoNetwork: network,
+    cryptoNetwork: storedNetwork(network, f),
     destNetwork: (destNetwork as string | undefined) ?? null,
     destAddress: (dest as string | undefined) ?? null,
     fiatAmount: priced.fiatAmount,

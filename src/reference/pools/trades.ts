@@ -351,6 +351,13 @@ export const area: PoolsArea = {
       description: 'totalBps reports spreadBps only, not spreadBps + feeBps.',
       suite: 'conformance',
     },
+    {
+      name: 'pools-settled-repoll-fails',
+      service: 'pools',
+      requirements: ['POOLS-POLL-TERMINAL-FINAL'],
+      description: 'A settled trade polled again moves on to failed (settlement runs again).',
+      suite: 'conformance',
+    },
   ],
   register(router, world) {
     const f = world.faults;
@@ -362,7 +369,9 @@ export const area: PoolsArea = {
       // A quote never transacted has no trade to report (not shown; chosen: 404).
       if (!t) throw new HttpError(404, `No trade for quote ${q.quoteId}.`, 'trade_not_found');
       const returnHidden = f.has('pools-returned-never-reached') && t.status === 'settled';
-      if (!f.has('pools-poll-does-not-advance') && !returnHidden) advance(world, caller, t);
+      // Fault: a settled trade polled again is settled anew, and this time the settlement fails.
+      if (f.has('pools-settled-repoll-fails') && t.status === 'settled' && (world.outcomes.get(t.quoteId) ?? 'settled') === 'settled') t.status = 'failed';
+      else if (!f.has('pools-poll-does-not-advance') && !returnHidden) advance(world, caller, t);
       const body: Record<string, unknown> = { ...world.tradeView(t) };
       if (f.has('pools-poll-status-unknown') && t.status === 'settled') body.status = 'complete';
       return { status: 200, body };

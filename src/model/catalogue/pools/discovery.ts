@@ -57,6 +57,21 @@ const area = defineArea({
       kind: 'enum',
       anchor: '| sides | enabled sides: `on_ramp`, `off_ramp` |',
     },
+    'POOLS-CAP-SIDES-ENABLED': {
+      title: 'sides lists the sides enabled for the partner: on_ramp (the supported flow), and off_ramp exactly when it is enabled',
+      kind: 'field',
+      anchor: ['| sides | enabled sides: `on_ramp`, `off_ramp` |', 'On-ramp (buy crypto with fiat) is the supported flow.'],
+    },
+    'POOLS-CAP-UNKNOWN-POOL-404': {
+      title:
+        'GET /pools/{id}/capabilities of an unknown pool id gives 404 (or 403 pool_not_allowed: an unknown pool is outside the allowed set too), never capabilities',
+      kind: 'error',
+      section: 'Errors',
+      anchor: [
+        '| 404 | unknown or cross-tenant id; funding when balance gate is off |',
+        '| GET | /pools/{id}/capabilities | SK + entitlement | Capabilities object. |',
+      ],
+    },
     'POOLS-CAP-NETWORKS-EVM': {
       title: 'supportedNetworks lists allowed destNetwork values, EVM only',
       kind: 'field',

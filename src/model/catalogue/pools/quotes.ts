@@ -72,6 +72,11 @@ const area = defineArea({
       needs: ['poolsOffRamp'],
     },
     'POOLS-QUOTE-NETWORK-DEFAULT-TRON': { title: 'cryptoNetwork defaults to tron', kind: 'field', anchor: '| cryptoNetwork | string | no | `tron` (default)' },
+    'POOLS-QUOTE-NETWORK-VALUES': {
+      title: 'cryptoNetwork takes each documented value: a firm quote on bsc, polygon or solana is stored with that network',
+      kind: 'enum',
+      anchor: '`ethereum`, `bsc`, `polygon`, `solana` |',
+    },
     'POOLS-QUOTE-BODY-REQUIRED-400': {
       title: 'A quote body missing side, fiatCurrency, cryptoCurrency or amount gives 400',
       kind: 'error',
@@ -98,7 +103,7 @@ const area = defineArea({
       ],
     },
     'POOLS-QUOTE-DESTNETWORK-ALLOWLIST': {
-      title: 'destNetwork must come from the EVM allowlist in supportedNetworks; a non-EVM network gives 400',
+      title: "destNetwork must come from the EVM allowlist in supportedNetworks: a non-EVM network, or an EVM network outside the pool's list, gives 400",
       kind: 'field',
       anchor: '| destNetwork | string | no | from the EVM allowlist in `supportedNetworks` |',
     },

@@ -94,7 +94,8 @@ const area = defineArea({
       anchor: [POLL_ROW, 'Values: `quoted`, `reserved`, `settled`, `released`, `failed`, `returned`.'],
     },
     'POOLS-POLL-TERMINAL-FINAL': {
-      title: 'failed and released are terminal: later polls keep them',
+      title:
+        'settled, failed and released are terminal: later polls keep failed and released, and a settled trade stays settled (or moves on to returned, a bank return)',
       kind: 'transition',
       section: 'States and transitions > Trade',
       anchor: '`settled`, `failed`, `released` are terminal outcomes',
