@@ -1,6 +1,7 @@
 // Pools "Limits": the firm quote TTL in real time (the spec's about 15 s,
 // never a value the profile declares), and the velocity cap computed exactly
 // from the partner's declared cap and the fiat amounts of its trades.
+import type { Exchange } from '../../src/client/types.js';
 import { POOLS_LIMITS } from '../../src/model/limits.js';
 import type { PoolsActor } from '../../src/needs/define.js';
 import { check, defineSuite, type CheckTools } from '../../src/runner/check.js';
@@ -237,6 +238,61 @@ export default defineSuite({
             },
           );
         }
+      },
+    }),
+    check({
+      name: 'the velocity cap rolls over 24 h: with the window moved by the sandbox clock, a trade older than a day stops counting while a younger one still counts',
+      requirements: ['POOLS-VEL-ROLLING-24H', 'POOLS-ERR-ENVELOPE'],
+      budgetMs: 90_000,
+      async run({ poolsVelocityRoll: actor }, t: CheckTools) {
+        const R = 'POOLS-VEL-ROLLING-24H';
+        const advance = (seconds: number) => actor.advance(seconds);
+        const cap = actor.partner.velocityCap!;
+        const tenths = (n: number) => decRound(decDivInt(decMul(cap, String(n)), 10, 4), 2, 'down');
+        /** A firm quote and its transact; a 429 the cap cannot explain (`within`) is tried again as throttle. */
+        const trade = async (amount: string, within: boolean): Promise<Exchange> => {
+          const q = await unlessThrottled(
+            t,
+            () => actor.client.post(poolPath(mainPool(t), '/quote'), quoteBody(t, { type: 'firm', amount }), { retry: false }),
+            !within,
+          );
+          if (q.status === 400)
+            t.unverified(
+              `a quote of ${amount} (a share of the cap ${cap}) was refused with 400 (${q.json?.code}): outside the pool's order bounds? The window cannot be walked`,
+            );
+          if (q.status === 429) return q;
+          const { quoteId } = t.expect.schema(expect2xx(t, q, R, `a firm quote of ${amount}`), FirmQuote, R);
+          return unlessThrottled(
+            t,
+            () => actor.client.post(poolPath(mainPool(t), '/transact'), { quoteId }, { idempotencyKey: `rampart-roll-${quoteId}`, retry: false }),
+            !within,
+          );
+        };
+        const within = async (amount: string, why: string) => {
+          const ex = await trade(amount, true);
+          t.expect.that(ex.status >= 200 && ex.status < 300, `a trade of ${amount} goes through: ${why}`, {
+            requirement: R,
+            expected: '2xx',
+            actual: ex.status,
+            exchange: ex,
+          });
+        };
+        const beyond = async (amount: string, why: string) => {
+          const ex = await trade(amount, false);
+          t.expect.that(ex.status === 429, `a trade of ${amount} is refused 429: ${why}`, { requirement: R, expected: 429, actual: ex.status, exchange: ex });
+          expectPoolsError(t, ex, 429, { requirement: R });
+        };
+        const DAY_S = DAY_MS / 1000;
+        // Every trade the partner made before (other checks spent its cap) leaves the window first.
+        await advance(DAY_S + WINDOW_EDGE_MS / 1000);
+        await within(tenths(5), `half the cap ${cap}, in a window a day past every earlier trade`);
+        await advance(DAY_S / 2);
+        await within(tenths(4), `12 h later: 0.9 of the cap in the window`);
+        await beyond(tenths(2), `both trades count: it would take the window to 1.1 of the cap`);
+        // Now the first trade is 24 h and 10 min old, the second 12 h and 10 min.
+        await advance(DAY_S / 2 + WINDOW_EDGE_MS / 1000);
+        await within(tenths(2), `the first trade, over a day old, has left the window (0.6 of the cap)`);
+        await beyond(tenths(5), `the second trade, half a day old, still counts (1.1 of the cap): the window rolls, it is not reset whole`);
       },
     }),
     check({

@@ -173,6 +173,12 @@ export const PoolsPartner = z
     balanceGate: z.boolean().default(true),
     /** Rolling 24 h notional velocity cap (decimal string), when configured. */
     velocityCap: z.string().optional(),
+    /**
+     * rampart may move this partner's rolling 24 h velocity window forward (pools.triggers.velocityAdvance) to see
+     * it roll. Give it to a velocity-capped partner of its own: the cap checks that count trades by their real age
+     * never take it.
+     */
+    velocityClock: z.boolean().optional(),
     webhookSecret: z.string().min(1).optional(),
     /** Kept for one suite kind ('load', 'chaos') so certify can run the kinds at once on disjoint partners. */
     reservedFor: z.enum(['load', 'chaos']).optional(),
@@ -332,6 +338,11 @@ export const Profile = z
             poolState: RequestTemplate.optional(),
             /** Credit the acting partner's pre-funded balance as a pay-in would ({{amount}}, a decimal string; {{currency}} = EUR): a payin_credit ledger entry. */
             balanceCredit: RequestTemplate.optional(),
+            /**
+             * Move the acting partner's rolling 24-hour velocity window forward by {{seconds}} (its trades age by that
+             * much, as if the time had passed): the only way to see the window roll without waiting a day.
+             */
+            velocityAdvance: RequestTemplate.optional(),
           })
           .strict()
           .default({}),

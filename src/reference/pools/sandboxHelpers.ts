@@ -1,12 +1,13 @@
 // Sandbox-only helpers for what only a bank, a chain or the operator could
 // cause: the outcome the next settlement poll discovers, where the partner's
-// pools webhooks go, a pool's state as the partner sees it, and a pay-in to
-// the pre-funded balance. Reached by the harness only through the profile's
+// pools webhooks go, a pool's state as the partner sees it, a pay-in to the
+// pre-funded balance, and a day passing for the velocity window. Reached by the harness only through the profile's
 // triggers; they exist on the sandbox base only (404 on production) and need
 // the partner's secret key.
 import { HttpError, jsonObject, type Req } from '../kit/http.js';
 import { isDecimal, parse } from './money.js';
 import { POOL_STATES, setPoolState, type PoolState } from './poolStates.js';
+import { advanceVelocity } from './transact.js';
 import type { Caller, Outcome, PoolsArea, PoolsWorld } from './world.js';
 
 const OUTCOMES: readonly Outcome[] = ['settled', 'failed', 'released', 'returned'];
@@ -53,6 +54,15 @@ export const area: PoolsArea = {
         throw new HttpError(400, `state must be one of ${POOL_STATES.join(', ')}`, 'parameter_invalid');
       setPoolState(world, caller, pool, b.state as PoolState);
       return { status: 200, body: { poolId: pool.id, state: b.state } };
+    });
+
+    // The partner's rolling 24 h velocity window, moved forward: its trades age as if the time had passed.
+    router.on('POST', `${prefix}/velocity/advance`, (req) => {
+      const caller = sandboxCaller(world, req);
+      const seconds = Number(jsonObject(req).seconds);
+      if (!Number.isFinite(seconds) || seconds <= 0) throw new HttpError(400, 'seconds must be a positive number', 'parameter_invalid');
+      advanceVelocity(world, caller, seconds * 1000);
+      return { status: 200, body: { advancedSeconds: seconds } };
     });
 
     // A bank pay-in to the partner's pre-funded EUR balance (a payin_credit ledger entry).

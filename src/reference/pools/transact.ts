@@ -14,12 +14,49 @@ interface IdemEntry {
   reply: Reply;
 }
 
+/**
+ * The velocity window's own clock per partner and mode: the sandbox helper moves it forward (its trades age as
+ * if the time had passed), and each trade is stamped on it when made. Kept here, beside the cap it serves.
+ */
+interface VelocityClock {
+  /** How far the partner's window runs ahead of the world's clock. */
+  aheadMs: number;
+  /** Each trade's time on this clock (transactId → ms). */
+  stamps: Map<string, number>;
+  /** Fault pools-velocity-fixed-window: where the current fixed 24 h window began. */
+  windowStartMs?: number;
+}
+const velocityClocks = new WeakMap<PoolsWorld, Map<string, VelocityClock>>();
+
+function velocityClock(world: PoolsWorld, caller: Caller): VelocityClock {
+  let m = velocityClocks.get(world);
+  if (!m) velocityClocks.set(world, (m = new Map()));
+  const key = `${caller.partner.name}\u0000${caller.mode}`;
+  let c = m.get(key);
+  if (!c) m.set(key, (c = { aheadMs: 0, stamps: new Map() }));
+  return c;
+}
+
+/** Sandbox: age the partner's velocity window by `ms` (POST {helperPrefix}/velocity/advance). */
+export function advanceVelocity(world: PoolsWorld, caller: Caller, ms: number): void {
+  velocityClock(world, caller).aheadMs += ms;
+}
+
 /** Rolling 24 h notional of the partner's trades, for the velocity cap. */
 function notional24h(world: PoolsWorld, caller: Caller): bigint {
-  const since = world.clock.now() - DAY_MS;
+  const c = velocityClock(world, caller);
+  const now = world.clock.now() + c.aheadMs;
+  let since = now - DAY_MS;
+  // Faults: the notional never rolls (every trade counts); a fixed window from its first trade, reset whole after 24 h.
+  if (world.faults.has('pools-velocity-never-rolls')) since = -Infinity;
+  if (world.faults.has('pools-velocity-fixed-window')) {
+    if (c.windowStartMs === undefined || now - c.windowStartMs >= DAY_MS) c.windowStartMs = now;
+    since = c.windowStartMs - 1;
+  }
   let sum = 0n;
   for (const t of world.trades.values()) {
-    if (t.partner === caller.partner.name && t.mode === caller.mode && t.createdAtMs > since) sum += parse(t.fiatAmount);
+    if (t.partner !== caller.partner.name || t.mode !== caller.mode) continue;
+    if ((c.stamps.get(t.transactId) ?? t.createdAtMs) > since) sum += parse(t.fiatAmount);
   }
   return sum;
 }
@@ -48,6 +85,8 @@ function createTrade(world: PoolsWorld, caller: Caller, q: QuoteRecord, bodyAddr
     refunded: false,
   };
   world.trades.set(t.transactId, t);
+  const vc = velocityClock(world, caller);
+  vc.stamps.set(t.transactId, world.clock.now() + vc.aheadMs);
   world.tradeByQuote.set(q.quoteId, t);
   q.consumedAtMs = t.createdAtMs;
   const st = world.state(caller);
@@ -217,6 +256,20 @@ export const area: PoolsArea = {
       service: 'pools',
       requirements: ['POOLS-TX-RESERVED'],
       description: 'Transact answers the trade with status quoted instead of reserved.',
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-velocity-never-rolls',
+      service: 'pools',
+      requirements: ['POOLS-VEL-ROLLING-24H'],
+      description: 'The velocity notional never rolls: every trade the partner ever made counts against the cap.',
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-velocity-fixed-window',
+      service: 'pools',
+      requirements: ['POOLS-VEL-ROLLING-24H'],
+      description: 'The velocity window is fixed, not rolling: it starts at a trade and resets whole 24 h later, forgetting trades younger than a day.',
       suite: 'conformance',
     },
   ],

@@ -46,6 +46,13 @@ const area = defineArea({
       kind: 'limit',
       anchor: VELOCITY,
     },
+    'POOLS-VEL-ROLLING-24H': {
+      title:
+        'The velocity window rolls over 24 hours: a trade older than 24 h stops counting while a younger one still counts (neither a window that never rolls nor a fixed one reset whole)',
+      kind: 'limit',
+      anchor: [VELOCITY, '| 429 | partner rolling 24-hour notional velocity cap exceeded, or throttle |'],
+      needs: ['poolsVelocityRoll'],
+    },
     'POOLS-VEL-RETRY-EXCLUDED': { title: 'Idempotent retries are excluded from the velocity cap', kind: 'limit', anchor: VELOCITY },
     'POOLS-ORDER-BOUNDS': {
       title: 'An order below minOrderUsdt or above maxOrderUsdt (read at runtime from capabilities) is never executed: refused with a 4xx at quote or transact',
