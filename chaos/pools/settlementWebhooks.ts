@@ -1,6 +1,8 @@
 // Pools "Events" rule 1 under a failing receiver: a terminal trade event the
 // partner does not acknowledge is delivered again (at least once, with
-// backoff), under the same eventId, with a Gate-Signature header each time.
+// backoff), under the same eventId, with a Gate-Signature header each time;
+// failed every time, it goes to the dead-letter store after the attempts the
+// sandbox declares (pools.webhookRetry: the threshold is not shown).
 // The pools retry schedule is not shown: only redelivery is asserted, within
 // the Gate document's schedule at the declared time scale, and the gap is
 // observed. The pools signature recipe is not shown either: whether the Gate
@@ -16,6 +18,9 @@ const R = 'POOLS-EVT-AT-LEAST-ONCE';
 const MIN_WAIT_MS = 30_000;
 /** Retries the wait allows for: the Gate schedule's four gaps. */
 const GAPS = GATE_LIMITS.webhook.retryScheduleMs.length;
+
+/** Listening past the last gap for an attempt that must not come. */
+const QUIET_MS = 2_000;
 
 const acked = (e: ReceivedEvent) => e.answeredStatus !== undefined && e.answeredStatus >= 200 && e.answeredStatus < 300;
 
@@ -93,6 +98,62 @@ export default defineSuite({
           'pools-signature-gate-recipe',
           attempts.map((e) => ({ ok: e.verification.ok, reason: e.verification.reason, answered: e.answeredStatus })),
           'whether the Gate recipe verifies each attempt (the pools recipe is not shown); a receiver refusal (400) still counts as a failed attempt',
+        );
+      },
+    }),
+    check({
+      name: 'a settled-trade webhook the receiver fails every time is attempted as often as the sandbox declares, then dead-lettered: no attempt after the last',
+      requirements: ['POOLS-EVT-DEAD-LETTER'],
+      needs: ['poolsWebhooksExclusive', 'poolsTradeOutcome'],
+      // At most the budget of a full run of the Gate schedule (the declared one is checked against the depth by its need).
+      budgetMs: scheduleBudgetMs(GAPS + 1, MIN_WAIT_MS),
+      async run({ poolsWebhooksExclusive: actor, poolsTradeOutcome: choose, poolsDeadLetter: policy }, t: CheckTools) {
+        const D = 'POOLS-EVT-DEAD-LETTER';
+        const made = await reservedTrade(t, actor, D);
+        const ids = [made.transactId, made.quoteId];
+        const before = new Set(actor.hooks.attempts().map((e) => e.eventId));
+        // Held alone, so every new event of this partner is this trade's: fail each declared attempt (the programme is spent by them).
+        actor.hooks.program(
+          Array.from({ length: policy.attempts }, () => ({ kind: 'status', status: 500 }) as const),
+          (e) => !before.has(e.eventId),
+        );
+        await settleTo(t, choose, actor, made.quoteId, 'settled', D);
+        const mine = () => actor.hooks.attempts().filter((e) => !before.has(e.eventId) && eventMentions(e, ids));
+        const tolerance = (gap: number) =>
+          Math.max(gap * t.profile.tolerances.retryGapRatio, t.profile.tolerances.retryGapMs * t.profile.timing.retryScale, 1_000);
+        const allGaps = policy.gapsMs.reduce((a, g) => a + g + tolerance(g), 0);
+        try {
+          await actor.hooks.waitFor(
+            () => mine().length >= policy.attempts,
+            Math.max(MIN_WAIT_MS, allGaps),
+            `${policy.attempts} attempts of pool.transaction.settled`,
+            D,
+          );
+        } catch {
+          if (mine().length === 0)
+            t.unverified('no webhook attempt naming the trade or its quote arrived (the payload is not shown): its delivery could not be followed');
+          t.expect.that(false, `the failed delivery is attempted ${policy.attempts} times within the declared schedule`, {
+            requirement: D,
+            expected: `${policy.attempts} attempts`,
+            actual: `${mine().length} attempt(s)`,
+          });
+        }
+        // One more attempt would follow the schedule's last gap: listen that long for it.
+        const last = policy.gapsMs.at(-1) ?? 0;
+        await t.sleep(last + tolerance(last) + QUIET_MS, 'no attempt after the declared last one (dead-lettered)', 'target');
+        const attempts = mine();
+        t.expect.equal(attempts.length, policy.attempts, `after ${policy.attempts} failed attempts the delivery is dead-lettered: no further attempt`, {
+          requirement: D,
+        });
+        const eventIds = [...new Set(attempts.map((e) => e.eventId))];
+        t.expect.that(eventIds.length === 1 && typeof eventIds[0] === 'string', 'every attempt carries the same eventId', { requirement: D, actual: eventIds });
+        // Failed by the programme (500) or refused by the receiver (400: the recipe did not verify): every attempt unacknowledged.
+        if (attempts.some(acked))
+          t.unverified(`the receiver acknowledged an attempt (${attempts.map((e) => e.answeredStatus).join(', ')}): the delivery was not failed every time`);
+        t.observe(
+          'pools-dead-letter-gaps-ms',
+          attempts.slice(1).map((e, i) => e.arrivedAt - attempts[i]!.arrivedAt),
+          'the declared pools schedule, as the receiver saw it',
         );
       },
     }),

@@ -323,6 +323,21 @@ export const Profile = z
          * not verify. Absent: deliveries are accepted and the Gate recipe's verdict is only observed.
          */
         webhookSignature: z.enum(['gate']).optional(),
+        /**
+         * The sandbox's retry policy for pools webhooks, as its operator documents it (the spec leaves the retry
+         * schedule and the dead-letter threshold not shown): `attempts` made before a delivery the partner never
+         * acknowledges is dead-lettered, and `scheduleSeconds`, the gaps before attempts 2, 3, … at scale 1
+         * (timing.retryScale applies). Declared, rampart fails every attempt of one event and sees delivery stop there.
+         */
+        webhookRetry: z
+          .object({
+            ...comment,
+            attempts: z.number().int().min(1),
+            scheduleSeconds: z.array(z.number().positive()),
+          })
+          .strict()
+          .refine((r) => r.scheduleSeconds.length >= r.attempts - 1, 'scheduleSeconds gives a gap before every attempt after the first (attempts − 1 of them)')
+          .optional(),
         triggers: z
           .object({
             ...comment,

@@ -6,3 +6,6 @@ export const QUICK_MAX_LIFETIME_WAIT_S = 120;
 export function lifetimeUsable(seconds: number | undefined, depth: 'quick' | 'full'): boolean {
   return seconds !== undefined && (depth === 'full' || seconds <= QUICK_MAX_LIFETIME_WAIT_S);
 }
+
+/** The longest real-time retry schedule a quick run waits through (support/gate/deliveries.ts QUICK_SCHEDULE_BUDGET_MS). */
+export const QUICK_MAX_SCHEDULE_WAIT_MS = 10 * 60_000;

@@ -154,6 +154,13 @@ export const OUTBOX_FAULTS: FaultDef[] = [
     suite: 'chaos',
   },
   {
+    name: 'outbox-pools-dead-letter-late',
+    service: 'pools',
+    requirements: ['POOLS-EVT-DEAD-LETTER'],
+    description: 'A pools webhook the partner never acknowledges is attempted a sixth time before it is dead-lettered (the sandbox declares five).',
+    suite: 'chaos',
+  },
+  {
     name: 'outbox-pools-no-redelivery',
     service: 'pools',
     requirements: ['POOLS-EVT-AT-LEAST-ONCE'],
@@ -333,7 +340,9 @@ export class WebhookOutbox {
     entry.timer.unref?.();
   }
 
-  private maxAttempts(): number {
+  private maxAttempts(service: 'gate' | 'pools'): number {
+    // Fault: a pools delivery the partner never acknowledges is tried once more than its declared threshold.
+    if (service === 'pools' && this.faults.has('outbox-pools-dead-letter-late')) return WH.maxAttempts + 1;
     if (this.faults.has('outbox-dead-letter-after-4')) return WH.maxAttempts - 1;
     if (this.faults.has('outbox-dead-letter-after-6')) return WH.maxAttempts + 1;
     return WH.maxAttempts;
@@ -430,7 +439,7 @@ export class WebhookOutbox {
       (status !== null && status >= 500 && this.faults.has('outbox-5xx-not-retried')) ||
       (status === null && this.faults.has('outbox-network-error-dead-letters')) ||
       (d.service === 'pools' && this.faults.has('outbox-pools-no-redelivery'));
-    if (terminalNow || d.attempts >= this.maxAttempts()) {
+    if (terminalNow || d.attempts >= this.maxAttempts(d.service)) {
       d.status = 'dead_lettered';
       d.nextAttemptAt = null;
       this.log(`webhook ${d.service} ${d.eventType} ${d.id} dead-lettered after ${d.attempts} attempts (${d.lastError})`);

@@ -37,6 +37,14 @@ const area = defineArea({
       anchor: ['There is no webhook for the `returned` trade status and none for quote rejection.', 'visible in ledger as `buy_refund`; no webhook |'],
     },
     'POOLS-EVT-NO-REJECT-WEBHOOK': { title: 'There is no webhook for quote rejection', kind: 'event', anchor: 'and none for quote rejection' },
+    'POOLS-EVT-DEAD-LETTER': {
+      title:
+        'A delivery the partner never acknowledges goes to the dead-letter store: attempted exactly as often as the sandbox declares (pools.webhookRetry), under one eventId, then never again',
+      kind: 'event',
+      suite: 'chaos',
+      anchor: RULE_1,
+      needs: ['poolsDeadLetter'],
+    },
     'POOLS-EVT-AT-LEAST-ONCE': {
       title: 'A delivery the partner fails is delivered again with the same eventId (at least once, with backoff)',
       kind: 'event',
