@@ -1,7 +1,9 @@
 // Gate rate limits per client key (Limits): the first window of a default
 // route, the route-specific first windows of the Limits table, the 60/min and
 // 300/h windows — each by count and by length — the route limit replacing
-// only the first window, and independence of keys. Each case owns one
+// only the first window, independence of keys, every window's 429 envelope,
+// and every other route a Limits row names probed in its group by count
+// (scenarios/lib/routeProbes.ts) on the keys other cases leave idle. Each case owns one
 // reserved key so its windows start empty; requests within a case are
 // sequential so the request number of the first 429 is exact. Window lengths
 // follow the target's declared scale (profile timing.rateWindowScale); the
@@ -11,13 +13,15 @@
 // split into execution segments (rampart load --segments, k6-operator) gives
 // every case, and with it its key, to exactly one instance.
 import { sleep } from 'k6';
+import http from 'k6/http';
 import exec from 'k6/execution';
 import { checkReq } from './lib/checks.ts';
 import { loadConfig, requirementThresholds, summaryFiles, wants } from './lib/config.ts';
 import { emit } from './lib/emit.ts';
 import { guarded } from './lib/guard.ts';
 import { callOnce as call, isErrorEnvelope, type Res } from './lib/http.ts';
-import { rateLimitBoundSeconds, windowPlans, type WindowCase } from './lib/rateCases.ts';
+import { probeRoute, routeProbes, ROUTE_GROUP_IDS, PROBE_MAX_SENDS, type RouteGroup, type RouteProbe } from './lib/routeProbes.ts';
+import { rateLimitBoundSeconds, routeLanes, windowPlans, type WindowCase } from './lib/rateCases.ts';
 import { SCENARIOS, WINDOW_CHECK_IDS } from './lib/requirements.ts';
 import { countHolds, judgeWindow } from './lib/windowJudge.ts';
 import { runWindowProbe } from './lib/windowProbe.ts';
@@ -36,8 +40,25 @@ const wanted = (Object.keys(KEY_OF) as CaseName[]).filter(
   (c) => wants(cfg, c) && (cfg.depth === 'full' || !(SCENARIOS['rate-limits'].fullOnly as readonly string[]).includes(c)),
 );
 // perClient runs inside burst (it needs the first key throttled at that moment).
-const runs: CaseName[] = wanted.filter((c) => c !== 'perClient');
+const runs: string[] = wanted.filter((c) => c !== 'perClient');
 if (wanted.includes('perClient') && !runs.includes('burst')) runs.unshift('burst');
+
+// The route probes run on keys the other cases leave idle: after burst and replacesFirstOnly on theirs (in the
+// same VU, once their windows drained), on the perClient key, and on the hour key when the hour case does not run.
+const wantsRoutes = wants(cfg, 'routes');
+const lanes = wantsRoutes
+  ? routeLanes({
+      hourKeyFree: !runs.includes('hour'),
+      afterBurst: runs.includes('burst'),
+      afterReplaces: runs.includes('replacesFirstOnly'),
+      perClientFirst: runs.includes('burst') && wanted.includes('perClient'),
+      probes: routeProbes(gate.sessionBody),
+      keys: { burst: KEY_OF.burst, replacesFirstOnly: KEY_OF.replacesFirstOnly, perClient: KEY_OF.perClient, hour: KEY_OF.hour },
+      limits: gate.limits,
+      scale: gate.rateWindowScale,
+    })
+  : [];
+for (const l of lanes) if (!l.after) runs.push(`routes:${l.key}`);
 
 export const options = {
   scenarios: runs.length
@@ -47,7 +68,7 @@ export const options = {
           vus: runs.length,
           iterations: 1,
           exec: 'runCase',
-          maxDuration: `${rateLimitBoundSeconds(gate.limits, gate.rateWindowScale, cfg.depth, gate.rateWindowRatio)}s`,
+          maxDuration: `${rateLimitBoundSeconds(gate.limits, gate.rateWindowScale, cfg.depth, gate.rateWindowRatio, wantsRoutes)}s`,
         },
       }
     : {},
@@ -69,6 +90,10 @@ const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
  * back in time, and the length. The judged facts go to rampart as a record (an observation in the report).
  */
 function probeWindow(c: WindowCase, label: string, send: (n: number) => Res, onLimit?: (refusal: Res) => void): void {
+  const envelope = (refusal: Res) => {
+    expect429Envelope(refusal, label);
+    onLimit?.(refusal);
+  };
   const plan = plans[c];
   let refusal: Res | undefined;
   const log = runWindowProbe(
@@ -83,7 +108,7 @@ function probeWindow(c: WindowCase, label: string, send: (n: number) => Res, onL
         if (r.status === 429 && !refusal) refusal = r;
         return r.status;
       },
-      onLimit: () => onLimit?.(refusal!),
+      onLimit: () => envelope(refusal!),
     },
     plan,
   );
@@ -117,6 +142,17 @@ function probeWindow(c: WindowCase, label: string, send: (n: number) => Res, onL
   );
 }
 
+/** Every window's 429 carries the error envelope (type rate_limited, X-Request-Id equal to request_id). */
+function expect429Envelope(refusal: Res | undefined, where: string): void {
+  checkReq(
+    'GATE-RATE-429-ENVELOPE',
+    refusal,
+    `${where}: the 429 carries the error envelope with type rate_limited and X-Request-Id`,
+    (r) => !!r && isErrorEnvelope(r, 429, 'rate_limited'),
+    (r) => r?.body,
+  );
+}
+
 const get = (c: string, path: string, key: string) => call('GET', `${base}${path}`, key, { tags: { case: c, name: `GET ${path}` } });
 const patchBranding = (c: string, key: string) => call('PATCH', `${base}/branding`, key, { body: {}, tags: { case: c, name: 'PATCH /branding' } });
 
@@ -143,13 +179,6 @@ function burst(): void {
     return;
   }
   probeWindow('burst', 'default route', send, (refusal) => {
-    checkReq(
-      'GATE-RATE-429-ENVELOPE',
-      refusal,
-      '429 carries the error envelope with type rate_limited and X-Request-Id',
-      (r) => !!r && isErrorEnvelope(r, 429, 'rate_limited'),
-      (r) => r?.body,
-    );
     if (wanted.includes('perClient')) perClient(refusal?.status ?? 0);
   });
 }
@@ -186,6 +215,7 @@ function replacesFirstOnly(): void {
     if (r.status === 429 && first429 === null) {
       first429 = i;
       emit({ kind: 'first429', case: 'replacesFirstOnly', request: i, ms: Date.now() - t0 });
+      expect429Envelope(r, 'the 60-per-minute window across routes');
     }
   }
   if (first429 === null) emit({ kind: 'first429', case: 'replacesFirstOnly', request: null, ms: null, sent: 61 });
@@ -223,11 +253,116 @@ function hour(): void {
 
 const CASES: Record<Exclude<CaseName, 'perClient'>, () => void> = { burst, write10, write30, read60, replacesFirstOnly, minute, hour };
 
+// ---------- route probes ----------
+
+const firstWindowMs = gate.limits.first.windowMs * gate.rateWindowScale;
+const minuteMs = gate.limits.minute.windowMs * gate.rateWindowScale;
+const tolMs = (w: number) => Math.round(Math.min(1_000, Math.max(20, w * gate.rateWindowRatio)));
+/** How long a group's first window holds a request on one key (the minute window holds it as long). */
+const GROUP_WINDOW_MS: Record<RouteGroup, number> = { write10: minuteMs, write30: minuteMs, read60: minuteMs, default: firstWindowMs };
+const MINUTE_LIMIT = gate.limits.minute.limit;
+
+/** Routes one key probes: each waits until neither its group's window nor the key's minute window holds what would refuse it. */
+function routeLane(key: string, probes: RouteProbe[]): void {
+  // Send times on this key (and on the publishable key), with the group of each: the windows the probes must find empty.
+  const logs = { secret: [] as { t: number; g: RouteGroup }[], publishable: [] as { t: number; g: RouteGroup }[] };
+  const queue = probes.map((p) => ({ p, lastTry: false }));
+  const earliest = (p: RouteProbe): number => {
+    const log = logs[p.publishable ? 'publishable' : 'secret'];
+    let t = Date.now();
+    for (let guard = 0; guard < 1_000; guard++) {
+      const inGroup = log.filter((x) => x.g === p.group && x.t > t - GROUP_WINDOW_MS[p.group] - tolMs(GROUP_WINDOW_MS[p.group]));
+      const inMinute = log.filter((x) => x.t > t - minuteMs - tolMs(minuteMs));
+      if (!inGroup.length && inMinute.length + PROBE_MAX_SENDS[p.group] <= MINUTE_LIMIT) return t;
+      // The earliest moment the oldest blocking request leaves its window.
+      const blocking = inGroup.length ? inGroup : inMinute;
+      const w = inGroup.length ? GROUP_WINDOW_MS[p.group] : minuteMs;
+      t = Math.min(...blocking.map((x) => x.t)) + w + tolMs(w) + 1;
+    }
+    return t;
+  };
+  while (queue.length) {
+    queue.sort((a, b) => earliest(a.p) - earliest(b.p));
+    const { p, lastTry } = queue.shift()!;
+    const start = earliest(p);
+    if (start > Date.now()) sleep((start - Date.now()) / 1000);
+    const id = ROUTE_GROUP_IDS[p.group];
+    if (p.publishable && !gate.embed) {
+      const detail = 'no load-reserved partner with a publishable key and an allowed origin (or a k6-operator bundle, which carries none)';
+      emit({ kind: 'routeProbe', item: p.item, group: p.group, judged: false, detail });
+      emit({ kind: 'unverified', req: id, reason: `${p.item}: ${detail}` });
+      continue;
+    }
+    const url = `${base}${p.path}`;
+    const tags = { case: 'routes', name: `${p.method} ${p.path}` };
+    let refusal: Res | undefined;
+    const log = logs[p.publishable ? 'publishable' : 'secret'];
+    const v = probeRoute(
+      {
+        now: () => Date.now(),
+        sleepUntil: (t) => {
+          const ms = t - Date.now();
+          if (ms > 0) sleep(ms / 1000);
+        },
+        send: () => {
+          const r = p.publishable
+            ? http.request(p.method, url, JSON.stringify(p.body ?? {}), {
+                headers: { Authorization: `Bearer ${gate.embed!.publishableKey}`, 'Content-Type': 'application/json', Origin: gate.embed!.origin },
+                tags,
+                responseCallback: http.expectedStatuses({ min: 100, max: 599 }),
+              })
+            : call(p.method, url, key, { body: p.body, idempotencyKey: p.idempotencyKey ? true : undefined, tags });
+          log.push({ t: Date.now(), g: p.group });
+          if (r.status === 429 && !refusal) refusal = r as Res;
+          return r.status;
+        },
+      },
+      p,
+      { firstWindowMs, minuteMs, toleranceMs: tolMs(firstWindowMs) },
+      lastTry,
+    );
+    if (refusal) expect429Envelope(refusal, `${p.item} (${p.group} row)`);
+    if (v.retry) {
+      queue.push({ p, lastTry: true });
+      continue;
+    }
+    emit({ kind: 'routeProbe', item: p.item, group: p.group, judged: v.judged, ok: v.ok, detail: v.detail, statuses: v.statuses.length });
+    if (!v.judged) {
+      emit({ kind: 'unverified', req: id, reason: `${p.item}: ${v.detail}` });
+      continue;
+    }
+    checkReq(
+      id,
+      v,
+      `${p.item} is limited in the ${p.group === 'default' ? 'default windows' : `${p.group} row`}`,
+      (x) => x.ok,
+      (x) => ({ item: p.item, detail: x.detail }),
+    );
+  }
+}
+
+/** Run the route lane of `key`, after the key's own case: once its windows drained (a minute after its last request). */
+function lanesAfter(c: 'burst' | 'replacesFirstOnly'): void {
+  for (const l of lanes.filter((x) => x.after === c)) {
+    sleep((minuteMs + tolMs(minuteMs)) / 1000);
+    routeLane(keyFor(c), l.probes);
+  }
+}
+
 /** One VU per case; the iteration number (unique across execution segments) picks it. */
 export const runCase = guarded('rate-limits', (): void => {
   const c = runs[exec.scenario.iterationInTest]!;
   emit({ kind: 'caseStart', case: c, segment: segmentRange() });
-  CASES[c as Exclude<CaseName, 'perClient'>]();
+  const lane = /^routes:(\d+)$/.exec(c);
+  if (lane) {
+    const l = lanes.find((x) => String(x.key) === lane[1])!;
+    // The perClient key answers one probe of burst first: start once that default window has passed.
+    if (l.startAfterFirstWindow) sleep((firstWindowMs + tolMs(firstWindowMs)) / 1000 + 1);
+    routeLane(gate.keys[l.key]!, l.probes);
+  } else {
+    CASES[c as Exclude<CaseName, 'perClient'>]();
+    if (c === 'burst' || c === 'replacesFirstOnly') lanesAfter(c);
+  }
   emit({ kind: 'caseDone', case: c });
 });
 

@@ -27,6 +27,8 @@ export interface LoadConfig {
     rateWindowScale: number;
     /** Allowed error on a measured window length, as a share of the window (profile tolerances.rateWindowRatio). */
     rateWindowRatio: number;
+    /** A publishable key of a load-reserved partner and one of its allowed origins: the bootstrap's route probe. */
+    embed?: { publishableKey: string; origin: string };
   };
   pools?: {
     baseUrl: string;

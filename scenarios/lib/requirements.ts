@@ -34,12 +34,14 @@ export const SCENARIOS = {
     cases: {
       burst: [...windowIds('burst'), 'GATE-RATE-429-ENVELOPE'],
       perClient: ['GATE-RATE-PER-CLIENT'],
-      write10: windowIds('write10'),
-      write30: windowIds('write30'),
-      read60: windowIds('read60'),
-      replacesFirstOnly: ['GATE-RATE-ROUTE-REPLACES-FIRST-ONLY'],
-      minute: windowIds('minute'),
+      write10: [...windowIds('write10'), 'GATE-RATE-429-ENVELOPE'],
+      write30: [...windowIds('write30'), 'GATE-RATE-429-ENVELOPE'],
+      read60: [...windowIds('read60'), 'GATE-RATE-429-ENVELOPE'],
+      replacesFirstOnly: ['GATE-RATE-ROUTE-REPLACES-FIRST-ONLY', 'GATE-RATE-429-ENVELOPE'],
+      minute: [...windowIds('minute'), 'GATE-RATE-429-ENVELOPE'],
+      // The hour window's 429 is checked under GATE-RATE-429-ENVELOPE too, gating whenever a quick case runs beside it.
       hour: windowIds('hour'),
+      routes: ['GATE-RATE-ROUTES-WRITE10', 'GATE-RATE-ROUTES-WRITE30', 'GATE-RATE-ROUTES-READ60', 'GATE-RATE-ROUTES-DEFAULT', 'GATE-RATE-429-ENVELOPE'],
     },
     fullOnly: ['hour'],
     // At the spec's windows (scale 1); rampart bounds a scaled run by scenarios/lib/rateCases.ts.

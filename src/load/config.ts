@@ -34,6 +34,12 @@ export interface BuiltConfig {
   missing?: string;
 }
 
+/** The bootstrap's route probe: the publishable key of a load-reserved partner with an allowed origin (its own rate-limit client). */
+function embedOf(reserved: { publishableKey?: string; allowedOrigins?: string[] }[]): { embed?: { publishableKey: string; origin: string } } {
+  const p = [...reserved].reverse().find((x) => x.publishableKey && x.allowedOrigins?.length);
+  return p ? { embed: { publishableKey: p.publishableKey!, origin: p.allowedOrigins![0]! } } : {};
+}
+
 /** The configuration of one scenario run, or what the profile lacks for it. */
 export function configFor(profile: Profile, name: ScenarioName, cases: string[], depth: 'quick' | 'full', gates: Gates, seed: number): BuiltConfig {
   const spec = SCENARIOS[name];
@@ -54,6 +60,7 @@ export function configFor(profile: Profile, name: ScenarioName, cases: string[],
     },
     rateWindowScale: profile.timing.rateWindowScale,
     rateWindowRatio: profile.tolerances.rateWindowRatio,
+    ...embedOf(keys.reserved),
   };
   let pools: Record<string, unknown> | undefined;
   const p = profile.pools;

@@ -65,6 +65,8 @@ function withKeyRefs(profile: Profile, name: ScenarioName, config: Record<string
       gate: {
         ...gate,
         keys: use.reserved ? refs(k.reserved, 'RAMPART_GATE_LOAD_KEY', 'gate load key') : [],
+        // Keys travel as Secret references only: the bootstrap's route probe (a publishable key) is left out of bundles.
+        embed: undefined,
         trafficKeys: use.traffic ? refs(k.traffic, 'RAMPART_GATE_TRAFFIC_KEY', 'gate traffic key') : [],
       },
       ...(pools ? { pools: { ...pools, keys: use.pools ? refs(k.funded, 'RAMPART_POOLS_KEY', 'pools key') : [] } } : {}),

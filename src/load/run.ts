@@ -147,6 +147,14 @@ function collect(
           ? `the ${v.limit} per ${v.windowMs / 1000} s window behaved as: ${v.consistent.join(' or ')} (the spec does not say which)`
           : `no reading of ${v.limit} per ${v.windowMs / 1000} s fits what the target did`,
       });
+    } else if (r.kind === 'routeProbe') {
+      into.observations.push({
+        topic: 'GATE-RATE-ROUTE-GROUP',
+        service: 'gate',
+        check: `${name}: routes`,
+        value: { item: r.item, group: r.group, judged: r.judged, ok: r.ok, detail: r.detail, requests: r.statuses },
+        note: r.judged ? `${String(r.item)} probed in the ${String(r.group)} group: ${String(r.detail)}` : `${String(r.item)} not judged: ${String(r.detail)}`,
+      });
     } else if (r.kind === 'quoteTtl' && typeof r.seconds === 'number') {
       into.ttlSamples.push(r.seconds);
     } else if (r.kind === 'unexpected') {

@@ -1,12 +1,97 @@
 // Gate rate limiting: three concurrent sliding windows per client (the
 // credential presented), 10/10 s, 60/min and 300/h, where a route-specific
 // limit from the Limits table replaces only the first window.
-import { gateRouteGroup, GATE_RATE_WINDOWS, scaledWindowsFor, type RateWindow } from '../../model/limits.js';
+import { gateRouteGroup, GATE_RATE_WINDOWS, ROUTE_GROUP_FIRST_WINDOW, scaledWindowsFor, type RateWindow, type RouteGroup } from '../../model/limits.js';
 import type { Clock } from './clock.js';
 import type { ActiveFaults, FaultDef } from './faults.js';
 import { HttpError } from './http.js';
 
+/**
+ * One fault per route a Limits row names (beside the route its group's window is measured on): the route falls
+ * into another group — a route missing from the target's table lands in the default windows; a default route
+ * gets a route limit of 30 per minute.
+ */
+const MISPLACED_ROUTES: { item: string; slug: string; method: string; pattern: RegExp; from: RouteGroup; to: RouteGroup }[] = [
+  { item: 'POST /webhooks/test', slug: 'webhooks-test', method: 'POST', pattern: /^\/webhooks\/test$/, from: 'write10', to: 'default' },
+  {
+    item: 'POST /dashboard/webhook-secret/rotate',
+    slug: 'secret-rotate',
+    method: 'POST',
+    pattern: /^\/dashboard\/webhook-secret\/rotate$/,
+    from: 'write10',
+    to: 'default',
+  },
+  { item: 'POST /quotes/preview', slug: 'quote-preview', method: 'POST', pattern: /^\/quotes\/preview$/, from: 'write30', to: 'default' },
+  { item: 'POST /quotes', slug: 'quote-lock', method: 'POST', pattern: /^\/quotes$/, from: 'write30', to: 'default' },
+  { item: 'POST /rails/pay_ins', slug: 'pay-ins', method: 'POST', pattern: /^\/rails\/pay_ins$/, from: 'write30', to: 'default' },
+  { item: 'POST /rails/pay_outs', slug: 'pay-outs', method: 'POST', pattern: /^\/rails\/pay_outs$/, from: 'write30', to: 'default' },
+  { item: 'POST /embed/bootstrap', slug: 'bootstrap', method: 'POST', pattern: /^\/embed\/bootstrap$/, from: 'write30', to: 'default' },
+  { item: 'POST /gate_sessions/{id}/cancel', slug: 'cancel', method: 'POST', pattern: /^\/gate_sessions\/[^/]+\/cancel$/, from: 'write30', to: 'default' },
+  { item: 'customer writes', slug: 'customer-writes', method: '*', pattern: /^\/customers(\/[^/]+)?$/, from: 'write30', to: 'default' },
+  { item: 'webhook replay', slug: 'replay', method: 'POST', pattern: /^\/webhooks\/deliveries\/[^/]+\/replay$/, from: 'write30', to: 'default' },
+  { item: 'session reads', slug: 'session-reads', method: 'GET', pattern: /^\/gate_sessions(\/[^/]+)?$/, from: 'read60', to: 'default' },
+  { item: 'capabilities', slug: 'capabilities', method: 'GET', pattern: /^\/capabilities(\/.*)?$/, from: 'read60', to: 'default' },
+  { item: 'transaction reads', slug: 'transaction-reads', method: 'GET', pattern: /^\/transactions(\/[^/]+)?$/, from: 'read60', to: 'default' },
+  {
+    item: 'quote and rail reads',
+    slug: 'quote-rail-reads',
+    method: 'GET',
+    pattern: /^\/(quotes|rails\/(pay_ins|pay_outs))\/[^/]+$/,
+    from: 'read60',
+    to: 'default',
+  },
+  { item: 'customer reads', slug: 'customer-reads', method: 'GET', pattern: /^\/customers(\/[^/]+)?$/, from: 'read60', to: 'default' },
+  { item: 'dashboard volume', slug: 'dashboard-volume', method: 'GET', pattern: /^\/dashboard\/volume$/, from: 'read60', to: 'default' },
+  { item: 'dashboard usage', slug: 'dashboard-usage', method: 'GET', pattern: /^\/dashboard\/usage$/, from: 'read60', to: 'default' },
+  { item: 'GET /webhooks/deliveries', slug: 'deliveries-list', method: 'GET', pattern: /^\/webhooks\/deliveries$/, from: 'read60', to: 'default' },
+  {
+    item: 'PATCH /dashboard/webhook-settings',
+    slug: 'settings-patch',
+    method: 'PATCH',
+    pattern: /^\/dashboard\/webhook-settings$/,
+    from: 'default',
+    to: 'write30',
+  },
+  {
+    item: 'GET /dashboard/webhook-deliveries',
+    slug: 'dashboard-deliveries',
+    method: 'GET',
+    pattern: /^\/dashboard\/webhook-deliveries$/,
+    from: 'default',
+    to: 'write30',
+  },
+];
+const ROUTES_ID: Record<RouteGroup, string> = {
+  write10: 'GATE-RATE-ROUTES-WRITE10',
+  write30: 'GATE-RATE-ROUTES-WRITE30',
+  read60: 'GATE-RATE-ROUTES-READ60',
+  default: 'GATE-RATE-ROUTES-DEFAULT',
+};
+const misplacedName = (r: (typeof MISPLACED_ROUTES)[number]) => `rate-route-${r.slug}-${r.to === 'default' ? 'default-windows' : '30-per-minute'}`;
+
+/** Faults on the 429 of one window: its envelope carries type invalid_request. */
+const WINDOW_429_FAULTS: Record<string, string> = {
+  'rate-429-write10-wrong-type': 'the 10-per-minute route window',
+  'rate-429-write30-wrong-type': 'the 30-per-minute route window',
+  'rate-429-read60-wrong-type': 'the 60-per-minute route window',
+  'rate-429-minute-wrong-type': 'the 60-per-minute window of every route',
+};
+
 export const RATE_LIMIT_FAULTS: FaultDef[] = [
+  ...MISPLACED_ROUTES.map((r) => ({
+    name: misplacedName(r),
+    service: 'gate' as const,
+    requirements: [ROUTES_ID[r.from]],
+    description: `${r.item} is limited by ${r.to === 'default' ? 'the default windows (10 per 10 s)' : 'a route limit of 30 per minute'} instead of its ${r.from === 'default' ? 'default windows' : `${r.from} row`}.`,
+    suite: 'load' as const,
+  })),
+  ...Object.entries(WINDOW_429_FAULTS).map(([name, what]) => ({
+    name,
+    service: 'gate' as const,
+    requirements: ['GATE-RATE-429-ENVELOPE'],
+    description: `A 429 of ${what} carries type invalid_request instead of rate_limited.`,
+    suite: 'load' as const,
+  })),
   {
     name: 'rate-first-window-off-by-one',
     service: 'gate',
@@ -163,6 +248,12 @@ class WindowLog {
 
 export class GateRateLimiter {
   private readonly logs = new Map<string, WindowLog>();
+
+  /** Whether a fault breaks the envelope of the 429 of window `i` (0: the route's first, 1: the minute) of `group`. */
+  private windowFault(i: number, group: RouteGroup): boolean {
+    if (i === 1) return this.faults.has('rate-429-minute-wrong-type');
+    return i === 0 && group !== 'default' && this.faults.has(`rate-429-${group}-wrong-type`);
+  }
   constructor(
     private readonly clock: Clock,
     private readonly faults: ActiveFaults,
@@ -187,6 +278,14 @@ export class GateRateLimiter {
     let group = gateRouteGroup(method, path);
     const sc = (w: RateWindow): RateWindow => ({ limit: w.limit, windowMs: w.windowMs * this.scale });
     let windows: RateWindow[] = scaledWindowsFor(method, path, this.scale);
+    const p = path.split('?')[0]!.replace(/\/+$/, '');
+    const misplaced = MISPLACED_ROUTES.find(
+      (r) => (r.method === '*' ? method !== 'GET' : r.method === method) && r.pattern.test(p) && this.faults.has(misplacedName(r)),
+    );
+    if (misplaced) {
+      group = misplaced.to;
+      windows = [sc(ROUTE_GROUP_FIRST_WINDOW[misplaced.to]), sc(GATE_RATE_WINDOWS.minute), sc(GATE_RATE_WINDOWS.hour)];
+    }
     if (group === 'write10' && method === 'POST' && routeKey === 'POST /gate_sessions' && this.faults.has('rate-sessions-create-default-group')) {
       group = 'default';
       windows = [sc(GATE_RATE_WINDOWS.first), sc(GATE_RATE_WINDOWS.minute), sc(GATE_RATE_WINDOWS.hour)];
@@ -229,7 +328,7 @@ export class GateRateLimiter {
           429,
           'Too many requests: rate limit exceeded.',
           'rate_limited',
-          this.faults.has('rate-429-wrong-type') ? 'invalid_request' : 'rate_limited',
+          this.faults.has('rate-429-wrong-type') || this.windowFault(i, group) ? 'invalid_request' : 'rate_limited',
           {
             'retry-after': String(retryAfter),
           },

@@ -20,7 +20,8 @@ const area = defineArea({
       ],
     },
     'GATE-RATE-429-ENVELOPE': {
-      title: 'exceeding a limit gives 429 with the error envelope, type rate_limited, and X-Request-Id',
+      title:
+        "exceeding a limit gives 429 with the error envelope, type rate_limited, and X-Request-Id: every window's 429 (default, the three route windows, the minute and the hour)",
       kind: 'error',
       anchor: ['Exceeding gives 429.', '| 429 | rate_limited | rate limit exceeded |'],
     },
@@ -82,6 +83,32 @@ const area = defineArea({
       kind: 'limit',
       anchor:
         '| 60 per minute | session reads, capabilities, transaction reads, quote and rail reads, customer reads, GET /branding, dashboard volume, dashboard usage, GET /webhooks/deliveries |',
+    },
+    'GATE-RATE-ROUTES-WRITE10': {
+      title:
+        'every other route of the 10-per-minute row is in that window: POST /webhooks/test and POST /dashboard/webhook-secret/rotate pass 10, refuse the 11th, and still refuse one default window (10 s) later',
+      kind: 'limit',
+      anchor: '| 10 per minute | POST /gate_sessions, POST /dashboard/webhook-secret/rotate, POST /webhooks/test |',
+    },
+    'GATE-RATE-ROUTES-WRITE30': {
+      title:
+        'every other route of the 30-per-minute row is in that window: preview, quote lock, pay-ins, pay-outs, bootstrap, cancel, customer writes and replay each pass 30 back to back and refuse the 31st',
+      kind: 'limit',
+      anchor:
+        '| 30 per minute | POST /quotes/preview, POST /quotes, POST /rails/pay_ins, POST /rails/pay_outs, POST /embed/bootstrap, POST /gate_sessions/{id}/cancel, customer writes, PATCH /branding, webhook replay |',
+    },
+    'GATE-RATE-ROUTES-READ60': {
+      title:
+        'every other route of the 60-per-minute row is in that window: session, capability, transaction, quote and rail, customer reads, dashboard volume and usage and the deliveries list each pass 31 back to back',
+      kind: 'limit',
+      anchor:
+        '| 60 per minute | session reads, capabilities, transaction reads, quote and rail reads, customer reads, GET /branding, dashboard volume, dashboard usage, GET /webhooks/deliveries |',
+    },
+    'GATE-RATE-ROUTES-DEFAULT': {
+      title:
+        'the other routes of the default-windows row keep them: PATCH /dashboard/webhook-settings and GET /dashboard/webhook-deliveries pass 10, refuse the 11th, and pass again one default window (10 s) later',
+      kind: 'limit',
+      anchor: '| default windows | GET and PATCH /dashboard/webhook-settings, GET /dashboard/webhook-deliveries |',
     },
     'GATE-RATE-ROUTE-REPLACES-FIRST-ONLY': {
       title: 'a route-specific limit replaces only the first window: the 60-per-minute window still applies across routes',

@@ -1,0 +1,181 @@
+// Every route a row of the Limits table names, probed in its group by count:
+// the cheapest walk that tells the group apart from the others under every
+// reading of "L per W" (sliding, fixed buckets, a window from the first
+// request, refused requests counted or not). The groups' windows were
+// measured by length on one route each (rate-limits.ts); here each other
+// route shows which window it is in. Plain code with no k6 imports: the
+// scenario drives it with k6's clock and http, a unit test with a virtual one.
+
+export type RouteGroup = 'write10' | 'write30' | 'read60' | 'default';
+
+/** One route of a Limits row: `item` as the row names it, and the request that stands for it. */
+export interface RouteProbe {
+  item: string;
+  group: RouteGroup;
+  method: string;
+  path: string;
+  body?: unknown;
+  idempotencyKey?: boolean;
+  /** The publishable key (POST /embed/bootstrap): its own rate-limit client. */
+  publishable?: boolean;
+}
+
+/** The requirement each group's route probes assert. */
+export const ROUTE_GROUP_IDS: Record<RouteGroup, string> = {
+  write10: 'GATE-RATE-ROUTES-WRITE10',
+  write30: 'GATE-RATE-ROUTES-WRITE30',
+  read60: 'GATE-RATE-ROUTES-READ60',
+  default: 'GATE-RATE-ROUTES-DEFAULT',
+};
+
+/**
+ * The routes of the Limits table besides the one each group's window is measured on (POST /gate_sessions,
+ * PATCH /branding, GET /branding, GET /dashboard/webhook-settings). Ids that name nothing are cheap stand-ins:
+ * the limiter counts the request wherever the route answers it (404, or 403 without rail entitlement).
+ */
+export function routeProbes(sessionBody: Record<string, unknown>): RouteProbe[] {
+  const nothing = 'rampart_probe_0000';
+  return [
+    { item: 'POST /webhooks/test', group: 'write10', method: 'POST', path: '/webhooks/test' },
+    { item: 'POST /dashboard/webhook-secret/rotate', group: 'write10', method: 'POST', path: '/dashboard/webhook-secret/rotate' },
+    {
+      item: 'POST /quotes/preview',
+      group: 'write30',
+      method: 'POST',
+      path: '/quotes/preview',
+      body: { amount: sessionBody.amount, currency: sessionBody.currency },
+    },
+    { item: 'POST /quotes', group: 'write30', method: 'POST', path: '/quotes', body: { gate_session_id: nothing, side: 'off_ramp' } },
+    { item: 'POST /rails/pay_ins', group: 'write30', method: 'POST', path: '/rails/pay_ins', body: { quote_id: nothing }, idempotencyKey: true },
+    {
+      item: 'POST /rails/pay_outs',
+      group: 'write30',
+      method: 'POST',
+      path: '/rails/pay_outs',
+      body: { gate_session_id: nothing, quote_id: nothing },
+      idempotencyKey: true,
+    },
+    { item: 'POST /embed/bootstrap', group: 'write30', method: 'POST', path: '/embed/bootstrap', body: {}, publishable: true },
+    { item: 'POST /gate_sessions/{id}/cancel', group: 'write30', method: 'POST', path: `/gate_sessions/${nothing}/cancel` },
+    { item: 'customer writes', group: 'write30', method: 'PATCH', path: `/customers/${nothing}`, body: { first_name: 'Rampart' } },
+    { item: 'webhook replay', group: 'write30', method: 'POST', path: `/webhooks/deliveries/${nothing}/replay`, body: {}, idempotencyKey: true },
+    { item: 'session reads', group: 'read60', method: 'GET', path: '/gate_sessions' },
+    { item: 'capabilities', group: 'read60', method: 'GET', path: '/capabilities/countries' },
+    { item: 'transaction reads', group: 'read60', method: 'GET', path: '/transactions' },
+    { item: 'quote and rail reads', group: 'read60', method: 'GET', path: `/rails/pay_outs/${nothing}` },
+    { item: 'customer reads', group: 'read60', method: 'GET', path: '/customers' },
+    { item: 'dashboard volume', group: 'read60', method: 'GET', path: '/dashboard/volume' },
+    { item: 'dashboard usage', group: 'read60', method: 'GET', path: '/dashboard/usage' },
+    { item: 'GET /webhooks/deliveries', group: 'read60', method: 'GET', path: '/webhooks/deliveries' },
+    { item: 'PATCH /dashboard/webhook-settings', group: 'default', method: 'PATCH', path: '/dashboard/webhook-settings', body: {} },
+    { item: 'GET /dashboard/webhook-deliveries', group: 'default', method: 'GET', path: '/dashboard/webhook-deliveries' },
+  ];
+}
+
+/** Requests a probe sends back to back: one past the group's short limit, and for the 60 group one past the 30 group's. */
+export const PROBE_REQUESTS: Record<RouteGroup, number> = { write10: 11, default: 11, write30: 31, read60: 31 };
+/** The most requests one probe sends in all (write10 may refill its window once and look again). */
+export const PROBE_MAX_SENDS: Record<RouteGroup, number> = { write10: 23, default: 12, write30: 31, read60: 31 };
+
+export interface RouteProbeIO {
+  now(): number;
+  sleepUntil(t: number): void;
+  /** Send the probe's request once; the status answered. */
+  send(): number;
+}
+
+export interface RouteTiming {
+  /** The default first window (10 s) at the declared scale, ms. */
+  firstWindowMs: number;
+  /** The route groups' minute at the declared scale, ms. */
+  minuteMs: number;
+  /** Allowed error on a window edge, ms. */
+  toleranceMs: number;
+}
+
+export interface RouteVerdict {
+  /** false: nothing could be told (every answer refused the credential, so none may have been counted). */
+  judged: boolean;
+  ok: boolean;
+  /** Try again later (a fixed bucket may have rolled over inside the walk): the scenario gives one more try. */
+  retry?: boolean;
+  statuses: number[];
+  detail: string;
+}
+
+const refused = (s: number) => s === 429;
+const credentialRefused = (statuses: number[]) => statuses.length > 0 && statuses.every((s) => s === 401 || s === 403);
+
+/**
+ * Probe one route:
+ * - read60: 31 back to back, none refused (not the 30 group, nor a 10 one);
+ * - write30: 30 pass, the 31st is refused (not the 60 group, nor a 10 one);
+ * - write10 / default: 10 pass, the 11th is refused (not a 30 or 60 group); then, one default window later, the
+ *   next request is refused for write10 (its window is a minute) and accepted for default (10 s).
+ * A walk whose last request passed may have straddled a fixed bucket's edge: `retry` (judged on the next try);
+ * `lastTry` turns that into a failure, unless every answer refused the credential (nothing may have been counted).
+ */
+export function probeRoute(io: RouteProbeIO, probe: RouteProbe, timing: RouteTiming, lastTry: boolean): RouteVerdict {
+  const n = PROBE_REQUESTS[probe.group];
+  const statuses: number[] = [];
+  let refusedAt = 0;
+  for (let i = 1; i <= n; i++) {
+    const s = io.send();
+    statuses.push(s);
+    if (refused(s)) {
+      refusedAt = i;
+      break;
+    }
+  }
+  const v = (ok: boolean, detail: string, extra: Partial<RouteVerdict> = {}): RouteVerdict => ({
+    judged: true,
+    ok,
+    statuses: [...statuses],
+    detail,
+    ...extra,
+  });
+  if (probe.group === 'read60')
+    return refusedAt ? v(false, `refused at request ${refusedAt} of ${n}: a window of fewer than 60 per minute`) : v(true, `${n} back to back, none refused`);
+  const limit = n - 1;
+  if (refusedAt && refusedAt <= limit) return v(false, `refused at request ${refusedAt}: fewer than ${limit} pass (the window of another group)`);
+  if (!refusedAt) {
+    if (!lastTry) return v(false, `request ${n} passed`, { retry: true });
+    if (credentialRefused(statuses))
+      return {
+        judged: false,
+        ok: false,
+        statuses,
+        detail: `every answer refused the credential (${[...new Set(statuses)].join(', ')}): none may have been counted`,
+      };
+    return v(false, `request ${n} passed on two tries: more than ${limit} per window (the window of another group)`);
+  }
+  if (probe.group === 'write30') return v(true, `${limit} pass, request ${n} refused`);
+  // write10 and default count alike: the window's length tells them apart.
+  io.sleepUntil(io.now() + timing.firstWindowMs + timing.toleranceMs);
+  const later = io.send();
+  statuses.push(later);
+  if (probe.group === 'default')
+    return refused(later)
+      ? v(false, `still refused one default window (${timing.firstWindowMs} ms) after the limit: not the 10-per-10-s window`)
+      : v(true, `${limit} pass, request ${n} refused, capacity back one default window later`);
+  if (refused(later)) return v(true, `${limit} pass, request ${n} refused, still refused one default window later (a minute window)`);
+  // Accepted: a fixed minute bucket may have rolled over within the default window; then the bucket is fresh
+  // and holds this request. Fill it and look again: the next minute edge is far, so a minute window still refuses.
+  let second = 0;
+  for (let i = 2; i <= n; i++) {
+    const s = io.send();
+    statuses.push(s);
+    if (refused(s)) {
+      second = i;
+      break;
+    }
+  }
+  if (second === 0 || second <= limit)
+    return v(false, `after a capacity back one default window later, the refill refused at ${second || 'no'} request: not a 10-per-minute window`);
+  io.sleepUntil(io.now() + timing.firstWindowMs + timing.toleranceMs);
+  const again = io.send();
+  statuses.push(again);
+  return refused(again)
+    ? v(true, `capacity came back once within the default window (a fixed minute edge), and not again: a minute window`)
+    : v(false, `capacity came back one default window after the limit twice: the 10-per-10-s window, not 10 per minute`);
+}
