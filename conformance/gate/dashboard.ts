@@ -13,6 +13,7 @@ import { WebhookDelivery } from '../../src/model/schemas/gate/webhooks.js';
 import { parseSignatureHeader, verifyGateSignature } from '../../src/webhooks/verify.js';
 import type { ReceivedEvent } from '../../src/webhooks/types.js';
 import { expect2xx } from '../../support/expect.js';
+import { expectObjectDiscriminator } from '../../support/gate/objects.js';
 import { stringsIn } from '../../support/gate/sessions.js';
 
 const SETTINGS = '/dashboard/webhook-settings';
@@ -50,13 +51,14 @@ export default defineSuite({
   section: 'Endpoints > Dashboard',
   checks: [
     check({
-      name: 'a secret key may call the dashboard: usage, volume, webhook settings and webhook deliveries answer 2xx',
-      requirements: ['GATE-DASH-SK-ACCESS'],
+      name: 'a secret key may call the dashboard: usage, volume, webhook settings and webhook deliveries answer 2xx, each object with its discriminator',
+      requirements: ['GATE-DASH-SK-ACCESS', 'GATE-CONV-OBJECT-DISCRIMINATOR'],
       needs: ['gatePartner'],
       async run({ gatePartner: actor }, t: CheckTools) {
         const R = 'GATE-DASH-SK-ACCESS';
         for (const path of ['/dashboard/usage', '/dashboard/volume', SETTINGS, '/dashboard/webhook-deliveries']) {
           const ex = expect2xx(t, await actor.client.get(path), R, `GET ${path} with a secret key`);
+          expectObjectDiscriminator(t, ex, `GET ${path}`, { shapeNotShown: true });
           t.observe(
             `gate-dashboard-shape ${path}`,
             ex.json && typeof ex.json === 'object' ? Object.keys(ex.json).sort() : typeof ex.json,
@@ -140,12 +142,13 @@ export default defineSuite({
     }),
     check({
       name: 'a rotation issues a new webhook signing secret; deliveries after it verify with the newest secret or the one it replaced (when the sender switches is not shown)',
-      requirements: ['GATE-DASH-SECRET-ROTATE'],
+      requirements: ['GATE-DASH-SECRET-ROTATE', 'GATE-CONV-OBJECT-DISCRIMINATOR'],
       budgetMs: 90_000,
       async run({ gateWebhookSecretRotation: actor }, t: CheckTools) {
         const R = 'GATE-DASH-SECRET-ROTATE';
         const first = await actor.rotate();
         expect2xx(t, first.exchange, R, 'POST /dashboard/webhook-secret/rotate');
+        expectObjectDiscriminator(t, first.exchange, 'POST /dashboard/webhook-secret/rotate', { shapeNotShown: true });
         if (!actor.secretPath) {
           t.observe(
             'gate-webhook-secret-rotate-response',

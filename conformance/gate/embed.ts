@@ -254,7 +254,7 @@ export default defineSuite({
     }),
     check({
       name: 'refresh rotates the embed token while the session is open, and not after it is cancelled',
-      requirements: ['GATE-EMBED-REFRESH-OPEN-ONLY'],
+      requirements: ['GATE-EMBED-REFRESH-OPEN-ONLY', 'GATE-CONV-OBJECT-DISCRIMINATOR'],
       needs: ['gateEmbed'],
       async run({ gateEmbed: actor }, t: CheckTools) {
         const R = 'GATE-EMBED-REFRESH-OPEN-ONLY';
@@ -270,6 +270,7 @@ export default defineSuite({
             retry: false,
           });
         const rotated = expect2xx(t, await refresh(first.token), R);
+        expectObjectDiscriminator(t, rotated, 'POST /embed/refresh', { shapeNotShown: true });
         const second = expectToken(t, rotated, R);
         t.expect.that(second.token !== first.token, 'refresh answers a new token', { requirement: R, exchange: rotated });
         // The cancel response is not shown: any 2xx; the point is that the session is no longer open.

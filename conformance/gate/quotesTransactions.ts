@@ -60,8 +60,8 @@ export default defineSuite({
       },
     }),
     check({
-      name: 'POST /quotes/preview answers a secret key (any 2xx: its body and response are not shown)',
-      requirements: ['GATE-QUOTE-PREVIEW-SK'],
+      name: 'POST /quotes/preview answers a secret key (any 2xx: its body and response are not shown) with an object discriminator',
+      requirements: ['GATE-QUOTE-PREVIEW-SK', 'GATE-CONV-OBJECT-DISCRIMINATOR'],
       needs: ['gatePartner'],
       async run({ gatePartner: actor }, t: CheckTools) {
         const R = 'GATE-QUOTE-PREVIEW-SK';
@@ -69,6 +69,7 @@ export default defineSuite({
         const defaults = sessionBody(t);
         const preview = await actor.client.post('/quotes/preview', { amount: defaults.amount, currency: defaults.currency }, { retry: false });
         expect2xx(t, preview, R, 'POST /quotes/preview with the secret key');
+        expectObjectDiscriminator(t, preview, 'POST /quotes/preview', { shapeNotShown: true });
         t.observe(
           'gate-quote-preview',
           { status: preview.status, keys: Object.keys(preview.json ?? {}).sort() },

@@ -11,8 +11,8 @@ import { createFirmQuote, mainPool, poolPath, poolsProfile, quoteBody, quotePath
 
 /** EVM chains a destNetwork could name: one outside the pool's supportedNetworks must be refused. */
 const EVM_NETWORKS = ['ethereum', 'bsc', 'polygon', 'arbitrum', 'optimism', 'base', 'avalanche'];
-/** The documented cryptoNetwork values beyond the default (tron) and the profile quote's usual one (ethereum). */
-const OTHER_NETWORKS = ['bsc', 'polygon', 'solana'] as const;
+/** The documented cryptoNetwork values beyond the default (tron, judged on its own). */
+const OTHER_NETWORKS = ['ethereum', 'bsc', 'polygon', 'solana'] as const;
 
 /** A mixed-case address from the EIP-55 test vectors. */
 const EIP55_VECTOR = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
@@ -139,7 +139,7 @@ export default defineSuite({
       },
     }),
     check({
-      name: 'a firm quote on cryptoNetwork bsc, polygon or solana is stored with that network',
+      name: 'a firm quote on cryptoNetwork ethereum, bsc, polygon or solana is stored with that network',
       requirements: ['POOLS-QUOTE-NETWORK-VALUES'],
       needs: ['poolsPartner'],
       async run({ poolsPartner: actor }, t: CheckTools) {

@@ -66,6 +66,41 @@ export const area: GateArea = {
       description: 'An http:// webhook_url is accepted in live mode.',
       suite: 'conformance',
     },
+    {
+      name: 'dash-usage-no-object',
+      service: 'gate',
+      requirements: ['GATE-CONV-OBJECT-DISCRIMINATOR'],
+      description: 'GET /dashboard/usage answers without an object discriminator.',
+      suite: 'conformance',
+    },
+    {
+      name: 'dash-volume-no-object',
+      service: 'gate',
+      requirements: ['GATE-CONV-OBJECT-DISCRIMINATOR'],
+      description: 'GET /dashboard/volume answers without an object discriminator.',
+      suite: 'conformance',
+    },
+    {
+      name: 'dash-settings-no-object',
+      service: 'gate',
+      requirements: ['GATE-CONV-OBJECT-DISCRIMINATOR'],
+      description: 'GET /dashboard/webhook-settings answers without an object discriminator.',
+      suite: 'conformance',
+    },
+    {
+      name: 'dash-deliveries-no-object',
+      service: 'gate',
+      requirements: ['GATE-CONV-OBJECT-DISCRIMINATOR'],
+      description: 'GET /dashboard/webhook-deliveries answers its list without the object discriminator.',
+      suite: 'conformance',
+    },
+    {
+      name: 'dash-rotate-no-object',
+      service: 'gate',
+      requirements: ['GATE-CONV-OBJECT-DISCRIMINATOR'],
+      description: 'POST /dashboard/webhook-secret/rotate answers without an object discriminator.',
+      suite: 'conformance',
+    },
   ],
   register(router, world) {
     const first = new Map<string, string | null>();
@@ -78,7 +113,9 @@ export const area: GateArea = {
     }
     router.on('GET', '/dashboard/webhook-settings', (req) => {
       const caller = world.authSecret(req);
-      return { status: 200, body: settingsView(world, caller) };
+      const view = settingsView(world, caller);
+      if (world.faults.has('dash-settings-no-object')) delete view.object;
+      return { status: 200, body: view };
     });
 
     router.on('PATCH', '/dashboard/webhook-settings', (req) => {
@@ -111,14 +148,16 @@ export const area: GateArea = {
 
     router.on('GET', '/dashboard/webhook-deliveries', (req) => {
       const caller = world.authSecret(req);
-      return { status: 200, body: listDeliveries(world, caller, req, '/v1/dashboard/webhook-deliveries') };
+      const body = listDeliveries(world, caller, req, '/v1/dashboard/webhook-deliveries') as Record<string, unknown>;
+      if (world.faults.has('dash-deliveries-no-object')) delete body.object;
+      return { status: 200, body };
     });
 
     router.on('POST', '/dashboard/webhook-secret/rotate', (req) => {
       const caller = world.authSecret(req);
       const secret = `whsec_${randomBytes(24).toString('base64url').replace(/[-_]/g, 'x').slice(0, 32)}`;
       if (!world.faults.has('dash-rotate-keeps-old-secret')) world.settings(caller).webhookSecret = secret;
-      return { status: 200, body: { object: 'webhook_secret', secret, mode: caller.mode } };
+      return { status: 200, body: { ...(world.faults.has('dash-rotate-no-object') ? {} : { object: 'webhook_secret' }), secret, mode: caller.mode } };
     });
 
     router.on('GET', '/dashboard/usage', (req) => {
@@ -129,7 +168,7 @@ export const area: GateArea = {
       return {
         status: 200,
         body: {
-          object: 'usage',
+          ...(world.faults.has('dash-usage-no-object') ? {} : { object: 'usage' }),
           mode: caller.mode,
           sessions_created: world.settings(caller).sessionsCreated,
           webhook_deliveries: deliveries.length,
@@ -148,7 +187,11 @@ export const area: GateArea = {
       }
       return {
         status: 200,
-        body: { object: 'volume', mode: caller.mode, data: [...byCurrency].map(([currency, v]) => ({ currency, amount: v.amount, count: v.count })) },
+        body: {
+          ...(world.faults.has('dash-volume-no-object') ? {} : { object: 'volume' }),
+          mode: caller.mode,
+          data: [...byCurrency].map(([currency, v]) => ({ currency, amount: v.amount, count: v.count })),
+        },
       };
     });
   },

@@ -209,6 +209,13 @@ export const area: GateArea = {
       description: 'POST /embed/bootstrap without any key is refused 403 forbidden instead of 401 unauthorized.',
       suite: 'conformance',
     },
+    {
+      name: 'embed-refresh-no-object',
+      service: 'gate',
+      requirements: ['GATE-CONV-OBJECT-DISCRIMINATOR'],
+      description: 'POST /embed/refresh answers the rotated embed session without its object discriminator.',
+      suite: 'conformance',
+    },
   ],
   register(router, world) {
     const key = randomBytes(32);
@@ -322,7 +329,9 @@ export const area: GateArea = {
             throw new HttpError(409, `Session ${s.id} is no longer open.`, 'session_not_open');
           }
         }
-        return { status: 200, body: issue(caller, s) };
+        const refreshed: Record<string, unknown> = issue(caller, s);
+        if (world.faults.has('embed-refresh-no-object')) delete refreshed.object;
+        return { status: 200, body: refreshed };
       }),
     );
   },

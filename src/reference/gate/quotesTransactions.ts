@@ -256,6 +256,13 @@ export const area: GateArea = {
       description: 'POST /quotes/preview refuses a secret key with 403.',
       suite: 'conformance',
     },
+    {
+      name: 'quote-preview-no-object',
+      service: 'gate',
+      requirements: ['GATE-CONV-OBJECT-DISCRIMINATOR'],
+      description: 'POST /quotes/preview answers without an object discriminator.',
+      suite: 'conformance',
+    },
   ],
   register(router, world) {
     router.on('POST', '/quotes/preview', (req) => {
@@ -287,7 +294,7 @@ export const area: GateArea = {
       return {
         status: 200,
         body: {
-          object: 'quote_preview',
+          ...(world.faults.has('quote-preview-no-object') ? {} : { object: 'quote_preview' }),
           indicative: true,
           side,
           amount: body.amount,

@@ -11,13 +11,15 @@ import type { Caller, PoolDef, PoolsArea, PoolsWorld, QuoteRecord, Side } from '
 
 const NETWORKS: readonly string[] = POOLS_LIMITS.cryptoNetworks;
 const EVM_CHAINS: readonly string[] = ['ethereum', 'bsc', 'polygon', 'arbitrum', 'optimism', 'base', 'avalanche'];
-/** Faults pools-network-<value>-stored-ethereum: a quote on that network is stored (and traded) as ethereum. */
-const storedNetwork = (network: string, f: { has(n: string): boolean }) => (f.has(`pools-network-${network}-stored-ethereum`) ? 'ethereum' : network);
-const NETWORK_FAULTS = (['bsc', 'polygon', 'solana'] as const).map((n) => ({
-  name: `pools-network-${n}-stored-ethereum`,
+/** Faults pools-network-<value>-stored-<other>: a quote on that network is stored (and traded) on another. */
+const MISSTORED: Record<string, string> = { ethereum: 'tron', bsc: 'ethereum', polygon: 'ethereum', solana: 'ethereum' };
+const storedNetwork = (network: string, f: { has(n: string): boolean }) =>
+  MISSTORED[network] && f.has(`pools-network-${network}-stored-${MISSTORED[network]}`) ? MISSTORED[network]! : network;
+const NETWORK_FAULTS = Object.entries(MISSTORED).map(([n, as]) => ({
+  name: `pools-network-${n}-stored-${as}`,
   service: 'pools' as const,
   requirements: ['POOLS-QUOTE-NETWORK-VALUES'],
-  description: `A quote on cryptoNetwork ${n} is stored (and traded) as ethereum.`,
+  description: `A quote on cryptoNetwork ${n} is stored (and traded) as ${as}.`,
   suite: 'conformance' as const,
 }));
 

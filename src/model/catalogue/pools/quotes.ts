@@ -73,7 +73,7 @@ const area = defineArea({
     },
     'POOLS-QUOTE-NETWORK-DEFAULT-TRON': { title: 'cryptoNetwork defaults to tron', kind: 'field', anchor: '| cryptoNetwork | string | no | `tron` (default)' },
     'POOLS-QUOTE-NETWORK-VALUES': {
-      title: 'cryptoNetwork takes each documented value: a firm quote on bsc, polygon or solana is stored with that network',
+      title: 'cryptoNetwork takes each documented value: a firm quote on ethereum, bsc, polygon or solana is stored with that network',
       kind: 'enum',
       anchor: '`ethereum`, `bsc`, `polygon`, `solana` |',
     },
