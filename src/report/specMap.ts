@@ -41,17 +41,20 @@ const NOT_SHOWN_WORDS = /\bnot shown\b/i;
 
 const zero = (): Record<PassageState, number> => ({ tested: 0, partial: 0, notShown: 0, notTestable: 0, unaccounted: 0 });
 
-/** A passage's cases from its CASES entry; partial when one of them is unasserted. */
-function casesOf(entry: SpecCases): PassageCase[] {
-  return Object.entries(entry.cases).map(([c, acc]) =>
-    'unasserted' in acc ? { case: c, requirements: [], unasserted: acc.unasserted } : { case: c, requirements: [...acc] },
-  );
+/** A passage's cases from its CASES entry; partial when one of them is unasserted (or none of its requirements is catalogued). */
+function casesOf(entry: SpecCases, known: ReadonlySet<string>): PassageCase[] {
+  return Object.entries(entry.cases).map(([c, acc]) => {
+    if ('unasserted' in acc) return { case: c, requirements: [], unasserted: acc.unasserted };
+    const reqs = acc.filter((id) => known.has(id));
+    return reqs.length ? { case: c, requirements: reqs } : { case: c, requirements: [], unasserted: `none of ${acc.join(', ')} is in the catalogue` };
+  });
 }
 
 export function buildSpecMap(catalogue: readonly Requirement[] = CATALOGUE): SpecMap {
   const all: MappedPassage[] = [];
   const dangling: SpecMap['dangling'] = [];
   const anchors = catalogue.flatMap((r) => r.anchors.map((a) => ({ r, a: normalise(a) })));
+  const known = new Set<string>(catalogue.map((r) => r.id));
   const used = new Set<string>();
   const reviewed = (list: Reviewed[], spec: SpecName, p: Passage, key: string) => {
     const hit = list.find((x) => x.spec === spec && p.plain.includes(normalise(x.quote)));
@@ -71,7 +74,7 @@ export function buildSpecMap(catalogue: readonly Requirement[] = CATALOGUE): Spe
       if (reqs.length) {
         const entry = CASES.find((x) => x.spec === spec && p.plain.includes(normalise(x.quote)));
         if (entry) used.add(`cases:${entry.spec}:${entry.quote}`);
-        cases = entry && casesOf(entry);
+        cases = entry && casesOf(entry, known);
         const open = cases?.filter((c) => c.unasserted !== undefined) ?? [];
         state = open.length ? 'partial' : 'tested';
         if (open.length) reason = open.map((c) => `${c.case}: ${c.unasserted}`).join('; ');

@@ -56,4 +56,120 @@ export const NOT_TESTABLE: { quote: string; reason: string }[] = [
 ];
 
 /** Anchored passages naming several cases: each case and the requirements asserting it (partial while one is unasserted). */
-export const CASES: PassageCases[] = [];
+export const CASES: PassageCases[] = [
+  {
+    quote: '| sides | enabled sides: `on_ramp`, `off_ramp` |',
+    cases: {
+      'only on_ramp and off_ramp': ['POOLS-CAP-SIDES-ENUM'],
+      'on_ramp, the supported flow': ['POOLS-CAP-SIDES-ENABLED'],
+      'off_ramp where enabled': ['POOLS-CAP-SIDES-ENABLED'],
+      'no off_ramp where not enabled': ['POOLS-CAP-SIDES-ENUM', 'POOLS-CAP-SIDES-ENABLED'],
+    },
+  },
+  {
+    quote: '| cryptoNetwork | string | no | `tron` (default)',
+    cases: {
+      'tron (default)': ['POOLS-QUOTE-NETWORK-DEFAULT-TRON'],
+      ethereum: ['POOLS-QUOTE-NETWORK-VALUES'],
+      bsc: ['POOLS-QUOTE-NETWORK-VALUES'],
+      polygon: ['POOLS-QUOTE-NETWORK-VALUES'],
+      solana: ['POOLS-QUOTE-NETWORK-VALUES'],
+      'any other value 400': ['POOLS-QUOTE-ENUMS-400'],
+    },
+  },
+  {
+    quote: '| destNetwork | string | no | from the EVM allowlist in `supportedNetworks` |',
+    cases: {
+      'a network of supportedNetworks is accepted': ['POOLS-QUOTE-DESTNETWORK-ALLOWLIST'],
+      'a non-EVM network gives 400': ['POOLS-QUOTE-DESTNETWORK-ALLOWLIST'],
+      "an EVM network outside the pool's list gives 400": ['POOLS-QUOTE-DESTNETWORK-ALLOWLIST'],
+    },
+  },
+  {
+    quote: '| 404 | unknown or cross-tenant id; funding when balance gate is off |',
+    cases: {
+      'unknown quote, trade and transaction ids': ['POOLS-ERR-UNKNOWN-ID-404'],
+      'unknown pool id': ['POOLS-CAP-UNKNOWN-POOL-404'],
+      'cross-tenant id': ['POOLS-ERR-CROSS-TENANT-404'],
+      'funding when the balance gate is off': ['POOLS-FUND-GATE-OFF-404'],
+    },
+  },
+  {
+    quote: '| 403 | codes: `pools_not_enabled`',
+    cases: {
+      pools_not_enabled: ['POOLS-AUTH-NOT-ENABLED-403'],
+      pool_access_suspended: ['POOLS-AUTH-SUSPENDED-403'],
+      kyc_not_approved: ['POOLS-AUTH-KYC-403'],
+      pool_not_allowed: ['POOLS-AUTH-POOL-NOT-ALLOWED-403'],
+      key_mode_mismatch: ['POOLS-AUTH-KEY-MODE-ENV-403'],
+    },
+  },
+  {
+    quote: '| 409 | quote expired, consumed or rejected',
+    cases: {
+      'quote expired': ['POOLS-TTL-TRANSACT-AFTER-EXPIRY-409'],
+      'quote consumed': ['POOLS-TX-QUOTE-CONSUMED'],
+      'quote rejected': ['POOLS-SQ-TRANSACT-REJECTED-409'],
+      'reservation failed': {
+        unasserted: 'what makes a reservation fail besides an insufficient balance (402, asserted) is not shown: no request can provoke it on purpose',
+      },
+      'idempotency conflict (code idempotency-conflict)': ['POOLS-TX-KEY-CONFLICT-409'],
+      'reject of a terminal quote': ['POOLS-SQ-REJECT-TERMINAL-409'],
+    },
+  },
+  {
+    quote: '| 429 | partner rolling 24-hour notional velocity cap exceeded, or throttle |',
+    cases: {
+      'velocity cap exceeded': ['POOLS-VEL-CAP-429'],
+      'rolling 24 hours': ['POOLS-VEL-ROLLING-24H'],
+      throttle: {
+        unasserted:
+          'the request-rate limits of the pools routes are not shown (Limits), so no request rate is known to reach the throttle; a 429 the cap cannot explain is retried as throttle, never failed',
+      },
+    },
+  },
+  {
+    quote: '`settled`, `failed`, `released` are terminal outcomes',
+    cases: {
+      'settled (a later poll keeps it, or finds it returned)': ['POOLS-POLL-TERMINAL-FINAL'],
+      failed: ['POOLS-POLL-TERMINAL-FINAL'],
+      released: ['POOLS-POLL-TERMINAL-FINAL'],
+      'released unwinds the reservation': ['POOLS-BAL-RELEASED-UNWOUND'],
+    },
+  },
+  {
+    quote: 'Velocity cap: per-partner rolling 24-hour notional, off by default',
+    cases: {
+      'rolling 24 hours': ['POOLS-VEL-ROLLING-24H'],
+      'off by default': ['POOLS-VEL-OFF-BY-DEFAULT'],
+      'idempotent retries excluded': ['POOLS-VEL-RETRY-EXCLUDED'],
+      'exceeding gives 429': ['POOLS-VEL-CAP-429'],
+    },
+  },
+  {
+    quote: 'Deliveries are signed with a `Gate-Signature` header, deduplicated on `eventId`',
+    cases: {
+      'signed with Gate-Signature': ['POOLS-EVT-SIGNED'],
+      'deduplicated on eventId': ['POOLS-EVT-EVENT-ID'],
+      'at least once, with backoff': ['POOLS-EVT-AT-LEAST-ONCE'],
+      'a dead-letter store': ['POOLS-EVT-DEAD-LETTER'],
+    },
+  },
+  {
+    quote: 'Entry types named: `payin_credit`, `buy_debit`, `buy_refund`.',
+    cases: {
+      payin_credit: ['POOLS-LEDGER-PAYIN-CREDIT'],
+      buy_debit: ['POOLS-LEDGER-BUY-DEBIT'],
+      buy_refund: ['POOLS-LEDGER-BUY-REFUND'],
+    },
+  },
+  {
+    quote: 'Entitled routes (capabilities, quote, transact, balance) also require',
+    cases: {
+      'pools enabled for the partner': ['POOLS-AUTH-NOT-ENABLED-403'],
+      'access not suspended': ['POOLS-AUTH-SUSPENDED-403'],
+      'KYC approved': ['POOLS-AUTH-KYC-403'],
+      'pool in the allowed set': ['POOLS-AUTH-POOL-NOT-ALLOWED-403'],
+    },
+  },
+];

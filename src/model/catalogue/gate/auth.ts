@@ -27,7 +27,10 @@ const area = defineArea({
     'GATE-AUTH-MISSING-401': {
       title: 'a request without credentials gives 401 unauthorized',
       kind: 'auth',
-      anchor: 'Missing or malformed credentials give 401.',
+      anchor: [
+        'Missing or malformed credentials give 401.',
+        'sessions, capabilities, quotes, rails, transactions, customers, branding, webhook tools, dashboard',
+      ],
     },
     'GATE-AUTH-MALFORMED-401': {
       title: 'a malformed Authorization header or an unknown key gives 401 unauthorized',
@@ -41,7 +44,10 @@ const area = defineArea({
     'GATE-AUTH-REVOKED-403': {
       title: 'a revoked key (a secret key, or a publishable key on the embed bootstrap) gives 403 forbidden',
       kind: 'auth',
-      anchor: "A revoked key, an origin not in the partner's allowed domains, or a session of another partner gives 403.",
+      anchor: [
+        "A revoked key, an origin not in the partner's allowed domains, or a session of another partner gives 403.",
+        '| 403 | forbidden | revoked key, origin not allowed',
+      ],
     },
     'GATE-AUTH-MODE-MISMATCH-403': {
       title: 'key mode must match the environment: a test key on production, or a live key on sandbox, gives 403 forbidden',
@@ -50,6 +56,7 @@ const area = defineArea({
         'Key mode must match the environment.',
         'A test key on live, or a live key on sandbox, is rejected (403).',
         'Base addresses: `{base_url}` (production)',
+        '| 403 | forbidden | revoked key, origin not allowed',
       ],
     },
     'GATE-AUTH-PK-SECRET-ROUTE': {
@@ -59,6 +66,7 @@ const area = defineArea({
       anchor: [
         '| Publishable key | `pk_<test|live>_<32 chars>`, bearer | browser | `POST /embed/bootstrap` only; identifies the partner, cannot create sessions or move money |',
         'PK = publishable key bearer',
+        'sessions, capabilities, quotes, rails, transactions, customers, branding, webhook tools, dashboard',
       ],
     },
     'GATE-AUTH-CROSS-TENANT-QUOTE': {

@@ -12,6 +12,7 @@ const area = defineArea({
         'Response object: `object` = `branding`, plus `logo_url`, `primary_color`, `secondary_color`, `accent_color`, `brand_name`.',
         'All five are required in the response and are null when unset.',
         '| GET | /branding | SK | Branding. |',
+        'Single-object responses carry an `object` discriminator string.',
       ],
     },
     'GATE-BRAND-PATCH-MERGE': {

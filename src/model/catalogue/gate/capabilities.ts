@@ -8,18 +8,29 @@ const area = defineArea({
     'GATE-CAP-LISTS-ENVELOPE': {
       title: 'GET /capabilities/countries and /capabilities/currencies answer list responses (object list, data, has_more, url)',
       kind: 'envelope',
-      anchor: '| /capabilities/countries, /capabilities/currencies | List responses.',
+      anchor: [
+        '| /capabilities/countries, /capabilities/currencies | List responses.',
+        'List envelope: `object` = `list`, `data` (array), `has_more` (boolean), `url` (string, path of the list).',
+      ],
     },
     'GATE-CAP-ASSETS-LIST': {
       title:
         'GET /capabilities/assets answers a list of Asset (object asset, symbol, name, side on_ramp|off_ramp, active, icon_url, networks[], min_amount, max_amount)',
       kind: 'envelope',
-      anchor: ['| /capabilities/assets | List of Asset. |', '`object`=`asset`, `symbol`, `name` (falls back to symbol)'],
+      anchor: [
+        '| /capabilities/assets | List of Asset. |',
+        '`object`=`asset`, `symbol`, `name` (falls back to symbol)',
+        'List envelope: `object` = `list`, `data` (array), `has_more` (boolean), `url` (string, path of the list).',
+      ],
     },
     'GATE-CAP-ASSET-SINGLE': {
       title: 'GET /capabilities/assets/{symbol} answers a single Asset, not wrapped, with currency present',
       kind: 'status',
-      anchor: ['Response: a single Asset (not wrapped).', 'present on the single-asset response'],
+      anchor: [
+        'Response: a single Asset (not wrapped).',
+        'present on the single-asset response',
+        'Single-object responses carry an `object` discriminator string.',
+      ],
     },
     'GATE-CAP-ASSET-SYMBOL-CASE-INSENSITIVE': {
       title: 'The path symbol of GET /capabilities/assets/{symbol} is case-insensitive',
@@ -70,7 +81,11 @@ const area = defineArea({
     'GATE-CAP-PM-LIST': {
       title: 'GET /capabilities/payment-methods answers a list of payment_method (id, name, currency, side on_ramp, icon_url, fees object) ',
       kind: 'envelope',
-      anchor: ['`object`=`payment_method`, `id` (stable slug), `name`, `currency` (ISO 4217), `side` (always `on_ramp`)', 'Response: list of payment_method'],
+      anchor: [
+        '`object`=`payment_method`, `id` (stable slug), `name`, `currency` (ISO 4217), `side` (always `on_ramp`)',
+        'Response: list of payment_method',
+        'List envelope: `object` = `list`, `data` (array), `has_more` (boolean), `url` (string, path of the list).',
+      ],
     },
     'GATE-CAP-PM-HAS-MORE-FALSE': { title: 'The payment-methods list has has_more always false', kind: 'pagination', anchor: '`has_more` always false' },
     'GATE-CAP-PM-CURRENCY': {

@@ -18,6 +18,7 @@ const area = defineArea({
         '| livemode | boolean |  |',
         '| metadata | object | free-form key/value |',
         '| created_at, updated_at | string | RFC 3339 |',
+        'Single-object responses carry an `object` discriminator string.',
       ],
     },
     'GATE-CUST-GET': { title: 'GET /customers/{id} answers the Customer', kind: 'status', anchor: '| GET | /customers/{id} | Customer;' },
@@ -29,9 +30,16 @@ const area = defineArea({
     'GATE-CUST-FOREIGN-404': {
       title: "GET /customers/{id} of another partner's customer gives 404",
       kind: 'auth',
-      anchor: '404 if missing, soft-deleted or foreign',
+      anchor: ['404 if missing, soft-deleted or foreign', 'Partner-scoped ids of another partner return 404.'],
     },
-    'GATE-CUST-LIST': { title: 'GET /customers answers a list of Customer', kind: 'envelope', anchor: '| GET | /customers | Lists Customers' },
+    'GATE-CUST-LIST': {
+      title: 'GET /customers answers a list of Customer',
+      kind: 'envelope',
+      anchor: [
+        '| GET | /customers | Lists Customers',
+        'List envelope: `object` = `list`, `data` (array), `has_more` (boolean), `url` (string, path of the list).',
+      ],
+    },
     'GATE-CUST-DUP-EMAIL-409': {
       title: 'Creating a customer with a duplicate email gives 409 conflict',
       kind: 'error',
@@ -40,7 +48,7 @@ const area = defineArea({
     'GATE-CUST-DUP-EXTERNAL-ID-409': {
       title: 'Creating a customer with a duplicate external_id gives 409 conflict',
       kind: 'error',
-      anchor: "Duplicate `email` or `external_id` (including a soft-deleted customer's) gives 409.",
+      anchor: ["Duplicate `email` or `external_id` (including a soft-deleted customer's) gives 409.", '| 409 | conflict | cancelling a terminal session'],
     },
     'GATE-CUST-DUP-SOFT-DELETED-409': {
       title: "A soft-deleted customer's email and external_id stay reserved: duplicates give 409",
@@ -106,6 +114,7 @@ const area = defineArea({
         'Deleted customer marker: `id`, `object` = `customer`, `deleted` = true, `deleted_at` (string or null, RFC 3339).',
         'Customer: DELETE soft-deletes.',
         '200 with the deleted marker.',
+        'Single-object responses carry an `object` discriminator string.',
       ],
     },
     'GATE-CUST-DELETE-IDEMPOTENT': {

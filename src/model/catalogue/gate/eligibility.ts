@@ -11,7 +11,7 @@ const area = defineArea({
         'GET /capabilities/eligibility answers an Eligibility (object eligibility, country_code, eligible, supported, default_currency, currency_supported, asset_supported, geo_source, unavailable_reason)',
       kind: 'envelope',
       section: 'Resources and their fields > Eligibility',
-      anchor: ['| object | string | `eligibility` |', 'Response: Eligibility.'],
+      anchor: ['| object | string | `eligibility` |', 'Response: Eligibility.', 'Single-object responses carry an `object` discriminator string.'],
     },
     'GATE-ELIG-GEO-SOURCE-EXPLICIT': {
       title: 'With query country_code, geo_source is explicit and country_code is that country',

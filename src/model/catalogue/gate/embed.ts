@@ -60,7 +60,10 @@ const area = defineArea({
         "A bootstrap with another partner's session client_secret is refused without a token: 403 (Authentication rule 3) or 404 (Errors: cross-tenant is 404)",
       kind: 'auth',
       section: 'Authentication',
-      anchor: "A revoked key, an origin not in the partner's allowed domains, or a session of another partner gives 403.",
+      anchor: [
+        "A revoked key, an origin not in the partner's allowed domains, or a session of another partner gives 403.",
+        '| 403 | forbidden | revoked key, origin not allowed',
+      ],
     },
     'GATE-EMBED-TOKEN-LIFETIME': {
       title: 'The embed token is a JWT with a default lifetime of 1 hour',

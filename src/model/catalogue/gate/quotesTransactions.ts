@@ -30,7 +30,10 @@ const area = defineArea({
       title: 'An expired signed quote cannot be redeemed: 409 conflict',
       kind: 'error',
       section: 'States and transitions > Other',
-      anchor: 'Signed quote: consumed and expired are named states, and a consumed or expired quote cannot be redeemed (409).',
+      anchor: [
+        'Signed quote: consumed and expired are named states, and a consumed or expired quote cannot be redeemed (409).',
+        '| 409 | conflict | cancelling a terminal session',
+      ],
     },
     'GATE-QUOTE-NO-ENTITLEMENT-403': {
       title: 'POST /quotes without rail access gives 403 forbidden',
@@ -41,13 +44,17 @@ const area = defineArea({
     'GATE-TXN-READ': {
       title: 'GET /transactions/{refid} answers one partner transaction (the tx_refid of a completed session)',
       kind: 'status',
-      anchor: ['| GET | /transactions/{refid} | SK | One partner transaction. |', 'Transaction record fields (identified by `refid`)'],
+      anchor: [
+        '| GET | /transactions/{refid} | SK | One partner transaction. |',
+        'Transaction record fields (identified by `refid`)',
+        'Single-object responses carry an `object` discriminator string.',
+      ],
     },
     'GATE-TXN-FOREIGN-404': {
       title: "GET /transactions/{refid} of another partner's transaction gives 404 (never 403)",
       kind: 'auth',
       section: 'Errors',
-      anchor: '| GET | /transactions/{refid} | SK | One partner transaction. |',
+      anchor: ['| GET | /transactions/{refid} | SK | One partner transaction. |', 'Partner-scoped ids of another partner return 404.'],
     },
     'GATE-TXN-404': {
       title: 'GET /transactions/{refid} of an unknown refid gives 404',
@@ -65,7 +72,11 @@ const area = defineArea({
       title:
         "GET /transactions answers a cursor-style list for reconciliation: the list envelope (object list, data, has_more, url the list's path), and the partner's completed transaction is in it when the page holds the whole list",
       kind: 'envelope',
-      anchor: ['| GET | /transactions | SK | Cursor-style list for reconciliation.', 'Transaction record fields (identified by `refid`)'],
+      anchor: [
+        '| GET | /transactions | SK | Cursor-style list for reconciliation.',
+        'Transaction record fields (identified by `refid`)',
+        'List envelope: `object` = `list`, `data` (array), `has_more` (boolean), `url` (string, path of the list).',
+      ],
     },
     'GATE-TXN-LIST-TENANT': {
       title: "GET /transactions never lists another partner's transaction",

@@ -13,6 +13,7 @@ const area = defineArea({
         'Response 201: rail_pay_out.',
         '`object`=`rail_pay_out`, `id`, `kind`=`pay_out`, `status` (`pending`, `processing`, `settled`, `failed`, `cancelled`)',
         'Pay-out states are listed above.',
+        'Single-object responses carry an `object` discriminator string.',
       ],
     },
     'GATE-RAIL-PAYOUT-AMOUNT-FROM-QUOTE': {
@@ -39,7 +40,7 @@ const area = defineArea({
       title: "GET /rails/pay_outs/{id} of another partner's pay-out gives 404 (never 403)",
       kind: 'auth',
       section: 'Errors',
-      anchor: '| GET | /rails/pay_outs/{id} | One rail_pay_out. |',
+      anchor: ['| GET | /rails/pay_outs/{id} | One rail_pay_out. |', 'Partner-scoped ids of another partner return 404.'],
     },
     'GATE-RAIL-PAYOUT-FOREIGN-QUOTE': {
       title:
@@ -88,6 +89,7 @@ const area = defineArea({
       anchor: [
         'Payout instructions and identity data come from the verified user record.',
         'Any money field or identity/payout-instruction field in the body gives 400.',
+        '| 400 | invalid_request | missing or malformed field',
       ],
     },
     'GATE-RAIL-PAYOUT-ID-MAX': {
@@ -127,7 +129,7 @@ const area = defineArea({
     'GATE-RAIL-PAYIN-READ': {
       title: 'GET /rails/pay_ins/{id} answers the pay-in record a pay-in created: a single object with its object discriminator and that id',
       kind: 'status',
-      anchor: '| GET | /rails/pay_ins/{id} | One pay-in record. |',
+      anchor: ['| GET | /rails/pay_ins/{id} | One pay-in record. |', 'Single-object responses carry an `object` discriminator string.'],
     },
     'GATE-RAIL-PAYIN-FOREIGN-404': {
       title: "GET /rails/pay_ins/{id} of another rail-entitled partner's pay-in gives 404 (never 403)",

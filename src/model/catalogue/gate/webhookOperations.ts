@@ -8,7 +8,10 @@ const area = defineArea({
     'GATE-WHOPS-LIST-ENVELOPE': {
       title: 'GET /webhooks/deliveries answers a list envelope (object list, data, has_more, url) of WebhookDelivery',
       kind: 'envelope',
-      anchor: ['Response: list envelope of WebhookDelivery'],
+      anchor: [
+        'Response: list envelope of WebhookDelivery',
+        'List envelope: `object` = `list`, `data` (array), `has_more` (boolean), `url` (string, path of the list).',
+      ],
     },
     'GATE-WHOPS-LIST-DEFAULT-LIMIT': {
       title: 'limit defaults to 50',
@@ -76,6 +79,7 @@ const area = defineArea({
         '| delivered_at | string or null |  |',
         '| created_at, updated_at | string or null |  |',
         '| event_id | string | stable event id',
+        'Single-object responses carry an `object` discriminator string.',
       ],
     },
     'GATE-WHOPS-DELIVERY-TERMINAL-NO-NEXT': {
@@ -106,7 +110,7 @@ const area = defineArea({
     'GATE-WHOPS-REPLAY-FOREIGN-404': {
       title: "replay of another partner's delivery gives 404",
       kind: 'auth',
-      anchor: "Requeues the partner's own dead-lettered delivery",
+      anchor: ["Requeues the partner's own dead-lettered delivery", 'Partner-scoped ids of another partner return 404.'],
     },
     'GATE-WHOPS-REPLAY-DEAD-LETTERED': {
       title: "replay requeues the partner's own dead-lettered delivery, which is then delivered once the endpoint is healthy",

@@ -28,7 +28,7 @@ const area = defineArea({
       title: 'Transact moves the quote to consumed (consumedAt set)',
       kind: 'transition',
       section: 'States and transitions > Quote',
-      anchor: '| active | POST transact | firm quote, before expiry, not consumed | consumed |',
+      anchor: ['| active | POST transact | firm quote, before expiry, not consumed | consumed |', '| 409 | quote expired, consumed or rejected'],
     },
     'POOLS-TX-FIRM-PRICE': {
       title: "A trade executes at its firm quote: fiatAmount, cryptoAmount, quotedRate, spreadBps and feeBps are the stored quote's",
