@@ -86,7 +86,12 @@ describe.skipIf(!!noK6)(`load scenarios against the embedded target${noK6 ? ` (s
       const windows = out.metrics.rateWindows as { case: string; readings: string[] }[];
       expect(windows.map((w) => w.case).sort()).toEqual(['burst', 'minute', 'read60', 'write10', 'write30']);
       for (const w of windows) expect(w.readings, w.case).toContain('sliding');
-      expect(out.observations.map((o) => o.topic)).toEqual(windows.map(() => 'GATE-RATE-WINDOW-READING'));
+      expect(out.observations.filter((o) => o.topic === 'GATE-RATE-WINDOW-READING')).toHaveLength(windows.length);
+      // Every other route of the Limits rows probed in its group, and judged (the embedded target counts every request).
+      const routes = out.observations.filter((o) => o.topic === 'GATE-RATE-ROUTE-GROUP').map((o) => o.value as { item: string; judged: boolean; ok: boolean });
+      expect(routes).toHaveLength(20);
+      expect(routes.filter((r) => !r.judged || !r.ok).map((r) => r.item)).toEqual([]);
+      expect(out.observations.filter((o) => o.topic !== 'GATE-RATE-WINDOW-READING' && o.topic !== 'GATE-RATE-ROUTE-GROUP')).toEqual([]);
     } finally {
       await ref.close();
     }
