@@ -4,84 +4,31 @@
 // waits, records what it sent, and stops cleanly when the run is interrupted
 // or the target goes down. Judging the results is src/report/verdict.ts's job.
 import { setMaxListeners } from 'node:events';
-import { readdirSync } from 'node:fs';
-import { join, relative } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { PACKAGE_ROOT as ROOT } from '../packageRoot.js';
 import { createApiClient } from '../client/http.js';
 import { clientLimits } from '../client/limits.js';
 import { Pacer } from '../client/pacer.js';
 import { newTargetClocks, receiverNow, type TargetClocks } from '../client/targetClock.js';
 import { toExchangeRecord } from '../report/exchangeRecord.js';
 import { TransportError, type ApiClient, type Exchange } from '../client/types.js';
-import { requirement as requirementOf } from '../model/catalogue/index.js';
 import type { NeedName } from '../model/needs.js';
 import type { NeedEnv, RunResources, Service } from '../needs/define.js';
 import { firstMissing, needDef, needProvider, withRequired } from '../needs/registry.js';
-import { readCalibration } from '../plan/plan.js';
+import { readCalibration } from './calibration.js';
 import type { GatePartner, PoolsPartner, Profile } from '../profile/schema.js';
 import type { CheckResult, Observation } from '../report/results.js';
 import { startReceiver } from '../webhooks/receiver.js';
 import type { WebhookReceiver } from '../webhooks/types.js';
 import { Budget } from './budget.js';
-import type { CheckDef, CheckTools, SuiteDef } from './check.js';
+import type { CheckDef, CheckTools } from './check.js';
 import { CheckFailed, CheckNotRun, CheckSkipped, CheckUnverified, expectations } from './expect.js';
 import { Health } from './health.js';
 import { viewFor } from './partition.js';
 import { PartnerPool } from './partners.js';
 import { createProgress, type Progress } from './progress.js';
+import { checkKey, needsOfCheck, type CheckKind, type LoadedSuite } from './suites.js';
 
-export type CheckKind = 'conformance' | 'chaos';
-
-export interface LoadedSuite extends SuiteDef {
-  file: string;
-}
-
-/** Suite files of a kind: <kind>/<service>/<area>.ts, default export defineSuite(...). Helpers live in support/ subfolders. */
-export async function loadSuites(kind: CheckKind, service?: Service): Promise<LoadedSuite[]> {
-  const suites: LoadedSuite[] = [];
-  for (const svc of ['gate', 'pools'] as const) {
-    if (service && svc !== service) continue;
-    const dir = join(ROOT, kind, svc);
-    let files: string[];
-    try {
-      files = readdirSync(dir)
-        .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))
-        .sort();
-    } catch {
-      continue;
-    }
-    for (const f of files) {
-      const mod = await import(pathToFileURL(join(dir, f)).href);
-      const suite = mod.default as SuiteDef | undefined;
-      if (!suite || !Array.isArray(suite.checks)) throw new Error(`${relative(ROOT, join(dir, f))} has no default export from defineSuite()`);
-      suites.push({ ...suite, file: relative(ROOT, join(dir, f)) });
-    }
-  }
-  return suites;
-}
-
-export function loadConformanceSuites(service?: Service): Promise<LoadedSuite[]> {
-  return loadSuites('conformance', service);
-}
-
-/** The stable key of a check across runs (resume, reports). */
-export const checkKey = (kind: string, file: string, name: string) => `${kind}:${file}::${name}`;
-
-/** The needs a check gets: its requirements' needs, then its own. */
-export function needsOfCheck(check: CheckDef): NeedName[] {
-  const out = new Set<NeedName>();
-  for (const id of check.requirements) for (const n of requirementOf(id)?.needs ?? []) out.add(n);
-  for (const n of check.needs ?? []) out.add(n);
-  return [...out];
-}
-
-/** Requirement ids named by a check that the catalogue does not hold: a defect of the suite. */
-export function unknownRequirementIds(suites: SuiteDef[]): string[] {
-  const bad = new Set<string>();
-  for (const s of suites) for (const c of s.checks) for (const id of c.requirements) if (!requirementOf(id)) bad.add(id);
-  return [...bad];
-}
+// The checks on disk, their keys and needs: where they live (src/runner/suites.ts), re-exported for the suites and scripts.
+export { checkKey, loadConformanceSuites, loadSuites, needsOfCheck, unknownRequirementIds, type CheckKind, type LoadedSuite } from './suites.js';
 
 export interface RunStats {
   /** Every request sent, with the rate-limit client it counted against (partner label and credential kind). */
