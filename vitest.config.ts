@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // The field world's whole runs (tens of minutes): `npm run test:field`, which .ci/run runs beside npm test.
+    exclude: ['test/field/**', 'node_modules/**'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

@@ -5,11 +5,21 @@ import { describe, expect, it } from 'vitest';
 import { loadProfile } from '../src/profile/load.js';
 import type { Profile } from '../src/profile/schema.js';
 import type { CheckTools } from '../src/runner/check.js';
+import { TargetClock } from '../src/client/targetClock.js';
 import { gapTolerance, indistinctGaps, MEASUREMENT_SLACK_MS, scaledSchedule } from '../support/gate/deliveries.js';
 
 const base = loadProfile('fixtures/profiles/embedded.json');
-const tools = (retryScale: number, tolerances: Partial<Profile['tolerances']> = {}) =>
-  ({ profile: { ...base, timing: { ...base.timing, retryScale }, tolerances: { ...base.tolerances, ...tolerances } } }) as unknown as CheckTools;
+/** A clock that saw round trips of `rtts` ms (none: no network measured yet). */
+const clockOf = (rtts: number[] = []) => {
+  const c = new TargetClock();
+  for (const ms of rtts) c.observe(0, ms, undefined);
+  return c;
+};
+const tools = (retryScale: number, tolerances: Partial<Profile['tolerances']> = {}, clock = clockOf()) =>
+  ({
+    profile: { ...base, timing: { ...base.timing, retryScale }, tolerances: { ...base.tolerances, ...tolerances } },
+    targetClock: () => clock,
+  }) as unknown as CheckTools;
 
 describe('retry-gap tolerance', () => {
   it('scales the absolute tolerance with the schedule', () => {
@@ -20,10 +30,20 @@ describe('retry-gap tolerance', () => {
     expect(gapTolerance(tools(0.001, { retryGapRatio: 0, retryGapMs: 500 }), 60)).toBe(MEASUREMENT_SLACK_MS);
   });
 
+  it("widens by the network's measured jitter (p95 − fastest round trip): a gap is the difference of two deliveries' ways", () => {
+    const remote = clockOf(Array.from({ length: 100 }, (_, i) => 140 + (i % 20) * 6));
+    const jitter = remote.roundTrip()!.jitterMs;
+    expect(jitter).toBeGreaterThan(90);
+    expect(gapTolerance(tools(0.01, { retryGapRatio: 0, retryGapMs: 30_000 }, remote), 600)).toBe(300 + jitter);
+    // At ×0.002 that jitter swallows the first gap: the check says so instead of passing.
+    expect(indistinctGaps(tools(0.002, {}, remote))).toMatch(/cannot be told from an immediate retry/);
+    expect(indistinctGaps(tools(0.01, {}, remote))).toBeUndefined();
+  });
+
   it('the embedded profiles tell every gap from its neighbours and the first from an immediate retry', () => {
     for (const file of ['fixtures/profiles/embedded.json', 'fixtures/profiles/embedded-alt.json']) {
       const p = loadProfile(file);
-      expect(indistinctGaps({ profile: p } as unknown as CheckTools), file).toBeUndefined();
+      expect(indistinctGaps({ profile: p, targetClock: () => clockOf() } as unknown as CheckTools), file).toBeUndefined();
     }
     // The widest tolerances a profile may declare still keep real-time gaps apart.
     expect(indistinctGaps(tools(1, { retryGapRatio: 0.5, retryGapMs: 30_000 }))).toBeUndefined();

@@ -204,4 +204,60 @@ describe('webhook receiver', () => {
     const res = await fetch(`${rx.url}/elsewhere`, { method: 'POST', body: '{}' });
     expect(res.status).toBe(404);
   });
+
+  describe('staged network faults (what Toxiproxy does on the webhook path, where only a public URL reaches rampart)', () => {
+    it('reset: the connection is reset as the attempt arrives; nothing is received; lifted, deliveries arrive again', async () => {
+      rx.setFault('acme', { kind: 'reset' });
+      const err = await deliver(rx.urlFor('acme'), envelope()).catch((e: Error) => e);
+      expect(err).toBeInstanceOf(Error);
+      expect(String((err as Error & { cause?: { code?: string } }).cause?.code ?? (err as Error).message)).toMatch(/ECONNRESET|fetch failed|socket/i);
+      expect(rx.attempts('acme')).toHaveLength(0);
+      expect(rx.faulted('acme').map((f) => f.fault)).toEqual(['reset']);
+      rx.setFault('acme', undefined);
+      expect(await deliver(rx.urlFor('acme'), envelope())).toBe(200);
+      expect(rx.attempts('acme')).toHaveLength(1);
+    });
+
+    it('timeout: no answer, the connection closed after afterMs; nothing is received', async () => {
+      rx.setFault('acme', { kind: 'timeout', afterMs: 200 });
+      const started = Date.now();
+      const err = await deliver(rx.urlFor('acme'), envelope()).catch((e: Error) => e);
+      expect(err).toBeInstanceOf(Error);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(190);
+      expect(rx.attempts('acme')).toHaveLength(0);
+      expect(rx.faulted('acme').map((f) => f.fault)).toEqual(['timeout']);
+    });
+
+    it('latency: every answer is held, whatever the programme answers; the attempt is received', async () => {
+      rx.setFault('acme', { kind: 'latency', ms: 300 });
+      rx.program('acme', [{ kind: 'status', status: 500 }]);
+      let started = Date.now();
+      expect(await deliver(rx.urlFor('acme'), envelope())).toBe(500);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+      started = Date.now();
+      expect(await deliver(rx.urlFor('acme'), envelope())).toBe(200);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+      expect(rx.attempts('acme').map((a) => a.answeredStatus)).toEqual([500, 200]);
+      expect(rx.faulted('acme')).toEqual([]);
+    });
+
+    it('a fault stays on its channel', async () => {
+      rx.setSecrets('other', [SECRET]);
+      rx.setFault('acme', { kind: 'reset' });
+      expect(await deliver(rx.urlFor('other'), envelope())).toBe(200);
+    });
+  });
+
+  it("verifies the signed timestamp on the sending target's clock when told it (a remote sandbox keeps its own)", async () => {
+    const ahead = await startReceiver({ host: '127.0.0.1', port: 0, now: () => Date.now() + 400_000 });
+    try {
+      ahead.setSecrets('acme', [SECRET]);
+      // Signed 400 s ahead of this machine: fresh on the target's clock, so acknowledged.
+      expect(await deliver(ahead.urlFor('acme'), envelope(), { t: nowS() + 400 })).toBe(200);
+      // Fresh on this machine's clock, but 400 s old on the target's: refused.
+      expect(await deliver(ahead.urlFor('acme'), envelope())).toBe(400);
+    } finally {
+      await ahead.close();
+    }
+  });
 });

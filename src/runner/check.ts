@@ -4,6 +4,7 @@
 // runner from the profile (src/needs/), or the check is skipped with the
 // reason the missing need gives. `t` carries the tools every check has.
 import type { ZodType } from 'zod';
+import type { TargetClock } from '../client/targetClock.js';
 import type { Exchange } from '../client/types.js';
 import type { EntryNeeds, RequirementId } from '../model/catalogue/define.js';
 import type { NeedName, NeedRegistry } from '../model/needs.js';
@@ -108,4 +109,6 @@ export interface CheckTools {
   unverified(reason: string): never;
   /** Account a wait of the check's own making as harness time (not the target's). */
   harness<T>(what: string, p: Promise<T>): Promise<T>;
+  /** A service's clock and round trips as the run's answers tell them (shared by every check of the run). */
+  targetClock(service: 'gate' | 'pools'): TargetClock;
 }

@@ -493,6 +493,7 @@ function checkTools(r: ChecksRun, scope: CheckScope, check: CheckDef): CheckTool
       throw new CheckUnverified(reason);
     },
     harness: (what, p) => budget.harness(what, p),
+    targetClock: (svc) => r.run.clocks[svc],
   };
 }
 

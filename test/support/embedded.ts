@@ -19,7 +19,7 @@ export function onlyChecksFor(suites: LoadedSuite[], ids?: readonly string[]): L
   return suites.map((s) => ({ ...s, checks: s.checks.filter((c) => c.requirements.some((r) => want.has(r))) })).filter((s) => s.checks.length > 0);
 }
 
-export async function runAgainst(ref: RunningReference, suites: LoadedSuite[], opts: { concurrency?: number } = {}): Promise<ChecksOutcome> {
+export async function runAgainst(ref: { profile: Profile }, suites: LoadedSuite[], opts: { concurrency?: number } = {}): Promise<ChecksOutcome> {
   return runChecks({
     profile: ref.profile,
     suites,

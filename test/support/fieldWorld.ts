@@ -30,6 +30,10 @@ export interface FieldWorldOptions {
   order?: 'as-is' | 'reverse' | { seed: number };
   rateWindowScale?: number;
   retryScale?: number;
+  /** The target keeps and declares real time for the retry schedule (a fast variant of a real-time fault). */
+  realTime?: boolean;
+  /** A Toxiproxy server to put the world's proxies on (shared by many worlds); default: one of its own. */
+  toxiproxy?: ToxiproxyHandle;
 }
 
 export interface FieldWorld {
@@ -82,12 +86,14 @@ export function fieldTargetProfile(opts: FieldWorldOptions): Profile {
       ...p.timing,
       ...(opts.rateWindowScale !== undefined ? { rateWindowScale: opts.rateWindowScale } : {}),
       ...(opts.retryScale !== undefined ? { retryScale: opts.retryScale } : {}),
+      ...(opts.realTime ? { retryScale: 1 } : {}),
       ...(opts.lifetimes ? { sessionLifetimeSeconds: opts.lifetimes.sessionSeconds, signedQuoteLifetimeSeconds: opts.lifetimes.signedQuoteSeconds } : {}),
     },
     reference: {
       ...p.reference!,
       clockOffsetSeconds: opts.clockOffsetSeconds ?? 2,
       ...(opts.retryScale !== undefined ? { timeScale: opts.retryScale } : {}),
+      ...(opts.realTime ? { timeScale: 1 } : {}),
       ...(opts.lifetimes ? { sessionLifetimeSeconds: opts.lifetimes.sessionSeconds, signedQuoteLifetimeSeconds: opts.lifetimes.signedQuoteSeconds } : {}),
       ...(opts.history ? { history: opts.history } : {}),
     },
@@ -106,16 +112,27 @@ const hostPort = (url: string) => {
   return `${u.hostname}:${u.port}`;
 };
 
+let worlds = 0;
+
 export async function startFieldWorld(opts: FieldWorldOptions = {}): Promise<FieldWorld> {
-  const tp = await startToxiproxy('local');
+  const own = !opts.toxiproxy;
+  const tp = opts.toxiproxy ?? (await startToxiproxy('local'));
   if ('missing' in tp) throw new Error(`the field world needs Toxiproxy: ${tp.missing}`);
+  // Proxy names are unique per world, so many worlds can share one Toxiproxy.
+  const tag = `fw${++worlds}`;
+  const proxies: Proxy[] = [];
+  const dropProxies = async () => {
+    if (own) return tp.close();
+    for (const p of proxies) await p.remove().catch(() => undefined);
+  };
   const latency = opts.latencyMs ?? 100;
   const jitter = opts.jitterMs ?? 30;
   let reference: RunningReference | undefined;
   try {
     // The tunnel: the public URL the target's sender may reach, forwarding to the receiver's fixed port.
     const receiverPort = await freePort();
-    const tunnel = await latencyProxy(tp, 'tunnel', `127.0.0.1:${receiverPort}`, latency, jitter);
+    const tunnel = await latencyProxy(tp, `${tag}-tunnel`, `127.0.0.1:${receiverPort}`, latency, jitter);
+    proxies.push(tunnel);
     const publicUrl = `http://${tunnel.listen.replace(/^\[?::\]?:/, '127.0.0.1:')}`;
     const target = fieldTargetProfile(opts);
     reference = await startReference({
@@ -125,7 +142,8 @@ export async function startFieldWorld(opts: FieldWorldOptions = {}): Promise<Fie
     });
     const proxied = async (name: string, url: string | undefined) => {
       if (!url) return undefined;
-      const proxy = await latencyProxy(tp, name, hostPort(url), latency, jitter);
+      const proxy = await latencyProxy(tp, `${tag}-${name}`, hostPort(url), latency, jitter);
+      proxies.push(proxy);
       return `${new URL(url).protocol}//${proxy.listen.replace(/^\[?::\]?:/, '127.0.0.1:')}${new URL(url).pathname}`;
     };
     const running = reference.profile;
@@ -149,12 +167,12 @@ export async function startFieldWorld(opts: FieldWorldOptions = {}): Promise<Fie
       toxiproxy: tp,
       async close() {
         await ref.close();
-        await tp.close();
+        await dropProxies();
       },
     };
   } catch (e) {
     await reference?.close().catch(() => undefined);
-    await tp.close();
+    await dropProxies();
     throw e;
   }
 }

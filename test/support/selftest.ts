@@ -6,7 +6,10 @@
 // are shown, never counted. Every check is proven able to fail when some fault
 // makes one of its assertions fail that way.
 import type { FaultDef } from '../../src/reference/kit/faults.js';
+import type { ToxiproxyHandle } from '../../src/chaos/toxiproxy.js';
+import type { Profile } from '../../src/profile/schema.js';
 import type { CheckResult, FailureKind } from '../../src/report/results.js';
+import type { ChecksOutcome, LoadedSuite } from '../../src/runner/run.js';
 
 export interface FaultRun {
   fault: FaultDef;
@@ -103,34 +106,116 @@ export function selfTestTable(runs: FaultRun[], allChecks: { file: string; name:
   return { lines, missedFaults: missed, unprovenChecks: unproven, notCounted, caughtByAnyFailure, provenByAnyFailure };
 }
 
-/**
- * The conformance self-test under one profile of the embedded target: conformance faults, and faults of
- * another suite that also break a conformance requirement (a double trade under a transact race), each on
- * a target of its own running only the checks naming the fault's requirements. Every conformance check is
- * in the table, whatever its depth.
- */
-export async function conformanceSelfTest(profileFile: string, parallel: number): Promise<{ runs: FaultRun[]; table: SelfTestTable; total: number }> {
-  const { CATALOGUE } = await import('../../src/model/catalogue/index.js');
-  const { ALL_FAULTS } = await import('../../src/reference/faults.js');
-  const { loadConformanceSuites, onlyChecksFor, runAgainst, startEmbedded } = await import('./embedded.js');
-  const conformanceIds = new Set<string>(CATALOGUE.filter((r) => (r.suite ?? 'conformance') === 'conformance').map((r) => r.id));
-  const faults = conformanceFaultsOf(ALL_FAULTS, conformanceIds);
-  const suites = await loadConformanceSuites();
+/** A target with some seeded faults on, reached only through its profile. */
+export interface SelfTestWorld {
+  profile: Profile;
+  close(): Promise<void>;
+}
+/** Start a world with these faults on (and, for a fast variant, the target in real time). */
+export type StartWorld = (faults: string[], opts?: { realTime?: boolean }) => Promise<SelfTestWorld>;
+
+/** The embedded target of a profile file, on ephemeral ports. */
+export function embeddedWorld(profileFile = 'fixtures/profiles/embedded.json'): StartWorld {
+  return async (faults, opts) => {
+    const { startEmbedded } = await import('./embedded.js');
+    return startEmbedded({ profileFile, faults, ...(opts?.realTime ? { tweak: realTime } : {}) });
+  };
+}
+
+/** The embedded target in real time (declared and applied): the real-time checks run on it at --depth full. */
+export const realTime = (p: Profile): Profile => ({
+  ...p,
+  timing: { ...p.timing, retryScale: 1 },
+  ...(p.reference ? { reference: { ...p.reference, timeScale: 1 } } : {}),
+});
+
+/** Run each fault on a world of its own, `parallel` at once, with the checks naming its requirements. */
+async function faultRuns(faults: FaultDef[], parallel: number, run: (f: FaultDef) => Promise<CheckResult[]>): Promise<FaultRun[]> {
   const runs: FaultRun[] = [];
   const queue = [...faults];
   await Promise.all(
     Array.from({ length: parallel }, async () => {
-      for (let f = queue.shift(); f; f = queue.shift()) {
-        const ref = await startEmbedded({ profileFile, faults: [f.name] });
-        try {
-          const out = await runAgainst(ref, onlyChecksFor(suites, f.requirements), { concurrency: 12 });
-          runs.push({ fault: f, checks: out.checks });
-        } finally {
-          await ref.close();
-        }
-      }
+      for (let f = queue.shift(); f; f = queue.shift()) runs.push({ fault: f, checks: await run(f) });
     }),
   );
+  return runs;
+}
+
+/**
+ * The conformance self-test in one world (the embedded target under a profile, or the field world):
+ * conformance faults, and faults of another suite that also break a conformance requirement (a double trade
+ * under a transact race), each on a target of its own running only the checks naming the fault's
+ * requirements. Every conformance check is in the table, whatever its depth.
+ */
+export async function conformanceSelfTest(world: string | StartWorld, parallel: number): Promise<{ runs: FaultRun[]; table: SelfTestTable; total: number }> {
+  const start = typeof world === 'string' ? embeddedWorld(world) : world;
+  const { CATALOGUE } = await import('../../src/model/catalogue/index.js');
+  const { ALL_FAULTS } = await import('../../src/reference/faults.js');
+  const { loadConformanceSuites, onlyChecksFor, runAgainst } = await import('./embedded.js');
+  const conformanceIds = new Set<string>(CATALOGUE.filter((r) => (r.suite ?? 'conformance') === 'conformance').map((r) => r.id));
+  const faults = conformanceFaultsOf(ALL_FAULTS, conformanceIds);
+  const suites = await loadConformanceSuites();
+  const runs = await faultRuns(faults, parallel, async (f) => {
+    const w = await start([f.name]);
+    try {
+      return (await runAgainst(w, onlyChecksFor(suites, f.requirements), { concurrency: 12 })).checks;
+    } finally {
+      await w.close();
+    }
+  });
+  const all = suites.flatMap((s) => s.checks.map((c) => ({ file: s.file, name: c.name })));
+  return { runs, table: selfTestTable(runs, all), total: all.length };
+}
+
+/** Run the chaos checks of `suites` against a world through Toxiproxy. */
+export async function runChaosAgainst(
+  w: { profile: Profile },
+  suites: LoadedSuite[],
+  tp: ToxiproxyHandle,
+  depth: 'quick' | 'full' = 'quick',
+): Promise<ChecksOutcome> {
+  const { installChaos } = await import('../../src/chaos/kit.js');
+  const { createProgress } = await import('../../src/runner/progress.js');
+  const { runChecks } = await import('../../src/runner/run.js');
+  return runChecks({
+    profile: w.profile,
+    suites,
+    depth,
+    concurrency: 8,
+    kind: 'chaos',
+    progress: createProgress({ live: false, quiet: true }),
+    prepare: (run) => installChaos(run, tp),
+  });
+}
+
+/**
+ * The chaos self-test in one world: every fault naming a requirement a chaos check covers, each on a world of
+ * its own running the chaos checks of its requirements. A fault of a --depth full rule is the fast variant of
+ * a real-time fault: its world keeps real time and its run is at --depth full.
+ */
+export async function chaosSelfTest(
+  start: StartWorld,
+  tp: ToxiproxyHandle,
+  parallel: number,
+): Promise<{ runs: FaultRun[]; table: SelfTestTable; total: number }> {
+  const { CATALOGUE } = await import('../../src/model/catalogue/index.js');
+  const { ALL_FAULTS } = await import('../../src/reference/faults.js');
+  const { loadSuites } = await import('../../src/runner/run.js');
+  const { onlyChecksFor } = await import('./embedded.js');
+  const suites = await loadSuites('chaos');
+  const fullDepth = new Set<string>(CATALOGUE.filter((r) => r.depth === 'full').map((r) => r.id));
+  const covered = new Set<string>(suites.flatMap((s) => s.checks.flatMap((c) => c.requirements)));
+  const faults = ALL_FAULTS.filter((f) => f.requirements.some((id) => covered.has(id)));
+  const runs = await faultRuns(faults, parallel, async (f) => {
+    const fast = f.requirements.some((id) => fullDepth.has(id));
+    const w = await start([f.name], { realTime: fast });
+    try {
+      return (await runChaosAgainst(w, onlyChecksFor(suites, f.requirements), tp, fast ? 'full' : 'quick')).checks;
+    } finally {
+      await w.close();
+    }
+  });
+  // Every chaos check, the --depth full ones too (proven by their fast variants).
   const all = suites.flatMap((s) => s.checks.map((c) => ({ file: s.file, name: c.name })));
   return { runs, table: selfTestTable(runs, all), total: all.length };
 }

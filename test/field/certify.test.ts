@@ -1,0 +1,55 @@
+// `rampart certify` against the correct embedded target presented as a partner's remote sandbox: 100 ± 30 ms
+// each way on every API base and on the webhook path, webhooks only through the public URL, a history of 200
+// sessions, 60 customers, 80 deliveries per Gate partner and 120 trades per funded pools partner, and the
+// target's clock 2 s ahead — then behind, then with the profile's partners reversed and shuffled. Each run
+// must have 0 failed and end CERTIFIED (the embedded profile holds every role), and the report must show the
+// target's clock as it is.
+import { describe, expect, it } from 'vitest';
+import { findK6, findToxiproxyServer } from '../../src/tools/pinned.js';
+import { startFieldWorld, type FieldWorldOptions } from '../support/fieldWorld.js';
+import { gatesFor, notPassed, runCli } from './runs.js';
+
+const HISTORY = { sessions: 200, customers: 60, trades: 120, deliveries: 80 };
+/**
+ * The retry schedule a remote sandbox would declare: at ×0.01 (gaps of 0.6 s, 3 s, 18 s, 72 s) the network's
+ * jitter stays well inside every gap's tolerance; at the embedded ×0.002 the first gap (120 ms) drowns in it and
+ * the schedule checks rightly end unverified.
+ */
+const RETRY_SCALE = 0.01;
+const toxiproxy = findToxiproxyServer();
+const k6 = findK6();
+const missing = 'missing' in toxiproxy ? toxiproxy.missing : 'missing' in k6 ? k6.missing : undefined;
+
+const CONDITIONS: { name: string; opts: FieldWorldOptions }[] = [
+  { name: 'the clock 2 s ahead', opts: { clockOffsetSeconds: 2, history: HISTORY, retryScale: RETRY_SCALE } },
+  { name: 'the clock 2 s behind', opts: { clockOffsetSeconds: -2, history: HISTORY, retryScale: RETRY_SCALE } },
+  { name: 'partners in reverse order', opts: { clockOffsetSeconds: 2, history: HISTORY, retryScale: RETRY_SCALE, order: 'reverse' } },
+  { name: 'partners in a seeded shuffle', opts: { clockOffsetSeconds: 2, history: HISTORY, retryScale: RETRY_SCALE, order: { seed: 7 } } },
+];
+
+describe.skipIf(!!missing)(`certify in the field world${missing ? ` (skipped: ${missing})` : ''}`, () => {
+  for (const c of CONDITIONS) {
+    it(`remote (latency, public URL, history), ${c.name}: CERTIFIED with 0 failed`, async () => {
+      const world = await startFieldWorld(c.opts);
+      try {
+        // 100 ± 30 ms each way: up to 260 ms more per request than on loopback, and more for a multi-packet answer.
+        const run = await runCli(world, ['certify', '--gates', gatesFor(400)], 900_000);
+        const r = run.results;
+        console.log(
+          `field certify (${c.name}): exit ${run.exitCode}, ${r?.summary.verdict}, ${r?.summary.passed} passed, ${r?.summary.failed} failed, ${r?.summary.checks.passed} checks in ${(run.wallMs / 1000).toFixed(1)} s; ${run.stdout.split('\n').find((l) => l.startsWith('target:')) ?? ''}`,
+        );
+        expect(notPassed(r)).toEqual([]);
+        expect(r?.summary.failed).toBe(0);
+        expect(r?.summary.verdict).toBe('CERTIFIED');
+        expect(run.exitCode).toBe(0);
+        // The report says the target's clock as the world keeps it.
+        const offset = r?.target?.gate?.clock;
+        expect(offset).toBeDefined();
+        expect(Math.abs(offset!.offsetMs - c.opts.clockOffsetSeconds! * 1000)).toBeLessThanOrEqual(offset!.uncertaintyMs + 50);
+        expect(r?.target?.gate?.roundTrip?.medianMs).toBeGreaterThanOrEqual(150);
+      } finally {
+        await world.close();
+      }
+    });
+  }
+});
