@@ -1,4 +1,4 @@
-// Regenerates src/plan/calibration.json: what each check spends (Gate requests
+// Regenerates src/runner/calibration.json: what each check spends (Gate requests
 // per route group and credential kind, pools requests, documented waits),
 // measured against the embedded target — once with its full profile and once
 // cut to one Gate key and one pools partner (where state built up by earlier
@@ -9,7 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { installChaos } from '../src/chaos/kit.js';
 import { startToxiproxy } from '../src/chaos/toxiproxy.js';
 import { gateRouteGroup } from '../src/model/limits.js';
-import type { Calibration, CheckCost } from '../src/plan/plan.js';
+import type { Calibration, CheckCost } from '../src/runner/calibration.js';
 import { oneKeyProfile } from '../src/plan/oneKey.js';
 import { loadProfile } from '../src/profile/load.js';
 import type { Profile } from '../src/profile/schema.js';
@@ -81,5 +81,5 @@ const cal: Calibration = {
   how: 'scripts/calibrate-plan.ts: conformance and chaos against the embedded target, full profile and one-key cut; the smaller count per check',
   checks: Object.fromEntries(Object.entries(merged).sort(([a], [b]) => a.localeCompare(b))),
 };
-writeFileSync('src/plan/calibration.json', JSON.stringify(cal, null, 1) + '\n');
-console.log(`wrote src/plan/calibration.json: ${Object.keys(merged).length} checks`);
+writeFileSync('src/runner/calibration.json', JSON.stringify(cal, null, 1) + '\n');
+console.log(`wrote src/runner/calibration.json: ${Object.keys(merged).length} checks`);

@@ -42,7 +42,7 @@ describe('the packed tarball, installed into an empty project', () => {
       'fixtures/gates.json',
       'fixtures/profiles/embedded.json',
       'src/model/text/gate-api.md',
-      'src/plan/calibration.json',
+      'src/runner/calibration.json',
       'tools/go.mod',
       'tools/go.sum',
       'scenarios/smoke.ts',

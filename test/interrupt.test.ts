@@ -20,9 +20,13 @@ const root = resolve(import.meta.dirname, '..');
 const tmp = mkdtempSync(join(tmpdir(), 'rampart-interrupt-'));
 let ref: RunningReference;
 
-/** The embedded target cut to one Gate key and one pools partner, rate windows ×0.1. */
+/**
+ * The embedded target cut to one Gate key and one pools partner, rate windows ×0.02: a run and its resume
+ * together spend more than the key's 300 requests an hour, so the resume sits out the rest of the (72 s) hour
+ * window the interrupted run filled, as a partner's resume the same hour would.
+ */
 const oneKeyTarget = () =>
-  startReference({ profile: oneKeyProfile(loadProfile(join(root, 'fixtures/profiles/embedded.json')), { rateWindowScale: 0.1 }), ephemeralPorts: true });
+  startReference({ profile: oneKeyProfile(loadProfile(join(root, 'fixtures/profiles/embedded.json')), { rateWindowScale: 0.02 }), ephemeralPorts: true });
 let profileFile: string;
 
 beforeAll(async () => {
@@ -123,13 +127,21 @@ describe('interrupted runs', () => {
   }, 600_000);
 
   it('SIGTERM mid-run (a CI time limit): exit 143, INTERRUPTED, latest points at the report', async () => {
-    const reports = join(tmp, 'sigterm');
-    const r = await run(['conformance', '--profile', profileFile], reports, ['SIGTERM'], 4);
-    console.log(`matrix: SIGTERM mid-run exit ${r.code} ${(r.ms / 1000).toFixed(1)} s`);
-    expect(r.code, r.stderr.slice(-1500)).toBe(EXIT.terminated);
-    const { results } = latestResults(reports);
-    expect(results.summary.verdict).toBe('INTERRUPTED');
-    expect(results.interrupted?.signal).toBe('SIGTERM');
+    // A target of its own: the SIGINT run and its resume spent this hour's requests of the shared one.
+    const own = await oneKeyTarget();
+    try {
+      const file = join(tmp, 'sigterm.json');
+      writeFileSync(file, JSON.stringify(own.profile), { mode: 0o600 });
+      const reports = join(tmp, 'sigterm');
+      const r = await run(['conformance', '--profile', file], reports, ['SIGTERM'], 4);
+      console.log(`matrix: SIGTERM mid-run exit ${r.code} ${(r.ms / 1000).toFixed(1)} s`);
+      expect(r.code, r.stderr.slice(-1500)).toBe(EXIT.terminated);
+      const { results } = latestResults(reports);
+      expect(results.summary.verdict).toBe('INTERRUPTED');
+      expect(results.interrupted?.signal).toBe('SIGTERM');
+    } finally {
+      await own.close();
+    }
   }, 300_000);
 
   it('a second signal exits at once; latest still points at this run, with what had finished', async () => {

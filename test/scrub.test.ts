@@ -31,7 +31,7 @@ describe('a 5xx message scrubbed to a generic internal error text', () => {
     ['duplicate key value violates unique constraint "customers_email_key"', 'code: an identifier, a member call or a character plain words never use'],
     ['TypeError: x is not a function\n    at handler (/app/src/routes/customers.ts:42:13)', 'a second line'],
     ['TypeError: x is not a function at handler (/app/src/routes/customers.ts:42:13)', 'a stack frame'],
-    ['failed in /srv/api/handlers/pay.js', 'a file path or source location'],
+    ['failed in /app/api/handlers/pay.js', 'a file path or source location'],
     ['SELECT balance FROM ledger WHERE partner_id = $1', 'SQL'],
     ['upstream https://core.internal:8443/v2/ledger timed out', 'a URL, host, IP address or port'],
     ['getaddrinfo ENOTFOUND db-primary.internal', 'a system error code'],

@@ -5,6 +5,7 @@
 // testcontainers (an optional dependency; never required). RAMPART_TOXIPROXY
 // forces one source: local or testcontainers.
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { Toxiproxy } from 'toxiproxy-node-client';
 import { findToxiproxyServer, pinnedVersion } from '../tools/pinned.js';
@@ -21,7 +22,21 @@ export interface ToxiproxyHandle {
 
 export const pinnedToxiproxyVersion = (): string => pinnedVersion('toxiproxy');
 
-export function freePort(host = '127.0.0.1'): Promise<number> {
+/**
+ * A port free now, for a listener that binds it later (a process not yet spawned, a receiver a tunnel already
+ * forwards to). Chosen below the kernel's ephemeral range where it has one: a port 0 bind anywhere on the machine
+ * (a reference target, a Toxiproxy proxy) is never given it in between, as a released ephemeral port may be.
+ */
+export async function freePort(host = '127.0.0.1'): Promise<number> {
+  const below = ephemeralLow();
+  for (let i = 0; below !== undefined && i < 20; i++) {
+    const port = 10_000 + Math.floor(Math.random() * (below - 10_000));
+    if (handedOut.has(port)) continue;
+    if (await bindable(port, host)) {
+      handedOut.add(port);
+      return port;
+    }
+  }
   return new Promise((resolve, reject) => {
     const s = createServer();
     s.once('error', reject);
@@ -29,6 +44,27 @@ export function freePort(host = '127.0.0.1'): Promise<number> {
       const addr = s.address();
       s.close(() => (addr && typeof addr === 'object' ? resolve(addr.port) : reject(new Error('no port'))));
     });
+  });
+}
+
+/** Ports this process has handed out: two worlds started together never get the same one. */
+const handedOut = new Set<number>();
+
+/** The low end of the kernel's ephemeral range (Linux), when there are at least 1000 ports below it to choose from. */
+function ephemeralLow(): number | undefined {
+  try {
+    const low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    return Number.isInteger(low) && low > 11_000 ? low : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function bindable(port: number, host: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = createServer();
+    s.once('error', () => resolve(false));
+    s.listen(port, host, () => s.close(() => resolve(true)));
   });
 }
 

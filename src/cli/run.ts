@@ -11,17 +11,20 @@ import { EXIT, RunError } from '../exitCodes.js';
 import { SPEC_VERSION } from '../model/limits.js';
 import { ProfileError } from '../profile/load.js';
 import type { Profile } from '../profile/schema.js';
-import type { CheckResult, Observation, RunResults } from '../report/results.js';
+import type { HarRecorder } from '../report/har.js';
+import type { CheckResult, Observation, RunResults, RunScope } from '../report/results.js';
 import { exitCodeOf, requirementResults, runScope, summarize, timeScaleNote, type DeclaredCheck } from '../report/verdict.js';
 import { newRunId, pointLatest, writeRun, writeRunEmergency } from '../report/writeRun.js';
 import { appendToJournal, readJournal, readRunRecord, writeRunRecord, type RunRecord } from '../runner/journal.js';
 import type { Exchange } from '../client/types.js';
-import { clockReport, newTargetClocks, receiverNow } from '../client/targetClock.js';
+import { clockReport, newTargetClocks, receiverNow, type TargetClocks } from '../client/targetClock.js';
 import { describeTargetClock } from '../wire/targetTime.js';
 import { spentLowerBound } from '../plan/lowerBound.js';
 import { writeCertificate as writeCertificateImpl } from '../report/certificate.js';
-import { createProgress } from '../runner/progress.js';
-import type { SuiteKind, SuiteKindName, SuiteOutcome } from '../suites/kind.js';
+import type { Schedule } from '../runner/partition.js';
+import { createProgress, type Progress } from '../runner/progress.js';
+import type { SuiteKind, SuiteKindName, SuiteOutcome, SuiteRunContext } from '../suites/kind.js';
+import type { WebhookReceiver } from '../webhooks/types.js';
 import { applyHarnessFlags, type HarnessFlags } from './harnessFlags.js';
 import { assertSafeForTraffic, preflight, resolveTarget, type ResolvedTarget } from './target.js';
 
@@ -90,19 +93,81 @@ function baseUrlsOf(profile: Profile): Record<string, string | undefined> {
   };
 }
 
+/** One run as it goes: what it is, where it writes, what it has so far, and how it stops. */
+interface Run {
+  kindNames: SuiteKindName[];
+  command: string;
+  opts: RunOptions;
+  scope: RunScope;
+  runId: string;
+  startedAt: Date;
+  reportsDir: string;
+  runDir: string;
+  resumed?: RunRecord;
+  /** Results of checks an interrupted run finished (--resume): kept, not run again. */
+  done: Map<string, CheckResult>;
+  results: Omit<RunResults, 'summary'> & { summary?: RunResults['summary'] };
+  progress: Progress;
+  stop: AbortController;
+  /** Set by the first SIGINT or SIGTERM. */
+  interrupted?: RunResults['interrupted'];
+  clocks: TargetClocks;
+  /** Known once the target is resolved. */
+  timeScales?: { retryScale: number; rateWindowScale: number };
+  profile?: Profile;
+}
+
+/** What the run records beside the results: every exchange as HAR (--har), and a reproduction of each failure. */
+interface Recorders {
+  har?: HarRecorder;
+  reproduce: NonNullable<SuiteRunContext['reproduce']>;
+}
+
 /** Run the given suite kinds and write the run directory. Returns the exit code. */
 export async function runKinds(kindNames: SuiteKindName[], command: string, opts: RunOptions): Promise<number> {
-  // --resume: the run directory says what the run was; the journal, what finished.
-  let resumed: RunRecord | undefined;
-  if (opts.resume) {
-    try {
-      resumed = readRunRecord(opts.resume);
-    } catch (e) {
-      process.stderr.write(redact(`rampart: ${(e as Error).message}`) + '\n');
-      return EXIT.usage;
-    }
-    kindNames = resumed.kinds;
-    opts = {
+  const asked = resumeOptions(kindNames, opts);
+  if (typeof asked === 'number') return asked;
+  const scope = runScope(asked.kindNames, {
+    depth: asked.opts.depth,
+    service: asked.opts.service,
+    grep: asked.opts.grep,
+    scenarios: asked.opts.scenario,
+    cases: asked.opts.case,
+  });
+  if (refusesSigning(asked.opts, scope)) return EXIT.usage;
+  const run = openRun({ ...asked, command, scope });
+  const onSignal = stopOnSignals(run);
+  if (!(await signingKeyLoads(run.opts.signKey))) return EXIT.usage;
+  const recorders = await openRecorders(run);
+  await runAgainstTarget(run, recorders);
+  const full = await judge(run);
+  const exitCode = exitCodeOf(full, { failIncomplete: run.opts.failIncomplete });
+  const written = await writeReports(run, full, recorders.har);
+  // An interrupted run keeps its handlers and leaves explicitly below: removing them, or letting Node exit
+  // naturally (it closes its signal watchers one by one), opens a window where a second signal ends the
+  // process by the signal instead of with 130 / 143.
+  if (!run.interrupted) {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+  printVerdict(run, full, written, recorders.har);
+  if (run.interrupted) process.exit(exitCode);
+  return exitCode;
+}
+
+/** --resume: the run directory says what the run was (its kinds and filters); or the exit code when it cannot be read. */
+function resumeOptions(kindNames: SuiteKindName[], opts: RunOptions): { kindNames: SuiteKindName[]; opts: RunOptions; resumed?: RunRecord } | number {
+  if (!opts.resume) return { kindNames, opts };
+  let resumed: RunRecord;
+  try {
+    resumed = readRunRecord(opts.resume);
+  } catch (e) {
+    process.stderr.write(redact(`rampart: ${(e as Error).message}`) + '\n');
+    return EXIT.usage;
+  }
+  return {
+    kindNames: resumed.kinds,
+    opts: {
       ...opts,
       depth: resumed.depth,
       service: resumed.service,
@@ -111,16 +176,23 @@ export async function runKinds(kindNames: SuiteKindName[], command: string, opts
       fault: resumed.faults,
       scenario: resumed.scenarios,
       case: resumed.cases,
-    };
-  }
-  // What the run covers. CERTIFIED and a signed certificate belong to a whole run alone: refuse the key now.
-  const scope = runScope(kindNames, { depth: opts.depth, service: opts.service, grep: opts.grep, scenarios: opts.scenario, cases: opts.case });
-  if (opts.signKey && !scope.whole) {
-    process.stderr.write(
-      `rampart: --sign-key is refused: a certificate is signed only for a whole run (rampart certify, nothing narrowed), and this is a partial run (${scope.partial})\n`,
-    );
-    return EXIT.usage;
-  }
+    },
+    resumed,
+  };
+}
+
+/** CERTIFIED and a signed certificate belong to a whole run alone: a partial run is refused the key now. */
+function refusesSigning(opts: RunOptions, scope: RunScope): boolean {
+  if (!opts.signKey || scope.whole) return false;
+  process.stderr.write(
+    `rampart: --sign-key is refused: a certificate is signed only for a whole run (rampart certify, nothing narrowed), and this is a partial run (${scope.partial})\n`,
+  );
+  return true;
+}
+
+/** The run's directory made (or reopened), its record written, `latest` pointed at it, and its results begun. */
+function openRun(asked: { kindNames: SuiteKindName[]; opts: RunOptions; resumed?: RunRecord; command: string; scope: RunScope }): Run {
+  const { kindNames, opts, resumed, command, scope } = asked;
   const startedAt = resumed ? new Date(resumed.startedAt) : new Date();
   const runId = resumed?.runId ?? newRunId(startedAt);
   const reportsDir = opts.resume ? join(opts.resume, '..') : opts.reportsDir;
@@ -142,11 +214,7 @@ export async function runKinds(kindNames: SuiteKindName[], command: string, opts
   });
   // From here on `latest` is this run: never an older, passing one.
   pointLatest(reportsDir, runDir);
-
-  const progress = createProgress();
-  const stop = new AbortController();
-  let interrupted: RunResults['interrupted'];
-  const results: Omit<RunResults, 'summary'> & { summary?: RunResults['summary'] } = {
+  const results: Run['results'] = {
     runId,
     tool: { name: 'rampart', version: pkg.version },
     command,
@@ -161,168 +229,249 @@ export async function runKinds(kindNames: SuiteKindName[], command: string, opts
     observations: [],
     ...(resumed ? { resumedFrom: runDir } : {}),
   };
+  const run = { kindNames, command, opts, scope, runId, startedAt, reportsDir, runDir, resumed, done, results };
+  return { ...run, progress: createProgress(), stop: new AbortController(), clocks: newTargetClocks() };
+}
+
+/**
+ * SIGINT or SIGTERM stops the run: no new checks start, running ones end as not run, the report of what finished
+ * is written. A second signal writes what is known at once and leaves. Returns the handler (to remove it).
+ */
+function stopOnSignals(run: Run): (signal: NodeJS.Signals) => void {
   let signals = 0;
   const onSignal = (signal: NodeJS.Signals) => {
     signals++;
     if (signals === 1) {
-      interrupted = { signal, at: new Date().toISOString() };
-      progress.line(
+      run.interrupted = { signal, at: new Date().toISOString() };
+      run.progress.line(
         `rampart: ${signal} — stopping: no new checks start, running ones end as not run; the report of what finished is being written (press again to exit at once)`,
       );
-      stop.abort(`interrupted by ${signal}`);
+      run.stop.abort(`interrupted by ${signal}`);
       return;
     }
     // Second signal: write what is known synchronously and leave; `latest` already points here.
     try {
-      writeRunEmergency(runDir, { ...results, interrupted: interrupted ?? { signal, at: new Date().toISOString() } }, [...done.values(), ...results.checks]);
+      writeRunEmergency(run.runDir, { ...run.results, interrupted: run.interrupted ?? { signal, at: new Date().toISOString() } }, [
+        ...run.done.values(),
+        ...run.results.checks,
+      ]);
     } finally {
       process.exit(signal === 'SIGTERM' ? EXIT.terminated : EXIT.interrupted);
     }
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  return onSignal;
+}
 
-  // A bad signing key fails now, not after an hour of traffic.
-  if (opts.signKey) {
-    const { loadSigningKey } = await import('../report/certificate.js');
-    try {
-      loadSigningKey(opts.signKey);
-    } catch (e) {
-      process.stderr.write(redact(`rampart: ${(e as Error).message}`) + '\n');
-      return EXIT.usage;
-    }
+/** A bad signing key fails now, not after an hour of traffic. */
+async function signingKeyLoads(signKey: string | undefined): Promise<boolean> {
+  if (!signKey) return true;
+  const { loadSigningKey } = await import('../report/certificate.js');
+  try {
+    loadSigningKey(signKey);
+    return true;
+  } catch (e) {
+    process.stderr.write(redact(`rampart: ${(e as Error).message}`) + '\n');
+    return false;
   }
-  const har = opts.har ? new (await import('../report/har.js')).HarRecorder({ creatorVersion: pkg.version }) : undefined;
+}
+
+async function openRecorders(run: Run): Promise<Recorders> {
+  const har = run.opts.har ? new (await import('../report/har.js')).HarRecorder({ creatorVersion: pkg.version }) : undefined;
   const { curlFor, reproduceSteps } = await import('../report/reproduce.js');
   let reproSeq = 0;
   const reproduce = (failing: Exchange, before: Exchange[], check: string) => {
     const bodyName = `${String(++reproSeq).padStart(3, '0')}-${check.replace(/[^A-Za-z0-9]+/g, '-').slice(0, 40)}`;
-    const one = curlFor(failing, { partner: partnerOf(failing), runDir, bodyName });
-    const steps = before.length ? reproduceSteps([...before, failing], { partner: partnerOf(failing), runDir, bodyName }).command : undefined;
+    const one = curlFor(failing, { partner: partnerOf(failing), runDir: run.runDir, bodyName });
+    const steps = before.length ? reproduceSteps([...before, failing], { partner: partnerOf(failing), runDir: run.runDir, bodyName }).command : undefined;
     return { command: one.command, env: one.env, notes: one.notes, ...(one.bodyFile ? { bodyFile: one.bodyFile } : {}), ...(steps ? { steps } : {}) };
   };
+  return { har, reproduce };
+}
 
+/**
+ * Everything that talks to the target: resolve it, announce the plan, check it answers as the API, start the
+ * receiver and run the kinds. A run error or a defect of rampart ends here in the results, never above.
+ */
+async function runAgainstTarget(run: Run, recorders: Recorders): Promise<void> {
   let target: ResolvedTarget | undefined;
-  let timeScales: { retryScale: number; rateWindowScale: number } | undefined;
-  let profileForCertificate: Profile | undefined;
-  let receiver: import('../webhooks/types.js').WebhookReceiver | undefined;
-  const clocks = newTargetClocks();
+  let receiver: WebhookReceiver | undefined;
   try {
-    target = await resolveTarget({ profile: opts.profile, faults: opts.fault });
-    const profile = applyHarnessFlags(target.profile, opts);
-    profileForCertificate = profile;
-    registerProfileSecrets(profile);
-    timeScales = { retryScale: profile.timing.retryScale, rateWindowScale: profile.timing.rateWindowScale };
-    results.profile = { name: profile.name + (target.faults.length ? ` [faults: ${target.faults.join(', ')}]` : ''), baseUrls: baseUrlsOf(profile) };
-    // The plan before traffic: what runs, what is skipped and why, and the time the windows force.
-    const { planRun, formatPlan } = await import('../plan/plan.js');
-    const plan = await planRun(profile, { kinds: kindNames, depth: opts.depth, service: opts.service, grep: opts.grep });
-    // The plan goes to stdout with the verdict; stderr keeps progress and the one line of a run error.
-    process.stdout.write(formatPlan(plan).join('\n') + '\n');
-    progress.expectAtLeast(plan.lowerBoundSeconds * 1000);
-    results.plan = { lowerBoundSeconds: plan.lowerBoundSeconds };
-    const services: ('gate' | 'pools')[] = opts.service ? [opts.service] : profile.pools ? ['gate', 'pools'] : ['gate'];
-    await preflight(profile, services, clocks);
-    if (kindNames.includes('load') || kindNames.includes('chaos'))
-      assertSafeForTraffic(profile, !!opts.allowLive, kindNames.includes('load') ? 'load' : 'chaos');
-    const kinds = await kindsOf(kindNames);
-    for (const k of kinds) await k.validate?.({ profile, service: opts.service, scenarios: opts.scenario, cases: opts.case, gatesFile: opts.gates });
-    const note = timeScaleNote({ timeScales } as RunResults['summary']);
-    if (note) progress.line(`- target declares ${note}`);
-
-    let outage: string | undefined;
-    let rateLimited: string | undefined;
-    const spent: number[] = [];
-    const runKind = async (kind: SuiteKind): Promise<void> => {
-      if (stop.signal.aborted) return;
-      const kindDone = new Map([...done].filter(([k]) => k.startsWith(`${kind.name}:`)));
-      let out: SuiteOutcome;
-      if (kind.name === 'load' && kindDone.size > 0) {
-        // The load scenarios finished before the interruption: keep their results.
-        out = { checks: [...kindDone.values()], observations: [], metrics: {} };
-      } else {
-        out = await kind.run({
-          profile,
-          depth: opts.depth,
-          service: opts.service,
-          grep: opts.grep,
-          concurrency: opts.concurrency ? Number(opts.concurrency) : undefined,
-          progress,
-          signal: stop.signal,
-          runDir,
-          done: kindDone,
-          onResult: (key, r) => appendToJournal(runDir, key, r),
-          onExchange: har ? (ex, check) => har.record(ex, { check, suite: kind.name }) : undefined,
-          reproduce,
-          onOutage: (m) => {
-            outage = m;
-            stop.abort(m);
-          },
-          onRateLimited: (m) => {
-            rateLimited = m;
-            stop.abort(m);
-          },
-          scenarios: opts.scenario,
-          cases: opts.case,
-          gatesFile: opts.gates,
-          segments: opts.segments,
-          k6Out: opts.k6Out,
-          seed: opts.seed,
-          receiver,
-          clocks,
-          log: (l) => progress.line(l),
-        });
-        if (kind.name === 'load') for (const c of out.checks) appendToJournal(runDir, `load:${c.file}::${c.name}`, c);
-      }
-      results.checks.push(...out.checks);
-      results.observations.push(...out.observations);
-      results.metrics = { ...(results.metrics ?? {}), ...out.metrics };
-      if (out.stats) kindBounds.set(kind.name, spentLowerBound(out.stats, profile.timing.rateWindowScale).boundMs);
-      if (out.metrics && typeof (out.metrics as { loadLowerBoundMs?: number }).loadLowerBoundMs === 'number')
-        kindBounds.set(kind.name, (out.metrics as { loadLowerBoundMs: number }).loadLowerBoundMs);
-      outage ??= out.outage;
-      rateLimited ??= out.rateLimited;
-    };
-    // Kinds on disjoint partners run at once; the run's bound is the longest chain of what must run in turn.
-    const { scheduleKinds } = await import('../runner/partition.js');
-    const schedule = scheduleKinds(
-      profile,
-      kinds.map((k) => k.name),
-    );
-    if (kinds.length > 1)
-      progress.line(schedule.groups.length === 1 ? `- ${kinds.map((k) => k.name).join(', ')} run at once, on disjoint partners` : `- ${schedule.why}`);
-    const kindBounds = new Map<string, number>();
+    target = await resolveTarget({ profile: run.opts.profile, faults: run.opts.fault });
+    const profile = adoptProfile(run, target);
+    await announcePlan(run, profile);
+    const kinds = await readyKinds(run, profile);
+    const schedule = await scheduleOf(run, profile, kinds);
     const { startReceiver } = await import('../webhooks/receiver.js');
     receiver = await startReceiver({
       host: profile.webhooks.listenHost,
       port: profile.webhooks.listenPort,
       publicUrl: profile.webhooks.publicUrl,
-      now: receiverNow(clocks),
+      now: receiverNow(run.clocks),
     });
-    for (const group of schedule.groups) {
-      if (stop.signal.aborted) break;
-      await Promise.all(group.map((name) => runKind(kinds.find((k) => k.name === name)!)));
-      spent.push(Math.max(0, ...group.map((n) => kindBounds.get(n) ?? 0)));
-    }
-    if (results.plan && spent.length) results.plan.spentLowerBoundSeconds = Math.round(spent.reduce((a, b) => a + b, 0) / 100) / 10;
-    if (outage && !interrupted) throw new RunError(`the target stopped answering mid-run: ${outage}`, EXIT.unreachable);
-    if (rateLimited && !interrupted) throw new RunError(rateLimited, EXIT.rateLimited);
+    const stopped = await runScheduledKinds(run, profile, kinds, schedule, { ...recorders, receiver });
+    if (stopped.outage && !run.interrupted) throw new RunError(`the target stopped answering mid-run: ${stopped.outage}`, EXIT.unreachable);
+    if (stopped.rateLimited && !run.interrupted) throw new RunError(stopped.rateLimited, EXIT.rateLimited);
   } catch (e) {
-    if (e instanceof ProfileError || e instanceof RunError) {
-      results.error = { message: e.message, exitCode: e.exitCode };
-    } else {
-      // A defect of rampart itself: still write the report, with the cause.
-      results.error = { message: `internal error: ${(e as Error)?.message ?? String(e)}`, exitCode: EXIT.internal };
-      process.stderr.write(redact(`rampart: internal error: ${(e as Error)?.stack ?? String(e)}`) + '\n');
-    }
+    recordRunError(run, e);
   } finally {
-    progress.stop();
+    run.progress.stop();
     await receiver?.close().catch(() => undefined);
     await target?.close().catch(() => undefined);
   }
+}
 
-  if (interrupted) results.interrupted = interrupted;
-  const seen = { gate: clockReport(clocks.gate), pools: clockReport(clocks.pools) };
+/** The profile as the harness flags shape it: its secrets masked from here on, its time scales and name recorded. */
+function adoptProfile(run: Run, target: ResolvedTarget): Profile {
+  const profile = applyHarnessFlags(target.profile, run.opts);
+  run.profile = profile;
+  registerProfileSecrets(profile);
+  run.timeScales = { retryScale: profile.timing.retryScale, rateWindowScale: profile.timing.rateWindowScale };
+  run.results.profile = { name: profile.name + (target.faults.length ? ` [faults: ${target.faults.join(', ')}]` : ''), baseUrls: baseUrlsOf(profile) };
+  return profile;
+}
+
+/** The plan before traffic: what runs, what is skipped and why, and the time the windows force. */
+async function announcePlan(run: Run, profile: Profile): Promise<void> {
+  const { planRun, formatPlan } = await import('../plan/plan.js');
+  const plan = await planRun(profile, { kinds: run.kindNames, depth: run.opts.depth, service: run.opts.service, grep: run.opts.grep });
+  // The plan goes to stdout with the verdict; stderr keeps progress and the one line of a run error.
+  process.stdout.write(formatPlan(plan).join('\n') + '\n');
+  run.progress.expectAtLeast(plan.lowerBoundSeconds * 1000);
+  run.results.plan = { lowerBoundSeconds: plan.lowerBoundSeconds };
+}
+
+/** The target answers as the API, it is safe for the traffic asked for, and each kind accepts the run's options. */
+async function readyKinds(run: Run, profile: Profile): Promise<SuiteKind[]> {
+  const { kindNames, opts } = run;
+  const services: ('gate' | 'pools')[] = opts.service ? [opts.service] : profile.pools ? ['gate', 'pools'] : ['gate'];
+  await preflight(profile, services, run.clocks);
+  if (kindNames.includes('load') || kindNames.includes('chaos')) assertSafeForTraffic(profile, !!opts.allowLive, kindNames.includes('load') ? 'load' : 'chaos');
+  const kinds = await kindsOf(kindNames);
+  for (const k of kinds) await k.validate?.({ profile, service: opts.service, scenarios: opts.scenario, cases: opts.case, gatesFile: opts.gates });
+  const note = timeScaleNote({ timeScales: run.timeScales } as RunResults['summary']);
+  if (note) run.progress.line(`- target declares ${note}`);
+  return kinds;
+}
+
+/** How the kinds went: why the run stopped early, if it did, and each kind's lower bound. */
+interface KindsOutcome {
+  outage?: string;
+  rateLimited?: string;
+  bounds: Map<string, number>;
+}
+
+/** Kinds on disjoint partners run at once, groups sharing partners one after another: said when there are several. */
+async function scheduleOf(run: Run, profile: Profile, kinds: SuiteKind[]): Promise<Schedule> {
+  const { scheduleKinds } = await import('../runner/partition.js');
+  const schedule = scheduleKinds(
+    profile,
+    kinds.map((k) => k.name),
+  );
+  if (kinds.length > 1)
+    run.progress.line(schedule.groups.length === 1 ? `- ${kinds.map((k) => k.name).join(', ')} run at once, on disjoint partners` : `- ${schedule.why}`);
+  return schedule;
+}
+
+/** The kinds, group by group; the run's bound is the longest chain of what must run in turn. */
+async function runScheduledKinds(
+  run: Run,
+  profile: Profile,
+  kinds: SuiteKind[],
+  schedule: Schedule,
+  shared: Recorders & { receiver: WebhookReceiver },
+): Promise<KindsOutcome> {
+  const outcome: KindsOutcome = { bounds: new Map() };
+  const spent: number[] = [];
+  for (const group of schedule.groups) {
+    if (run.stop.signal.aborted) break;
+    await Promise.all(
+      group.map((name) =>
+        runKind(
+          run,
+          profile,
+          kinds.find((k) => k.name === name)!,
+          shared,
+          outcome,
+        ),
+      ),
+    );
+    spent.push(Math.max(0, ...group.map((n) => outcome.bounds.get(n) ?? 0)));
+  }
+  if (run.results.plan && spent.length) run.results.plan.spentLowerBoundSeconds = Math.round(spent.reduce((a, b) => a + b, 0) / 100) / 10;
+  return outcome;
+}
+
+/** One kind: run (or, for load scenarios finished before an interruption, kept), its results added to the run's. */
+async function runKind(run: Run, profile: Profile, kind: SuiteKind, shared: Recorders & { receiver: WebhookReceiver }, outcome: KindsOutcome): Promise<void> {
+  const { opts, runDir, stop, progress, results } = run;
+  if (stop.signal.aborted) return;
+  const kindDone = new Map([...run.done].filter(([k]) => k.startsWith(`${kind.name}:`)));
+  let out: SuiteOutcome;
+  if (kind.name === 'load' && kindDone.size > 0) {
+    // The load scenarios finished before the interruption: keep their results.
+    out = { checks: [...kindDone.values()], observations: [], metrics: {} };
+  } else {
+    const { har } = shared;
+    out = await kind.run({
+      profile,
+      depth: opts.depth,
+      service: opts.service,
+      grep: opts.grep,
+      concurrency: opts.concurrency ? Number(opts.concurrency) : undefined,
+      progress,
+      signal: stop.signal,
+      runDir,
+      done: kindDone,
+      onResult: (key, r) => appendToJournal(runDir, key, r),
+      onExchange: har ? (ex, check) => har.record(ex, { check, suite: kind.name }) : undefined,
+      reproduce: shared.reproduce,
+      onOutage: (m) => {
+        outcome.outage = m;
+        stop.abort(m);
+      },
+      onRateLimited: (m) => {
+        outcome.rateLimited = m;
+        stop.abort(m);
+      },
+      scenarios: opts.scenario,
+      cases: opts.case,
+      gatesFile: opts.gates,
+      segments: opts.segments,
+      k6Out: opts.k6Out,
+      seed: opts.seed,
+      receiver: shared.receiver,
+      clocks: run.clocks,
+      log: (l) => progress.line(l),
+    });
+    if (kind.name === 'load') for (const c of out.checks) appendToJournal(runDir, `load:${c.file}::${c.name}`, c);
+  }
+  results.checks.push(...out.checks);
+  results.observations.push(...out.observations);
+  results.metrics = { ...(results.metrics ?? {}), ...out.metrics };
+  if (out.stats) outcome.bounds.set(kind.name, spentLowerBound(out.stats, profile.timing.rateWindowScale).boundMs);
+  if (out.metrics && typeof (out.metrics as { loadLowerBoundMs?: number }).loadLowerBoundMs === 'number')
+    outcome.bounds.set(kind.name, (out.metrics as { loadLowerBoundMs: number }).loadLowerBoundMs);
+  outcome.outage ??= out.outage;
+  outcome.rateLimited ??= out.rateLimited;
+}
+
+/** A run error (bad profile, target down) or a defect of rampart itself: the report is still written, with the cause. */
+function recordRunError(run: Run, e: unknown): void {
+  if (e instanceof ProfileError || e instanceof RunError) {
+    run.results.error = { message: e.message, exitCode: e.exitCode };
+  } else {
+    run.results.error = { message: `internal error: ${(e as Error)?.message ?? String(e)}`, exitCode: EXIT.internal };
+    process.stderr.write(redact(`rampart: internal error: ${(e as Error)?.stack ?? String(e)}`) + '\n');
+  }
+}
+
+/** The run judged: its target's clock, every requirement in scope, the summary and its verdict. */
+async function judge(run: Run): Promise<RunResults> {
+  const { results, opts, kindNames, scope } = run;
+  if (run.interrupted) results.interrupted = run.interrupted;
+  const seen = { gate: clockReport(run.clocks.gate), pools: clockReport(run.clocks.pools) };
   if (seen.gate.clock || seen.gate.roundTrip || seen.pools.clock || seen.pools.roundTrip) results.target = seen;
   // Narrowed by a filter, the run's scope is what its selected checks name; every declared check of those counts.
   const declared = await declaredChecks(kindNames, opts.service);
@@ -336,31 +485,41 @@ export async function runKinds(kindNames: SuiteKindName[], command: string, opts
     unrunWhy: narrowed ? `not selected by this run (${scope.partial})` : 'not run: the run stopped before them',
   });
   results.finishedAt = new Date().toISOString();
-  const full: RunResults = { ...results, summary: summarize(results, timeScales) };
-  const exitCode = exitCodeOf(full, { failIncomplete: opts.failIncomplete });
-  if (har) har.write(join(runDir, 'run.har'));
+  return { ...results, summary: summarize(results, run.timeScales) };
+}
+
+/** The run directory written (HAR, results, reports, and last the certificate of a whole run), and CI told. */
+async function writeReports(
+  run: Run,
+  full: RunResults,
+  har: HarRecorder | undefined,
+): Promise<{ dir: string; certificate?: { path: string; signed: boolean } }> {
+  if (har) har.write(join(run.runDir, 'run.har'));
   // Only a whole run writes a certificate (a partial one was refused its signing key above).
-  const isCertify = scope.whole;
   let certificate: { path: string; signed: boolean } | undefined;
   const { dir } = await writeRun(full, {
-    reportsDir,
+    reportsDir: run.reportsDir,
     // The certificate hashes every other report file: it is written last.
-    finalize: isCertify
+    finalize: run.scope.whole
       ? (d, safe) => {
-          certificate = writeCertificateSync(d, safe, opts.signKey, profileForCertificate);
+          certificate = writeCertificateSync(d, safe, run.opts.signKey, run.profile);
         }
       : undefined,
   });
   if (process.env.GITHUB_STEP_SUMMARY) (await import('../report/github.js')).writeGithubStepSummary(full);
-  if (opts.annotations === 'github') for (const l of (await import('../report/github.js')).githubAnnotations(full)) process.stdout.write(l + '\n');
-  // An interrupted run keeps its handlers and leaves explicitly below: removing them, or letting Node exit
-  // naturally (it closes its signal watchers one by one), opens a window where a second signal ends the
-  // process by the signal instead of with 130 / 143.
-  if (!interrupted) {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-  }
+  if (run.opts.annotations === 'github') for (const l of (await import('../report/github.js')).githubAnnotations(full)) process.stdout.write(l + '\n');
+  return { dir, certificate };
+}
 
+/** The verdict and where to read more: stdout; a run error's one line: stderr. */
+function printVerdict(
+  run: Run,
+  full: RunResults,
+  written: { dir: string; certificate?: { path: string; signed: boolean } },
+  har: HarRecorder | undefined,
+): void {
+  const { scope, opts, command } = run;
+  const { dir, certificate } = written;
   const s = full.summary;
   const secs = ((Date.parse(full.finishedAt) - Date.parse(full.startedAt)) / 1000).toFixed(1);
   if (full.error) process.stderr.write(redact(`rampart: ${full.error.message}`) + '\n');
@@ -383,8 +542,6 @@ export async function runKinds(kindNames: SuiteKindName[], command: string, opts
       ...(har ? [`HAR: ${dir}/run.har (${har.size} exchanges)`] : []),
     ].join('\n') + '\n',
   );
-  if (interrupted) process.exit(exitCode);
-  return exitCode;
 }
 
 /** Every check the kinds declare for the service, before any filter (the judge's measure of "all its checks ran"). */

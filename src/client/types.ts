@@ -1,10 +1,12 @@
 // The client contract every suite uses. Implementation: src/client/http.ts.
+// What a request and its answer were (Exchange) is ground-floor data the
+// reports share without the client (src/wire/exchange.ts): re-exported here
+// for the suites.
+import type { Exchange, HttpMethod } from '../wire/exchange.js';
 import type { ChainStep, Reservation } from './pacer.js';
 import type { TargetClock } from './targetClock.js';
 
-export type { ChainStep, Reservation };
-
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type { ChainStep, Exchange, HttpMethod, Reservation };
 
 export interface ApiRequest {
   method: HttpMethod;
@@ -39,29 +41,6 @@ export interface ApiRequest {
   bodyTimeoutMs?: number;
   /** Cancels the request, including a wait in the pacer (the run is ending). */
   signal?: AbortSignal;
-}
-
-export interface Exchange {
-  request: {
-    method: HttpMethod;
-    url: string;
-    headers: Record<string, string>;
-    bodyText?: string;
-    idempotencyKey?: string;
-  };
-  status: number;
-  headers: Record<string, string>;
-  bodyText: string;
-  /** Parsed JSON body, or undefined when the body is empty or not JSON. */
-  json: any;
-  /** Set when the content type says JSON but the body does not parse: "invalid JSON body (…first bytes…)". */
-  jsonError?: string;
-  /** X-Request-Id response header. */
-  requestId?: string;
-  startedAt: number;
-  durationMs: number;
-  /** How many times the client retried (unexpected 429/5xx/network) before this answer. */
-  retries: number;
 }
 
 /**

@@ -8,7 +8,7 @@ import type { Profile } from '../profile/schema.js';
 import type { CheckResult } from '../report/results.js';
 import { requirementResults } from '../report/verdict.js';
 import { viewFor } from '../runner/partition.js';
-import { loadSuites, needsOfCheck } from '../runner/run.js';
+import { loadSuites, needsOfCheck } from '../runner/suites.js';
 import type { DoctorRow, RowDraft } from './context.js';
 
 export interface CheckInfo {

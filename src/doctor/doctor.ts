@@ -6,7 +6,6 @@
 // the profile can verify. Every Gate request is paced like a run's and the
 // doctor's own traffic is spread over the partners, so it never trips a window.
 import { clockReport } from '../client/targetClock.js';
-import type { TargetClockReport } from '../wire/targetTime.js';
 import type { Profile } from '../profile/schema.js';
 import { checkBases } from './bases.js';
 import { DoctorContext, type DoctorOptions, type DoctorRow } from './context.js';
@@ -15,21 +14,10 @@ import { applyAll } from './edits.js';
 import { checkKeys } from './keys.js';
 import { checkReceiver } from './receiver.js';
 import { checkTriggers } from './triggers.js';
+import type { DoctorReport } from './format.js';
 
 export type { DoctorOptions, DoctorRow, RowStatus } from './context.js';
-export { formatDoctor } from './format.js';
-
-export interface DoctorReport {
-  profile: string;
-  depth: 'quick' | 'full';
-  rows: DoctorRow[];
-  /** No row is broken: a run can use what the profile declares. */
-  usable: boolean;
-  /** Requirements (conformance and chaos, in scope at this depth) whose every check can run with what works, out of all in scope. */
-  verifiable: { requirements: number; of: number };
-  /** Each target's clock against rampart's and the round trip, from the doctor's own answers. */
-  target: { gate: TargetClockReport; pools: TargetClockReport };
-}
+export { formatDoctor, type DoctorReport } from './format.js';
 
 export async function runDoctor(profile: Profile, opts: DoctorOptions = {}): Promise<DoctorReport> {
   const ctx = new DoctorContext(profile, opts);

@@ -1,8 +1,21 @@
-// The doctor's table as text: one row per role, trigger or need, what it
-// unlocks and what to add; the last line says how complete the certificate can be.
-import { describeTargetClock } from '../wire/targetTime.js';
-import type { DoctorReport } from './doctor.js';
-import type { RowArea, RowStatus } from './context.js';
+// What the doctor reports, and its table as text: one row per role, trigger or
+// need, what it unlocks and what to add; the last line says how complete the
+// certificate can be. The report's type lives here, with its format, so the
+// doctor (src/doctor/doctor.ts) imports the format and never the other way.
+import { describeTargetClock, type TargetClockReport } from '../wire/targetTime.js';
+import type { DoctorRow, RowArea, RowStatus } from './context.js';
+
+export interface DoctorReport {
+  profile: string;
+  depth: 'quick' | 'full';
+  rows: DoctorRow[];
+  /** No row is broken: a run can use what the profile declares. */
+  usable: boolean;
+  /** Requirements (conformance and chaos, in scope at this depth) whose every check can run with what works, out of all in scope. */
+  verifiable: { requirements: number; of: number };
+  /** Each target's clock against rampart's and the round trip, from the doctor's own answers. */
+  target: { gate: TargetClockReport; pools: TargetClockReport };
+}
 
 const ICON: Record<RowStatus, string> = { ok: '✓', missing: '-', broken: '✗', 'not checked': '·' };
 const HEADING: Record<RowArea, string> = {

@@ -6,7 +6,7 @@
 // two cheap requests per key, paced; keys reserved for load are left alone
 // unless asked (their rate windows must start empty).
 import { randomUUID } from 'node:crypto';
-import type { Exchange } from '../client/types.js';
+import type { ApiClient, Exchange } from '../client/types.js';
 import type { GatePartner, PoolsPartner } from '../profile/schema.js';
 import { answered, ok2xx, type DoctorContext, type RowDraft } from './context.js';
 import { editGatePartner, editPoolsPartner, withoutGateField } from './edits.js';
@@ -29,6 +29,16 @@ async function inBatches<P>(ctx: DoctorContext, partners: readonly P[], rowsOf: 
   }
 }
 
+/** What every step of a Gate partner's key rows uses: the partner, its client, the row prefix and the rows so far. */
+interface GatePartnerTrial {
+  ctx: DoctorContext;
+  p: GatePartner;
+  /** "gate partner <name>": each row's name starts with it. */
+  f: string;
+  c: ApiClient;
+  row: (r: Omit<RowDraft, 'area'>) => void;
+}
+
 async function gateKeys(ctx: DoctorContext, p: GatePartner): Promise<RowDraft[]> {
   const rows: RowDraft[] = [];
   const f = `gate partner ${p.name}`;
@@ -41,70 +51,88 @@ async function gateKeys(ctx: DoctorContext, p: GatePartner): Promise<RowDraft[]>
     });
     return rows;
   }
-  const c = ctx.gateClient(p);
-  const bootstrap = (key: string) =>
-    ctx.call(c, { method: 'POST', path: '/embed/bootstrap', body: {}, headers: { origin: p.allowedOrigins![0]! }, auth: { bearer: key } });
-  const withoutPartner = editGatePartner(p.name, () => undefined);
+  const t: GatePartnerTrial = { ctx, p, f, c: ctx.gateClient(p), row };
+  const skOk = await secretKeyReads(t);
+  if (p.extraSecretKeys?.length) await extraKeysSameTenant(t, skOk);
+  if (p.publishableKey) await publishableKeyBootstraps(t, p.publishableKey);
+  await refusedKeysRefused(t);
+  if (p.rails !== undefined && skOk) await railsAsDeclared(t, p.rails);
+  if (p.noWebhookUrl && skOk) await noWebhookUrlAsDeclared(t);
+  return rows;
+}
 
+/** An embed bootstrap with a key, from the partner's first allowed origin. */
+const bootstrap = ({ ctx, p, c }: GatePartnerTrial, key: string) =>
+  ctx.call(c, { method: 'POST', path: '/embed/bootstrap', body: {}, headers: { origin: p.allowedOrigins![0]! }, auth: { bearer: key } });
+
+/** The test secret key reads on the sandbox: whether it did. */
+async function secretKeyReads({ ctx, p, f, c, row }: GatePartnerTrial): Promise<boolean> {
+  const withoutPartner = editGatePartner(p.name, () => undefined);
   const sk = await ctx.call(c, { method: 'GET', path: '/capabilities/assets' });
   const skOk = typeof sk !== 'string' && sk.status === 200;
   if (skOk) row({ name: `${f}: secretKey`, status: 'ok', detail: 'answers 200 on the sandbox', without: withoutPartner });
   else row({ name: `${f}: secretKey`, status: 'broken', detail: line(sk), without: withoutPartner, fix: 'the test secret key of this partner (sk_test_…)' });
+  return skOk;
+}
 
-  if (p.extraSecretKeys?.length) {
-    // Same tenant: a session made with the partner's key reads with each extra key (another partner's key would get 404).
-    const made = skOk ? await ctx.call(c, { method: 'POST', path: '/gate_sessions', body: sessionBody(ctx), idempotencyKey: true }) : undefined;
-    const sid = made && typeof made !== 'string' && ok2xx(made) && typeof made.json?.id === 'string' ? (made.json.id as string) : undefined;
-    for (const [i, key] of p.extraSecretKeys.entries()) {
-      const name = `${f}: extraSecretKeys[${i}]`;
-      const without = editGatePartner(p.name, (g) => ({ ...g, extraSecretKeys: g.extraSecretKeys?.filter((k) => k !== key) }));
-      const fix = 'another test secret key of this same partner (sk_test_…)';
-      if (!sid) {
-        const r = await ctx.call(c, { method: 'GET', path: '/capabilities/assets', auth: { bearer: key } });
-        if (typeof r !== 'string' && r.status === 200)
-          row({ name, status: 'ok', detail: 'answers 200 on the sandbox (its tenant not checked: no session of the partner to read)', without });
-        else row({ name, status: 'broken', detail: line(r), without, fix });
-        continue;
-      }
-      const r = await ctx.call(c, { method: 'GET', path: `/gate_sessions/${encodeURIComponent(sid)}`, auth: { bearer: key } });
-      if (typeof r !== 'string' && r.status === 200) row({ name, status: 'ok', detail: "reads the partner's own session: the same tenant", without });
-      else if (typeof r !== 'string' && r.status === 404)
-        row({
-          name,
-          status: 'broken',
-          detail: "a valid key, but the partner's session reads 404 with it: it is another tenant's key",
-          without,
-          fix: 'a key of this same partner; a key of another partner is another tenant (list it under that partner)',
-        });
+/** Each extra secret key is the same tenant: a session made with the partner's key reads with it (another partner's key would get 404). */
+async function extraKeysSameTenant({ ctx, p, f, c, row }: GatePartnerTrial, skOk: boolean): Promise<void> {
+  const made = skOk ? await ctx.call(c, { method: 'POST', path: '/gate_sessions', body: sessionBody(ctx), idempotencyKey: true }) : undefined;
+  const sid = made && typeof made !== 'string' && ok2xx(made) && typeof made.json?.id === 'string' ? (made.json.id as string) : undefined;
+  for (const [i, key] of (p.extraSecretKeys ?? []).entries()) {
+    const name = `${f}: extraSecretKeys[${i}]`;
+    const without = editGatePartner(p.name, (g) => ({ ...g, extraSecretKeys: g.extraSecretKeys?.filter((k) => k !== key) }));
+    const fix = 'another test secret key of this same partner (sk_test_…)';
+    if (!sid) {
+      const r = await ctx.call(c, { method: 'GET', path: '/capabilities/assets', auth: { bearer: key } });
+      if (typeof r !== 'string' && r.status === 200)
+        row({ name, status: 'ok', detail: 'answers 200 on the sandbox (its tenant not checked: no session of the partner to read)', without });
       else row({ name, status: 'broken', detail: line(r), without, fix });
+      continue;
     }
+    const r = await ctx.call(c, { method: 'GET', path: `/gate_sessions/${encodeURIComponent(sid)}`, auth: { bearer: key } });
+    if (typeof r !== 'string' && r.status === 200) row({ name, status: 'ok', detail: "reads the partner's own session: the same tenant", without });
+    else if (typeof r !== 'string' && r.status === 404)
+      row({
+        name,
+        status: 'broken',
+        detail: "a valid key, but the partner's session reads 404 with it: it is another tenant's key",
+        without,
+        fix: 'a key of this same partner; a key of another partner is another tenant (list it under that partner)',
+      });
+    else row({ name, status: 'broken', detail: line(r), without, fix });
   }
+}
 
-  if (p.publishableKey) {
-    const without = withoutGateField(p.name, 'publishableKey');
-    if (!p.allowedOrigins?.length)
+/** The publishable key bootstraps from an allowed origin. */
+async function publishableKeyBootstraps(t: GatePartnerTrial, publishableKey: string): Promise<void> {
+  const { p, f, row } = t;
+  const without = withoutGateField(p.name, 'publishableKey');
+  if (!p.allowedOrigins?.length)
+    row({
+      name: `${f}: publishableKey`,
+      status: 'not checked',
+      detail: 'no allowedOrigins to bootstrap from',
+      without,
+      fix: 'allowedOrigins (the exact origins of its embed domains)',
+    });
+  else {
+    const r = await bootstrap(t, publishableKey);
+    if (typeof r !== 'string' && ok2xx(r)) row({ name: `${f}: publishableKey`, status: 'ok', detail: `bootstraps from ${p.allowedOrigins[0]}`, without });
+    else
       row({
         name: `${f}: publishableKey`,
-        status: 'not checked',
-        detail: 'no allowedOrigins to bootstrap from',
+        status: 'broken',
+        detail: `bootstrap from ${p.allowedOrigins[0]} ${line(r)}`,
         without,
-        fix: 'allowedOrigins (the exact origins of its embed domains)',
+        fix: 'the publishable key (pk_test_…) and the exact allowed origins of this partner',
       });
-    else {
-      const r = await bootstrap(p.publishableKey);
-      if (typeof r !== 'string' && ok2xx(r)) row({ name: `${f}: publishableKey`, status: 'ok', detail: `bootstraps from ${p.allowedOrigins[0]}`, without });
-      else
-        row({
-          name: `${f}: publishableKey`,
-          status: 'broken',
-          detail: `bootstrap from ${p.allowedOrigins[0]} ${line(r)}`,
-          without,
-          fix: 'the publishable key (pk_test_…) and the exact allowed origins of this partner',
-        });
-    }
   }
+}
 
-  // Keys the sandbox must refuse with 403: revoked ones, and live ones (mode mismatch).
+/** Keys the sandbox must refuse with 403: revoked ones, and live ones (mode mismatch). */
+async function refusedKeysRefused(t: GatePartnerTrial): Promise<void> {
+  const { ctx, p, f, c, row } = t;
   const refused: { field: 'revokedSecretKey' | 'liveSecretKey' | 'revokedPublishableKey' | 'livePublishableKey'; why: string; fix: string }[] = [
     { field: 'revokedSecretKey', why: 'revoked', fix: 'a key of this partner that the target has revoked' },
     { field: 'liveSecretKey', why: 'mode mismatch', fix: 'a live secret key (sk_live_…) of this partner' },
@@ -126,47 +154,46 @@ async function gateKeys(ctx: DoctorContext, p: GatePartner): Promise<RowDraft[]>
       });
       continue;
     }
-    const r = publishable ? await bootstrap(key) : await ctx.call(c, { method: 'GET', path: '/capabilities/assets', auth: { bearer: key } });
+    const r = publishable ? await bootstrap(t, key) : await ctx.call(c, { method: 'GET', path: '/capabilities/assets', auth: { bearer: key } });
     const where = publishable ? `bootstrap from ${p.allowedOrigins![0]}` : 'GET /capabilities/assets';
     if (typeof r !== 'string' && r.status === 403) row({ name: `${f}: ${k.field}`, status: 'ok', detail: `${where} refused with 403 (${k.why})`, without });
     else row({ name: `${f}: ${k.field}`, status: 'broken', detail: `${where} ${line(r)} (expected 403, ${k.why})`, without, fix: k.fix });
   }
+}
 
-  if (p.rails !== undefined && skOk) {
-    // A rail read of an id no one has: 403 means not entitled; 404 (or 400, an id format the target refuses) means the route is open to it.
-    const r = await ctx.call(c, { method: 'GET', path: `/rails/pay_outs/${randomUUID()}` });
-    const refusedRails = typeof r !== 'string' && r.status === 403;
-    const open = typeof r !== 'string' && (r.status === 404 || r.status === 400);
-    const name = `${f}: rails ${p.rails}`;
-    const without = withoutGateField(p.name, 'rails');
-    if ((p.rails && open) || (!p.rails && refusedRails))
-      row({ name, status: 'ok', detail: p.rails ? `rail routes open (${(r as Exchange).status} for an unknown id)` : 'rail routes refused (403)', without });
-    else
-      row({
-        name,
-        status: 'broken',
-        detail: `a rail read ${line(r)}`,
-        without,
-        fix: typeof r === 'string' ? 'check the target' : `rails: ${!p.rails} (what the target says about this partner)`,
-      });
-  }
+/** A rail read of an id no one has: 403 means not entitled; 404 (or 400, an id format the target refuses) means the route is open to it. */
+async function railsAsDeclared({ ctx, p, f, c, row }: GatePartnerTrial, rails: boolean): Promise<void> {
+  const r = await ctx.call(c, { method: 'GET', path: `/rails/pay_outs/${randomUUID()}` });
+  const refusedRails = typeof r !== 'string' && r.status === 403;
+  const open = typeof r !== 'string' && (r.status === 404 || r.status === 400);
+  const name = `${f}: rails ${rails}`;
+  const without = withoutGateField(p.name, 'rails');
+  if ((rails && open) || (!rails && refusedRails))
+    row({ name, status: 'ok', detail: rails ? `rail routes open (${(r as Exchange).status} for an unknown id)` : 'rail routes refused (403)', without });
+  else
+    row({
+      name,
+      status: 'broken',
+      detail: `a rail read ${line(r)}`,
+      without,
+      fix: typeof r === 'string' ? 'check the target' : `rails: ${!rails} (what the target says about this partner)`,
+    });
+}
 
-  if (p.noWebhookUrl && skOk) {
-    // POST /webhooks/test gives 400 when no webhook_url is configured; a 2xx means the partner has one.
-    const r = await ctx.call(c, { method: 'POST', path: '/webhooks/test' });
-    const without = withoutGateField(p.name, 'noWebhookUrl');
-    if (typeof r !== 'string' && r.status === 400)
-      row({ name: `${f}: noWebhookUrl`, status: 'ok', detail: 'POST /webhooks/test answered 400 (no webhook_url configured)', without });
-    else
-      row({
-        name: `${f}: noWebhookUrl`,
-        status: 'broken',
-        detail: `POST /webhooks/test ${line(r)} (expected 400)`,
-        without,
-        fix: 'noWebhookUrl only for a partner whose account has no webhook_url',
-      });
-  }
-  return rows;
+/** POST /webhooks/test gives 400 when no webhook_url is configured; a 2xx means the partner has one. */
+async function noWebhookUrlAsDeclared({ ctx, p, f, c, row }: GatePartnerTrial): Promise<void> {
+  const r = await ctx.call(c, { method: 'POST', path: '/webhooks/test' });
+  const without = withoutGateField(p.name, 'noWebhookUrl');
+  if (typeof r !== 'string' && r.status === 400)
+    row({ name: `${f}: noWebhookUrl`, status: 'ok', detail: 'POST /webhooks/test answered 400 (no webhook_url configured)', without });
+  else
+    row({
+      name: `${f}: noWebhookUrl`,
+      status: 'broken',
+      detail: `POST /webhooks/test ${line(r)} (expected 400)`,
+      without,
+      fix: 'noWebhookUrl only for a partner whose account has no webhook_url',
+    });
 }
 
 /** A session creation body: the profile's defaults (amount, currency, return_url…). */

@@ -6,7 +6,7 @@
 // Dry-runs go to the partner whose keys carry the least of the doctor's traffic.
 import { NEEDS } from '../needs/registry.js';
 import { Profile, type GatePartner, type RequestTemplate } from '../profile/schema.js';
-import { answered, ok2xx, templateOk, type DoctorContext } from './context.js';
+import { answered, ok2xx, templateOk, type DoctorContext, type RowDraft } from './context.js';
 import { withGateTrigger, withoutGateTrigger, withoutPoolsTrigger, withPoolsTrigger } from './edits.js';
 import { sessionBody } from './keys.js';
 
@@ -39,22 +39,29 @@ const NOT_DRY_RUN: Record<string, string> = {
 /** configureWebhook rows come from the receiver step (it needs the receiver up). */
 const RECEIVER_STEP = new Set(['gate.configureWebhook', 'pools.configureWebhook']);
 
+/** One declared trigger to try: the doctor's context, the template, its row and the profile without it. */
+interface Trial {
+  ctx: DoctorContext;
+  name: string;
+  tpl: RequestTemplate;
+  row: { area: 'trigger'; name: string };
+  without: RowDraft['without'];
+}
+
+/** A signed quote the doctor locked, for expireSignedQuote to try on. */
+type LockedQuote = { id: string; owner: GatePartner };
+
+const NO_PARTNER = 'no gate partner outside the load reservation to act';
+
 export async function checkTriggers(ctx: DoctorContext): Promise<void> {
-  const { profile } = ctx;
-  const gate = profile.gate.triggers as Record<string, RequestTemplate | undefined>;
-  const partners = profile.gate.partners;
-  let locked: { id: string; owner: GatePartner } | undefined;
+  await checkGateTriggers(ctx);
+  checkPoolsTriggers(ctx);
+}
 
-  const newSession = async (p: GatePartner): Promise<{ id: string } | string> => {
-    const ex = await ctx.call(ctx.gateClient(p), { method: 'POST', path: '/gate_sessions', body: sessionBody(ctx), idempotencyKey: true });
-    if (typeof ex === 'string') return ex;
-    return ok2xx(ex) && typeof ex.json?.id === 'string' ? { id: ex.json.id } : `creating a session ${answered(ex)} (check gate.sessionDefaults)`;
-  };
-  const readSession = async (p: GatePartner, id: string) => {
-    const ex = await ctx.call(ctx.gateClient(p), { method: 'GET', path: `/gate_sessions/${encodeURIComponent(id)}` });
-    return typeof ex === 'string' ? undefined : (ex.json as { status?: string; expires_at?: string } | undefined);
-  };
-
+/** Each Gate trigger: missing, not dry-run (and why), or dry-run as its kind says. */
+async function checkGateTriggers(ctx: DoctorContext): Promise<void> {
+  const gate = ctx.profile.gate.triggers as Record<string, RequestTemplate | undefined>;
+  let locked: LockedQuote | undefined;
   for (const name of triggerNames('gate')) {
     const full = `gate.${name}`;
     if (RECEIVER_STEP.has(full)) continue;
@@ -64,119 +71,21 @@ export async function checkTriggers(ctx: DoctorContext): Promise<void> {
       ctx.row({ ...row, ...missingRow(ctx, 'gate', name) });
       continue;
     }
-    const without = withoutGateTrigger(name);
-    if (NOT_DRY_RUN[full]) {
-      ctx.row({ ...row, status: 'not checked', detail: NOT_DRY_RUN[full]!, without });
-      continue;
-    }
+    const trial: Trial = { ctx, name, tpl, row, without: withoutGateTrigger(name) };
     const session = SESSION_TRIGGERS[name];
-    if (session) {
-      const p = ctx.leastUsed(partners);
-      const s = p ? await newSession(p) : 'no gate partner outside the load reservation to act';
-      if (typeof s === 'string') {
-        ctx.row({ ...row, status: 'not checked', detail: s, without });
-        continue;
-      }
-      const res = await ctx.send('gate', tpl, p!, { sessionId: s.id });
-      let effect = '';
-      if (typeof res !== 'string' && templateOk(tpl, res.exchange)) {
-        const after = session.effect ? await readSession(p!, s.id) : undefined;
-        if (session.effect === 'completed' && after?.status !== 'completed')
-          effect = `the session read ${after?.status ?? 'nothing'} afterwards, not completed`;
-        if (session.effect === 'past expires_at' && !(after?.expires_at && Date.parse(after.expires_at) <= Date.now()))
-          effect = `expires_at (${after?.expires_at}) was still ahead afterwards`;
-      }
-      if (typeof res === 'string' || !templateOk(tpl, res.exchange) || effect)
-        ctx.row({
-          ...row,
-          status: 'broken',
-          detail: typeof res === 'string' ? res : effect || `dry-run on a new session ${answered(res.exchange)}`,
-          without,
-          fix: `fix gate.triggers.${name} ({{sessionId}} is filled in)`,
-        });
-      else
-        ctx.row({
-          ...row,
-          status: 'ok',
-          detail: `dry-run on a new session answered ${res.exchange.status}${session.effect ? ` and the session read ${session.effect}` : ''}`,
-          without,
-        });
-      continue;
-    }
-    if (name === 'createSignedQuote') {
-      const p = ctx.leastUsed(partners, (x) => x.rails === true) ?? ctx.leastUsed(partners);
-      const s = p ? await newSession(p) : 'no gate partner outside the load reservation to act';
-      if (typeof s === 'string') {
-        ctx.row({ ...row, status: 'not checked', detail: s, without });
-        continue;
-      }
-      const res = await ctx.send('gate', tpl, p!, { sessionId: s.id, side: 'off_ramp' });
-      const id = typeof res === 'string' ? undefined : res.values.id;
-      if (typeof res === 'string' || !templateOk(tpl, res.exchange) || typeof id !== 'string' || !id)
-        ctx.row({
-          ...row,
-          status: 'broken',
-          detail: typeof res === 'string' ? res : `${answered(res.exchange)}; extract.id found ${JSON.stringify(id)}`,
-          without,
-          fix: `fix the template and its extract.id / extract.fiat_pay_or_receive${p!.rails === true ? '' : ' (no partner declares rails: true: lock with a rail-entitled one)'}`,
-        });
-      else {
-        locked = { id, owner: p! };
-        ctx.row({ ...row, status: 'ok', detail: `locked a signed quote for a new session of ${p!.name}`, without });
-      }
-      continue;
-    }
-    if (name === 'expireSignedQuote') {
-      if (!locked) {
-        ctx.row({ ...row, status: 'not checked', detail: 'no signed quote to expire (gate.triggers.createSignedQuote is missing or broken)', without });
-        continue;
-      }
-      const res = await ctx.send('gate', tpl, locked.owner, { quoteId: locked.id });
-      if (typeof res === 'string' || !templateOk(tpl, res.exchange))
-        ctx.row({
-          ...row,
-          status: 'broken',
-          detail: typeof res === 'string' ? res : `on a freshly locked quote ${answered(res.exchange)}`,
-          without,
-          fix: 'fix gate.triggers.expireSignedQuote ({{quoteId}} is filled in)',
-        });
-      else ctx.row({ ...row, status: 'ok', detail: `on a freshly locked quote answered ${res.exchange.status}`, without });
-      continue;
-    }
-    if (PARTNER_TRIGGERS.has(name)) {
-      // Sent once as the least busy partner: it must answer as its template says (the event it fires is the check's to judge).
-      const p = ctx.leastUsed(partners);
-      const res = p ? await ctx.send('gate', tpl, p, {}) : 'no gate partner outside the load reservation to act';
-      if (typeof res === 'string' || !templateOk(tpl, res.exchange))
-        ctx.row({
-          ...row,
-          status: 'broken',
-          detail: typeof res === 'string' ? res : `dry-run ${answered(res.exchange)}`,
-          without,
-          fix: `fix gate.triggers.${name} ({{partner}} is filled in)`,
-        });
-      else ctx.row({ ...row, status: 'ok', detail: `dry-run as ${p!.name} answered ${res.exchange.status}`, without });
-      continue;
-    }
-    if (name === 'serverError') {
-      // Its answer is what the 5xx-scrubbing check judges: it works when it answers 5xx.
-      const p = ctx.leastUsed(partners);
-      const res = p ? await ctx.send('gate', tpl, p, {}) : 'no gate partner outside the load reservation to act';
-      if (typeof res !== 'string' && res.exchange.status >= 500)
-        ctx.row({ ...row, status: 'ok', detail: `answered ${res.exchange.status}, a 5xx for the scrubbing check to judge`, without });
-      else
-        ctx.row({
-          ...row,
-          status: 'broken',
-          detail: typeof res === 'string' ? res : `${answered(res.exchange)} (it must make the target answer a 5xx)`,
-          without,
-          fix: 'a sandbox control that makes the target answer a 5xx through its normal error path',
-        });
-      continue;
-    }
-    ctx.row({ ...row, status: 'not checked', detail: 'rampart doctor has no safe dry-run for this trigger', without });
+    if (NOT_DRY_RUN[full]) ctx.row({ ...row, status: 'not checked', detail: NOT_DRY_RUN[full]!, without: trial.without });
+    else if (session) await dryRunOnSession(trial, session);
+    else if (name === 'createSignedQuote') locked = await lockSignedQuote(trial);
+    else if (name === 'expireSignedQuote') await expireLockedQuote(trial, locked);
+    else if (PARTNER_TRIGGERS.has(name)) await dryRunAsPartner(trial);
+    else if (name === 'serverError') await dryRunServerError(trial);
+    else ctx.row({ ...row, status: 'not checked', detail: 'rampart doctor has no safe dry-run for this trigger', without: trial.without });
   }
+}
 
+/** Each pools trigger: missing, or not checked (none has a safe dry-run). */
+function checkPoolsTriggers(ctx: DoctorContext): void {
+  const { profile } = ctx;
   for (const name of profile.pools ? triggerNames('pools') : []) {
     const full = `pools.${name}`;
     if (RECEIVER_STEP.has(full)) continue;
@@ -191,6 +100,125 @@ export async function checkTriggers(ctx: DoctorContext): Promise<void> {
         without: withoutPoolsTrigger(name),
       });
   }
+}
+
+/** A throwaway session of a partner, or why there is none. */
+async function newSession(ctx: DoctorContext, p: GatePartner): Promise<{ id: string } | string> {
+  const ex = await ctx.call(ctx.gateClient(p), { method: 'POST', path: '/gate_sessions', body: sessionBody(ctx), idempotencyKey: true });
+  if (typeof ex === 'string') return ex;
+  return ok2xx(ex) && typeof ex.json?.id === 'string' ? { id: ex.json.id } : `creating a session ${answered(ex)} (check gate.sessionDefaults)`;
+}
+
+async function readSession(ctx: DoctorContext, p: GatePartner, id: string) {
+  const ex = await ctx.call(ctx.gateClient(p), { method: 'GET', path: `/gate_sessions/${encodeURIComponent(id)}` });
+  return typeof ex === 'string' ? undefined : (ex.json as { status?: string; expires_at?: string } | undefined);
+}
+
+/** A session trigger, sent on a new session: it answers as its template says and has the effect the spec shows. */
+async function dryRunOnSession({ ctx, name, tpl, row, without }: Trial, session: { effect?: 'completed' | 'past expires_at' }): Promise<void> {
+  const p = ctx.leastUsed(ctx.profile.gate.partners);
+  const s = p ? await newSession(ctx, p) : NO_PARTNER;
+  if (typeof s === 'string') {
+    ctx.row({ ...row, status: 'not checked', detail: s, without });
+    return;
+  }
+  const res = await ctx.send('gate', tpl, p!, { sessionId: s.id });
+  let effect = '';
+  if (typeof res !== 'string' && templateOk(tpl, res.exchange)) {
+    const after = session.effect ? await readSession(ctx, p!, s.id) : undefined;
+    if (session.effect === 'completed' && after?.status !== 'completed') effect = `the session read ${after?.status ?? 'nothing'} afterwards, not completed`;
+    if (session.effect === 'past expires_at' && !(after?.expires_at && Date.parse(after.expires_at) <= Date.now()))
+      effect = `expires_at (${after?.expires_at}) was still ahead afterwards`;
+  }
+  if (typeof res === 'string' || !templateOk(tpl, res.exchange) || effect)
+    ctx.row({
+      ...row,
+      status: 'broken',
+      detail: typeof res === 'string' ? res : effect || `dry-run on a new session ${answered(res.exchange)}`,
+      without,
+      fix: `fix gate.triggers.${name} ({{sessionId}} is filled in)`,
+    });
+  else
+    ctx.row({
+      ...row,
+      status: 'ok',
+      detail: `dry-run on a new session answered ${res.exchange.status}${session.effect ? ` and the session read ${session.effect}` : ''}`,
+      without,
+    });
+}
+
+/** createSignedQuote, on a new session of a rail-entitled partner where there is one: the quote it locks, if it did. */
+async function lockSignedQuote({ ctx, tpl, row, without }: Trial): Promise<LockedQuote | undefined> {
+  const partners = ctx.profile.gate.partners;
+  const p = ctx.leastUsed(partners, (x) => x.rails === true) ?? ctx.leastUsed(partners);
+  const s = p ? await newSession(ctx, p) : NO_PARTNER;
+  if (typeof s === 'string') {
+    ctx.row({ ...row, status: 'not checked', detail: s, without });
+    return undefined;
+  }
+  const res = await ctx.send('gate', tpl, p!, { sessionId: s.id, side: 'off_ramp' });
+  const id = typeof res === 'string' ? undefined : res.values.id;
+  if (typeof res === 'string' || !templateOk(tpl, res.exchange) || typeof id !== 'string' || !id) {
+    ctx.row({
+      ...row,
+      status: 'broken',
+      detail: typeof res === 'string' ? res : `${answered(res.exchange)}; extract.id found ${JSON.stringify(id)}`,
+      without,
+      fix: `fix the template and its extract.id / extract.fiat_pay_or_receive${p!.rails === true ? '' : ' (no partner declares rails: true: lock with a rail-entitled one)'}`,
+    });
+    return undefined;
+  }
+  ctx.row({ ...row, status: 'ok', detail: `locked a signed quote for a new session of ${p!.name}`, without });
+  return { id, owner: p! };
+}
+
+/** expireSignedQuote, on the quote createSignedQuote locked. */
+async function expireLockedQuote({ ctx, tpl, row, without }: Trial, locked: LockedQuote | undefined): Promise<void> {
+  if (!locked) {
+    ctx.row({ ...row, status: 'not checked', detail: 'no signed quote to expire (gate.triggers.createSignedQuote is missing or broken)', without });
+    return;
+  }
+  const res = await ctx.send('gate', tpl, locked.owner, { quoteId: locked.id });
+  if (typeof res === 'string' || !templateOk(tpl, res.exchange))
+    ctx.row({
+      ...row,
+      status: 'broken',
+      detail: typeof res === 'string' ? res : `on a freshly locked quote ${answered(res.exchange)}`,
+      without,
+      fix: 'fix gate.triggers.expireSignedQuote ({{quoteId}} is filled in)',
+    });
+  else ctx.row({ ...row, status: 'ok', detail: `on a freshly locked quote answered ${res.exchange.status}`, without });
+}
+
+/** A partner trigger, sent once as the least busy partner: it must answer as its template says (the event it fires is the check's to judge). */
+async function dryRunAsPartner({ ctx, name, tpl, row, without }: Trial): Promise<void> {
+  const p = ctx.leastUsed(ctx.profile.gate.partners);
+  const res = p ? await ctx.send('gate', tpl, p, {}) : NO_PARTNER;
+  if (typeof res === 'string' || !templateOk(tpl, res.exchange))
+    ctx.row({
+      ...row,
+      status: 'broken',
+      detail: typeof res === 'string' ? res : `dry-run ${answered(res.exchange)}`,
+      without,
+      fix: `fix gate.triggers.${name} ({{partner}} is filled in)`,
+    });
+  else ctx.row({ ...row, status: 'ok', detail: `dry-run as ${p!.name} answered ${res.exchange.status}`, without });
+}
+
+/** serverError: its answer is what the 5xx-scrubbing check judges, so it works when it answers 5xx. */
+async function dryRunServerError({ ctx, tpl, row, without }: Trial): Promise<void> {
+  const p = ctx.leastUsed(ctx.profile.gate.partners);
+  const res = p ? await ctx.send('gate', tpl, p, {}) : NO_PARTNER;
+  if (typeof res !== 'string' && res.exchange.status >= 500)
+    ctx.row({ ...row, status: 'ok', detail: `answered ${res.exchange.status}, a 5xx for the scrubbing check to judge`, without });
+  else
+    ctx.row({
+      ...row,
+      status: 'broken',
+      detail: typeof res === 'string' ? res : `${answered(res.exchange)} (it must make the target answer a 5xx)`,
+      without,
+      fix: 'a sandbox control that makes the target answer a 5xx through its normal error path',
+    });
 }
 
 /** An absent trigger: missing when a need wants it (the first such need says what to add), else nothing is lost. */

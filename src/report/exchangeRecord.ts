@@ -1,5 +1,5 @@
 // The report's view of one exchange: every secret masked, bodies cut to ~4 KB.
-import type { Exchange } from '../client/types.js';
+import type { Exchange } from '../wire/exchange.js';
 import { redact, redactHeaders } from '../secrets/redact.js';
 import type { ExchangeRecord } from './results.js';
 

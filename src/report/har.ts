@@ -4,7 +4,7 @@
 import { STATUS_CODES } from 'node:http';
 import { writeFileSync } from 'node:fs';
 import { redact, redactHeaders } from '../secrets/index.js';
-import type { Exchange } from '../client/types.js';
+import type { Exchange } from '../wire/exchange.js';
 import { maskAuthorizationBearer, scanText } from '../secrets/index.js';
 
 export interface HarNameValue {

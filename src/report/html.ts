@@ -16,6 +16,7 @@ import { esc, fmt, show } from './htmlEscape.js';
 import { PAGE_CSS, PAGE_JS } from './htmlPage.js';
 import type { RequirementResult, RunResults } from './results.js';
 import { buildSpecMap, SPEC_MAP_CSS, specMapHtml } from './specMap.js';
+import { inSpecOrder } from './sectionOrder.js';
 import { scopeOf, timeScaleNote } from './verdict.js';
 import { describeTargetClock } from '../wire/targetTime.js';
 
@@ -74,7 +75,8 @@ function matrix(results: RunResults, anchors: Map<string, string>): string {
     const bySection = new Map<string, RequirementResult[]>();
     for (const r of reqs) bySection.set(r.section, [...(bySection.get(r.section) ?? []), r]);
     out += `<h3>${service === 'gate' ? 'Gate' : 'Pools'} <span class="small">${esc(countsText(countStatuses(reqs)))}</span></h3>`;
-    for (const [section, rs] of bySection) {
+    // As the spec reads, not as the results came.
+    for (const [section, rs] of inSpecOrder(service, [...bySection], ([s]) => s)) {
       const c = countStatuses(rs);
       out += `<details class="section" data-rows${c.failed ? ' open' : ''}><summary><b>${esc(section)}</b> <span class="small">${esc(countsText(c))}</span>${c.failed ? ' <span class="badge b-failed">failures</span>' : ''}</summary>
 <table class="matrix"><thead><tr><th>requirement</th><th>statement</th><th>status</th><th>checks</th></tr></thead><tbody>${rs.map((r) => requirementRow(r, anchors)).join('\n')}</tbody></table></details>`;

@@ -4,7 +4,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { redact } from '../secrets/index.js';
-import type { Exchange } from '../client/types.js';
+import type { Exchange } from '../wire/exchange.js';
 import { secretEnvRefs } from '../profile/load.js';
 import type { ExchangeRecord } from './results.js';
 

@@ -4,84 +4,31 @@
 // waits, records what it sent, and stops cleanly when the run is interrupted
 // or the target goes down. Judging the results is src/report/verdict.ts's job.
 import { setMaxListeners } from 'node:events';
-import { readdirSync } from 'node:fs';
-import { join, relative } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { PACKAGE_ROOT as ROOT } from '../packageRoot.js';
 import { createApiClient } from '../client/http.js';
 import { clientLimits } from '../client/limits.js';
 import { Pacer } from '../client/pacer.js';
 import { newTargetClocks, receiverNow, type TargetClocks } from '../client/targetClock.js';
 import { toExchangeRecord } from '../report/exchangeRecord.js';
 import { TransportError, type ApiClient, type Exchange } from '../client/types.js';
-import { requirement as requirementOf } from '../model/catalogue/index.js';
 import type { NeedName } from '../model/needs.js';
 import type { NeedEnv, RunResources, Service } from '../needs/define.js';
 import { firstMissing, needDef, needProvider, withRequired } from '../needs/registry.js';
-import { readCalibration } from '../plan/plan.js';
+import { readCalibration } from './calibration.js';
 import type { GatePartner, PoolsPartner, Profile } from '../profile/schema.js';
 import type { CheckResult, Observation } from '../report/results.js';
 import { startReceiver } from '../webhooks/receiver.js';
 import type { WebhookReceiver } from '../webhooks/types.js';
 import { Budget } from './budget.js';
-import type { CheckDef, CheckTools, SuiteDef } from './check.js';
+import type { CheckDef, CheckTools } from './check.js';
 import { CheckFailed, CheckNotRun, CheckSkipped, CheckUnverified, expectations } from './expect.js';
 import { Health } from './health.js';
 import { viewFor } from './partition.js';
 import { PartnerPool } from './partners.js';
 import { createProgress, type Progress } from './progress.js';
+import { checkKey, needsOfCheck, type CheckKind, type LoadedSuite } from './suites.js';
 
-export type CheckKind = 'conformance' | 'chaos';
-
-export interface LoadedSuite extends SuiteDef {
-  file: string;
-}
-
-/** Suite files of a kind: <kind>/<service>/<area>.ts, default export defineSuite(...). Helpers live in support/ subfolders. */
-export async function loadSuites(kind: CheckKind, service?: Service): Promise<LoadedSuite[]> {
-  const suites: LoadedSuite[] = [];
-  for (const svc of ['gate', 'pools'] as const) {
-    if (service && svc !== service) continue;
-    const dir = join(ROOT, kind, svc);
-    let files: string[];
-    try {
-      files = readdirSync(dir)
-        .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))
-        .sort();
-    } catch {
-      continue;
-    }
-    for (const f of files) {
-      const mod = await import(pathToFileURL(join(dir, f)).href);
-      const suite = mod.default as SuiteDef | undefined;
-      if (!suite || !Array.isArray(suite.checks)) throw new Error(`${relative(ROOT, join(dir, f))} has no default export from defineSuite()`);
-      suites.push({ ...suite, file: relative(ROOT, join(dir, f)) });
-    }
-  }
-  return suites;
-}
-
-export function loadConformanceSuites(service?: Service): Promise<LoadedSuite[]> {
-  return loadSuites('conformance', service);
-}
-
-/** The stable key of a check across runs (resume, reports). */
-export const checkKey = (kind: string, file: string, name: string) => `${kind}:${file}::${name}`;
-
-/** The needs a check gets: its requirements' needs, then its own. */
-export function needsOfCheck(check: CheckDef): NeedName[] {
-  const out = new Set<NeedName>();
-  for (const id of check.requirements) for (const n of requirementOf(id)?.needs ?? []) out.add(n);
-  for (const n of check.needs ?? []) out.add(n);
-  return [...out];
-}
-
-/** Requirement ids named by a check that the catalogue does not hold: a defect of the suite. */
-export function unknownRequirementIds(suites: SuiteDef[]): string[] {
-  const bad = new Set<string>();
-  for (const s of suites) for (const c of s.checks) for (const id of c.requirements) if (!requirementOf(id)) bad.add(id);
-  return [...bad];
-}
+// The checks on disk, their keys and needs: where they live (src/runner/suites.ts), re-exported for the suites and scripts.
+export { checkKey, loadConformanceSuites, loadSuites, needsOfCheck, unknownRequirementIds, type CheckKind, type LoadedSuite } from './suites.js';
 
 export interface RunStats {
   /** Every request sent, with the rate-limit client it counted against (partner label and credential kind). */
@@ -150,16 +97,85 @@ function pathBelowBase(url: string, baseUrl: string): string {
   }
 }
 
+/** A check of a suite, selected to run. */
+type Selected = { suite: LoadedSuite; check: CheckDef };
+
+/** What every check of a run shares: the run's options, resources and counters, and how it stops. */
+interface ChecksRun {
+  opts: RunChecksOptions;
+  kind: CheckKind;
+  /** The kind's view of the profile: only the partners it may use (reservedFor). */
+  profile: Profile;
+  progress: Progress;
+  pacer: Pacer;
+  /** Pools request-rate limits are not shown: no client-side windows, but an announced Retry-After holds that key. */
+  poolsPacer: Pacer;
+  limits: ReturnType<typeof clientLimits>;
+  run: RunResources;
+  stats: RunStats;
+  /** The run's own stop: the caller's signal, the target going down, or every key rate limited. */
+  stop: AbortController;
+  health: Health;
+  results: CheckResult[];
+}
+
 export async function runChecks(opts: RunChecksOptions): Promise<ChecksOutcome> {
   const kind = opts.kind ?? 'conformance';
   // The kind sees only the partners it may use (reservedFor): needs are judged and leased within them.
   const profile = viewFor(opts.profile, kind);
   const progress = opts.progress ?? createProgress();
   const pacer = opts.pacer ?? new Pacer({ windowScale: profile.timing.rateWindowScale });
-  // Pools request-rate limits are not shown: no client-side windows, but an announced Retry-After holds that key.
   const poolsPacer = new Pacer({ paceWindows: false });
   const limits = clientLimits(profile.harness);
-  const ownReceiver = !opts.receiver;
+  const partners = opts.partners ?? { gate: profile.gate.partners, pools: profile.pools?.partners ?? [] };
+  const run = await runResources(opts, profile, { pacer, progress, partners });
+  const watch = watchForStops(opts, profile, pacer, limits, partners.gate);
+  try {
+    await opts.prepare?.(run);
+  } catch (e) {
+    if (!opts.receiver) await run.receiver.close();
+    throw e;
+  }
+  const selected = selectChecks(opts.suites, opts.grep);
+  // Checks holding a partner alone go first (short, and never starved by shared ones); then the checks
+  // with the longest documented waits (from the calibration), so waits overlap other work; checks
+  // that read state the others build up (a full default page) go last.
+  const queue = orderChecks(selected, kind);
+  const r: ChecksRun = {
+    opts,
+    kind,
+    profile,
+    progress,
+    pacer,
+    poolsPacer,
+    limits,
+    run,
+    stats: { requests: [], sleeps: [] },
+    stop: watch.stop,
+    health: watch.health,
+    results: [],
+  };
+  progress.start(selected.length, kind);
+  try {
+    await drain(queue, Math.max(1, opts.concurrency ?? 24), (next) => runOne(r, next));
+  } finally {
+    watch.release();
+    progress.stop();
+    if (!opts.receiver) await run.receiver.close();
+  }
+  forgiveOutage(r.results, watch.health.outageSince);
+  sortAsDeclared(r.results, selected);
+  const { outage, rateLimited } = watch.why();
+  return { checks: r.results, observations: run.observations, stats: r.stats, ...(outage ? { outage } : {}), ...(rateLimited ? { rateLimited } : {}) };
+}
+
+/** The run's resources every need draws on: partners to lease, the receiver (the caller's, or the run's own), the clocks. */
+async function runResources(
+  opts: RunChecksOptions,
+  profile: Profile,
+  shared: { pacer: Pacer; progress: Progress; partners: { gate: GatePartner[]; pools: PoolsPartner[] } },
+): Promise<RunResources> {
+  const { pacer, progress, partners } = shared;
   const clocks = opts.clocks ?? newTargetClocks();
   const receiver =
     opts.receiver ??
@@ -169,8 +185,7 @@ export async function runChecks(opts: RunChecksOptions): Promise<ChecksOutcome> 
       publicUrl: profile.webhooks.publicUrl,
       now: receiverNow(clocks),
     }));
-  const partners = opts.partners ?? { gate: profile.gate.partners, pools: profile.pools?.partners ?? [] };
-  const run: RunResources = {
+  return {
     profile,
     depth: opts.depth,
     pacer,
@@ -183,8 +198,13 @@ export async function runChecks(opts: RunChecksOptions): Promise<ChecksOutcome> 
     cache: new Map(),
     activity: new Map(),
   };
-  const stats: RunStats = { requests: [], sleeps: [] };
-  // The run's own stop: the caller's signal, or the target going down.
+}
+
+/**
+ * The run's own stop, and what pulls it: the caller's signal, the target judged down (a streak of requests with
+ * no answer), or every Gate key this run may use paused by the target beyond the budget (the run cannot go on).
+ */
+function watchForStops(opts: RunChecksOptions, profile: Profile, pacer: Pacer, limits: ReturnType<typeof clientLimits>, gatePartners: GatePartner[]) {
   const stop = new AbortController();
   // Every running check listens for the stop: more than Node's default of ten is expected.
   setMaxListeners(0, stop.signal);
@@ -197,9 +217,8 @@ export async function runChecks(opts: RunChecksOptions): Promise<ChecksOutcome> 
     opts.onOutage?.(message);
     stop.abort(`the target stopped answering: ${message}`);
   });
-  // Every Gate key this run may use paused by the target beyond the budget: the run cannot go on.
   let rateLimited: string | undefined;
-  const leasable = partners.gate.flatMap((p) => [p.secretKey, ...(p.extraSecretKeys ?? [])]);
+  const leasable = gatePartners.flatMap((p) => [p.secretKey, ...(p.extraSecretKeys ?? [])]);
   const offPause = pacer.onPause(() => {
     if (rateLimited || leasable.length === 0) return;
     const now = Date.now();
@@ -211,278 +230,335 @@ export async function runChecks(opts: RunChecksOptions): Promise<ChecksOutcome> 
       stop.abort(rateLimited);
     }
   });
+  return {
+    stop,
+    health,
+    /** Why the run stopped early, if it did. */
+    why: () => ({ outage, rateLimited }),
+    /** Stop listening (the run is over). */
+    release: () => {
+      offPause();
+      opts.signal?.removeEventListener('abort', onCallerAbort);
+    },
+  };
+}
 
-  try {
-    await opts.prepare?.(run);
-  } catch (e) {
-    if (ownReceiver) await receiver.close();
-    throw e;
-  }
-
-  const grep = opts.grep?.toLowerCase();
-  const selected: { suite: LoadedSuite; check: CheckDef }[] = [];
-  for (const suite of opts.suites) {
+/** The suites' checks --grep selects (all without it), as declared. */
+function selectChecks(suites: LoadedSuite[], grepFor: string | undefined): Selected[] {
+  const grep = grepFor?.toLowerCase();
+  const selected: Selected[] = [];
+  for (const suite of suites) {
     for (const check of suite.checks) {
       const hay = `${suite.file} ${suite.section} ${check.name} ${check.requirements.join(' ')}`.toLowerCase();
       if (grep && !hay.includes(grep)) continue;
       selected.push({ suite, check });
     }
   }
-  // Checks holding a partner alone go first (short, and never starved by shared ones); then the checks
-  // with the longest documented waits (from the plan's calibration), so waits overlap other work; checks
-  // that read state the others build up (a full default page) go last.
-  const queue = orderChecks(selected, kind);
-
-  const results: CheckResult[] = [];
-  progress.start(selected.length, kind);
-  const concurrency = Math.max(1, opts.concurrency ?? 24);
-
-  const finish = (key: string, result: CheckResult, detail?: string) => {
-    results.push(result);
-    opts.onResult?.(key, result);
-    // A stopped run says why once, at its end: the checks it could not run only say so.
-    progress.checkFinished(result.name, result.status, result.durationMs, result.status === 'not_run' ? 'not run: the run stopped' : (detail ?? result.reason));
-  };
-
-  async function runOne({ suite, check }: { suite: LoadedSuite; check: CheckDef }): Promise<void> {
-    const key = checkKey(kind, suite.file, check.name);
-    const base = { name: check.name, suite: kind, file: suite.file, requirements: [...check.requirements] } as const;
-    const prior = opts.done?.get(key);
-    if (prior) {
-      results.push(prior);
-      progress.checkFinished(prior.name, prior.status, prior.durationMs, 'kept from the interrupted run');
-      return;
-    }
-    if (stop.signal.aborted) {
-      finish(key, { ...base, status: 'not_run', reason: String(stop.signal.reason ?? 'the run stopped'), durationMs: 0 });
-      return;
-    }
-    if (check.depth === 'full' && opts.depth !== 'full') {
-      finish(key, { ...base, status: 'skipped', reason: 'runs only at --depth full (needs long real-time waits)', missing: 'depth', durationMs: 0 });
-      return;
-    }
-    const needs = needsOfCheck(check);
-    const missing = firstMissing(profile, needs, opts.depth);
-    if (missing) {
-      finish(key, { ...base, status: 'skipped', reason: `needs ${missing.need}: ${missing.reason}`, missing: missing.need, durationMs: 0 });
-      return;
-    }
-    const controller = new AbortController();
-    setMaxListeners(0, controller.signal);
-    const onStop = () => controller.abort(stop.signal.reason);
-    stop.signal.addEventListener('abort', onStop, { once: true });
-    let expired: string | undefined;
-    const budget = new Budget({
-      limitMs: check.budgetMs ?? opts.budgetMs ?? DEFAULT_BUDGET_MS,
-      onExpired: (reason) => {
-        expired = reason;
-        controller.abort(reason);
-      },
-    });
-    const exchanges: Exchange[] = [];
-    const requests = { gate: 0, pools: 0 };
-    const releases: (() => void | Promise<void>)[] = [];
-    const gateActors = new Map();
-    const poolsActors = new Map();
-
-    const client = (svc: Service, baseUrl: string, label: string, secretKey?: string, publishableKey?: string): ApiClient =>
-      createApiClient({
-        service: svc,
-        baseUrl,
-        label,
-        secretKey,
-        publishableKey,
-        pacer: svc === 'gate' ? pacer : poolsPacer,
-        retry: CLIENT_RETRY,
-        track: budget,
-        ...limits,
-        signal: controller.signal,
-        clock: run.clocks[svc],
-        onExchange: (ex) => {
-          exchanges.push(ex);
-          requests[svc]++;
-          run.activity.set(label, (run.activity.get(label) ?? 0) + 1);
-          health.answered();
-          const auth = ex.request.headers['authorization'] ?? '';
-          const credential = /^Bearer sk_/.test(auth) ? 'secret' : /^Bearer pk_/.test(auth) ? 'publishable' : 'none';
-          stats.requests.push({
-            service: svc,
-            label,
-            credential,
-            method: ex.request.method,
-            path: pathBelowBase(ex.request.url, baseUrl),
-            at: ex.startedAt,
-            check: check.name,
-          });
-          opts.onExchange?.(ex, check.name);
-        },
-        onTransportError: (e) => health.failed(e),
-        onRetry: (info) => {
-          run.observations.push({
-            topic: 'client-retry',
-            service: svc,
-            check: check.name,
-            value: { attempt: info.attempt, status: info.exchange?.status, error: info.error?.kind, delayMs: Math.round(info.delayMs) },
-            note: 'an unexpected 429, 5xx or network error was retried with the same Idempotency-Key, as the spec advises',
-          });
-        },
-      });
-
-    const observe = (topic: string, value: unknown, note?: string) => {
-      run.observations.push({ topic, service: suite.service, check: check.name, value, ...(note ? { note } : {}) });
-    };
-    let env: NeedEnv;
-    const get = needProvider(() => env);
-    env = {
-      run,
-      profile,
-      check: { name: check.name, file: suite.file, service: suite.service, late: !!check.late },
-      budget,
-      signal: controller.signal,
-      client,
-      get: get as NeedEnv['get'],
-      gateActors,
-      poolsActors,
-      onRelease: (fn) => releases.push(fn),
-      observe,
-    };
-    const tools: CheckTools = {
-      profile,
-      depth: opts.depth,
-      signal: controller.signal,
-      expect: expectations,
-      observe,
-      async sleep(ms, label, sleepKind = 'target') {
-        stats.sleeps.push({ check: check.name, ms, label, kind: sleepKind });
-        const done = progress.wait(label, ms);
-        const wait = new Promise<void>((resolve, reject) => {
-          if (controller.signal.aborted) return reject(new Error('aborted'));
-          const t = setTimeout(resolve, ms);
-          controller.signal.addEventListener(
-            'abort',
-            () => {
-              clearTimeout(t);
-              reject(new Error('aborted'));
-            },
-            { once: true },
-          );
-        });
-        try {
-          await (sleepKind === 'harness' ? budget.harness(label, wait) : budget.target(label, wait));
-        } finally {
-          done();
-        }
-      },
-      skip(reason: string): never {
-        throw new CheckSkipped(reason);
-      },
-      unverified(reason: string): never {
-        throw new CheckUnverified(reason);
-      },
-      harness: (what, p) => budget.harness(what, p),
-      targetClock: (svc) => run.clocks[svc],
-    };
-
-    const started = Date.now();
-    progress.checkStarted(check.name);
-    const aborted = new Promise<never>((_, reject) => {
-      controller.signal.addEventListener(
-        'abort',
-        () => reject(expired ? new CheckFailed(expired) : new CheckNotRun(String(controller.signal.reason ?? 'the run stopped'))),
-        {
-          once: true,
-        },
-      );
-    });
-    aborted.catch(() => undefined);
-    let result: CheckResult;
-    try {
-      const provided: Record<string, unknown> = {};
-      await Promise.race([
-        (async () => {
-          for (const n of withRequired(needs)) provided[n] = await get(n as NeedName);
-          await check.run(provided as never, tools);
-        })(),
-        aborted,
-      ]);
-      result = { ...base, status: 'passed', durationMs: Date.now() - started };
-    } catch (e) {
-      const durationMs = Date.now() - started;
-      if (e instanceof CheckSkipped) result = { ...base, status: 'skipped', reason: e.reason, durationMs };
-      else if (e instanceof CheckUnverified) result = { ...base, status: 'unverified', reason: e.reason, durationMs };
-      else if (e instanceof TransportError && e.kind === 'rate-limited') result = { ...base, status: 'not_run', reason: e.message, durationMs };
-      else if (e instanceof CheckNotRun || (!expired && stop.signal.aborted))
-        result = { ...base, status: 'not_run', reason: String(stop.signal.reason ?? (e as Error).message), durationMs };
-      else {
-        const failure = toFailure(e, exchanges, check, !!expired && e instanceof CheckFailed && e.message === expired);
-        const failing = (e instanceof CheckFailed ? e.details.exchange : undefined) ?? exchanges.at(-1);
-        if (failing && opts.reproduce) {
-          try {
-            failure.reproduce = opts.reproduce(
-              failing,
-              exchanges.slice(0, exchanges.indexOf(failing) >= 0 ? exchanges.indexOf(failing) : exchanges.length).slice(-5),
-              check.name,
-            );
-          } catch {
-            /* a reproduction that cannot be built must not hide the failure */
-          }
-        }
-        result = { ...base, status: 'failed', durationMs, failure };
-      }
-    } finally {
-      budget.stop();
-      stop.signal.removeEventListener('abort', onStop);
-      controller.abort('the check ended');
-      for (const fn of releases.reverse()) {
-        try {
-          await fn();
-        } catch (e) {
-          // A teardown that fails must not mask the check's result, but it may leave state (a toxic, a lease) behind: say so.
-          const why = (e as Error).message ?? String(e);
-          observe('harness.teardownFailed', why, 'what this check set up could not be undone; later checks on the same partner may see it');
-          progress.line(`rampart: teardown after "${check.name}" failed: ${why}`);
-        }
-      }
-    }
-    result.budget = { countedMs: Math.round(budget.counted()), uncountedMs: Math.round(budget.uncounted()), limitMs: budget.limitMs };
-    result.requests = requests;
-    finish(key, result, result.status === 'failed' ? result.failure?.message : undefined);
-  }
-
-  try {
-    await Promise.all(
-      Array.from({ length: Math.min(concurrency, queue.length) }, async () => {
-        for (let next = queue.shift(); next; next = queue.shift()) await runOne(next);
-      }),
-    );
-  } finally {
-    offPause();
-    progress.stop();
-    opts.signal?.removeEventListener('abort', onCallerAbort);
-    if (ownReceiver) await receiver.close();
-  }
-  // Once the target is judged down, failures of the streak that got no answer were the outage, not the rules.
-  const since = health.outageSince;
-  if (since !== undefined) {
-    for (const r of results) {
-      if (r.status === 'failed' && r.failure?.transport && r.durationMs > 0 && Date.now() - r.durationMs >= since - 60_000) {
-        r.status = 'not_run';
-        r.reason = `the target stopped answering (${r.failure.message})`;
-        delete r.failure;
-      }
-    }
-  }
-  // Stable order in reports: as declared.
-  const order = new Map(selected.map((s, i) => [`${s.suite.file}::${s.check.name}`, i]));
-  results.sort((a, b) => (order.get(`${a.file}::${a.name}`) ?? 0) - (order.get(`${b.file}::${b.name}`) ?? 0));
-  return { checks: results, observations: run.observations, stats, ...(outage ? { outage } : {}), ...(rateLimited ? { rateLimited } : {}) };
+  return selected;
 }
 
-function orderChecks(selected: { suite: LoadedSuite; check: CheckDef }[], kind: CheckKind): { suite: LoadedSuite; check: CheckDef }[] {
+/** Run the queue with `concurrency` workers, each taking the next check as it finishes one. */
+async function drain(queue: Selected[], concurrency: number, one: (s: Selected) => Promise<void>): Promise<void> {
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, queue.length) }, async () => {
+      for (let next = queue.shift(); next; next = queue.shift()) await one(next);
+    }),
+  );
+}
+
+/** Once the target is judged down, failures of the streak that got no answer were the outage, not the rules. */
+function forgiveOutage(results: CheckResult[], since: number | undefined): void {
+  if (since === undefined) return;
+  for (const r of results) {
+    if (r.status === 'failed' && r.failure?.transport && r.durationMs > 0 && Date.now() - r.durationMs >= since - 60_000) {
+      r.status = 'not_run';
+      r.reason = `the target stopped answering (${r.failure.message})`;
+      delete r.failure;
+    }
+  }
+}
+
+/** Stable order in reports: as declared. */
+function sortAsDeclared(results: CheckResult[], selected: Selected[]): void {
+  const order = new Map(selected.map((s, i) => [`${s.suite.file}::${s.check.name}`, i]));
+  results.sort((a, b) => (order.get(`${a.file}::${a.name}`) ?? 0) - (order.get(`${b.file}::${b.name}`) ?? 0));
+}
+
+/** A check's result recorded: kept, journaled, shown. */
+function finish(r: ChecksRun, key: string, result: CheckResult, detail?: string): void {
+  r.results.push(result);
+  r.opts.onResult?.(key, result);
+  // A stopped run says why once, at its end: the checks it could not run only say so.
+  r.progress.checkFinished(result.name, result.status, result.durationMs, result.status === 'not_run' ? 'not run: the run stopped' : (detail ?? result.reason));
+}
+
+/** One check, start to end: settled before running (kept, not run, skipped), or run in its own scope and judged by how it ended. */
+async function runOne(r: ChecksRun, { suite, check }: Selected): Promise<void> {
+  const key = checkKey(r.kind, suite.file, check.name);
+  const base = { name: check.name, suite: r.kind, file: suite.file, requirements: [...check.requirements] } as const;
+  const needs = needsOfCheck(check);
+  if (settledBeforeRunning(r, key, base, check, needs)) return;
+  const scope = openCheckScope(r, suite, check);
+  const get = needsFor(r, scope, suite, check);
+  const tools = checkTools(r, scope, check);
+  const started = Date.now();
+  r.progress.checkStarted(check.name);
+  let result: CheckResult;
+  try {
+    await untilDoneOrStopped(scope, async () => {
+      const provided: Record<string, unknown> = {};
+      for (const n of withRequired(needs)) provided[n] = await get(n as NeedName);
+      await check.run(provided as never, tools);
+    });
+    result = { ...base, status: 'passed', durationMs: Date.now() - started };
+  } catch (e) {
+    result = resultOfError(r, scope, check, base, e, Date.now() - started);
+  } finally {
+    await closeCheckScope(r, scope, check);
+  }
+  result.budget = { countedMs: Math.round(scope.budget.counted()), uncountedMs: Math.round(scope.budget.uncounted()), limitMs: scope.budget.limitMs };
+  result.requests = scope.requests;
+  finish(r, key, result, result.status === 'failed' ? result.failure?.message : undefined);
+}
+
+type ResultBase = Pick<CheckResult, 'name' | 'suite' | 'file' | 'requirements'>;
+
+/** A check that ends before it runs: kept from the interrupted run, not run (the run stopped), or skipped (depth, a need). */
+function settledBeforeRunning(r: ChecksRun, key: string, base: ResultBase, check: CheckDef, needs: NeedName[]): boolean {
+  const prior = r.opts.done?.get(key);
+  if (prior) {
+    r.results.push(prior);
+    r.progress.checkFinished(prior.name, prior.status, prior.durationMs, 'kept from the interrupted run');
+    return true;
+  }
+  if (r.stop.signal.aborted) {
+    finish(r, key, { ...base, status: 'not_run', reason: String(r.stop.signal.reason ?? 'the run stopped'), durationMs: 0 });
+    return true;
+  }
+  if (check.depth === 'full' && r.opts.depth !== 'full') {
+    finish(r, key, { ...base, status: 'skipped', reason: 'runs only at --depth full (needs long real-time waits)', missing: 'depth', durationMs: 0 });
+    return true;
+  }
+  const missing = firstMissing(r.profile, needs, r.opts.depth);
+  if (missing) {
+    finish(r, key, { ...base, status: 'skipped', reason: `needs ${missing.need}: ${missing.reason}`, missing: missing.need, durationMs: 0 });
+    return true;
+  }
+  return false;
+}
+
+/** One running check's own state: its cancel signal, its budget, what it sent, and what to undo when it ends. */
+interface CheckScope {
+  controller: AbortController;
+  budget: Budget;
+  /** Why the budget ran out, once it has. */
+  expired?: string;
+  exchanges: Exchange[];
+  requests: { gate: number; pools: number };
+  releases: (() => void | Promise<void>)[];
+  /** Passes the run's stop on to the check. */
+  onStop: () => void;
+  observe: (topic: string, value: unknown, note?: string) => void;
+}
+
+function openCheckScope(r: ChecksRun, suite: LoadedSuite, check: CheckDef): CheckScope {
+  const controller = new AbortController();
+  setMaxListeners(0, controller.signal);
+  const onStop = () => controller.abort(r.stop.signal.reason);
+  r.stop.signal.addEventListener('abort', onStop, { once: true });
+  const scope: CheckScope = {
+    controller,
+    budget: new Budget({
+      limitMs: check.budgetMs ?? r.opts.budgetMs ?? DEFAULT_BUDGET_MS,
+      onExpired: (reason) => {
+        scope.expired = reason;
+        controller.abort(reason);
+      },
+    }),
+    exchanges: [],
+    requests: { gate: 0, pools: 0 },
+    releases: [],
+    onStop,
+    observe: (topic, value, note) => {
+      r.run.observations.push({ topic, service: suite.service, check: check.name, value, ...(note ? { note } : {}) });
+    },
+  };
+  return scope;
+}
+
+/** The check's clients: paced, retried, counted against its budget and cancelled with it; every exchange recorded. */
+function clientsFor(r: ChecksRun, scope: CheckScope, check: CheckDef) {
+  return (svc: Service, baseUrl: string, label: string, secretKey?: string, publishableKey?: string): ApiClient =>
+    createApiClient({
+      service: svc,
+      baseUrl,
+      label,
+      secretKey,
+      publishableKey,
+      pacer: svc === 'gate' ? r.pacer : r.poolsPacer,
+      retry: CLIENT_RETRY,
+      track: scope.budget,
+      ...r.limits,
+      signal: scope.controller.signal,
+      clock: r.run.clocks[svc],
+      onExchange: (ex) => recordExchange(r, scope, check, { svc, baseUrl, label }, ex),
+      onTransportError: (e) => r.health.failed(e),
+      onRetry: (info) => {
+        r.run.observations.push({
+          topic: 'client-retry',
+          service: svc,
+          check: check.name,
+          value: { attempt: info.attempt, status: info.exchange?.status, error: info.error?.kind, delayMs: Math.round(info.delayMs) },
+          note: 'an unexpected 429, 5xx or network error was retried with the same Idempotency-Key, as the spec advises',
+        });
+      },
+    });
+}
+
+/** An answered exchange: kept for the check's failure, counted per service and partner, logged with its rate-limit client. */
+function recordExchange(r: ChecksRun, scope: CheckScope, check: CheckDef, client: { svc: Service; baseUrl: string; label: string }, ex: Exchange): void {
+  const { svc, baseUrl, label } = client;
+  scope.exchanges.push(ex);
+  scope.requests[svc]++;
+  r.run.activity.set(label, (r.run.activity.get(label) ?? 0) + 1);
+  r.health.answered();
+  const auth = ex.request.headers['authorization'] ?? '';
+  const credential = /^Bearer sk_/.test(auth) ? 'secret' : /^Bearer pk_/.test(auth) ? 'publishable' : 'none';
+  r.stats.requests.push({
+    service: svc,
+    label,
+    credential,
+    method: ex.request.method,
+    path: pathBelowBase(ex.request.url, baseUrl),
+    at: ex.startedAt,
+    check: check.name,
+  });
+  r.opts.onExchange?.(ex, check.name);
+}
+
+/** What provides the check's needs: each need's setup, given the run, the check and its clients. */
+function needsFor(r: ChecksRun, scope: CheckScope, suite: LoadedSuite, check: CheckDef) {
+  let env: NeedEnv;
+  const get = needProvider(() => env);
+  env = {
+    run: r.run,
+    profile: r.profile,
+    check: { name: check.name, file: suite.file, service: suite.service, late: !!check.late },
+    budget: scope.budget,
+    signal: scope.controller.signal,
+    client: clientsFor(r, scope, check),
+    get: get as NeedEnv['get'],
+    gateActors: new Map(),
+    poolsActors: new Map(),
+    onRelease: (fn) => scope.releases.push(fn),
+    observe: scope.observe,
+  };
+  return get;
+}
+
+/** The tools every check's body gets (`t`): expectations, observations, sleeps counted as the target's or rampart's time. */
+function checkTools(r: ChecksRun, scope: CheckScope, check: CheckDef): CheckTools {
+  const { controller, budget } = scope;
+  return {
+    profile: r.profile,
+    depth: r.opts.depth,
+    signal: controller.signal,
+    expect: expectations,
+    observe: scope.observe,
+    async sleep(ms, label, sleepKind = 'target') {
+      r.stats.sleeps.push({ check: check.name, ms, label, kind: sleepKind });
+      const done = r.progress.wait(label, ms);
+      const wait = new Promise<void>((resolve, reject) => {
+        if (controller.signal.aborted) return reject(new Error('aborted'));
+        const t = setTimeout(resolve, ms);
+        controller.signal.addEventListener(
+          'abort',
+          () => {
+            clearTimeout(t);
+            reject(new Error('aborted'));
+          },
+          { once: true },
+        );
+      });
+      try {
+        await (sleepKind === 'harness' ? budget.harness(label, wait) : budget.target(label, wait));
+      } finally {
+        done();
+      }
+    },
+    skip(reason: string): never {
+      throw new CheckSkipped(reason);
+    },
+    unverified(reason: string): never {
+      throw new CheckUnverified(reason);
+    },
+    harness: (what, p) => budget.harness(what, p),
+    targetClock: (svc) => r.run.clocks[svc],
+  };
+}
+
+/** The check's body, until it ends or its scope is cancelled: the budget ran out (a failure), or the run stopped (not run). */
+async function untilDoneOrStopped(scope: CheckScope, body: () => Promise<void>): Promise<void> {
+  const { controller } = scope;
+  const aborted = new Promise<never>((_, reject) => {
+    controller.signal.addEventListener(
+      'abort',
+      () => reject(scope.expired ? new CheckFailed(scope.expired) : new CheckNotRun(String(controller.signal.reason ?? 'the run stopped'))),
+      {
+        once: true,
+      },
+    );
+  });
+  aborted.catch(() => undefined);
+  await Promise.race([body(), aborted]);
+}
+
+/** How a check that threw ended: skipped, unverified, not run, or failed (with its failure and a reproduction). */
+function resultOfError(r: ChecksRun, scope: CheckScope, check: CheckDef, base: ResultBase, e: unknown, durationMs: number): CheckResult {
+  const { expired, exchanges } = scope;
+  if (e instanceof CheckSkipped) return { ...base, status: 'skipped', reason: e.reason, durationMs };
+  if (e instanceof CheckUnverified) return { ...base, status: 'unverified', reason: e.reason, durationMs };
+  if (e instanceof TransportError && e.kind === 'rate-limited') return { ...base, status: 'not_run', reason: e.message, durationMs };
+  if (e instanceof CheckNotRun || (!expired && r.stop.signal.aborted))
+    return { ...base, status: 'not_run', reason: String(r.stop.signal.reason ?? (e as Error).message), durationMs };
+  const failure = toFailure(e, exchanges, check, !!expired && e instanceof CheckFailed && e.message === expired);
+  const failing = (e instanceof CheckFailed ? e.details.exchange : undefined) ?? exchanges.at(-1);
+  if (failing && r.opts.reproduce) {
+    try {
+      failure.reproduce = r.opts.reproduce(
+        failing,
+        exchanges.slice(0, exchanges.indexOf(failing) >= 0 ? exchanges.indexOf(failing) : exchanges.length).slice(-5),
+        check.name,
+      );
+    } catch {
+      /* a reproduction that cannot be built must not hide the failure */
+    }
+  }
+  return { ...base, status: 'failed', durationMs, failure };
+}
+
+/** The check's scope closed: budget stopped, its clients cancelled, what it set up undone (last first). */
+async function closeCheckScope(r: ChecksRun, scope: CheckScope, check: CheckDef): Promise<void> {
+  scope.budget.stop();
+  r.stop.signal.removeEventListener('abort', scope.onStop);
+  scope.controller.abort('the check ended');
+  for (const fn of scope.releases.reverse()) {
+    try {
+      await fn();
+    } catch (e) {
+      // A teardown that fails must not mask the check's result, but it may leave state (a toxic, a lease) behind: say so.
+      const why = (e as Error).message ?? String(e);
+      scope.observe('harness.teardownFailed', why, 'what this check set up could not be undone; later checks on the same partner may see it');
+      r.progress.line(`rampart: teardown after "${check.name}" failed: ${why}`);
+    }
+  }
+}
+
+function orderChecks(selected: Selected[], kind: CheckKind): Selected[] {
   const cal = readCalibration().checks;
   const exclusive = (c: CheckDef) => needsOfCheck(c).some((n) => needDef(n)?.exclusive);
-  const wait = (s: { suite: LoadedSuite; check: CheckDef }) => cal[checkKey(kind, s.suite.file, s.check.name)]?.targetWaitMs ?? 0;
-  const rank = (s: { suite: LoadedSuite; check: CheckDef }) => (s.check.late ? 2 : exclusive(s.check) ? 0 : 1);
+  const wait = (s: Selected) => cal[checkKey(kind, s.suite.file, s.check.name)]?.targetWaitMs ?? 0;
+  const rank = (s: Selected) => (s.check.late ? 2 : exclusive(s.check) ? 0 : 1);
   // A stable sort keeps the declared order among equals.
   return selected
     .map((s, i) => ({ s, i }))

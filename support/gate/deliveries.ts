@@ -61,13 +61,15 @@ export const MEASUREMENT_SLACK_MS = 100;
 /**
  * Allowed distance of a measured gap from the expected one: the profile's tolerances at the profile's time scale —
  * the ratio of the gap, the absolute retryGapMs (real-time ms) scaled like the schedule — never under what rampart
- * can measure, plus the network's measured jitter: a gap is the difference of two deliveries' ways to the
- * receiver, each as uneven as the round trips to the target (p95 − fastest; the webhook path is of the same network).
+ * can measure, plus the network's measured round trip (p95): the receiver sees a gap from one attempt's arrival to
+ * the next, which holds the failed attempt's answer going back and the next attempt coming over, when the sender
+ * counts its wait from the answer (where it counts from is not shown), and each way is as uneven as the round
+ * trips to the target (the webhook path is of the same network).
  */
 export function gapTolerance(t: CheckTools, expectedMs: number): number {
   const tol = t.profile.tolerances;
-  const jitter = t.targetClock('gate').roundTrip()?.jitterMs ?? 0;
-  return Math.max(expectedMs * tol.retryGapRatio, tol.retryGapMs * t.profile.timing.retryScale, MEASUREMENT_SLACK_MS) + jitter;
+  const network = t.targetClock('gate').roundTrip()?.p95Ms ?? 0;
+  return Math.max(expectedMs * tol.retryGapRatio, tol.retryGapMs * t.profile.timing.retryScale, MEASUREMENT_SLACK_MS) + network;
 }
 
 /**

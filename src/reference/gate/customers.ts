@@ -403,55 +403,7 @@ export const area: GateArea = {
     const firstByKey = new Map<string, Promise<Reply>>();
     router.on('POST', '/customers', async (req) => {
       const caller = world.authSecret(req);
-      const create = (): Reply => {
-        const body = jsonObject(req);
-        const errs: string[] = [];
-        const kycSettable = world.faults.has('cust-kyc-status-settable');
-        for (const k of Object.keys(body)) {
-          if (k === 'kyc_status' && kycSettable && typeof body.kyc_status === 'string') continue;
-          if (SERVER_MANAGED.has(k)) errs.push(`${k} is server-managed`);
-        }
-        const ext = body.external_id;
-        const email = body.email;
-        for (const k of ['external_id', 'email', 'phone'] as const) if (typeof body[k] !== 'string') errs.push(`${k} is required (a string)`);
-        checkProfileFields(body, errs, true);
-        if (errs.length) throw new HttpError(400, errs.join('; '), 'parameter_invalid');
-
-        const scope = scopeOf(caller);
-        const s = store(world);
-        const releaseDeleted = world.faults.has('cust-deleted-identity-released');
-        for (const c of s.byId.values()) {
-          if (c.scope !== scope) continue;
-          if (c.deleted_at !== null && releaseDeleted) continue;
-          if (c.external_id === ext && !world.faults.has('cust-duplicate-external-id-allowed'))
-            throw new HttpError(409, 'A customer with this external_id already exists', 'customer_exists');
-          if (c.email.toLowerCase() === (email as string).toLowerCase() && !world.faults.has('cust-duplicate-email-allowed')) {
-            throw new HttpError(409, 'A customer with this email already exists', 'customer_exists');
-          }
-        }
-        const now = world.iso();
-        const rec: CustomerRecord = {
-          id: world.newId('cus'),
-          scope,
-          seq: ++s.seq,
-          mode: caller.mode,
-          partnerId: caller.partner.name,
-          external_id: ext as string,
-          email: email as string,
-          phone: body.phone as string,
-          first_name: (body.first_name as string | null | undefined) ?? null,
-          last_name: (body.last_name as string | null | undefined) ?? null,
-          country_code: typeof body.country_code === 'string' ? body.country_code : null,
-          kyc_status: kycSettable && typeof body.kyc_status === 'string' ? body.kyc_status : 'not_started',
-          metadata: isPlainObject(body.metadata) && !world.faults.has('cust-create-metadata-dropped') ? structuredClone(body.metadata) : {},
-          created_at: now,
-          updated_at: now,
-          deleted_at: null,
-        };
-        s.byId.set(rec.id, rec);
-        if (!world.faults.has('cust-created-event-missing')) emitView(caller, 'customer.created', view(rec, world.faults));
-        return { status: 201, body: view(rec, world.faults) };
-      };
+      const create = (): Reply => newCustomer(world, caller, req, emitView);
       const key = req.headers['idempotency-key'];
       if (typeof key === 'string' && key !== '') {
         if (world.faults.has('cust-idem-key-ignored')) return create();
@@ -495,41 +447,7 @@ export const area: GateArea = {
       return { status: 200, body: v };
     });
 
-    router.on('PATCH', '/customers/:id', (req) => {
-      const caller = world.authSecret(req);
-      const c = requireCustomer(world, caller, req.params.id!);
-      const body = jsonObject(req, true);
-      const errs: string[] = [];
-      for (const k of Object.keys(body)) {
-        if (PATCHABLE.has(k)) continue;
-        if (IMMUTABLE.has(k)) {
-          if (!world.faults.has('cust-patch-immutable-accepted')) errs.push(`${k} cannot be changed`);
-        } else if (!world.faults.has('cust-patch-unknown-key-accepted')) errs.push(`unknown field ${k}`);
-      }
-      checkProfileFields(body, errs, !world.faults.has('cust-name-length-unchecked'), !world.faults.has('cust-country-pattern-unchecked'));
-      if (errs.length) throw new HttpError(400, errs.join('; '), 'parameter_invalid');
-
-      const keepOnNull = world.faults.has('cust-null-ignored');
-      if (world.faults.has('cust-patch-omitted-cleared') && !('last_name' in body)) c.last_name = null;
-      for (const k of ['first_name', 'last_name'] as const) {
-        if (!(k in body)) continue;
-        const v = body[k] as string | null;
-        if (v === null && keepOnNull) continue;
-        if (k === 'first_name' && world.faults.has('cust-patch-first-name-ignored')) continue;
-        c[k] = v;
-      }
-      if ('country_code' in body) {
-        const v = body.country_code as string | null;
-        if (!(v === null && keepOnNull)) c.country_code = v;
-      }
-      if ('metadata' in body) {
-        const m = structuredClone(body.metadata as Record<string, unknown>);
-        c.metadata = world.faults.has('cust-metadata-merged') ? { ...c.metadata, ...m } : m;
-      }
-      c.updated_at = world.iso();
-      if (!world.faults.has('cust-updated-event-missing')) emitView(caller, 'customer.updated', view(c, world.faults));
-      return { status: 200, body: view(c, world.faults) };
-    });
+    router.on('PATCH', '/customers/:id', (req) => patchCustomer(world, req, emitView));
 
     router.on('DELETE', '/customers/:id', (req) => {
       const caller = world.authSecret(req);
@@ -542,3 +460,94 @@ export const area: GateArea = {
     });
   },
 };
+
+/** Sends a customer event: its data the customer (or, under a seeded fault, wrapped). */
+type EmitView = (caller: GateCaller, type: string, data: unknown) => void;
+
+/** POST /customers: the body checked, the identity unique in the partner's scope, the customer stored and announced. */
+function newCustomer(world: GateWorld, caller: GateCaller, req: Req, emitView: EmitView): Reply {
+  const body = jsonObject(req);
+  const errs: string[] = [];
+  const kycSettable = world.faults.has('cust-kyc-status-settable');
+  for (const k of Object.keys(body)) {
+    if (k === 'kyc_status' && kycSettable && typeof body.kyc_status === 'string') continue;
+    if (SERVER_MANAGED.has(k)) errs.push(`${k} is server-managed`);
+  }
+  const ext = body.external_id;
+  const email = body.email;
+  for (const k of ['external_id', 'email', 'phone'] as const) if (typeof body[k] !== 'string') errs.push(`${k} is required (a string)`);
+  checkProfileFields(body, errs, true);
+  if (errs.length) throw new HttpError(400, errs.join('; '), 'parameter_invalid');
+
+  const scope = scopeOf(caller);
+  const s = store(world);
+  const releaseDeleted = world.faults.has('cust-deleted-identity-released');
+  for (const c of s.byId.values()) {
+    if (c.scope !== scope) continue;
+    if (c.deleted_at !== null && releaseDeleted) continue;
+    if (c.external_id === ext && !world.faults.has('cust-duplicate-external-id-allowed'))
+      throw new HttpError(409, 'A customer with this external_id already exists', 'customer_exists');
+    if (c.email.toLowerCase() === (email as string).toLowerCase() && !world.faults.has('cust-duplicate-email-allowed')) {
+      throw new HttpError(409, 'A customer with this email already exists', 'customer_exists');
+    }
+  }
+  const now = world.iso();
+  const rec: CustomerRecord = {
+    id: world.newId('cus'),
+    scope,
+    seq: ++s.seq,
+    mode: caller.mode,
+    partnerId: caller.partner.name,
+    external_id: ext as string,
+    email: email as string,
+    phone: body.phone as string,
+    first_name: (body.first_name as string | null | undefined) ?? null,
+    last_name: (body.last_name as string | null | undefined) ?? null,
+    country_code: typeof body.country_code === 'string' ? body.country_code : null,
+    kyc_status: kycSettable && typeof body.kyc_status === 'string' ? body.kyc_status : 'not_started',
+    metadata: isPlainObject(body.metadata) && !world.faults.has('cust-create-metadata-dropped') ? structuredClone(body.metadata) : {},
+    created_at: now,
+    updated_at: now,
+    deleted_at: null,
+  };
+  s.byId.set(rec.id, rec);
+  if (!world.faults.has('cust-created-event-missing')) emitView(caller, 'customer.created', view(rec, world.faults));
+  return { status: 201, body: view(rec, world.faults) };
+}
+
+/** PATCH /customers/:id: only the patchable fields, checked; null clears; metadata replaced whole; customer.updated sent. */
+function patchCustomer(world: GateWorld, req: Req, emitView: EmitView): Reply {
+  const caller = world.authSecret(req);
+  const c = requireCustomer(world, caller, req.params.id!);
+  const body = jsonObject(req, true);
+  const errs: string[] = [];
+  for (const k of Object.keys(body)) {
+    if (PATCHABLE.has(k)) continue;
+    if (IMMUTABLE.has(k)) {
+      if (!world.faults.has('cust-patch-immutable-accepted')) errs.push(`${k} cannot be changed`);
+    } else if (!world.faults.has('cust-patch-unknown-key-accepted')) errs.push(`unknown field ${k}`);
+  }
+  checkProfileFields(body, errs, !world.faults.has('cust-name-length-unchecked'), !world.faults.has('cust-country-pattern-unchecked'));
+  if (errs.length) throw new HttpError(400, errs.join('; '), 'parameter_invalid');
+
+  const keepOnNull = world.faults.has('cust-null-ignored');
+  if (world.faults.has('cust-patch-omitted-cleared') && !('last_name' in body)) c.last_name = null;
+  for (const k of ['first_name', 'last_name'] as const) {
+    if (!(k in body)) continue;
+    const v = body[k] as string | null;
+    if (v === null && keepOnNull) continue;
+    if (k === 'first_name' && world.faults.has('cust-patch-first-name-ignored')) continue;
+    c[k] = v;
+  }
+  if ('country_code' in body) {
+    const v = body.country_code as string | null;
+    if (!(v === null && keepOnNull)) c.country_code = v;
+  }
+  if ('metadata' in body) {
+    const m = structuredClone(body.metadata as Record<string, unknown>);
+    c.metadata = world.faults.has('cust-metadata-merged') ? { ...c.metadata, ...m } : m;
+  }
+  c.updated_at = world.iso();
+  if (!world.faults.has('cust-updated-event-missing')) emitView(caller, 'customer.updated', view(c, world.faults));
+  return { status: 200, body: view(c, world.faults) };
+}

@@ -20,7 +20,7 @@
 // - GET /transactions: newest first, `limit` 1–100 (default 10), `starting_after` (a refid of the
 //   caller, else 400). Transaction object: { object: 'transaction', refid, ... } as the world records it.
 import { randomBytes } from 'node:crypto';
-import { HttpError, jsonObject, type Req } from '../kit/http.js';
+import { HttpError, jsonObject, type Reply, type Req } from '../kit/http.js';
 import { currencySupported, defaultMethod, findAsset, PAYMENT_METHODS, PAYOUT_METHODS } from './capabilities.js';
 import { cursorPage, scopeOf } from './customers.js';
 import type { GateArea, GateCaller, GateWorld, SessionRecord, TransactionRecord } from './world.js';
@@ -265,86 +265,11 @@ export const area: GateArea = {
     },
   ],
   register(router, world) {
-    router.on('POST', '/quotes/preview', (req) => {
-      world.authSecret(req);
-      if (world.faults.has('quote-preview-secret-key-refused')) throw new HttpError(403, 'Previews are not available to this credential.', 'forbidden');
-      const body = jsonObject(req);
-      const errs: string[] = [];
-      const side = sideOf(body.side);
-      if (typeof body.amount !== 'string' || !DECIMAL_RE.test(body.amount) || Number(body.amount) <= 0) {
-        errs.push('amount must be a positive decimal string');
-      }
-      if (typeof body.currency !== 'string' || !/^[A-Za-z]{3}$/.test(body.currency)) errs.push('currency must be an ISO 4217 code');
-      else if (!currencySupported(body.currency)) errs.push(`currency ${body.currency.toUpperCase()} is not supported`);
-      const assetSym = body.asset === undefined ? 'USDC' : body.asset;
-      const asset = typeof assetSym === 'string' ? findAsset(assetSym) : undefined;
-      if (!asset || !asset.active || !asset.sides.includes(side)) errs.push(`asset ${String(assetSym)} is not offered on ${side}`);
-      if (errs.length) throw new HttpError(400, errs.join('; '), 'parameter_invalid');
-
-      const currency = (body.currency as string).toUpperCase();
-      const amount = Number(body.amount);
-      // One indicative option per method the currency offers on the side.
-      const options = (side === 'on_ramp' ? PAYMENT_METHODS : PAYOUT_METHODS)
-        .filter((m) => m.currency === currency)
-        .map((m) => ({
-          payment_method: m.id,
-          name: m.name,
-          ...pricing(side, amount, currency, asset!.symbol, m.fees.percent ? Number(m.fees.percent) / 100 : 0.01, m.fees.fixed ? Number(m.fees.fixed) : 0),
-        }));
-      return {
-        status: 200,
-        body: {
-          ...(world.faults.has('quote-preview-no-object') ? {} : { object: 'quote_preview' }),
-          indicative: true,
-          side,
-          amount: body.amount,
-          currency,
-          asset: asset!.symbol,
-          options,
-          created_at: world.iso(),
-        },
-      };
-    });
+    router.on('POST', '/quotes/preview', (req) => quotePreview(world, req));
 
     router.on('POST', '/quotes', async (req) => {
       const caller = world.authSecret(req, { rail: !world.faults.has('quote-entitlement-ignored') });
-      return world.idempotent(caller, req, 'quotes', { required: false }, () => {
-        const body = jsonObject(req);
-        if (typeof body.gate_session_id !== 'string' || body.gate_session_id.length === 0 || body.gate_session_id.length > 64) {
-          throw new HttpError(400, 'gate_session_id is required (string, at most 64 characters)', 'parameter_invalid');
-        }
-        const side = sideOf(body.side);
-        const session = world.sessionView(world.session(caller, body.gate_session_id));
-        if (session.status !== 'open') throw new HttpError(409, `The session is ${String(session.status)}`, 'session_not_open');
-        const currency = String(session.currency).toUpperCase();
-        const method = defaultMethod(currency, side);
-        if (!method) throw new HttpError(400, `No ${side} method for ${currency}`, 'method_not_available');
-        const token = typeof session.target_token === 'string' && findAsset(session.target_token)?.active ? findAsset(session.target_token)!.symbol : 'USDC';
-        const amount = Number(session.amount);
-        const p = pricing(side, amount, currency, token, 0.015, method.fees.fixed ? Number(method.fees.fixed) : 0);
-        const now = world.clock.now();
-        const q: SignedQuote = {
-          id: world.newId('quote'),
-          scope: scopeOf(caller),
-          side,
-          gate_session_id: body.gate_session_id,
-          amount: money(amount),
-          currency,
-          asset: token,
-          method: method.id,
-          ...p,
-          signature: randomBytes(32).toString('hex'),
-          expiresAtMs: now + (world.profile.reference?.signedQuoteLifetimeSeconds ?? 600) * 1000,
-          created_at: world.iso(now),
-          state: 'active',
-          consumed_at: null,
-        };
-        quotes(world).set(q.id, q);
-        const v: Record<string, unknown> = quoteView(world, q);
-        if (world.faults.has('quote-lock-no-fiat')) delete v.fiat_pay_or_receive;
-        if (world.faults.has('quote-lock-no-object')) delete v.object;
-        return { status: 201, body: v };
-      });
+      return world.idempotent(caller, req, 'quotes', { required: false }, () => lockQuote(world, caller, req));
     });
 
     router.on('GET', '/quotes/:id', (req) => {
@@ -413,3 +338,82 @@ export const area: GateArea = {
     });
   },
 };
+
+/** POST /quotes/preview: indicative options, one per method the currency offers on the side; nothing is locked. */
+function quotePreview(world: GateWorld, req: Req): Reply {
+  world.authSecret(req);
+  const body = jsonObject(req);
+  const errs: string[] = [];
+  const side = sideOf(body.side);
+  if (typeof body.amount !== 'string' || !DECIMAL_RE.test(body.amount) || Number(body.amount) <= 0) {
+    errs.push('amount must be a positive decimal string');
+  }
+  if (typeof body.currency !== 'string' || !/^[A-Za-z]{3}$/.test(body.currency)) errs.push('currency must be an ISO 4217 code');
+  else if (!currencySupported(body.currency)) errs.push(`currency ${body.currency.toUpperCase()} is not supported`);
+  const assetSym = body.asset === undefined ? 'USDC' : body.asset;
+  const asset = typeof assetSym === 'string' ? findAsset(assetSym) : undefined;
+  if (!asset || !asset.active || !asset.sides.includes(side)) errs.push(`asset ${String(assetSym)} is not offered on ${side}`);
+  if (errs.length) throw new HttpError(400, errs.join('; '), 'parameter_invalid');
+
+  const currency = (body.currency as string).toUpperCase();
+  const amount = Number(body.amount);
+  // One indicative option per method the currency offers on the side.
+  const options = (side === 'on_ramp' ? PAYMENT_METHODS : PAYOUT_METHODS)
+    .filter((m) => m.currency === currency)
+    .map((m) => ({
+      payment_method: m.id,
+      name: m.name,
+      ...pricing(side, amount, currency, asset!.symbol, m.fees.percent ? Number(m.fees.percent) / 100 : 0.01, m.fees.fixed ? Number(m.fees.fixed) : 0),
+    }));
+  return {
+    status: 200,
+    body: {
+      object: 'quote_preview',
+      indicative: true,
+      side,
+      amount: body.amount,
+      currency,
+      asset: asset!.symbol,
+      options,
+      created_at: world.iso(),
+    },
+  };
+}
+
+/** POST /quotes: a signed quote locked for an open session of the caller, priced by the session's terms. */
+function lockQuote(world: GateWorld, caller: GateCaller, req: Req): Reply {
+  const body = jsonObject(req);
+  if (typeof body.gate_session_id !== 'string' || body.gate_session_id.length === 0 || body.gate_session_id.length > 64) {
+    throw new HttpError(400, 'gate_session_id is required (string, at most 64 characters)', 'parameter_invalid');
+  }
+  const side = sideOf(body.side);
+  const session = world.sessionView(world.session(caller, body.gate_session_id));
+  if (session.status !== 'open') throw new HttpError(409, `The session is ${String(session.status)}`, 'session_not_open');
+  const currency = String(session.currency).toUpperCase();
+  const method = defaultMethod(currency, side);
+  if (!method) throw new HttpError(400, `No ${side} method for ${currency}`, 'method_not_available');
+  const token = typeof session.target_token === 'string' && findAsset(session.target_token)?.active ? findAsset(session.target_token)!.symbol : 'USDC';
+  const amount = Number(session.amount);
+  const p = pricing(side, amount, currency, token, 0.015, method.fees.fixed ? Number(method.fees.fixed) : 0);
+  const now = world.clock.now();
+  const q: SignedQuote = {
+    id: world.newId('quote'),
+    scope: scopeOf(caller),
+    side,
+    gate_session_id: body.gate_session_id,
+    amount: money(amount),
+    currency,
+    asset: token,
+    method: method.id,
+    ...p,
+    signature: randomBytes(32).toString('hex'),
+    expiresAtMs: now + (world.profile.reference?.signedQuoteLifetimeSeconds ?? 600) * 1000,
+    created_at: world.iso(now),
+    state: 'active',
+    consumed_at: null,
+  };
+  quotes(world).set(q.id, q);
+  const v: Record<string, unknown> = quoteView(world, q);
+  if (world.faults.has('quote-lock-no-fiat')) delete v.fiat_pay_or_receive;
+  return { status: 201, body: v };
+}

@@ -173,8 +173,11 @@ export function bearerToken(req: Req): string | null {
   return m ? m[1]! : null;
 }
 
-export function createGateWorld(deps: { profile: Profile; faults: ActiveFaults; clock: Clock; outbox: WebhookOutbox }): GateWorld {
-  const { profile, faults, clock, outbox } = deps;
+/** What a world is made from. */
+type WorldDeps = { profile: Profile; faults: ActiveFaults; clock: Clock; outbox: WebhookOutbox };
+
+/** Every key of the profile's Gate partners: its partner, kind, mode, and whether it is revoked. */
+function keyringOf(profile: Profile): Map<string, KeyEntry> {
   const keys = new Map<string, KeyEntry>();
   for (const p of profile.gate.partners) {
     const add = (k: string | undefined, kind: KeyEntry['kind'], mode: GateMode, revoked = false) => {
@@ -189,46 +192,38 @@ export function createGateWorld(deps: { profile: Profile; faults: ActiveFaults; 
     if (p.revokedSecretKey) add(p.revokedSecretKey, 'secret', p.revokedSecretKey.startsWith('sk_live_') ? 'live' : 'test', true);
     if (p.revokedPublishableKey) add(p.revokedPublishableKey, 'publishable', p.revokedPublishableKey.startsWith('pk_live_') ? 'live' : 'test', true);
   }
-  const uuidIds = profile.reference?.idStyle === 'uuid';
-  const settingsByKey = new Map<string, PartnerSettings>();
-  const idem = new Map<string, IdemEntry>();
-  const sessions = new Map<string, SessionRecord>();
-  const transactions = new Map<string, TransactionRecord>();
-  let seq = 0;
+  return keys;
+}
 
-  function credential(req: Req): KeyEntry {
-    const token = bearerToken(req);
-    if (!token)
-      throw new HttpError(
-        faults.has('auth-missing-credential-403') ? 403 : 401,
-        'Missing credential: send Authorization: Bearer <API key>.',
-        'missing_credential',
-      );
-    const badKeyStatus = faults.has('auth-malformed-key-403') ? 403 : 401;
-    if (!GATE_LIMITS.keyPattern.test(token)) throw new HttpError(badKeyStatus, 'Malformed API key.', 'invalid_api_key');
-    const entry = keys.get(token);
-    if (!entry) throw new HttpError(badKeyStatus, 'Unknown API key.', 'invalid_api_key');
-    if (entry.revoked && !faults.has('auth-revoked-key-accepted')) throw new HttpError(403, 'This API key has been revoked.', 'api_key_revoked');
-    if (entry.mode !== req.env && !faults.has('auth-mode-mismatch-accepted')) {
-      throw new HttpError(
-        403,
-        entry.mode === 'test' ? 'A test key cannot be used on the live environment.' : 'A live key cannot be used on the sandbox environment.',
-        'mode_mismatch',
-      );
-    }
-    return entry;
+/** The key a request carries, checked: 401 missing, malformed or unknown; 403 revoked or of the other environment. */
+function credential(keys: ReadonlyMap<string, KeyEntry>, faults: ActiveFaults, req: Req): KeyEntry {
+  const token = bearerToken(req);
+  if (!token)
+    throw new HttpError(
+      faults.has('auth-missing-credential-403') ? 403 : 401,
+      'Missing credential: send Authorization: Bearer <API key>.',
+      'missing_credential',
+    );
+  const badKeyStatus = faults.has('auth-malformed-key-403') ? 403 : 401;
+  if (!GATE_LIMITS.keyPattern.test(token)) throw new HttpError(badKeyStatus, 'Malformed API key.', 'invalid_api_key');
+  const entry = keys.get(token);
+  if (!entry) throw new HttpError(badKeyStatus, 'Unknown API key.', 'invalid_api_key');
+  if (entry.revoked && !faults.has('auth-revoked-key-accepted')) throw new HttpError(403, 'This API key has been revoked.', 'api_key_revoked');
+  if (entry.mode !== req.env && !faults.has('auth-mode-mismatch-accepted')) {
+    throw new HttpError(
+      403,
+      entry.mode === 'test' ? 'A test key cannot be used on the live environment.' : 'A live key cannot be used on the sandbox environment.',
+      'mode_mismatch',
+    );
   }
+  return entry;
+}
 
-  const world: GateWorld = {
-    profile,
-    faults,
-    clock,
-    outbox,
-    transactions,
-    sessions,
-
+/** Secret-key and publishable-key authentication of a request. */
+function authentication(keys: ReadonlyMap<string, KeyEntry>, faults: ActiveFaults): Pick<GateWorld, 'authSecret' | 'authPublishable'> {
+  return {
     authSecret(req, opts) {
-      const entry = credential(req);
+      const entry = credential(keys, faults, req);
       if (entry.kind !== 'secret' && !faults.has('auth-publishable-key-on-secret-route')) {
         throw new HttpError(403, 'A publishable key cannot be used on this route; use a secret key.', 'secret_key_required');
       }
@@ -239,13 +234,18 @@ export function createGateWorld(deps: { profile: Profile; faults: ActiveFaults; 
     },
 
     authPublishable(req) {
-      const entry = credential(req);
+      const entry = credential(keys, faults, req);
       if (entry.kind !== 'publishable' && !faults.has('embed-secret-key-accepted')) {
         throw new HttpError(403, 'A secret key must not be used from the browser; use a publishable key.', 'publishable_key_required');
       }
       return { partner: entry.partner, mode: req.env };
     },
+  };
+}
 
+/** The caller's session, and a session as the wire shows it. */
+function sessionLookup(sessions: ReadonlyMap<string, SessionRecord>, faults: ActiveFaults): Pick<GateWorld, 'session' | 'sessionView'> {
+  return {
     session(caller, id) {
       const s = sessions.get(id);
       if (!s && faults.has('err-unknown-id-400')) throw new HttpError(400, `Invalid gate session id: ${id}`, 'parameter_invalid');
@@ -280,7 +280,13 @@ export function createGateWorld(deps: { profile: Profile; faults: ActiveFaults; 
         kyc_pre_verified: s.kycPreVerified,
       };
     },
+  };
+}
 
+/** Each partner's settings per environment, made on first use. */
+function partnerSettings(): Pick<GateWorld, 'settings'> {
+  const settingsByKey = new Map<string, PartnerSettings>();
+  return {
     settings(caller) {
       const k = `${caller.mode}\u0000${caller.partner.name}`;
       let s = settingsByKey.get(k);
@@ -296,7 +302,12 @@ export function createGateWorld(deps: { profile: Profile; faults: ActiveFaults; 
       }
       return s;
     },
+  };
+}
 
+/** Events sent through the outbox to the partner's webhook_url, as the envelope says (or a seeded fault bends it). */
+function webhookEvents(world: GateWorld, { faults, clock, outbox }: WorldDeps): Pick<GateWorld, 'emitDelivery' | 'emit'> {
+  return {
     emitDelivery(caller, type, data) {
       const st = world.settings(caller);
       if (!st.webhookUrl) return null;
@@ -325,7 +336,13 @@ export function createGateWorld(deps: { profile: Profile; faults: ActiveFaults; 
         world.emitDelivery(caller, 'webhook.test', { livemode: false, message: 'This is a test event from Gate.' });
       }
     },
+  };
+}
 
+/** Idempotency-Key handling: one stored reply per (partner, mode, scope, key). */
+function idempotency(faults: ActiveFaults): Pick<GateWorld, 'idempotent'> {
+  const idem = new Map<string, IdemEntry>();
+  return {
     async idempotent(caller, req, scope, opts, create) {
       const rawKey = req.headers['idempotency-key'];
       const key = typeof rawKey === 'string' ? rawKey.trim() : undefined;
@@ -356,7 +373,18 @@ export function createGateWorld(deps: { profile: Profile; faults: ActiveFaults; 
         throw err;
       }
     },
+  };
+}
 
+/** New transactions, ids, timestamps and the creation counter. */
+function records(
+  world: GateWorld,
+  { profile, clock }: WorldDeps,
+  transactions: Map<string, TransactionRecord>,
+): Pick<GateWorld, 'newTransaction' | 'newId' | 'iso' | 'nextSeq'> {
+  const uuidIds = profile.reference?.idStyle === 'uuid';
+  let seq = 0;
+  return {
     newTransaction(s) {
       const now = clock.now();
       const t = {
@@ -393,5 +421,27 @@ export function createGateWorld(deps: { profile: Profile; faults: ActiveFaults; 
       return ++seq;
     },
   };
-  return world;
+}
+
+export function createGateWorld(deps: WorldDeps): GateWorld {
+  const { profile, faults, clock, outbox } = deps;
+  const sessions = new Map<string, SessionRecord>();
+  const transactions = new Map<string, TransactionRecord>();
+  // The parts reach one another through the world (an event reads the settings): it is whole before any route runs.
+  const world = {} as GateWorld;
+  const whole: GateWorld = {
+    profile,
+    faults,
+    clock,
+    outbox,
+    transactions,
+    sessions,
+    ...authentication(keyringOf(profile), faults),
+    ...sessionLookup(sessions, faults),
+    ...partnerSettings(),
+    ...webhookEvents(world, deps),
+    ...idempotency(faults),
+    ...records(world, deps, transactions),
+  };
+  return Object.assign(world, whole);
 }

@@ -3,7 +3,8 @@
 // false). The delivery address is validated and locked here.
 import { POOLS_LIMITS } from '../../model/limits.js';
 import { isValidEvmAddress } from '../../model/eip55.js';
-import { HttpError, jsonObject } from '../kit/http.js';
+import type { ActiveFaults } from '../kit/faults.js';
+import { HttpError, jsonObject, type Reply } from '../kit/http.js';
 import { div, format, isDecimal, lessBps, mul, parse } from './money.js';
 import { unavailableReason } from './poolStates.js';
 import { PRICING } from './pricing.js';
@@ -263,66 +264,7 @@ export const area: PoolsArea = {
       const { caller, pool } = world.authEntitled(req, req.params.id!);
       if (f.has('pools-quote-requires-idempotency-key') && typeof req.headers['idempotency-key'] !== 'string')
         throw new HttpError(400, 'Idempotency-Key header is required.', 'idempotency_key_required');
-      const b = jsonObject(req);
-      const errors: { message: string; code: string }[] = [];
-      const bad = (message: string, code = 'invalid_request') => errors.push({ message, code });
-
-      const side = b.side;
-      if (side === undefined) bad('side is required', 'parameter_missing');
-      else if (side !== 'on_ramp' && side !== 'off_ramp') bad('side must be on_ramp or off_ramp', 'parameter_invalid');
-      for (const k of ['fiatCurrency', 'cryptoCurrency'] as const) {
-        if (b[k] === undefined) bad(`${k} is required`, 'parameter_missing');
-        else if (typeof b[k] !== 'string') bad(`${k} must be a string`, 'parameter_invalid');
-      }
-      if (typeof b.fiatCurrency === 'string' && b.fiatCurrency.toUpperCase() !== pool.fiatCurrency)
-        bad(`fiatCurrency must be ${pool.fiatCurrency} on pool ${pool.id}`, 'currency_mismatch');
-      if (typeof b.cryptoCurrency === 'string' && b.cryptoCurrency.toUpperCase() !== pool.cryptoCurrency)
-        bad(`cryptoCurrency must be ${pool.cryptoCurrency} on pool ${pool.id}`, 'currency_mismatch');
-      let amount = b.amount;
-      if (amount === undefined && f.has('pools-quote-required-field-unchecked')) amount = '100.00';
-      // The lenient fault reads the amount as a JavaScript number (1e2, 100).
-      if (
-        f.has('pools-quote-amount-lenient') &&
-        (typeof amount === 'string' || typeof amount === 'number') &&
-        Number.isFinite(Number(amount)) &&
-        Number(amount) > 0
-      )
-        amount = String(Number(amount));
-      if (amount === undefined) bad('amount is required', 'parameter_missing');
-      else if (typeof amount !== 'string' || !/^-?\d+(\.\d+)?$/.test(amount)) bad('amount must be a decimal string', 'parameter_invalid');
-      // A decimal string the spec allows, but zero, negative or beyond any order: outside the pool's order bounds.
-      else if (!isDecimal(amount) || parse(amount) <= 0n)
-        bad(`The order is outside ${PRICING.minOrderUsdt}–${PRICING.maxOrderUsdt} USDT equivalent for pool ${pool.id}.`, 'order_size_out_of_bounds');
-      let type = b.type ?? (f.has('pools-quote-type-default-indicative') ? 'indicative' : 'firm');
-      if (f.has('pools-quote-type-unknown-firm') && type !== 'indicative') type = 'firm';
-      if (type !== 'firm' && type !== 'indicative') bad('type must be firm or indicative', 'parameter_invalid');
-      const network = b.cryptoNetwork ?? (f.has('pools-default-network-ethereum') ? 'ethereum' : 'tron');
-      if (typeof network !== 'string' || !NETWORKS.includes(network)) bad(`cryptoNetwork must be one of ${NETWORKS.join(', ')}`, 'parameter_invalid');
-      const dest = b.destAddress;
-      if (dest === undefined || dest === null) {
-        if (side === 'on_ramp' && !f.has('pools-dest-address-optional')) bad('destAddress is required for on_ramp', 'dest_address_required');
-      } else if (typeof dest !== 'string') bad('destAddress must be a string', 'invalid_address');
-      else {
-        const v = isValidEvmAddress(dest);
-        const body = dest.slice(2);
-        const singleCase = body === body.toLowerCase() || body === body.toUpperCase();
-        if (!v.ok && v.reason?.startsWith('format') && !f.has('pools-address-format-unchecked'))
-          bad('destAddress must be 0x followed by 40 hex digits', 'invalid_address');
-        else if (!v.ok && v.reason?.startsWith('checksum') && !f.has('pools-eip55-unchecked'))
-          bad('destAddress fails its EIP-55 checksum', 'invalid_address_checksum');
-        else if (v.ok && !singleCase && f.has('pools-eip55-rejects-valid')) bad('destAddress fails its EIP-55 checksum', 'invalid_address_checksum');
-        else if (v.ok && singleCase && f.has('pools-single-case-address-refused')) bad('destAddress fails its EIP-55 checksum', 'invalid_address_checksum');
-      }
-      const destNetwork = b.destNetwork;
-      if (destNetwork !== undefined && destNetwork !== null) {
-        // Fault pools-dest-network-any-evm: any EVM chain passes, the pool's own list is not consulted.
-        const anyEvm = f.has('pools-dest-network-any-evm') && typeof destNetwork === 'string' && EVM_CHAINS.includes(destNetwork);
-        if (typeof destNetwork !== 'string' || (!pool.supportedNetworks.includes(destNetwork) && !anyEvm && !f.has('pools-dest-network-unchecked'))) {
-          bad(`destNetwork must be one of ${pool.supportedNetworks.join(', ')}`, 'unsupported_network');
-        }
-      }
-      if (errors.length > 0) throw new HttpError(400, errors.map((e) => e.message).join('; '), errors[0]!.code);
-
+      const asked = readQuoteBody(f, pool, jsonObject(req));
       // Unavailable routes answer 200 with available false, never a lock (rule 5).
       const reason = unavailableReason(world, caller, pool);
       if (reason) {
@@ -332,59 +274,145 @@ export const area: PoolsArea = {
           body: { available: false, executable: false, unavailableReason: f.has('pools-unavailable-reason-always-dry') ? 'pool_dry' : reason, poolId: pool.id },
         };
       }
-      // The whole-units fault cuts an on_ramp amount to whole fiat units before pricing.
-      if (f.has('pools-fiat-amount-whole-units') && side === 'on_ramp') amount = (amount as string).split('.')[0];
-      const priced = price(pool, side as Side, amount as string, false);
-      // The spread-only fault reports the rate before the fee while the amounts stay all-in.
-      if (f.has('pools-rate-spread-only')) priced.rate = price(pool, side as Side, amount as string, true).rate;
-      if (f.has('pools-rate-input-per-output') && side === 'on_ramp') priced.rate = format(div(parse('1'), parse(priced.rate)), 10);
-      if (f.has('pools-off-ramp-rate-inverted') && side === 'off_ramp') priced.rate = format(div(parse('1'), parse(priced.rate)), 10);
-      if (f.has('pools-quote-rate-rounded')) priced.rate = format(parse(priced.rate), 4);
-      const outside = priced.usdtEquivalent < parse(PRICING.minOrderUsdt) || priced.usdtEquivalent > parse(PRICING.maxOrderUsdt);
-      if (outside && !f.has('pools-order-bounds-unchecked')) {
-        throw new HttpError(
-          400,
-          `The order is outside ${PRICING.minOrderUsdt}–${PRICING.maxOrderUsdt} USDT equivalent for pool ${pool.id}.`,
-          'order_size_out_of_bounds',
-        );
-      }
-      const bps = (n: number) => (f.has('pools-quote-bps-as-strings') ? String(n) : n);
-      const common = {
-        poolId: pool.id,
-        side,
-        cryptoNetwork: network,
-        fiatAmount: priced.fiatAmount,
-        cryptoAmount: priced.cryptoAmount,
-        rate: priced.rate,
-        spreadBps: bps(PRICING.spreadBps),
-        feeBps: bps(PRICING.feeBps),
-      };
-      if (type === 'indicative') {
-        // The persisted fault stores the indicative quote like a firm one and hands out its id.
-        const stored = f.has('pools-indicative-persisted')
-          ? { id: storeQuote(world, caller, pool, side as Side, network as string, destNetwork, dest, priced).quoteId }
-          : {};
-        return {
-          status: 200,
-          body: {
-            ...common,
-            available: true,
-            executable: false,
-            type: 'indicative',
-            ...stored,
-            ...(f.has('pools-indicative-has-quote-id') ? { quoteId: world.newId('pq') } : {}),
-          },
-        };
-      }
-      const q = storeQuote(world, caller, pool, side as Side, network as string, destNetwork, dest, priced);
-      const internals = f.has('pools-quote-exposes-provider') ? { liquidityProvider: 'engine-b', routing: 'direct' } : {};
-      return {
-        status: 201,
-        body: { quoteId: q.quoteId, expiresAt: world.iso(q.expiresAtMs), ...common, available: true, executable: true, type: 'firm', ...internals },
-      };
+      return quoteAnswer(world, caller, pool, asked);
     });
   },
 };
+
+/** What a quote request asks for, as sent (read and checked by readQuoteBody). */
+interface QuoteAsk {
+  side: unknown;
+  amount: unknown;
+  type: unknown;
+  network: unknown;
+  dest: unknown;
+  destNetwork: unknown;
+}
+
+/** The quote request's body checked field by field: every problem found, one 400 naming them (the first one's code). */
+function readQuoteBody(f: ActiveFaults, pool: PoolDef, b: Record<string, any>): QuoteAsk {
+  const errors: { message: string; code: string }[] = [];
+  const bad = (message: string, code = 'invalid_request') => errors.push({ message, code });
+
+  const side = b.side;
+  if (side === undefined) bad('side is required', 'parameter_missing');
+  else if (side !== 'on_ramp' && side !== 'off_ramp') bad('side must be on_ramp or off_ramp', 'parameter_invalid');
+  for (const k of ['fiatCurrency', 'cryptoCurrency'] as const) {
+    if (b[k] === undefined) bad(`${k} is required`, 'parameter_missing');
+    else if (typeof b[k] !== 'string') bad(`${k} must be a string`, 'parameter_invalid');
+  }
+  if (typeof b.fiatCurrency === 'string' && b.fiatCurrency.toUpperCase() !== pool.fiatCurrency)
+    bad(`fiatCurrency must be ${pool.fiatCurrency} on pool ${pool.id}`, 'currency_mismatch');
+  if (typeof b.cryptoCurrency === 'string' && b.cryptoCurrency.toUpperCase() !== pool.cryptoCurrency)
+    bad(`cryptoCurrency must be ${pool.cryptoCurrency} on pool ${pool.id}`, 'currency_mismatch');
+  let amount = b.amount;
+  if (amount === undefined && f.has('pools-quote-required-field-unchecked')) amount = '100.00';
+  // The lenient fault reads the amount as a JavaScript number (1e2, 100).
+  if (
+    f.has('pools-quote-amount-lenient') &&
+    (typeof amount === 'string' || typeof amount === 'number') &&
+    Number.isFinite(Number(amount)) &&
+    Number(amount) > 0
+  )
+    amount = String(Number(amount));
+  if (amount === undefined) bad('amount is required', 'parameter_missing');
+  else if (typeof amount !== 'string' || !/^-?\d+(\.\d+)?$/.test(amount)) bad('amount must be a decimal string', 'parameter_invalid');
+  // A decimal string the spec allows, but zero, negative or beyond any order: outside the pool's order bounds.
+  else if (!isDecimal(amount) || parse(amount) <= 0n)
+    bad(`The order is outside ${PRICING.minOrderUsdt}–${PRICING.maxOrderUsdt} USDT equivalent for pool ${pool.id}.`, 'order_size_out_of_bounds');
+  let type = b.type ?? (f.has('pools-quote-type-default-indicative') ? 'indicative' : 'firm');
+  if (f.has('pools-quote-type-unknown-firm') && type !== 'indicative') type = 'firm';
+  if (type !== 'firm' && type !== 'indicative') bad('type must be firm or indicative', 'parameter_invalid');
+  const network = b.cryptoNetwork ?? (f.has('pools-default-network-ethereum') ? 'ethereum' : 'tron');
+  if (typeof network !== 'string' || !NETWORKS.includes(network)) bad(`cryptoNetwork must be one of ${NETWORKS.join(', ')}`, 'parameter_invalid');
+  const dest = b.destAddress;
+  checkDestAddress(f, side, dest, bad);
+  const destNetwork = b.destNetwork;
+  if (destNetwork !== undefined && destNetwork !== null) {
+    // Fault pools-dest-network-any-evm: any EVM chain passes, the pool's own list is not consulted.
+    const anyEvm = f.has('pools-dest-network-any-evm') && typeof destNetwork === 'string' && EVM_CHAINS.includes(destNetwork);
+    if (typeof destNetwork !== 'string' || (!pool.supportedNetworks.includes(destNetwork) && !anyEvm && !f.has('pools-dest-network-unchecked'))) {
+      bad(`destNetwork must be one of ${pool.supportedNetworks.join(', ')}`, 'unsupported_network');
+    }
+  }
+  if (errors.length > 0) throw new HttpError(400, errors.map((e) => e.message).join('; '), errors[0]!.code);
+  return { side, amount, type, network, dest, destNetwork };
+}
+
+/** destAddress: required for on_ramp, 0x and 40 hex digits, its EIP-55 checksum kept (or bent by a seeded fault). */
+function checkDestAddress(f: ActiveFaults, side: unknown, dest: unknown, bad: (message: string, code?: string) => void): void {
+  if (dest === undefined || dest === null) {
+    if (side === 'on_ramp' && !f.has('pools-dest-address-optional')) bad('destAddress is required for on_ramp', 'dest_address_required');
+  } else if (typeof dest !== 'string') bad('destAddress must be a string', 'invalid_address');
+  else {
+    const v = isValidEvmAddress(dest);
+    const body = dest.slice(2);
+    const singleCase = body === body.toLowerCase() || body === body.toUpperCase();
+    if (!v.ok && v.reason?.startsWith('format') && !f.has('pools-address-format-unchecked'))
+      bad('destAddress must be 0x followed by 40 hex digits', 'invalid_address');
+    else if (!v.ok && v.reason?.startsWith('checksum') && !f.has('pools-eip55-unchecked'))
+      bad('destAddress fails its EIP-55 checksum', 'invalid_address_checksum');
+    else if (v.ok && !singleCase && f.has('pools-eip55-rejects-valid')) bad('destAddress fails its EIP-55 checksum', 'invalid_address_checksum');
+    else if (v.ok && singleCase && f.has('pools-single-case-address-refused')) bad('destAddress fails its EIP-55 checksum', 'invalid_address_checksum');
+  }
+}
+
+/** A priced quote: indicative (price only), or firm (stored, single use); 400 outside the pool's order bounds. */
+function quoteAnswer(world: PoolsWorld, caller: Caller, pool: PoolDef, asked: QuoteAsk): Reply {
+  const f = world.faults;
+  const { side, type, network, dest, destNetwork } = asked;
+  let { amount } = asked;
+  // The whole-units fault cuts an on_ramp amount to whole fiat units before pricing.
+  if (f.has('pools-fiat-amount-whole-units') && side === 'on_ramp') amount = (amount as string).split('.')[0];
+  const priced = price(pool, side as Side, amount as string, false);
+  // The spread-only fault reports the rate before the fee while the amounts stay all-in.
+  if (f.has('pools-rate-spread-only')) priced.rate = price(pool, side as Side, amount as string, true).rate;
+  if (f.has('pools-rate-input-per-output') && side === 'on_ramp') priced.rate = format(div(parse('1'), parse(priced.rate)), 10);
+  if (f.has('pools-off-ramp-rate-inverted') && side === 'off_ramp') priced.rate = format(div(parse('1'), parse(priced.rate)), 10);
+  if (f.has('pools-quote-rate-rounded')) priced.rate = format(parse(priced.rate), 4);
+  const outside = priced.usdtEquivalent < parse(PRICING.minOrderUsdt) || priced.usdtEquivalent > parse(PRICING.maxOrderUsdt);
+  if (outside && !f.has('pools-order-bounds-unchecked')) {
+    throw new HttpError(
+      400,
+      `The order is outside ${PRICING.minOrderUsdt}–${PRICING.maxOrderUsdt} USDT equivalent for pool ${pool.id}.`,
+      'order_size_out_of_bounds',
+    );
+  }
+  const bps = (n: number) => (f.has('pools-quote-bps-as-strings') ? String(n) : n);
+  const common = {
+    poolId: pool.id,
+    side,
+    cryptoNetwork: network,
+    fiatAmount: priced.fiatAmount,
+    cryptoAmount: priced.cryptoAmount,
+    rate: priced.rate,
+    spreadBps: bps(PRICING.spreadBps),
+    feeBps: bps(PRICING.feeBps),
+  };
+  if (type === 'indicative') {
+    // The persisted fault stores the indicative quote like a firm one and hands out its id.
+    const stored = f.has('pools-indicative-persisted')
+      ? { id: storeQuote(world, caller, pool, side as Side, network as string, destNetwork, dest, priced).quoteId }
+      : {};
+    return {
+      status: 200,
+      body: {
+        ...common,
+        available: true,
+        executable: false,
+        type: 'indicative',
+        ...stored,
+        ...(f.has('pools-indicative-has-quote-id') ? { quoteId: world.newId('pq') } : {}),
+      },
+    };
+  }
+  const q = storeQuote(world, caller, pool, side as Side, network as string, destNetwork, dest, priced);
+  const internals = f.has('pools-quote-exposes-provider') ? { liquidityProvider: 'engine-b', routing: 'direct' } : {};
+  return {
+    status: 201,
+    body: { quoteId: q.quoteId, expiresAt: world.iso(q.expiresAtMs), ...common, available: true, executable: true, type: 'firm', ...internals },
+  };
+}
 
 /** A firm quote, persisted: single use, about 15 s. */
 function storeQuote(

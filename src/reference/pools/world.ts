@@ -187,10 +187,13 @@ export function bearerToken(req: Req): string | null {
   return m ? m[1]! : null;
 }
 
-export function createPoolsWorld(deps: { profile: Profile; faults: ActiveFaults; clock: Clock; outbox: WebhookOutbox }): PoolsWorld {
-  const { profile, faults, clock, outbox } = deps;
-  const partners = profile.pools?.partners ?? [];
-  const keys = new Map<string, { partner: PoolsPartner; kind: 'secret' | 'publishable'; mode: PoolsMode; revoked?: boolean }>();
+/** What a world is made from. */
+type WorldDeps = { profile: Profile; faults: ActiveFaults; clock: Clock; outbox: WebhookOutbox };
+type PoolsKey = { partner: PoolsPartner; kind: 'secret' | 'publishable'; mode: PoolsMode; revoked?: boolean };
+
+/** Every key of the profile's pools partners: its partner, kind, mode, and whether it is revoked. */
+function keyringOf(partners: readonly PoolsPartner[]): Map<string, PoolsKey> {
+  const keys = new Map<string, PoolsKey>();
   for (const p of partners) {
     keys.set(p.secretKey, { partner: p, kind: 'secret', mode: 'test' });
     if (p.publishableKey) keys.set(p.publishableKey, { partner: p, kind: 'publishable', mode: 'test' });
@@ -198,27 +201,12 @@ export function createPoolsWorld(deps: { profile: Profile; faults: ActiveFaults;
     if (p.revokedSecretKey)
       keys.set(p.revokedSecretKey, { partner: p, kind: 'secret', mode: p.revokedSecretKey.startsWith('sk_live_') ? 'live' : 'test', revoked: true });
   }
-  const pools = poolCatalogue(profile);
-  const states = new Map<string, PartnerState>();
-  const quotes = new Map<string, QuoteRecord>();
-  const trades = new Map<string, TradeRecord>();
-  const tradeByQuote = new Map<string, TradeRecord>();
-  const outcomes = new Map<string, Outcome>();
-  let seq = 0;
-  const opening = profile.reference?.poolsOpeningBalance ?? '100000.00';
-  const uuidIds = profile.reference?.idStyle === 'uuid';
+  return keys;
+}
 
-  const world: PoolsWorld = {
-    profile,
-    faults,
-    clock,
-    outbox,
-    pools,
-    quotes,
-    trades,
-    tradeByQuote,
-    outcomes,
-
+/** Secret-key (or publishable-key) authentication, and the entitlement to a pool. */
+function authentication(world: PoolsWorld, keys: ReadonlyMap<string, PoolsKey>, faults: ActiveFaults): Pick<PoolsWorld, 'auth' | 'authEntitled'> {
+  return {
     auth(req, opts) {
       const token = bearerToken(req);
       if (!token)
@@ -262,7 +250,14 @@ export function createPoolsWorld(deps: { profile: Profile; faults: ActiveFaults;
       }
       return { caller, pool };
     },
+  };
+}
 
+/** Each partner's balance, ledger and webhook URL per environment, made (and funded) on first use. */
+function partnerStates(world: PoolsWorld, profile: Profile): Pick<PoolsWorld, 'state'> {
+  const states = new Map<string, PartnerState>();
+  const opening = profile.reference?.poolsOpeningBalance ?? '100000.00';
+  return {
     state(caller) {
       const key = `${caller.partner.name}\u0000${caller.mode}`;
       let st = states.get(key);
@@ -274,7 +269,13 @@ export function createPoolsWorld(deps: { profile: Profile; faults: ActiveFaults;
       }
       return st;
     },
+  };
+}
 
+/** A pool by id; the caller's quote or trade, 404 (or a seeded fault's 400) for anyone else's. */
+function lookups(records: Pick<PoolsWorld, 'pools' | 'quotes' | 'trades'>, faults: ActiveFaults): Pick<PoolsWorld, 'pool' | 'quote' | 'trade'> {
+  const { pools, quotes, trades } = records;
+  return {
     pool(id) {
       return pools.find((p) => p.id === id);
     },
@@ -293,7 +294,12 @@ export function createPoolsWorld(deps: { profile: Profile; faults: ActiveFaults;
         throw new HttpError(faults.has('pools-unknown-id-400') ? 400 : 404, `No such trade: ${transactId}`, 'trade_not_found');
       return t;
     },
+  };
+}
 
+/** A quote's status now, and quotes and trades as the wire shows them. */
+function views(world: PoolsWorld, faults: ActiveFaults, clock: Clock): Pick<PoolsWorld, 'quoteStatus' | 'quoteView' | 'tradeView'> {
+  return {
     quoteStatus(q) {
       if (faults.has('pools-precedence-expired-first') && clock.now() >= q.expiresAtMs) return 'expired';
       if (q.rejectedAtMs !== null) return 'rejected';
@@ -350,7 +356,12 @@ export function createPoolsWorld(deps: { profile: Profile; faults: ActiveFaults;
         settledAt: t.settledAtMs === null ? null : world.iso(t.settledAtMs),
       };
     },
+  };
+}
 
+/** The ledger: every balance move an entry. */
+function ledger(world: PoolsWorld, clock: Clock): Pick<PoolsWorld, 'post'> {
+  return {
     post(st, type, amount, t) {
       st.balance += amount;
       const e: LedgerEntry = {
@@ -367,7 +378,16 @@ export function createPoolsWorld(deps: { profile: Profile; faults: ActiveFaults;
       st.ledger.push(e);
       return e;
     },
+  };
+}
 
+/** Signed events through the outbox to the partner's webhook URL. */
+function webhookEvents(
+  world: PoolsWorld,
+  { faults, clock, outbox }: WorldDeps,
+  partners: readonly PoolsPartner[],
+): Pick<PoolsWorld, 'emitTradeEvent' | 'emitEvent'> {
+  return {
     emitTradeEvent(t, type) {
       world.emitEvent(t.partner, t.mode, type, world.tradeView(t));
     },
@@ -382,7 +402,14 @@ export function createPoolsWorld(deps: { profile: Profile; faults: ActiveFaults;
       const signWith = faults.has('pools-event-signed-with-other-secret') ? `${secret}-other` : secret;
       outbox.enqueue({ partner, service: 'pools', mode, url: st.webhookUrl, secret: signWith, eventId, eventType: type, body });
     },
+  };
+}
 
+/** Deposit addresses, ids, timestamps and the creation counter. */
+function identities(profile: Profile): Pick<PoolsWorld, 'depositAddress' | 'newId' | 'iso' | 'nextSeq'> {
+  const uuidIds = profile.reference?.idStyle === 'uuid';
+  let seq = 0;
+  return {
     depositAddress(partner, pool) {
       const h = createHash('sha256').update(`deposit:${partner.name}:${pool.id}`).digest('hex');
       return toChecksumAddress(`0x${h.slice(0, 40)}`);
@@ -401,5 +428,33 @@ export function createPoolsWorld(deps: { profile: Profile; faults: ActiveFaults;
       return ++seq;
     },
   };
-  return world;
+}
+
+export function createPoolsWorld(deps: WorldDeps): PoolsWorld {
+  const { profile, faults, clock, outbox } = deps;
+  const partners = profile.pools?.partners ?? [];
+  const records = {
+    pools: poolCatalogue(profile),
+    quotes: new Map<string, QuoteRecord>(),
+    trades: new Map<string, TradeRecord>(),
+    tradeByQuote: new Map<string, TradeRecord>(),
+    outcomes: new Map<string, Outcome>(),
+  };
+  // The parts reach one another through the world (a view reads a pool): it is whole before any route runs.
+  const world = {} as PoolsWorld;
+  const whole: PoolsWorld = {
+    profile,
+    faults,
+    clock,
+    outbox,
+    ...records,
+    ...authentication(world, keyringOf(partners), faults),
+    ...partnerStates(world, profile),
+    ...lookups(records, faults),
+    ...views(world, faults, clock),
+    ...ledger(world, clock),
+    ...webhookEvents(world, deps, partners),
+    ...identities(profile),
+  };
+  return Object.assign(world, whole);
 }
