@@ -71,25 +71,56 @@ describe('rate-window lower bound of one key', () => {
 });
 
 describe('the plan of a one-key profile (no traffic)', () => {
-  it('quick: skips what the hour window cannot hold and says so; full: waits for the window, ≥ 1 h', async () => {
+  it('counts each rate-limit client against its own 300-per-hour window and says whether the run fits it', async () => {
     const { planRun, formatPlan } = await import('../src/plan/plan.js');
     const { oneKeyProfile } = await import('../src/plan/oneKey.js');
     const { loadProfile } = await import('../src/profile/load.js');
     const profile = oneKeyProfile(loadProfile('fixtures/profiles/embedded.json'), { rateWindowScale: 1 });
     const quick = await planRun(profile, { kinds: ['conformance', 'chaos'], depth: 'quick' });
-    const full = await planRun(profile, { kinds: ['conformance', 'chaos'], depth: 'full' });
     expect(quick.keys.gateSecret).toBe(1);
-    expect(quick.requests.gate.total).toBeGreaterThan(300);
-    // Secret-key requests only (a publishable key is a rate-limit client of its own).
-    expect(quick.hourWindow?.overPerKey).toBeGreaterThan(0);
-    expect(quick.hourWindow!.overPerKey).toBeLessThanOrEqual(quick.requests.gate.total - 300);
+    expect(quick.keys.gatePublishable).toBe(1);
+    // The secret and the publishable key are rate-limit clients of their own: each its own share.
+    expect(quick.requests.gate.perKey + quick.requests.gate.perPublishableKey).toBe(quick.requests.gate.total);
+    expect(quick.keyHour.busiestKey).toBe(Math.max(quick.requests.gate.perKey, quick.requests.gate.perPublishableKey));
+    expect(quick.keyHour.fits).toBe(quick.keyHour.busiestKey <= 300);
+    expect(quick.keyHour.overPerKey).toBe(Math.max(0, quick.keyHour.busiestKey - 300));
+    expect(quick.lowerBoundSeconds).toBeLessThan(3600);
+    const text = formatPlan(quick).join('\n');
+    if (quick.keyHour.fits) {
+      expect(quick.hourWindow).toBeUndefined();
+      expect(text).toMatch(new RegExp(`sends ~${quick.keyHour.busiestKey} of its 300 requests per hour: the run fits one hour window`));
+    } else expect(text).toMatch(/does NOT fit its 300-per-hour window/);
+  });
+
+  it('a run beyond the hour window: quick skips what the window cannot hold and says so; full waits for it, ≥ 1 h', async () => {
+    const { planRun, formatPlan } = await import('../src/plan/plan.js');
+    const { oneKeyProfile } = await import('../src/plan/oneKey.js');
+    const { loadProfile } = await import('../src/profile/load.js');
+    const { readCalibration } = await import('../src/runner/calibration.js');
+    const profile = oneKeyProfile(loadProfile('fixtures/profiles/embedded.json'), { rateWindowScale: 1 });
+    // Every calibrated check costing four times what it does: far beyond one key's hour.
+    const cal = readCalibration();
+    const times4 = (g: Record<string, number | undefined>) => Object.fromEntries(Object.entries(g).map(([k, n]) => [k, 4 * (n ?? 0)]));
+    const heavy = {
+      ...cal,
+      checks: Object.fromEntries(
+        Object.entries(cal.checks).map(([k, c]) => [k, { ...c, gate: { secret: times4(c.gate.secret), publishable: times4(c.gate.publishable) } }]),
+      ),
+    };
+    const quick = await planRun(profile, { kinds: ['conformance', 'chaos'], depth: 'quick' }, heavy);
+    const full = await planRun(profile, { kinds: ['conformance', 'chaos'], depth: 'full' }, heavy);
+    expect(quick.keyHour.fits).toBe(false);
+    expect(quick.hourWindow?.overPerKey).toBe(quick.keyHour.overPerKey);
+    expect(quick.hourWindow!.overPerKey).toBe(quick.requests.gate.perKey - 300);
     expect(quick.lowerBoundSeconds).toBeLessThan(3600);
     expect(full.hourWindow).toBeUndefined();
+    expect(full.keyHour.fits).toBe(false);
     expect(full.lowerBoundSeconds).toBeGreaterThanOrEqual(3600);
     expect(quick.hourWindow?.fullDepthSeconds).toBeGreaterThanOrEqual(3600);
     expect(formatPlan(quick).join('\n')).toMatch(
-      /beyond its 300-per-hour window: the checks needing them skip \(INCOMPLETE\); --depth full waits for the window: ≥ 1 h/,
+      /does NOT fit its 300-per-hour window \(~\d+ beyond it\); at --depth quick the checks needing them skip \(INCOMPLETE\); --depth full waits for the window: ≥ \d+ h/,
     );
+    expect(formatPlan(full).join('\n')).toMatch(/does NOT fit its 300-per-hour window \(~\d+ beyond it\); --depth full waits for the window/);
   });
 });
 

@@ -14,7 +14,7 @@ import { scheduleKinds, viewFor } from '../runner/partition.js';
 import { loadGates } from '../load/gates.js';
 import { loadLowerBoundMs } from '../load/run.js';
 import type { ScenarioName } from '../../scenarios/lib/requirements.js';
-import { readCalibration } from '../runner/calibration.js';
+import { readCalibration, type Calibration } from '../runner/calibration.js';
 import { checkKey, loadSuites, needsOfCheck, type CheckKind } from '../runner/suites.js';
 import { formatDuration, spreadLowerBoundMs } from './lowerBound.js';
 
@@ -30,7 +30,22 @@ export interface Plan {
   checks: { run: number; skipped: number; uncalibrated: number };
   skipped: { check: string; need: string; reason: string }[];
   keys: { gateSecret: number; gatePublishable: number; pools: number };
-  requests: { gate: { total: number; perKey: number; byGroup: Partial<Record<RouteGroup, number>> }; pools: number };
+  requests: {
+    gate: {
+      total: number;
+      /** Requests on the busiest secret key (a rate-limit client of its own). */
+      perKey: number;
+      /** Requests on the busiest publishable key (its own rate-limit client). */
+      perPublishableKey: number;
+      byGroup: Partial<Record<RouteGroup, number>>;
+    };
+    pools: number;
+  };
+  /**
+   * The 300-per-hour window of every Gate key: whether the busiest key's share of the run fits one window
+   * (then nothing skips for it and nothing waits for it), and by how much it does not.
+   */
+  keyHour: { limit: number; busiestKey: number; fits: boolean; overPerKey: number };
   /** The binding part of the bound. */
   bound: { rateMs: number; waitMs: number; loadMs: number };
   lowerBoundSeconds: number;
@@ -52,8 +67,8 @@ function add(into: Partial<Record<RouteGroup, number>>, from: Partial<Record<Rou
 export async function planRun(
   profile: Profile,
   opts: { kinds: ('conformance' | 'chaos' | 'load')[]; depth: 'quick' | 'full'; service?: 'gate' | 'pools'; grep?: string },
+  cal: Calibration = readCalibration(),
 ): Promise<Plan> {
-  const cal = readCalibration();
   const scale = profile.timing.rateWindowScale;
   let pools = 0;
   let run = 0;
@@ -134,7 +149,11 @@ export async function planRun(
   const waitMs = Math.max(0, ...checkKinds.map((k) => perKind.get(k)!.waitMs));
   const secretTotal = Object.values(secretTotals).reduce((a, b) => a + (b ?? 0), 0);
   const total = secretTotal + Object.values(publishableTotals).reduce((a, b) => a + (b ?? 0), 0);
-  const overPerKey = Math.ceil(secretTotal / Math.max(1, keys.gateSecret)) - HOUR_LIMIT;
+  const publishableTotal = total - secretTotal;
+  const perKey = Math.ceil(secretTotal / Math.max(1, keys.gateSecret));
+  const perPublishableKey = keys.gatePublishable ? Math.ceil(publishableTotal / keys.gatePublishable) : 0;
+  const busiestKey = Math.max(perKey, perPublishableKey);
+  const overPerKey = busiestKey - HOUR_LIMIT;
   const hourWindow = !waitHour && overPerKey > 0 ? { overPerKey, fullDepthSeconds: Math.round(composed(0, true) / 100) / 10 } : undefined;
   return {
     profile: profile.name,
@@ -143,7 +162,8 @@ export async function planRun(
     checks: { run, skipped: skipped.length, uncalibrated },
     skipped,
     keys,
-    requests: { gate: { total, perKey: Math.ceil(total / Math.max(1, keys.gateSecret)), byGroup: secretTotals }, pools },
+    requests: { gate: { total, perKey, perPublishableKey, byGroup: secretTotals }, pools },
+    keyHour: { limit: HOUR_LIMIT, busiestKey, fits: overPerKey <= 0, overPerKey: Math.max(0, overPerKey) },
     bound: { rateMs, waitMs, loadMs },
     lowerBoundSeconds: Math.round(lower / 100) / 10,
     extraKeySavesSeconds: Math.max(0, Math.round((lower - withOneMore) / 1000)),
@@ -156,14 +176,16 @@ export async function planRun(
 export function formatPlan(p: Plan): string[] {
   const lines = [
     `plan for ${p.profile} (${[...p.kinds, ...(p.bound.loadMs ? ['load'] : [])].join(' + ') || 'load'}, --depth ${p.depth}${p.rateWindowScale !== 1 ? `, rate windows ×${p.rateWindowScale}` : ''}): ${p.checks.run} checks run, ${p.checks.skipped} skipped`,
-    `  ${p.keys.gateSecret} Gate key${p.keys.gateSecret === 1 ? '' : 's'}: ~${p.requests.gate.total} Gate requests (~${p.requests.gate.perKey} per key), ${p.requests.pools} pools requests`,
+    `  ${p.keys.gateSecret} Gate key${p.keys.gateSecret === 1 ? '' : 's'}: ~${p.requests.gate.total} Gate requests (~${p.requests.gate.perKey} per secret key${p.keys.gatePublishable ? `, ~${p.requests.gate.perPublishableKey} per publishable key` : ''}), ${p.requests.pools} pools requests`,
+    p.keyHour.fits
+      ? `  the busiest Gate key sends ~${p.keyHour.busiestKey} of its ${p.keyHour.limit} requests per hour: the run fits one hour window (no check skips or waits for it)`
+      : `  the busiest Gate key would send ~${p.keyHour.busiestKey} requests: the run does NOT fit its ${p.keyHour.limit}-per-hour window (~${p.keyHour.overPerKey} beyond it)` +
+        (p.hourWindow
+          ? `; at --depth quick the checks needing them skip (INCOMPLETE); --depth full waits for the window: ≥ ${formatDuration(p.hourWindow.fullDepthSeconds * 1000)}`
+          : '; --depth full waits for the window (counted in the lower bound)'),
     `  lower bound ≥ ${formatDuration(p.lowerBoundSeconds * 1000)} (rate windows ${formatDuration(p.bound.rateMs)}, longest documented wait ${formatDuration(p.bound.waitMs)}${p.bound.loadMs ? `, load scenarios ${formatDuration(p.bound.loadMs)}` : ''})` +
       (p.extraKeySavesSeconds > 0 ? `; each extra Gate key saves about ${formatDuration(p.extraKeySavesSeconds * 1000)}` : ''),
   ];
-  if (p.hourWindow)
-    lines.push(
-      `  at --depth quick the busiest key would need ~${p.hourWindow.overPerKey} requests beyond its 300-per-hour window: the checks needing them skip (INCOMPLETE); --depth full waits for the window: ≥ ${formatDuration(p.hourWindow.fullDepthSeconds * 1000)}`,
-    );
   if (p.checks.uncalibrated) lines.push(`  (${p.checks.uncalibrated} checks have no calibration yet and are counted as free: run scripts/calibrate-plan.ts)`);
   const byNeed = new Map<string, { reason: string; n: number }>();
   for (const s of p.skipped) byNeed.set(s.need, { reason: s.reason, n: (byNeed.get(s.need)?.n ?? 0) + 1 });
