@@ -88,6 +88,8 @@ export interface RunResources {
   clocks: import('../client/targetClock.js').TargetClocks;
   /** Run-scoped values (shared objects, wired webhooks), by key. */
   cache: Map<string, Promise<unknown>>;
+  /** Objects a check left for later checks to take as they are (each to one taker), by key. */
+  offers: Map<string, unknown[]>;
   /** Requests sent so far per partner name (late checks go where state has built up). */
   activity: Map<string, number>;
   /** Where a partner's webhooks must go (default: straight to the receiver; chaos runs: through a proxy). */

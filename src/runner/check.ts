@@ -111,4 +111,19 @@ export interface CheckTools {
   harness<T>(what: string, p: Promise<T>): Promise<T>;
   /** A service's clock and round trips as the run's answers tell them (shared by every check of the run). */
   targetClock(service: 'gate' | 'pools'): TargetClock;
+  /**
+   * A fixture of the run (Playwright's worker fixtures): the value every check asking under `key` shares — an
+   * object created once and read by the checks that only read it, so a partner with one key does not pay for it
+   * in every check. The first asker makes it with its own requests and assertions; the others wait for it as
+   * rampart's time. When making it failed (the maker's failure), a later asker ends unverified. The key names
+   * the partner (and the kind of object): never share across tenants.
+   */
+  shared<T>(key: string, make: () => Promise<T>): Promise<T>;
+  /**
+   * Offer a value of this check's making to later checks that can use it as it is (a session this check
+   * left cancelled): `take` hands each offered value to one taker only.
+   */
+  offer(key: string, value: unknown): void;
+  /** A value an earlier check offered under `key`, taken (no other check gets it), or undefined. */
+  take<T>(key: string): T | undefined;
 }

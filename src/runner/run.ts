@@ -196,6 +196,7 @@ async function runResources(
     observations: [],
     clocks,
     cache: new Map(),
+    offers: new Map(),
     activity: new Map(),
   };
 }
@@ -494,6 +495,31 @@ function checkTools(r: ChecksRun, scope: CheckScope, check: CheckDef): CheckTool
     },
     harness: (what, p) => budget.harness(what, p),
     targetClock: (svc) => r.run.clocks[svc],
+    shared<T>(key: string, make: () => Promise<T>): Promise<T> {
+      const k = `shared:${key}`;
+      const made = r.run.cache.get(k) as Promise<T> | undefined;
+      if (!made) {
+        const mine = make();
+        r.run.cache.set(k, mine);
+        return mine;
+      }
+      return budget.harness(
+        `the shared ${key} another check makes`,
+        made.catch((e: unknown) => {
+          throw new CheckUnverified(
+            `the shared ${key} this check reads could not be made (the check that made it says why: ${e instanceof Error ? e.message : String(e)})`,
+          );
+        }),
+      );
+    },
+    offer(key, value) {
+      const list = r.run.offers.get(key) ?? [];
+      list.push(value);
+      r.run.offers.set(key, list);
+    },
+    take<T>(key: string): T | undefined {
+      return r.run.offers.get(key)?.shift() as T | undefined;
+    },
   };
 }
 
