@@ -17,6 +17,7 @@ import {
   MAX_CUSTOMER_PAGES,
   newCustomerInput,
   readCreated,
+  sharedCustomer,
 } from '../../support/gate/customers.js';
 import { expectListUrl, expectNeverListed } from '../../support/gate/lists.js';
 
@@ -52,27 +53,27 @@ export default defineSuite({
       needs: ['gatePartner'],
       async run({ gatePartner: actor }, t: CheckTools) {
         const R = 'GATE-CUST-CREATE';
-        const { ex, input, customer } = await createCustomer(t, actor, R);
+        // The partner's shared customer: its creation is this rule whichever check made it.
+        const { ex, input, customer, read } = await sharedCustomer(t, actor);
         t.observe(
           'gate-customer-create-response',
           { status: ex.status, customerInBody: Customer.safeParse(ex.json).success },
           'status and body of POST /customers are not shown',
         );
-        // The creation is judged through the read createCustomer made.
+        // The read that found it is GET /customers/{id} answering the customer asked for (no second fetch).
+        t.expect.equal(
+          [customer.id, customer.email, customer.external_id, customer.metadata],
+          [read.id, input.email, input.external_id, input.metadata],
+          'GET /customers/{id} answers the created customer',
+          { requirement: 'GATE-CUST-GET', exchange: read.ex },
+        );
+        // The creation is judged through that read.
         for (const k of ['external_id', 'email', 'phone', 'first_name', 'last_name', 'metadata'] as const) {
           t.expect.equal(customer[k], input[k], `the created customer's ${k} is what was sent`, { requirement: R });
         }
         sameCountry(t, undefined, customer.country_code, input.country_code, R, "the created customer's country_code is what was sent");
         t.expect.equal([customer.mode, customer.livemode], ['test', false], 'a customer made with a test key is in mode test', { requirement: R });
         t.observe('gate-customer-initial-kyc-status', customer.kyc_status, 'kyc_status values are not shown');
-
-        const read = await readCustomer(t, actor, customer.id, 'GATE-CUST-GET');
-        t.expect.equal(
-          [read.c.id, read.c.email, read.c.external_id, read.c.metadata],
-          [customer.id, input.email, input.external_id, input.metadata],
-          'GET /customers/{id} answers the created customer',
-          { requirement: 'GATE-CUST-GET', exchange: read.ex },
-        );
       },
     }),
     check({
@@ -81,12 +82,12 @@ export default defineSuite({
       needs: ['gatePartner'],
       async run({ gatePartner: actor }, t: CheckTools) {
         const L = 'GATE-CUST-LIST';
-        const { customer } = await createCustomer(t, actor, L);
+        const { customer } = await sharedCustomer(t, actor);
         const first = expect2xx(t, await actor.client.get('/customers'), L);
         t.expect.schema(first, CustomerList, L);
         expectListUrl(t, first, '/customers', L);
         // List order and paging are not shown: the customer may be anywhere, so only the whole list can show it missing.
-        const listed = await findListed(t, actor, (c) => c.id === customer.id, L, MAX_CUSTOMER_LIST_PAGES);
+        const listed = await findListed(t, actor, (c) => c.id === customer.id, L, MAX_CUSTOMER_LIST_PAGES, first);
         if (!listed.customer) {
           t.expect.that(!listed.complete, 'GET /customers lists the new customer', {
             requirement: L,
@@ -259,7 +260,8 @@ export default defineSuite({
       needs: ['gatePartner'],
       async run({ gatePartner: actor }, t: CheckTools) {
         const R = 'GATE-CUST-PATCH-IMMUTABLE-400';
-        const { customer } = await createCustomer(t, actor, R);
+        // The partner's shared customer: refused PATCHes leave it as it was made.
+        const { customer } = await sharedCustomer(t, actor);
         const fresh = newCustomerInput(t);
         const bodies: Record<string, unknown>[] = [
           { email: fresh.email },
@@ -286,7 +288,7 @@ export default defineSuite({
       needs: ['gatePartner'],
       async run({ gatePartner: actor }, t: CheckTools) {
         const R = 'GATE-CUST-PATCH-UNKNOWN-400';
-        const { customer } = await createCustomer(t, actor, R);
+        const { customer } = await sharedCustomer(t, actor);
         const ex = await actor.client.patch(customerPath(customer.id), { first_name: 'Grace', nickname: 'g' }, { retry: false });
         t.expect.error(ex, 400, 'invalid_request', { requirement: R });
         const stored = await readCustomer(t, actor, customer.id, R);
@@ -298,7 +300,7 @@ export default defineSuite({
       requirements: ['GATE-CUST-PATCH-NAME-MAX', 'GATE-CUST-COUNTRY-PATTERN'],
       needs: ['gatePartner'],
       async run({ gatePartner: actor }, t: CheckTools) {
-        const { customer } = await createCustomer(t, actor, 'GATE-CUST-PATCH-NAME-MAX');
+        const { customer } = await sharedCustomer(t, actor);
         const tooLong = 'N'.repeat(nameMax + 1);
         const cases: Array<[RequirementId, Record<string, unknown>]> = [
           ['GATE-CUST-PATCH-NAME-MAX', { first_name: tooLong }],
@@ -316,7 +318,7 @@ export default defineSuite({
       requirements: ['GATE-CUST-DUP-EMAIL-409', 'GATE-CUST-DUP-EXTERNAL-ID-409'],
       needs: ['gatePartner'],
       async run({ gatePartner: actor }, t: CheckTools) {
-        const { input } = await createCustomer(t, actor, 'GATE-CUST-DUP-EMAIL-409');
+        const { input } = await sharedCustomer(t, actor);
         await expectDuplicate(t, actor, { ...newCustomerInput(t, { email: input.email }) }, 'GATE-CUST-DUP-EMAIL-409');
         await expectDuplicate(t, actor, { ...newCustomerInput(t, { external_id: input.external_id }) }, 'GATE-CUST-DUP-EXTERNAL-ID-409');
       },

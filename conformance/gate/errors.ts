@@ -8,7 +8,7 @@ import { check, defineSuite, type CheckTools } from '../../src/runner/check.js';
 import { GATE_LIMITS } from '../../src/model/limits.js';
 import type { ErrorEnvelope } from '../../src/model/schemas/common.js';
 import { expect2xx } from '../../support/expect.js';
-import { createCustomer, customerPath, newCustomerInput } from '../../support/gate/customers.js';
+import { createCustomer, customerPath, newCustomerInput, sharedCustomer } from '../../support/gate/customers.js';
 import { expectGateError, expectScrubbed5xx, UUID_LIKE } from '../../support/gate/errors.js';
 import { openSession } from '../../support/gate/rails.js';
 import { wellFormedUnknownIds } from '../../support/ids.js';
@@ -130,7 +130,7 @@ export default defineSuite({
       requirements: ['GATE-ERR-409-CONFLICT'],
       needs: ['gatePartner'],
       async run({ gatePartner: actor }, t: CheckTools) {
-        const { input } = await createCustomer(t, actor, 'GATE-ERR-409-CONFLICT');
+        const { input } = await sharedCustomer(t, actor);
         const dup = await actor.client.post('/customers', newCustomerInput(t, { email: input.email }), { idempotencyKey: true, retry: false });
         expectGateError(t, dup, 409);
       },

@@ -60,11 +60,32 @@ export const customerPath = (id: string) => `/customers/${encodeURIComponent(id)
 export async function createCustomer(t: CheckTools, actor: GateActor, requirement: RequirementId, input = newCustomerInput(t)) {
   const ex = await actor.client.post('/customers', input, { idempotencyKey: true });
   expect2xx(t, ex, requirement);
-  return { ex, input, customer: await readCreated(t, actor, ex, input, requirement) };
+  const { customer, read } = await readBack(t, actor, ex, input, requirement);
+  return { ex, input, customer, read };
+}
+
+/**
+ * The customer checks that only read it, or are refused changing it, share (a fixture of the run): one per
+ * partner, created once by whichever of them asks first. Its creation is judged as GATE-CUST-CREATE whoever
+ * makes it, so a broken creation fails on its own rule.
+ */
+export function sharedCustomer(t: CheckTools, actor: GateActor): Promise<Awaited<ReturnType<typeof createCustomer>>> {
+  return t.shared(`customer of gate partner ${actor.partner.name}`, () => createCustomer(t, actor, 'GATE-CUST-CREATE'));
 }
 
 /** The customer a 2xx POST /customers created, as GET /customers/{id} reads it. */
 export async function readCreated(t: CheckTools, actor: GateActor, ex: Exchange, input: CustomerInput, requirement: RequirementId): Promise<Customer> {
+  return (await readBack(t, actor, ex, input, requirement)).customer;
+}
+
+/** The read (GET /customers/{id}) that answered the created customer, with the customer it answered. */
+async function readBack(
+  t: CheckTools,
+  actor: GateActor,
+  ex: Exchange,
+  input: CustomerInput,
+  requirement: RequirementId,
+): Promise<{ customer: Customer; read: { ex: Exchange; id: string } }> {
   const offered = (ex.json as { id?: unknown } | undefined)?.id;
   if (typeof offered === 'string' && offered.length > 0) {
     const read = await actor.client.get(customerPath(offered));
@@ -72,13 +93,14 @@ export async function readCreated(t: CheckTools, actor: GateActor, ex: Exchange,
     if (read.status >= 200 && read.status < 300) {
       // The read's shape is GET /customers/{id}'s rule, whoever creates the customer.
       const c = t.expect.schema(read, Customer, 'GATE-CUST-GET');
-      if (c.external_id === input.external_id) return c;
+      if (c.external_id === input.external_id) return { customer: c, read: { ex: read, id: offered } };
     }
   }
   const found = await findListed(t, actor, (c) => c.external_id === input.external_id, 'GATE-CUST-LIST');
   if (found.customer) {
     // The read's success status is not shown: any 2xx.
-    return t.expect.schema(expect2xx(t, await actor.client.get(customerPath(found.customer.id)), 'GATE-CUST-GET'), Customer, 'GATE-CUST-GET');
+    const read = expect2xx(t, await actor.client.get(customerPath(found.customer.id)), 'GATE-CUST-GET');
+    return { customer: t.expect.schema(read, Customer, 'GATE-CUST-GET'), read: { ex: read, id: found.customer.id } };
   }
   if (found.complete)
     t.expect.that(false, `the customer a ${ex.status} POST /customers created (external_id ${input.external_id}) is readable`, {
@@ -99,11 +121,16 @@ export async function findListed(
   match: (c: Customer) => boolean,
   requirement: RequirementId,
   maxPages = MAX_CUSTOMER_PAGES,
+  /** The first page, when the caller read it already (no page is fetched twice). */
+  firstPage?: Exchange,
 ): Promise<{ customer?: Customer; complete: boolean; seen: number }> {
   let startingAfter: string | undefined;
   let seen = 0;
   for (let page = 0; page < maxPages; page++) {
-    const ex = expect2xx(t, await actor.client.get('/customers', startingAfter ? { starting_after: startingAfter } : undefined), requirement);
+    const ex =
+      page === 0 && firstPage
+        ? firstPage
+        : expect2xx(t, await actor.client.get('/customers', startingAfter ? { starting_after: startingAfter } : undefined), requirement);
     const list = t.expect.schema(ex, CustomerList, requirement);
     seen += list.data.length;
     const customer = list.data.find(match);
