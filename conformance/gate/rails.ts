@@ -31,25 +31,17 @@ function expectProvider(t: CheckTools, ex: Exchange, what: string): void {
   });
 }
 
-/** Every body must be refused with 400 invalid_request; then the untouched quote still pays out. */
-async function refusedThenPaid(
-  t: CheckTools,
-  actor: GateActor,
-  lock: LockSignedQuote,
-  requirement: RequirementId,
-  bodies: (q: LockedQuote) => Record<string, unknown>[],
-  headerless = false,
-) {
+/** Each extra field on an otherwise valid body must be refused with 400 invalid_request; then the untouched quote still pays out. */
+async function refusedThenPaid(t: CheckTools, actor: GateActor, lock: LockSignedQuote, cases: (readonly [RequirementId, Record<string, unknown>])[]) {
   // Every refused body and the final redemption go inside the quote's lifetime: one block with the lock.
-  const count = bodies({ sessionId: '', quoteId: '', fiat: '0', lockedAt: 0, lockSentAt: 0, shown: {} }).length;
-  const q = await lockQuote(t, actor, lock, 'off_ramp', requirement, { payOuts: count + 1 });
-  for (const body of bodies(q)) {
-    // A body may lack the quote's id or mangle it: it still belongs to this quote's block.
-    const ex = await payOut(actor, body, headerless ? false : true, q.quoteId);
+  const q = await lockQuote(t, actor, lock, 'off_ramp', cases[0]![0], { payOuts: cases.length + 1 });
+  for (const [requirement, extra] of cases) {
+    const ex = await payOut(actor, { gate_session_id: q.sessionId, quote_id: q.quoteId, ...extra });
     t.expect.error(ex, 400, 'invalid_request', { requirement });
   }
   // The refusals were about the body alone: the same quote still redeems.
-  expectRedeemed(t, await payOut(actor, { gate_session_id: q.sessionId, quote_id: q.quoteId }), q, requirement);
+  const paid = await payOut(actor, { gate_session_id: q.sessionId, quote_id: q.quoteId });
+  for (const requirement of new Set(cases.map(([r]) => r))) expectRedeemed(t, paid, q, requirement);
 }
 
 const MONEY_FIELDS: Record<string, unknown> = {
@@ -186,87 +178,57 @@ export default defineSuite({
       },
     }),
     check({
-      name: 'pay-out without an Idempotency-Key gives 400',
-      requirements: ['GATE-RAIL-PAYOUT-IDEMPOTENCY-REQUIRED'],
-      needs: ['gateRails', 'gateSignedQuote'],
-      async run({ gateRails: actor, gateSignedQuote: lock }, t: CheckTools) {
-        await refusedThenPaid(t, actor, lock, 'GATE-RAIL-PAYOUT-IDEMPOTENCY-REQUIRED', (q) => [{ gate_session_id: q.sessionId, quote_id: q.quoteId }], true);
-      },
-    }),
-    check({
-      name: 'pay-out with an Idempotency-Key that is not a UUID, or metadata that is no object (a string, an array), gives 400 and redeems nothing',
-      requirements: ['GATE-RAIL-PAYOUT-IDEMPOTENCY-KEY-UUID', 'GATE-RAIL-PAYOUT-METADATA-OBJECT'],
+      // One quote for every refused body: each refusal is its own request, and the one redemption after them
+      // proves for all of them that nothing was redeemed (a quote apiece would cost a session, a lock and a pay-out each).
+      name: 'pay-out refusals redeem nothing: no Idempotency-Key, a key that is no UUID, metadata that is no object (a string, an array), a missing or 65-char gate_session_id or quote_id, a 129-char reference each give 400; the quote then still pays out',
+      requirements: [
+        'GATE-RAIL-PAYOUT-IDEMPOTENCY-REQUIRED',
+        'GATE-RAIL-PAYOUT-IDEMPOTENCY-KEY-UUID',
+        'GATE-RAIL-PAYOUT-METADATA-OBJECT',
+        'GATE-RAIL-PAYOUT-REQUIRED-400',
+        'GATE-RAIL-PAYOUT-ID-MAX',
+        'GATE-RAIL-PAYOUT-REFERENCE-MAX',
+      ],
       needs: ['gateRails', 'gateSignedQuote'],
       async run({ gateRails: actor, gateSignedQuote: lock }, t: CheckTools) {
         const K = 'GATE-RAIL-PAYOUT-IDEMPOTENCY-KEY-UUID';
         const M = 'GATE-RAIL-PAYOUT-METADATA-OBJECT';
-        // Three refusals and the redemption, inside the quote's lifetime: one block with the lock.
-        const q = await lockQuote(t, actor, lock, 'off_ramp', K, { payOuts: 4 });
+        const N = 'GATE-RAIL-PAYOUT-REQUIRED-400';
+        const I = 'GATE-RAIL-PAYOUT-ID-MAX';
+        const H = 'GATE-RAIL-PAYOUT-IDEMPOTENCY-REQUIRED';
+        const F = 'GATE-RAIL-PAYOUT-REFERENCE-MAX';
+        // Ten refusals, the 64-char probe and the redemption, inside the quote's lifetime: one block with the lock.
+        const q = await lockQuote(t, actor, lock, 'off_ramp', K, { payOuts: 12 });
         const body = { gate_session_id: q.sessionId, quote_id: q.quoteId };
+        t.expect.error(await payOut(actor, body, false), 400, 'invalid_request', { requirement: H });
         expectGateError(t, await payOut(actor, body, `rampart-${randomUUID().slice(0, 8)}`), 400, K);
         for (const metadata of ['rampart', ['rampart']]) expectGateError(t, await payOut(actor, { ...body, metadata }), 400, M);
-        // The refusals were about the key and the metadata alone: the same quote still redeems.
-        const paid = await payOut(actor, { ...body, metadata: { rampart: 'conformance' } });
-        expectRedeemed(t, paid, q, K);
-        expectRedeemed(t, paid, q, M);
-      },
-    }),
-    check({
-      name: 'pay-out without gate_session_id or quote_id gives 400',
-      requirements: ['GATE-RAIL-PAYOUT-REQUIRED-400'],
-      needs: ['gateRails', 'gateSignedQuote'],
-      async run({ gateRails: actor, gateSignedQuote: lock }, t: CheckTools) {
-        await refusedThenPaid(t, actor, lock, 'GATE-RAIL-PAYOUT-REQUIRED-400', (q) => [{ quote_id: q.quoteId }, { gate_session_id: q.sessionId }]);
-      },
-    }),
-    check({
-      name: 'pay-out with a 65-char gate_session_id or quote_id gives 400',
-      requirements: ['GATE-RAIL-PAYOUT-ID-MAX'],
-      needs: ['gateRails', 'gateSignedQuote'],
-      async run({ gateRails: actor, gateSignedQuote: lock }, t: CheckTools) {
-        const R = 'GATE-RAIL-PAYOUT-ID-MAX';
-        const q = await lockQuote(t, actor, lock, 'off_ramp', R, { payOuts: 4 });
+        for (const missing of [{ quote_id: q.quoteId }, { gate_session_id: q.sessionId }])
+          t.expect.error(await payOut(actor, missing, true, q.quoteId), 400, 'invalid_request', { requirement: N });
         const pad = (id: string, n: number) => id.padEnd(n, 'x');
         // 64 chars is within the limit; such an id names nothing, so what follows is not shown: observed.
         const at64 = await payOut(actor, { gate_session_id: q.sessionId, quote_id: pad(q.quoteId, quoteIdMax) }, true, q.quoteId);
         t.observe('gate-pay-out-64-char-unknown-quote-id', at64.status, 'a 64-char id is within the limit; the answer for an id naming nothing is not shown');
-        for (const body of [
+        for (const long of [
           { gate_session_id: pad(q.sessionId, gateSessionIdMax + 1), quote_id: q.quoteId },
           { gate_session_id: q.sessionId, quote_id: pad(q.quoteId, quoteIdMax + 1) },
-        ]) {
-          t.expect.error(await payOut(actor, body, true, q.quoteId), 400, 'invalid_request', { requirement: R });
-        }
-        expectRedeemed(t, await payOut(actor, { gate_session_id: q.sessionId, quote_id: q.quoteId }), q, R);
+        ])
+          t.expect.error(await payOut(actor, long, true, q.quoteId), 400, 'invalid_request', { requirement: I });
+        t.expect.error(await payOut(actor, { ...body, reference: 'r'.repeat(referenceMax + 1) }), 400, 'invalid_request', { requirement: F });
+        // The refusals were about the body alone: the same quote still redeems, for every rule above.
+        const paid = await payOut(actor, { ...body, metadata: { rampart: 'conformance' } });
+        for (const R of [H, K, M, N, I, F] as const) expectRedeemed(t, paid, q, R);
       },
     }),
     check({
-      name: 'pay-out with a 129-char reference gives 400',
-      requirements: ['GATE-RAIL-PAYOUT-REFERENCE-MAX'],
+      name: 'every money field and every identity or payout-instruction field in a pay-out body gives 400; the quote then still pays out',
+      requirements: ['GATE-RAIL-PAYOUT-MONEY-FIELD-400', 'GATE-RAIL-PAYOUT-IDENTITY-FIELD-400'],
       needs: ['gateRails', 'gateSignedQuote'],
       async run({ gateRails: actor, gateSignedQuote: lock }, t: CheckTools) {
-        await refusedThenPaid(t, actor, lock, 'GATE-RAIL-PAYOUT-REFERENCE-MAX', (q) => [
-          { gate_session_id: q.sessionId, quote_id: q.quoteId, reference: 'r'.repeat(referenceMax + 1) },
+        await refusedThenPaid(t, actor, lock, [
+          ...Object.entries(MONEY_FIELDS).map(([k, v]) => ['GATE-RAIL-PAYOUT-MONEY-FIELD-400', { [k]: v }] as const),
+          ...Object.entries(IDENTITY_FIELDS).map(([k, v]) => ['GATE-RAIL-PAYOUT-IDENTITY-FIELD-400', { [k]: v }] as const),
         ]);
-      },
-    }),
-    check({
-      name: 'every money field in a pay-out body gives 400',
-      requirements: ['GATE-RAIL-PAYOUT-MONEY-FIELD-400'],
-      needs: ['gateRails', 'gateSignedQuote'],
-      async run({ gateRails: actor, gateSignedQuote: lock }, t: CheckTools) {
-        await refusedThenPaid(t, actor, lock, 'GATE-RAIL-PAYOUT-MONEY-FIELD-400', (q) =>
-          Object.entries(MONEY_FIELDS).map(([k, v]) => ({ gate_session_id: q.sessionId, quote_id: q.quoteId, [k]: v })),
-        );
-      },
-    }),
-    check({
-      name: 'every identity or payout-instruction field in a pay-out body gives 400',
-      requirements: ['GATE-RAIL-PAYOUT-IDENTITY-FIELD-400'],
-      needs: ['gateRails', 'gateSignedQuote'],
-      async run({ gateRails: actor, gateSignedQuote: lock }, t: CheckTools) {
-        await refusedThenPaid(t, actor, lock, 'GATE-RAIL-PAYOUT-IDENTITY-FIELD-400', (q) =>
-          Object.entries(IDENTITY_FIELDS).map(([k, v]) => ({ gate_session_id: q.sessionId, quote_id: q.quoteId, [k]: v })),
-        );
       },
     }),
     check({
