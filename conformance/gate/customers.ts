@@ -18,6 +18,7 @@ import {
   newCustomerInput,
   readCreated,
   sharedCustomer,
+  sharedDeletedCustomer,
 } from '../../support/gate/customers.js';
 import { expectListUrl, expectNeverListed } from '../../support/gate/lists.js';
 
@@ -370,8 +371,7 @@ export default defineSuite({
       needs: ['gatePartner'],
       async run({ gatePartner: actor }, t: CheckTools) {
         const R = 'GATE-CUST-DUP-SOFT-DELETED-409';
-        const { customer, input } = await createCustomer(t, actor, R);
-        t.expect.status(await actor.client.delete(customerPath(customer.id)), 200, R);
+        const { input } = await sharedDeletedCustomer(t, actor);
         await expectDuplicate(t, actor, { ...newCustomerInput(t, { email: input.email }) }, R);
         await expectDuplicate(t, actor, { ...newCustomerInput(t, { external_id: input.external_id }) }, R);
       },

@@ -7,8 +7,7 @@ import type { Exchange } from '../../src/client/types.js';
 import { check, defineSuite, type CheckTools } from '../../src/runner/check.js';
 import { GATE_LIMITS } from '../../src/model/limits.js';
 import type { ErrorEnvelope } from '../../src/model/schemas/common.js';
-import { expect2xx } from '../../support/expect.js';
-import { createCustomer, customerPath, newCustomerInput, sharedCustomer } from '../../support/gate/customers.js';
+import { customerPath, newCustomerInput, sharedCustomer, sharedDeletedCustomer } from '../../support/gate/customers.js';
 import { expectGateError, expectScrubbed5xx, UUID_LIKE } from '../../support/gate/errors.js';
 import { openSession } from '../../support/gate/rails.js';
 import { wellFormedUnknownIds } from '../../support/ids.js';
@@ -47,13 +46,7 @@ export default defineSuite({
       needs: ['gatePartner'],
       async run({ gatePartner: actor }, t: CheckTools) {
         // A soft-deleted customer is documented to read as 404, and its id has the target's own format.
-        const { customer } = await createCustomer(t, actor, 'GATE-ERR-404-NOT-FOUND');
-        expect2xx(
-          t,
-          await actor.client.delete(customerPath(customer.id), { retry: false }),
-          'GATE-ERR-404-NOT-FOUND',
-          'DELETE /customers/{id} (setting up a missing resource)',
-        );
+        const { customer } = await sharedDeletedCustomer(t, actor);
         const gone = expectGateError(t, await actor.client.get(customerPath(customer.id)), 404);
 
         // An id of the target's own shape (derived from a session it issued) that names nothing: unknown, so 404 — never 400.

@@ -73,6 +73,19 @@ export function sharedCustomer(t: CheckTools, actor: GateActor): Promise<Awaited
   return t.shared(`customer of gate partner ${actor.partner.name}`, () => createCustomer(t, actor, 'GATE-CUST-CREATE'));
 }
 
+/**
+ * A soft-deleted customer of the partner, shared by the checks that only need one (its reserved keys, its 404):
+ * created and deleted once, by whichever asks first. The delete's own rules are the DELETE check's.
+ */
+export function sharedDeletedCustomer(t: CheckTools, actor: GateActor): Promise<Awaited<ReturnType<typeof createCustomer>>> {
+  return t.shared(`soft-deleted customer of gate partner ${actor.partner.name}`, async () => {
+    const made = await createCustomer(t, actor, 'GATE-CUST-CREATE');
+    // The delete's success status is documented: 200 with the deleted marker.
+    t.expect.status(await actor.client.delete(customerPath(made.customer.id), { retry: false }), 200, 'GATE-CUST-DELETE-MARKER');
+    return made;
+  });
+}
+
 /** The customer a 2xx POST /customers created, as GET /customers/{id} reads it. */
 export async function readCreated(t: CheckTools, actor: GateActor, ex: Exchange, input: CustomerInput, requirement: RequirementId): Promise<Customer> {
   return (await readBack(t, actor, ex, input, requirement)).customer;
