@@ -38,10 +38,13 @@ function networkCheck(label: string, fault: ReceiverFault): CheckDef {
       // Lift the toxic only once an attempt has failed on it (bounded: the first attempt is immediate, and ends by the spec's timeout).
       const deadline = Date.now() + WH.attemptTimeoutMs + FIRST_ATTEMPT_SLACK_MS;
       let seen: Delivery = ev.delivery;
+      const firstLookMs = Math.max(250, fault.kind === 'timeout' ? fault.afterMs : 0);
       for (let i = 0; seen.attempts < 1 || seen.status === 'in_flight'; i++) {
         if (Date.now() > deadline)
           t.expect.that(false, 'the deliveries list shows the first attempt made', { requirement: R, actual: `${seen.status}, ${seen.attempts} attempts` });
-        await t.sleep(Math.min(500, 20 * 2 ** i), 'first attempt on the faulty connection', 'target');
+        // Each look is a request on the partner's key: the first after the fault could have ended an attempt
+        // (a timeout toxic holds it that long), then backing off to 2 s.
+        await t.sleep(Math.min(2_000, firstLookMs * 2 ** i), 'first attempt on the faulty connection', 'target');
         seen = (await listedDelivery(t, actor, ev.delivery.id, R)).delivery;
       }
       await staged.remove();
