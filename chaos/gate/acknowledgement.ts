@@ -10,7 +10,7 @@ import {
   requireVerified,
   scaledSchedule,
   scheduleBudgetMs,
-  settledDelivery,
+  settledDeliveries,
   skipUnlessAffordable,
   waitForAttempts,
 } from '../../support/gate/deliveries.js';
@@ -36,6 +36,7 @@ export default defineSuite({
         // A retry would come one first gap later: listen that long (plus its tolerance) for one.
         const firstGap = scaledSchedule(t)[0]!;
         const quiet = firstGap + gapTolerance(t, firstGap);
+        const acked: string[] = [];
         for (const status of ACK_STATUSES) {
           const ev = await programmedTestEvent(t, actor, [{ kind: 'status', status }], R);
           await waitForAttempts(t, ev, 1, latestArrivalOf(t, 1), R, `a ${status} answer`);
@@ -47,7 +48,12 @@ export default defineSuite({
             `a ${status} answer acknowledges the event: no further attempt`,
             { requirement: R },
           );
-          const { delivery, exchange } = await settledDelivery(t, actor, ev.delivery.id, ['succeeded'], LIST_SETTLE_MS, R);
+          acked.push(ev.delivery.id);
+        }
+        // One read of the list shows all three deliveries.
+        const listed = await settledDeliveries(t, actor, acked, ['succeeded'], LIST_SETTLE_MS, R);
+        for (const [i, status] of ACK_STATUSES.entries()) {
+          const { delivery, exchange } = listed[i]!;
           t.expect.equal(delivery.status, 'succeeded', `the delivery acknowledged by ${status} is succeeded`, { requirement: R, exchange });
           t.expect.that(delivery.delivered_at !== null, `delivered_at is set after a ${status}`, { requirement: R, exchange });
           t.expect.equal(delivery.attempts, 1, `one attempt was enough for a ${status}`, { requirement: R, exchange });
@@ -62,6 +68,7 @@ export default defineSuite({
       async run({ gateWebhooksExclusive: actor }, t: CheckTools) {
         const R = 'GATE-DLV-408-429-RETRIED';
         skipUnlessAffordable(t, 1);
+        const retried: string[] = [];
         for (const status of TRANSIENT_STATUSES) {
           const ev = await programmedTestEvent(t, actor, [{ kind: 'status', status }], R);
           const attempts = await waitForAttempts(t, ev, 2, latestArrivalOf(t, 2), R, `a ${status} answer is transient`);
@@ -72,7 +79,12 @@ export default defineSuite({
             `the receiver answered ${status}, then 200 on the retry`,
             { requirement: R },
           );
-          const { delivery, exchange } = await settledDelivery(t, actor, ev.delivery.id, ['succeeded'], LIST_SETTLE_MS, R);
+          retried.push(ev.delivery.id);
+        }
+        // One read of the list shows both deliveries.
+        const listed = await settledDeliveries(t, actor, retried, ['succeeded'], LIST_SETTLE_MS, R);
+        for (const [i, status] of TRANSIENT_STATUSES.entries()) {
+          const { delivery, exchange } = listed[i]!;
           t.expect.equal([delivery.status, delivery.attempts], ['succeeded', 2], `after ${status} then 200 the delivery is succeeded after 2 attempts`, {
             requirement: R,
             exchange,

@@ -6,7 +6,7 @@
 import { check, defineSuite, type CheckTools } from '../../src/runner/check.js';
 import { WebhookDelivery } from '../../src/model/schemas/gate/webhooks.js';
 import { expect2xx } from '../../support/expect.js';
-import { latestArrivalOf, requireVerified, scheduleBudgetMs, settledDelivery, skipUnlessAffordable, type Delivery } from '../../support/gate/deliveries.js';
+import { latestArrivalOf, requireVerified, scheduleBudgetMs, settledDeliveries, skipUnlessAffordable, type Delivery } from '../../support/gate/deliveries.js';
 
 const EVENTS = 3;
 const LIST_SETTLE_MS = 10_000;
@@ -89,8 +89,16 @@ export default defineSuite({
         }
         // Nothing else arrived: no attempt under an id the target never listed.
         t.expect.equal(strangers().length, 0, 'every webhook.test attempt carries one of the listed event ids', { requirement: 'GATE-DLV-EVENT-ID-STABLE' });
-        for (const ev of events) {
-          const { delivery, exchange } = await settledDelivery(t, actor, ev.delivery.id, ['succeeded'], LIST_SETTLE_MS, 'GATE-DLV-LIST-AGREES');
+        const listed = await settledDeliveries(
+          t,
+          actor,
+          events.map((ev) => ev.delivery.id),
+          ['succeeded'],
+          LIST_SETTLE_MS,
+          'GATE-DLV-LIST-AGREES',
+        );
+        for (const [i, ev] of events.entries()) {
+          const { delivery, exchange } = listed[i]!;
           const got = all.filter((e) => e.eventId === ev.delivery.event_id).length;
           t.expect.equal(
             [delivery.status, delivery.attempts],

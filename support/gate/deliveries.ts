@@ -194,6 +194,35 @@ export async function settledDelivery(
   }
 }
 
+/**
+ * Poll the list until every one of the deliveries reaches one of `statuses` (bounded by timeoutMs): one read of
+ * the list shows them all, so they are never fetched one by one.
+ */
+export async function settledDeliveries(
+  t: CheckTools,
+  actor: GateWebhookActor,
+  ids: readonly string[],
+  statuses: Delivery['status'][],
+  timeoutMs: number,
+  requirement: RequirementId,
+): Promise<{ delivery: Delivery; exchange: Exchange }[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (let i = 0; ; i++) {
+    const got: { delivery: Delivery; exchange: Exchange }[] = [];
+    let exchange: Exchange | undefined;
+    for (let page = 0; got.length < ids.length && page < MAX_LIST_PAGES; page++) {
+      exchange = t.expect.status(await actor.client.get(LIST, { limit: 200, skip: page * 200 }), 200, requirement);
+      const list = t.expect.schema(exchange, WebhookDeliveryList, requirement);
+      for (const d of list.data) if (ids.includes(d.id) && !got.some((g) => g.delivery.id === d.id)) got.push({ delivery: d, exchange });
+      if (!list.has_more) break;
+    }
+    const missing = ids.filter((id) => !got.some((g) => g.delivery.id === id));
+    if (missing.length) return t.expect.that(false, `deliveries ${missing.join(', ')} are listed by GET ${LIST}`, { requirement, exchange }) as never;
+    if (got.every((g) => statuses.includes(g.delivery.status)) || Date.now() > deadline) return ids.map((id) => got.find((g) => g.delivery.id === id)!);
+    await t.sleep(Math.min(1_000, 100 * 2 ** i), 'delivery status poll', 'target');
+  }
+}
+
 /** Receiver-side gaps between consecutive attempts, ms. */
 export function gapsOf(attempts: ReceivedEvent[]): number[] {
   return attempts.slice(1).map((a, i) => a.arrivedAt - attempts[i]!.arrivedAt);
