@@ -5,7 +5,7 @@
 import { check, defineSuite, type CheckTools } from '../../src/runner/check.js';
 import { AssetList, PaymentMethodList, SingleAsset, UnshapedList } from '../../src/model/schemas/gate/capabilities.js';
 import { expect2xx } from '../../support/expect.js';
-import { unlistedSymbol } from '../../support/gate/capabilities.js';
+import { sharedAssets, unlistedSymbol } from '../../support/gate/capabilities.js';
 import { expectGateError } from '../../support/gate/errors.js';
 import { expectListUrl } from '../../support/gate/lists.js';
 
@@ -54,7 +54,7 @@ export default defineSuite({
       needs: ['gatePartner'],
       async run({ gatePartner: actor }, t: CheckTools) {
         const R = 'GATE-CAP-ASSETS-LIST';
-        const ex = expect2xx(t, await actor.client.get('/capabilities/assets'), R);
+        const ex = expect2xx(t, await sharedAssets(t, actor), R);
         const list = t.expect.schema(ex, AssetList, R);
         t.expect.that(list.data.length > 0, 'the assets list names at least one asset', { requirement: R, exchange: ex });
         expectListUrl(t, ex, '/capabilities/assets', R);
@@ -69,7 +69,7 @@ export default defineSuite({
         const one = expect2xx(t, await actor.client.get(assetPath(symbol)), R, `GET ${assetPath(symbol)} (the nameless asset)`);
         const asset = t.expect.schema(one, SingleAsset, R);
         t.expect.equal(asset.name, asset.symbol, `${symbol} has no display name: its name falls back to its symbol`, { requirement: R, exchange: one });
-        const allEx = expect2xx(t, await actor.client.get('/capabilities/assets'), R);
+        const allEx = expect2xx(t, await sharedAssets(t, actor), R);
         const all = t.expect.schema(allEx, AssetList, R);
         const listed = all.data.filter((a) => a.symbol.toUpperCase() === symbol.toUpperCase());
         if (listed.length === 0) t.unverified(`the assets list does not show ${symbol} (its region may leave it out): only the single asset was judged`);

@@ -14,6 +14,7 @@ import { bootstrap, createSession, expectTermsEchoed, findJwt, sessionBody, sess
 import { decEq } from '../../support/pools/pools.js';
 import type { GateActor } from '../../src/needs/define.js';
 import type { GateSession } from '../../src/model/schemas/gate/sessions.js';
+import { sharedAssets } from '../../support/gate/capabilities.js';
 
 const HOUR_S = GATE_LIMITS.embedTokenLifetimeMs / 1000;
 /** Clock and rounding slack on the 1 h token lifetime, in seconds. */
@@ -33,8 +34,8 @@ function leavesOf(v: unknown, out: (string | number)[] = []): (string | number)[
  * on_ramp asset of GET /capabilities/assets with its first network (and a
  * wallet when that network is EVM-style). None when the list offers none.
  */
-async function tokenTerms(actor: GateActor): Promise<Record<string, string>> {
-  const ex = await actor.client.get('/capabilities/assets');
+async function tokenTerms(t: CheckTools, actor: GateActor): Promise<Record<string, string>> {
+  const ex = await sharedAssets(t, actor);
   const assets = (ex.status >= 200 && ex.status < 300 ? (ex.json?.data ?? []) : []) as {
     symbol?: unknown;
     active?: unknown;
@@ -220,7 +221,7 @@ export default defineSuite({
       needs: ['gateEmbed', 'gateOtherTenant'],
       async run({ gateEmbed: actor, gateOtherTenant: other }, t: CheckTools) {
         // A session with every term the context may carry: flow, and a token constraint the target itself offers.
-        const terms: Record<string, string> = { flow: 'on_ramp', ...(await tokenTerms(actor)) };
+        const terms: Record<string, string> = { flow: 'on_ramp', ...(await tokenTerms(t, actor)) };
         if (!terms.target_token)
           t.observe(
             'gate-embed-context-target-terms',
