@@ -9,6 +9,7 @@ import { expect2xx } from '../../support/expect.js';
 import { requireKeyRoom } from '../../support/gate/budget.js';
 import { expectGateError } from '../../support/gate/errors.js';
 import { expectListUrl, expectNeverListed } from '../../support/gate/lists.js';
+import { sessionForEvents } from '../../support/gate/sessionEvents.js';
 import { bootstrap, createSession, expectTermsEchoed, expectUnsentTermsNull, readPastExpiry, sessionBody, sessionPath } from '../../support/gate/sessions.js';
 
 const METADATA = { order: 'A-1001', nested: { n: 1, ok: true, list: [1, 'two', null] }, empty: '' };
@@ -224,6 +225,7 @@ export default defineSuite({
         );
         t.expect.equal(after.status, 'cancelled', 'a refused cancel leaves the session cancelled', { requirement: 'GATE-SESS-CANCEL-TERMINAL-409' });
         t.offer(terminalSession('cancelled', actor), { ...session, status: after.status });
+        t.offer(sessionForEvents('cancelled', actor), { ...session, status: after.status });
       },
     }),
     check({
@@ -247,6 +249,7 @@ export default defineSuite({
         );
         t.expect.equal(after.status, 'completed', 'a refused cancel leaves the session completed', { requirement: 'GATE-SESS-CANCEL-TERMINAL-409' });
         t.offer(terminalSession('completed', actor), { ...done, status: after.status });
+        t.offer(sessionForEvents('completed', actor), { ...done, status: after.status });
       },
     }),
     check({
