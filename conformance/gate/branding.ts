@@ -9,6 +9,7 @@ import { check, defineSuite, type CheckTools, type RequirementId } from '../../s
 import { GATE_LIMITS } from '../../src/model/limits.js';
 import { Branding, BRANDING_TOKENS } from '../../src/model/schemas/gate/branding.js';
 import { expect2xx } from '../../support/expect.js';
+import { refusedTogether } from '../../support/gate/validation.js';
 
 const { brandNameMax, logoUrlMax } = GATE_LIMITS.branding;
 
@@ -161,12 +162,14 @@ export default defineSuite({
       requirements: ['GATE-BRAND-COLOR-PATTERN'],
       needs: ['gatePartner'],
       async run({ gatePartner: actor }, t: CheckTools) {
-        await expectRefused(t, actor, 'GATE-BRAND-COLOR-PATTERN', [
-          { primary_color: '#abcdeg' },
-          { secondary_color: 'abc' },
-          { accent_color: '#abc' },
-          { primary_color: '#abcdef0' },
+        const R = 'GATE-BRAND-COLOR-PATTERN';
+        // Three tokens in one PATCH first; those its 400 does not name each in a part of its own are sent alone.
+        await refusedTogether(t, (body) => actor.client.patch('/branding', body, { retry: false }), {}, [
+          { field: 'primary_color', body: { primary_color: '#abcdeg' }, requirement: R },
+          { field: 'secondary_color', body: { secondary_color: 'abc' }, requirement: R },
+          { field: 'accent_color', body: { accent_color: '#abc' }, requirement: R },
         ]);
+        await expectRefused(t, actor, R, [{ primary_color: '#abcdef0' }]);
       },
     }),
   ],

@@ -14,7 +14,8 @@ import { expect2xx } from '../../support/expect.js';
 import { expectAccountBlocked } from '../../support/gate/accountBlocked.js';
 import { expectGateError } from '../../support/gate/errors.js';
 import { expectObjectDiscriminator } from '../../support/gate/objects.js';
-import { expectPaidOut, expectRedeemed, lockQuote, openSession, payIn, payOut, shownTerms, type LockedQuote } from '../../support/gate/rails.js';
+import { expectPaidOut, expectRedeemed, lockQuote, openSession, payIn, payOut, releaseChain, shownTerms, type LockedQuote } from '../../support/gate/rails.js';
+import { refusedTogether } from '../../support/gate/validation.js';
 import { sessionPath, stringsIn } from '../../support/gate/sessions.js';
 
 const { gateSessionIdMax, quoteIdMax, referenceMax } = GATE_LIMITS.payOut;
@@ -31,16 +32,24 @@ function expectProvider(t: CheckTools, ex: Exchange, what: string): void {
   });
 }
 
-/** Each extra field on an otherwise valid body must be refused with 400 invalid_request; then the untouched quote still pays out. */
-async function refusedThenPaid(t: CheckTools, actor: GateActor, lock: LockSignedQuote, cases: (readonly [RequirementId, Record<string, unknown>])[]) {
-  // Every refused body and the final redemption go inside the quote's lifetime: one block with the lock.
-  const q = await lockQuote(t, actor, lock, 'off_ramp', cases[0]![0], { payOuts: cases.length + 1 });
-  for (const [requirement, extra] of cases) {
-    const ex = await payOut(actor, { gate_session_id: q.sessionId, quote_id: q.quoteId, ...extra });
-    t.expect.error(ex, 400, 'invalid_request', { requirement });
-  }
+/**
+ * Each extra field on an otherwise valid body must be refused with 400 invalid_request (all of them in one body
+ * first: support/gate/validation.ts); then the untouched quote still pays out.
+ */
+async function refusedThenPaid(t: CheckTools, actor: GateActor, lock: LockSignedQuote, cases: (readonly [RequirementId, string, unknown])[]) {
+  // Every refused body and the final redemption go inside the quote's lifetime: one block with the lock, sized for
+  // every field sent alone; the slots a joined answer spares are given back.
+  const q = await lockQuote(t, actor, lock, 'off_ramp', cases[0]![0], { payOuts: cases.length + 2 });
+  const body = { gate_session_id: q.sessionId, quote_id: q.quoteId };
+  await refusedTogether(
+    t,
+    (b) => payOut(actor, b, true, q.quoteId),
+    body,
+    cases.map(([requirement, field, value]) => ({ field, body: { [field]: value }, requirement })),
+  );
   // The refusals were about the body alone: the same quote still redeems.
-  const paid = await payOut(actor, { gate_session_id: q.sessionId, quote_id: q.quoteId });
+  const paid = await payOut(actor, body);
+  releaseChain(q.quoteId);
   for (const requirement of new Set(cases.map(([r]) => r))) expectRedeemed(t, paid, q, requirement);
 }
 
@@ -197,26 +206,32 @@ export default defineSuite({
         const I = 'GATE-RAIL-PAYOUT-ID-MAX';
         const H = 'GATE-RAIL-PAYOUT-IDEMPOTENCY-REQUIRED';
         const F = 'GATE-RAIL-PAYOUT-REFERENCE-MAX';
-        // Ten refusals, the 64-char probe and the redemption, inside the quote's lifetime: one block with the lock.
+        // At most ten refusals, the 64-char probe and the redemption, inside the quote's lifetime: one block with the lock
+        // (the slots joined answers spare are given back).
         const q = await lockQuote(t, actor, lock, 'off_ramp', K, { payOuts: 12 });
         const body = { gate_session_id: q.sessionId, quote_id: q.quoteId };
+        const send = (b: Record<string, unknown>) => payOut(actor, b, true, q.quoteId);
         t.expect.error(await payOut(actor, body, false), 400, 'invalid_request', { requirement: H });
         expectGateError(t, await payOut(actor, body, `rampart-${randomUUID().slice(0, 8)}`), 400, K);
-        for (const metadata of ['rampart', ['rampart']]) expectGateError(t, await payOut(actor, { ...body, metadata }), 400, M);
-        for (const missing of [{ quote_id: q.quoteId }, { gate_session_id: q.sessionId }])
-          t.expect.error(await payOut(actor, missing, true, q.quoteId), 400, 'invalid_request', { requirement: N });
         const pad = (id: string, n: number) => id.padEnd(n, 'x');
         // 64 chars is within the limit; such an id names nothing, so what follows is not shown: observed.
-        const at64 = await payOut(actor, { gate_session_id: q.sessionId, quote_id: pad(q.quoteId, quoteIdMax) }, true, q.quoteId);
+        const at64 = await send({ gate_session_id: q.sessionId, quote_id: pad(q.quoteId, quoteIdMax) });
         t.observe('gate-pay-out-64-char-unknown-quote-id', at64.status, 'a 64-char id is within the limit; the answer for an id naming nothing is not shown');
-        for (const long of [
-          { gate_session_id: pad(q.sessionId, gateSessionIdMax + 1), quote_id: q.quoteId },
-          { gate_session_id: q.sessionId, quote_id: pad(q.quoteId, quoteIdMax + 1) },
-        ])
-          t.expect.error(await payOut(actor, long, true, q.quoteId), 400, 'invalid_request', { requirement: I });
-        t.expect.error(await payOut(actor, { ...body, reference: 'r'.repeat(referenceMax + 1) }), 400, 'invalid_request', { requirement: F });
+        // Fields of different rules in one body: each its own validation error (joined with "; ").
+        await refusedTogether(t, send, body, [
+          { field: 'gate_session_id', body: { gate_session_id: pad(q.sessionId, gateSessionIdMax + 1) }, requirement: I },
+          { field: 'quote_id', body: { quote_id: pad(q.quoteId, quoteIdMax + 1) }, requirement: I },
+          { field: 'reference', body: { reference: 'r'.repeat(referenceMax + 1) }, requirement: F },
+          { field: 'metadata', body: { metadata: 'rampart' }, requirement: M },
+        ]);
+        expectGateError(t, await send({ ...body, metadata: ['rampart'] }), 400, M);
+        await refusedTogether(t, send, body, [
+          { field: 'gate_session_id', body: { gate_session_id: undefined }, requirement: N },
+          { field: 'quote_id', body: { quote_id: undefined }, requirement: N },
+        ]);
         // The refusals were about the body alone: the same quote still redeems, for every rule above.
         const paid = await payOut(actor, { ...body, metadata: { rampart: 'conformance' } });
+        releaseChain(q.quoteId);
         for (const R of [H, K, M, N, I, F] as const) expectRedeemed(t, paid, q, R);
       },
     }),
@@ -226,8 +241,8 @@ export default defineSuite({
       needs: ['gateRails', 'gateSignedQuote'],
       async run({ gateRails: actor, gateSignedQuote: lock }, t: CheckTools) {
         await refusedThenPaid(t, actor, lock, [
-          ...Object.entries(MONEY_FIELDS).map(([k, v]) => ['GATE-RAIL-PAYOUT-MONEY-FIELD-400', { [k]: v }] as const),
-          ...Object.entries(IDENTITY_FIELDS).map(([k, v]) => ['GATE-RAIL-PAYOUT-IDENTITY-FIELD-400', { [k]: v }] as const),
+          ...Object.entries(MONEY_FIELDS).map(([k, v]) => ['GATE-RAIL-PAYOUT-MONEY-FIELD-400', k, v] as const),
+          ...Object.entries(IDENTITY_FIELDS).map(([k, v]) => ['GATE-RAIL-PAYOUT-IDENTITY-FIELD-400', k, v] as const),
         ]);
       },
     }),

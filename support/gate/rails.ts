@@ -48,6 +48,11 @@ function chainSteps(t: CheckTools, uses: QuoteUses, withSession: boolean): Chain
 /** Each locked quote's block, by quote id: the requests that redeem or read it take their slots from it. */
 const chains = new Map<string, Reservation>();
 
+/** Give back the slots of a quote's block its check did not use (a chain sized for its worst case). */
+export function releaseChain(quoteId: string): void {
+  chains.get(quoteId)?.release();
+}
+
 /** Run requests on a quote inside its chain's block (when the quote has one): they take its granted slots. */
 export function inChain<T>(quoteId: unknown, send: () => Promise<T>): Promise<T> {
   const res = typeof quoteId === 'string' ? chains.get(quoteId) : undefined;
