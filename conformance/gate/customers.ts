@@ -62,20 +62,21 @@ export default defineSuite({
           { status: ex.status, customerInBody: Customer.safeParse(ex.json).success },
           'status and body of POST /customers are not shown',
         );
-        // The read that found it is GET /customers/{id} answering the customer asked for (no second fetch).
-        t.expect.equal(
-          [customer.id, customer.email, customer.external_id, customer.metadata],
-          [read.id, input.email, input.external_id, input.metadata],
-          'GET /customers/{id} answers the created customer',
-          { requirement: 'GATE-CUST-GET', exchange: read.ex },
-        );
-        // The creation is judged through that read.
+        // The creation is judged through the read (GET /customers/{id}) that found the customer.
         for (const k of ['external_id', 'email', 'phone', 'first_name', 'last_name', 'metadata'] as const) {
           t.expect.equal(customer[k], input[k], `the created customer's ${k} is what was sent`, { requirement: R });
         }
         sameCountry(t, undefined, customer.country_code, input.country_code, R, "the created customer's country_code is what was sent");
         t.expect.equal([customer.mode, customer.livemode], ['test', false], 'a customer made with a test key is in mode test', { requirement: R });
         t.observe('gate-customer-initial-kyc-status', customer.kyc_status, 'kyc_status values are not shown');
+        // That read is GET /customers/{id} answering the customer asked for (no second fetch); judged after the
+        // creation, so a creation that dropped a field fails on its own rule.
+        t.expect.equal(
+          [customer.id, customer.email, customer.external_id, customer.metadata],
+          [read.id, input.email, input.external_id, input.metadata],
+          'GET /customers/{id} answers the created customer',
+          { requirement: 'GATE-CUST-GET', exchange: read.ex },
+        );
       },
     }),
     check({
