@@ -3,4 +3,5 @@
 // so judging them costs no request of the partner's key.
 import type { GateActor } from '../../src/needs/define.js';
 
-export const sessionForEvents = (status: 'cancelled' | 'completed', actor: GateActor) => `gate session ${status} for its events, of ${actor.partner.name}`;
+export const sessionForEvents = (status: 'cancelled' | 'completed' | 'expired', actor: GateActor) =>
+  `gate session ${status} for its events, of ${actor.partner.name}`;
