@@ -12,6 +12,7 @@ import { expect2xx } from '../../support/expect.js';
 import {
   createCustomer,
   customerPath,
+  deletedCustomerLeft,
   findListed,
   MAX_CUSTOMER_LIST_PAGES,
   MAX_CUSTOMER_PAGES,
@@ -335,7 +336,8 @@ export default defineSuite({
       requirements: ['GATE-CUST-DELETE-MARKER', 'GATE-CUST-DELETE-IDEMPOTENT', 'GATE-CUST-DELETED-404'],
       needs: ['gatePartner'],
       async run({ gatePartner: actor }, t: CheckTools) {
-        const { customer } = await createCustomer(t, actor, 'GATE-CUST-DELETE-MARKER');
+        const made = await createCustomer(t, actor, 'GATE-CUST-DELETE-MARKER');
+        const { customer } = made;
         const D = 'GATE-CUST-DELETE-MARKER';
         const del = t.expect.status(await actor.client.delete(customerPath(customer.id)), 200, D);
         const marker = t.expect.schema(del, DeletedCustomer, D);
@@ -351,6 +353,7 @@ export default defineSuite({
           { requirement: I, exchange: again },
         );
         t.expect.error(await actor.client.get(customerPath(customer.id)), 404, 'not_found', { requirement: 'GATE-CUST-DELETED-404' });
+        t.offer(deletedCustomerLeft(actor), made);
       },
     }),
     check({
@@ -375,6 +378,8 @@ export default defineSuite({
       name: "a soft-deleted customer's email and external_id stay reserved (409)",
       requirements: ['GATE-CUST-DUP-SOFT-DELETED-409'],
       needs: ['gatePartner'],
+      // Runs late: the customer the DELETE check deleted serves.
+      late: true,
       async run({ gatePartner: actor }, t: CheckTools) {
         const R = 'GATE-CUST-DUP-SOFT-DELETED-409';
         const { input } = await sharedDeletedCustomer(t, actor);

@@ -44,6 +44,8 @@ export default defineSuite({
       name: 'a missing resource (a deleted customer, a well-formed unknown session id) gives 404 not_found with the full error envelope; request_id is UUID-like and differs per request',
       requirements: ['GATE-ERR-ENVELOPE', 'GATE-ERR-REQUEST-ID-HEADER', 'GATE-ERR-CODE-FALLBACK', 'GATE-ERR-404-NOT-FOUND', 'GATE-ERR-REQUEST-ID-UUID'],
       needs: ['gatePartner'],
+      // Runs late: the customer the DELETE check deleted serves as the missing resource.
+      late: true,
       async run({ gatePartner: actor }, t: CheckTools) {
         // A soft-deleted customer is documented to read as 404, and its id has the target's own format.
         const { customer } = await sharedDeletedCustomer(t, actor);
