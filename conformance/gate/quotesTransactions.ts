@@ -3,6 +3,7 @@
 // access, and a completed session's tx_refid reads as a transaction. Success
 // statuses of these reads are not shown: any 2xx.
 import { randomUUID } from 'node:crypto';
+import type { Exchange } from '../../src/client/types.js';
 import type { GateWebhookActor } from '../../src/needs/define.js';
 import type { SessionTrigger } from '../../src/needs/support/sessionTrigger.js';
 import { check, defineSuite, type CheckTools, type RequirementId } from '../../src/runner/check.js';
@@ -11,7 +12,7 @@ import { sessionBody, stringsIn } from '../../support/gate/sessions.js';
 import { UnshapedList } from '../../src/model/schemas/gate/capabilities.js';
 import { expectListUrl, walkList } from '../../support/gate/lists.js';
 import { expectObjectDiscriminator } from '../../support/gate/objects.js';
-import { expectRedeemed, lockQuote, lockRequest, openSession, payOut, readQuote } from '../../support/gate/rails.js';
+import { expectRedeemed, inspectedPayOutLeft, lockQuote, lockRequest, openSession, payOut, readQuote } from '../../support/gate/rails.js';
 
 const quotePath = (id: string) => `/quotes/${encodeURIComponent(id)}`;
 /** Pages of GET /transactions walked (a partner's sandbox may hold a long history). */
@@ -48,15 +49,19 @@ export default defineSuite({
         if (q.lock && tpl?.method === 'POST' && tpl.path.split('?')[0] === '/quotes')
           expectObjectDiscriminator(t, q.lock, 'the signed quote POST /quotes answers');
         else t.observe('gate-quote-lock-object', 'the profile locks quotes through another request than POST /quotes: its answer is not judged');
+        let read: Exchange | undefined;
         for (let i = 0; i < 2; i++) {
-          const read = expect2xx(t, await readQuote(actor, q.quoteId), R);
+          read = expect2xx(t, await readQuote(actor, q.quoteId), R);
           expectObjectDiscriminator(t, read, 'the signed quote GET /quotes/{id} answers');
           const fiat = (read.json as { fiat_pay_or_receive?: unknown } | undefined)?.fiat_pay_or_receive;
           // The read's fields are not shown beyond fiat_pay_or_receive; when present it is the locked value.
           if (fiat !== undefined)
             t.expect.equal(fiat, q.fiat, 'the read shows the locked fiat_pay_or_receive', { requirement: 'GATE-QUOTE-LOCK', exchange: read });
         }
-        expectRedeemed(t, await payOut(actor, { gate_session_id: q.sessionId, quote_id: q.quoteId }), q, R);
+        const paid = await payOut(actor, { gate_session_id: q.sessionId, quote_id: q.quoteId });
+        expectRedeemed(t, paid, q, R);
+        // An inspected quote, then its pay-out: what the currency-and-method check of the rails judges.
+        t.offer(inspectedPayOutLeft(actor), { q, inspected: read!, paid });
       },
     }),
     check({

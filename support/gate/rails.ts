@@ -48,6 +48,14 @@ function chainSteps(t: CheckTools, uses: QuoteUses, withSession: boolean): Chain
 /** Each locked quote's block, by quote id: the requests that redeem or read it take their slots from it. */
 const chains = new Map<string, Reservation>();
 
+/** A quote a check inspected (GET /quotes/{id}) and then paid out, left for a check that judges that pay-out too. */
+export interface InspectedPayOut {
+  q: LockedQuote;
+  inspected: Exchange;
+  paid: Exchange;
+}
+export const inspectedPayOutLeft = (actor: GateActor) => `inspected and paid-out quote of gate partner ${actor.partner.name}`;
+
 /** Give back the slots of a quote's block its check did not use (a chain sized for its worst case). */
 export function releaseChain(quoteId: string): void {
   chains.get(quoteId)?.release();
