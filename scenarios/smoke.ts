@@ -4,6 +4,7 @@
 import { loadConfig, summaryFiles } from './lib/config.ts';
 import { guarded } from './lib/guard.ts';
 import { gateThresholds, mixedTraffic, trafficPerMinute } from './lib/traffic.ts';
+import { SMOKE_TAIL } from './lib/trafficRate.ts';
 
 const cfg = loadConfig();
 const duration = cfg.gates.smokeDurationSeconds ?? 30;
@@ -15,7 +16,7 @@ const steady = Math.max(1, Math.floor((trafficPerMinute(cfg, duration) * duratio
  * interval before the end, and on a loaded machine a late timer dropped it from one process and not
  * from another: a split into execution segments must send exactly the iterations one process sends.
  */
-const TAIL = 4;
+const TAIL = SMOKE_TAIL;
 const rampSeconds = (duration * (2 * TAIL + 1)) / steady;
 
 export const options = {

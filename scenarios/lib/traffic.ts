@@ -11,35 +11,10 @@ import { emit } from './emit.ts';
 import { call, json, type Res } from './http.ts';
 import { segmentKeys, segmentRange } from './segment.ts';
 import { keyShare } from './keyShare.ts';
-import type { RateWindow } from './rateCases.ts';
 
 export const unexpected = new Rate('rampart_unexpected');
 
-// Share of the mix (mixedTraffic below) per Limits group; read60 at most (without pools, pools' share reads too).
-const SHARE = { write10: 0.08, write30: 0.07, default: 0.06, read60: 0.79 };
-
-/**
- * Arrival rate over all keys, per minute: round-robin over the keys, each key stays at half of every window it
- * meets — the first window of each route group (by its share of the mix), 60/min and 300/h — over the run's
- * length, at the target's declared window scale. At most 8 a second (the machine, not the limits).
- */
-export function trafficPerMinute(cfg: LoadConfig, durationSeconds: number): number {
-  const gate = cfg.gate;
-  const keys = gate?.trafficKeys.length ?? 0;
-  if (!gate || !keys) return 60;
-  const spanS = (w: RateWindow) => Math.min((w.windowMs * gate.rateWindowScale) / 1000, durationSeconds + 15);
-  const perKey = (w: RateWindow, share = 1) => (0.5 * w.limit) / (spanS(w) * share);
-  const l = gate.limits;
-  const perKeyPerSecond = Math.min(
-    perKey(l.first, SHARE.default),
-    perKey(l.routeFirst.write10, SHARE.write10),
-    perKey(l.routeFirst.write30, SHARE.write30),
-    perKey(l.routeFirst.read60, SHARE.read60),
-    perKey(l.minute),
-    perKey(l.hour),
-  );
-  return Math.max(1, Math.min(480, Math.floor(keys * perKeyPerSecond * 60)));
-}
+export { trafficPerMinute } from './trafficRate.ts';
 
 export function gateThresholds(cfg: LoadConfig): Record<string, string[]> {
   const t: Record<string, string[]> = { rampart_unexpected: [`rate<${cfg.gates.errorRate}`] };

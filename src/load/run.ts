@@ -12,6 +12,7 @@ import { GATE_RATE_WINDOWS, POOLS_LIMITS, ROUTE_GROUP_FIRST_WINDOW } from '../mo
 import { EXIT, RunError } from '../exitCodes.js';
 import { SCENARIOS, type ScenarioName } from '../../scenarios/lib/requirements.js';
 import { rateLimitBoundSeconds } from '../../scenarios/lib/rateCases.js';
+import { GATE_SHARE_WITH_POOLS, smokeIterations, type TrafficConfig } from '../../scenarios/lib/trafficRate.js';
 import type { WindowVerdict } from '../../scenarios/lib/windowJudge.js';
 import { configFor, requirementsOf, segmentProblem } from './config.js';
 import type { Gates } from './gates.js';
@@ -93,6 +94,19 @@ export function mandatorySeconds(name: ScenarioName, depth: 'quick' | 'full', ga
 /** The load run's lower bound (ms): lanes run at once, the scenarios of a lane in turn. */
 export function loadLowerBoundMs(scenarios: ScenarioName[], depth: 'quick' | 'full', gates: Gates, rateWindowScale: number): number {
   return Math.max(0, ...laneOf(scenarios).map((lane) => lane.reduce((a, name) => a + mandatorySeconds(name, depth, gates, rateWindowScale) * 1000, 0)));
+}
+
+/**
+ * The Gate requests the mixed traffic of a smoke run sends on each of its traffic keys (secret keys: the
+ * profile's partners beyond the eight rate-limit keys, else its unreserved ones), by that key; none when the
+ * profile cannot run it. Each key is a rate-limit client whose hour window this shares.
+ */
+export function smokeGateRequestsPerKey(profile: Profile, gates: Gates): Map<string, number> {
+  const built = configFor(profile, 'smoke', [], 'quick', gates, 0).config as TrafficConfig | undefined;
+  const keys = built?.gate?.trafficKeys ?? [];
+  if (!built || !keys.length) return new Map();
+  const gate = smokeIterations(built, gates.smokeDurationSeconds) * (built.pools ? GATE_SHARE_WITH_POOLS : 1);
+  return new Map(keys.map((k) => [k, Math.ceil(gate / keys.length)]));
 }
 
 /** Turn a scenario's records into metrics and observations. */

@@ -12,7 +12,7 @@ import { firstMissing } from '../needs/registry.js';
 import type { Profile } from '../profile/schema.js';
 import { scheduleKinds, viewFor } from '../runner/partition.js';
 import { loadGates } from '../load/gates.js';
-import { loadLowerBoundMs } from '../load/run.js';
+import { loadLowerBoundMs, smokeGateRequestsPerKey } from '../load/run.js';
 import type { ScenarioName } from '../../scenarios/lib/requirements.js';
 import { readCalibration, type Calibration } from '../runner/calibration.js';
 import { checkKey, loadSuites, needsOfCheck, type CheckKind } from '../runner/suites.js';
@@ -33,11 +33,13 @@ export interface Plan {
   requests: {
     gate: {
       total: number;
-      /** Requests on the busiest secret key (a rate-limit client of its own). */
+      /** Requests on the busiest secret key (a rate-limit client of its own), the smoke's traffic on it included. */
       perKey: number;
       /** Requests on the busiest publishable key (its own rate-limit client). */
       perPublishableKey: number;
       byGroup: Partial<Record<RouteGroup, number>>;
+      /** Of the total, what the load kind's smoke traffic sends (its rate follows the windows: scenarios/lib/trafficRate.ts). */
+      load: number;
     };
     pools: number;
   };
@@ -150,11 +152,20 @@ export async function planRun(
   const secretTotal = Object.values(secretTotals).reduce((a, b) => a + (b ?? 0), 0);
   const total = secretTotal + Object.values(publishableTotals).reduce((a, b) => a + (b ?? 0), 0);
   const publishableTotal = total - secretTotal;
-  const perKey = Math.ceil(secretTotal / Math.max(1, keys.gateSecret));
+  // The smoke scenario's mixed traffic shares its keys' hour windows: on the conformance keys when the profile
+  // reserves none for it (one key: the same key), else on keys of its own.
+  const smoke = opts.kinds.includes('load') && LOAD_SCENARIOS.includes('smoke') ? smokeGateRequestsPerKey(profile, loadGates()) : new Map<string, number>();
+  const conformanceKeySet = new Set(viewFor(profile, 'conformance').gate.partners.map((p) => p.secretKey));
+  const smokeOnConformance = Math.max(0, ...[...smoke].filter(([k]) => conformanceKeySet.has(k)).map(([, n]) => n));
+  const smokeElsewhere = Math.max(0, ...[...smoke].filter(([k]) => !conformanceKeySet.has(k)).map(([, n]) => n));
+  const loadGate = [...smoke.values()].reduce((a, b) => a + b, 0);
+  const perKey = Math.ceil(secretTotal / Math.max(1, keys.gateSecret)) + smokeOnConformance;
   const perPublishableKey = keys.gatePublishable ? Math.ceil(publishableTotal / keys.gatePublishable) : 0;
-  const busiestKey = Math.max(perKey, perPublishableKey);
+  const busiestKey = Math.max(perKey, perPublishableKey, smokeElsewhere);
   const overPerKey = busiestKey - HOUR_LIMIT;
-  const hourWindow = !waitHour && overPerKey > 0 ? { overPerKey, fullDepthSeconds: Math.round(composed(0, true) / 100) / 10 } : undefined;
+  // Beyond the hour, a run that waits for the window waits for it to roll over at least once.
+  const fullDepthMs = overPerKey > 0 ? Math.max(composed(0, true), GATE_RATE_WINDOWS.hour.windowMs * scale) : composed(0, true);
+  const hourWindow = !waitHour && overPerKey > 0 ? { overPerKey, fullDepthSeconds: Math.round(fullDepthMs / 100) / 10 } : undefined;
   return {
     profile: profile.name,
     depth: opts.depth,
@@ -162,7 +173,7 @@ export async function planRun(
     checks: { run, skipped: skipped.length, uncalibrated },
     skipped,
     keys,
-    requests: { gate: { total, perKey, perPublishableKey, byGroup: secretTotals }, pools },
+    requests: { gate: { total: total + loadGate, perKey, perPublishableKey, byGroup: secretTotals, load: loadGate }, pools },
     keyHour: { limit: HOUR_LIMIT, busiestKey, fits: overPerKey <= 0, overPerKey: Math.max(0, overPerKey) },
     bound: { rateMs, waitMs, loadMs },
     lowerBoundSeconds: Math.round(lower / 100) / 10,
@@ -176,7 +187,7 @@ export async function planRun(
 export function formatPlan(p: Plan): string[] {
   const lines = [
     `plan for ${p.profile} (${[...p.kinds, ...(p.bound.loadMs ? ['load'] : [])].join(' + ') || 'load'}, --depth ${p.depth}${p.rateWindowScale !== 1 ? `, rate windows ×${p.rateWindowScale}` : ''}): ${p.checks.run} checks run, ${p.checks.skipped} skipped`,
-    `  ${p.keys.gateSecret} Gate key${p.keys.gateSecret === 1 ? '' : 's'}: ~${p.requests.gate.total} Gate requests (~${p.requests.gate.perKey} per secret key${p.keys.gatePublishable ? `, ~${p.requests.gate.perPublishableKey} per publishable key` : ''}), ${p.requests.pools} pools requests`,
+    `  ${p.keys.gateSecret} Gate key${p.keys.gateSecret === 1 ? '' : 's'}: ~${p.requests.gate.total} Gate requests${p.requests.gate.load ? ` (${p.requests.gate.load} of them the smoke's traffic)` : ''} (~${p.requests.gate.perKey} per secret key${p.keys.gatePublishable ? `, ~${p.requests.gate.perPublishableKey} per publishable key` : ''}), ${p.requests.pools} pools requests`,
     p.keyHour.fits
       ? `  the busiest Gate key sends ~${p.keyHour.busiestKey} of its ${p.keyHour.limit} requests per hour: the run fits one hour window (no check skips or waits for it)`
       : `  the busiest Gate key would send ~${p.keyHour.busiestKey} requests: the run does NOT fit its ${p.keyHour.limit}-per-hour window (~${p.keyHour.overPerKey} beyond it)` +
