@@ -151,6 +151,7 @@ export default defineSuite({
       late: true,
       async run({ gateWebhooks: actor }, t: CheckTools) {
         const R = 'GATE-EVT-DATA-PER-TYPE';
+        await t.earlierChecksDone();
         const received = (type: string) => actor.hooks.events().find((e) => e.eventType === type && e.json?.data !== undefined);
         const have = (...types: string[]) => types.every((type) => received(type));
         // Which event is which: by the object it names anywhere in the raw body, so a misshapen data still matches.

@@ -147,6 +147,7 @@ export default defineSuite({
       late: true,
       async run({ gateRails: actor, gateSignedQuote: lock }, t: CheckTools) {
         const M = 'GATE-RAIL-PAYOUT-CURRENCY-METHOD-FROM-QUOTE';
+        await t.earlierChecksDone();
         const left = t.take<InspectedPayOut>(inspectedPayOutLeft(actor));
         const q = left?.q ?? (await lockQuote(t, actor, lock, 'off_ramp', M));
         // The signed quote's fields are not shown: what the lock shows, else what its inspection (no redemption, before the pay-out) shows.

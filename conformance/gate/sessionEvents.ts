@@ -33,11 +33,12 @@ async function expectSessionEvent(t: CheckTools, actor: GateWebhookActor, type: 
  * A session another check left in `status` whose gate_session.created event this partner's receiver already has
  * (so its webhooks were wired before it was made, and its later events were sent too), or undefined.
  */
-function caused(
+async function caused(
   t: CheckTools,
   actor: GateWebhookActor,
   status: 'cancelled' | 'completed' | 'expired',
-): { id: string; status: string; client_secret: string } | undefined {
+): Promise<{ id: string; status: string; client_secret: string } | undefined> {
+  await t.earlierChecksDone();
   for (let s = t.take<{ id: string; status: string; client_secret: string }>(sessionForEvents(status, actor)); s; s = t.take(sessionForEvents(status, actor)))
     if (actor.hooks.events().some(forSession('gate_session.created', s.id))) return s;
   return undefined;
@@ -112,7 +113,7 @@ export default defineSuite({
       async run({ gateWebhooksEmbed: actor, gateExpireSession: expire }, t: CheckTools) {
         const R = 'GATE-EVT-SESSION-EXPIRED';
         const origin = actor.partner.allowedOrigins![0]!;
-        let session = caused(t, actor, 'expired');
+        let session = await caused(t, actor, 'expired');
         if (!session) {
           const made = (await createSession(t, actor, R)).session;
           // The event is about the first read past expires_at; if the way to expire it did not get there, nothing is judged.

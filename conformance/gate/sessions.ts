@@ -295,6 +295,7 @@ export default defineSuite({
       late: true,
       async run({ gateEmbed: actor, gateExpireSession: expire, gateCompleteSession: complete }, t: CheckTools) {
         const R = 'GATE-SESS-TERMINAL-STAYS';
+        await t.earlierChecksDone();
         const cancelled = t.take<CreatedSession>(terminalSession('cancelled', actor)) ?? (await createSession(t, actor, R)).session;
         if (cancelled.status === 'open')
           expect2xx(t, await actor.client.post(sessionPath(cancelled.id, '/cancel'), undefined, { retry: false }), R, 'cancel (making the session terminal)');

@@ -121,8 +121,10 @@ export default defineSuite({
     check({
       name: 'deliveries list: without skip it is the page skip=0 gives; skip=2 gives that list from its third delivery on',
       requirements: ['GATE-WHOPS-LIST-SKIP-DEFAULT', 'GATE-WHOPS-LIST-SKIP-OFFSET'],
-      // Held alone, so no other check adds deliveries between the reads compared (a busy partner's list never holds still).
+      // Held alone, so no other check adds deliveries between the reads compared (a busy partner's list never holds still);
+      // late, so the deliveries earlier checks caused are there and it adds none of its own.
       needs: ['gateWebhooksExclusive'],
+      late: true,
       async run({ gateWebhooksExclusive: actor }, t: CheckTools) {
         const R = 'GATE-WHOPS-LIST-SKIP-DEFAULT';
         const N = 'GATE-WHOPS-LIST-SKIP-OFFSET';
@@ -166,6 +168,7 @@ export default defineSuite({
             .at(-1)?.answeredStatus;
           return last !== undefined && last >= 200 && last < 300;
         };
+        await t.earlierChecksDone();
         let all = await list(t, actor, { limit: L.limitMax }, R);
         const earlier = all.page.data.find((d) => d.status === 'succeeded' && acknowledged(d));
         const made = earlier ?? (await testDelivery(t, actor, R)).delivery;

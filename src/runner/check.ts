@@ -126,4 +126,9 @@ export interface CheckTools {
   offer(key: string, value: unknown): void;
   /** A value an earlier check offered under `key`, taken (no other check gets it), or undefined. */
   take<T>(key: string): T | undefined;
+  /**
+   * For a late check: resolves once every check of the run that is not late has ended, so what they offer or
+   * cause is there to take (a wait of rampart's, never the target's). At once for any other check.
+   */
+  earlierChecksDone(): Promise<void>;
 }

@@ -117,6 +117,8 @@ interface ChecksRun {
   stop: AbortController;
   health: Health;
   results: CheckResult[];
+  /** Resolves once every check of the run that is not late has ended (late checks take what those left). */
+  earlierDone: Promise<void>;
 }
 
 export async function runChecks(opts: RunChecksOptions): Promise<ChecksOutcome> {
@@ -141,6 +143,10 @@ export async function runChecks(opts: RunChecksOptions): Promise<ChecksOutcome> 
   // with the longest documented waits (from the calibration), so waits overlap other work; checks
   // that read state the others build up (a full default page) go last.
   const queue = orderChecks(selected, kind);
+  let earlierLeft = selected.filter((x) => !x.check.late).length;
+  let earlierEnded = () => {};
+  const earlierDone = new Promise<void>((resolve) => (earlierEnded = resolve));
+  if (earlierLeft === 0) earlierEnded();
   const r: ChecksRun = {
     opts,
     kind,
@@ -154,10 +160,17 @@ export async function runChecks(opts: RunChecksOptions): Promise<ChecksOutcome> 
     stop: watch.stop,
     health: watch.health,
     results: [],
+    earlierDone,
   };
   progress.start(selected.length, kind);
   try {
-    await drain(queue, Math.max(1, opts.concurrency ?? 24), (next) => runOne(r, next));
+    await drain(queue, Math.max(1, opts.concurrency ?? 24), async (next) => {
+      try {
+        await runOne(r, next);
+      } finally {
+        if (!next.check.late && --earlierLeft === 0) earlierEnded();
+      }
+    });
   } finally {
     watch.release();
     progress.stop();
@@ -520,6 +533,8 @@ function checkTools(r: ChecksRun, scope: CheckScope, check: CheckDef): CheckTool
     take<T>(key: string): T | undefined {
       return r.run.offers.get(key)?.shift() as T | undefined;
     },
+    // A late check waits (rampart's time) for the others to end; any other check would wait for itself.
+    earlierChecksDone: () => (check.late ? budget.harness("the run's other checks to end", r.earlierDone) : Promise.resolve()),
   };
 }
 

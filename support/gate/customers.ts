@@ -83,6 +83,7 @@ export const deletedCustomerLeft = (actor: GateActor) => `soft-deleted customer 
  */
 export function sharedDeletedCustomer(t: CheckTools, actor: GateActor): Promise<Awaited<ReturnType<typeof createCustomer>>> {
   return t.shared(`soft-deleted customer of gate partner ${actor.partner.name}`, async () => {
+    await t.earlierChecksDone();
     const left = t.take<Awaited<ReturnType<typeof createCustomer>>>(deletedCustomerLeft(actor));
     if (left) return left;
     const made = await createCustomer(t, actor, 'GATE-CUST-CREATE');
