@@ -39,6 +39,8 @@ async function listed<T extends { id: string }>(
   mine: (o: T) => boolean,
   requirement: RequirementId,
   cursorDocumented: boolean,
+  /** Stop at the first page holding a match (whether the lost request got through): no whole walk. */
+  firstMatch = false,
 ): Promise<Listed> {
   const ids: string[] = [];
   const seen = new Set<string>();
@@ -63,6 +65,7 @@ async function listed<T extends { id: string }>(
     for (const o of list.data) seen.add(o.id);
     ids.push(...list.data.filter(mine).map((o) => o.id));
     if (!list.has_more || list.data.length === 0) return { ids, complete: true };
+    if (firstMatch && ids.length) return { ids, complete: false };
     after = list.data[list.data.length - 1]!.id;
   }
   return { ids, complete: false };
@@ -97,7 +100,8 @@ export default defineSuite({
         const marker = `rampart-chaos-${randomUUID()}`;
         const body = sessionBody(t, { user_reference: marker });
         const key = randomUUID();
-        const count = () => listed(t, actor.client, '/gate_sessions', GateSessionList, (s) => s.user_reference === marker, R, true);
+        const count = (firstMatch = false) =>
+          listed(t, actor.client, '/gate_sessions', GateSessionList, (s) => s.user_reference === marker, R, true, firstMatch);
         let created: string | undefined;
         const lost = await sendAndLoseResponse(
           t,
@@ -107,7 +111,7 @@ export default defineSuite({
           (c) => c.post('/gate_sessions', body, { idempotencyKey: key, retry: false, timeoutMs: LOST_REQUEST_TIMEOUT_MS }),
           {
             reached: async () => {
-              created = (await count()).ids[0];
+              created = (await count(true)).ids[0];
               return created !== undefined;
             },
           },
@@ -127,7 +131,8 @@ export default defineSuite({
         const R = 'GATE-ERR-RETRY-CUSTOMER-ONE-OBJECT';
         const input = newCustomerInput(t);
         const key = randomUUID();
-        const count = () => listed(t, actor.client, '/customers', CustomerList, (c) => c.external_id === input.external_id, R, false);
+        const count = (firstMatch = false) =>
+          listed(t, actor.client, '/customers', CustomerList, (c) => c.external_id === input.external_id, R, false, firstMatch);
         const lost = await sendAndLoseResponse(
           t,
           kit,
@@ -135,7 +140,7 @@ export default defineSuite({
           'gate',
           (c) => c.post('/customers', input, { idempotencyKey: key, retry: false, timeoutMs: LOST_REQUEST_TIMEOUT_MS }),
           {
-            reached: async () => (await count()).ids.length > 0,
+            reached: async () => (await count(true)).ids.length > 0,
           },
         );
         // A second customer would collide on email/external_id (409): the retry must answer the first one. Its status and body are not shown: any 2xx.
