@@ -4,7 +4,16 @@ import type { GateLimits, RateWindow } from './rateCases.ts';
 
 /** What the rate depends on (a LoadConfig carries it: config.ts). */
 export interface TrafficConfig {
-  gate?: { trafficKeys: string[]; rateWindowScale: number; limits: GateLimits };
+  gate?: {
+    trafficKeys: string[];
+    rateWindowScale: number;
+    limits: GateLimits;
+    /**
+     * Requests the run's earlier kinds sent on each traffic key within the hour window the traffic starts in
+     * (one key shared with conformance and chaos): the traffic keeps to half of what is left of that window.
+     */
+    trafficHourUsed?: number[];
+  };
   pools?: unknown;
 }
 
@@ -22,7 +31,9 @@ export function trafficPerMinute(cfg: TrafficConfig, durationSeconds: number): n
   if (!gate || !keys) return 60;
   const spanS = (w: RateWindow) => Math.min((w.windowMs * gate.rateWindowScale) / 1000, durationSeconds + 15);
   const perKey = (w: RateWindow, share = 1) => (0.5 * w.limit) / (spanS(w) * share);
-  const l = gate.limits;
+  // The hour window is the one a key's earlier requests still fill: what is left of it on the busiest key.
+  const used = Math.max(0, ...(gate.trafficHourUsed ?? []));
+  const l = { ...gate.limits, hour: { ...gate.limits.hour, limit: Math.max(1, gate.limits.hour.limit - used) } };
   const perKeyPerSecond = Math.min(
     perKey(l.first, SHARE.default),
     perKey(l.routeFirst.write10, SHARE.write10),

@@ -360,6 +360,8 @@ interface KindsOutcome {
   outage?: string;
   rateLimited?: string;
   bounds: Map<string, number>;
+  /** Gate requests on secret keys the kinds run so far sent, by partner: load's traffic shares their hour window. */
+  gateSent: { partner: string; at: number }[];
 }
 
 /** Kinds on disjoint partners run at once, groups sharing partners one after another: said when there are several. */
@@ -382,7 +384,7 @@ async function runScheduledKinds(
   schedule: Schedule,
   shared: Recorders & { receiver: WebhookReceiver },
 ): Promise<KindsOutcome> {
-  const outcome: KindsOutcome = { bounds: new Map() };
+  const outcome: KindsOutcome = { bounds: new Map(), gateSent: [] };
   const spent: number[] = [];
   for (const group of schedule.groups) {
     if (run.stop.signal.aborted) break;
@@ -443,6 +445,7 @@ async function runKind(run: Run, profile: Profile, kind: SuiteKind, shared: Reco
       seed: opts.seed,
       receiver: shared.receiver,
       clocks: run.clocks,
+      gateSent: outcome.gateSent,
       log: (l) => progress.line(l),
     });
     if (kind.name === 'load') for (const c of out.checks) appendToJournal(runDir, `load:${c.file}::${c.name}`, c);
@@ -451,6 +454,7 @@ async function runKind(run: Run, profile: Profile, kind: SuiteKind, shared: Reco
   results.observations.push(...out.observations);
   results.metrics = { ...(results.metrics ?? {}), ...out.metrics };
   if (out.stats) outcome.bounds.set(kind.name, spentLowerBound(out.stats, profile.timing.rateWindowScale).boundMs);
+  for (const r of out.stats?.requests ?? []) if (r.service === 'gate' && r.credential === 'secret') outcome.gateSent.push({ partner: r.label, at: r.at });
   if (out.metrics && typeof (out.metrics as { loadLowerBoundMs?: number }).loadLowerBoundMs === 'number')
     outcome.bounds.set(kind.name, (out.metrics as { loadLowerBoundMs: number }).loadLowerBoundMs);
   outcome.outage ??= out.outage;

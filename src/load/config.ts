@@ -41,7 +41,16 @@ function embedOf(reserved: { publishableKey?: string; allowedOrigins?: string[] 
 }
 
 /** The configuration of one scenario run, or what the profile lacks for it. */
-export function configFor(profile: Profile, name: ScenarioName, cases: string[], depth: 'quick' | 'full', gates: Gates, seed: number): BuiltConfig {
+export function configFor(
+  profile: Profile,
+  name: ScenarioName,
+  cases: string[],
+  depth: 'quick' | 'full',
+  gates: Gates,
+  seed: number,
+  /** Requests the run's earlier kinds sent in the current hour window, by Gate partner (its traffic key's share of the window). */
+  hourUsed?: ReadonlyMap<string, number>,
+): BuiltConfig {
   const spec = SCENARIOS[name];
   const keys = loadKeys(profile);
   if (name === 'rate-limits' && keys.reserved.length < RATE_LIMIT_KEYS) {
@@ -53,6 +62,7 @@ export function configFor(profile: Profile, name: ScenarioName, cases: string[],
     baseUrl: profile.gate.baseUrls.sandbox,
     keys: keys.reserved.map((p) => p.secretKey),
     trafficKeys: keys.traffic.map((p) => p.secretKey),
+    ...(hourUsed?.size ? { trafficHourUsed: keys.traffic.map((p) => hourUsed.get(p.name) ?? 0) } : {}),
     sessionBody: { amount: '10.00', currency: 'EUR', return_url: 'https://example.test/return', ...(profile.gate.sessionDefaults ?? {}) },
     limits: {
       ...GATE_RATE_WINDOWS,

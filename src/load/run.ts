@@ -101,12 +101,20 @@ export function loadLowerBoundMs(scenarios: ScenarioName[], depth: 'quick' | 'fu
  * profile's partners beyond the eight rate-limit keys, else its unreserved ones), by that key; none when the
  * profile cannot run it. Each key is a rate-limit client whose hour window this shares.
  */
-export function smokeGateRequestsPerKey(profile: Profile, gates: Gates): Map<string, number> {
-  const built = configFor(profile, 'smoke', [], 'quick', gates, 0).config as TrafficConfig | undefined;
+export function smokeGateRequestsPerKey(profile: Profile, gates: Gates, hourUsed?: ReadonlyMap<string, number>): Map<string, number> {
+  const built = configFor(profile, 'smoke', [], 'quick', gates, 0, hourUsed).config as TrafficConfig | undefined;
   const keys = built?.gate?.trafficKeys ?? [];
   if (!built || !keys.length) return new Map();
   const gate = smokeIterations(built, gates.smokeDurationSeconds) * (built.pools ? GATE_SHARE_WITH_POOLS : 1);
   return new Map(keys.map((k) => [k, Math.ceil(gate / keys.length)]));
+}
+
+/** Of the Gate requests sent, those still in each partner's hour window now (the window scaled as the target declares). */
+function hourUsedNow(profile: Profile, sent: readonly { partner: string; at: number }[] | undefined): Map<string, number> {
+  const since = Date.now() - GATE_RATE_WINDOWS.hour.windowMs * profile.timing.rateWindowScale;
+  const used = new Map<string, number>();
+  for (const r of sent ?? []) if (r.at >= since) used.set(r.partner, (used.get(r.partner) ?? 0) + 1);
+  return used;
 }
 
 /** Turn a scenario's records into metrics and observations. */
@@ -324,6 +332,8 @@ export async function runLoad(opts: {
   seed?: number;
   /** The targets' clocks as the run learnt them: k6 judges the target's timestamps on them. */
   clocks?: TargetClocks;
+  /** Gate requests the run's earlier kinds sent, by partner: their hour window is the one the traffic keys share. */
+  gateSent?: readonly { partner: string; at: number }[];
 }): Promise<LoadOutcome> {
   const n = opts.segments ?? 1;
   if (!Number.isInteger(n) || n < 1 || n > MAX_SEGMENTS)
@@ -363,7 +373,7 @@ export async function runLoad(opts: {
       skipAll(k6.missing);
       return;
     }
-    const { config, missing } = configFor(opts.profile, name, cases, opts.depth, opts.gates, seed);
+    const { config, missing } = configFor(opts.profile, name, cases, opts.depth, opts.gates, seed, hourUsedNow(opts.profile, opts.gateSent));
     if (!config) {
       skipAll(missing!);
       return;

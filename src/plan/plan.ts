@@ -154,12 +154,18 @@ export async function planRun(
   const publishableTotal = total - secretTotal;
   // The smoke scenario's mixed traffic shares its keys' hour windows: on the conformance keys when the profile
   // reserves none for it (one key: the same key), else on keys of its own.
-  const smoke = opts.kinds.includes('load') && LOAD_SCENARIOS.includes('smoke') ? smokeGateRequestsPerKey(profile, loadGates()) : new Map<string, number>();
-  const conformanceKeySet = new Set(viewFor(profile, 'conformance').gate.partners.map((p) => p.secretKey));
+  // The smoke keeps to half of what the checks left of that window (scenarios/lib/trafficRate.ts).
+  const checksPerKey = Math.ceil(secretTotal / Math.max(1, keys.gateSecret));
+  const conformancePartners = viewFor(profile, 'conformance').gate.partners;
+  const smoke =
+    opts.kinds.includes('load') && LOAD_SCENARIOS.includes('smoke')
+      ? smokeGateRequestsPerKey(profile, loadGates(), new Map(conformancePartners.map((p) => [p.name, checksPerKey])))
+      : new Map<string, number>();
+  const conformanceKeySet = new Set(conformancePartners.map((p) => p.secretKey));
   const smokeOnConformance = Math.max(0, ...[...smoke].filter(([k]) => conformanceKeySet.has(k)).map(([, n]) => n));
   const smokeElsewhere = Math.max(0, ...[...smoke].filter(([k]) => !conformanceKeySet.has(k)).map(([, n]) => n));
   const loadGate = [...smoke.values()].reduce((a, b) => a + b, 0);
-  const perKey = Math.ceil(secretTotal / Math.max(1, keys.gateSecret)) + smokeOnConformance;
+  const perKey = checksPerKey + smokeOnConformance;
   const perPublishableKey = keys.gatePublishable ? Math.ceil(publishableTotal / keys.gatePublishable) : 0;
   const busiestKey = Math.max(perKey, perPublishableKey, smokeElsewhere);
   const overPerKey = busiestKey - HOUR_LIMIT;

@@ -44,6 +44,8 @@ export interface SuiteRunContext {
   segments?: string;
   k6Out?: string[];
   seed?: string;
+  /** load: Gate requests the run's earlier kinds sent, by partner (the traffic keys may be theirs: one hour window). */
+  gateSent?: readonly { partner: string; at: number }[];
   log: (line: string) => void;
 }
 

@@ -37,6 +37,7 @@ export const load: SuiteKind = {
       k6Out: ctx.k6Out,
       seed: parseSeed(ctx.seed),
       clocks: ctx.clocks,
+      ...(ctx.gateSent ? { gateSent: ctx.gateSent } : {}),
     });
     return { checks: out.checks, observations: out.observations, metrics: out.metrics };
   },
