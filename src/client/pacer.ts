@@ -302,12 +302,16 @@ export class Pacer {
     // A slot used after its grant aged out of a (shorter) window is counted there again from now.
     moveOrAdd(st.all, grantedAt, now);
     moveOrAdd(g, grantedAt, now);
-    const groupStamps = g;
+    return this.settleOnce(st.all, g, now);
+  }
+
+  /** Settle a slot stamped at `now` once, at the moment its request really went (never earlier). */
+  private settleOnce(all: number[], groupStamps: number[], now: number): Settle {
     let settled = false;
     return (atMs = this.now()) => {
       if (settled || atMs <= now) return;
       settled = true;
-      restamp(st.all, now, atMs);
+      restamp(all, now, atMs);
       restamp(groupStamps, now, atMs);
     };
   }
@@ -411,14 +415,7 @@ export class Pacer {
     if (!g) st.groups.set(group, (g = []));
     g.push(now);
     prune(g, first, now);
-    const groupStamps = g;
-    let settled = false;
-    return (atMs = this.now()) => {
-      if (settled || atMs <= now) return;
-      settled = true;
-      restamp(st.all, now, atMs);
-      restamp(groupStamps, now, atMs);
-    };
+    return this.settleOnce(st.all, g, now);
   }
 }
 
