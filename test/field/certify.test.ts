@@ -23,7 +23,10 @@ const missing = 'missing' in toxiproxy ? toxiproxy.missing : 'missing' in k6 ? k
 // Two whole runs (each ~4.5 min): every condition is met by one of them, the clock on both sides.
 const CONDITIONS: { name: string; opts: FieldWorldOptions }[] = [
   { name: 'the clock 2 s ahead, partners in reverse order', opts: { clockOffsetSeconds: 2, history: HISTORY, retryScale: RETRY_SCALE, order: 'reverse' } },
-  { name: 'the clock 2 s behind, partners in a seeded shuffle', opts: { clockOffsetSeconds: -2, history: HISTORY, retryScale: RETRY_SCALE, order: { seed: 7 } } },
+  {
+    name: 'the clock 2 s behind, partners in a seeded shuffle',
+    opts: { clockOffsetSeconds: -2, history: HISTORY, retryScale: RETRY_SCALE, order: { seed: 7 } },
+  },
 ];
 
 describe.skipIf(!!missing)(`certify in the field world${missing ? ` (skipped: ${missing})` : ''}`, () => {
