@@ -8,60 +8,10 @@ import { GATE_RATE_WINDOWS, ROUTE_GROUP_FIRST_WINDOW } from '../src/model/limits
 import { windowPlans, type WindowCase } from '../scenarios/lib/rateCases.ts';
 import { countHolds, judgeWindow, type WindowVerdict } from '../scenarios/lib/windowJudge.ts';
 import { runWindowProbe, type WindowPlan } from '../scenarios/lib/windowProbe.ts';
+import { fixed, fromFirst, mulberry32 as rng, sliding, type Limiter } from './support/limiters.js';
 
 const LIMITS = { ...GATE_RATE_WINDOWS, routeFirst: ROUTE_GROUP_FIRST_WINDOW };
 
-/** A target's limiter: decides at time x whether to accept. */
-type Limiter = (x: number) => boolean;
-
-function sliding(limit: number, w: number, countRefused = false): Limiter {
-  const stamps: number[] = [];
-  return (x) => {
-    const n = stamps.filter((t) => t > x - w).length;
-    const ok = n < limit;
-    if (ok || countRefused) stamps.push(x);
-    return ok;
-  };
-}
-
-function fixed(limit: number, w: number, phase: number): Limiter {
-  const counts = new Map<number, number>();
-  return (x) => {
-    const b = Math.floor((x - phase) / w);
-    const n = counts.get(b) ?? 0;
-    if (n >= limit) return false;
-    counts.set(b, n + 1);
-    return true;
-  };
-}
-
-function fromFirst(limit: number, w: number): Limiter {
-  let start = -Infinity;
-  let n = 0;
-  return (x) => {
-    if (x >= start + w) {
-      start = x;
-      n = 0;
-    }
-    if (n >= limit) return false;
-    n++;
-    return true;
-  };
-}
-
-/** Deterministic pseudo-random numbers (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** Run the probe on a virtual clock: latency 1–20 ms each way, now and then a 150 ms stall; sleeps overshoot by up to 5 ms. */
 function probeAgainst(limiter: Limiter, plan: WindowPlan, seed: number): WindowVerdict {
   const rand = rng(seed);
   let t = 1_700_000_000_000 + Math.floor(rand() * 3_600_000);

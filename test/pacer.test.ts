@@ -1,14 +1,15 @@
 // The pacer mirrors the documented Gate windows per key; a fake clock makes time explicit.
 import { describe, expect, it } from 'vitest';
-import { PAUSED_PRESSURE, Pacer, type PauseEvent } from '../src/client/pacer.js';
+import { HourWindowFull, PAUSED_PRESSURE, Pacer, type PauseEvent } from '../src/client/pacer.js';
 
 const SEC = 1000;
 const MIN = 60 * SEC;
 const MARGIN = 150;
 
-function fakeClock() {
+function fakeClock(opts: { refuseHourWait?: boolean } = {}) {
   const clock = { now: 0, slept: [] as number[] };
   const pacer = new Pacer({
+    ...opts,
     now: () => clock.now,
     sleep: async (ms) => {
       clock.slept.push(ms);
@@ -30,6 +31,20 @@ async function grantTimes(pacer: Pacer, clock: { now: number }, key: string, met
 }
 
 describe('Pacer', () => {
+  it('a quick run refuses the request that would wait for the hour window (HourWindowFull); a full run waits for it', async () => {
+    const quick = fakeClock({ refuseHourWait: true });
+    const sent = await grantTimes(quick.pacer, quick.clock, 'k', 'GET', '/customers/cus_1', 300);
+    expect(sent.at(-1)).toBeLessThan(60 * MIN);
+    await expect(quick.pacer.acquire('k', 'GET', '/customers/cus_1')).rejects.toBeInstanceOf(HourWindowFull);
+    // Another key's hour is its own.
+    await expect(quick.pacer.acquire('other', 'GET', '/customers/cus_1')).resolves.toBeTypeOf('function');
+
+    const full = fakeClock();
+    await grantTimes(full.pacer, full.clock, 'k', 'GET', '/customers/cus_1', 300);
+    await full.pacer.acquire('k', 'GET', '/customers/cus_1');
+    expect(full.clock.now).toBeGreaterThanOrEqual(60 * MIN);
+  });
+
   it('default group: 10 in 10 s at once, the 11th waits until the first leaves the window (+margin)', async () => {
     const { clock, pacer } = fakeClock();
     const times = await grantTimes(pacer, clock, 'k', 'GET', '/dashboard/webhook-settings', 11);

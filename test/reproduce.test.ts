@@ -15,8 +15,8 @@ import { curlFor, reproduceSteps, shellWord } from '../src/report/reproduce.js';
 import { scanText } from '../src/secrets/index.js';
 
 // Assembled at runtime so this file holds no secret-shaped literal.
-const SECRET = ['sk', 'test', 'Repro0000000000000000000000000042'].join('_');
-const LITERAL_SECRET = ['sk', 'test', 'Literal00000000000000000000000077'].join('_');
+const SECRET = ['sk', 'test', 'Repro000000000000000000000000042'].join('_');
+const LITERAL_SECRET = ['sk', 'test', 'Literal0000000000000000000000077'].join('_');
 const VAR = 'RAMPART_REPRO_GATE_SK';
 
 const tmp = mkdtempSync(join(tmpdir(), 'rampart-repro-'));

@@ -6,39 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { GATE_RATE_WINDOWS, ROUTE_GROUP_FIRST_WINDOW, type RouteGroup } from '../src/model/limits.js';
 import { probeRoute, type RouteProbe, type RouteVerdict } from '../scenarios/lib/routeProbes.ts';
-
-type Limiter = (x: number) => boolean;
-
-function sliding(limit: number, w: number, countRefused = false): Limiter {
-  const stamps: number[] = [];
-  return (x) => {
-    const ok = stamps.filter((t) => t > x - w).length < limit;
-    if (ok || countRefused) stamps.push(x);
-    return ok;
-  };
-}
-
-function fixed(limit: number, w: number, phase: number): Limiter {
-  const counts = new Map<number, number>();
-  return (x) => {
-    const b = Math.floor((x - phase) / w);
-    const n = counts.get(b) ?? 0;
-    if (n >= limit) return false;
-    counts.set(b, n + 1);
-    return true;
-  };
-}
-
-function fromFirst(limit: number, w: number): Limiter {
-  let start = -Infinity;
-  let n = 0;
-  return (x) => {
-    if (x >= start + w) [start, n] = [x, 0];
-    if (n >= limit) return false;
-    n++;
-    return true;
-  };
-}
+import { fixed, fromFirst, sliding, type Limiter } from './support/limiters.js';
 
 const SCALE = 0.1;
 const timing = { firstWindowMs: GATE_RATE_WINDOWS.first.windowMs * SCALE, minuteMs: GATE_RATE_WINDOWS.minute.windowMs * SCALE, toleranceMs: 50 };

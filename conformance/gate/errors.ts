@@ -72,7 +72,7 @@ export default defineSuite({
           actual: [gone.request_id, other.request_id],
         });
         for (const id of [gone.request_id, other.request_id])
-          t.expect.that(UUID_LIKE.test(id), 'request_id is a UUID-like id (a UUID, hyphens optional, alone or after a short prefix)', {
+          t.expect.that(UUID_LIKE.test(id), 'request_id is a UUID-like id (a UUID, hyphens optional, or a ULID; alone or after a short prefix)', {
             requirement: 'GATE-ERR-REQUEST-ID-UUID',
             actual: id,
           });

@@ -22,6 +22,21 @@ export interface PacerOptions {
   paceWindows?: boolean;
   /** Called whenever a key is paused (or its pause extended). */
   onPause?: PauseListener;
+  /**
+   * true (a --depth quick run): a request that would wait for its key's hour window is refused at once
+   * (HourWindowFull) instead of sitting in the queue for up to an hour; its check skips with the reason.
+   */
+  refuseHourWait?: boolean;
+}
+
+/** The key's 300-per-hour window is full and the run does not wait for it (--depth quick). */
+export class HourWindowFull extends Error {
+  constructor() {
+    super(
+      'the key has sent its 300 requests of this hour window; a --depth quick run does not wait for the next — add gate partners or extraSecretKeys to the profile, or run with --depth full, which waits for the window',
+    );
+    this.name = 'HourWindowFull';
+  }
 }
 
 /** A key was paused by the target until `untilMs` (the pacer's clock). `key` is a secret: never print it. */
@@ -115,12 +130,14 @@ export class Pacer {
   private readonly pauseListeners = new Set<PauseListener>();
   readonly windowScale: number;
   readonly paceWindows: boolean;
+  private readonly refuseHourWait: boolean;
 
   constructor(opts: PacerOptions = {}) {
     this.now = opts.now ?? Date.now;
     this.sleep = opts.sleep ?? realSleep;
     this.windowScale = opts.windowScale ?? 1;
     this.paceWindows = opts.paceWindows ?? true;
+    this.refuseHourWait = opts.refuseHourWait ?? false;
     if (opts.onPause) this.pauseListeners.add(opts.onPause);
     // Stamps move to each answer's time (settle), so a window never opens early in the target's
     // eyes; the margin covers only timer granularity.
@@ -294,6 +311,13 @@ export class Pacer {
     return w > 0 ? w + this.margin : 0;
   }
 
+  /** Is the hour window what keeps this waiter from going now? */
+  private waitsForHour(st: KeyState, w: Waiter, now: number): boolean {
+    if (!this.paceWindows) return false;
+    const [, , hour] = this.windows('GET', '/');
+    return waitIn(st.all, hour, now, w.block?.length ?? 1) > 0;
+  }
+
   /** A granted slot used now: its stamp moves from the grant to the send, then to the answer (settle). */
   private useSlot(st: KeyState, group: RouteGroup, grantedAt: number): Settle {
     const now = this.now();
@@ -302,12 +326,16 @@ export class Pacer {
     // A slot used after its grant aged out of a (shorter) window is counted there again from now.
     moveOrAdd(st.all, grantedAt, now);
     moveOrAdd(g, grantedAt, now);
-    const groupStamps = g;
+    return this.settleOnce(st.all, g, now);
+  }
+
+  /** Settle a slot stamped at `now` once, at the moment its request really went (never earlier). */
+  private settleOnce(all: number[], groupStamps: number[], now: number): Settle {
     let settled = false;
     return (atMs = this.now()) => {
       if (settled || atMs <= now) return;
       settled = true;
-      restamp(st.all, now, atMs);
+      restamp(all, now, atMs);
       restamp(groupStamps, now, atMs);
     };
   }
@@ -347,6 +375,11 @@ export class Pacer {
         if (wait <= 0) {
           st.queue.shift();
           this.grant(st, head, now);
+          continue;
+        }
+        if (this.refuseHourWait && this.waitsForHour(st, head, now)) {
+          st.queue.shift();
+          head.reject(new HourWindowFull());
           continue;
         }
         // The head waits on its route group's window: a queued request of another group that fits
@@ -411,14 +444,7 @@ export class Pacer {
     if (!g) st.groups.set(group, (g = []));
     g.push(now);
     prune(g, first, now);
-    const groupStamps = g;
-    let settled = false;
-    return (atMs = this.now()) => {
-      if (settled || atMs <= now) return;
-      settled = true;
-      restamp(st.all, now, atMs);
-      restamp(groupStamps, now, atMs);
-    };
+    return this.settleOnce(st.all, g, now);
   }
 }
 

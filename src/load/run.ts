@@ -117,18 +117,17 @@ function hourUsedNow(profile: Profile, sent: readonly { partner: string; at: num
   return used;
 }
 
+/** What the scenarios' records gather into, scenario by scenario. */
+interface Gathered {
+  rateLimits: unknown[];
+  rateWindows: unknown[];
+  ttlSamples: number[];
+  observations: Observation[];
+  unexpected: Record<string, Record<string, number>>;
+}
+
 /** Turn a scenario's records into metrics and observations. */
-function collect(
-  name: ScenarioName,
-  run: ScenarioRun,
-  into: {
-    rateLimits: unknown[];
-    rateWindows: unknown[];
-    ttlSamples: number[];
-    observations: Observation[];
-    unexpected: Record<string, Record<string, number>>;
-  },
-) {
+function collect(name: ScenarioName, run: ScenarioRun, into: Gathered) {
   for (const r of run.records) {
     if (r.kind === 'first429') {
       const doc = DOCUMENTED_BOUNDARY[String(r.case)];
@@ -208,13 +207,7 @@ function latencyOf(summary: Summary | undefined): Record<string, Record<string, 
 /** What the finished scenarios of one run add up to, before it becomes a LoadOutcome. */
 interface Collected {
   metrics: Record<string, unknown>;
-  into: {
-    rateLimits: unknown[];
-    rateWindows: unknown[];
-    ttlSamples: number[];
-    observations: Observation[];
-    unexpected: Record<string, Record<string, number>>;
-  };
+  into: Gathered;
   latency: Record<string, Record<string, number>>;
   dashboards: Record<string, string[]>;
 }

@@ -152,7 +152,8 @@ export async function startReference(opts: StartReferenceOptions): Promise<Runni
   const pools = issued.pools ? createPoolsService({ profile: issued, faults, clock, outbox }) : null;
 
   if (ref?.history) {
-    const made = await fillHistory({ profile: issued, clock, gateRouter: gate.router, poolsRouter: pools?.router ?? null, outbox });
+    // Written before any server listens, with the faults off: a seeded defect breaks what the checks do, not the past.
+    const made = await faults.without(() => fillHistory({ profile: issued, clock, gateRouter: gate.router, poolsRouter: pools?.router ?? null, outbox }));
     log(`rampart reference: history written: ${made.sessions} sessions, ${made.customers} customers, ${made.deliveries} deliveries, ${made.trades} trades`);
   }
 

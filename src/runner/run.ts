@@ -6,7 +6,7 @@
 import { setMaxListeners } from 'node:events';
 import { createApiClient } from '../client/http.js';
 import { clientLimits } from '../client/limits.js';
-import { Pacer } from '../client/pacer.js';
+import { HourWindowFull, Pacer } from '../client/pacer.js';
 import { newTargetClocks, receiverNow, type TargetClocks } from '../client/targetClock.js';
 import { toExchangeRecord } from '../report/exchangeRecord.js';
 import { TransportError, type ApiClient, type Exchange } from '../client/types.js';
@@ -126,7 +126,8 @@ export async function runChecks(opts: RunChecksOptions): Promise<ChecksOutcome> 
   // The kind sees only the partners it may use (reservedFor): needs are judged and leased within them.
   const profile = viewFor(opts.profile, kind);
   const progress = opts.progress ?? createProgress();
-  const pacer = opts.pacer ?? new Pacer({ windowScale: profile.timing.rateWindowScale });
+  // A quick run never waits for an hour window: the checks that would need it skip (as the plan says).
+  const pacer = opts.pacer ?? new Pacer({ windowScale: profile.timing.rateWindowScale, refuseHourWait: opts.depth === 'quick' });
   const poolsPacer = new Pacer({ paceWindows: false });
   const limits = clientLimits(profile.harness);
   const partners = opts.partners ?? { gate: profile.gate.partners, pools: profile.pools?.partners ?? [] };
@@ -558,6 +559,7 @@ async function untilDoneOrStopped(scope: CheckScope, body: () => Promise<void>):
 function resultOfError(r: ChecksRun, scope: CheckScope, check: CheckDef, base: ResultBase, e: unknown, durationMs: number): CheckResult {
   const { expired, exchanges } = scope;
   if (e instanceof CheckSkipped) return { ...base, status: 'skipped', reason: e.reason, durationMs };
+  if (e instanceof HourWindowFull) return { ...base, status: 'skipped', reason: e.message, durationMs };
   if (e instanceof CheckUnverified) return { ...base, status: 'unverified', reason: e.reason, durationMs };
   if (e instanceof TransportError && e.kind === 'rate-limited') return { ...base, status: 'not_run', reason: e.message, durationMs };
   if (e instanceof CheckNotRun || (!expired && r.stop.signal.aborted))

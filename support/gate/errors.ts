@@ -61,8 +61,12 @@ export function leaksIn(message: string, own: { code?: string; type?: string; re
   return found;
 }
 
-/** "UUID-like": a UUID's 32 hex digits (hyphens optional), alone or after a short word prefix (req_…). */
-export const UUID_LIKE = /^(?:[A-Za-z]{1,12}[_-])?[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
+/**
+ * "UUID-like": 128 random bits written as a UUID's 32 hex digits (hyphens optional) or as a ULID's 26
+ * Crockford base-32 characters, alone or after a short word prefix (req_…). Both are read as UUID-like; a
+ * counter or a timestamp is not.
+ */
+export const UUID_LIKE = /^(?:[A-Za-z]{1,12}[_-])?(?:[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}|[0-7][0-9A-HJKMNP-TV-Z]{25})$/i;
 
 /** A machine code is one token: letters, digits and the separators codes use (invalid_limit, idempotency-conflict). */
 const MACHINE_CODE = /^[A-Za-z0-9_.:-]+$/;

@@ -10,6 +10,7 @@ import { oneKeyProfile } from '../../src/plan/oneKey.js';
 import { loadProfile } from '../../src/profile/load.js';
 import type { Profile } from '../../src/profile/schema.js';
 import { startReference, type RunningReference } from '../../src/reference/server.js';
+import { mulberry32 } from './limiters.js';
 
 export interface FieldWorldOptions {
   /** Base profile (default: the embedded target's own). */
@@ -44,22 +45,10 @@ export interface FieldWorld {
   close(): Promise<void>;
 }
 
-/** Mulberry32: a small seeded generator, so a shuffled order can be reproduced from its seed. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export function reorder<T>(xs: readonly T[], order: FieldWorldOptions['order']): T[] {
   if (!order || order === 'as-is') return [...xs];
   if (order === 'reverse') return [...xs].reverse();
-  const rnd = seeded(order.seed);
+  const rnd = mulberry32(order.seed);
   const out = [...xs];
   for (let i = out.length - 1; i > 0; i--) {
     const j = Math.floor(rnd() * (i + 1));

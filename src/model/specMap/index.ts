@@ -8,8 +8,8 @@
 // map calls it partial while one case is unasserted.
 // One file per spec; quotes are verbatim excerpts, matched like anchors (case,
 // markdown marks and spacing ignored).
-import type { RequirementId } from '../catalogue/define.js';
 import type { SpecName } from '../specText.js';
+import type { PassageCases } from './cases.js';
 import * as gate from './gate.js';
 import * as pools from './pools.js';
 
@@ -19,18 +19,11 @@ export interface Reviewed {
   reason: string;
 }
 
-/** How one case a passage names is asserted: the requirements whose checks assert it, or why none does. */
-export type CaseAccount = readonly RequirementId[] | { unasserted: string };
-
-/** The cases one anchored passage names, each with its account. */
-export interface PassageCases {
-  quote: string;
-  cases: Record<string, CaseAccount>;
-}
-
 export interface SpecCases extends PassageCases {
   spec: SpecName;
 }
+
+export type { CaseAccount, PassageCases } from './cases.js';
 
 const tag = (spec: SpecName, list: { quote: string; reason: string }[]): Reviewed[] => list.map((x) => ({ spec, ...x }));
 

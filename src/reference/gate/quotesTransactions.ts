@@ -342,6 +342,7 @@ export const area: GateArea = {
 /** POST /quotes/preview: indicative options, one per method the currency offers on the side; nothing is locked. */
 function quotePreview(world: GateWorld, req: Req): Reply {
   world.authSecret(req);
+  if (world.faults.has('quote-preview-secret-key-refused')) throw new HttpError(403, 'Previews are not available to this credential.', 'forbidden');
   const body = jsonObject(req);
   const errs: string[] = [];
   const side = sideOf(body.side);
@@ -368,7 +369,7 @@ function quotePreview(world: GateWorld, req: Req): Reply {
   return {
     status: 200,
     body: {
-      object: 'quote_preview',
+      ...(world.faults.has('quote-preview-no-object') ? {} : { object: 'quote_preview' }),
       indicative: true,
       side,
       amount: body.amount,
@@ -415,5 +416,6 @@ function lockQuote(world: GateWorld, caller: GateCaller, req: Req): Reply {
   quotes(world).set(q.id, q);
   const v: Record<string, unknown> = quoteView(world, q);
   if (world.faults.has('quote-lock-no-fiat')) delete v.fiat_pay_or_receive;
+  if (world.faults.has('quote-lock-no-object')) delete v.object;
   return { status: 201, body: v };
 }

@@ -16,11 +16,21 @@ export interface FaultDef {
 
 export class ActiveFaults {
   private readonly names: Set<string>;
+  private suspended = false;
   constructor(names: Iterable<string> = []) {
     this.names = new Set(names);
   }
   has(name: string): boolean {
-    return this.names.has(name);
+    return !this.suspended && this.names.has(name);
+  }
+  /** Run `fn` with every fault off: the sandbox's past (its history) is written before the defect under test is on. */
+  async without<T>(fn: () => Promise<T>): Promise<T> {
+    this.suspended = true;
+    try {
+      return await fn();
+    } finally {
+      this.suspended = false;
+    }
   }
   list(): string[] {
     return [...this.names];
