@@ -6,6 +6,7 @@
 // absolute instant is the target's: judged on its clock, which each VU learns
 // from the Date headers (starting from rampart's own estimate).
 import { sleep } from 'k6';
+import exec from 'k6/execution';
 import { Rate } from 'k6/metrics';
 import { checkReq } from './lib/checks.ts';
 import { loadConfig, requirementThresholds, summaryFiles, wants } from './lib/config.ts';
@@ -25,6 +26,7 @@ const serverErrors = new Rate('rampart_server_errors');
 // A transact closer than this to expiresAt (either side) is reported, not judged:
 // client and target clocks and the request's own latency blur the instant.
 const EDGE_MS = 1_000;
+const GOLDEN_RATIO = 0.6180339887498949;
 
 const rate = cfg.gates.quoteTtlRate ?? 2;
 const duration = cfg.gates.quoteTtlDurationSeconds ?? 20;
@@ -127,7 +129,9 @@ export default guarded('ttl', (): void => {
   // The same measure is the "still expire at their TTL" half of the under-load rule: these quotes are issued under load.
   checkReq(R.ttl[3], ttl, "under load: expiresAt stays at the spec's quote TTL", ttlHolds, ttlSeen);
 
-  sleep(Math.max(1, pools.ttlSeconds - 5) + Math.random() * 10);
+  // Spread over TTL ± 5 s by a Weyl sequence on the iteration's index, not at random: every 2 s band of the
+  // window is hit within a dozen iterations, so even a short run transacts on both sides of expiry.
+  sleep(Math.max(1, pools.ttlSeconds - 5) + ((exec.scenario.iterationInTest * GOLDEN_RATIO) % 1) * 10);
   const {
     r: t,
     at,
