@@ -1,6 +1,6 @@
 // CI summaries: the GITHUB_STEP_SUMMARY markdown and ::error annotations,
 // escaped by GitHub's rules, redacted, pointing at the check's line.
-import { judged } from './support/results.js';
+import { judged, runOf } from './support/results.js';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -38,18 +38,12 @@ function failing(extra: Partial<CheckResult> = {}): CheckResult {
 }
 
 function results(checks: CheckResult[]): RunResults {
-  return judged({
-    runId: '20260525T100000Z-gh01',
-    tool: { name: 'rampart', version: '0.1.0' },
-    command: 'certify',
-    depth: 'quick',
-    startedAt: '2026-05-25T10:00:00.000Z',
-    finishedAt: '2026-05-25T10:20:00.000Z',
-    profile: { name: 'embedded', baseUrls: {} },
-    environment: { node: process.version, platform: 'linux-x64', host: 'ci', specVersion: '2026-05-25' },
-    checks: [{ name: 'retrieve a session', suite: 'conformance', requirements: ['GATE-SESS-RETRIEVE'], status: 'passed', durationMs: 5 }, ...checks],
-    observations: [],
-  });
+  return judged(
+    runOf({
+      runId: '20260525T100000Z-gh01',
+      checks: [{ name: 'retrieve a session', suite: 'conformance', requirements: ['GATE-SESS-RETRIEVE'], status: 'passed', durationMs: 5 }, ...checks],
+    }),
+  );
 }
 
 /** GitHub's runner decoding of workflow-command escapes, written independently of the encoder. */

@@ -7,7 +7,7 @@ import { specText, type SpecName } from '../src/model/specText.js';
 import { toHtml } from '../src/report/html.js';
 import { inSpecOrder, sectionPlace } from '../src/report/sectionOrder.js';
 import { requirementResults } from '../src/report/verdict.js';
-import { withSummary } from './support/results.js';
+import { runOf, withSummary } from './support/results.js';
 
 const SPECS: SpecName[] = ['gate', 'pools'];
 const sectionsOf = (spec: SpecName) => [...new Set(CATALOGUE.filter((r) => r.service === spec).map((r) => r.section))];
@@ -71,17 +71,8 @@ describe('the requirement matrix of report.html', () => {
   it("lists each service's sections in the spec's order, not the order the results came in", () => {
     const requirements = requirementResults([], { kinds: ['conformance', 'chaos', 'load'], depth: 'full' }).reverse();
     const results = withSummary({
-      runId: 'order',
-      tool: { name: 'rampart', version: '0.1.0' },
-      command: 'certify',
-      depth: 'full',
-      startedAt: '2026-11-23T03:15:00.000Z',
-      finishedAt: '2026-11-23T03:16:00.000Z',
-      profile: { name: 'embedded', baseUrls: {} },
-      environment: { node: process.version, platform: 'linux-x64', host: 'ci', specVersion: '2026-10' },
+      ...runOf({ runId: 'order', depth: 'full', startedAt: '2026-11-23T03:15:00.000Z', finishedAt: '2026-11-23T03:16:00.000Z' }),
       requirements,
-      checks: [],
-      observations: [],
     });
     const html = toHtml(results);
     for (const [spec, service] of [
