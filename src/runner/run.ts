@@ -520,6 +520,8 @@ function checkTools(r: ChecksRun, scope: CheckScope, check: CheckDef): CheckTool
       return budget.harness(
         `the shared ${key} another check makes`,
         made.catch((e: unknown) => {
+          // The run stopped (rate limit, outage, signal) while it was made: the reader is not run either, under the run's own cause.
+          if ((e instanceof TransportError && e.kind === 'rate-limited') || e instanceof CheckNotRun || r.stop.signal.aborted) throw e;
           throw new CheckUnverified(
             `the shared ${key} this check reads could not be made (the check that made it says why: ${e instanceof Error ? e.message : String(e)})`,
           );

@@ -7,11 +7,10 @@
 // during a migration.
 import type { Exchange } from '../../client/types.js';
 import type { GatePartner } from '../../profile/schema.js';
-import { CheckFailed } from '../../runner/expect.js';
 import { defineNeed, type GateWebhookActor } from '../define.js';
 import { leaseGate } from '../support/lease.js';
-import { pick, sendTemplate } from '../support/triggers.js';
-import { channelOf, hooksFor, webhookMissing } from '../support/webhooks.js';
+import { pick } from '../support/triggers.js';
+import { channelOf, hooksFor, pointAtReceiver, webhookMissing } from '../support/webhooks.js';
 
 export const ROTATE_PATH = '/dashboard/webhook-secret/rotate';
 
@@ -41,25 +40,7 @@ export default defineNeed({
   setup: async (env) => {
     const actor = await leaseGate(env, 'webhook-secret-rotatable', rotatable, { exclusive: true });
     const channel = channelOf('gate', actor.partner);
-    const key = `webhook:${channel}`;
-    let ready = env.run.cache.get(key) as Promise<string> | undefined;
-    if (!ready) {
-      const tpl = env.profile.gate.triggers.configureWebhook!;
-      ready = (env.run.webhookUrlFor ? env.run.webhookUrlFor(channel) : Promise.resolve(env.run.receiver.urlFor(channel))).then(async (webhookUrl) => {
-        const { exchange } = await sendTemplate(env, 'gate', actor, tpl, { webhookUrl, partner: actor.partner.name });
-        const ok = tpl.expectStatus ? tpl.expectStatus.includes(exchange.status) : exchange.status >= 200 && exchange.status < 300;
-        if (!ok) throw new Error(`configureWebhook for ${actor.partner.name} answered ${exchange.status}`);
-        return webhookUrl;
-      });
-      env.run.cache.set(key, ready);
-      ready.catch(() => env.run.cache.delete(key));
-    }
-    let url: string;
-    try {
-      url = await ready;
-    } catch (e) {
-      throw new CheckFailed(`could not point gate webhooks of ${actor.partner.name} at the receiver: ${(e as Error).message}`);
-    }
+    const url = await pointAtReceiver(env, 'gate', actor);
     const secretPath = env.profile.gate.rotatedSecretPath;
     const learnt: string[] = [];
     return {

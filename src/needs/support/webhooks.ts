@@ -25,13 +25,22 @@ export function webhookMissing(env: { profile: NeedEnv['profile'] }, service: Se
 export async function wire(env: NeedEnv, service: Service, actor: GateActor | PoolsActor): Promise<PartnerHooks> {
   const partner = actor.partner as GatePartner | PoolsPartner;
   const channel = channelOf(service, partner);
-  const key = `webhook:${channel}`;
-  let ready = env.run.cache.get(key) as Promise<string> | undefined;
-  if (!ready) {
+  if (!env.run.cache.has(`webhook:${channel}`)) {
     const secret = partner.webhookSecret;
     if (!secret) throw new CheckSkipped(`${service} partner ${partner.name} has no webhookSecret in the profile`);
     // The pools recipe is not shown: the receiver judges (and refuses) pools deliveries only when the profile declares the Gate recipe.
     if (service === 'gate' || env.profile.pools?.webhookSignature === 'gate') env.run.receiver.setSecrets(channel, [secret]);
+  }
+  return hooksFor(env, channel, await pointAtReceiver(env, service, actor));
+}
+
+/** Point the partner's webhook_url at the receiver through the profile's configureWebhook trigger, once per run; the URL it points at. */
+export async function pointAtReceiver(env: NeedEnv, service: Service, actor: GateActor | PoolsActor): Promise<string> {
+  const partner = actor.partner as GatePartner | PoolsPartner;
+  const channel = channelOf(service, partner);
+  const key = `webhook:${channel}`;
+  let ready = env.run.cache.get(key) as Promise<string> | undefined;
+  if (!ready) {
     const tpl = service === 'gate' ? env.profile.gate.triggers.configureWebhook : env.profile.pools?.triggers.configureWebhook;
     if (!tpl) throw new CheckSkipped(webhookMissing(env, service)!);
     const url = env.run.webhookUrlFor ? env.run.webhookUrlFor(channel) : Promise.resolve(env.run.receiver.urlFor(channel));
@@ -44,9 +53,8 @@ export async function wire(env: NeedEnv, service: Service, actor: GateActor | Po
     env.run.cache.set(key, ready);
     ready.catch(() => env.run.cache.delete(key));
   }
-  let url: string;
   try {
-    url = await ready;
+    return await ready;
   } catch (e) {
     // No answer, or a key paused by the target: the run's outage and rate-limit handling judge those, not this check.
     if (e instanceof TransportError) throw e;
@@ -54,7 +62,6 @@ export async function wire(env: NeedEnv, service: Service, actor: GateActor | Po
       `could not point ${service} webhooks of ${partner.name} at the receiver: ${(e as Error).message} — check ${service}.triggers.configureWebhook (rampart doctor)`,
     );
   }
-  return hooksFor(env, channel, url);
 }
 
 export function hooksFor(env: NeedEnv, channel: string, url: string): PartnerHooks {
