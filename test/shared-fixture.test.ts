@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { TransportError } from '../src/client/types.js';
 import { loadProfile } from '../src/profile/load.js';
-import { check, defineSuite } from '../src/runner/check.js';
+import { check, defineSuite, type CheckTools } from '../src/runner/check.js';
 import { createProgress } from '../src/runner/progress.js';
 import { runChecks } from '../src/runner/run.js';
 
@@ -21,7 +21,7 @@ async function run(makerThrows: () => Error) {
       check({
         name: 'makes',
         requirements: [R],
-        async run(_n, t) {
+        async run(_n, t: CheckTools) {
           await t.shared('customer', async () => {
             await gate;
             throw makerThrows();
@@ -31,7 +31,7 @@ async function run(makerThrows: () => Error) {
       check({
         name: 'reads',
         requirements: [R],
-        async run(_n, t) {
+        async run(_n, t: CheckTools) {
           release();
           await t.shared('customer', async () => 'never made here');
           t.expect.that(true, 'read', { requirement: R });
