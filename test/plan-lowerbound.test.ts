@@ -63,6 +63,41 @@ describe('rate-window lower bound of one key', () => {
     expect(lb.boundMs).toBe(18 * S);
   });
 
+  it('a finished run: the checks that held one partner alone add up their waits, and those sharing it add their longest', () => {
+    const t0 = 1_000_000;
+    const stats = {
+      requests: [],
+      sleeps: [
+        { check: 'dead letter', at: t0 + 1_000, ms: 40_000, kind: 'target' as const },
+        { check: 'dead letter', at: t0 + 41_000, ms: 8_000, kind: 'target' as const },
+        { check: 'redelivery', at: t0 + 50_000, ms: 20_000, kind: 'target' as const },
+        // Before redelivery got its partner: not inside the hold.
+        { check: 'redelivery', at: t0, ms: 5_000, kind: 'target' as const },
+        { check: 'redelivery', at: t0 + 71_000, ms: 90_000, kind: 'harness' as const },
+        { check: 'quote ttl', at: t0 + 100_000, ms: 30_000, kind: 'target' as const },
+        { check: 'read', at: t0 + 100_000, ms: 3_000, kind: 'target' as const },
+        { check: 'on another partner', at: t0, ms: 60_000, kind: 'target' as const },
+      ],
+      holds: [
+        { check: 'dead letter', partner: 'pools:p1', alone: true, since: t0 },
+        { check: 'redelivery', partner: 'pools:p1', alone: true, since: t0 + 49_000 },
+        { check: 'quote ttl', partner: 'pools:p1', alone: false, since: t0 + 99_000 },
+        { check: 'read', partner: 'pools:p1', alone: false, since: t0 + 99_000 },
+        { check: 'on another partner', partner: 'pools:p2', alone: false, since: t0 },
+      ],
+    };
+    const lb = spentLowerBound(stats);
+    // p1: 48 s + 20 s held alone, then the longest shared hold (30 s); p2, only shared, stands as one check's 60 s.
+    expect(lb.waitMs).toBe(98_000);
+    expect(lb.heldPartner).toBe('pools:p1');
+    expect(lb.boundMs).toBe(98_000);
+    // Without the holds, the longest single check.
+    expect(spentLowerBound({ ...stats, holds: [] }).waitMs).toBe(60_000);
+    // Waits a check runs at once (two webhooks awaited together) count once.
+    const together = { requests: [], sleeps: [0, 2_000].map((d) => ({ check: 'two hooks', at: t0 + d, ms: 10_000, kind: 'target' as const })) };
+    expect(spentLowerBound(together).waitMs).toBe(12_000);
+  });
+
   it('formats durations as a person reads them', () => {
     expect(formatDuration(6_000_000)).toBe('1 h 40 min');
     expect(formatDuration(192_000)).toBe('3 min 12 s');
@@ -121,6 +156,32 @@ describe('the plan of a one-key profile (no traffic)', () => {
       /does NOT fit its 300-per-hour window \(~\d+ beyond it\); at --depth quick the checks needing them skip \(INCOMPLETE\); --depth full waits for the window: ≥ \d+ h/,
     );
     expect(formatPlan(full).join('\n')).toMatch(/does NOT fit its 300-per-hour window \(~\d+ beyond it\); --depth full waits for the window/);
+  });
+});
+
+describe('the plan of checks that hold a partner alone', () => {
+  it('adds up their waits on the partners of their service: one pools partner runs them in turn, more share them out', async () => {
+    const { planRun } = await import('../src/plan/plan.js');
+    const { oneKeyProfile } = await import('../src/plan/oneKey.js');
+    const { loadProfile } = await import('../src/profile/load.js');
+    const { readCalibration } = await import('../src/runner/calibration.js');
+    const cal = readCalibration();
+    const held = Object.keys(cal.checks).filter((k) => k.startsWith('chaos:chaos/pools/settlementWebhooks.ts::'));
+    expect(held).toHaveLength(2);
+    const sharing = Object.keys(cal.checks).filter((k) => k.startsWith('chaos:chaos/pools/quoteTtl.ts::'));
+    expect(sharing).toHaveLength(1);
+    // Only these wait: 10 s and 7 s each holding a webhook-capable pools partner alone, 5 s on one shared with other checks.
+    const waits: Record<string, number> = { [held[0]!]: 10_000, [held[1]!]: 7_000, [sharing[0]!]: 5_000 };
+    const quiet = { ...cal, checks: Object.fromEntries(Object.entries(cal.checks).map(([k, c]) => [k, { ...c, targetWaitMs: waits[k] ?? 0 }])) };
+    const base = loadProfile('fixtures/profiles/embedded.json');
+    const one = await planRun(oneKeyProfile(base, { rateWindowScale: 1 }), { kinds: ['chaos'], depth: 'quick' }, quiet);
+    expect(one.bound.waitMs).toBe(22_000);
+    const { viewFor } = await import('../src/runner/partition.js');
+    // The partners chaos may use (those reserved for other kinds are not its).
+    const pools = viewFor(base, 'chaos').pools!.partners.length;
+    expect(pools).toBeGreaterThan(1);
+    const many = await planRun(base, { kinds: ['chaos'], depth: 'quick' }, quiet);
+    expect(many.bound.waitMs).toBe(Math.max(10_000, 22_000 / pools));
   });
 });
 

@@ -122,6 +122,10 @@ export interface NeedEnv {
   onRelease(fn: () => void | Promise<void>): void;
   /** Record an observation under the check's name. */
   observe(topic: string, value: unknown, note?: string): void;
+  /** Wait on the target for what the specs make it take (a lifetime, a webhook and its schedule): counted in the budget and in the run's lower bound. */
+  documentedWait<T>(what: string, p: Promise<T>): Promise<T>;
+  /** The check now holds this partner ("gate:name", "pools:name"), alone or shared with other checks: the run's lower bound adds up the waits of those that held it alone. */
+  held(partner: string, alone: boolean): void;
 }
 
 export interface NeedDef<N extends NeedName = NeedName> {

@@ -101,17 +101,19 @@ export function formatDuration(ms: number): string {
   return `${m} min${r ? ` ${r} s` : ''}`;
 }
 
-/** What a finished run had to spend: its requests per key and its waits. */
+/** What a finished run had to spend: its requests per key, its waits, and the partners its checks held. */
 export interface SpentStats {
   requests: readonly { service: 'gate' | 'pools'; label: string; credential: string; method: string; path: string; check: string }[];
-  sleeps: readonly { check: string; ms: number; kind: 'target' | 'harness' }[];
+  sleeps: readonly { check: string; at?: number; ms: number; kind: 'target' | 'harness' }[];
+  holds?: readonly { check: string; partner: string; alone: boolean; since: number }[];
 }
 
 /**
- * The lower bound of a finished run from what it really sent: the busiest
- * Gate key's rate bound and the longest documented wait inside one check.
+ * The lower bound of a finished run from what it really sent: the busiest Gate key's rate bound, and the
+ * longest documented waiting: inside one check, or on one partner. A partner held alone is held by nothing
+ * else, so the waits of the checks that held it alone add up, and the checks sharing it add their longest.
  */
-export function spentLowerBound(stats: SpentStats, scale = 1): { boundMs: number; rateMs: number; waitMs: number; busiestKey: string } {
+export function spentLowerBound(stats: SpentStats, scale = 1): { boundMs: number; rateMs: number; waitMs: number; busiestKey: string; heldPartner?: string } {
   const byKey = new Map<string, { method: string; path: string }[]>();
   for (const r of stats.requests) {
     if (r.service !== 'gate' || r.credential === 'none') continue;
@@ -124,8 +126,41 @@ export function spentLowerBound(stats: SpentStats, scale = 1): { boundMs: number
     const b = keyLowerBoundMs(groupCounts(reqs), scale);
     if (b > rateMs) [rateMs, busiestKey] = [b, k];
   }
-  const perCheck = new Map<string, number>();
-  for (const s of stats.sleeps) if (s.kind === 'target') perCheck.set(s.check, (perCheck.get(s.check) ?? 0) + s.ms);
-  const waitMs = Math.max(0, ...perCheck.values());
-  return { boundMs: Math.max(rateMs, waitMs), rateMs, waitMs, busiestKey };
+  const target = stats.sleeps.filter((s) => s.kind === 'target');
+  const checks = new Set(target.map((s) => s.check));
+  let waitMs = Math.max(0, ...[...checks].map((c) => coveredMs(target.filter((s) => s.check === c))));
+  let heldPartner: string | undefined;
+  for (const [partner, holders] of holdersByPartner(stats.holds ?? [])) {
+    // Only the waits a check began once it held the partner ran inside that hold.
+    const waited = (h: { check: string; since: number }) => coveredMs(target.filter((s) => s.check === h.check && (s.at ?? 0) >= h.since));
+    const alone = holders.filter((h) => h.alone).reduce((sum, h) => sum + waited(h), 0);
+    const shared = Math.max(0, ...holders.filter((h) => !h.alone).map(waited));
+    if (alone > 0 && alone + shared > waitMs) [waitMs, heldPartner] = [alone + shared, partner];
+  }
+  return { boundMs: Math.max(rateMs, waitMs), rateMs, waitMs, busiestKey, ...(heldPartner ? { heldPartner } : {}) };
+}
+
+/** Each partner's holders, one per check (its first hold). */
+function holdersByPartner(holds: readonly { check: string; partner: string; alone: boolean; since: number }[]) {
+  const by = new Map<string, Map<string, { check: string; alone: boolean; since: number }>>();
+  for (const h of holds) {
+    const mine = by.get(h.partner) ?? new Map<string, { check: string; alone: boolean; since: number }>();
+    by.set(h.partner, mine);
+    if (!mine.has(h.check)) mine.set(h.check, h);
+  }
+  return new Map([...by].map(([p, m]) => [p, [...m.values()]]));
+}
+
+/** Time covered by waits (waits a check ran at once count once); a wait of unknown start counts on its own. */
+export function coveredMs(waits: readonly { at?: number; ms: number }[]): number {
+  const timed = waits.filter((w) => w.at !== undefined).sort((a, b) => a.at! - b.at!);
+  let total = waits.filter((w) => w.at === undefined).reduce((sum, w) => sum + w.ms, 0);
+  let end = -Infinity;
+  for (const w of timed) {
+    const from = Math.max(w.at!, end);
+    const to = w.at! + w.ms;
+    if (to > from) total += to - from;
+    end = Math.max(end, to);
+  }
+  return total;
 }

@@ -8,7 +8,7 @@
 // plan stands on the runner: it reads the checks and their calibration from
 // src/runner, which never reads the plan.
 import { GATE_RATE_WINDOWS, type RouteGroup } from '../model/limits.js';
-import { firstMissing } from '../needs/registry.js';
+import { firstMissing, needDef } from '../needs/registry.js';
 import type { Profile } from '../profile/schema.js';
 import { scheduleKinds, viewFor } from '../runner/partition.js';
 import { loadGates } from '../load/gates.js';
@@ -49,7 +49,8 @@ export interface Plan {
    */
   keyHour: { limit: number; busiestKey: number; fits: boolean; overPerKey: number };
   /** The binding part of the bound. */
-  bound: { rateMs: number; waitMs: number; loadMs: number };
+  /** heldAloneMs: the longest per-partner chain of checks holding a partner alone, when it binds the waits (and its service). */
+  bound: { rateMs: number; waitMs: number; loadMs: number; heldAloneMs?: number; heldAloneService?: 'gate' | 'pools' };
   lowerBoundSeconds: number;
   /** How much one more Gate key would save (s), when rate windows bind. */
   extraKeySavesSeconds: number;
@@ -79,11 +80,32 @@ export async function planRun(
   const grep = opts.grep?.toLowerCase();
   const checkKinds = opts.kinds.filter((k): k is CheckKind => k !== 'load');
   /** What each kind of checks sends and waits: kinds on disjoint keys run at once in certify. */
-  const perKind = new Map<CheckKind, { secret: Partial<Record<RouteGroup, number>>; publishable: Partial<Record<RouteGroup, number>>; waitMs: number }>();
+  const perKind = new Map<
+    CheckKind,
+    {
+      secret: Partial<Record<RouteGroup, number>>;
+      publishable: Partial<Record<RouteGroup, number>>;
+      waitMs: number;
+      held?: { ms: number; service: 'gate' | 'pools' };
+    }
+  >();
   for (const kind of checkKinds) {
     const view = viewFor(profile, kind);
-    const mine = { secret: {}, publishable: {}, waitMs: 0 };
+    const mine: {
+      secret: Partial<Record<RouteGroup, number>>;
+      publishable: Partial<Record<RouteGroup, number>>;
+      waitMs: number;
+      held?: { ms: number; service: 'gate' | 'pools' };
+    } = {
+      secret: {},
+      publishable: {},
+      waitMs: 0,
+    };
     perKind.set(kind, mine);
+    // Checks that hold a partner alone run in turn on the partners of their service, and none beside them:
+    // their waits add up, with the longest of the checks sharing one, spread over those partners.
+    const alone = { gate: 0, pools: 0 };
+    const shared = { gate: 0, pools: 0 };
     for (const suite of await loadSuites(kind, opts.service)) {
       for (const check of suite.checks) {
         if (grep && !`${suite.file} ${suite.section} ${check.name} ${check.requirements.join(' ')}`.toLowerCase().includes(grep)) continue;
@@ -104,6 +126,10 @@ export async function planRun(
         run++;
         if (typeof planned === 'number') mine.waitMs = Math.max(mine.waitMs, planned);
         const cost = cal.checks[checkKey(kind, suite.file, check.name)];
+        const wait = Math.max(typeof planned === 'number' ? planned : 0, cost?.targetWaitMs ?? 0);
+        const held = heldServices(needsOfCheck(check));
+        for (const svc of held.alone) alone[svc] += wait;
+        for (const svc of held.shared) shared[svc] = Math.max(shared[svc], wait);
         if (!cost) {
           if (planned === undefined) uncalibrated++;
           continue;
@@ -112,6 +138,14 @@ export async function planRun(
         add(mine.publishable, cost.gate.publishable);
         pools += cost.pools;
         mine.waitMs = Math.max(mine.waitMs, cost.targetWaitMs);
+      }
+    }
+    const partnersOf = { gate: view.gate.partners.length, pools: view.pools?.partners.length ?? 0 };
+    for (const svc of ['gate', 'pools'] as const) {
+      const chain = (alone[svc] + shared[svc]) / Math.max(1, partnersOf[svc]);
+      if (alone[svc] > 0 && chain > mine.waitMs) {
+        mine.waitMs = chain;
+        mine.held = { ms: chain, service: svc };
       }
     }
   }
@@ -149,6 +183,7 @@ export async function planRun(
   const withOneMore = composed(1, waitHour);
   const rateMs = Math.max(0, ...checkKinds.map((k) => rateOf(k, 0, waitHour)));
   const waitMs = Math.max(0, ...checkKinds.map((k) => perKind.get(k)!.waitMs));
+  const held = checkKinds.map((k) => perKind.get(k)!).find((m) => m.held && m.waitMs === waitMs)?.held;
   const secretTotal = Object.values(secretTotals).reduce((a, b) => a + (b ?? 0), 0);
   const total = secretTotal + Object.values(publishableTotals).reduce((a, b) => a + (b ?? 0), 0);
   const publishableTotal = total - secretTotal;
@@ -181,7 +216,7 @@ export async function planRun(
     keys,
     requests: { gate: { total: total + loadGate, perKey, perPublishableKey, byGroup: secretTotals, load: loadGate }, pools },
     keyHour: { limit: HOUR_LIMIT, busiestKey, fits: overPerKey <= 0, overPerKey: Math.max(0, overPerKey) },
-    bound: { rateMs, waitMs, loadMs },
+    bound: { rateMs, waitMs, loadMs, ...(held ? { heldAloneMs: held.ms, heldAloneService: held.service } : {}) },
     lowerBoundSeconds: Math.round(lower / 100) / 10,
     extraKeySavesSeconds: Math.max(0, Math.round((lower - withOneMore) / 1000)),
     ...(hourWindow ? { hourWindow } : {}),
@@ -200,12 +235,28 @@ export function formatPlan(p: Plan): string[] {
         (p.hourWindow
           ? `; at --depth quick the checks needing them skip (INCOMPLETE); --depth full waits for the window: ≥ ${formatDuration(p.hourWindow.fullDepthSeconds * 1000)}`
           : '; --depth full waits for the window (counted in the lower bound)'),
-    `  lower bound ≥ ${formatDuration(p.lowerBoundSeconds * 1000)} (rate windows ${formatDuration(p.bound.rateMs)}, longest documented wait ${formatDuration(p.bound.waitMs)}${p.bound.loadMs ? `, load scenarios ${formatDuration(p.bound.loadMs)}` : ''})` +
+    `  lower bound ≥ ${formatDuration(p.lowerBoundSeconds * 1000)} (rate windows ${formatDuration(p.bound.rateMs)}, documented waits ${formatDuration(p.bound.waitMs)}${p.bound.loadMs ? `, load scenarios ${formatDuration(p.bound.loadMs)}` : ''})` +
       (p.extraKeySavesSeconds > 0 ? `; each extra Gate key saves about ${formatDuration(p.extraKeySavesSeconds * 1000)}` : ''),
+    // Why the waits can be longer than any one check's: a partner held alone is held by nothing else.
+    ...(p.bound.heldAloneMs
+      ? [
+          `  checks holding one partner alone wait in turn: ≥ ${formatDuration(p.bound.heldAloneMs)} on one ${p.bound.heldAloneService} partner (more ${p.bound.heldAloneService} partners share them out)`,
+        ]
+      : []),
   ];
   if (p.checks.uncalibrated) lines.push(`  (${p.checks.uncalibrated} checks have no calibration yet and are counted as free: run scripts/calibrate-plan.ts)`);
   const byNeed = new Map<string, { reason: string; n: number }>();
   for (const s of p.skipped) byNeed.set(s.need, { reason: s.reason, n: (byNeed.get(s.need)?.n ?? 0) + 1 });
   for (const [need, { reason, n }] of [...byNeed].sort((a, b) => b[1].n - a[1].n)) lines.push(`  skipped ${n} (${need}): ${reason}`);
   return lines;
+}
+
+/** The services whose partner a check holds alone (an exclusive need: gate… or pools…), and those it shares one of (any other need of the service). */
+function heldServices(needs: readonly string[]): { alone: Set<'gate' | 'pools'>; shared: Set<'gate' | 'pools'> } {
+  const svc = (n: string) => (n.startsWith('pools') ? 'pools' : n.startsWith('gate') ? 'gate' : undefined);
+  const alone = new Set<'gate' | 'pools'>();
+  for (const n of needs) if (needDef(n)?.exclusive && svc(n)) alone.add(svc(n)!);
+  const shared = new Set<'gate' | 'pools'>();
+  for (const n of needs) if (svc(n) && !alone.has(svc(n)!)) shared.add(svc(n)!);
+  return { alone, shared };
 }

@@ -33,7 +33,10 @@ export { checkKey, loadConformanceSuites, loadSuites, needsOfCheck, unknownRequi
 export interface RunStats {
   /** Every request sent, with the rate-limit client it counted against (partner label and credential kind). */
   requests: { service: Service; label: string; credential: 'secret' | 'publishable' | 'none'; method: string; path: string; at: number; check: string }[];
-  sleeps: { check: string; ms: number; label: string; kind: 'target' | 'harness' }[];
+  /** Waits inside checks, from `at` (ms since the epoch) for `ms`. */
+  sleeps: { check: string; at: number; ms: number; label: string; kind: 'target' | 'harness' }[];
+  /** Partners ("gate:name", "pools:name") a check leased from `since`, alone or shared: a partner held alone is held by nothing else. */
+  holds: { check: string; partner: string; alone: boolean; since: number }[];
 }
 
 export interface RunChecksOptions {
@@ -157,7 +160,7 @@ export async function runChecks(opts: RunChecksOptions): Promise<ChecksOutcome> 
     poolsPacer,
     limits,
     run,
-    stats: { requests: [], sleeps: [] },
+    stats: { requests: [], sleeps: [], holds: [] },
     stop: watch.stop,
     health: watch.health,
     results: [],
@@ -467,6 +470,15 @@ function needsFor(r: ChecksRun, scope: CheckScope, suite: LoadedSuite, check: Ch
     poolsActors: new Map(),
     onRelease: (fn) => scope.releases.push(fn),
     observe: scope.observe,
+    async documentedWait<T>(what: string, p: Promise<T>): Promise<T> {
+      const since = Date.now();
+      try {
+        return await scope.budget.target(what, p);
+      } finally {
+        r.stats.sleeps.push({ check: check.name, at: since, ms: Date.now() - since, label: what, kind: 'target' });
+      }
+    },
+    held: (partner, alone) => r.stats.holds.push({ check: check.name, partner, alone, since: Date.now() }),
   };
   return get;
 }
@@ -481,7 +493,7 @@ function checkTools(r: ChecksRun, scope: CheckScope, check: CheckDef): CheckTool
     expect: expectations,
     observe: scope.observe,
     async sleep(ms, label, sleepKind = 'target') {
-      r.stats.sleeps.push({ check: check.name, ms, label, kind: sleepKind });
+      r.stats.sleeps.push({ check: check.name, at: Date.now(), ms, label, kind: sleepKind });
       const done = r.progress.wait(label, ms);
       const wait = new Promise<void>((resolve, reject) => {
         if (controller.signal.aborted) return reject(new Error('aborted'));

@@ -14,6 +14,7 @@ declare module '../../model/needs.js' {
 export default defineNeed({
   name: 'gateExclusive',
   description: 'a sandbox Gate partner held by this check alone',
+  exclusive: true,
   missing: (profile) => (profile.gate.partners.length > 0 ? null : 'no gate partner is left for this suite: every one is reserved (reservedFor) for another'),
   setup: (env) => leaseGate(env, 'sandbox (held alone)', () => true, { exclusive: true, prefer: (p) => !isWired(env, 'gate', p) }),
 });

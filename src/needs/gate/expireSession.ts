@@ -40,7 +40,7 @@ export default defineNeed({
       const exp = Date.parse(session.expires_at);
       const local = Number.isFinite(exp) ? owner.client.clock.localWhenPast(exp + 1000) : undefined;
       const ms = typeof local === 'number' ? local - Date.now() : lifetimeMs + 1000;
-      if (ms > 0) await env.budget.target(`the session lifetime to pass (${Math.round(ms / 1000)} s)`, new Promise((r) => setTimeout(r, ms)));
+      if (ms > 0) await env.documentedWait(`the session lifetime to pass (${Math.round(ms / 1000)} s)`, new Promise((r) => setTimeout(r, ms)));
     };
     return Object.assign(f, { how: 'lifetime' as const });
   },

@@ -36,7 +36,7 @@ export default defineNeed({
     // Counted from the lock's answer: the target made the quote before answering (never from when the lock was queued).
     const f = async (quote: { lockedAt: number }) => {
       const ms = quote.lockedAt + lifetimeMs + 1000 - Date.now();
-      if (ms > 0) await env.budget.target(`the signed quote lifetime to pass (${Math.round(ms / 1000)} s)`, new Promise((r) => setTimeout(r, ms)));
+      if (ms > 0) await env.documentedWait(`the signed quote lifetime to pass (${Math.round(ms / 1000)} s)`, new Promise((r) => setTimeout(r, ms)));
     };
     return Object.assign(f, { how: 'lifetime' as const });
   },

@@ -32,6 +32,7 @@ const rotatable = (p: GatePartner) => p.webhookSecretRotation === true && p.noWe
 export default defineNeed({
   name: 'gateWebhookSecretRotation',
   description: 'a Gate partner whose webhook signing secret rampart may rotate, wired to the receiver',
+  exclusive: true,
   missing: (profile) => {
     if (!profile.gate.partners.some(rotatable))
       return 'no gate partner has webhookSecretRotation: true (a partner whose webhook signing secret rampart may rotate; give it no webhookSecret)';

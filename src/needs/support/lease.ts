@@ -79,6 +79,7 @@ async function lease<P extends GatePartner | PoolsPartner>(
   const first = pool.lease(filter, exclude, opts.prefer, { exclusive: opts.exclusive, rank });
   if (first) {
     env.onRelease(() => pool.release(first.name));
+    env.held(`${service}:${first.name}`, !!opts.exclusive);
     return actorFor(env, service, first);
   }
   // Every partner that fits is held alone by another check, or is being drained for one: wait for
@@ -100,6 +101,7 @@ async function lease<P extends GatePartner | PoolsPartner>(
   };
   const p = await env.budget.harness(`a ${what} ${service} partner ${opts.exclusive ? 'no other check holds' : 'free of an exclusive hold'}`, wait());
   env.onRelease(() => pool.release(p.name));
+  env.held(`${service}:${p.name}`, !!opts.exclusive);
   return actorFor(env, service, p);
 }
 

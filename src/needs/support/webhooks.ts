@@ -72,7 +72,7 @@ export function hooksFor(env: NeedEnv, channel: string, url: string): PartnerHoo
     async waitFor(match, timeoutMs, what, requirement) {
       const done = env.run.progress.wait(`webhook ${what}`, timeoutMs);
       try {
-        return await env.budget.target(`a ${what} webhook`, receiver.waitFor(channel, match, timeoutMs));
+        return await env.documentedWait(`a ${what} webhook`, receiver.waitFor(channel, match, timeoutMs));
       } catch {
         throw new CheckFailed(`no ${what} webhook reached the receiver for ${channel} within ${Math.round(timeoutMs / 1000)} s`, {
           requirement,
