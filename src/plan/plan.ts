@@ -73,82 +73,12 @@ export async function planRun(
   cal: Calibration = readCalibration(),
 ): Promise<Plan> {
   const scale = profile.timing.rateWindowScale;
-  let pools = 0;
-  let run = 0;
-  let uncalibrated = 0;
-  const skipped: Plan['skipped'] = [];
-  const grep = opts.grep?.toLowerCase();
   const checkKinds = opts.kinds.filter((k): k is CheckKind => k !== 'load');
   /** What each kind of checks sends and waits: kinds on disjoint keys run at once in certify. */
-  const perKind = new Map<
-    CheckKind,
-    {
-      secret: Partial<Record<RouteGroup, number>>;
-      publishable: Partial<Record<RouteGroup, number>>;
-      waitMs: number;
-      held?: { ms: number; service: 'gate' | 'pools' };
-    }
-  >();
-  for (const kind of checkKinds) {
-    const view = viewFor(profile, kind);
-    const mine: {
-      secret: Partial<Record<RouteGroup, number>>;
-      publishable: Partial<Record<RouteGroup, number>>;
-      waitMs: number;
-      held?: { ms: number; service: 'gate' | 'pools' };
-    } = {
-      secret: {},
-      publishable: {},
-      waitMs: 0,
-    };
-    perKind.set(kind, mine);
-    // Checks that hold a partner alone run in turn on the partners of their service, and none beside them:
-    // their waits add up, with the longest of the checks sharing one, spread over those partners.
-    const alone = { gate: 0, pools: 0 };
-    const shared = { gate: 0, pools: 0 };
-    for (const suite of await loadSuites(kind, opts.service)) {
-      for (const check of suite.checks) {
-        if (grep && !`${suite.file} ${suite.section} ${check.name} ${check.requirements.join(' ')}`.toLowerCase().includes(grep)) continue;
-        if (check.depth === 'full' && opts.depth !== 'full') {
-          skipped.push({ check: check.name, need: 'depth', reason: 'runs only at --depth full' });
-          continue;
-        }
-        const missing = firstMissing(view, needsOfCheck(check), opts.depth);
-        if (missing) {
-          skipped.push({ check: check.name, need: missing.need, reason: missing.reason });
-          continue;
-        }
-        const planned = check.plannedWait?.(profile);
-        if (planned !== undefined && typeof planned !== 'number') {
-          skipped.push({ check: check.name, need: 'profile', reason: planned.skip });
-          continue;
-        }
-        run++;
-        if (typeof planned === 'number') mine.waitMs = Math.max(mine.waitMs, planned);
-        const cost = cal.checks[checkKey(kind, suite.file, check.name)];
-        const wait = Math.max(typeof planned === 'number' ? planned : 0, cost?.targetWaitMs ?? 0);
-        const held = heldServices(needsOfCheck(check));
-        for (const svc of held.alone) alone[svc] += wait;
-        for (const svc of held.shared) shared[svc] = Math.max(shared[svc], wait);
-        if (!cost) {
-          if (planned === undefined) uncalibrated++;
-          continue;
-        }
-        add(mine.secret, cost.gate.secret);
-        add(mine.publishable, cost.gate.publishable);
-        pools += cost.pools;
-        mine.waitMs = Math.max(mine.waitMs, cost.targetWaitMs);
-      }
-    }
-    const partnersOf = { gate: view.gate.partners.length, pools: view.pools?.partners.length ?? 0 };
-    for (const svc of ['gate', 'pools'] as const) {
-      const chain = (alone[svc] + shared[svc]) / Math.max(1, partnersOf[svc]);
-      if (alone[svc] > 0 && chain > mine.waitMs) {
-        mine.waitMs = chain;
-        mine.held = { ms: chain, service: svc };
-      }
-    }
-  }
+  const perKind = new Map<CheckKind, KindCost>();
+  const counts = { pools: 0, run: 0, uncalibrated: 0, skipped: [] as Plan['skipped'] };
+  for (const kind of checkKinds) perKind.set(kind, await costOfKind(profile, kind, opts, cal, counts));
+  const { pools, run, uncalibrated, skipped } = counts;
   const secretTotals: Partial<Record<RouteGroup, number>> = {};
   const publishableTotals: Partial<Record<RouteGroup, number>> = {};
   for (const m of perKind.values()) {
@@ -249,6 +179,73 @@ export function formatPlan(p: Plan): string[] {
   for (const s of p.skipped) byNeed.set(s.need, { reason: s.reason, n: (byNeed.get(s.need)?.n ?? 0) + 1 });
   for (const [need, { reason, n }] of [...byNeed].sort((a, b) => b[1].n - a[1].n)) lines.push(`  skipped ${n} (${need}): ${reason}`);
   return lines;
+}
+
+/** What one kind of checks sends per route group and credential, and the waits it cannot shorten. */
+interface KindCost {
+  secret: Partial<Record<RouteGroup, number>>;
+  publishable: Partial<Record<RouteGroup, number>>;
+  waitMs: number;
+  /** The chain of checks holding one partner alone, when it is the kind's longest wait. */
+  held?: { ms: number; service: 'gate' | 'pools' };
+}
+
+async function costOfKind(
+  profile: Profile,
+  kind: CheckKind,
+  opts: { depth: 'quick' | 'full'; service?: 'gate' | 'pools'; grep?: string },
+  cal: Calibration,
+  counts: { pools: number; run: number; uncalibrated: number; skipped: Plan['skipped'] },
+): Promise<KindCost> {
+  const grep = opts.grep?.toLowerCase();
+  const view = viewFor(profile, kind);
+  const mine: KindCost = { secret: {}, publishable: {}, waitMs: 0 };
+  // Checks that hold a partner alone run in turn on the partners of their service, and none beside them:
+  // their waits add up, with the longest of the checks sharing one, spread over those partners.
+  const alone = { gate: 0, pools: 0 };
+  const shared = { gate: 0, pools: 0 };
+  for (const suite of await loadSuites(kind, opts.service)) {
+    for (const check of suite.checks) {
+      if (grep && !`${suite.file} ${suite.section} ${check.name} ${check.requirements.join(' ')}`.toLowerCase().includes(grep)) continue;
+      if (check.depth === 'full' && opts.depth !== 'full') {
+        counts.skipped.push({ check: check.name, need: 'depth', reason: 'runs only at --depth full' });
+        continue;
+      }
+      const missing = firstMissing(view, needsOfCheck(check), opts.depth);
+      if (missing) {
+        counts.skipped.push({ check: check.name, need: missing.need, reason: missing.reason });
+        continue;
+      }
+      const planned = check.plannedWait?.(profile);
+      if (planned !== undefined && typeof planned !== 'number') {
+        counts.skipped.push({ check: check.name, need: 'profile', reason: planned.skip });
+        continue;
+      }
+      counts.run++;
+      const cost = cal.checks[checkKey(kind, suite.file, check.name)];
+      const wait = Math.max(typeof planned === 'number' ? planned : 0, cost?.targetWaitMs ?? 0);
+      mine.waitMs = Math.max(mine.waitMs, wait);
+      const held = heldServices(needsOfCheck(check));
+      for (const svc of held.alone) alone[svc] += wait;
+      for (const svc of held.shared) shared[svc] = Math.max(shared[svc], wait);
+      if (!cost) {
+        if (planned === undefined) counts.uncalibrated++;
+        continue;
+      }
+      add(mine.secret, cost.gate.secret);
+      add(mine.publishable, cost.gate.publishable);
+      counts.pools += cost.pools;
+    }
+  }
+  const partnersOf = { gate: view.gate.partners.length, pools: view.pools?.partners.length ?? 0 };
+  for (const svc of ['gate', 'pools'] as const) {
+    const chain = (alone[svc] + shared[svc]) / Math.max(1, partnersOf[svc]);
+    if (alone[svc] > 0 && chain > mine.waitMs) {
+      mine.waitMs = chain;
+      mine.held = { ms: chain, service: svc };
+    }
+  }
+  return mine;
 }
 
 /** The services whose partner a check holds alone (an exclusive need: gate… or pools…), and those it shares one of (any other need of the service). */
