@@ -53,7 +53,6 @@ async function measure(profile: Profile, kind: CheckKind): Promise<Map<string, C
     }
     // Documented waits as measured here: sleeps on the target, lifetimes and webhooks awaited (chaos waits follow the embedded target's declared retry scale).
     for (const name of ran) cost(name).targetWaitMs = coveredMs(out.stats.sleeps.filter((s) => s.kind === 'target' && s.check === name));
-    for (const name of ran) cost(name);
     return costs;
   } finally {
     await ref.close();

@@ -48,8 +48,7 @@ export interface Plan {
    * (then nothing skips for it and nothing waits for it), and by how much it does not.
    */
   keyHour: { limit: number; busiestKey: number; fits: boolean; overPerKey: number };
-  /** The binding part of the bound. */
-  /** heldAloneMs: the longest per-partner chain of checks holding a partner alone, when it binds the waits (and its service). */
+  /** The binding parts of the bound; heldAloneMs: the chain of checks holding one partner alone, when it binds the waits (and its service). */
   bound: { rateMs: number; waitMs: number; loadMs: number; heldAloneMs?: number; heldAloneService?: 'gate' | 'pools' };
   lowerBoundSeconds: number;
   /** How much one more Gate key would save (s), when rate windows bind. */
