@@ -115,12 +115,16 @@ interface Run {
   /** Known once the target is resolved. */
   timeScales?: { retryScale: number; rateWindowScale: number };
   profile?: Profile;
+  /** The rate-limit scenario's checks judged on the conformance stream (each replaces the scenario's skip of the same name). */
+  minuteStream?: CheckResult[];
 }
 
 /** What the run records beside the results: every exchange as HAR (--har), and a reproduction of each failure. */
 interface Recorders {
   har?: HarRecorder;
   reproduce: NonNullable<SuiteRunContext['reproduce']>;
+  /** The run's one Gate pacer (every kind's). */
+  pacer?: import('../client/pacer.js').Pacer;
 }
 
 /** Run the given suite kinds and write the run directory. Returns the exit code. */
@@ -386,6 +390,10 @@ async function runScheduledKinds(
 ): Promise<KindsOutcome> {
   const outcome: KindsOutcome = { bounds: new Map(), gateSent: [] };
   const spent: number[] = [];
+  // One Gate pacer for every kind: kinds that take turns on one key see each other's requests in its windows.
+  const { Pacer } = await import('../client/pacer.js');
+  const pacer = new Pacer({ windowScale: profile.timing.rateWindowScale, refuseHourWait: run.opts.depth === 'quick' });
+  const minute = await minuteStreamOf(run, profile, kinds, pacer);
   for (const group of schedule.groups) {
     if (run.stop.signal.aborted) break;
     await Promise.all(
@@ -394,15 +402,37 @@ async function runScheduledKinds(
           run,
           profile,
           kinds.find((k) => k.name === name)!,
-          shared,
+          { ...shared, pacer },
           outcome,
         ),
       ),
     );
     spent.push(Math.max(0, ...group.map((n) => outcome.bounds.get(n) ?? 0)));
+    if (minute && group.includes('conformance')) await judgedMinuteStream(run, minute);
   }
   if (run.results.plan && spent.length) run.results.plan.spentLowerBoundSeconds = Math.round(spent.reduce((a, b) => a + b, 0) / 100) / 10;
   return outcome;
+}
+
+/** The minute window judged on conformance's own stream, when the profile cannot run the rate-limit scenario (src/load/minuteWindowStream.ts). */
+async function minuteStreamOf(run: Run, profile: Profile, kinds: SuiteKind[], pacer: import('../client/pacer.js').Pacer) {
+  const { minuteStreamFor } = await import('../load/minuteWindowStream.js');
+  const names = kinds.map((k) => k.name);
+  const stream = minuteStreamFor(profile, { kinds: names, scenarios: run.opts.scenario, service: run.opts.service }, pacer, run.clocks.gate);
+  if (!stream) return undefined;
+  run.progress.line('- load rate-limits: the 60-per-minute window is judged on the conformance stream (the profile reserves no keys for the rate-limit cases)');
+  stream.start();
+  return stream;
+}
+
+/** Its verdict stands for the rate-limit scenario's minute-window check (kept with the run's checks once load has run). */
+async function judgedMinuteStream(run: Run, stream: import('../load/minuteWindowStream.js').MinuteWindowStream): Promise<void> {
+  const { checks, observations } = await stream.finish();
+  if (run.stop.signal.aborted) return;
+  run.minuteStream = checks;
+  run.results.observations.push(...observations);
+  for (const c of checks)
+    run.progress.line(`${c.status === 'passed' ? '✓' : c.status === 'failed' ? '✗' : '-'} ${c.name} (on the conformance stream)${c.reason ? ` — ${c.reason}` : ''}`);
 }
 
 /** One kind: run (or, for load scenarios finished before an interruption, kept), its results added to the run's. */
@@ -445,12 +475,16 @@ async function runKind(run: Run, profile: Profile, kind: SuiteKind, shared: Reco
       seed: opts.seed,
       receiver: shared.receiver,
       clocks: run.clocks,
+      pacer: shared.pacer,
       gateSent: outcome.gateSent,
       log: (l) => progress.line(l),
     });
     if (kind.name === 'load') for (const c of out.checks) appendToJournal(runDir, `load:${c.file}::${c.name}`, c);
   }
-  results.checks.push(...out.checks);
+  const stream = kind.name === 'load' ? (run.minuteStream ?? []) : [];
+  // The stream's verdicts stand in for the scenario's skipped checks of the same name (same checks, judged on other traffic).
+  const replaced = (c: CheckResult) => stream.some((s) => c.file === s.file && c.name === s.name);
+  results.checks.push(...out.checks.filter((c) => !replaced(c)), ...stream);
   results.observations.push(...out.observations);
   results.metrics = { ...(results.metrics ?? {}), ...out.metrics };
   if (out.stats) outcome.bounds.set(kind.name, spentLowerBound(out.stats, profile.timing.rateWindowScale).boundMs);

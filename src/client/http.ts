@@ -18,7 +18,7 @@ import {
   formatBytes,
   formatSeconds,
 } from './limits.js';
-import type { ChainStep, Pacer, Reservation } from './pacer.js';
+import type { ChainStep, Pacer, Reservation, Settle } from './pacer.js';
 import { TransportError, type ApiClient, type ApiRequest, type Exchange } from './types.js';
 
 export { DEFAULT_TIMEOUT_MS } from './limits.js';
@@ -249,7 +249,7 @@ export function createApiClient(opts: ClientOptions): ApiClient {
     const track = opts.track ?? untracked;
     const pathOnly = `${req.method} ${req.path.split('?')[0]}`;
     for (let attempt = 0; ; attempt++) {
-      let settle: (() => void) | undefined;
+      let settle: Settle | undefined;
       if (key) {
         // Never send into an announced wait, and never sit out one longer than the run's budget.
         const until = opts.pacer!.pausedUntil(key);
@@ -263,7 +263,7 @@ export function createApiClient(opts: ClientOptions): ApiClient {
       let err: TransportError | undefined;
       try {
         ex = await track.target(`an answer to ${pathOnly}`, once(req, url, headers, body, idempotencyKey, attempt, signal));
-        settle?.();
+        settle?.(undefined, ex.status);
       } catch (e) {
         settle?.();
         if (!(e instanceof TransportError)) throw e;

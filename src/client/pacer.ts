@@ -105,7 +105,17 @@ const chainScope = new AsyncLocalStorage<ReservationState>();
  * the target saw it earlier than it could have. Call it once the answer (or
  * the failure) is in; calling it is optional.
  */
-export type Settle = (atMs?: number) => void;
+export type Settle = (atMs?: number, status?: number) => void;
+
+/** One request on a watched key: sent (granted) at `sentAt`, answered at `answeredAt` with `status` (undefined: no HTTP answer). */
+export interface KeyRequest {
+  method: string;
+  path: string;
+  sentAt: number;
+  answeredAt: number;
+  status?: number;
+}
+export type KeyWatcher = (r: KeyRequest) => void;
 
 interface KeyState {
   /** Send times of every request of the key (the 60/min and 300/h windows), ascending, pruned to the longest window. */
@@ -116,6 +126,11 @@ interface KeyState {
   draining: boolean;
   /** No request is sent on the key before this time (the target's Retry-After); 0 = not paused. */
   pausedUntil: number;
+  /** No request is sent on the key before this time either: rampart's own hold (a window probe empties the key's windows). */
+  heldUntil: number;
+  /** Requests granted and not yet answered. */
+  inFlight: number;
+  watchers: Set<KeyWatcher>;
 }
 
 // Every wait is at least 1 ms and sleeps, so this only guards against a broken clock.
@@ -160,7 +175,7 @@ export class Pacer {
       const i = chain.slots.findIndex((s) => s.group === group);
       if (i >= 0) {
         const [slot] = chain.slots.splice(i, 1);
-        return Promise.resolve(this.useSlot(st, group, slot!.at));
+        return Promise.resolve(this.useSlot(st, group, slot!.at, method, path));
       }
     }
     return new Promise<Settle>((resolve, reject) => {
@@ -288,7 +303,7 @@ export class Pacer {
   private state(key: string): KeyState {
     let st = this.keys.get(key);
     if (!st) {
-      st = { all: [], groups: new Map(), queue: [], draining: false, pausedUntil: 0 };
+      st = { all: [], groups: new Map(), queue: [], draining: false, pausedUntil: 0, heldUntil: 0, inFlight: 0, watchers: new Set() };
       this.keys.set(key, st);
     }
     return st;
@@ -300,7 +315,7 @@ export class Pacer {
   }
 
   private blockWait(st: KeyState, block: { method: string; path: string }[], now: number): number {
-    const paused = Math.max(0, st.pausedUntil - now);
+    const paused = Math.max(0, st.pausedUntil - now, st.heldUntil - now);
     if (!this.paceWindows) return paused > 0 ? paused + this.margin : 0;
     const [, minute, hour] = this.windows('GET', '/');
     const waits = [paused, waitIn(st.all, minute, now, block.length), waitIn(st.all, hour, now, block.length)];
@@ -319,25 +334,81 @@ export class Pacer {
   }
 
   /** A granted slot used now: its stamp moves from the grant to the send, then to the answer (settle). */
-  private useSlot(st: KeyState, group: RouteGroup, grantedAt: number): Settle {
+  private useSlot(st: KeyState, group: RouteGroup, grantedAt: number, method: string, path: string): Settle {
     const now = this.now();
     let g = st.groups.get(group);
     if (!g) st.groups.set(group, (g = []));
     // A slot used after its grant aged out of a (shorter) window is counted there again from now.
     moveOrAdd(st.all, grantedAt, now);
     moveOrAdd(g, grantedAt, now);
-    return this.settleOnce(st.all, g, now);
+    return this.settleOnce(st, g, now, method, path);
   }
 
-  /** Settle a slot stamped at `now` once, at the moment its request really went (never earlier). */
-  private settleOnce(all: number[], groupStamps: number[], now: number): Settle {
+  /**
+   * Settle a request stamped at `now` once, at the moment its answer came (never earlier); the key's
+   * watchers hear of it (with the answer's status) either way.
+   */
+  private settleOnce(st: KeyState, groupStamps: number[] | undefined, now: number, method: string, path: string): Settle {
     let settled = false;
-    return (atMs = this.now()) => {
-      if (settled || atMs <= now) return;
+    st.inFlight++;
+    return (atMs = this.now(), status?: number) => {
+      if (settled) return;
       settled = true;
-      restamp(all, now, atMs);
-      restamp(groupStamps, now, atMs);
+      st.inFlight--;
+      if (groupStamps && atMs > now) {
+        restamp(st.all, now, atMs);
+        restamp(groupStamps, now, atMs);
+      }
+      const r: KeyRequest = { method, path, sentAt: now, answeredAt: Math.max(atMs, now), ...(status !== undefined ? { status } : {}) };
+      for (const w of st.watchers) w(r);
     };
+  }
+
+  /**
+   * Hear of every request of this key once it is answered (paced ones and sendNow's): a window probe judges
+   * the key's whole stream. Returns the unsubscribe function.
+   */
+  watch(key: string, watcher: KeyWatcher): () => void {
+    const st = this.state(key);
+    st.watchers.add(watcher);
+    return () => st.watchers.delete(watcher);
+  }
+
+  /** Send nothing more on this key before `untilMs` (rampart's own hold, never shortened; not a pause of the target's). */
+  hold(key: string, untilMs: number): void {
+    const st = this.state(key);
+    st.heldUntil = Math.max(st.heldUntil, untilMs);
+  }
+
+  /** Requests this route's first window (its route group's) still holds on this key now. */
+  firstWindowRoom(key: string, method: string, path: string): number {
+    const [first] = this.windows(method, path);
+    const stamps = this.keys.get(key)?.groups.get(gateRouteGroup(method, path)) ?? [];
+    return Math.max(0, first.limit - inWindow(stamps, first, this.now()));
+  }
+
+  /** Requests of this key granted and not answered yet. */
+  inFlight(key: string): number {
+    return this.keys.get(key)?.inFlight ?? 0;
+  }
+
+  /**
+   * Requests of this key whose answers came within the last `windowMs` (its stamps), or every one of them
+   * when the key's windows are not paced.
+   */
+  sentWithin(key: string, windowMs: number): number {
+    const st = this.keys.get(key);
+    if (!st) return 0;
+    return inWindow(st.all, { limit: Infinity, windowMs } as RateWindow, this.now());
+  }
+
+  /**
+   * Count a request sent now, past the windows (a probe meant to be refused): it fills the key's windows like
+   * any other, so requests after it wait for it too (under a reading where a refused request counts).
+   */
+  sendNow(key: string, method: string, path: string): Settle {
+    const st = this.state(key);
+    return this.record(st, method.toUpperCase(), path, this.now());
   }
 
   /** Forget a stamp recorded for a slot that was never sent. */
@@ -350,7 +421,7 @@ export class Pacer {
   }
 
   private waitFor(st: KeyState, method: string, path: string, now: number): number {
-    const paused = Math.max(0, st.pausedUntil - now);
+    const paused = Math.max(0, st.pausedUntil - now, st.heldUntil - now);
     if (!this.paceWindows) return paused > 0 ? paused + this.margin : 0;
     const [first, minute, hour] = this.windows(method, path);
     const group = gateRouteGroup(method, path);
@@ -413,7 +484,7 @@ export class Pacer {
   private grant(st: KeyState, w: Waiter, now: number): void {
     if (!w.block) return w.resolve(this.record(st, w.method, w.path, now));
     // A block: every step is recorded now; its reservation hands the slots out as the steps are sent.
-    if (this.paceWindows) for (const b of w.block) this.record(st, b.method, b.path, now);
+    if (this.paceWindows) for (const b of w.block) this.record(st, b.method, b.path, now, false);
     w.onGrant!(now);
   }
 
@@ -434,8 +505,10 @@ export class Pacer {
     return after.some((x, i) => x > before[i]!);
   }
 
-  private record(st: KeyState, method: string, path: string, now: number): Settle {
-    if (!this.paceWindows) return () => undefined;
+  /** Stamp a request sent now; `track` false for a block's slots (each is tracked when used, useSlot). */
+  private record(st: KeyState, method: string, path: string, now: number, track = true): Settle {
+    if (!track && !this.paceWindows) return () => undefined;
+    if (!this.paceWindows) return this.settleOnce(st, undefined, now, method, path);
     const group = gateRouteGroup(method, path);
     const [first, , hour] = this.windows(method, path);
     st.all.push(now);
@@ -444,7 +517,7 @@ export class Pacer {
     if (!g) st.groups.set(group, (g = []));
     g.push(now);
     prune(g, first, now);
-    return this.settleOnce(st.all, g, now);
+    return track ? this.settleOnce(st, g, now, method, path) : () => undefined;
   }
 }
 
