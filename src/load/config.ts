@@ -55,7 +55,7 @@ export function configFor(
   const keys = loadKeys(profile);
   if (name === 'rate-limits' && keys.reserved.length < RATE_LIMIT_KEYS) {
     return {
-      missing: `the profile reserves ${keys.reserved.length} gate partner(s) for load (reservedFor: "load"); the rate-limit cases need ${RATE_LIMIT_KEYS} keys with empty windows`,
+      missing: `the profile reserves ${keys.reserved.length} gate partner(s) for load (reservedFor: "load"); the rate-limit cases need ${RATE_LIMIT_KEYS} keys with empty windows (certify judges the 60-per-minute window on the conformance stream)`,
     };
   }
   const gate = {

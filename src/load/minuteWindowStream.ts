@@ -107,7 +107,7 @@ export class MinuteWindowStream {
   start(): void {
     this.startedAt = this.now();
     this.unwatch = this.opts.pacer.watch(this.opts.key, (r) => this.heard(r));
-    this.begin(this.now() + this.windowMs + 2 * this.toleranceMs, Infinity);
+    this.begin(this.now() + this.windowMs + 2 * this.toleranceMs, Infinity); // = minuteStreamHoldMs
   }
 
   private begin(at: number, deadline: number): void {
@@ -307,6 +307,20 @@ export class MinuteWindowStream {
   }
 }
 
+/** The Gate partner whose conformance stream judges the minute window in this run, or undefined (see minuteStreamFor). */
+export function minuteStreamPartner(profile: Profile, run: { kinds: readonly string[]; scenarios?: readonly string[]; service?: 'gate' | 'pools' }) {
+  if (!run.kinds.includes('conformance') || !run.kinds.includes('load') || run.service === 'pools') return undefined;
+  if (run.scenarios?.length && !run.scenarios.includes('rate-limits')) return undefined;
+  if (loadKeys(profile).reserved.length >= RATE_LIMIT_KEYS) return undefined;
+  return viewFor(profile, 'conformance').gate.partners[0];
+}
+
+/** The hold before the stream's first attempt: one minute window and twice its tolerance, at the declared scale. */
+export function minuteStreamHoldMs(profile: Profile): number {
+  const w = GATE_RATE_WINDOWS.minute.windowMs * profile.timing.rateWindowScale;
+  return w + 2 * Math.round(Math.min(1_000, Math.max(20, w * profile.tolerances.rateWindowRatio)));
+}
+
 /**
  * The minute window on the conformance stream, when this run should judge it there: a run with conformance and
  * load (certify) whose profile lacks the rate-limit scenario's reserved keys. The stream is the first Gate
@@ -318,10 +332,7 @@ export function minuteStreamFor(
   pacer: Pacer,
   clock?: TargetClock,
 ): MinuteWindowStream | undefined {
-  if (!run.kinds.includes('conformance') || !run.kinds.includes('load') || run.service === 'pools') return undefined;
-  if (run.scenarios?.length && !run.scenarios.includes('rate-limits')) return undefined;
-  if (loadKeys(profile).reserved.length >= RATE_LIMIT_KEYS) return undefined;
-  const partner = viewFor(profile, 'conformance').gate.partners[0];
+  const partner = minuteStreamPartner(profile, run);
   if (!partner) return undefined;
   const client = createApiClient({
     service: 'gate',

@@ -13,6 +13,7 @@ import type { Profile } from '../profile/schema.js';
 import { scheduleKinds, viewFor } from '../runner/partition.js';
 import { loadGates } from '../load/gates.js';
 import { loadLowerBoundMs, smokeGateRequestsPerKey } from '../load/run.js';
+import { minuteStreamHoldMs, minuteStreamPartner } from '../load/minuteWindowStream.js';
 import type { ScenarioName } from '../../scenarios/lib/requirements.js';
 import { readCalibration, type Calibration } from '../runner/calibration.js';
 import { checkKey, loadSuites, needsOfCheck, type CheckKind } from '../runner/suites.js';
@@ -59,6 +60,12 @@ export interface Plan {
    * of the same run at --depth full, which waits for the window.
    */
   hourWindow?: { overPerKey: number; fullDepthSeconds: number };
+  /**
+   * Where the profile cannot run the rate-limit scenario, certify judges the 60-per-minute window on the
+   * conformance stream: the request past the limit it sends (one; a second when a fixed edge may explain the
+   * first), and the hold that empties the key's windows first.
+   */
+  minuteStream?: { probes: number; holdMs: number };
   rateWindowScale: number;
 }
 
@@ -96,12 +103,14 @@ export async function planRun(
   const rateOf = (kind: CheckKind, extraKeys: number, hour: boolean) => {
     const k = keysOf(kind);
     const m = perKind.get(kind)!;
+    const held = kind === 'conformance' && minuteStream ? minuteStream.holdMs : 0;
     return Math.max(
-      spreadLowerBoundMs({ groups: m.secret }, Math.max(1, k.secret + extraKeys), scale, { waitHour: hour }),
+      held + spreadLowerBoundMs({ groups: m.secret }, Math.max(1, k.secret + extraKeys), scale, { waitHour: hour }),
       k.publishable ? spreadLowerBoundMs({ groups: m.publishable }, k.publishable, scale, { waitHour: hour }) : 0,
     );
   };
   const loadMs = opts.kinds.includes('load') ? loadLowerBoundMs(LOAD_SCENARIOS, opts.depth, loadGates(), scale) : 0;
+  const minuteStream = minuteStreamPartner(profile, opts) ? { probes: 1, holdMs: minuteStreamHoldMs(profile) } : undefined;
   // Kinds on disjoint partners run at once (the longest of them), groups sharing partners one after another.
   const composed = (extraKeys: number, hour: boolean) =>
     scheduleKinds(profile, opts.kinds).groups.reduce(
@@ -119,7 +128,7 @@ export async function planRun(
   // The smoke scenario's mixed traffic shares its keys' hour windows: on the conformance keys when the profile
   // reserves none for it (one key: the same key), else on keys of its own.
   // The smoke keeps to half of what the checks left of that window (scenarios/lib/trafficRate.ts).
-  const checksPerKey = Math.ceil(secretTotal / Math.max(1, keys.gateSecret));
+  const checksPerKey = Math.ceil(secretTotal / Math.max(1, keys.gateSecret)) + (minuteStream?.probes ?? 0);
   const conformancePartners = viewFor(profile, 'conformance').gate.partners;
   const smoke =
     opts.kinds.includes('load') && LOAD_SCENARIOS.includes('smoke')
@@ -143,12 +152,13 @@ export async function planRun(
     checks: { run, skipped: skipped.length, uncalibrated },
     skipped,
     keys,
-    requests: { gate: { total: total + loadGate, perKey, perPublishableKey, byGroup: secretTotals, load: loadGate }, pools },
+    requests: { gate: { total: total + loadGate + (minuteStream?.probes ?? 0), perKey, perPublishableKey, byGroup: secretTotals, load: loadGate }, pools },
     keyHour: { limit: HOUR_LIMIT, busiestKey, fits: overPerKey <= 0, overPerKey: Math.max(0, overPerKey) },
     bound: { rateMs, waitMs, loadMs, ...(held ? { heldAloneMs: held.ms, heldAloneService: held.service } : {}) },
     lowerBoundSeconds: Math.round(lower / 100) / 10,
     extraKeySavesSeconds: Math.max(0, Math.round((lower - withOneMore) / 1000)),
     ...(hourWindow ? { hourWindow } : {}),
+    ...(minuteStream ? { minuteStream } : {}),
     rateWindowScale: scale,
   };
 }
@@ -170,6 +180,11 @@ export function formatPlan(p: Plan): string[] {
     ...(p.bound.heldAloneMs
       ? [
           `  checks holding one partner alone wait in turn: ≥ ${formatDuration(p.bound.heldAloneMs)} on one ${p.bound.heldAloneService} partner (more ${p.bound.heldAloneService} partners share them out)`,
+        ]
+      : []),
+    ...(p.minuteStream
+      ? [
+          `  the 60-per-minute window is judged on the conformance stream (no keys reserved for the rate-limit cases): ${p.minuteStream.probes} Gate request past the limit (2 at most), the key held ${formatDuration(p.minuteStream.holdMs)} first`,
         ]
       : []),
   ];

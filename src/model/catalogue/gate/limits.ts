@@ -1,7 +1,8 @@
 // Gate "Limits": the three per-client rate windows and the route groups that
 // replace the first one. Only a load run (scenarios/rate-limits.ts) can fill a
 // window without the runner's pacer, so every entry is suite 'load'; the ids
-// are the ones scenarios/lib/requirements.ts tags its k6 checks with.
+// are the ones scenarios/lib/requirements.ts tags its k6 checks with (and, on a
+// profile without its keys, src/load/minuteWindowStream.ts the minute window's).
 // The field limits of the same section (list limit/skip, branding, customer
 // names, pay-out ids) are catalogued with their endpoints.
 import { defineArea } from '../define.js';
