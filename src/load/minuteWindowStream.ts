@@ -98,16 +98,20 @@ export class MinuteWindowStream {
 
   constructor(private readonly opts: MinuteStreamOptions) {
     this.windowMs = GATE_RATE_WINDOWS.minute.windowMs * opts.windowScale;
-    // As the load judge widens each decision: a share of the window, at least 20 ms, at most 1 s.
-    this.toleranceMs = Math.round(Math.min(1_000, Math.max(20, this.windowMs * opts.toleranceRatio)));
+    this.toleranceMs = toleranceOf(this.windowMs, opts.toleranceRatio);
     this.now = opts.now ?? opts.pacer.now;
   }
 
-  /** Start watching: the key is held until nothing it sent can still be in any reading of its minute window. */
+  /** The hold before the first attempt: until nothing sent before can still be in any reading of the minute window. */
+  get holdMs(): number {
+    return this.windowMs + 2 * this.toleranceMs;
+  }
+
+  /** Start watching, holding the key for holdMs first. */
   start(): void {
     this.startedAt = this.now();
     this.unwatch = this.opts.pacer.watch(this.opts.key, (r) => this.heard(r));
-    this.begin(this.now() + this.windowMs + 2 * this.toleranceMs, Infinity); // = minuteStreamHoldMs
+    this.begin(this.now() + this.holdMs, Infinity);
   }
 
   private begin(at: number, deadline: number): void {
@@ -318,7 +322,12 @@ export function minuteStreamPartner(profile: Profile, run: { kinds: readonly str
 /** The hold before the stream's first attempt: one minute window and twice its tolerance, at the declared scale. */
 export function minuteStreamHoldMs(profile: Profile): number {
   const w = GATE_RATE_WINDOWS.minute.windowMs * profile.timing.rateWindowScale;
-  return w + 2 * Math.round(Math.min(1_000, Math.max(20, w * profile.tolerances.rateWindowRatio)));
+  return w + 2 * toleranceOf(w, profile.tolerances.rateWindowRatio);
+}
+
+/** As the load judge widens each decision time: a share of the window, at least 20 ms, at most 1 s. */
+function toleranceOf(windowMs: number, ratio: number): number {
+  return Math.round(Math.min(1_000, Math.max(20, windowMs * ratio)));
 }
 
 /**
