@@ -53,7 +53,7 @@ async function streamOn(faults: string[], n = 150, target?: { baseUrl: string; s
   return { check: checks[0]!, replaces: checks[1]!, observations, statuses };
 }
 
-describe('the minute window on one key\'s stream', () => {
+describe("the minute window on one key's stream", () => {
   it('passes on the faultless target: 60 ordinary requests, then one more gets 429 with the envelope', async () => {
     const { check, replaces, statuses, observations } = await streamOn([]);
     expect(check.status, check.reason ?? check.failure?.message).toBe('passed');
@@ -100,7 +100,9 @@ describe('the minute window on one key\'s stream', () => {
       const id = randomUUID();
       if (n >= 60) {
         res.writeHead(429, { 'content-type': 'application/json', 'x-request-id': id });
-        return res.end(JSON.stringify({ type: 'rate_limited', code: 'rate_limited', message: 'rate limit exceeded', request_id: id, doc_url: null, statusCode: 429 }));
+        return res.end(
+          JSON.stringify({ type: 'rate_limited', code: 'rate_limited', message: 'rate limit exceeded', request_id: id, doc_url: null, statusCode: 429 }),
+        );
       }
       counts.set(bucket, n + 1);
       res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': id });

@@ -435,7 +435,9 @@ async function judgedMinuteStream(run: Run, stream: import('../load/minuteWindow
   run.minuteStream = checks;
   run.results.observations.push(...observations);
   for (const c of checks)
-    run.progress.line(`${c.status === 'passed' ? '✓' : c.status === 'failed' ? '✗' : '-'} ${c.name} (on the conformance stream)${c.reason ? ` — ${c.reason}` : ''}`);
+    run.progress.line(
+      `${c.status === 'passed' ? '✓' : c.status === 'failed' ? '✗' : '-'} ${c.name} (on the conformance stream)${c.reason ? ` — ${c.reason}` : ''}`,
+    );
 }
 
 /** One kind: run (or, for load scenarios finished before an interruption, kept), its results added to the run's. */

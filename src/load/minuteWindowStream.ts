@@ -43,7 +43,8 @@ export interface MinuteStreamOptions {
 /** Requirements the stream proves: the minute window's count, and its 429's envelope (one window of several). */
 export const MINUTE_STREAM_REQUIREMENTS = ['GATE-RATE-MINUTE-WINDOW', 'GATE-RATE-429-ENVELOPE'] as const;
 /** The scenario checks the stream's verdict stands for (each replaces the scenario's skip of the same name). */
-export const minuteStreamStandsFor = () => ['GATE-RATE-MINUTE-WINDOW', 'GATE-RATE-ROUTE-REPLACES-FIRST-ONLY'].map((id) => requirementCheckOf('rate-limits', id));
+export const minuteStreamStandsFor = () =>
+  ['GATE-RATE-MINUTE-WINDOW', 'GATE-RATE-ROUTE-REPLACES-FIRST-ONLY'].map((id) => requirementCheckOf('rate-limits', id));
 
 const ATTEMPTS = 2;
 const REPLACES = 'GATE-RATE-ROUTE-REPLACES-FIRST-ONLY';
