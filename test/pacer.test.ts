@@ -295,4 +295,29 @@ describe('Pacer', () => {
       expect(clock.now).toBe(MIN + MARGIN);
     });
   });
+  it('a hold keeps every request of the key until it ends; watchers hear each answer with its status; sendNow counts in the windows', async () => {
+    const { clock, pacer } = fakeClock();
+    const heard: { status?: number; sentAt: number; answeredAt: number }[] = [];
+    const off = pacer.watch('k', (r) => heard.push(r));
+    pacer.hold('k', 5 * SEC);
+    const settle = await pacer.acquire('k', 'GET', '/branding');
+    expect(clock.now).toBeGreaterThanOrEqual(5 * SEC);
+    expect(pacer.inFlight('k')).toBe(1);
+    clock.now += 40;
+    settle(undefined, 200);
+    expect(pacer.inFlight('k')).toBe(0);
+    expect(heard).toEqual([{ method: 'GET', path: '/branding', sentAt: clock.now - 40, answeredAt: clock.now, status: 200 }]);
+    // A request sent past the pacer fills the windows like any other: its group's room shrinks.
+    const before = pacer.firstWindowRoom('k', 'GET', '/dashboard/webhook-settings');
+    pacer.sendNow('k', 'GET', '/dashboard/webhook-settings')(clock.now, 429);
+    expect(pacer.firstWindowRoom('k', 'GET', '/dashboard/webhook-settings')).toBe(before - 1);
+    expect(pacer.sentWithin('k', MIN)).toBe(2);
+    expect(heard.at(-1)?.status).toBe(429);
+    // Another key is never held by this one's hold.
+    pacer.hold('k', clock.now + MIN);
+    const t = clock.now;
+    await pacer.acquire('other', 'GET', '/branding');
+    expect(clock.now).toBe(t);
+    off();
+  });
 });
