@@ -26,6 +26,10 @@ import {
   transact,
 } from '../../support/pools/pools.js';
 
+/** Concurrent transacts on one quote per burst, and bursts (each on its own quote) run even when each shows one trade. */
+const RACE_BURST_SIZE = 8;
+const RACE_BURSTS = 3;
+
 /** How long the balance may take to show a release (target time). */
 const RELEASE_WAIT_MS = 5_000;
 /** Polls after a terminal state, each must keep it. */
@@ -137,30 +141,48 @@ export default defineSuite({
       needs: ['poolsPartner'],
       async run({ poolsPartner: actor }, t: CheckTools) {
         const R = 'POOLS-TX-CONCURRENT-SINGLE-USE';
-        const { quote } = await createFirmQuote(t, actor, R);
-        const answers = await Promise.all(
-          Array.from({ length: 4 }, () =>
-            actor.client.post(poolPath(mainPool(t), '/transact'), { quoteId: quote.quoteId }, { idempotencyKey: true, retry: false }),
-          ),
-        );
-        const ids = new Set<string>();
-        for (const ex of answers) {
-          // The losers get the existing trade (rule 3) or 409 (the state table): both readings pass.
-          if (ex.status === 409) {
-            expectPoolsError(t, ex, 409, { requirement: R });
-            continue;
+        // A remote network spreads a burst's arrivals by its jitter, which may be wider than the target's race
+        // window: several bursts, each on a quote of its own, so a race the jitter hid in one shows in another.
+        let raced = 0;
+        for (let burst = 0; burst < RACE_BURSTS; burst++) {
+          const { quote } = await createFirmQuote(t, actor, R);
+          const answers = await Promise.all(
+            Array.from({ length: RACE_BURST_SIZE }, () =>
+              actor.client.post(poolPath(mainPool(t), '/transact'), { quoteId: quote.quoteId }, { idempotencyKey: true, retry: false }),
+            ),
+          );
+          t.observe(
+            'pools-concurrent-transact-statuses',
+            answers.map((x) => x.status),
+          );
+          const ids = new Set<string>();
+          let answered = 0;
+          for (const ex of answers) {
+            // A throttle (429, "or throttle") is no answer on the quote: it neither passes nor fails single use.
+            if (ex.status === 429) {
+              expectPoolsError(t, ex, 429, { requirement: R });
+              continue;
+            }
+            answered++;
+            // The losers get the existing trade (rule 3) or 409 (the state table): both readings pass.
+            if (ex.status === 409) {
+              expectPoolsError(t, ex, 409, { requirement: R });
+              continue;
+            }
+            expect2xx(t, ex, R, 'a concurrent transact (the trade, or 409)');
+            ids.add(t.expect.schema(ex, TransactResponse, R).transactId);
           }
-          expect2xx(t, ex, R, 'a concurrent transact (the trade, or 409)');
-          ids.add(t.expect.schema(ex, TransactResponse, R).transactId);
+          if (answered >= 2) raced++;
+          t.expect.equal([...ids].length, answered ? 1 : 0, `exactly one trade across the concurrent transacts (got ${[...ids].join(', ')})`, {
+            requirement: R,
+          });
+          if (!ids.size) continue;
+          const made = await readTrade(t, actor, [...ids][0]!, R);
+          const { ex: list, trades } = await tradesOfQuote(t, actor, quote.quoteId, made.createdAt, R);
+          t.expect.equal(trades.length, 1, 'the trades list holds one trade for the quote', { requirement: R, exchange: list });
         }
-        t.expect.equal([...ids].length, 1, `exactly one trade across the concurrent transacts (got ${[...ids].join(', ')})`, { requirement: R });
-        const made = await readTrade(t, actor, [...ids][0]!, R);
-        const { ex: list, trades } = await tradesOfQuote(t, actor, quote.quoteId, made.createdAt, R);
-        t.expect.equal(trades.length, 1, 'the trades list holds one trade for the quote', { requirement: R, exchange: list });
-        t.observe(
-          'pools-concurrent-transact-statuses',
-          answers.map((x) => x.status),
-        );
+        if (!raced)
+          t.unverified(`the target throttled every burst of ${RACE_BURST_SIZE} concurrent transacts (429) to fewer than two answers: no race was run`);
       },
     }),
     check({
