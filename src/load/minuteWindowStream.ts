@@ -237,15 +237,15 @@ export class MinuteWindowStream {
     };
     const probes = this.attempts.filter((a) => a.probe).map((a) => a.probe!);
     const observations: Observation[] = [];
+    const unverified = (reason: string) => ({ check: { ...base, status: 'unverified' as const, reason }, observations });
+    const failed = (failure: Omit<NonNullable<CheckResult['failure']>, 'kind'>) => ({
+      check: { ...base, status: 'failed' as const, failure: { kind: 'assertion' as const, ...failure } },
+      observations,
+    });
     if (!probes.length)
-      return {
-        check: {
-          ...base,
-          status: 'unverified',
-          reason: `the key's conformance stream never sent ${this.limit} requests well inside one minute window (${this.windowMs} ms at the declared scale), so no request past the limit was sent`,
-        },
-        observations,
-      };
+      return unverified(
+        `the key's conformance stream never sent ${this.limit} requests well inside one minute window (${this.windowMs} ms at the declared scale), so no request past the limit was sent`,
+      );
     const v = this.judge();
     const early = this.log.findIndex((s, i) => s.status === 429 && !probes.some((p) => p.index === i));
     const seen = probes.map((p) => `${p.method} ${p.path} → ${p.answer?.status ?? 'no answer'}`).join('; ');
@@ -257,57 +257,31 @@ export class MinuteWindowStream {
       note: `the 60-per-minute window judged on requests conformance sent anyway; readings that explain every status: ${v.consistent.join(', ') || 'none'}`,
     });
     if (early >= 0)
-      return {
-        check: {
-          ...base,
-          status: 'unverified',
-          reason: `a request paced inside the windows got 429 (request ${early + 1} of the stream): the key carried traffic from outside this run, or a window is narrower than documented — the minute window cannot be judged`,
-        },
-        observations,
-      };
+      return unverified(
+        `a request paced inside the windows got 429 (request ${early + 1} of the stream): the key carried traffic from outside this run, or a window is narrower than documented — the minute window cannot be judged`,
+      );
     const refused = probes.find((p) => p.answer?.status === 429);
     if (v.consistent.length === 0) {
       const m = Object.values(v.mismatches)[0];
-      return {
-        check: {
-          ...base,
-          status: 'failed',
-          failure: {
-            kind: 'assertion',
-            requirement: 'GATE-RATE-MINUTE-WINDOW',
-            message: `${this.limit} requests answered inside one minute window, then one more was admitted: no reading of "60 per minute" (sliding, fixed buckets, from the first request) explains the stream (${seen})`,
-            expected: `429 for the request past ${this.limit} within ${this.windowMs} ms`,
-            actual: m ? `request ${m.n} answered ${m.observed} ${m.atMs} ms into the stream` : seen,
-          },
-        },
-        observations,
-      };
+      return failed({
+        requirement: 'GATE-RATE-MINUTE-WINDOW',
+        message: `${this.limit} requests answered inside one minute window, then one more was admitted: no reading of "60 per minute" (sliding, fixed buckets, from the first request) explains the stream (${seen})`,
+        expected: `429 for the request past ${this.limit} within ${this.windowMs} ms`,
+        actual: m ? `request ${m.n} answered ${m.observed} ${m.atMs} ms into the stream` : seen,
+      });
     }
     if (!refused)
-      return {
-        check: {
-          ...base,
-          status: 'unverified',
-          reason: `every probe past ${this.limit} was admitted where a fixed window's edge may have fallen inside its burst (${seen}); the count could not be told`,
-        },
-        observations,
-      };
+      return unverified(
+        `every probe past ${this.limit} was admitted where a fixed window's edge may have fallen inside its burst (${seen}); the count could not be told`,
+      );
     const problem = envelopeProblem(refused.answer!);
     if (problem)
-      return {
-        check: {
-          ...base,
-          status: 'failed',
-          failure: {
-            kind: 'assertion',
-            requirement: 'GATE-RATE-429-ENVELOPE',
-            message: `the minute window's 429: ${problem}`,
-            expected: 'the error envelope with type rate_limited and X-Request-Id equal to request_id',
-            actual: JSON.stringify(refused.answer!.json)?.slice(0, 300) ?? 'no body',
-          },
-        },
-        observations,
-      };
+      return failed({
+        requirement: 'GATE-RATE-429-ENVELOPE',
+        message: `the minute window's 429: ${problem}`,
+        expected: 'the error envelope with type rate_limited and X-Request-Id equal to request_id',
+        actual: JSON.stringify(refused.answer!.json)?.slice(0, 300) ?? 'no body',
+      });
     return { check: { ...base, status: 'passed' }, observations };
   }
 }
