@@ -40,6 +40,16 @@ describe('retry-gap tolerance', () => {
     expect(indistinctGaps(tools(0.01, {}, remote))).toBeUndefined();
   });
 
+  it('before any request only the declared tolerances decide; the round trip widens them once it is measured', () => {
+    // A run's first answers (new connections, a cold target) can make the round trip look long: the check must not
+    // give up on that before sending, so the up-front decision leaves the network out and the judged one puts it in.
+    const cold = clockOf(Array.from({ length: 100 }, (_, i) => 140 + (i % 20) * 6));
+    const t = tools(0.002, {}, cold);
+    expect(indistinctGaps(t, { network: false })).toBeUndefined();
+    expect(indistinctGaps(t)).toMatch(/cannot be told from an immediate retry/);
+    expect(gapTolerance(t, 600) - gapTolerance(t, 600, { network: false })).toBe(cold.roundTrip()!.p95Ms);
+  });
+
   it('the embedded profiles tell every gap from its neighbours and the first from an immediate retry', () => {
     for (const file of ['fixtures/profiles/embedded.json', 'fixtures/profiles/embedded-alt.json']) {
       const p = loadProfile(file);

@@ -66,20 +66,21 @@ export const MEASUREMENT_SLACK_MS = 100;
  * counts its wait from the answer (where it counts from is not shown), and each way is as uneven as the round
  * trips to the target (the webhook path is of the same network).
  */
-export function gapTolerance(t: CheckTools, expectedMs: number): number {
+export function gapTolerance(t: CheckTools, expectedMs: number, opts: { network?: boolean } = {}): number {
   const tol = t.profile.tolerances;
-  const network = t.targetClock('gate').roundTrip()?.p95Ms ?? 0;
+  const network = opts.network === false ? 0 : (t.targetClock('gate').roundTrip()?.p95Ms ?? 0);
   return Math.max(expectedMs * tol.retryGapRatio, tol.retryGapMs * t.profile.timing.retryScale, MEASUREMENT_SLACK_MS) + network;
 }
 
 /**
  * Why the scaled schedule's gaps, each widened by its tolerance, could be mistaken for one another or the first
  * for an immediate retry (undefined when every window is apart): then no measured gap tells the schedule from a
- * wrong one, and the check must say so instead of passing.
+ * wrong one, and the check must say so instead of passing. With `network: false`, on the profile's declared
+ * tolerances alone (known before any request; the round trip is known only once enough answers came).
  */
-export function indistinctGaps(t: CheckTools): string | undefined {
+export function indistinctGaps(t: CheckTools, opts: { network?: boolean } = {}): string | undefined {
   const gaps = scaledSchedule(t);
-  const tols = gaps.map((g) => gapTolerance(t, g));
+  const tols = gaps.map((g) => gapTolerance(t, g, opts));
   const ms = (x: number) => `${Math.round(x)} ms`;
   if (tols[0]! >= gaps[0]!) return `the first gap (${ms(gaps[0]!)} ± ${ms(tols[0]!)}) cannot be told from an immediate retry`;
   for (let i = 0; i + 1 < gaps.length; i++)
