@@ -3,7 +3,8 @@
 // 300/h windows — each by count and by length — the route limit replacing
 // only the first window, independence of keys, every window's 429 envelope,
 // and every other route a Limits row names probed in its group by count
-// (scenarios/lib/routeProbes.ts) on the keys other cases leave idle. Each case owns one
+// (scenarios/lib/routeProbes.ts) on keys of their own beside the cases (or, with
+// fewer, on the keys the cases leave idle). Each case owns one
 // reserved key so its windows start empty; requests within a case are
 // sequential so the request number of the first 429 is exact. Window lengths
 // follow the target's declared scale (profile timing.rateWindowScale); the
@@ -21,7 +22,7 @@ import { emit } from './lib/emit.ts';
 import { guarded } from './lib/guard.ts';
 import { callOnce as call, isErrorEnvelope, type Res } from './lib/http.ts';
 import { probeRoute, routeProbes, ROUTE_GROUP_IDS, PROBE_MAX_SENDS, type RouteGroup, type RouteProbe } from './lib/routeProbes.ts';
-import { rateLimitBoundSeconds, routeLanes, windowPlans, type WindowCase } from './lib/rateCases.ts';
+import { KEY_OF, rateLimitBoundSeconds, routeLanes, windowPlans, type RouteLane, type WindowCase } from './lib/rateCases.ts';
 import { SCENARIOS, WINDOW_CHECK_IDS } from './lib/requirements.ts';
 import { countHolds, judgeWindow } from './lib/windowJudge.ts';
 import { runWindowProbe } from './lib/windowProbe.ts';
@@ -32,8 +33,6 @@ const gate = cfg.gate!;
 const R = SCENARIOS['rate-limits'].cases;
 const plans = windowPlans(gate.limits, gate.rateWindowScale, gate.rateWindowRatio);
 
-// One key per case, in this order (the profile reserves them for load).
-const KEY_OF = { burst: 0, write10: 1, write30: 2, read60: 3, replacesFirstOnly: 4, minute: 5, perClient: 6, hour: 7 } as const;
 type CaseName = keyof typeof KEY_OF;
 
 const wanted = (Object.keys(KEY_OF) as CaseName[]).filter(
@@ -43,11 +42,15 @@ const wanted = (Object.keys(KEY_OF) as CaseName[]).filter(
 const runs: string[] = wanted.filter((c) => c !== 'perClient');
 if (wanted.includes('perClient') && !runs.includes('burst')) runs.unshift('burst');
 
-// The route probes run on keys the other cases leave idle: after burst and replacesFirstOnly on theirs (in the
-// same VU, once their windows drained), on the perClient key, and on the hour key when the hour case does not run.
+// The route probes run on keys of their own from the first second (the extra secret keys of the rate-limit
+// partners), beside the cases; with fewer than the fastest schedule needs, also on keys the other cases leave
+// idle: after burst and replacesFirstOnly on theirs (in the same VU, once their windows drained), on the
+// perClient key, and on the hour key when the hour case does not run.
 const wantsRoutes = wants(cfg, 'routes');
+const ownKeys = gate.routeKeys ?? [];
 const lanes = wantsRoutes
   ? routeLanes({
+      ownKeys: ownKeys.length,
       hourKeyFree: !runs.includes('hour'),
       afterBurst: runs.includes('burst'),
       afterReplaces: runs.includes('replacesFirstOnly'),
@@ -58,7 +61,9 @@ const lanes = wantsRoutes
       scale: gate.rateWindowScale,
     })
   : [];
-for (const l of lanes) if (!l.after) runs.push(`routes:${l.key}`);
+const laneName = (l: RouteLane) => ('own' in l.key ? `routes:own:${l.key.own}` : `routes:case:${l.key.case}`);
+const laneKey = (l: RouteLane) => ('own' in l.key ? ownKeys[l.key.own]! : gate.keys[l.key.case]!);
+for (const l of lanes) if (!l.after) runs.push(laneName(l));
 
 export const options = {
   scenarios: runs.length
@@ -68,7 +73,7 @@ export const options = {
           vus: runs.length,
           iterations: 1,
           exec: 'runCase',
-          maxDuration: `${rateLimitBoundSeconds(gate.limits, gate.rateWindowScale, cfg.depth, gate.rateWindowRatio, wantsRoutes)}s`,
+          maxDuration: `${rateLimitBoundSeconds(gate.limits, gate.rateWindowScale, cfg.depth, gate.rateWindowRatio, wantsRoutes, ownKeys.length)}s`,
         },
       }
     : {},
@@ -352,18 +357,17 @@ function lanesAfter(c: 'burst' | 'replacesFirstOnly'): void {
 /** One VU per case; the iteration number (unique across execution segments) picks it. */
 export const runCase = guarded('rate-limits', (): void => {
   const c = runs[exec.scenario.iterationInTest]!;
-  emit({ kind: 'caseStart', case: c, segment: segmentRange() });
-  const lane = /^routes:(\d+)$/.exec(c);
+  emit({ kind: 'caseStart', case: c, segment: segmentRange(), at: Date.now() });
+  const lane = lanes.find((l) => !l.after && laneName(l) === c);
   if (lane) {
-    const l = lanes.find((x) => String(x.key) === lane[1])!;
     // The perClient key answers one probe of burst first: start once that default window has passed.
-    if (l.startAfterFirstWindow) sleep((firstWindowMs + tolMs(firstWindowMs)) / 1000 + 1);
-    routeLane(gate.keys[l.key]!, l.probes);
+    if (lane.startAfterFirstWindow) sleep((firstWindowMs + tolMs(firstWindowMs)) / 1000 + 1);
+    routeLane(laneKey(lane), lane.probes);
   } else {
     CASES[c as Exclude<CaseName, 'perClient'>]();
     if (c === 'burst' || c === 'replacesFirstOnly') lanesAfter(c);
   }
-  emit({ kind: 'caseDone', case: c });
+  emit({ kind: 'caseDone', case: c, at: Date.now() });
 });
 
 export function handleSummary(data: unknown) {

@@ -4,8 +4,10 @@
 // window from the first request) — a walk straddling a fixed bucket's edge is
 // tried again, never failed — and a route in another group's window fails.
 import { describe, expect, it } from 'vitest';
-import { GATE_RATE_WINDOWS, ROUTE_GROUP_FIRST_WINDOW, type RouteGroup } from '../src/model/limits.js';
-import { probeRoute, type RouteProbe, type RouteVerdict } from '../scenarios/lib/routeProbes.ts';
+import { GATE_RATE_WINDOWS, ROUTE_GROUP_FIRST_WINDOW, gateRouteGroup, type RouteGroup } from '../src/model/limits.js';
+import { specText } from '../src/model/specText.js';
+import { PROBE_MAX_SENDS, probeRoute, routeProbes, type RouteProbe, type RouteVerdict } from '../scenarios/lib/routeProbes.ts';
+import { rateLimitMandatory, routeKeysForFastest, routeLanes } from '../scenarios/lib/rateCases.ts';
 import { fixed, fromFirst, sliding, type Limiter } from './support/limiters.js';
 
 const SCALE = 0.1;
@@ -77,3 +79,84 @@ describe('route probes of the Limits rows', () => {
     expect([v.judged, v.ok]).toEqual([false, false]);
   });
 });
+
+describe('the route probes against the Limits table', () => {
+  /** The table's rows as written: group → the items of its Operations cell. */
+  const rows = (): Record<RouteGroup, string[]> => {
+    const byLimit: Record<string, RouteGroup> = {
+      '10 per minute': 'write10',
+      '30 per minute': 'write30',
+      '60 per minute': 'read60',
+      'default windows': 'default',
+    };
+    const out = { write10: [], write30: [], read60: [], default: [] } as Record<RouteGroup, string[]>;
+    for (const line of specText('gate').split('\n')) {
+      const m = /^\| (10 per minute|30 per minute|60 per minute|default windows) \| (.+) \|$/.exec(line);
+      if (m) out[byLimit[m[1]!]!] = m[2]!.split(', ');
+    }
+    return out;
+  };
+  // Each group's window is measured by length on one route of its row (scenarios/rate-limits.ts); the probes take the rest.
+  const MEASURED: Record<RouteGroup, string[]> = {
+    write10: ['POST /gate_sessions'],
+    write30: ['PATCH /branding'],
+    read60: ['GET /branding'],
+    default: ['GET and PATCH /dashboard/webhook-settings'],
+  };
+
+  it('every item of every Limits row is probed in its group or measured by a case, and nothing else is probed', () => {
+    const table = rows();
+    expect(Object.values(table).every((items) => items.length > 0)).toBe(true);
+    const probes = routeProbes({ amount: '10.00', currency: 'EUR' });
+    for (const group of GROUPS) {
+      const probed = probes.filter((p) => p.group === group).map((p) => p.item);
+      // The default row names GET and PATCH of the settings in one item: GET is measured by the burst case, PATCH probed.
+      const expected = table[group].filter((i) => !MEASURED[group].includes(i));
+      if (group === 'default') expected.push('PATCH /dashboard/webhook-settings');
+      expect(probed.sort(), group).toEqual(expected.sort());
+      for (const p of probes.filter((x) => x.group === group)) expect(gateRouteGroup(p.method, p.path), p.item).toBe(group);
+    }
+    expect(table.default).toContain('GET and PATCH /dashboard/webhook-settings');
+  });
+
+  it('with keys of their own for the fastest schedule, every probe runs once, from the first second, on no case key', () => {
+    const probes = routeProbes({});
+    const own = routeKeysForFastest(probes);
+    const lanes = routeLanes({ ...LANE_INPUT, ownKeys: own, probes });
+    expect(lanes.flatMap((l) => l.probes.map((p) => p.item)).sort()).toEqual(probes.map((p) => p.item).sort());
+    expect(lanes.every((l) => 'own' in l.key && l.startMs === 0 && !l.after)).toBe(true);
+    // No key takes two long probes (each fills its minute window past half).
+    for (const l of lanes) expect(l.probes.filter((p) => PROBE_MAX_SENDS[p.group] > 30 && !p.publishable).length).toBeLessThanOrEqual(1);
+    const m = rateLimitMandatory(LIMITS, 1, 'quick', own);
+    expect(m.lanesMs).toBeLessThan(m.casesMs);
+    expect(m.sharedLanes).toBe(0);
+  });
+
+  it('with fewer keys the lanes also take the keys the cases leave, wait for them, and the mandatory time says so', () => {
+    const probes = routeProbes({});
+    const none = routeLanes({ ...LANE_INPUT, ownKeys: 0, probes });
+    expect(none.flatMap((l) => l.probes.map((p) => p.item)).sort()).toEqual(probes.map((p) => p.item).sort());
+    expect(none.some((l) => l.after === 'burst')).toBe(true);
+    const m0 = rateLimitMandatory(LIMITS, 1, 'quick', 0);
+    expect(m0.lanesMs).toBeGreaterThan(m0.casesMs);
+    expect(m0.sharedLanes).toBeGreaterThan(0);
+    // Three keys of their own shorten it; the probes are all still run.
+    const three = routeLanes({ ...LANE_INPUT, ownKeys: 3, probes });
+    expect(three.flatMap((l) => l.probes.map((p) => p.item)).sort()).toEqual(probes.map((p) => p.item).sort());
+    expect(rateLimitMandatory(LIMITS, 1, 'quick', 3).lanesMs).toBeLessThan(m0.lanesMs);
+  });
+});
+
+const LIMITS = {
+  ...GATE_RATE_WINDOWS,
+  routeFirst: { write10: ROUTE_GROUP_FIRST_WINDOW.write10, write30: ROUTE_GROUP_FIRST_WINDOW.write30, read60: ROUTE_GROUP_FIRST_WINDOW.read60 },
+};
+const LANE_INPUT = {
+  hourKeyFree: true,
+  afterBurst: true,
+  afterReplaces: true,
+  perClientFirst: true,
+  keys: { burst: 0, replacesFirstOnly: 4, perClient: 6, hour: 7 },
+  limits: LIMITS,
+  scale: 1,
+};

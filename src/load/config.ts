@@ -61,6 +61,7 @@ export function configFor(
   const gate = {
     baseUrl: profile.gate.baseUrls.sandbox,
     keys: keys.reserved.map((p) => p.secretKey),
+    routeKeys: keys.routeKeys,
     trafficKeys: keys.traffic.map((p) => p.secretKey),
     ...(hourUsed?.size ? { trafficHourUsed: keys.traffic.map((p) => hourUsed.get(p.name) ?? 0) } : {}),
     sessionBody: { amount: '10.00', currency: 'EUR', return_url: 'https://example.test/return', ...(profile.gate.sessionDefaults ?? {}) },

@@ -11,10 +11,10 @@ import { CATALOGUE } from '../model/catalogue/index.js';
 import { GATE_RATE_WINDOWS, POOLS_LIMITS, ROUTE_GROUP_FIRST_WINDOW } from '../model/limits.js';
 import { EXIT, RunError } from '../exitCodes.js';
 import { SCENARIOS, type ScenarioName } from '../../scenarios/lib/requirements.js';
-import { rateLimitBoundSeconds } from '../../scenarios/lib/rateCases.js';
+import { rateLimitBoundSeconds, rateLimitMandatory } from '../../scenarios/lib/rateCases.js';
 import { GATE_SHARE_WITH_POOLS, smokeIterations, type TrafficConfig } from '../../scenarios/lib/trafficRate.js';
 import type { WindowVerdict } from '../../scenarios/lib/windowJudge.js';
-import { configFor, requirementsOf, segmentProblem } from './config.js';
+import { configFor, loadKeys, requirementsOf, segmentProblem } from './config.js';
 import type { Gates } from './gates.js';
 import { findK6 } from './k6.js';
 import { runScenario, scriptOf, type ScenarioRun } from './scenarioRun.js';
@@ -56,14 +56,20 @@ export function selectedCases(name: ScenarioName, depth: 'quick' | 'full', only?
 
 const titleOf = (id: string) => CATALOGUE.find((r) => r.id === id)?.title ?? id;
 
+/** The spec's Gate windows as the rate-limit scenario takes them. */
+const GATE_LIMITS = {
+  ...GATE_RATE_WINDOWS,
+  routeFirst: { write10: ROUTE_GROUP_FIRST_WINDOW.write10, write30: ROUTE_GROUP_FIRST_WINDOW.write30, read60: ROUTE_GROUP_FIRST_WINDOW.read60 },
+};
+
+/** The route probes' keys of their own on this profile (the rate-limit partners' extra secret keys). */
+const routeKeysOf = (profile: Profile) => loadKeys(profile).routeKeys.length;
+
 /** Upper bound on a scenario's run, seconds (the k6 process is stopped after it, plus a minute). */
-export function scenarioBoundSeconds(name: ScenarioName, depth: 'quick' | 'full', gates: Gates, rateWindowScale: number, rateWindowRatio?: number): number {
+export function scenarioBoundSeconds(name: ScenarioName, depth: 'quick' | 'full', gates: Gates, profile: Profile): number {
   const fixed = SCENARIOS[name].maxSeconds[depth];
-  const limits = {
-    ...GATE_RATE_WINDOWS,
-    routeFirst: { write10: ROUTE_GROUP_FIRST_WINDOW.write10, write30: ROUTE_GROUP_FIRST_WINDOW.write30, read60: ROUTE_GROUP_FIRST_WINDOW.read60 },
-  };
-  if (name === 'rate-limits') return rateLimitBoundSeconds(limits, rateWindowScale, depth, rateWindowRatio);
+  if (name === 'rate-limits')
+    return rateLimitBoundSeconds(GATE_LIMITS, profile.timing.rateWindowScale, depth, profile.tolerances.rateWindowRatio, true, routeKeysOf(profile));
   if (name === 'smoke') return Math.max(fixed, gates.smokeDurationSeconds + 45);
   if (name === 'soak') return Math.max(fixed, gates.soakDurationSeconds + 45);
   if (name === 'quote-ttl') return Math.max(fixed, gates.quoteTtlDurationSeconds + POOLS_LIMITS.quoteTtlSeconds + 40);
@@ -80,11 +86,11 @@ function laneOf(names: ScenarioName[]): ScenarioName[][] {
 
 /**
  * The time a scenario cannot beat: the rate-limit probes wait through two rollovers of their longest
- * window; the traffic scenarios run for their configured duration; the TTL scenario for its duration
- * and one TTL more.
+ * window, and their route lanes for the keys they share with the cases (none with keys of their own); the
+ * traffic scenarios run for their configured duration; the TTL scenario for its duration and one TTL more.
  */
-export function mandatorySeconds(name: ScenarioName, depth: 'quick' | 'full', gates: Gates, rateWindowScale: number): number {
-  if (name === 'rate-limits') return (2 * (depth === 'full' ? GATE_RATE_WINDOWS.hour.windowMs : GATE_RATE_WINDOWS.minute.windowMs) * rateWindowScale) / 1000;
+export function mandatorySeconds(name: ScenarioName, depth: 'quick' | 'full', gates: Gates, profile: Profile): number {
+  if (name === 'rate-limits') return rateLimitMandatory(GATE_LIMITS, profile.timing.rateWindowScale, depth, routeKeysOf(profile)).ms / 1000;
   if (name === 'smoke') return gates.smokeDurationSeconds;
   if (name === 'soak') return gates.soakDurationSeconds;
   if (name === 'quote-ttl') return gates.quoteTtlDurationSeconds + POOLS_LIMITS.quoteTtlSeconds;
@@ -92,8 +98,8 @@ export function mandatorySeconds(name: ScenarioName, depth: 'quick' | 'full', ga
 }
 
 /** The load run's lower bound (ms): lanes run at once, the scenarios of a lane in turn. */
-export function loadLowerBoundMs(scenarios: ScenarioName[], depth: 'quick' | 'full', gates: Gates, rateWindowScale: number): number {
-  return Math.max(0, ...laneOf(scenarios).map((lane) => lane.reduce((a, name) => a + mandatorySeconds(name, depth, gates, rateWindowScale) * 1000, 0)));
+export function loadLowerBoundMs(scenarios: ScenarioName[], depth: 'quick' | 'full', gates: Gates, profile: Profile): number {
+  return Math.max(0, ...laneOf(scenarios).map((lane) => lane.reduce((a, name) => a + mandatorySeconds(name, depth, gates, profile) * 1000, 0)));
 }
 
 /**
@@ -268,13 +274,33 @@ function absorbScenario(name: ScenarioName, reqs: string[], run: ScenarioRun, se
       : {}),
     // Which share of [0, 1) (execution segment) ran each case, and with it the case's key.
     ...(run.records.some((r) => r.kind === 'caseStart')
-      ? { caseSegments: Object.fromEntries(run.records.filter((r) => r.kind === 'caseStart').map((r) => [String(r.case), r.segment])) }
+      ? {
+          caseSegments: Object.fromEntries(run.records.filter((r) => r.kind === 'caseStart').map((r) => [String(r.case), r.segment])),
+          caseTimes: caseTimesOf(run.records),
+        }
       : {}),
     ...(name === 'smoke' || name === 'soak'
       ? { ...(seed !== undefined ? { seed } : {}), requests: run.summary?.metrics?.['http_reqs']?.values?.count ?? null }
       : {}),
   };
   return mine;
+}
+
+/**
+ * When each case (and route lane) of a scenario started and how long it ran, ms after the first start: where a
+ * slow scenario spent its time (the records carry k6's clock; their first start is the scenario's zero).
+ */
+function caseTimesOf(records: Record<string, unknown>[]): Record<string, { startMs: number; durationMs: number | null }> {
+  const starts = records.filter((r) => r.kind === 'caseStart' && typeof r.at === 'number');
+  if (!starts.length) return {};
+  const zero = Math.min(...starts.map((r) => r.at as number));
+  const doneAt = new Map(records.filter((r) => r.kind === 'caseDone' && typeof r.at === 'number').map((r) => [String(r.case), r.at as number]));
+  return Object.fromEntries(
+    starts.map((r) => {
+      const end = doneAt.get(String(r.case));
+      return [String(r.case), { startMs: (r.at as number) - zero, durationMs: end === undefined ? null : end - (r.at as number) }];
+    }),
+  );
 }
 
 /** The run's measured facts as the report reads them. */
@@ -374,7 +400,7 @@ export async function runLoad(opts: {
     const poolsClock = opts.clocks?.pools.estimate();
     const pools = config.pools as Record<string, unknown> | undefined;
     if (pools && poolsClock) pools.clock = { offsetMs: poolsClock.offsetMs, uncertaintyMs: poolsClock.uncertaintyMs };
-    const bound = scenarioBoundSeconds(name, opts.depth, opts.gates, opts.profile.timing.rateWindowScale, opts.profile.tolerances.rateWindowRatio);
+    const bound = scenarioBoundSeconds(name, opts.depth, opts.gates, opts.profile);
     opts.log?.(`… load ${name}: ${cases.join(', ')}${n > 1 ? ` as ${n} k6 segments` : ''} (up to ${bound} s)`);
     ran.push(name);
     const run = await runScenario({
@@ -405,7 +431,7 @@ export async function runLoad(opts: {
     opts.scenarios.filter((n) => ran.includes(n)),
     opts.depth,
     opts.gates,
-    opts.profile.timing.rateWindowScale,
+    opts.profile,
   );
   return outcomeOf(checks, acc, opts.profile.tolerances.quoteTtlSeconds);
 }

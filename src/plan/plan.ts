@@ -109,7 +109,7 @@ export async function planRun(
       k.publishable ? spreadLowerBoundMs({ groups: m.publishable }, k.publishable, scale, { waitHour: hour }) : 0,
     );
   };
-  const loadMs = opts.kinds.includes('load') ? loadLowerBoundMs(LOAD_SCENARIOS, opts.depth, loadGates(), scale) : 0;
+  const loadMs = opts.kinds.includes('load') ? loadLowerBoundMs(LOAD_SCENARIOS, opts.depth, loadGates(), profile) : 0;
   const minuteStream = minuteStreamPartner(profile, opts) ? { probes: 1, holdMs: minuteStreamHoldMs(profile) } : undefined;
   // Kinds on disjoint partners run at once (the longest of them), groups sharing partners one after another.
   const composed = (extraKeys: number, hour: boolean) =>
