@@ -42,7 +42,7 @@ const wanted = (Object.keys(KEY_OF) as CaseName[]).filter(
 const runs: string[] = wanted.filter((c) => c !== 'perClient');
 if (wanted.includes('perClient') && !runs.includes('burst')) runs.unshift('burst');
 
-// The route probes run on keys of their own from the first second (the extra secret keys of the rate-limit
+// The route probes run on keys of their own from the first second (the extra secret keys of the load
 // partners), beside the cases; with fewer than the fastest schedule needs, also on keys the other cases leave
 // idle: after burst and replacesFirstOnly on theirs (in the same VU, once their windows drained), on the
 // perClient key, and on the hour key when the hour case does not run.

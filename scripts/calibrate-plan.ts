@@ -10,7 +10,7 @@ import { installChaos } from '../src/chaos/kit.js';
 import { startToxiproxy } from '../src/chaos/toxiproxy.js';
 import { gateRouteGroup } from '../src/model/limits.js';
 import type { Calibration, CheckCost } from '../src/runner/calibration.js';
-import { coveredMs } from '../src/plan/lowerBound.js';
+import { coveredMs, sequentialRequests } from '../src/plan/lowerBound.js';
 import { oneKeyProfile } from '../src/plan/oneKey.js';
 import { loadProfile } from '../src/profile/load.js';
 import type { Profile } from '../src/profile/schema.js';
@@ -53,6 +53,8 @@ async function measure(profile: Profile, kind: CheckKind): Promise<Map<string, C
     }
     // Documented waits as measured here: sleeps on the target, lifetimes and webhooks awaited (chaos waits follow the embedded target's declared retry scale).
     for (const name of ran) cost(name).targetWaitMs = coveredMs(out.stats.sleeps.filter((s) => s.kind === 'target' && s.check === name));
+    // Requests that went one after another: on a remote target each is a round trip the plan multiplies.
+    for (const name of ran) cost(name).sequential = sequentialRequests(out.stats.requests.filter((r) => r.check === name));
     return costs;
   } finally {
     await ref.close();
@@ -74,7 +76,12 @@ for (const kind of ['conformance', 'chaos'] as const) {
       const prior = merged[k];
       // The smaller count of requests, and the shorter of the waits: the plan's bound stays a lower bound.
       if (!prior) merged[k] = c;
-      else merged[k] = { ...(total(c) < total(prior) ? c : prior), targetWaitMs: Math.min(c.targetWaitMs, prior.targetWaitMs) };
+      else
+        merged[k] = {
+          ...(total(c) < total(prior) ? c : prior),
+          targetWaitMs: Math.min(c.targetWaitMs, prior.targetWaitMs),
+          sequential: Math.min(c.sequential ?? 0, prior.sequential ?? 0),
+        };
     }
   }
 }

@@ -14,7 +14,8 @@ import { loadSuites, type LoadedSuite } from '../src/runner/run.js';
 import { startEmbedded } from './support/embedded.js';
 import { chaosSelfTest, embeddedWorld, runChaosAgainst } from './support/selftest.js';
 
-const PARALLEL = 4;
+// Fault runs mostly wait through the scaled retry schedule: eight at once, beside the clean run.
+const PARALLEL = 8;
 const choice = await resolveToxiproxy();
 const missing = 'missing' in choice ? choice.missing : undefined;
 if (missing) console.warn(`chaos self-test skipped: ${missing}`);
@@ -22,7 +23,7 @@ if (missing) console.warn(`chaos self-test skipped: ${missing}`);
 let tp: ToxiproxyHandle;
 let suites: LoadedSuite[];
 
-describe.skipIf(!!missing)(`chaos suites through Toxiproxy${missing ? ` (skipped: ${missing})` : ''}`, () => {
+describe.skipIf(!!missing)(`chaos suites through Toxiproxy${missing ? ` (skipped: ${missing})` : ''}`, { concurrent: true }, () => {
   beforeAll(async () => {
     const started = await startToxiproxy();
     if ('missing' in started) throw new Error(started.missing);

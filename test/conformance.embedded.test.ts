@@ -35,7 +35,7 @@ const PROFILES = ['fixtures/profiles/embedded.json', 'fixtures/profiles/embedded
 let runs: Promise<Awaited<ReturnType<typeof cleanRun>>[]> | undefined;
 const runOf = (file: string) => (runs ??= Promise.all(PROFILES.map(cleanRun))).then((all) => all[PROFILES.indexOf(file)]!);
 
-describe('conformance against the clean embedded target', () => {
+describe.concurrent('conformance against the clean embedded target', () => {
   for (const profileFile of PROFILES) {
     it(`${profileFile}: every conformance requirement passes, no unintended 429`, async () => {
       const { out, reqs } = await runOf(profileFile);

@@ -64,7 +64,8 @@ const loadFaults = ALL_FAULTS.filter((f) => f.requirements.some((id) => quickIds
 /** Load faults no quick case can see: the hour window's, proven in load-hour.selftest.test.ts. */
 const hourOnly = ALL_FAULTS.filter((f) => (f.suite === 'load' || f.requirements.some((id) => loadIds.has(id))) && !loadFaults.includes(f));
 
-describe.skipIf(!!noK6)(`load scenarios against the embedded target${noK6 ? ` (skipped: ${noK6})` : ''}`, () => {
+// The clean run and the fault runs at once: each on a target of its own, the clean run's k6 beside the faults' three.
+describe.skipIf(!!noK6)(`load scenarios against the embedded target${noK6 ? ` (skipped: ${noK6})` : ''}`, { concurrent: true }, () => {
   it('clean target: rate-limits, quote-ttl and transact-race pass at quick depth', { timeout: 240_000 }, async () => {
     const ref = await start();
     try {

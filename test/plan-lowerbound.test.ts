@@ -173,7 +173,9 @@ describe('the plan of checks that hold a partner alone', () => {
     // Only these wait: 10 s and 7 s each holding a webhook-capable pools partner alone, 5 s on one shared with other checks.
     const waits: Record<string, number> = { [held[0]!]: 10_000, [held[1]!]: 7_000, [sharing[0]!]: 5_000 };
     const quiet = { ...cal, checks: Object.fromEntries(Object.entries(cal.checks).map(([k, c]) => [k, { ...c, targetWaitMs: waits[k] ?? 0 }])) };
-    const base = loadProfile('fixtures/profiles/embedded.json');
+    // Retry schedules compressed to nothing: the checks' planned waits (their schedules at the declared scale) vanish.
+    const loaded = loadProfile('fixtures/profiles/embedded.json');
+    const base = { ...loaded, timing: { ...loaded.timing, retryScale: 1e-9 } };
     const one = await planRun(oneKeyProfile(base, { rateWindowScale: 1 }), { kinds: ['chaos'], depth: 'quick' }, quiet);
     expect(one.bound.waitMs).toBe(22_000);
     const { viewFor } = await import('../src/runner/partition.js');
@@ -186,13 +188,14 @@ describe('the plan of checks that hold a partner alone', () => {
 });
 
 describe('the nightly plan (--depth full)', () => {
-  it('counts the real-time retry schedule where the target runs it (2 h 36 min), skips it with the reason where the schedule is compressed', async () => {
+  it('counts the real-time retry schedule where the target runs it (2 h 36 min, 4 h 37 min with the dead letter), skips it with the reason where the schedule is compressed', async () => {
     const { planRun } = await import('../src/plan/plan.js');
     const { loadProfile } = await import('../src/profile/load.js');
     const base = loadProfile('fixtures/profiles/embedded.json');
     const realTime = { ...base, timing: { ...base.timing, retryScale: 1 } };
     const full = await planRun(realTime, { kinds: ['conformance', 'chaos', 'load'], depth: 'full' });
-    expect(full.bound.waitMs).toBe((1 + 5 + 30 + 120) * 60_000);
+    // The longest: the dead letter's four gaps to the fifth attempt, the last gap again listening for a sixth, and the first for the replay.
+    expect(full.bound.waitMs).toBe((1 + 5 + 30 + 120 + 120 + 1) * 60_000);
     expect(full.lowerBoundSeconds).toBeGreaterThanOrEqual(full.bound.waitMs / 1000);
     expect(full.skipped.map((s) => s.check)).not.toContain('four 500 answers then 200 in real time: the gaps are 1m, 5m, 30m, 2h');
     const compressed = await planRun(base, { kinds: ['conformance', 'chaos', 'load'], depth: 'full' });
@@ -204,5 +207,41 @@ describe('the nightly plan (--depth full)', () => {
     );
     // The hour window of the rate-limit scenario: two rollovers of the hour at full depth.
     expect(compressed.bound.loadMs).toBe(2 * 3_600_000 * base.timing.rateWindowScale);
+  });
+});
+
+describe('the round trip in the plan', () => {
+  it('multiplies the round trip through the requests each check sends one after another', async () => {
+    const { planRun } = await import('../src/plan/plan.js');
+    const { loadProfile } = await import('../src/profile/load.js');
+    const { readCalibration } = await import('../src/runner/calibration.js');
+    const cal = readCalibration();
+    const base = loadProfile('fixtures/profiles/embedded.json');
+    const near = await planRun(base, { kinds: ['conformance'], depth: 'quick' }, cal);
+    const far = await planRun(base, { kinds: ['conformance'], depth: 'quick', roundTrip: { ms: 500, source: 'option' } }, cal);
+    // The longest chain grows by at least its requests in sequence times the round trip.
+    const longest = Math.max(
+      ...Object.entries(cal.checks)
+        .filter(([k]) => k.startsWith('conformance:'))
+        .map(([, c]) => c.sequential ?? 0),
+    );
+    expect(longest).toBeGreaterThan(5);
+    expect(far.byKind.conformance!).toBeGreaterThanOrEqual(longest * 500);
+    expect(far.lowerBoundSeconds).toBeGreaterThan(near.lowerBoundSeconds);
+    expect(far.roundTrip).toEqual({ ms: 500, source: 'option' });
+  });
+
+  it("takes what rampart doctor last measured for the profile's base URLs, else says it is not known", async () => {
+    const { planRoundTrip, recordRoundTrips } = await import('../src/plan/roundTrip.js');
+    const { loadProfile } = await import('../src/profile/load.js');
+    const { mkdtempSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const env = { ...process.env, XDG_CACHE_HOME: mkdtempSync(join(tmpdir(), 'rampart-rtt-')) };
+    const profile = loadProfile('fixtures/profiles/embedded.json');
+    expect(planRoundTrip(profile, undefined, env)).toEqual({ ms: 0, source: 'none' });
+    recordRoundTrips({ [profile.gate.baseUrls.sandbox]: { medianMs: 120, p95Ms: 150 }, [profile.pools!.baseUrls.sandbox]: { medianMs: 180, p95Ms: 260 } }, env);
+    expect(planRoundTrip(profile, undefined, env)).toMatchObject({ ms: 180, source: 'doctor' });
+    expect(planRoundTrip(profile, 40, env)).toEqual({ ms: 40, source: 'option' });
   });
 });

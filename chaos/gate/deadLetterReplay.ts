@@ -14,6 +14,7 @@ import {
   programmedTestEvent,
   quietFor,
   scaledSchedule,
+  plannedScheduleMs,
   scheduleBudgetMs,
   settledDelivery,
   skipUnlessAffordable,
@@ -42,6 +43,7 @@ export default defineSuite({
       needs: ['gateWebhooksExclusive', 'gateOtherTenant'],
       // Four gaps to the fifth attempt, one last gap of listening for a sixth, one first gap for the replayed attempt.
       budgetMs: scheduleBudgetMs(MAX - 1, gapBoundMs(MAX - 2) + QUIET_EXTRA_MS + gapBoundMs(0) + 3 * LIST_SETTLE_MS),
+      plannedWait: (profile) => plannedScheduleMs(profile, [0, 1, 2, 3, 3, 0]),
       async run({ gateWebhooksExclusive: actor, gateOtherTenant: stranger }, t: CheckTools) {
         const R = 'GATE-DLV-DEAD-LETTER-5';
         const schedule = scaledSchedule(t);

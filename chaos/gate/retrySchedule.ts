@@ -12,6 +12,7 @@ import {
   gapsOf,
   indistinctGaps,
   latestArrivalOf,
+  plannedScheduleMs,
   programmedTestEvent,
   scaledSchedule,
   scheduleBudgetMs,
@@ -103,6 +104,7 @@ export default defineSuite({
       requirements: ['GATE-DLV-SCHEDULE', 'GATE-DLV-EVENT-ID-STABLE', 'GATE-DLV-SIGNED-EVERY-ATTEMPT'],
       needs: ['gateWebhooksExclusive'],
       budgetMs: scheduleBudgetMs(GAPS),
+      plannedWait: (profile) => plannedScheduleMs(profile, [0, 1, 2, 3]),
       // At scale 1 this is the real-time measurement: it runs at --depth full (skipUnlessAffordable says so at quick depth).
       async run({ gateWebhooksExclusive: actor }, t: CheckTools) {
         await fullSchedule(t, actor, 'GATE-DLV-SCHEDULE');

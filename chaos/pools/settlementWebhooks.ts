@@ -107,6 +107,12 @@ export default defineSuite({
       needs: ['poolsWebhooksExclusive', 'poolsTradeOutcome'],
       // At most the budget of a full run of the Gate schedule (the declared one is checked against the depth by its need).
       budgetMs: scheduleBudgetMs(GAPS + 1, MIN_WAIT_MS),
+      // The declared schedule to the last attempt, and its last gap again listening for one more.
+      plannedWait: (profile) => {
+        const r = profile.pools?.webhookRetry;
+        const gaps = (r?.scheduleSeconds ?? []).slice(0, Math.max(0, (r?.attempts ?? 1) - 1)).map((s) => s * 1000 * profile.timing.retryScale);
+        return gaps.reduce((a, b) => a + b, 0) + (gaps.at(-1) ?? 0);
+      },
       async run({ poolsWebhooksExclusive: actor, poolsTradeOutcome: choose, poolsDeadLetter: policy }, t: CheckTools) {
         const D = 'POOLS-EVT-DEAD-LETTER';
         const made = await reservedTrade(t, actor, D);

@@ -18,7 +18,7 @@ export interface LoadConfig {
     baseUrl: string;
     /** Secret keys reserved for load (rate windows start empty). */
     keys: string[];
-    /** Keys of the route probes' own (the rate-limit partners' extra secret keys): their windows start empty too. */
+    /** Keys of the route probes' own (the load partners' extra secret keys): their windows start empty too. */
     routeKeys?: string[];
     /** Keys for mixed traffic (smoke/soak), paced within the documented limits. */
     trafficKeys: string[];

@@ -2,7 +2,7 @@
 // of each, from the spec's limits (src/model/limits.ts, handed over in the
 // run config) and the target's declared window scale. Plain data and
 // arithmetic with no k6 imports: rampart reads the same bounds.
-import { PROBE_MAX_SENDS, routeProbes, type RouteProbe } from './routeProbes.ts';
+import { PROBE_MAX_SENDS, PROBE_REQUESTS, routeProbes, type RouteProbe } from './routeProbes.ts';
 import { DEFAULT_WINDOW_TOLERANCE_RATIO, planFor, probeBoundMs, type WindowPlan } from './windowProbe.ts';
 
 export interface RateWindow {
@@ -70,7 +70,7 @@ export function routeKeysForFastest(probes: RouteProbe[] = routeProbes({})): num
 
 /**
  * The keys the route probes run on and which probes each takes. Keys of their own (`ownKeys`, the extra secret
- * keys of the rate-limit partners) start at once, beside the window cases; when there are fewer than the fastest
+ * keys of the load partners) start at once, beside the window cases; when there are fewer than the fastest
  * schedule needs, the probes also take the keys the cases leave idle — the hour key when the hour case does not
  * run, the perClient key (one request of burst on it), the keys of burst and replacesFirstOnly after their cases —
  * and wait for them. A long probe (31 requests) goes to the lane free soonest, one a minute per key (the minute
@@ -144,11 +144,15 @@ export function laneBoundMs(l: RouteLane, limits: GateLimits, scale: number): nu
   return l.startMs + Math.max(0, long - 1) * minute + short * 2 * first + 2 * requests * REQUEST_MS;
 }
 
-/** What a lane cannot beat: its start, a minute between long probes on its key, a default window per short probe. */
-export function laneMandatoryMs(l: RouteLane, limits: GateLimits, scale: number): number {
+/**
+ * What a lane cannot beat: its start, a minute between long probes on its key, a default window per short probe,
+ * and a round trip for each request of its walks (they go one after another).
+ */
+export function laneMandatoryMs(l: RouteLane, limits: GateLimits, scale: number, rttMs = 0): number {
   const long = l.probes.filter((p) => isLong(p) && !p.publishable).length;
   const short = l.probes.filter((p) => !isLong(p)).length;
-  return l.startMs + Math.max(0, long - 1) * limits.minute.windowMs * scale + short * limits.first.windowMs * scale;
+  const requests = l.probes.reduce((n, p) => n + PROBE_REQUESTS[p.group], 0);
+  return l.startMs + Math.max(0, long - 1) * limits.minute.windowMs * scale + short * limits.first.windowMs * scale + requests * rttMs;
 }
 
 /** One reserved key per case, in this order (the profile reserves them for load: the first eight load partners). */
@@ -197,9 +201,10 @@ export function rateLimitMandatory(
   scale: number,
   depth: 'quick' | 'full',
   ownKeys: number,
+  rttMs = 0,
 ): { ms: number; casesMs: number; lanesMs: number; lanes: number; sharedLanes: number } {
   const casesMs = 2 * (depth === 'full' ? limits.hour.windowMs : limits.minute.windowMs) * scale;
   const lanes = wholeRunLanes(limits, scale, depth, ownKeys);
-  const lanesMs = Math.max(0, ...lanes.map((l) => laneMandatoryMs(l, limits, scale)));
+  const lanesMs = Math.max(0, ...lanes.map((l) => laneMandatoryMs(l, limits, scale, rttMs)));
   return { ms: Math.max(casesMs, lanesMs), casesMs, lanesMs, lanes: lanes.length, sharedLanes: lanes.filter((l) => 'case' in l.key).length };
 }

@@ -120,13 +120,27 @@ program
   .addOption(new Option('--service <service>', 'only one service').choices(['gate', 'pools']))
   .option('--grep <text>', 'only checks whose name, file or requirement ids contain the text')
   .option('--json', 'print the plan as JSON')
-  .action(async (opts: { profile?: string; depth: 'quick' | 'full'; for: string; service?: 'gate' | 'pools'; grep?: string; json?: boolean }) => {
+  .option('--rtt <ms>', "the target's round trip, ms (default: what rampart doctor last measured for the profile's base URLs)")
+  .action(async (opts: { profile?: string; depth: 'quick' | 'full'; for: string; service?: 'gate' | 'pools'; grep?: string; json?: boolean; rtt?: string }) => {
     const { loadProfile } = await import('../profile/load.js');
     const { EMBEDDED_PROFILE } = await import('./target.js');
     const { planRun, formatPlan } = await import('../plan/plan.js');
+    const { planRoundTrip } = await import('../plan/roundTrip.js');
+    const rtt = opts.rtt === undefined ? undefined : Number(opts.rtt);
+    if (rtt !== undefined && !(Number.isFinite(rtt) && rtt >= 0)) {
+      process.stderr.write(`rampart: --rtt ${opts.rtt}: give the round trip in milliseconds, a number ≥ 0\n`);
+      process.exitCode = EXIT.usage;
+      return;
+    }
     const profile = loadProfile(opts.profile ?? EMBEDDED_PROFILE);
     const kinds = opts.for === 'certify' ? (['conformance', 'chaos', 'load'] as const) : ([opts.for] as ('conformance' | 'chaos' | 'load')[]);
-    const plan = await planRun(profile, { kinds: [...kinds], depth: opts.depth, service: opts.service, grep: opts.grep });
+    const plan = await planRun(profile, {
+      kinds: [...kinds],
+      depth: opts.depth,
+      service: opts.service,
+      grep: opts.grep,
+      roundTrip: planRoundTrip(profile, rtt),
+    });
     if (opts.json) process.stdout.write(JSON.stringify(plan, null, 2) + '\n');
     else process.stdout.write(formatPlan(plan).join('\n') + '\n');
   });

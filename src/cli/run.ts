@@ -339,11 +339,26 @@ function adoptProfile(run: Run, target: ResolvedTarget): Profile {
 /** The plan before traffic: what runs, what is skipped and why, and the time the windows force. */
 async function announcePlan(run: Run, profile: Profile): Promise<void> {
   const { planRun, formatPlan } = await import('../plan/plan.js');
-  const plan = await planRun(profile, { kinds: run.kindNames, depth: run.opts.depth, service: run.opts.service, grep: run.opts.grep });
+  const { planRoundTrip } = await import('../plan/roundTrip.js');
+  const plan = await planRun(profile, {
+    kinds: run.kindNames,
+    depth: run.opts.depth,
+    service: run.opts.service,
+    grep: run.opts.grep,
+    roundTrip: planRoundTrip(profile),
+  });
   // The plan goes to stdout with the verdict; stderr keeps progress and the one line of a run error.
   process.stdout.write(formatPlan(plan).join('\n') + '\n');
   run.progress.expectAtLeast(plan.lowerBoundSeconds * 1000);
-  run.results.plan = { lowerBoundSeconds: plan.lowerBoundSeconds };
+  const secs = (ms: number) => Math.round(ms / 100) / 10;
+  run.results.plan = {
+    lowerBoundSeconds: plan.lowerBoundSeconds,
+    roundTrip: { ms: plan.roundTrip.ms, source: plan.roundTrip.source },
+    kinds: Object.fromEntries(Object.entries(plan.byKind).map(([k, ms]) => [k, { plannedSeconds: secs(ms) }])),
+    ...(Object.keys(plan.scenarios).length
+      ? { scenarios: Object.fromEntries(Object.entries(plan.scenarios).map(([n, ms]) => [n, { plannedSeconds: secs(ms) }])) }
+      : {}),
+  };
 }
 
 /** The target answers as the API, it is safe for the traffic asked for, and each kind accepts the run's options. */
@@ -414,6 +429,7 @@ async function runScheduledKinds(
     if (minute && group.includes('conformance')) await judgedMinuteStream(run, minute);
   }
   if (run.results.plan && spent.length) run.results.plan.spentLowerBoundSeconds = Math.round(spent.reduce((a, b) => a + b, 0) / 100) / 10;
+  if (run.results.plan) run.results.plan.wallSeconds = Math.round((Date.now() - run.startedAt.getTime()) / 100) / 10;
   return outcome;
 }
 
@@ -445,6 +461,7 @@ async function runKind(run: Run, profile: Profile, kind: SuiteKind, shared: Reco
   const { opts, runDir, stop, progress, results } = run;
   if (stop.signal.aborted) return;
   const kindDone = new Map([...run.done].filter(([k]) => k.startsWith(`${kind.name}:`)));
+  const startedAt = Date.now();
   let out: SuiteOutcome;
   if (kind.name === 'load' && kindDone.size > 0) {
     // The load scenarios finished before the interruption: keep their results.
@@ -502,6 +519,23 @@ async function runKind(run: Run, profile: Profile, kind: SuiteKind, shared: Reco
     outcome.bounds.set(kind.name, (out.metrics as { loadLowerBoundMs: number }).loadLowerBoundMs);
   outcome.outage ??= out.outage;
   outcome.rateLimited ??= out.rateLimited;
+  recordKindTimes(run, kind.name, Date.now() - startedAt, outcome.bounds.get(kind.name), out.metrics);
+}
+
+/** Beside the kind's planned bound: the bound its own traffic forced and its wall time; a load kind's per scenario too. */
+function recordKindTimes(run: Run, kind: SuiteKindName, wallMs: number, spentMs: number | undefined, metrics: Record<string, unknown>): void {
+  const plan = run.results.plan;
+  if (!plan) return;
+  const secs = (ms: number) => Math.round(ms / 100) / 10;
+  plan.kinds = {
+    ...plan.kinds,
+    [kind]: { ...plan.kinds?.[kind], wallSeconds: secs(wallMs), ...(spentMs !== undefined ? { spentSeconds: secs(spentMs) } : {}) },
+  };
+  for (const [key, m] of Object.entries(metrics)) {
+    const name = /^k6:(.+)$/.exec(key)?.[1];
+    const ms = (m as { durationMs?: number }).durationMs;
+    if (name && typeof ms === 'number') plan.scenarios = { ...plan.scenarios, [name]: { ...plan.scenarios?.[name], wallSeconds: secs(ms) } };
+  }
 }
 
 /** A run error (bad profile, target down) or a defect of rampart itself: the report is still written, with the cause. */

@@ -15,6 +15,7 @@ import { checkKeys } from './keys.js';
 import { checkReceiver } from './receiver.js';
 import { checkTriggers } from './triggers.js';
 import type { DoctorReport } from './format.js';
+import { recordRoundTrips } from '../plan/roundTrip.js';
 
 export type { DoctorOptions, DoctorRow, RowStatus } from './context.js';
 export { formatDoctor, type DoctorReport } from './format.js';
@@ -34,12 +35,18 @@ export async function runDoctor(profile: Profile, opts: DoctorOptions = {}): Pro
   );
   const rows: DoctorRow[] = ctx.rows.map(({ without: _w, with: _x, ...r }, i) => ({ ...r, unlocks: cov.unlocks(profile, ctx.rows[i]!) }));
   for (const r of needRows(profile, usable, cov)) rows.push(r);
+  const target = { gate: clockReport(ctx.clocks.gate), pools: clockReport(ctx.clocks.pools) };
+  // What `rampart plan` multiplies through the requests that go one after another, for this target.
+  recordRoundTrips({
+    [profile.gate.baseUrls.sandbox]: target.gate?.roundTrip,
+    ...(profile.pools ? { [profile.pools.baseUrls.sandbox]: target.pools?.roundTrip } : {}),
+  });
   return {
     profile: profile.name,
     depth: ctx.depth,
     rows,
     usable: !rows.some((r) => r.status === 'broken'),
     verifiable: cov.verifiable(usable),
-    target: { gate: clockReport(ctx.clocks.gate), pools: clockReport(ctx.clocks.pools) },
+    target,
   };
 }

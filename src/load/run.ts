@@ -57,7 +57,7 @@ export function selectedCases(name: ScenarioName, depth: 'quick' | 'full', only?
 const titleOf = (id: string) => CATALOGUE.find((r) => r.id === id)?.title ?? id;
 
 /** The spec's Gate windows as the rate-limit scenario takes them. */
-const GATE_LIMITS = {
+export const GATE_LIMITS = {
   ...GATE_RATE_WINDOWS,
   routeFirst: { write10: ROUTE_GROUP_FIRST_WINDOW.write10, write30: ROUTE_GROUP_FIRST_WINDOW.write30, read60: ROUTE_GROUP_FIRST_WINDOW.read60 },
 };
@@ -89,8 +89,8 @@ function laneOf(names: ScenarioName[]): ScenarioName[][] {
  * window, and their route lanes for the keys they share with the cases (none with keys of their own); the
  * traffic scenarios run for their configured duration; the TTL scenario for its duration and one TTL more.
  */
-export function mandatorySeconds(name: ScenarioName, depth: 'quick' | 'full', gates: Gates, profile: Profile): number {
-  if (name === 'rate-limits') return rateLimitMandatory(GATE_LIMITS, profile.timing.rateWindowScale, depth, routeKeysOf(profile)).ms / 1000;
+export function mandatorySeconds(name: ScenarioName, depth: 'quick' | 'full', gates: Gates, profile: Profile, rttMs = 0): number {
+  if (name === 'rate-limits') return rateLimitMandatory(GATE_LIMITS, profile.timing.rateWindowScale, depth, routeKeysOf(profile), rttMs).ms / 1000;
   if (name === 'smoke') return gates.smokeDurationSeconds;
   if (name === 'soak') return gates.soakDurationSeconds;
   if (name === 'quote-ttl') return gates.quoteTtlDurationSeconds + POOLS_LIMITS.quoteTtlSeconds;
@@ -98,8 +98,8 @@ export function mandatorySeconds(name: ScenarioName, depth: 'quick' | 'full', ga
 }
 
 /** The load run's lower bound (ms): lanes run at once, the scenarios of a lane in turn. */
-export function loadLowerBoundMs(scenarios: ScenarioName[], depth: 'quick' | 'full', gates: Gates, profile: Profile): number {
-  return Math.max(0, ...laneOf(scenarios).map((lane) => lane.reduce((a, name) => a + mandatorySeconds(name, depth, gates, profile) * 1000, 0)));
+export function loadLowerBoundMs(scenarios: ScenarioName[], depth: 'quick' | 'full', gates: Gates, profile: Profile, rttMs = 0): number {
+  return Math.max(0, ...laneOf(scenarios).map((lane) => lane.reduce((a, name) => a + mandatorySeconds(name, depth, gates, profile, rttMs) * 1000, 0)));
 }
 
 /**

@@ -103,7 +103,8 @@ export function formatDuration(ms: number): string {
 
 /** What a finished run had to spend: its requests per key, its waits, and the partners its checks held. */
 export interface SpentStats {
-  requests: readonly { service: 'gate' | 'pools'; label: string; credential: string; method: string; path: string; check: string }[];
+  /** With `at` and `ms` (send time and round trip), a check's requests count in its chain: the target's time to answer. */
+  requests: readonly { service: 'gate' | 'pools'; label: string; credential: string; method: string; path: string; check: string; at?: number; ms?: number }[];
   sleeps: readonly { check: string; at?: number; ms: number; kind: 'target' | 'harness' }[];
   holds?: readonly { check: string; partner: string; alone: boolean; since: number }[];
 }
@@ -126,7 +127,9 @@ export function spentLowerBound(stats: SpentStats, scale = 1): { boundMs: number
     const b = keyLowerBoundMs(groupCounts(reqs), scale);
     if (b > rateMs) [rateMs, busiestKey] = [b, k];
   }
-  const target = stats.sleeps.filter((s) => s.kind === 'target');
+  // A check's chain: its documented waits and the round trips of its requests (a burst sent at once counts once).
+  const answered = stats.requests.filter((r) => r.at !== undefined && r.ms !== undefined).map((r) => ({ check: r.check, at: r.at!, ms: r.ms! }));
+  const target = [...stats.sleeps.filter((s) => s.kind === 'target'), ...answered];
   const checks = new Set(target.map((s) => s.check));
   let waitMs = Math.max(0, ...[...checks].map((c) => coveredMs(target.filter((s) => s.check === c))));
   let heldPartner: string | undefined;
@@ -149,6 +152,21 @@ function holdersByPartner(holds: readonly { check: string; partner: string; alon
     if (!mine.has(h.check)) mine.set(h.check, h);
   }
   return new Map([...by].map(([p, m]) => [p, [...m.values()]]));
+}
+
+/**
+ * The requests of one check that had to go one after another: the most of them no two of which overlapped in time
+ * (a burst sent at once counts once). Each costs at least one round trip wherever the target is.
+ */
+export function sequentialRequests(requests: readonly { at: number; ms: number }[]): number {
+  let n = 0;
+  let end = -Infinity;
+  for (const r of [...requests].sort((a, b) => a.at + a.ms - (b.at + b.ms))) {
+    if (r.at < end) continue;
+    n++;
+    end = r.at + r.ms;
+  }
+  return n;
 }
 
 /** Time covered by waits (waits a check ran at once count once); a wait of unknown start counts on its own. */

@@ -10,14 +10,16 @@
 import { GATE_RATE_WINDOWS, type RouteGroup } from '../model/limits.js';
 import { firstMissing, needDef } from '../needs/registry.js';
 import type { Profile } from '../profile/schema.js';
-import { scheduleKinds, viewFor } from '../runner/partition.js';
+import { loadKeys, scheduleKinds, viewFor } from '../runner/partition.js';
+import { rateLimitMandatory, routeKeysForFastest } from '../../scenarios/lib/rateCases.js';
 import { loadGates } from '../load/gates.js';
-import { loadLowerBoundMs, smokeGateRequestsPerKey } from '../load/run.js';
+import { GATE_LIMITS, loadLowerBoundMs, mandatorySeconds, smokeGateRequestsPerKey } from '../load/run.js';
 import { minuteStreamHoldMs, minuteStreamPartner } from '../load/minuteWindowStream.js';
 import type { ScenarioName } from '../../scenarios/lib/requirements.js';
 import { readCalibration, type Calibration } from '../runner/calibration.js';
 import { checkKey, loadSuites, needsOfCheck, type CheckKind } from '../runner/suites.js';
 import { formatDuration, spreadLowerBoundMs } from './lowerBound.js';
+import type { PlanRoundTrip } from './roundTrip.js';
 
 const HOUR_LIMIT = GATE_RATE_WINDOWS.hour.limit;
 
@@ -67,6 +69,14 @@ export interface Plan {
    */
   minuteStream?: { probes: number; holdMs: number };
   rateWindowScale: number;
+  /** The round trip multiplied through the requests that go one after another, and where it came from. */
+  roundTrip: PlanRoundTrip;
+  /** Each kind's own bound (ms): its rate windows, its longest chain of waits and round trips, its held-alone chain; load its scenarios. */
+  byKind: Partial<Record<'conformance' | 'chaos' | 'load', number>>;
+  /** Each load scenario's mandatory time (ms): what its windows, lanes and durations force. */
+  scenarios: Record<string, number>;
+  /** The route probes of the rate-limit scenario: on keys of their own from the first second, or sharing the cases' keys and waiting. */
+  routeLanes?: { ownKeys: number; fastestNeeds: number; sharedLanes: number; lanesMs: number; casesMs: number };
 }
 
 function add(into: Partial<Record<RouteGroup, number>>, from: Partial<Record<RouteGroup, number>>): void {
@@ -75,15 +85,16 @@ function add(into: Partial<Record<RouteGroup, number>>, from: Partial<Record<Rou
 
 export async function planRun(
   profile: Profile,
-  opts: { kinds: ('conformance' | 'chaos' | 'load')[]; depth: 'quick' | 'full'; service?: 'gate' | 'pools'; grep?: string },
+  opts: { kinds: ('conformance' | 'chaos' | 'load')[]; depth: 'quick' | 'full'; service?: 'gate' | 'pools'; grep?: string; roundTrip?: PlanRoundTrip },
   cal: Calibration = readCalibration(),
 ): Promise<Plan> {
   const scale = profile.timing.rateWindowScale;
+  const roundTrip = opts.roundTrip ?? { ms: 0, source: 'none' as const };
   const checkKinds = opts.kinds.filter((k): k is CheckKind => k !== 'load');
   /** What each kind of checks sends and waits: kinds on disjoint keys run at once in certify. */
   const perKind = new Map<CheckKind, KindCost>();
   const counts = { pools: 0, run: 0, uncalibrated: 0, skipped: [] as Plan['skipped'] };
-  for (const kind of checkKinds) perKind.set(kind, await costOfKind(profile, kind, opts, cal, counts));
+  for (const kind of checkKinds) perKind.set(kind, await costOfKind(profile, kind, { ...opts, rttMs: roundTrip.ms }, cal, counts));
   const { pools, run, uncalibrated, skipped } = counts;
   const secretTotals: Partial<Record<RouteGroup, number>> = {};
   const publishableTotals: Partial<Record<RouteGroup, number>> = {};
@@ -109,7 +120,10 @@ export async function planRun(
       k.publishable ? spreadLowerBoundMs({ groups: m.publishable }, k.publishable, scale, { waitHour: hour }) : 0,
     );
   };
-  const loadMs = opts.kinds.includes('load') ? loadLowerBoundMs(LOAD_SCENARIOS, opts.depth, loadGates(), profile) : 0;
+  const loadMs = opts.kinds.includes('load') ? loadLowerBoundMs(LOAD_SCENARIOS, opts.depth, loadGates(), profile, roundTrip.ms) : 0;
+  const scenarios = opts.kinds.includes('load')
+    ? Object.fromEntries(LOAD_SCENARIOS.map((n) => [n, Math.round(mandatorySeconds(n, opts.depth, loadGates(), profile, roundTrip.ms) * 1000)]))
+    : {};
   const minuteStream = minuteStreamPartner(profile, opts) ? { probes: 1, holdMs: minuteStreamHoldMs(profile) } : undefined;
   // Kinds on disjoint partners run at once (the longest of them), groups sharing partners one after another.
   const composed = (extraKeys: number, hour: boolean) =>
@@ -160,6 +174,13 @@ export async function planRun(
     ...(hourWindow ? { hourWindow } : {}),
     ...(minuteStream ? { minuteStream } : {}),
     rateWindowScale: scale,
+    roundTrip,
+    byKind: {
+      ...Object.fromEntries(checkKinds.map((k) => [k, Math.round(Math.max(rateOf(k, 0, waitHour), perKind.get(k)!.waitMs))])),
+      ...(opts.kinds.includes('load') ? { load: Math.round(loadMs) } : {}),
+    },
+    scenarios,
+    ...(opts.kinds.includes('load') ? { routeLanes: routeLanesOf(profile, opts.depth, roundTrip.ms) } : {}),
   };
 }
 
@@ -180,6 +201,16 @@ export function formatPlan(p: Plan): string[] {
     ...(p.bound.heldAloneMs
       ? [
           `  checks holding one partner alone wait in turn: ≥ ${formatDuration(p.bound.heldAloneMs)} on one ${p.bound.heldAloneService} partner (more ${p.bound.heldAloneService} partners share them out)`,
+        ]
+      : []),
+    p.roundTrip.source === 'none'
+      ? `  round trip to the target not known: counted as 0 (rampart doctor measures it for the next plan, or pass --rtt MS)`
+      : `  round trip ${p.roundTrip.ms} ms (${p.roundTrip.source === 'option' ? '--rtt' : `rampart doctor, ${p.roundTrip.at?.slice(0, 16).replace('T', ' ')} UTC`}), once for each request that must follow another`,
+    ...(p.routeLanes
+      ? [
+          p.routeLanes.sharedLanes
+            ? `  route probes: ${p.routeLanes.ownKeys} key(s) of their own (the fastest schedule needs ${p.routeLanes.fastestNeeds}: extraSecretKeys of the partners reserved for load), so they also share the cases' keys and wait: ${formatDuration(p.routeLanes.lanesMs)} against the cases' ${formatDuration(p.routeLanes.casesMs)}`
+            : `  route probes: on ${p.routeLanes.ownKeys} keys of their own from the first second, beside the window cases (${formatDuration(p.routeLanes.lanesMs)} inside their ${formatDuration(p.routeLanes.casesMs)})`,
         ]
       : []),
     ...(p.minuteStream
@@ -207,7 +238,7 @@ interface KindCost {
 async function costOfKind(
   profile: Profile,
   kind: CheckKind,
-  opts: { depth: 'quick' | 'full'; service?: 'gate' | 'pools'; grep?: string },
+  opts: { depth: 'quick' | 'full'; service?: 'gate' | 'pools'; grep?: string; rttMs: number },
   cal: Calibration,
   counts: { pools: number; run: number; uncalibrated: number; skipped: Plan['skipped'] },
 ): Promise<KindCost> {
@@ -237,7 +268,8 @@ async function costOfKind(
       }
       counts.run++;
       const cost = cal.checks[checkKey(kind, suite.file, check.name)];
-      const wait = Math.max(typeof planned === 'number' ? planned : 0, cost?.targetWaitMs ?? 0);
+      // The check's chain: its documented waits, and a round trip for each request that went after another.
+      const wait = Math.max(typeof planned === 'number' ? planned : 0, cost?.targetWaitMs ?? 0) + (cost?.sequential ?? 0) * opts.rttMs;
       mine.waitMs = Math.max(mine.waitMs, wait);
       const held = heldServices(needsOfCheck(check));
       for (const svc of held.alone) alone[svc] += wait;
@@ -270,4 +302,11 @@ function heldServices(needs: readonly string[]): { alone: Set<'gate' | 'pools'>;
   const shared = new Set<'gate' | 'pools'>();
   for (const n of needs) if (svc(n) && !alone.has(svc(n)!)) shared.add(svc(n)!);
   return { alone, shared };
+}
+
+/** Where the rate-limit scenario's route probes run on this profile, and what that costs. */
+function routeLanesOf(profile: Profile, depth: 'quick' | 'full', rttMs: number): NonNullable<Plan['routeLanes']> {
+  const ownKeys = loadKeys(profile).routeKeys.length;
+  const m = rateLimitMandatory(GATE_LIMITS, profile.timing.rateWindowScale, depth, ownKeys, rttMs);
+  return { ownKeys, fastestNeeds: routeKeysForFastest(), sharedLanes: m.sharedLanes, lanesMs: Math.round(m.lanesMs), casesMs: Math.round(m.casesMs) };
 }

@@ -157,10 +157,29 @@ export interface RunResults {
   error?: { message: string; exitCode: number };
   /** Set when the run was interrupted (SIGINT/SIGTERM) before it finished. */
   interrupted?: { signal: string; at: string };
-  /** The plan printed before traffic (lower bound, requests per key). */
-  plan?: { lowerBoundSeconds: number; spentLowerBoundSeconds?: number };
+  /** The plan printed before traffic (lower bound, requests per key), beside what the run spent and how long it took. */
+  plan?: RunPlanRecord;
   /** The run this one resumed, when it did. */
   resumedFrom?: string;
   /** Each target's clock against rampart's and the round trip to it, as the run's answers told them. */
   target?: { gate?: TargetClockReport; pools?: TargetClockReport };
+}
+
+/** One part of a run (a kind, a load scenario): its planned bound, the bound its own traffic forced, its wall time. */
+export interface PlanPart {
+  plannedSeconds?: number;
+  spentSeconds?: number;
+  wallSeconds?: number;
+}
+
+export interface RunPlanRecord {
+  lowerBoundSeconds: number;
+  spentLowerBoundSeconds?: number;
+  /** The run's wall time, from the first request to the verdict. */
+  wallSeconds?: number;
+  /** The round trip the plan counted (ms) and where it came from. */
+  roundTrip?: { ms: number; source: 'option' | 'doctor' | 'none' };
+  /** Per kind, and per load scenario: so a slow part shows where its time went. */
+  kinds?: Partial<Record<'conformance' | 'chaos' | 'load', PlanPart>>;
+  scenarios?: Record<string, PlanPart>;
 }

@@ -13,6 +13,8 @@ export interface CheckCost {
   pools: number;
   /** Documented waits inside the check (TTL, lifetimes, settlement), ms at scale 1. */
   targetWaitMs: number;
+  /** Requests that went one after another (a burst sent at once counts once): each costs a round trip on a remote target. */
+  sequential?: number;
 }
 
 export interface Calibration {

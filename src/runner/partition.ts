@@ -16,7 +16,7 @@ export const RATE_LIMIT_KEYS = 8;
  * mixed traffic (smoke, soak) takes the reserved ones beyond the first eight when there are any —
  * so load can run beside the other kinds on partners of its own — and otherwise the unreserved
  * partners (load then runs after the other kinds). The route probes of the rate-limit scenario take the
- * first eight's extra secret keys, when they have any. Pools scenarios take the pools partners
+ * load partners' extra secret keys, when they have any. Pools scenarios take the pools partners
  * reserved for load, else the unreserved funded ones.
  */
 export function loadKeys(profile: Profile) {
@@ -27,8 +27,9 @@ export function loadKeys(profile: Profile) {
   const pools = profile.pools?.partners ?? [];
   const reservedPools = fundedOf(pools.filter((x) => x.reservedFor === 'load'));
   const funded = reservedPools.length ? reservedPools : fundedOf(pools.filter((x) => !x.reservedFor));
-  // The route probes' keys of their own: the rate-limit partners' extra secret keys (each its own rate-limit client).
-  const routeKeys = reserved.slice(0, RATE_LIMIT_KEYS).flatMap((p) => p.extraSecretKeys ?? []);
+  // The route probes' keys of their own: the load partners' extra secret keys (each its own rate-limit client; the
+  // cases and the traffic take only their partners' first keys), whatever order the profile lists them in.
+  const routeKeys = reserved.flatMap((p) => p.extraSecretKeys ?? []);
   return { reserved, traffic, funded, routeKeys };
 }
 

@@ -32,7 +32,16 @@ export { checkKey, loadConformanceSuites, loadSuites, needsOfCheck, unknownRequi
 
 export interface RunStats {
   /** Every request sent, with the rate-limit client it counted against (partner label and credential kind). */
-  requests: { service: Service; label: string; credential: 'secret' | 'publishable' | 'none'; method: string; path: string; at: number; check: string }[];
+  requests: {
+    service: Service;
+    label: string;
+    credential: 'secret' | 'publishable' | 'none';
+    method: string;
+    path: string;
+    at: number;
+    ms: number;
+    check: string;
+  }[];
   /** Waits inside checks, from `at` (ms since the epoch) for `ms`. */
   sleeps: { check: string; at: number; ms: number; label: string; kind: 'target' | 'harness' }[];
   /** Partners ("gate:name", "pools:name") a check leased from `since`, alone or shared: a partner held alone is held by nothing else. */
@@ -449,6 +458,7 @@ function recordExchange(r: ChecksRun, scope: CheckScope, check: CheckDef, client
     method: ex.request.method,
     path: pathBelowBase(ex.request.url, baseUrl),
     at: ex.startedAt,
+    ms: ex.durationMs,
     check: check.name,
   });
   r.opts.onExchange?.(ex, check.name);

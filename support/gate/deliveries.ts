@@ -3,6 +3,7 @@
 // profile's time scale with its tolerance, check budgets from the same
 // schedule, and reads of the delivery from GET /webhooks/deliveries.
 import type { Exchange } from '../../src/client/types.js';
+import type { Profile } from '../../src/profile/schema.js';
 import type { GateWebhookActor } from '../../src/needs/define.js';
 import type { CheckTools, RequirementId } from '../../src/runner/check.js';
 import { GATE_LIMITS } from '../../src/model/limits.js';
@@ -45,6 +46,14 @@ export function scheduleBudgetMs(gaps: number, extraMs = 0): number {
 export function gapBoundMs(i: number): number {
   const gap = WH.retryScheduleMs[Math.min(i, WH.retryScheduleMs.length - 1)]!;
   return gap + Math.max(gap * MAX_GAP_RATIO, MAX_GAP_MS);
+}
+
+/**
+ * For the plan: the documented waits of a check that sits through these gaps of the spec's schedule (indexes into
+ * 1m, 5m, 30m, 2h), at the profile's declared time scale — what calibration at another scale cannot say.
+ */
+export function plannedScheduleMs(profile: Profile, gaps: readonly number[]): number {
+  return gaps.reduce((ms, i) => ms + WH.retryScheduleMs[Math.min(i, WH.retryScheduleMs.length - 1)]! * profile.timing.retryScale, 0);
 }
 
 /** The spec's retry gaps (1m, 5m, 30m, 2h) at the profile's declared time scale (retryScale). */
