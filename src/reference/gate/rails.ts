@@ -181,7 +181,10 @@ function validateBody(world: GateWorld, body: Record<string, unknown>, kind: Rai
     const v = body[k];
     if (k === 'gate_session_id' && v === undefined && kind === 'pay_out' && world.faults.has('rail-payout-session-id-optional')) continue;
     if (typeof v !== 'string') errs.push(`${k} is required`);
-    else if (v.length > 64 && !(kind === 'pay_out' && world.faults.has('rail-payout-id-unbounded'))) errs.push(`${k} must be at most 64 characters`);
+    // Fault rail-payout-id-max-63: the limit is one short, so a 64-char id (within "max 64") is refused too.
+    const max =
+      kind === 'pay_out' && world.faults.has('rail-payout-id-unbounded') ? Infinity : kind === 'pay_out' && world.faults.has('rail-payout-id-max-63') ? 63 : 64;
+    if (typeof v === 'string' && v.length > max) errs.push(`${k} must be at most ${max} characters`);
   }
   if ('reference' in body && body.reference !== null) {
     const v = body.reference;
@@ -373,6 +376,13 @@ export const area: GateArea = {
       service: 'gate',
       requirements: ['GATE-RAIL-PAYOUT-ID-MAX'],
       description: 'POST /rails/pay_outs accepts gate_session_id/quote_id longer than 64 characters (then 404s the unknown id).',
+      suite: 'conformance',
+    },
+    {
+      name: 'rail-payout-id-max-63',
+      service: 'gate',
+      requirements: ['GATE-RAIL-PAYOUT-ID-MAX'],
+      description: 'POST /rails/pay_outs refuses a gate_session_id/quote_id of 64 characters (its limit is 63), though the spec allows up to 64.',
       suite: 'conformance',
     },
     {
