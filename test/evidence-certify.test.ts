@@ -6,7 +6,9 @@
 // and load), against a target whose rate windows are declared ×0.1 so the run
 // stays short; the certificate records that scale. Its smoke gate is breached
 // on purpose (a --gates file with p95 1 ms): a performance gate is a check like
-// any other, so the whole run ends NOT CERTIFIED, exit 1, in every output.
+// any other, so the whole run ends NOT CERTIFIED, exit 1, in every output. The
+// gates are stricter than the defaults and nothing else (a shorter smoke would
+// be looser: --sign-key would then be refused), so the run may be signed.
 import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -75,10 +77,7 @@ beforeAll(async () => {
   writeFileSync(profileFile, JSON.stringify(ref.profile), { mode: 0o600 });
   const defaults = JSON.parse(readFileSync(join(root, 'fixtures/gates.json'), 'utf8')) as { p95Ms: Record<string, number> };
   const gatesFile = join(tmp, 'gates-p95-1ms.json');
-  writeFileSync(
-    gatesFile,
-    JSON.stringify({ ...defaults, p95Ms: Object.fromEntries(Object.keys(defaults.p95Ms).map((k) => [k, 1])), smokeDurationSeconds: 10 }),
-  );
+  writeFileSync(gatesFile, JSON.stringify({ ...defaults, p95Ms: Object.fromEntries(Object.keys(defaults.p95Ms).map((k) => [k, 1])) }));
   certify = await run(['certify', '--profile', profileFile, '--gates', gatesFile, '--sign-key', join(keys, 'certify.key'), '--reports-dir', reports], 540_000);
   runDir = realpathSync(join(reports, 'latest'));
   results = JSON.parse(readFileSync(join(runDir, 'results.json'), 'utf8')) as RunResults;
@@ -115,6 +114,9 @@ describe('keys generate → certify --sign-key → verify', () => {
     expect(cert.verdict.label).toBe(results.summary.verdict);
     expect(cert.run).toMatchObject({ runId: results.runId, command: 'certify', depth: 'quick' });
     expect(cert.timeScales).toMatchObject({ rateWindowScale: RATE_WINDOW_SCALE });
+    // The gates the load checks were judged by, stricter than the defaults: named, and not looser.
+    expect(cert.gates).toMatchObject({ looser: [], content: { p95Ms: { read60: 1 } } });
+    expect(cert.gates).toEqual(results.scope?.gates);
     expect(cert.requirements).toHaveLength(results.requirements.length);
     // Every report file of the run, hashed.
     expect(cert.files.map((f) => f.path)).toEqual(expect.arrayContaining(['report.html', 'results.json', 'junit.xml']));

@@ -2,19 +2,23 @@
 // same Idempotency-Key and body, and exactly one object exists afterwards —
 // sessions and customers counted by a unique marker in their lists, pay-outs
 // by the single-use quote they redeem. Before the retry, a read shows the lost
-// request took effect (else the case was not staged: unverified).
+// request took effect (else the case was not staged: unverified); for a
+// pay-out, another key's pay-out of the quote refused as consumed, and the
+// retry must answer that pay-out, made before the refusal, not a new one.
 import { randomUUID } from 'node:crypto';
 import type { ZodType } from 'zod';
-import type { ApiClient } from '../../src/client/types.js';
+import type { ApiClient, Exchange } from '../../src/client/types.js';
+import type { GateActor } from '../../src/needs/define.js';
 import { check, defineSuite, type CheckTools, type RequirementId } from '../../src/runner/check.js';
 import { CreatedGateSession, GateSessionList } from '../../src/model/schemas/gate/sessions.js';
 import { CustomerList } from '../../src/model/schemas/gate/customers.js';
 import { RailPayOut } from '../../src/model/schemas/gate/rails.js';
 import { expect2xx } from '../../support/expect.js';
 import { newCustomerInput } from '../../support/gate/customers.js';
-import { inChain, lockQuote, payOut } from '../../support/gate/rails.js';
+import { inChain, lockQuote, payOut, type LockedQuote } from '../../support/gate/rails.js';
 import { sessionBody } from '../../support/gate/sessions.js';
 import { LOST_REQUEST_TIMEOUT_MS, sendAndLoseResponse } from '../../support/lostResponse.js';
+import { clockNote, sleepUntilTargetPast, spanOf } from '../../support/targetTime.js';
 
 /** List pages walked (starting_after) when counting objects that carry a marker. */
 const MAX_PAGES = 25;
@@ -85,6 +89,55 @@ function expectOne(t: CheckTools, found: Listed, noun: string, by: string, requi
       `one ${noun} carries ${by} in the ${MAX_PAGES} list pages walked, but the list goes on (or its cursor stopped working): a second one beyond them could not be ruled out`,
     );
   return found.ids[0]!;
+}
+
+/**
+ * Whether the lost pay-out took effect, from another key's pay-out of the same quote: refused as redeeming a
+ * consumed quote (409), it did; redeemed (2xx), it never did (the case was not staged). Any other answer is neither.
+ */
+function tookEffect(t: CheckTools, other: Exchange): boolean {
+  if (other.status === 409) return true;
+  if (other.status >= 200 && other.status < 300) return false;
+  return t.unverified(
+    `another key's pay-out of the quote answered ${other.status}: neither a redemption nor the 409 of a consumed quote, so whether the lost request took effect could not be told`,
+  );
+}
+
+/**
+ * The retry of a pay-out whose answer was lost answers the pay-out the lost request made. That request took effect:
+ * a pay-out of the same quote under another key (`other`, sent right after) was refused as redeeming a consumed quote
+ * (409), so the quote's one pay-out existed by then. The retry is sent once the target's clock is surely two seconds
+ * past that refusal, so a pay-out it made anew would be stamped later than any made before the refusal (a second of
+ * that for a `created_at` rounded to the second): its `created_at` tells the lost request's pay-out from a new one.
+ */
+async function retryAnswersLostPayOut(
+  t: CheckTools,
+  actor: GateActor,
+  client: ApiClient,
+  body: { gate_session_id: string; quote_id: string },
+  key: string,
+  q: LockedQuote,
+  other: Exchange,
+  requirement: RequirementId,
+): Promise<Exchange> {
+  // A 409 after the quote's declared lifetime could have run out may be its expiry, not the lost request's redemption.
+  const lifetimeS = t.profile.timing.signedQuoteLifetimeSeconds;
+  if (lifetimeS !== undefined && other.startedAt + other.durationMs - q.lockSentAt >= lifetimeS * 1000)
+    t.unverified(
+      `the pay-out under another key came past the quote's declared ${lifetimeS} s lifetime: its 409 may be the expiry, so the lost request's effect could not be told`,
+    );
+  const refusedBy = spanOf(t, actor.client, other).high;
+  await sleepUntilTargetPast(t, actor.client, refusedBy, 'the target clock past the refusal of the second key', 2_000);
+  // The quote redeems once: a second pay-out could only be a refusal here, so the original 201 is the first pay-out.
+  const retry = t.expect.status(await inChain(q.quoteId, () => client.post('/rails/pay_outs', body, { idempotencyKey: key, retry: false })), 201, requirement);
+  const p = t.expect.schema(retry, RailPayOut, requirement);
+  t.expect.equal([p.gate_session_id, p.quote_id], [q.sessionId, q.quoteId], 'the retry answers the pay-out of this quote', { requirement, exchange: retry });
+  t.expect.that(
+    Date.parse(p.created_at) <= refusedBy + 1_000,
+    `the retry answers the pay-out the lost request made (created before another key's pay-out of the quote was refused as consumed), not a new one (${clockNote(actor.client)})`,
+    { requirement, expected: `created_at ≤ ${new Date(refusedBy + 1_000).toISOString()} (target clock)`, actual: p.created_at, exchange: retry },
+  );
+  return retry;
 }
 
 export default defineSuite({
@@ -159,24 +212,24 @@ export default defineSuite({
       needs: ['gateRails', 'gateSignedQuote', 'toxiproxy'],
       async run({ gateRails: actor, gateSignedQuote: lock, toxiproxy: kit }, t: CheckTools) {
         const R = 'GATE-ERR-RETRY-PAY-OUT-ONE-OBJECT';
-        const q = await lockQuote(t, actor, lock, 'off_ramp', R, { payOuts: 3 });
+        const q = await lockQuote(t, actor, lock, 'off_ramp', R, { payOuts: 4 });
         const body = { gate_session_id: q.sessionId, quote_id: q.quoteId };
         const key = randomUUID();
-        // No documented read shows a quote consumed before its pay-out id is known: the toxic's design (request forwarded, answer dropped) stages the case.
+        let other: Exchange | undefined;
         const lost = await inChain(q.quoteId, () =>
-          sendAndLoseResponse(t, kit, actor, 'gate', (c) =>
-            c.post('/rails/pay_outs', body, { idempotencyKey: key, retry: false, timeoutMs: LOST_REQUEST_TIMEOUT_MS }),
+          sendAndLoseResponse(
+            t,
+            kit,
+            actor,
+            'gate',
+            (c) => c.post('/rails/pay_outs', body, { idempotencyKey: key, retry: false, timeoutMs: LOST_REQUEST_TIMEOUT_MS }),
+            { reached: async () => tookEffect(t, (other = await payOut(actor, body, randomUUID()))) },
           ),
         );
-        // The quote redeems once: a second pay-out could only be a refusal here, so the original 201 is the first pay-out.
-        const retry = t.expect.status(await inChain(q.quoteId, () => lost.client.post('/rails/pay_outs', body, { idempotencyKey: key, retry: false })), 201, R);
-        const p = t.expect.schema(retry, RailPayOut, R);
-        t.expect.equal([p.gate_session_id, p.quote_id], [q.sessionId, q.quoteId], 'the retry answers the pay-out of this quote', {
-          requirement: R,
-          exchange: retry,
-        });
+        const paid = await retryAnswersLostPayOut(t, actor, lost.client, body, key, q, other!, R);
+        const p = t.expect.schema(paid, RailPayOut, R);
         // "A repeat with the same key and body returns the original response": the status the retry answered, again.
-        const again = t.expect.status(await payOut(actor, body, key), retry.status, R);
+        const again = t.expect.status(await payOut(actor, body, key), paid.status, R);
         t.expect.equal(t.expect.schema(again, RailPayOut, R).id, p.id, 'a further retry with the key answers the same pay-out', {
           requirement: R,
           exchange: again,

@@ -65,6 +65,49 @@ async function refusedThenPaid(t: CheckTools, actor: GateActor, lock: LockSigned
   for (const requirement of new Set(cases.map(([r]) => r))) expectRedeemed(t, paid, q, requirement);
 }
 
+/**
+ * "max 64" has two sides: 65 chars are refused (the refusals below), 64 are not refused for their length. A 64-char
+ * id made by padding a real one names nothing, so the answer to it is a refusal anyway (404 for a missing resource,
+ * or 400 where a target reads the padded id as malformed: its id format is not shown). So the same padding one
+ * character long is the control: ids of the same shape, only shorter. A 400 for the 64-char ids where the control
+ * was refused otherwise (403, 404, 409) can only be about their length, and fails the rule; a 400 for both says the
+ * shape is refused whatever the length, and the 64 side cannot be told from it (observed).
+ */
+async function expectIdsAt64Accepted(
+  t: CheckTools,
+  send: (b: Record<string, unknown>) => Promise<Exchange>,
+  q: LockedQuote,
+  requirement: RequirementId,
+): Promise<void> {
+  const padded = (n: (id: string) => number) => ({
+    gate_session_id: q.sessionId.padEnd(n(q.sessionId), 'x'),
+    quote_id: q.quoteId.padEnd(n(q.quoteId), 'x'),
+  });
+  // Ids of 64 chars already: the redemption that ends the check sends them as they are, and judges this side.
+  if (q.sessionId.length >= gateSessionIdMax || q.quoteId.length >= quoteIdMax) return;
+  const control = await send(padded((id) => id.length + 1));
+  const at64 = await send(padded((id) => (id === q.sessionId ? gateSessionIdMax : quoteIdMax)));
+  const judged = [403, 404, 409].includes(control.status);
+  t.observe(
+    'gate-pay-out-64-char-ids',
+    { control: control.status, at64: at64.status },
+    judged
+      ? 'ids naming nothing: the control (one char padded) and the 64-char ids'
+      : 'the control was not refused as naming nothing, so the 64-char answer cannot be told apart from it',
+  );
+  if (!judged) return;
+  t.expect.that(
+    at64.status !== 400,
+    `gate_session_id and quote_id of ${gateSessionIdMax} chars are within the limit: not refused with 400 where ids of the same shape one char long answered ${control.status}`,
+    {
+      requirement,
+      expected: `not 400 (as the control: ${control.status})`,
+      actual: at64.status,
+      exchange: at64,
+    },
+  );
+}
+
 const MONEY_FIELDS: Record<string, unknown> = {
   amount: '1.00',
   currency: 'EUR',
@@ -205,7 +248,7 @@ export default defineSuite({
     check({
       // One quote for every refused body: each refusal is its own request, and the one redemption after them
       // proves for all of them that nothing was redeemed (a quote apiece would cost a session, a lock and a pay-out each).
-      name: 'pay-out refusals redeem nothing: no Idempotency-Key, a key that is no UUID, metadata that is no object (a string, an array), a missing or 65-char gate_session_id or quote_id, a 129-char reference each give 400; the quote then still pays out',
+      name: 'pay-out refusals redeem nothing: no Idempotency-Key, a key that is no UUID, metadata that is no object (a string, an array), a missing or 65-char gate_session_id or quote_id, a 129-char reference each give 400 (64-char ids are not refused for their length); the quote then still pays out',
       requirements: [
         'GATE-RAIL-PAYOUT-IDEMPOTENCY-REQUIRED',
         'GATE-RAIL-PAYOUT-IDEMPOTENCY-KEY-UUID',
@@ -222,17 +265,15 @@ export default defineSuite({
         const I = 'GATE-RAIL-PAYOUT-ID-MAX';
         const H = 'GATE-RAIL-PAYOUT-IDEMPOTENCY-REQUIRED';
         const F = 'GATE-RAIL-PAYOUT-REFERENCE-MAX';
-        // At most ten refusals, the 64-char probe and the redemption, inside the quote's lifetime: one block with the lock
-        // (the slots joined answers spare are given back).
-        const q = await lockQuote(t, actor, lock, 'off_ramp', K, { payOuts: 12 });
+        // At most ten refusals, the 64-char probe and its control, and the redemption, inside the quote's lifetime: one
+        // block with the lock (the slots joined answers spare are given back).
+        const q = await lockQuote(t, actor, lock, 'off_ramp', K, { payOuts: 13 });
         const body = { gate_session_id: q.sessionId, quote_id: q.quoteId };
         const send = (b: Record<string, unknown>) => payOut(actor, b, true, q.quoteId);
         t.expect.error(await payOut(actor, body, false), 400, 'invalid_request', { requirement: H });
         expectGateError(t, await payOut(actor, body, `rampart-${randomUUID().slice(0, 8)}`), 400, K);
         const pad = (id: string, n: number) => id.padEnd(n, 'x');
-        // 64 chars is within the limit; such an id names nothing, so what follows is not shown: observed.
-        const at64 = await send({ gate_session_id: q.sessionId, quote_id: pad(q.quoteId, quoteIdMax) });
-        t.observe('gate-pay-out-64-char-unknown-quote-id', at64.status, 'a 64-char id is within the limit; the answer for an id naming nothing is not shown');
+        await expectIdsAt64Accepted(t, send, q, I);
         // Fields of different rules in one body: each its own validation error (joined with "; ").
         await refusedTogether(t, send, body, [
           { field: 'gate_session_id', body: { gate_session_id: pad(q.sessionId, gateSessionIdMax + 1) }, requirement: I },

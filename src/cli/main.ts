@@ -71,6 +71,12 @@ commonRunOptions(
       "files of the runner pods' kubectl logs of a k6-operator run: merge their summaries into one verdict and report, as --segments N does locally (--segments N: the TestRun's parallelism)",
     ),
 ).action(async (opts: RunOptions & { merge?: string[] }) => {
+  // --merge and --emit write no certificate (a merge is a load run's slice, an emit runs nothing): a key would be ignored.
+  if (opts.signKey && (opts.merge || opts.emit))
+    throw new RunError(
+      `--sign-key is refused: load ${opts.merge ? '--merge' : '--emit'} writes no certificate (only rampart certify, a whole run, signs one)`,
+      EXIT.usage,
+    );
   if (opts.merge) {
     const { mergeCommand } = await import('./commands/merge.js');
     process.exitCode = await mergeCommand({ ...opts, merge: opts.merge });

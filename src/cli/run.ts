@@ -13,9 +13,9 @@ import { ProfileError } from '../profile/load.js';
 import type { Profile } from '../profile/schema.js';
 import type { HarRecorder } from '../report/har.js';
 import type { CheckResult, Observation, RunResults, RunScope } from '../report/results.js';
-import { exitCodeOf, requirementResults, runScope, summarize, timeScaleNote, type DeclaredCheck } from '../report/verdict.js';
+import { customGatesNote, exitCodeOf, headlineOf, requirementResults, runScope, summarize, timeScaleNote, type DeclaredCheck } from '../report/verdict.js';
 import { newRunId, pointLatest, writeRun, writeRunEmergency } from '../report/writeRun.js';
-import { appendToJournal, readJournal, readRunRecord, writeRunRecord, type RunRecord } from '../runner/journal.js';
+import { appendToJournal, readJournal, writeRunRecord, type RunRecord } from '../runner/journal.js';
 import type { Exchange } from '../client/types.js';
 import { clockReport, newTargetClocks, receiverNow, type TargetClocks } from '../client/targetClock.js';
 import { describeTargetClock } from '../wire/targetTime.js';
@@ -26,6 +26,7 @@ import { createProgress, type Progress } from '../runner/progress.js';
 import type { SuiteKind, SuiteKindName, SuiteOutcome, SuiteRunContext } from '../suites/kind.js';
 import type { WebhookReceiver } from '../webhooks/types.js';
 import { applyHarnessFlags, type HarnessFlags } from './harnessFlags.js';
+import { gatesOfRun, resumeOptions } from './resume.js';
 import { assertSafeForTraffic, preflight, resolveTarget, type ResolvedTarget } from './target.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -129,6 +130,7 @@ interface Recorders {
 
 /** Run the given suite kinds and write the run directory. Returns the exit code. */
 export async function runKinds(kindNames: SuiteKindName[], command: string, opts: RunOptions): Promise<number> {
+  // A resume of another target, or by other gates, is refused here: nothing is written.
   const asked = resumeOptions(kindNames, opts);
   if (typeof asked === 'number') return asked;
   const scope = runScope(asked.kindNames, {
@@ -137,6 +139,7 @@ export async function runKinds(kindNames: SuiteKindName[], command: string, opts
     grep: asked.opts.grep,
     scenarios: asked.opts.scenario,
     cases: asked.opts.case,
+    gates: gatesOfRun(asked.kindNames, asked.opts.gates),
   });
   if (refusesSigning(asked.opts, scope)) return EXIT.usage;
   const run = openRun({ ...asked, command, scope });
@@ -159,43 +162,27 @@ export async function runKinds(kindNames: SuiteKindName[], command: string, opts
   return exitCode;
 }
 
-/** --resume: the run directory says what the run was (its kinds and filters); or the exit code when it cannot be read. */
-function resumeOptions(kindNames: SuiteKindName[], opts: RunOptions): { kindNames: SuiteKindName[]; opts: RunOptions; resumed?: RunRecord } | number {
-  if (!opts.resume) return { kindNames, opts };
-  let resumed: RunRecord;
-  try {
-    resumed = readRunRecord(opts.resume);
-  } catch (e) {
-    process.stderr.write(redact(`rampart: ${(e as Error).message}`) + '\n');
-    return EXIT.usage;
-  }
-  return {
-    kindNames: resumed.kinds,
-    opts: {
-      ...opts,
-      depth: resumed.depth,
-      service: resumed.service,
-      grep: resumed.grep,
-      profile: opts.profile ?? resumed.profile,
-      fault: resumed.faults,
-      scenario: resumed.scenarios,
-      case: resumed.cases,
-    },
-    resumed,
-  };
-}
-
-/** CERTIFIED and a signed certificate belong to a whole run alone: a partial run is refused the key now. */
+/** CERTIFIED and a signed certificate belong to a whole run by rampart's gates (or stricter) alone: any other run is refused the key now. */
 function refusesSigning(opts: RunOptions, scope: RunScope): boolean {
-  if (!opts.signKey || scope.whole) return false;
+  if (!opts.signKey) return false;
+  if (!scope.whole) {
+    process.stderr.write(
+      `rampart: --sign-key is refused: a certificate is signed only for a whole run (rampart certify, nothing narrowed), and this is a partial run (${scope.partial})\n`,
+    );
+    return true;
+  }
+  const custom = customGatesNote(scope);
+  if (!custom) return false;
   process.stderr.write(
-    `rampart: --sign-key is refused: a certificate is signed only for a whole run (rampart certify, nothing narrowed), and this is a partial run (${scope.partial})\n`,
+    redact(
+      `rampart: --sign-key is refused: a certificate is signed only for rampart's default gates or stricter, and ${opts.gates ?? 'the gates'} are ${custom}\n`,
+    ),
   );
   return true;
 }
 
 /** The run's directory made (or reopened), its record written, `latest` pointed at it, and its results begun. */
-function openRun(asked: { kindNames: SuiteKindName[]; opts: RunOptions; resumed?: RunRecord; command: string; scope: RunScope }): Run {
+function openRun(asked: { kindNames: SuiteKindName[]; opts: RunOptions; resumed?: RunRecord; profileSha256?: string; command: string; scope: RunScope }): Run {
   const { kindNames, opts, resumed, command, scope } = asked;
   const startedAt = resumed ? new Date(resumed.startedAt) : new Date();
   const runId = resumed?.runId ?? newRunId(startedAt);
@@ -211,6 +198,9 @@ function openRun(asked: { kindNames: SuiteKindName[]; opts: RunOptions; resumed?
     ...(opts.service ? { service: opts.service } : {}),
     ...(opts.grep ? { grep: opts.grep } : {}),
     ...(opts.profile ? { profile: opts.profile } : {}),
+    ...(asked.profileSha256 ? { profileSha256: asked.profileSha256 } : {}),
+    ...(opts.gates ? { gates: opts.gates } : {}),
+    ...(scope.gates ? { gatesSha256: scope.gates.sha256 } : {}),
     ...(opts.fault?.length ? { faults: opts.fault } : {}),
     ...(opts.scenario?.length ? { scenarios: opts.scenario } : {}),
     ...(opts.case?.length ? { cases: opts.case } : {}),
@@ -604,11 +594,11 @@ function printVerdict(
   const s = full.summary;
   const secs = ((Date.parse(full.finishedAt) - Date.parse(full.startedAt)) / 1000).toFixed(1);
   if (full.error) process.stderr.write(redact(`rampart: ${full.error.message}`) + '\n');
-  const scale = timeScaleNote(s);
   process.stdout.write(
     [
-      `${s.verdict}${scale ? ` (${scale})` : ''} — ${s.verdictLine}`,
+      headlineOf(s),
       ...(scope.whole || s.verdict === 'PASSED' ? [] : [`scope: partial run (${scope.partial}) — only rampart certify, nothing narrowed, can be CERTIFIED`]),
+      ...(scope.gates && opts.gates ? [gatesLine(scope.gates, opts.gates)] : []),
       `requirements: ${s.passed} passed, ${s.failed} failed, ${s.partial} partial, ${s.skipped} skipped, ${s.unverified} unverified, ${s.notRun} not run, ${s.notCovered} not covered, ${s.outOfScope} out of scope at --depth ${opts.depth}`,
       `checks: ${s.checks.passed} passed, ${s.checks.failed} failed, ${s.checks.skipped} skipped, ${s.checks.unverified} unverified, ${s.checks.notRun} not run · ${secs}s${s.requestsPerRequirement !== undefined ? ` · ${s.requestsPerRequirement} requests per requirement asserted` : ''}`,
       ...(full.target ? [describeTargetClock(full.target)] : []),
@@ -623,6 +613,12 @@ function printVerdict(
       ...(har ? [`HAR: ${dir}/run.har (${har.size} exchanges)`] : []),
     ].join('\n') + '\n',
   );
+}
+
+/** The --gates file the run judged load by: rampart's defaults or stricter, or looser (then never CERTIFIED). */
+function gatesLine(gates: NonNullable<RunScope['gates']>, file: string): string {
+  const custom = customGatesNote({ gates });
+  return `gates: ${file} (sha256 ${gates.sha256.slice(0, 12)}…) — ${custom ? `${custom}: never CERTIFIED, never signed` : "rampart's defaults or stricter"}`;
 }
 
 /** Every check the kinds declare for the service, before any filter (the judge's measure of "all its checks ran"). */

@@ -1,5 +1,8 @@
 // The gates file: performance thresholds for `rampart load` that CI can
-// tighten (the package's fixtures/gates.json is the default).
+// tighten (the package's fixtures/gates.json is the default). Gates looser than
+// the defaults never certify: the run records the gates it used and what in
+// them is looser (src/report/verdict.ts turns that into "PASSED — custom gates").
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { EXIT, RunError } from '../exitCodes.js';
@@ -27,9 +30,16 @@ export type Gates = z.infer<typeof Gates>;
 export const DEFAULT_GATES_FILE = packagePath('fixtures', 'gates.json');
 
 export function loadGates(file: string = DEFAULT_GATES_FILE): Gates {
+  return readGates(file).gates;
+}
+
+/** The file's text and what it says, validated: one line naming the file and the bad field when it cannot be used. */
+function readGates(file: string): { text: string; raw: unknown; gates: Gates } {
   let raw: unknown;
+  let text: string;
   try {
-    raw = JSON.parse(readFileSync(file, 'utf8'));
+    text = readFileSync(file, 'utf8');
+    raw = JSON.parse(text);
   } catch (e) {
     throw new RunError(
       `cannot read the gates file ${file}: ${(e as Error).message} — pass --gates with a JSON file shaped like rampart's fixtures/gates.json`,
@@ -41,5 +51,51 @@ export function loadGates(file: string = DEFAULT_GATES_FILE): Gates {
     const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
     throw new RunError(`gates file ${file} is invalid: ${issues}`, EXIT.usage);
   }
-  return parsed.data;
+  return { text, raw, gates: parsed.data };
+}
+
+/**
+ * What in `gates` asks less than `defaults`, one phrase each ("p95Ms.read60 700 ms > 300 ms"): a latency
+ * threshold larger or dropped, a higher error rate, or less load than the defaults judge (fewer VUs, a lower
+ * rate, a shorter run: less traffic proves less). Empty when every value is the default's or stricter; a
+ * threshold the defaults do not have (a new route group) only adds to them.
+ */
+export function loosenedGates(gates: Gates, defaults: Gates): string[] {
+  const out: string[] = [];
+  if (gates.errorRate > defaults.errorRate) out.push(`errorRate ${gates.errorRate} > ${defaults.errorRate}`);
+  for (const table of ['p95Ms', 'p99Ms'] as const)
+    for (const [group, limit] of Object.entries(defaults[table])) {
+      const mine = gates[table][group];
+      if (mine === undefined) out.push(`${table}.${group} dropped (default ${limit} ms)`);
+      else if (mine > limit) out.push(`${table}.${group} ${mine} ms > ${limit} ms`);
+    }
+  for (const k of LOAD_SHAPE) if (gates[k] < defaults[k]) out.push(`${k} ${gates[k]} < ${defaults[k]}`);
+  return out;
+}
+
+/** The load a scenario puts on the target: lower than the default, it proves less. */
+const LOAD_SHAPE = ['quoteTtlRate', 'quoteTtlDurationSeconds', 'quoteTtlVus', 'raceVus', 'smokeDurationSeconds', 'soakDurationSeconds'] as const;
+
+/** The gates a run used, as results.json (scope.gates) and the certificate record them. */
+export interface GatesUsed {
+  /** The file as given to --gates, or rampart's own (fixtures/gates.json) when none was. */
+  file: string;
+  /** sha256 of the file's bytes. */
+  sha256: string;
+  /** What the file says (its JSON, as written). */
+  content: unknown;
+  /** What in it is looser than rampart's defaults (src/load/gates.ts loosenedGates); empty: the defaults or stricter. */
+  looser: string[];
+}
+
+/** The gates of a run: `file` (--gates) or rampart's defaults, and how they compare with the defaults. */
+export function gatesUsed(file?: string): GatesUsed {
+  const defaults = readGates(DEFAULT_GATES_FILE);
+  const mine = file ? readGates(file) : defaults;
+  return {
+    file: file ?? 'fixtures/gates.json (rampart default)',
+    sha256: createHash('sha256').update(mine.text).digest('hex'),
+    content: mine.raw,
+    looser: loosenedGates(mine.gates, defaults.gates),
+  };
 }

@@ -10,7 +10,7 @@ import { SPEC_VERSION } from '../model/limits.js';
 import type { Profile } from '../profile/schema.js';
 import { canonicalJson } from './canonicalJson.js';
 import { bannerOf } from './html.js';
-import type { RunResults } from './results.js';
+import type { GatesOfRun, RunResults } from './results.js';
 import { listFiles, scanText } from '../secrets/index.js';
 import { gitStatusOf } from './gitTracked.js';
 import { cachedToolVersions } from '../tools/pinned.js';
@@ -44,6 +44,11 @@ export interface CertificateBody {
   profile: ProfileIdentity;
   /** Factors the profile declared (1 = real time); null when no profile was given. */
   timeScales: { retryScale: number; rateWindowScale: number } | null;
+  /**
+   * The performance gates the load checks were judged by: the file, its sha256 and content, and what in it is
+   * looser than rampart's defaults (a run by looser gates is never certified); null for a run without load.
+   */
+  gates: GatesOfRun | null;
   tools: { node: string; k6: string | null; toxiproxy: string | null };
   /** Every file of the run directory but this one, relative POSIX paths, sorted. */
   files: { path: string; sha256: string; bytes: number }[];
@@ -126,6 +131,7 @@ export function buildCertificate(results: RunResults, runDir: string, meta: Cert
     run: { runId: results.runId, command: results.command, depth: results.depth, startedAt: results.startedAt, finishedAt: results.finishedAt },
     profile: identity,
     timeScales: meta.profile ? { retryScale: meta.profile.timing.retryScale, rateWindowScale: meta.profile.timing.rateWindowScale } : null,
+    gates: results.scope?.gates ?? null,
     rampart: { version: results.tool.version },
     catalogue: { sha256: catalogueHash(), requirements: CATALOGUE.length },
     // Both specs carry the same contract date today; src/model/limits.ts holds it once.

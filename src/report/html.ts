@@ -17,7 +17,7 @@ import { PAGE_CSS, PAGE_JS } from './htmlPage.js';
 import type { RequirementResult, RunResults } from './results.js';
 import { buildSpecMap, SPEC_MAP_CSS, specMapHtml } from './specMap.js';
 import { inSpecOrder } from './sectionOrder.js';
-import { scopeOf, timeScaleNote } from './verdict.js';
+import { gatesFact, scopeOf, timeScaleNote } from './verdict.js';
 import { describeTargetClock } from '../wire/targetTime.js';
 
 export { esc };
@@ -207,6 +207,7 @@ function bannerHtml(results: RunResults): string {
         : '--depth quick: the long real-time windows need --depth full',
     ],
     ['time', timeScaleNote(s) ?? 'real time: the target declares no time scale'],
+    ...(runScope.gates ? [['gates', gatesFact(runScope)] as [string, string]] : []),
     [
       'out of scope',
       [...(s.outOfScope ? [`${s.outOfScope} requirements that need --depth full`] : []), ...scopeNotes(results)].join('; ') ||

@@ -1,6 +1,6 @@
 // junit.xml for CI: one <testsuite> per suite kind × service, one <testcase> per check.
 import type { CheckResult, RunResults } from './results.js';
-import { scopeOf } from './verdict.js';
+import { gatesFact, scopeOf } from './verdict.js';
 
 // XML 1.0 forbids most control characters even when escaped.
 const INVALID_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
@@ -70,6 +70,7 @@ export function toJunit(results: RunResults): string {
     ['verdictLine', results.summary.verdictLine],
     ['scope', scope.whole ? 'whole run' : `partial run (${scope.partial})`],
     ['depth', results.depth],
+    ...(scope.gates ? [['gates', gatesFact(scope)]] : []),
   ]
     .map(([k, v]) => `      <property name="${k}" value="${xmlEscape(v)}"/>`)
     .join('\n');

@@ -36,6 +36,21 @@ export interface RunScope {
   whole: boolean;
   /** For a partial run, what made it one: "conformance only", "service gate", "grep \"x\"" … */
   partial?: string;
+  /**
+   * The performance gates of a run with load (src/load/gates.ts): the file (--gates, or rampart's own), its
+   * sha256 and content, and what in it is looser than rampart's defaults. Looser gates never certify: the run
+   * ends "PASSED — custom gates" at best, and --sign-key is refused for it.
+   */
+  gates?: GatesOfRun;
+}
+
+/** The gates a run used (recorded in results.json's scope and in the certificate). */
+export interface GatesOfRun {
+  file: string;
+  sha256: string;
+  content: unknown;
+  /** Each value looser than rampart's defaults ("p95Ms.read60 700 ms > 300 ms"); empty: the defaults or stricter. */
+  looser: string[];
 }
 
 /** Why a check failed: only an assertion judges the rule; the rest say the check could not finish. */

@@ -6,7 +6,7 @@
 // a whole run (rampart certify, nothing narrowed) can be CERTIFIED.
 import { EXIT } from '../exitCodes.js';
 import { CATALOGUE, type Requirement } from '../model/catalogue/index.js';
-import type { CheckResult, RequirementResult, RequirementStatus, RunResults, RunScope, Summary, Verdict } from './results.js';
+import type { CheckResult, GatesOfRun, RequirementResult, RequirementStatus, RunResults, RunScope, Summary, Verdict } from './results.js';
 
 type KindName = RunScope['kinds'][number];
 const ALL_KINDS: readonly KindName[] = ['conformance', 'chaos', 'load'];
@@ -34,10 +34,13 @@ export interface ScopeOptions {
   unrunWhy?: string;
 }
 
-/** The scope of a run from its kinds and filters: whole only for every kind with nothing narrowed. */
+/**
+ * The scope of a run from its kinds and filters: whole only for every kind with nothing narrowed. The gates a run
+ * with load used go with it (looser than the defaults, they keep a whole run from being CERTIFIED: verdictOf).
+ */
 export function runScope(
   kinds: readonly KindName[],
-  opts: { depth: 'quick' | 'full'; service?: 'gate' | 'pools'; grep?: string; scenarios?: string[]; cases?: string[] },
+  opts: { depth: 'quick' | 'full'; service?: 'gate' | 'pools'; grep?: string; scenarios?: string[]; cases?: string[]; gates?: GatesOfRun },
 ): RunScope {
   const parts: string[] = [];
   if (!ALL_KINDS.every((k) => kinds.includes(k))) parts.push(kinds.length ? `${kinds.join(' and ')} only` : 'no suite kind');
@@ -54,7 +57,23 @@ export function runScope(
     ...(opts.cases?.length ? { cases: [...opts.cases] } : {}),
     whole: parts.length === 0,
     ...(parts.length ? { partial: parts.join(', ') } : {}),
+    ...(opts.gates ? { gates: opts.gates } : {}),
   };
+}
+
+/** The gates a run with load used, in one line for the report and JUnit: the file, its hash, looser or not. */
+export function gatesFact(scope: Pick<RunScope, 'gates'>): string {
+  const g = scope.gates;
+  if (!g) return '';
+  const custom = customGatesNote(scope);
+  return `${g.file} (sha256 ${g.sha256.slice(0, 12)}…): ${custom ? `${custom} — never CERTIFIED, never signed` : "rampart's defaults or stricter"}`;
+}
+
+/** "custom gates (looser than rampart's defaults: p95Ms.read60 700 ms > 300 ms; …)", or undefined for the defaults or stricter. */
+export function customGatesNote(scope: Pick<RunScope, 'gates'>): string | undefined {
+  const looser = scope.gates?.looser ?? [];
+  if (!looser.length) return undefined;
+  return `custom gates (looser than rampart's defaults: ${looser.slice(0, 3).join('; ')}${looser.length > 3 ? `; and ${looser.length - 3} more` : ''})`;
 }
 
 const KINDS_OF_COMMAND: Record<string, readonly KindName[]> = {
@@ -193,13 +212,18 @@ export function verdictOf(results: Pick<RunResults, 'requirements' | 'checks' | 
       line: `interrupted by ${results.interrupted.signal}: ${failed} failed${failedOther.length ? ` (and ${failedOther.length} other checks)` : ''}, ${notAsserted.length} requirements not asserted`,
       ...judged,
     };
-  if (failures.length) return { verdict: 'NOT CERTIFIED', line: failures.join('; '), ...judged };
+  // A failed check is NOT CERTIFIED whatever else happened; a run error (an outage, a rate-limit stop) is said beside it.
+  const stopped = results.error ? `; the run stopped: ${results.error.message}` : '';
+  if (failures.length) return { verdict: 'NOT CERTIFIED', line: failures.join('; ') + stopped, ...judged };
   if (results.error) return { verdict: 'INCOMPLETE', line: `the run stopped: ${results.error.message}`, ...judged };
   const gatesPassed = results.checks.filter((c) => c.status === 'passed' && c.requirements.length === 0).length;
   const gates = gatesPassed ? `; ${gatesPassed} performance gate check${gatesPassed === 1 ? '' : 's'} passed` : '';
   if (inScope.length === 0) {
     // A partial run of performance gates alone (rampart load --scenario smoke) has no requirement to pass.
-    if (!scope.whole && gatesPassed) return { verdict: 'PASSED', line: `partial run (${scope.partial}): no requirement in scope${gates}`, ...judged };
+    if (!scope.whole && gatesPassed) {
+      const custom = customGatesNote(scope);
+      return { verdict: 'PASSED', line: `partial run (${scope.partial})${custom ? `; ${custom}` : ''}: no requirement in scope${gates}`, ...judged };
+    }
     return { verdict: 'INCOMPLETE', line: 'no requirement was in scope', ...judged };
   }
   if (notAsserted.length > 0) {
@@ -213,7 +237,10 @@ export function verdictOf(results: Pick<RunResults, 'requirements' | 'checks' | 
       ...judged,
     };
   }
-  if (!scope.whole) return { verdict: 'PASSED', line: `partial run (${scope.partial}): all ${inScope.length} requirements in scope passed${gates}`, ...judged };
+  // Gates looser than the defaults judged less than a certification asks: passed, never CERTIFIED.
+  const custom = customGatesNote(scope);
+  const narrowed = [...(scope.whole ? [] : [`partial run (${scope.partial})`]), ...(custom ? [custom] : [])].join('; ');
+  if (narrowed) return { verdict: 'PASSED', line: `${narrowed}: all ${inScope.length} requirements in scope passed${gates}`, ...judged };
   return { verdict: 'CERTIFIED', line: `all ${inScope.length} requirements in scope passed${gates}`, ...judged };
 }
 
@@ -264,11 +291,20 @@ export function timeScaleNote(s: Summary): string | undefined {
   return parts.length ? `time-scaled: ${parts.join(', ')}` : undefined;
 }
 
-/** The exit code a run ends with. */
+/** The verdict as the terminal prints it: "PASSED — custom gates (…): all 312 requirements in scope passed". */
+export function headlineOf(s: Summary): string {
+  const scale = timeScaleNote(s);
+  return `${s.verdict}${scale ? ` (${scale})` : ''} — ${s.verdictLine}`;
+}
+
+/**
+ * The exit code a run ends with. NOT CERTIFIED is 1 whatever else happened: a run error beside a failed check (an
+ * outage, a rate-limit stop after the failure) is reported with the verdict, but the failure is what the exit says.
+ */
 export function exitCodeOf(results: Pick<RunResults, 'summary' | 'error' | 'interrupted'>, opts: { failIncomplete?: boolean } = {}): number {
   if (results.interrupted) return results.interrupted.signal === 'SIGTERM' ? EXIT.terminated : EXIT.interrupted;
-  if (results.error) return results.error.exitCode;
   if (results.summary.verdict === 'NOT CERTIFIED') return EXIT.checkFailed;
+  if (results.error) return results.error.exitCode;
   if (results.summary.verdict === 'INCOMPLETE' && opts.failIncomplete) return EXIT.incomplete;
   return EXIT.ok;
 }

@@ -20,6 +20,14 @@ export interface RunRecord {
   grep?: string;
   /** The profile file, or undefined for the embedded target. */
   profile?: string;
+  /**
+   * sha256 of the target's profile as the run started (src/cli/resume.ts profileSha256): a resume against another
+   * profile, other base URLs or keys is refused.
+   */
+  profileSha256?: string;
+  /** The --gates file of a run with load (undefined: rampart's defaults), and sha256 of the file it read. */
+  gates?: string;
+  gatesSha256?: string;
   faults?: string[];
   startedAt: string;
   scenarios?: string[];

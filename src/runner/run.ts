@@ -537,16 +537,16 @@ function checkTools(r: ChecksRun, scope: CheckScope, check: CheckDef): CheckTool
       if (!made) {
         const mine = make();
         r.run.cache.set(k, mine);
+        makers.set(mine, check.name);
         return mine;
       }
+      const maker = makers.get(made) ?? 'another check';
       return budget.harness(
         `the shared ${key} another check makes`,
         made.catch((e: unknown) => {
           // The run stopped (rate limit, outage, signal) while it was made: the reader is not run either, under the run's own cause.
           if ((e instanceof TransportError && e.kind === 'rate-limited') || e instanceof CheckNotRun || r.stop.signal.aborted) throw e;
-          throw new CheckUnverified(
-            `the shared ${key} this check reads could not be made (the check that made it says why: ${e instanceof Error ? e.message : String(e)})`,
-          );
+          throw readerOfFailedMaker(check, key, maker, e);
         }),
       );
     },
@@ -561,6 +561,28 @@ function checkTools(r: ChecksRun, scope: CheckScope, check: CheckDef): CheckTool
     // A late check waits (rampart's time) for the others to end; any other check would wait for itself.
     earlierChecksDone: () => (check.late ? budget.harness("the run's other checks to end", r.earlierDone) : Promise.resolve()),
   };
+}
+
+/** The check that makes each shared value (t.shared), by its promise: a reader whose maker failed names it. */
+const makers = new WeakMap<Promise<unknown>, string>();
+
+/**
+ * How a check reading a shared value ends when making it went wrong (the maker's own result says so in full).
+ * A maker's failed assertion is evidence against the target: where it judged a rule this reader names (the
+ * creation rule of the shared object, which the maker judged on every reader's behalf), the reader fails with
+ * that evidence, so the rule reads failed, not unverified. Any other failure of the maker leaves the reader's own
+ * rules unjudged: not run, naming the maker and its failure — never unverified, which is for what the specs leave
+ * open, never for a target that misbehaved (the maker's failure already makes the run NOT CERTIFIED). A maker that
+ * ended unverified or skipped passes its reason on as unverified.
+ */
+function readerOfFailedMaker(check: CheckDef, key: string, maker: string, e: unknown): Error {
+  const why = e instanceof Error ? e.message : String(e);
+  if (e instanceof CheckUnverified || e instanceof CheckSkipped)
+    return new CheckUnverified(`the shared ${key} this check reads could not be made (the check that made it says why: ${why})`);
+  const judged = e instanceof CheckFailed ? e.details.requirement : undefined;
+  if (e instanceof CheckFailed && judged && (check.requirements as readonly string[]).includes(judged))
+    return new CheckFailed(`${e.message} (judged while making the shared ${key}, in the check "${maker}")`, e.details);
+  return new CheckNotRun(`not run: the shared ${key} it reads could not be made — the check that made it, "${maker}", failed: ${why}`);
 }
 
 /** The check's body, until it ends or its scope is cancelled: the budget ran out (a failure), or the run stopped (not run). */

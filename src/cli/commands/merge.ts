@@ -16,7 +16,7 @@ import { PACKAGE_VERSION } from '../../packageRoot.js';
 import { readPodLogs, requirementsOfSummary, runOfPodLogs, scenarioOfRequirements, type PodLogs } from '../../load/podLogs.js';
 import { outcomeOfRuns } from '../../load/run.js';
 import type { RunResults } from '../../report/results.js';
-import { exitCodeOf, requirementResults, summarize, timeScaleNote } from '../../report/verdict.js';
+import { exitCodeOf, headlineOf, requirementResults, summarize } from '../../report/verdict.js';
 import { newRunId, writeRun } from '../../report/writeRun.js';
 import { redact } from '../../secrets/index.js';
 import { registerProfileSecrets } from '../run.js';
@@ -136,13 +136,12 @@ export async function mergeCommand(opts: MergeOptions): Promise<number> {
   const full: RunResults = { ...results, summary: summarize(results, timeScales) };
   const { dir } = await writeRun(full, { reportsDir: opts.reportsDir });
   const s = full.summary;
-  const scale = timeScaleNote(s);
   const pods = runs.map(({ name, run }) => `${name}: ${run.segments.filter((x) => x.summary).length} of ${run.segments.length} pods' summaries`).join('; ');
   process.stdout.write(
     redact(
       [
         `merged ${pods}`,
-        `${s.verdict}${scale ? ` (${scale})` : ''} — ${s.verdictLine}`,
+        headlineOf(s),
         `requirements: ${s.passed} passed, ${s.failed} failed, ${s.partial} partial, ${s.skipped} skipped, ${s.unverified} unverified, ${s.notRun} not run, ${s.notCovered} not covered, ${s.outOfScope} out of scope at --depth ${depth}`,
         `checks: ${s.checks.passed} passed, ${s.checks.failed} failed, ${s.checks.skipped} skipped`,
         `report: ${dir}/report.html`,

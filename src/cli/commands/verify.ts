@@ -18,6 +18,11 @@ export function describeCertificate(c: Certificate): string {
     `requirements: ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped, ${s.notCovered} not covered`,
     `profile: ${c.profile.name}${urls ? ` (${urls})` : ''}${partners ? `; partners ${partners}` : ''}`,
     `run: ${c.run.command} ${c.run.runId}, depth ${c.run.depth}, ${scales}, ${c.run.startedAt} → ${c.run.finishedAt}`,
+    ...(c.gates
+      ? [
+          `gates: ${c.gates.file} (sha256 ${c.gates.sha256.slice(0, 12)}…)${c.gates.looser.length ? `, looser than rampart's defaults: ${c.gates.looser.join('; ')}` : ", rampart's defaults or stricter"}`,
+        ]
+      : []),
     `versions: rampart ${c.rampart.version}, catalogue sha256:${c.catalogue.sha256.slice(0, 16)}… (${c.catalogue.requirements} requirements), specs gate ${c.specVersions.gate} / pools ${c.specVersions.pools}, k6 ${c.tools.k6 ?? 'n/a'}, toxiproxy ${c.tools.toxiproxy ?? 'n/a'}`,
   ].join('\n');
 }

@@ -181,7 +181,10 @@ function validateBody(world: GateWorld, body: Record<string, unknown>, kind: Rai
     const v = body[k];
     if (k === 'gate_session_id' && v === undefined && kind === 'pay_out' && world.faults.has('rail-payout-session-id-optional')) continue;
     if (typeof v !== 'string') errs.push(`${k} is required`);
-    else if (v.length > 64 && !(kind === 'pay_out' && world.faults.has('rail-payout-id-unbounded'))) errs.push(`${k} must be at most 64 characters`);
+    // Fault rail-payout-id-max-63: the limit is one short, so a 64-char id (within "max 64") is refused too.
+    const max =
+      kind === 'pay_out' && world.faults.has('rail-payout-id-unbounded') ? Infinity : kind === 'pay_out' && world.faults.has('rail-payout-id-max-63') ? 63 : 64;
+    if (typeof v === 'string' && v.length > max) errs.push(`${k} must be at most ${max} characters`);
   }
   if ('reference' in body && body.reference !== null) {
     const v = body.reference;
@@ -376,6 +379,21 @@ export const area: GateArea = {
       suite: 'conformance',
     },
     {
+      name: 'rail-payout-lost-retry-new-object',
+      service: 'gate',
+      requirements: ['GATE-ERR-RETRY-PAY-OUT-ONE-OBJECT'],
+      description:
+        "The first repeat of a pay-out's Idempotency-Key (a retry after a lost answer) is processed as a new pay-out, redeeming the consumed quote again; later repeats answer that second pay-out.",
+      suite: 'chaos',
+    },
+    {
+      name: 'rail-payout-id-max-63',
+      service: 'gate',
+      requirements: ['GATE-RAIL-PAYOUT-ID-MAX'],
+      description: 'POST /rails/pay_outs refuses a gate_session_id/quote_id of 64 characters (its limit is 63), though the spec allows up to 64.',
+      suite: 'conformance',
+    },
+    {
       name: 'rail-payout-idempotency-key-not-uuid-accepted',
       service: 'gate',
       requirements: ['GATE-RAIL-PAYOUT-IDEMPOTENCY-KEY-UUID'],
@@ -421,6 +439,8 @@ export const area: GateArea = {
   register(router, world) {
     // Fault rail-payin-fingerprint-ignored: the first answer per key, whatever the body.
     const firstPayInByKey = new Map<string, Promise<Reply>>();
+    // Fault rail-payout-lost-retry-new-object: each pay-out key's answer, and whether it was repeated yet.
+    const payOutByKey = new Map<string, { reply: Promise<Reply>; repeated: boolean }>();
     const create = (kind: RailRecord['kind']) => async (req: Req) => {
       const skipEntitlement = kind === 'pay_out' && world.faults.has('rail-entitlement-ignored');
       const caller = world.authSecret(req, { rail: !skipEntitlement });
@@ -428,18 +448,19 @@ export const area: GateArea = {
       const keyOptional = kind === 'pay_in' || world.faults.has('rail-payout-idempotency-optional');
       if (!(keyOptional && req.headers['idempotency-key'] === undefined)) idempotencyKey(req, kind === 'pay_out', world.faults);
       const scope = kind === 'pay_out' ? 'rails.pay_outs' : 'rails.pay_ins';
-      const handle = (fn: () => Reply | Promise<Reply>) => {
+      const handle = (fn: (again?: boolean) => Reply | Promise<Reply>) => {
+        if (kind === 'pay_out' && world.faults.has('rail-payout-lost-retry-new-object')) return firstRepeatAnew(caller, req, fn);
         if (kind === 'pay_out' && world.faults.has('rail-payout-replay-not-idempotent')) return fn();
         if (kind === 'pay_in' && world.faults.has('rail-payin-replay-not-idempotent')) return fn();
         if (kind === 'pay_in' && world.faults.has('rail-payin-fingerprint-ignored')) {
           const k = `${scopeOf(caller)}\u0000${String(req.headers['idempotency-key'])}`;
           let first = firstPayInByKey.get(k);
-          if (!first) firstPayInByKey.set(k, (first = Promise.resolve().then(fn)));
+          if (!first) firstPayInByKey.set(k, (first = Promise.resolve().then(() => fn())));
           return first;
         }
-        return world.idempotent(caller, req, scope, { required: !keyOptional }, fn);
+        return world.idempotent(caller, req, scope, { required: !keyOptional }, () => fn());
       };
-      return handle(() => {
+      return handle((again = false) => {
         const body = jsonObject(req);
         validateBody(world, body, kind);
         // Fault: another partner's quote and session are found, not 404 (or 403).
@@ -467,7 +488,7 @@ export const area: GateArea = {
           if (quoteState(world, q) !== 'active') throw new HttpError(409, 'This quote cannot be redeemed', 'quote_not_active');
         } else
           redeemQuote(world, q, {
-            allowConsumed: world.faults.has('quote-consumed-redeemable'),
+            allowConsumed: again || world.faults.has('quote-consumed-redeemable'),
             allowExpired: world.faults.has('quote-expired-redeemable'),
           });
         const amount = kind === 'pay_out' && world.faults.has('rail-payout-amount-not-quote') ? q.amount : q.fiat_pay_or_receive;
@@ -499,6 +520,20 @@ export const area: GateArea = {
         return { status, body: made };
       });
     };
+    /**
+     * Fault rail-payout-lost-retry-new-object: the first repeat of a pay-out's Idempotency-Key (the retry after a
+     * lost answer) is processed as a new pay-out, the quote's single use not enforced for it; later repeats answer
+     * that second pay-out. The quote pays out twice, and every answer the client reads looks like the one pay-out.
+     */
+    function firstRepeatAnew(caller: GateCaller, req: Req, fn: (again?: boolean) => Reply | Promise<Reply>): Promise<Reply> {
+      const k = `${scopeOf(caller)}\u0000${String(req.headers['idempotency-key'])}`;
+      const seen = payOutByKey.get(k);
+      if (seen?.repeated) return seen.reply.then((r) => ({ ...r, headers: { ...(r.headers ?? {}), 'idempotent-replayed': 'true' } }));
+      const reply = Promise.resolve().then(() => fn(!!seen));
+      payOutByKey.set(k, { reply, repeated: !!seen });
+      reply.catch(() => payOutByKey.delete(k));
+      return reply;
+    }
     router.on('POST', '/rails/pay_ins', create('pay_in'));
     router.on('POST', '/rails/pay_outs', create('pay_out'));
 

@@ -93,7 +93,7 @@ const area = defineArea({
       ],
     },
     'GATE-RAIL-PAYOUT-ID-MAX': {
-      title: 'gate_session_id and quote_id longer than 64 chars give 400',
+      title: 'gate_session_id and quote_id longer than 64 chars give 400; 64 chars are within the limit (not refused for their length)',
       kind: 'limit',
       section: 'Limits',
       anchor: ['`gate_session_id` (string, max 64, required), `quote_id` (string, max 64, required)', 'Pay-out: `gate_session_id` and `quote_id` ≤ 64'],
