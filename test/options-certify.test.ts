@@ -30,18 +30,28 @@ function gatesFile(name: string, edit: (g: Gates) => Gates): string {
   writeFileSync(file, JSON.stringify(edit(structuredClone(raw)), null, 2));
   return file;
 }
-const looserFile = gatesFile('looser', (g) => ({ ...g, p95Ms: { ...g.p95Ms, read60: 700 } }));
+/** One latency threshold 100 ms above the default's, whatever the defaults are. */
+const LOOSE_READ60 = defaults.p95Ms.read60! + 100;
+const LOOSER = `p95Ms.read60 ${LOOSE_READ60} ms > ${defaults.p95Ms.read60} ms`;
+const looserFile = gatesFile('looser', (g) => ({ ...g, p95Ms: { ...g.p95Ms, read60: LOOSE_READ60 } }));
 const stricterFile = gatesFile('stricter', (g) => ({ ...g, p95Ms: { ...g.p95Ms, read60: 200 }, errorRate: 0.001, smokeDurationSeconds: 60 }));
 
 describe('gates looser than the defaults', () => {
   it('names every value that asks less: a larger or dropped latency threshold, a higher error rate, less load', () => {
     expect(loosenedGates(defaults, defaults)).toEqual([]);
     const { write10: _dropped, ...p99 } = defaults.p99Ms;
-    const loose = { ...defaults, errorRate: 1, p95Ms: { ...defaults.p95Ms, read60: 301 }, p99Ms: p99, raceVus: 2, smokeDurationSeconds: 5 };
+    const loose = {
+      ...defaults,
+      errorRate: 1,
+      p95Ms: { ...defaults.p95Ms, read60: defaults.p95Ms.read60! + 1 },
+      p99Ms: p99,
+      raceVus: 2,
+      smokeDurationSeconds: 5,
+    };
     expect(loosenedGates(loose, defaults)).toEqual([
       'errorRate 1 > 0.01',
-      'p95Ms.read60 301 ms > 300 ms',
-      'p99Ms.write10 dropped (default 1000 ms)',
+      `p95Ms.read60 ${defaults.p95Ms.read60! + 1} ms > ${defaults.p95Ms.read60} ms`,
+      `p99Ms.write10 dropped (default ${defaults.p99Ms.write10} ms)`,
       'raceVus 2 < 16',
       'smokeDurationSeconds 5 < 30',
     ]);
@@ -52,7 +62,7 @@ describe('gates looser than the defaults', () => {
 
   it("records the file, the sha256 of its bytes and its content; rampart's own file when none is given", () => {
     const used = gatesUsed(looserFile);
-    expect(used).toMatchObject({ file: looserFile, looser: ['p95Ms.read60 700 ms > 300 ms'] });
+    expect(used).toMatchObject({ file: looserFile, looser: [LOOSER] });
     expect(used.content).toEqual(JSON.parse(readFileSync(looserFile, 'utf8')));
     expect(used.sha256).toMatch(/^[0-9a-f]{64}$/);
     expect(gatesUsed()).toMatchObject({ file: 'fixtures/gates.json (rampart default)', looser: [] });
@@ -102,11 +112,11 @@ describe('the verdict of a run by custom gates', () => {
     const r = wholeRun(gates);
     expect(r.summary.verdict).toBe('PASSED');
     expect(headlineOf(r.summary)).toMatch(
-      /^PASSED — custom gates \(looser than rampart's defaults: p95Ms\.read60 700 ms > 300 ms\): all \d+ requirements in scope passed$/,
+      new RegExp(`^PASSED — custom gates \\(looser than rampart's defaults: ${LOOSER}\\): all \\d+ requirements in scope passed$`),
     );
     expect(exitCodeOf(r)).toBe(EXIT.ok);
-    expect(r.scope).toMatchObject({ whole: true, gates: { file: looserFile, sha256: gates.sha256, looser: ['p95Ms.read60 700 ms > 300 ms'] } });
-    expect(r.scope!.gates!.content).toMatchObject({ p95Ms: { read60: 700 } });
+    expect(r.scope).toMatchObject({ whole: true, gates: { file: looserFile, sha256: gates.sha256, looser: [LOOSER] } });
+    expect(r.scope!.gates!.content).toMatchObject({ p95Ms: { read60: LOOSE_READ60 } });
     expect(toJunit(r)).toMatch(/<property name="gates" value="[^"]*looser\.json \(sha256 [0-9a-f]{12}…\): custom gates \(looser than rampart&apos;s defaults/);
     expect(toHtml(r).split('id="verdict"')[1]!.split('</section>')[0]).toContain('<div class="big">PASSED</div>');
     const cert = certificateOf(r);
@@ -172,7 +182,9 @@ describe('--sign-key where nothing can be signed: exit 2, one line, nothing run'
     expect(r.code).toBe(EXIT.usage);
     expect(oneLine(r.stderr)).toEqual([
       expect.stringMatching(
-        /^rampart: --sign-key is refused: a certificate is signed only for rampart's default gates or stricter, and .*looser\.json are custom gates \(looser than rampart's defaults: p95Ms\.read60 700 ms > 300 ms\)$/,
+        new RegExp(
+          `^rampart: --sign-key is refused: a certificate is signed only for rampart's default gates or stricter, and .*looser\\.json are custom gates \\(looser than rampart's defaults: ${LOOSER}\\)$`,
+        ),
       ),
     ]);
     expect(r.stdout).toBe('');
@@ -198,16 +210,19 @@ describe('--sign-key where nothing can be signed: exit 2, one line, nothing run'
 
 describe.skipIf('missing' in findK6())('load by looser gates, through the CLI', () => {
   it('load --scenario smoke --gates <looser>: PASSED — partial run (…); custom gates (…), recorded in results.json and junit.xml', async () => {
-    const file = gatesFile('looser-short', (g) => ({ ...g, p95Ms: { ...g.p95Ms, read60: 700 }, smokeDurationSeconds: 3 }));
+    const file = gatesFile('looser-short', (g) => ({ ...g, p95Ms: { ...g.p95Ms, read60: LOOSE_READ60 }, smokeDurationSeconds: 3 }));
     const r = await cli(['load', '--scenario', 'smoke', '--gates', file], 180_000);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(
-      /^PASSED( \(time-scaled[^)]*\))? — partial run \(load only, scenario smoke\); custom gates \(looser than rampart's defaults: p95Ms\.read60 700 ms > 300 ms; smokeDurationSeconds 3 < 30\): /m,
+      new RegExp(
+        `^PASSED( \\(time-scaled[^)]*\\))? — partial run \\(load only, scenario smoke\\); custom gates \\(looser than rampart's defaults: ${LOOSER}; smokeDurationSeconds 3 < 30\\): `,
+        'm',
+      ),
     );
     expect(r.stdout).toMatch(/^gates: .*looser-short\.json \(sha256 [0-9a-f]{12}…\) — custom gates .*: never CERTIFIED, never signed$/m);
     const dir = realpathSync(join(r.reports, 'latest'));
     const results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as RunResults;
-    expect(results.scope?.gates).toMatchObject({ file, looser: ['p95Ms.read60 700 ms > 300 ms', 'smokeDurationSeconds 3 < 30'] });
+    expect(results.scope?.gates).toMatchObject({ file, looser: [LOOSER, 'smokeDurationSeconds 3 < 30'] });
     expect(results.scope?.gates?.content).toEqual(JSON.parse(readFileSync(file, 'utf8')));
     expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toContain('<property name="gates" value="');
   }, 200_000);

@@ -43,18 +43,6 @@ export async function runCli(world: FieldWorld, args: string[], timeoutMs: numbe
   return { exitCode, stdout, stderr, wallMs: Date.now() - started, results, dir };
 }
 
-/**
- * The repository's performance gates moved by a network's round trip: gates are a partner's own latency budget
- * for its sandbox (the spec fixes none), and the field world adds `extraMs` to every request by construction.
- */
-export function gatesFor(extraMs: number): string {
-  const g = JSON.parse(readFileSync('fixtures/gates.json', 'utf8')) as { p95Ms: Record<string, number>; p99Ms: Record<string, number> };
-  for (const table of [g.p95Ms, g.p99Ms]) for (const k of Object.keys(table)) table[k] = table[k]! + extraMs;
-  const file = join(mkdtempSync(join(tmpdir(), 'rampart-gates-')), 'gates.json');
-  writeFileSync(file, JSON.stringify({ ...g, $comment: `fixtures/gates.json plus ${extraMs} ms of network round trip` }));
-  return file;
-}
-
 /** One line per check that did not pass or skip, for an assertion message that says what went wrong. */
 export function notPassed(r: RunResults | undefined): string[] {
   return (r?.checks ?? [])
