@@ -1,0 +1,109 @@
+// The model of one explored sequence: the objects the sequence made, each a twin — its id on the target and its
+// id on the oracle (the embedded reference driven over HTTP beside it) — with what the sequence did to it, so a
+// command knows when it applies (fast-check's `check`) and what a later answer refers to. It holds nothing the
+// target's history holds: only objects this sequence made are compared.
+import type { RequirementId } from '../model/catalogue/index.js';
+
+export type Side = 'target' | 'oracle';
+
+/** One object of the sequence on both sides. */
+export interface Twin<S = string> {
+  /** model-unique name in the step log ("session#2"). */
+  name: string;
+  id: Record<Side, string>;
+  /** The state the oracle last gave it (the sequence's truth for what the specs determine). */
+  state: S;
+  /** The rule whose transition last moved it: a later answer disagreeing on its state breaks that rule. */
+  movedBy: RequirementId;
+  /** Harness time it was made at (ms): lifetimes are counted from here, with room for the clocks. */
+  madeAt: number;
+  /** Set when the specs let the two sides part on this object (a not-shown outcome): no later step uses it. */
+  parted?: string;
+}
+
+export interface SessionTwin extends Twin<'open' | 'completed' | 'expired' | 'cancelled'> {
+  idempotencyKey: string;
+  body: Record<string, unknown>;
+  clientSecret: Record<Side, string | undefined>;
+  /** Each side's creation answer: an idempotent replay must give it again. */
+  created: Record<Side, Record<string, unknown>>;
+  /** A sandbox trigger moved expires_at into the past; the next bootstrap expires it. */
+  expiresPast?: boolean;
+}
+
+export interface CustomerTwin extends Twin<'active' | 'deleted'> {
+  idempotencyKey: string;
+  body: Record<string, unknown>;
+  email: string;
+  externalId: string;
+  /** The deletion marker each side gave first: a repeat must give it again. */
+  marker?: Record<Side, Record<string, unknown>>;
+  /** Fields each side last showed (after creation or a PATCH). */
+  shown: Record<Side, Record<string, unknown>>;
+}
+
+export interface QuoteTwin extends Twin<'active' | 'consumed' | 'rejected' | 'expired'> {
+  /** Each side's creation answer (firm quote). */
+  created: Record<Side, Record<string, unknown>>;
+  /** The trade a transact made of it, by model name. */
+  trade?: string;
+}
+
+export interface TradeTwin extends Twin<'reserved' | 'settled' | 'released' | 'failed' | 'returned'> {
+  quote: string;
+  idempotencyKey: string;
+  /** Each side's transact answer: a replay under the same key must give the same trade. */
+  created: Record<Side, Record<string, unknown>>;
+  /** The outcome a sandbox trigger chose for the next poll. */
+  chosen?: 'settled' | 'failed' | 'released' | 'returned';
+}
+
+export interface ExploreModel {
+  sessions: SessionTwin[];
+  customers: CustomerTwin[];
+  quotes: QuoteTwin[];
+  trades: TradeTwin[];
+  /** Branding each side last showed (null until this sequence read it). */
+  branding: Record<Side, Record<string, unknown> | null>;
+  /** A per-run counter for unique names (emails, step names). */
+  serial: number;
+  /** What the profile lets this run do (triggers, roles): commands consult it in `check`. */
+  can: Capabilities;
+  /** The sequence cannot afford another step: every command stands down (the run ends as it is). */
+  spent: boolean;
+}
+
+export interface Capabilities {
+  gate: boolean;
+  pools: boolean;
+  completeSession: boolean;
+  expireSession: boolean;
+  embed: boolean;
+  tradeOutcome: boolean;
+  /** The pools partner's balance is readable (balance gate on). */
+  poolsBalance: boolean;
+  /** Lifetimes as the profile declares them (ms): an object past them is no longer clearly alive. */
+  sessionLifetimeMs: number;
+}
+
+export function newModel(can: Capabilities): ExploreModel {
+  return { sessions: [], customers: [], quotes: [], trades: [], branding: { target: null, oracle: null }, serial: 0, can, spent: false };
+}
+
+/** The twins still usable by a later step (not parted by a not-shown outcome). */
+export const live = <T extends Twin<unknown>>(xs: readonly T[]): T[] => xs.filter((x) => !x.parted);
+
+/** The twin a generated index picks among the candidates (fast-check generates indexes, the model resolves them). */
+export function pick<T>(xs: readonly T[], index: number): T | undefined {
+  return xs.length ? xs[index % xs.length] : undefined;
+}
+
+/** Which twin an id names on one side, among every kind of object the sequence made. */
+export function nameOf(m: ExploreModel, side: Side, id: unknown): string | undefined {
+  if (typeof id !== 'string') return undefined;
+  for (const xs of [m.sessions, m.customers, m.quotes, m.trades] as Twin<unknown>[][]) {
+    const hit = xs.find((x) => x.id[side] === id);
+    if (hit) return hit.name;
+  }
+  return undefined;
+}

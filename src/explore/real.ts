@@ -1,0 +1,127 @@
+// The "real system" of an explored sequence: the target and the oracle side by side, each reached over HTTP with
+// the same partner's credentials, every step's exchanges on both sides kept for the finding, and the request
+// budget charged for what the target was sent (the oracle on loopback is free).
+import type { ApiClient, Exchange } from '../client/types.js';
+import type { RequestTemplate } from '../profile/schema.js';
+import { sendWith } from '../needs/support/triggers.js';
+import type { Side } from './model.js';
+
+/** One side's clients: the explore partner's keys (Gate: each key its own rate-limit client, taken in turn). */
+export interface SideClients {
+  gate?: ApiClient[];
+  /** The partner's publishable key with one of its allowed origins (POST /embed/bootstrap). */
+  publishable?: { client: ApiClient; origin: string };
+  pools?: ApiClient;
+  /** The side's own sandbox triggers (the target's from its profile, the oracle's the embedded reference's). */
+  triggers: { gate: Partial<Record<string, RequestTemplate>>; pools: Partial<Record<string, RequestTemplate>> };
+}
+
+export interface Step {
+  /** 1-based position in the sequence. */
+  n: number;
+  label: string;
+  exchanges: Record<Side, Exchange[]>;
+}
+
+/** Requests the exploration may send the target: a search share for new sequences, the rest kept for shrinking. */
+export class Budget {
+  spent = 0;
+  /** After the first divergence, the rest of the budget is shrinking's (and the confirming re-run's). */
+  shrinking = false;
+  constructor(
+    readonly total: number,
+    /** Requests kept back at every point for one more step and the re-run of a shrunk sequence. */
+    readonly reserve: number,
+    readonly searchShare = 0.6,
+  ) {}
+  private get limit(): number {
+    return this.shrinking ? this.total - this.reserve : Math.floor(this.total * this.searchShare);
+  }
+  /** A new sequence may start. */
+  canStart(): boolean {
+    return this.spent < this.limit;
+  }
+  /** One more step of up to `cost` requests fits. */
+  affords(cost: number): boolean {
+    return this.spent + cost <= this.limit;
+  }
+  charge(n = 1): void {
+    this.spent += n;
+  }
+}
+
+/** Most target requests one step may send (a list walk is bounded by it). */
+export const MAX_STEP_REQUESTS = 6;
+
+export class Real {
+  readonly steps: Step[] = [];
+  private readonly stables: Record<Side, Map<string, unknown>> = { target: new Map(), oracle: new Map() };
+  private turn = 0;
+  constructor(
+    readonly sides: Record<Side, SideClients>,
+    readonly budget: Budget,
+    readonly signal?: AbortSignal,
+  ) {}
+
+  begin(label: string): Step {
+    const step = { n: this.steps.length + 1, label, exchanges: { target: [], oracle: [] } };
+    this.steps.push(step);
+    return step;
+  }
+
+  private get current(): Step {
+    const s = this.steps.at(-1);
+    if (!s) throw new Error('a request outside a step');
+    return s;
+  }
+
+  /** The Gate client of a side for the next request: the partner's keys in turn, so each key's windows share the load. */
+  gate(side: Side): ApiClient {
+    const keys = this.sides[side].gate;
+    if (!keys?.length) throw new Error(`no Gate partner on the ${side}`);
+    return keys[this.turn % keys.length]!;
+  }
+
+  pools(side: Side): ApiClient {
+    const c = this.sides[side].pools;
+    if (!c) throw new Error(`no pools partner on the ${side}`);
+    return c;
+  }
+
+  /** Send on the target, then the same on the oracle; both answers recorded in the step. */
+  async both(send: (side: Side) => Promise<Exchange>): Promise<Record<Side, Exchange>> {
+    this.signal?.throwIfAborted();
+    this.turn++;
+    const target = await send('target');
+    this.budget.charge();
+    this.current.exchanges.target.push(target);
+    const oracle = await send('oracle');
+    this.current.exchanges.oracle.push(oracle);
+    return { target, oracle };
+  }
+
+  /** One side alone (a list walk whose pages differ in number on each side): recorded, charged when it is the target. */
+  async one(side: Side, send: () => Promise<Exchange>): Promise<Exchange> {
+    this.signal?.throwIfAborted();
+    const ex = await send();
+    if (side === 'target') this.budget.charge();
+    this.current.exchanges[side].push(ex);
+    return ex;
+  }
+
+  /** A sandbox trigger on one side with that side's own template; undefined when the side declares none. */
+  async trigger(side: Side, service: 'gate' | 'pools', name: string, vars: Record<string, string>): Promise<Exchange | undefined> {
+    const tpl = this.sides[side].triggers[service][name];
+    if (!tpl) return undefined;
+    const client = service === 'gate' ? this.gate(side) : this.pools(side);
+    return this.one(side, async () => (await sendWith(client, tpl, vars)).exchange);
+  }
+
+  stableOf(side: Side, key: string): unknown {
+    return this.stables[side].get(key);
+  }
+
+  remember(side: Side, key: string, value: unknown): void {
+    this.stables[side].set(key, value);
+  }
+}
