@@ -75,6 +75,28 @@ const header = (r: Res, name: string) => {
   const k = Object.keys(r.headers).find((h) => h.toLowerCase() === name);
   return k ? r.headers[k] : undefined;
 };
+/**
+ * The target's clock, when the TTL may be judged on it: its offset bounds; a reason when it is known more loosely
+ * than the rule affords (unverified); undefined after failing the TTL rule when the clock jumped or none shows at
+ * all (no Date header, and rampart handed over no estimate) — the target's fault, never a pass.
+ */
+function judgeable(): { lo: number; hi: number } | string | undefined {
+  const r = targetClock().reading();
+  if (r.kind === 'known')
+    return r.estimate.uncertaintyMs <= pools.clockBoundMs
+      ? r
+      : `the target's clock is known to ± ${r.estimate.uncertaintyMs} ms, wider than the ± ${pools.clockBoundMs} ms the TTL can be judged with`;
+  if (r.kind === 'unsettled') return r.why;
+  checkReq(
+    R.ttl[0],
+    r.why,
+    "the target's clock can be read to judge the quote TTL",
+    () => false,
+    (why) => ({ clock: why }),
+  );
+  return undefined;
+}
+
 /** Send a request, learning the target's clock from its answer; returns it with the local span it was in flight. */
 function timed(f: () => Res): { r: Res; at: number; dur: number } {
   const at = Date.now();
@@ -112,13 +134,14 @@ export default guarded('ttl', (): void => {
   }
   const expiresAt = Date.parse(body.expiresAt);
   // The quote was made while its request was in flight: on the target's clock, within this span.
-  const made = targetClock().during({ startedAt: sentAt, durationMs: quoteDur });
+  const made = judgeable();
   if (typeof made === 'string') {
-    // No Date header from the target and no estimate from rampart: its instants cannot be judged.
     for (const req of new Set([...R.ttl])) emit({ kind: 'unverified', req, reason: made });
     return;
   }
-  const ttl = { low: (expiresAt - made.high) / 1000, high: (expiresAt - made.low) / 1000 };
+  if (!made) return;
+  const span = { low: sentAt + made.lo, high: sentAt + quoteDur + made.hi };
+  const ttl = { low: (expiresAt - span.high) / 1000, high: (expiresAt - span.low) / 1000 };
   const ttlSeconds = (ttl.low + ttl.high) / 2;
   emit({ kind: 'quoteTtl', seconds: Math.round(ttlSeconds * 1000) / 1000 });
   // Some lifetime the measure allows is within the tolerance of the spec's.
@@ -146,8 +169,9 @@ export default guarded('ttl', (): void => {
   serverErrors.add(t.status >= 500);
   const tb = json(t);
   // When the target handled it, on its clock: before its answer came back, after the request left.
-  const handled = targetClock().during({ startedAt: at, durationMs: dur });
-  if (typeof handled === 'string') return;
+  const now = judgeable();
+  if (!now || typeof now === 'string') return;
+  const handled = { low: at + now.lo, high: at + dur + now.hi };
   const before = handled.high <= expiresAt - EDGE_MS;
   const after = handled.low >= expiresAt + EDGE_MS;
   if (before) {

@@ -86,8 +86,11 @@ describe.each([
       expect(out).toMatch(new RegExp(`✓ gate\\.triggers\\.${t}\\s+ok`));
     expect(out).toMatch(/✓ receiver reachable from the target\s+ok\s+a signed webhook\.test delivery arrived/);
     expect(out).toMatch(/✓ gate\.triggers\.serverError\s+ok\s+answered 500/);
-    // The target's clock and round trip, as its answers told them (the embedded target keeps this machine's time).
-    expect(out).toMatch(/^target: gate [+−]0\.\d s ± \d+\.\d\d s against rampart's clock, round trip \d+ ms \(p95 \d+ ms\); pools /m);
+    // The target's clock and round trip, as its answers told them (the embedded target keeps this machine's time):
+    // the judged estimate, then both sources side by side.
+    expect(out).toMatch(
+      /^target: gate [+−]0\.\d s ± \d+\.\d\d s against rampart's clock \(stamps.*?; Date [+−]\d+\.\d s ± \d+\.\d\d s \(\d+ answers?.*?\), round trip \d+ ms \(p95 \d+ ms\); pools /m,
+    );
     const last = out.trim().split('\n').at(-1)!;
     const m = /^this profile can verify (\d+) of (\d+) requirements/.exec(last);
     expect(m, last).toBeTruthy();

@@ -5,12 +5,12 @@
 // the Signature rule binds rampart's receiver, not the target: test/receiver.test.ts.)
 import type { GateWebhookActor } from '../../src/needs/define.js';
 import { check, defineSuite, type CheckTools, type RequirementId } from '../../src/runner/check.js';
-import { GATE_LIMITS } from '../../src/model/limits.js';
+import { CLOCK_BOUNDS, GATE_LIMITS } from '../../src/model/limits.js';
 import { EVENT_DATA_SCHEMAS, GateEventEnvelope, WebhookDelivery, WebhookDeliveryList } from '../../src/model/schemas/gate/webhooks.js';
 import { parseSignatureHeader, verifyGateSignature } from '../../src/webhooks/verify.js';
 import type { ReceivedEvent } from '../../src/webhooks/types.js';
 import { expect2xx } from '../../support/expect.js';
-import { clockNote, spanOf } from '../../support/targetTime.js';
+import { expectOnTargetClock, spanOf, type TimeRule } from '../../support/targetTime.js';
 import { createCustomer, customerPath } from '../../support/gate/customers.js';
 import { createSession, sessionPath } from '../../support/gate/sessions.js';
 
@@ -19,6 +19,8 @@ const EVENT_WAIT_MS = 30_000;
 const QUIET_MS = 1_500;
 /** Pages of the deliveries list (200 each) read to know every webhook.test event before the check. */
 const MAX_LIST_PAGES = 5;
+/** The signature skew, judged on the target's clock at arrival. */
+const SKEW_RULE: TimeRule = { requirement: 'GATE-SIG-TIMESTAMP-FRESH', bound: CLOCK_BOUNDS.signatureSkew };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function header(e: ReceivedEvent, kind: 'timestamp' | 'event-id' | 'event-type'): string | undefined {
@@ -52,16 +54,12 @@ function checkDelivery(t: CheckTools, actor: GateWebhookActor, e: ReceivedEvent,
   t.expect.equal(header(e, 'event-type'), j.type, 'the event-type header equals the envelope type', { requirement: 'GATE-EVT-HEADER-EVENT-TYPE' });
 
   // On the target's clock at arrival (its t is its own time), with a second for t's whole seconds.
-  const at = spanOf(t, actor.client, { startedAt: e.arrivedAt, durationMs: 0 });
+  const at = spanOf(t, actor.client, { startedAt: e.arrivedAt, durationMs: 0 }, SKEW_RULE);
   const skew = GATE_LIMITS.webhook.signatureSkewSeconds;
-  t.expect.that(
-    Number(ts) >= Math.floor(at.low / 1000) - skew - 1 && Number(ts) <= Math.ceil(at.high / 1000) + skew,
-    'the signed timestamp is within 300 s of arrival',
-    {
-      requirement: 'GATE-SIG-TIMESTAMP-FRESH',
-      actual: { t: ts, arrivalOnTargetClockS: [Math.floor(at.low / 1000), Math.ceil(at.high / 1000)], clock: clockNote(actor.client) },
-    },
-  );
+  const ageS = { low: Math.floor(at.low / 1000) - Number(ts), high: Math.ceil(at.high / 1000) - Number(ts) };
+  expectOnTargetClock(t, actor.client, SKEW_RULE, ageS, { min: -skew, max: skew + 1 }, 'the signed timestamp is within 300 s of arrival', {
+    actual: { t: ts, arrivalOnTargetClockS: [Math.floor(at.low / 1000), Math.ceil(at.high / 1000)] },
+  });
   // Recompute over the raw bytes as received, with the tolerance wide open: freshness is asserted above.
   const v = verifyGateSignature({ rawBody: e.rawBody, header: sig, secrets: [secret], nowSeconds: Number(ts), toleranceSeconds: 0 });
   t.expect.that(v.ok, 'v1 is HMAC-SHA256(secret, t + "." + raw body)', { requirement: 'GATE-SIG-HMAC', actual: v.reason });

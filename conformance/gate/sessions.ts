@@ -11,7 +11,16 @@ import { requireKeyRoom } from '../../support/gate/budget.js';
 import { expectGateError } from '../../support/gate/errors.js';
 import { expectListUrl, expectNeverListed } from '../../support/gate/lists.js';
 import { sessionForEvents } from '../../support/gate/sessionEvents.js';
-import { bootstrap, createSession, expectTermsEchoed, expectUnsentTermsNull, readPastExpiry, sessionBody, sessionPath } from '../../support/gate/sessions.js';
+import {
+  bootstrap,
+  createSession,
+  expectOpenBeforeExpiresAt,
+  expectTermsEchoed,
+  expectUnsentTermsNull,
+  readPastExpiry,
+  sessionBody,
+  sessionPath,
+} from '../../support/gate/sessions.js';
 
 const METADATA = { order: 'A-1001', nested: { n: 1, ok: true, list: [1, 'two', null] }, empty: '' };
 /** Bound on extra sessions a pagination check may create (POST /gate_sessions is 10/min per key). */
@@ -266,11 +275,14 @@ export default defineSuite({
       },
     }),
     check({
-      name: 'past expires_at: retrieve still reads open; an embed bootstrap expires it; cancel then gives 409',
+      name: 'before expires_at a bootstrap leaves the session open; past it retrieve still reads open, an embed bootstrap expires it, and cancel then gives 409',
       requirements: ['GATE-SESS-RETRIEVE-NO-STATUS-CHANGE', 'GATE-SESS-EXPIRE-ON-BOOTSTRAP', 'GATE-SESS-CANCEL-TERMINAL-409'],
       needs: ['gateEmbed', 'gateExpireSession'],
       async run({ gateEmbed: actor, gateExpireSession: expire }, t: CheckTools) {
-        const { session } = await createSession(t, actor, 'GATE-SESS-RETRIEVE-NO-STATUS-CHANGE');
+        const created = await createSession(t, actor, 'GATE-SESS-RETRIEVE-NO-STATUS-CHANGE');
+        const { session } = created;
+        // Before expires_at a bootstrap leaves it open (a target ending sessions on a timer of its own fails here).
+        await expectOpenBeforeExpiresAt(t, actor, created);
         // The behaviour judged needs expires_at in the past; if the way to expire it did not get there, nothing is judged.
         const read = await readPastExpiry(t, actor, expire, session, 'GATE-SESS-RETRIEVE-NO-STATUS-CHANGE');
         t.expect.equal(read.status, 'open', 'retrieve past expires_at still reads open', { requirement: 'GATE-SESS-RETRIEVE-NO-STATUS-CHANGE' });

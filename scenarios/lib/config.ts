@@ -42,6 +42,8 @@ export interface LoadConfig {
     ttlSeconds: number;
     /** The profile's tolerance around it. */
     ttlToleranceSeconds: number;
+    /** The widest uncertainty of the target's clock the TTL is judged with (CLOCK_BOUNDS.poolsQuoteTtl, or half the tolerance). */
+    clockBoundMs: number;
     /** The target's clock against this machine's as rampart measured it before k6 started (each VU refines it). */
     clock?: { offsetMs: number; uncertaintyMs: number };
   };

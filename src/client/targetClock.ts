@@ -1,16 +1,172 @@
 // The target's clock as rampart sees it. A remote sandbox keeps its own time, so
-// an absolute timestamp it issues (expiresAt, expires_at, created_at, the
-// webhook t=) is judged on its clock, never on rampart's. Each answer's Date
-// header (whole seconds, RFC 9110) was stamped while the request was in flight:
-// target = local + offset with offset ∈ [D − answeredAt, D + 1000 − sentAt].
-// Intersecting the bounds of many answers narrows the offset to about the
-// round trip's spread. Durations (windows, retry gaps) stay on rampart's own
-// monotonic clock and never need this.
-import type { ClockEstimate, RoundTrip, TargetClockReport, TargetSpan } from '../wire/targetTime.js';
+// an absolute timestamp it issues (expiresAt, expires_at, the webhook t=) is
+// judged on its clock, never on rampart's. Durations (windows, retry gaps) stay
+// on rampart's own monotonic clock and never need this.
+//
+// Two sources, kept apart:
+// - stamps: the creation time of an object the target had just made (a session's
+//   created_at, a stored quote's createdAt), stamped while its request was in
+//   flight — the target's own clock, the one its other timestamps are on;
+// - date: the Date header of every answer (whole seconds, RFC 9110), which a proxy
+//   or a load balancer in front of the target may stamp from another clock.
+// A sample stamped S while a request was in flight between send s and answer a
+// (rampart's clock), at a resolution r, bounds the offset: target = local + offset
+// with offset ∈ [S − r/2 − a, S + r − s] (truncated or rounded stamps both fit).
+// Per source, the offset is the stretch most samples share (Marzullo's
+// intersection); a sample whose interval misses it is an outlier and dropped, so
+// one answer ten minutes off widens nothing. Samples that agree with each other
+// away from the rest — a run of them in a row, or a third of all — are a step of
+// the clock (it jumped), and so is a set of samples no one clock holds two thirds
+// of: a time rule judged on such a clock fails, whichever source showed it. The stamps judge when they
+// are steady (intersected with the Date headers when both agree; alone when the
+// Date headers name another clock); the Date headers only when no stamp is known.
+//
+// Runs inside k6 too (scenarios/quote-ttl.ts): no runtime imports.
+import type { ClockEstimate, ClockSourceReport, RoundTrip, TargetClockReport, TargetSpan } from '../wire/targetTime.js';
 
-export type { ClockEstimate, RoundTrip, TargetClockReport, TargetSpan };
+export type { ClockEstimate, ClockSourceReport, RoundTrip, TargetClockReport, TargetSpan };
 
-const MAX_SAMPLES = 500;
+const MAX_SAMPLES = 400;
+const MAX_RTTS = 500;
+/** Consecutive samples agreeing with each other and not with the rest that make a step of the clock, not stray answers. */
+const JUMP_RUN = 4;
+/** How far from the rest such a run must sit to be a step, ms (less is drift or a slow answer). */
+const JUMP_MIN_MS = 1_000;
+/** The share of samples one clock must hold; fewer (once there are enough to tell) and the answers name no one clock. */
+const DOMINANT_SHARE = 2 / 3;
+const DOMINANT_MIN_SAMPLES = 6;
+/** Slack each side of a sample: Date.now() and performance.now() are read a moment apart. */
+const SLACK_MS = 1;
+
+interface Sample {
+  lo: number;
+  hi: number;
+  /** rampart's time of the answer: samples are judged in the order they came. */
+  at: number;
+}
+
+interface Region {
+  lo: number;
+  hi: number;
+}
+
+/** The stretch of offsets most samples share (Marzullo), and how many share it. */
+function densest(samples: readonly Sample[]): Region & { count: number } {
+  const ev: [number, number][] = [];
+  for (const s of samples) ev.push([s.lo, 1], [s.hi, -1]);
+  // Opens before closes at the same point: intervals are closed.
+  ev.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
+  let n = 0;
+  let best = { lo: 0, hi: 0, count: 0 };
+  for (let i = 0; i < ev.length; i++) {
+    n += ev[i]![1];
+    if (ev[i]![1] === 1 && n > best.count) best = { lo: ev[i]![0], hi: ev[i + 1]![0], count: n };
+  }
+  return best;
+}
+
+const contains = (s: Sample, r: Region) => s.lo <= r.lo && s.hi >= r.hi;
+const mid = (r: Region) => (r.lo + r.hi) / 2;
+const gap = (a: Region, b: Region) => Math.max(a.lo - b.hi, b.lo - a.hi);
+
+function intersect(samples: readonly Sample[]): Region | undefined {
+  const lo = Math.max(...samples.map((s) => s.lo));
+  const hi = Math.min(...samples.map((s) => s.hi));
+  return lo <= hi ? { lo, hi } : undefined;
+}
+
+/** The first run of JUMP_RUN or more consecutive outliers that agree with each other, well away from the main stretch. */
+function findJump(samples: readonly Sample[], main: Region): { byMs: number; samples: number } | undefined {
+  const ordered = [...samples].sort((a, b) => a.at - b.at);
+  let run: Sample[] = [];
+  const judge = () => {
+    const r = run.length >= JUMP_RUN ? intersect(run) : undefined;
+    const found = r && gap(r, main) >= JUMP_MIN_MS ? { byMs: Math.round(mid(r) - mid(main)), samples: run.length } : undefined;
+    run = [];
+    return found;
+  };
+  for (const s of ordered) {
+    if (!contains(s, main)) {
+      // A run holds only samples that agree with it: one that does not starts a new run.
+      if (run.length && !intersect([...run, s])) {
+        const found = judge();
+        if (found) return found;
+      }
+      run.push(s);
+      continue;
+    }
+    const found = judge();
+    if (found) return found;
+  }
+  return judge();
+}
+
+/**
+ * A second clock among the outliers: two or more samples agreeing with each other, well away from the main
+ * stretch, holding a third of all samples or more (a clock that jumps back and forth). Stray answers, each off
+ * its own way or a few in twenty, are not one.
+ */
+function secondClock(samples: readonly Sample[], main: Region): { byMs: number; samples: number } | undefined {
+  const rest = samples.filter((s) => !contains(s, main));
+  if (rest.length < 2) return undefined;
+  const other = densest(rest);
+  if (other.count < 2 || other.count * 3 < samples.length || gap(other, main) < JUMP_MIN_MS) return undefined;
+  return { byMs: Math.round(mid(other) - mid(main)), samples: other.count };
+}
+
+/** One source of the target's time: its samples, the stretch most of them share, and whether one clock holds them. */
+export class ClockSource {
+  private samples: Sample[] = [];
+
+  add(lo: number, hi: number, at: number): void {
+    if (!(Number.isFinite(lo) && Number.isFinite(hi) && lo <= hi)) return;
+    this.samples.push({ lo: lo - SLACK_MS, hi: hi + SLACK_MS, at });
+    if (this.samples.length > MAX_SAMPLES) this.samples.shift();
+  }
+
+  /** What the samples say, or undefined when there are none. */
+  report(): (ClockSourceReport & Region) | undefined {
+    const n = this.samples.length;
+    if (!n) return undefined;
+    const main = densest(this.samples);
+    const region = { lo: main.lo, hi: main.hi };
+    const jump = findJump(this.samples, region) ?? secondClock(this.samples, region);
+    const dominant = main.count >= DOMINANT_SHARE * n;
+    const state = jump || (!dominant && n >= DOMINANT_MIN_SAMPLES) ? 'jumped' : dominant ? 'steady' : 'unsettled';
+    return {
+      offsetMs: Math.round(mid(region)),
+      uncertaintyMs: Math.ceil((region.hi - region.lo) / 2),
+      samples: n,
+      outliers: n - main.count,
+      state,
+      ...(jump ? { jump } : {}),
+      ...region,
+    };
+  }
+}
+
+/** The clock a time rule is judged on: known within [lo, hi] (offset, ms), or why it cannot be — and whether that is the target's fault. */
+export type ClockReading =
+  | { kind: 'known'; lo: number; hi: number; basis: 'stamps' | 'date' | 'stamps+date'; estimate: ClockEstimate }
+  /** jumped: the target's clock stepped between answers; none: no Date header and no stamp — both the target's fault. */
+  | { kind: 'jumped' | 'none'; why: string }
+  /** Too few samples yet to tell a step from a stray answer. */
+  | { kind: 'unsettled'; why: string };
+
+/**
+ * An ISO 8601 stamp's resolution, ms: from its fractional digits, trailing zeros aside (".120" may be
+ * centiseconds); a second without them, a minute without seconds.
+ */
+export function stampResolutionMs(iso: string): number {
+  const m = /T\d{2}:\d{2}(:\d{2}(?:[.,](\d+))?)?/.exec(iso);
+  if (m && !m[1]) return 60_000;
+  const frac = m?.[2]?.replace(/0+$/, '') ?? '';
+  return frac.length >= 3 ? 1 : 10 ** (3 - frac.length);
+}
+
+function estimateOf(r: Region, samples: number): ClockEstimate {
+  return { offsetMs: Math.round(mid(r)), uncertaintyMs: Math.ceil((r.hi - r.lo) / 2), samples };
+}
 
 function quantile(sorted: number[], q: number): number {
   if (!sorted.length) return 0;
@@ -18,46 +174,78 @@ function quantile(sorted: number[], q: number): number {
 }
 
 export class TargetClock {
-  private bounds: { lo: number; hi: number }[] = [];
+  private readonly date = new ClockSource();
+  private readonly stamps = new ClockSource();
   private rtts: number[] = [];
+  private answers = 0;
+  private missingDate = 0;
 
   /** Take one answer: when the request left, when its headers came back (rampart's clock), its Date header. */
   observe(sentAt: number, answeredAt: number, dateHeader: string | undefined): void {
     if (answeredAt >= sentAt) {
       this.rtts.push(answeredAt - sentAt);
-      if (this.rtts.length > MAX_SAMPLES) this.rtts.shift();
+      if (this.rtts.length > MAX_RTTS) this.rtts.shift();
     }
-    if (!dateHeader) return;
-    const d = Date.parse(dateHeader);
-    if (!Number.isFinite(d)) return;
-    this.bounds.push({ lo: d - answeredAt, hi: d + 1000 - sentAt });
-    if (this.bounds.length > MAX_SAMPLES) this.bounds.shift();
+    this.answers++;
+    const d = dateHeader ? Date.parse(dateHeader) : NaN;
+    if (!Number.isFinite(d)) {
+      this.missingDate++;
+      return;
+    }
+    this.date.add(d - 500 - answeredAt, d + 1000 - sentAt, answeredAt);
   }
 
-  /** Start from an estimate made elsewhere (rampart's, handed to k6): it bounds the offset like an answer would. */
+  /**
+   * Take a creation time the target stamped on an object it made while this request was in flight (sent at
+   * `sentAt`, answered at `answeredAt`, rampart's clock). Anything that is not a parseable ISO 8601 string is ignored.
+   */
+  stamp(sentAt: number, answeredAt: number, iso: unknown): void {
+    if (typeof iso !== 'string' || answeredAt < sentAt) return;
+    const s = Date.parse(iso);
+    if (!Number.isFinite(s)) return;
+    const res = stampResolutionMs(iso);
+    this.stamps.add(s - res / 2 - answeredAt, s + res - sentAt, answeredAt);
+  }
+
+  /** Start from an estimate judged elsewhere (rampart's, handed to k6): it counts as the target's own stamp. */
   assume(e: { offsetMs: number; uncertaintyMs: number }): void {
-    this.bounds.push({ lo: e.offsetMs - e.uncertaintyMs, hi: e.offsetMs + e.uncertaintyMs });
+    this.stamps.add(e.offsetMs - e.uncertaintyMs, e.offsetMs + e.uncertaintyMs, Date.now());
   }
 
-  /** The offset, or undefined when no answer carried a Date header yet. */
+  /** The clock the time rules are judged on, or why there is none. */
+  reading(): ClockReading {
+    const s = this.stamps.report();
+    const d = this.date.report();
+    // A step in either source is the target's fault: its stamps are few, and its Date headers may be the first to show it.
+    if (s?.state === 'jumped') return { kind: 'jumped', why: `the target's own timestamps ${jumpWhy(s)}` };
+    if (d?.state === 'jumped') return { kind: 'jumped', why: `the target's Date headers ${jumpWhy(d)}` };
+    if (s?.state === 'steady') {
+      const both = d?.state === 'steady' && gap(s, d) <= 0;
+      const r = both ? { lo: Math.max(s.lo, d.lo), hi: Math.min(s.hi, d.hi) } : s;
+      return { kind: 'known', ...r, basis: both ? 'stamps+date' : 'stamps', estimate: estimateOf(r, s.samples + (both ? d.samples : 0)) };
+    }
+    if (d?.state === 'steady') return { kind: 'known', lo: d.lo, hi: d.hi, basis: 'date', estimate: estimateOf(d, d.samples) };
+    if (s || d)
+      return {
+        kind: 'unsettled',
+        why: `the target's clock is not settled yet: ${s ? `${s.samples} stamps` : ''}${s && d ? ' and ' : ''}${d ? `${d.samples} Date headers` : ''} disagree`,
+      };
+    return {
+      kind: 'none',
+      why: `none of the target's ${this.answers} answers carried a Date header (RFC 9110 §6.6.1: an origin server with a clock sends one) and none of the objects it made carried a creation time: its timestamps stand on no clock rampart can read`,
+    };
+  }
+
+  /** The offset the rules are judged on, or undefined when the clock is not known. */
   estimate(): ClockEstimate | undefined {
-    if (!this.bounds.length) return undefined;
-    const lo = Math.max(...this.bounds.map((b) => b.lo));
-    const hi = Math.min(...this.bounds.map((b) => b.hi));
-    if (lo <= hi) return { offsetMs: Math.round((lo + hi) / 2), uncertaintyMs: Math.ceil((hi - lo) / 2), samples: this.bounds.length };
-    // The answers disagree (a fleet of servers whose clocks differ, or a clock that stepped): the
-    // middle of their midpoints, widened to cover every one of them.
-    const mids = this.bounds.map((b) => (b.lo + b.hi) / 2).sort((a, b) => a - b);
-    const mid = quantile(mids, 0.5);
-    const spread = Math.max(...this.bounds.map((b) => Math.max(Math.abs(b.lo - mid), Math.abs(b.hi - mid))));
-    return { offsetMs: Math.round(mid), uncertaintyMs: Math.ceil(spread), samples: this.bounds.length };
+    const r = this.reading();
+    return r.kind === 'known' ? r.estimate : undefined;
   }
 
-  /** The offset bounds, or a reason none is known (for a check to end unverified with). */
+  /** The offset bounds, or why none is known (for a check to end with). */
   private range(): { lo: number; hi: number } | string {
-    const e = this.estimate();
-    if (!e) return "the target's answers carry no Date header, so its clock cannot be estimated";
-    return { lo: e.offsetMs - e.uncertaintyMs, hi: e.offsetMs + e.uncertaintyMs };
+    const r = this.reading();
+    return r.kind === 'known' ? r : r.why;
   }
 
   /** The target's time while an exchange was in flight: between its send and its answer. */
@@ -74,10 +262,7 @@ export class TargetClock {
 
   /** The target's time now. */
   now(): TargetSpan | string {
-    const r = this.range();
-    if (typeof r === 'string') return r;
-    const n = Date.now();
-    return { low: n + r.lo, high: n + r.hi };
+    return this.during({ startedAt: Date.now(), durationMs: 0 });
   }
 
   /** rampart's time at which the target's clock is surely past `targetMs` (a wait until then is long enough). */
@@ -99,6 +284,33 @@ export class TargetClock {
     const p95 = quantile(s, 0.95);
     return { minMs: Math.round(min), medianMs: Math.round(quantile(s, 0.5)), p95Ms: Math.round(p95), jitterMs: Math.round(p95 - min), samples: s.length };
   }
+
+  /** Both sources, their agreement, the judged estimate and the answers without a Date header. */
+  report(): TargetClockReport {
+    const strip = (r?: ClockSourceReport & Region): ClockSourceReport | undefined => {
+      if (!r) return undefined;
+      const { lo: _lo, hi: _hi, ...rest } = r;
+      return rest;
+    };
+    const s = this.stamps.report();
+    const d = this.date.report();
+    const reading = this.reading();
+    const roundTrip = this.roundTrip();
+    return {
+      ...(reading.kind === 'known' ? { clock: reading.estimate, basis: reading.basis } : {}),
+      ...(s ? { stamps: strip(s) } : {}),
+      ...(d ? { date: strip(d) } : {}),
+      ...(s?.state === 'steady' && d?.state === 'steady' ? { agree: gap(s, d) <= 0 } : {}),
+      ...(this.answers ? { answers: this.answers, missingDate: this.missingDate } : {}),
+      ...(roundTrip ? { roundTrip } : {}),
+    };
+  }
+}
+
+function jumpWhy(r: ClockSourceReport): string {
+  return r.jump
+    ? `jumped by ${(r.jump.byMs / 1000).toFixed(1)} s between answers (${r.jump.samples} of ${r.samples} agree with each other, not with the most)`
+    : `name no one clock: no offset holds two thirds of their ${r.samples} samples (${r.outliers} disagree with the most)`;
 }
 
 /** One clock per service: Gate and pools may be different hosts with different clocks. */
@@ -117,7 +329,5 @@ export function receiverNow(clocks: TargetClocks): (channel: string) => number {
 }
 
 export function clockReport(c: TargetClock): TargetClockReport {
-  const clock = c.estimate();
-  const roundTrip = c.roundTrip();
-  return { ...(clock ? { clock } : {}), ...(roundTrip ? { roundTrip } : {}) };
+  return c.report();
 }

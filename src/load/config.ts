@@ -3,7 +3,7 @@
 // from src/model/limits.ts (never the profile's), the target's declared
 // window scale, the gates. Or the reason the profile cannot run it.
 import type { Profile } from '../profile/schema.js';
-import { GATE_RATE_WINDOWS, POOLS_LIMITS, ROUTE_GROUP_FIRST_WINDOW } from '../model/limits.js';
+import { CLOCK_BOUNDS, GATE_RATE_WINDOWS, POOLS_LIMITS, ROUTE_GROUP_FIRST_WINDOW } from '../model/limits.js';
 import { SCENARIOS, type ScenarioName } from '../../scenarios/lib/requirements.js';
 import type { Gates } from './gates.js';
 
@@ -84,6 +84,7 @@ export function configFor(
       quote: { side: 'on_ramp', type: 'firm', ...quote },
       ttlSeconds: POOLS_LIMITS.quoteTtlSeconds,
       ttlToleranceSeconds: profile.tolerances.quoteTtlSeconds,
+      clockBoundMs: Math.min(CLOCK_BOUNDS.poolsQuoteTtl.maxUncertaintyMs, profile.tolerances.quoteTtlSeconds * 500),
     };
   }
   if (spec.service === 'pools' && !pools)

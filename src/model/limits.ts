@@ -107,6 +107,28 @@ export const GATE_LIMITS = {
   clientSecretPrefix: 'gsec_',
 } as const;
 
+/** How loosely rampart may know a target's clock and still judge a time rule on it. */
+export interface ClockBound {
+  /** The widest offset uncertainty (± ms) a pass may stand on. */
+  maxUncertaintyMs: number;
+  why: string;
+}
+
+/**
+ * Per time rule, the clock uncertainty it can afford. Known more loosely, a rule that some reading of the clock keeps
+ * ends unverified with the numbers (a broken target could hide inside the slack); a rule every reading breaks fails
+ * whatever the uncertainty. The stated bounds are fractions of what the rule itself allows.
+ */
+export const CLOCK_BOUNDS = {
+  poolsQuoteTtl: {
+    maxUncertaintyMs: 1 * SECOND,
+    why: 'a second of the firm quote\'s "about 15 seconds" (half the profile\'s TTL tolerance when that is tighter)',
+  },
+  signatureSkew: { maxUncertaintyMs: 30 * SECOND, why: 'a tenth of the 300 s signature skew' },
+  embedTokenLifetime: { maxUncertaintyMs: 30 * SECOND, why: 'half the minute the 1 hour embed token lifetime is judged to' },
+  sessionExpiresAt: { maxUncertaintyMs: 10 * SECOND, why: "what a check's budget affords waiting past a session's expires_at" },
+} as const satisfies Record<string, ClockBound>;
+
 export const POOLS_LIMITS = {
   quoteTtlSeconds: 15,
   trades: { limitMin: 1, limitMax: 100, limitDefault: 50 },

@@ -487,6 +487,17 @@ export const Profile = z
           .describe(
             "The embedded target's clock runs this many seconds ahead of the machine's (negative: behind): every timestamp it issues and its Date header, as a remote sandbox keeps its own clock.",
           ),
+        dateHeaderOutliers: z
+          .object({
+            ...comment,
+            every: z.number().int().min(2),
+            offsetSeconds: z.number(),
+          })
+          .strict()
+          .optional()
+          .describe(
+            "One answer in `every` (the 2nd, then every `every`-th) carries a Date header `offsetSeconds` off the embedded target's clock, as behind a fleet with one node's clock off; its objects' timestamps stay right. A trait of the world, not a fault: rampart must discard such answers and still judge the target's clock.",
+          ),
         webhookReach: z
           .array(z.string().regex(/^https?:\/\//, 'a URL prefix (http:// or https://)'))
           .optional()

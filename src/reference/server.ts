@@ -10,7 +10,7 @@ import { issueLiveKeys } from './liveKeys.js';
 import { issuePoolsLiveKeys } from './pools/liveKeys.js';
 import { gateErrorReply, gateServerErrorReply } from './gate/errors.js';
 import { createGateService } from './gate/index.js';
-import { OffsetClock, systemClock, type Clock } from './kit/clock.js';
+import { DateHeaders, JumpingClock, OffsetClock, systemClock, type Clock } from './kit/clock.js';
 import { ActiveFaults } from './kit/faults.js';
 import { HttpError, newRequestId, readBody, send, sendError, type Req, type Router } from './kit/http.js';
 import { WebhookOutbox } from './kit/outbox.js';
@@ -71,8 +71,18 @@ interface Pipeline {
   limiter: GateRateLimiter | null;
   faults: ActiveFaults;
   log: (l: string) => void;
-  /** The target's clock: its Date header says its time, as a remote sandbox's does. */
-  clock: Clock;
+  /** The Date header of each answer: the target's clock, as a remote sandbox's says its time. */
+  dates: DateHeaders;
+  /** Told of every answer (a clock that jumps between Gate answers counts them). */
+  answered: () => unknown;
+}
+
+function setDate(p: Pipeline, res: ServerResponse): void {
+  const date = p.dates.next();
+  p.answered();
+  // Node adds a Date header of its own unless told not to: an answer without one is a seeded fault.
+  if (date === undefined) res.sendDate = false;
+  else res.setHeader('date', date);
 }
 
 async function handle(p: Pipeline, req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -100,14 +110,14 @@ async function handle(p: Pipeline, req: IncomingMessage, res: ServerResponse): P
       env: p.env,
     };
     const reply = await m.handler(r);
-    res.setHeader('date', new Date(p.clock.now()).toUTCString());
+    setDate(p, res);
     send(res, requestId, reply);
   } catch (err) {
     if (res.headersSent) {
       res.destroy();
       return;
     }
-    res.setHeader('date', new Date(p.clock.now()).toUTCString());
+    setDate(p, res);
     if (err instanceof HttpError) {
       if (p.service === 'gate') send(res, requestId, gateErrorReply(p.faults, err, requestId));
       else sendError(res, requestId, err);
@@ -137,7 +147,9 @@ export async function startReference(opts: StartReferenceOptions): Promise<Runni
   const log = opts.log ?? (() => {});
   const issued = issuePoolsLiveKeys(issueLiveKeys(opts.profile));
   const ref = issued.reference;
-  const clock = new OffsetClock(opts.clock ?? systemClock, (ref?.clockOffsetSeconds ?? 0) * 1000);
+  const steady = new OffsetClock(opts.clock ?? systemClock, (ref?.clockOffsetSeconds ?? 0) * 1000);
+  // What the target shows of its time (objects, webhooks, Date headers); it jumps only under a seeded fault.
+  const clock = new JumpingClock(steady, faults);
   const outbox = new WebhookOutbox({
     clock,
     timeScale: ref?.timeScale ?? 1,
@@ -148,18 +160,34 @@ export async function startReference(opts: StartReferenceOptions): Promise<Runni
     log,
   });
   const gate = createGateService({ profile: issued, faults, clock, outbox });
-  const limiter = (ref?.rateLimits ?? true) ? new GateRateLimiter(clock, faults, issued.timing.rateWindowScale ?? 1) : null;
+  const limiter = (ref?.rateLimits ?? true) ? new GateRateLimiter(steady, faults, issued.timing.rateWindowScale ?? 1) : null;
   const pools = issued.pools ? createPoolsService({ profile: issued, faults, clock, outbox }) : null;
 
   if (ref?.history) {
     // Written before any server listens, with the faults off: a seeded defect breaks what the checks do, not the past.
-    const made = await faults.without(() => fillHistory({ profile: issued, clock, gateRouter: gate.router, poolsRouter: pools?.router ?? null, outbox }));
+    const made = await faults.without(() =>
+      fillHistory({ profile: issued, clock: steady, gateRouter: gate.router, poolsRouter: pools?.router ?? null, outbox }),
+    );
     log(`rampart reference: history written: ${made.sessions} sessions, ${made.customers} customers, ${made.deliveries} deliveries, ${made.trades} trades`);
   }
 
+  const dates = {
+    gate: new DateHeaders('gate', clock, faults, ref?.dateHeaderOutliers),
+    pools: new DateHeaders('pools', clock, faults, ref?.dateHeaderOutliers),
+  };
   const servers: Server[] = [];
   const start = async (router: Router, env: 'test' | 'live', withLimiter: boolean, baseUrl: string | undefined): Promise<string> => {
-    const pipeline: Pipeline = { service: withLimiter ? 'gate' : 'pools', router, env, limiter: withLimiter ? limiter : null, faults, log, clock };
+    const service = withLimiter ? 'gate' : 'pools';
+    const pipeline: Pipeline = {
+      service,
+      router,
+      env,
+      limiter: withLimiter ? limiter : null,
+      faults,
+      log,
+      dates: dates[service],
+      answered: () => service === 'gate' && clock.answered(),
+    };
     const server = createServer((req, res) => {
       void handle(pipeline, req, res);
     });

@@ -9,6 +9,7 @@ import type { Exchange } from '../../src/client/types.js';
 import { Customer, CustomerList } from '../../src/model/schemas/gate/customers.js';
 import { fillDeep } from '../../src/needs/support/triggers.js';
 import { expect2xx } from '../expect.js';
+import { stampCreated } from '../targetTime.js';
 
 export interface CustomerInput {
   external_id: string;
@@ -61,6 +62,8 @@ export async function createCustomer(t: CheckTools, actor: GateActor, requiremen
   const ex = await actor.client.post('/customers', input, { idempotencyKey: true });
   expect2xx(t, ex, requirement);
   const { customer, read } = await readBack(t, actor, ex, input, requirement);
+  // Its created_at is the target's own clock while the creating request was in flight.
+  stampCreated(actor.client, ex, customer.created_at);
   return { ex, input, customer, read };
 }
 

@@ -10,6 +10,7 @@ import { GATE_LIMITS } from '../../src/model/limits.js';
 import { WebhookDelivery, WebhookDeliveryList } from '../../src/model/schemas/gate/webhooks.js';
 import type { ReceivedEvent, ReceiverBehaviour } from '../../src/webhooks/types.js';
 import { expect2xx } from '../expect.js';
+import { stampCreated } from '../targetTime.js';
 
 export type Delivery = ReturnType<typeof WebhookDelivery.parse>;
 
@@ -137,6 +138,8 @@ export async function programmedTestEvent(
   // The success status is not shown: any 2xx.
   const exchange = expect2xx(t, await actor.client.post('/webhooks/test', undefined, { retry: false }), requirement);
   const delivery = t.expect.schema(exchange, WebhookDelivery, requirement);
+  // Not idempotent: each call makes a new delivery, its created_at the target's clock while the request was in flight.
+  stampCreated(actor.client, exchange, delivery.created_at);
   return { actor, exchange, delivery, attempts: () => actor.hooks.attempts().filter(isMine) };
 }
 

@@ -7,7 +7,8 @@ import type { EmbedActor } from '../../src/needs/gate/embed.js';
 import type { CheckTools, RequirementId } from '../../src/runner/check.js';
 import { CreatedGateSession, GateSession } from '../../src/model/schemas/gate/sessions.js';
 import type { ExpireSession } from '../../src/needs/gate/expireSession.js';
-import { sleepUntilTargetPast, targetNow } from '../targetTime.js';
+import { CLOCK_BOUNDS } from '../../src/model/limits.js';
+import { clockNote, sleepUntilTargetPast, stampCreated, targetNow, type TimeRule } from '../targetTime.js';
 import { expect2xx } from '../expect.js';
 import { decEq } from '../pools/pools.js';
 
@@ -31,15 +32,22 @@ export interface Created {
 export async function createSession(t: CheckTools, actor: GateActor, requirement: RequirementId, overrides: Record<string, unknown> = {}): Promise<Created> {
   const exchange = await actor.client.post('/gate_sessions', sessionBody(t, overrides), { idempotencyKey: true });
   expect2xx(t, exchange, requirement);
-  return { exchange, session: t.expect.schema(exchange, CreatedGateSession, requirement) };
+  const session = t.expect.schema(exchange, CreatedGateSession, requirement);
+  // Its created_at is the target's own clock while the request was in flight.
+  stampCreated(actor.client, exchange, session.created_at);
+  return { exchange, session };
 }
 
 export const sessionPath = (id: string, rest = '') => `/gate_sessions/${encodeURIComponent(id)}${rest}`;
 
+/** A session's expires_at, judged on the target's clock, for the rule `requirement`. */
+const expiresAtRule = (requirement: RequirementId): TimeRule => ({ requirement, bound: CLOCK_BOUNDS.sessionExpiresAt });
+
 /**
  * Get a session past its expires_at (the profile's trigger or its declared lifetime) and read it once the
- * target's clock is surely past expires_at. When the way to expire it left expires_at ahead on the target's
- * clock, nothing can be judged: unverified.
+ * target's clock is surely past expires_at. When the way to expire it left expires_at surely ahead on the
+ * target's clock, nothing can be judged: unverified, with the numbers. A target whose clock jumped, or that
+ * shows no clock at all, fails `requirement` (its expires_at stands on nothing).
  */
 export async function readPastExpiry(
   t: CheckTools,
@@ -48,20 +56,58 @@ export async function readPastExpiry(
   session: { id: string; expires_at: string },
   requirement: RequirementId,
 ): Promise<GateSession> {
+  const rule = expiresAtRule(requirement);
   await expire(session, actor);
   const read = async () => t.expect.schema(t.expect.status(await actor.client.get(sessionPath(session.id)), 200, requirement), GateSession, requirement);
   let s = await read();
   const exp = Date.parse(s.expires_at);
-  if (exp > targetNow(t, actor.client).high)
+  const now = targetNow(t, actor.client, rule);
+  if (exp > now.high)
     t.unverified(
-      `the session's expires_at (${s.expires_at}) is still ahead on the target's clock after ${expire.how === 'trigger' ? 'gate.triggers.expireSession' : 'its declared lifetime'}`,
+      `the session's expires_at (${s.expires_at}) is still ${((exp - now.high) / 1000).toFixed(1)} s or more ahead on the target's clock after ${expire.how === 'trigger' ? 'gate.triggers.expireSession' : 'its declared lifetime (timing.sessionLifetimeSeconds)'} (${clockNote(actor.client)})`,
     );
   // Within the clock estimate's uncertainty of expires_at: wait until the target is surely past it, then read again.
-  if (exp > targetNow(t, actor.client).low) {
-    await sleepUntilTargetPast(t, actor.client, exp, 'the session past expires_at on the target clock', 1);
+  if (exp > now.low) {
+    await sleepUntilTargetPast(t, actor.client, exp, 'the session past expires_at on the target clock', rule, 1);
     s = await read();
   }
   return s;
+}
+
+/** How old a session is when bootstrapped ahead of its expires_at: a target ending sessions on a timer of its own shows by then. */
+export const EARLY_END_PROBE_AGE_MS = 8_000;
+
+/**
+ * Expiry happens past expires_at and only then: an open session, let age EARLY_END_PROBE_AGE_MS from its
+ * creation's answer and bootstrapped while its expires_at is surely ahead on the target's clock (its own
+ * stamps, or its Date headers), is not expired by it. A session whose expires_at is not that far ahead by then
+ * has nothing to show here (observed).
+ */
+export async function expectOpenBeforeExpiresAt(t: CheckTools, actor: EmbedActor, created: Created): Promise<void> {
+  const R = 'GATE-SESS-EXPIRE-ON-BOOTSTRAP';
+  const ageMs = created.exchange.startedAt + created.exchange.durationMs + EARLY_END_PROBE_AGE_MS - Date.now();
+  if (ageMs > 0) await t.sleep(ageMs, 'the session ageing before a bootstrap ahead of its expires_at', 'harness');
+  const exp = Date.parse(created.session.expires_at);
+  // Ahead by more than the bootstrap's own way there (twice the slowest round trip) and a second.
+  const way = 2 * (actor.client.clock.roundTrip()?.p95Ms ?? 0) + 1_000;
+  const now = targetNow(t, actor.client, expiresAtRule(R));
+  if (!(exp > now.high + way)) {
+    t.observe(
+      'gate-session-expires-at-near',
+      { expiresAt: created.session.expires_at, clock: clockNote(actor.client) },
+      'expires_at is not surely ahead: nothing to judge before it',
+    );
+    return;
+  }
+  const boot = await bootstrap(actor, { origin: actor.origin }, { clientSecret: created.session.client_secret });
+  t.observe('gate-bootstrap-before-expiry-status', boot.status, 'a bootstrap of an open session before its expires_at');
+  const after = t.expect.schema(t.expect.status(await actor.client.get(sessionPath(created.session.id)), 200, R), GateSession, R);
+  t.expect.that(after.status !== 'expired', "a bootstrap while expires_at is still ahead on the target's clock does not expire the session", {
+    requirement: R,
+    expected: 'open (expiry only past expires_at)',
+    actual: { status: after.status, expiresAt: created.session.expires_at, aheadSeconds: Math.round((exp - now.high) / 1000), clock: clockNote(actor.client) },
+    exchange: boot,
+  });
 }
 
 /** The session terms a partner binds at creation and reads back as sent (currency is compared uppercased elsewhere). */

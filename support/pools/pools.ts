@@ -19,9 +19,9 @@ import {
 import { Balance as BalanceSchema } from '../../src/model/schemas/pools/index.js';
 import type { ReceivedEvent } from '../../src/webhooks/types.js';
 import { verifyGateSignature } from '../../src/webhooks/verify.js';
-import { POOLS_LIMITS } from '../../src/model/limits.js';
+import { CLOCK_BOUNDS, POOLS_LIMITS } from '../../src/model/limits.js';
 import { expect2xx } from '../expect.js';
-import { clockNote, spanOf } from '../targetTime.js';
+import { clockNote, expectOnTargetClock, spanOf, stampCreated, type TimeRule } from '../targetTime.js';
 import { expectPoolsError } from './errors.js';
 import { entryKey, pageEntries } from './ledger.js';
 
@@ -425,18 +425,45 @@ export function describeLifetime(life: QuoteLifetime, client: ApiClient): string
     : `${life.low.toFixed(2)}–${life.high.toFixed(2)} s (expiresAt − the request, on the ${clockNote(client)})`;
 }
 
+/** The firm quote TTL judged on the target's clock, with the uncertainty it affords. */
+const quoteTtlRule = (requirement: RequirementId): TimeRule => ({ requirement, bound: CLOCK_BOUNDS.poolsQuoteTtl });
+
 /**
  * A firm quote's lifetime: expiresAt − createdAt of the stored quote (both the target's clock, so no clock
  * enters), or, when the stored quote carries no parseable createdAt, expiresAt against the target's clock
  * while the creating request was in flight (a span as wide as the round trip and the clock's uncertainty).
+ * The createdAt, stamped while the quote was made, is also a sample of the target's own clock.
  */
 export async function quoteLifetime(t: CheckTools, actor: PoolsActor, fq: FirmQuoteResult, requirement: RequirementId): Promise<QuoteLifetime> {
   const read = expect2xx(t, await actor.client.get(quotePath(fq.quote.quoteId)), requirement);
-  const createdAt = Date.parse(String((read.json as { createdAt?: unknown } | undefined)?.createdAt));
+  const stamped = (read.json as { createdAt?: unknown } | undefined)?.createdAt;
+  stampCreated(actor.client, fq.exchange, stamped);
+  const createdAt = Date.parse(String(stamped));
   const expiresAt = Date.parse(fq.quote.expiresAt);
   if (!Number.isNaN(createdAt)) return { low: (expiresAt - createdAt) / 1000, high: (expiresAt - createdAt) / 1000, basis: 'createdAt' };
-  const made = spanOf(t, actor.client, fq.exchange);
+  const made = spanOf(t, actor.client, fq.exchange, quoteTtlRule(requirement));
   return { low: (expiresAt - made.high) / 1000, high: (expiresAt - made.low) / 1000, basis: 'clock' };
+}
+
+/**
+ * expiresAt is the spec's TTL (± the profile's bounded tolerance) after the quote was made: exact from the
+ * stored createdAt; on the target's clock otherwise, judged only with the clock known within a second (or half
+ * the tolerance when that is tighter) — a wider clock could hide a lifetime the tolerance does not allow.
+ */
+export function expectQuoteLifetime(t: CheckTools, client: ApiClient, life: QuoteLifetime, requirement: RequirementId, exchange: Exchange): void {
+  const ttl = POOLS_LIMITS.quoteTtlSeconds;
+  const tol = t.profile.tolerances.quoteTtlSeconds;
+  const message = `expiresAt is the spec's TTL (${ttl} s ± ${tol} s) after the quote was made`;
+  if (life.basis === 'createdAt') {
+    t.expect.that(lifetimeNear(life, ttl, tol), message, { requirement, expected: `${ttl} ± ${tol} s`, actual: describeLifetime(life, client), exchange });
+    return;
+  }
+  const rule = quoteTtlRule(requirement);
+  expectOnTargetClock(t, client, rule, life, { min: ttl - tol, max: ttl + tol }, message, {
+    expected: `${ttl} ± ${tol} s`,
+    exchange,
+    maxUncertaintyMs: Math.min(rule.bound.maxUncertaintyMs, (tol * 1000) / 2),
+  });
 }
 
 /** A documented error whose `type` the spec does not map (402, 501): status and envelope asserted, the type observed. */

@@ -35,11 +35,13 @@ export default defineNeed({
     const lifetimeMs = env.profile.timing.sessionLifetimeSeconds! * 1000;
     env.budget.extend(lifetimeMs);
     const f = async (session: { id: string; expires_at: string }, owner: GateActor) => {
-      // Past the session's own expires_at on the target's clock (a second of margin); with no estimate of
-      // that clock, the whole lifetime from now (the session was made before now).
+      // Past the session's own expires_at on the target's clock (a second of margin), never longer than the declared
+      // lifetime from now (the session was made before now; the budget grants that much): a session whose expires_at
+      // lies further ahead is judged as it stands. With the target's clock unknown, the whole lifetime.
       const exp = Date.parse(session.expires_at);
       const local = Number.isFinite(exp) ? owner.client.clock.localWhenPast(exp + 1000) : undefined;
-      const ms = typeof local === 'number' ? local - Date.now() : lifetimeMs + 1000;
+      const whole = lifetimeMs + 1000;
+      const ms = typeof local === 'number' ? Math.min(local - Date.now(), whole) : whole;
       if (ms > 0) await env.documentedWait(`the session lifetime to pass (${Math.round(ms / 1000)} s)`, new Promise((r) => setTimeout(r, ms)));
     };
     return Object.assign(f, { how: 'lifetime' as const });

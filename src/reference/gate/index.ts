@@ -2,7 +2,7 @@
 // seeded faults. Both Gate bases (sandbox and production) share this router;
 // Req.env tells them apart.
 import type { Profile } from '../../profile/schema.js';
-import type { Clock } from '../kit/clock.js';
+import { CLOCK_FAULTS, type Clock } from '../kit/clock.js';
 import type { ActiveFaults, FaultDef } from '../kit/faults.js';
 import { Router } from '../kit/http.js';
 import { OUTBOX_FAULTS, type WebhookOutbox } from '../kit/outbox.js';
@@ -39,7 +39,12 @@ export const GATE_AREAS: GateArea[] = [
   rails,
 ];
 
-export const GATE_FAULTS: FaultDef[] = [...GATE_AREAS.flatMap((a) => a.faults), ...OUTBOX_FAULTS, ...RATE_LIMIT_FAULTS];
+export const GATE_FAULTS: FaultDef[] = [
+  ...GATE_AREAS.flatMap((a) => a.faults),
+  ...OUTBOX_FAULTS,
+  ...RATE_LIMIT_FAULTS,
+  ...CLOCK_FAULTS.filter((f) => f.service === 'gate'),
+];
 
 export function createGateService(deps: { profile: Profile; faults: ActiveFaults; clock: Clock; outbox: WebhookOutbox }): {
   router: Router;

@@ -34,7 +34,9 @@ export function expireOnRead(world: GateWorld, caller: GateCaller, s: SessionRec
   const repeat = world.faults.has('sess-expired-event-repeats') && s.status === 'expired';
   // Fault: a cancelled or completed session past expires_at is expired too, as if it were open.
   const expirable = s.status === 'open' || (world.faults.has('sess-bootstrap-expires-terminal') && s.status !== 'expired');
-  if (!repeat && (!expirable || world.clock.now() <= s.expiresAtMs)) return;
+  // Fault: the session really ends 5 s after creation, whatever its expires_at says (and no Date header shows the clock).
+  const endsAtMs = world.faults.has('sess-ends-early-no-date') ? Math.min(s.expiresAtMs, s.createdAtMs + 5_000) : s.expiresAtMs;
+  if (!repeat && (!expirable || world.clock.now() <= endsAtMs)) return;
   s.status = 'expired';
   if (!s.expiredEventSent || world.faults.has('sess-expired-event-repeats')) {
     s.expiredEventSent = true;
@@ -122,6 +124,14 @@ function ownSessions(world: GateWorld, caller: GateCaller): SessionRecord[] {
 export const area: GateArea = {
   name: 'sessions',
   faults: [
+    {
+      name: 'sess-ends-early-no-date',
+      service: 'gate',
+      requirements: ['GATE-SESS-EXPIRE-ON-BOOTSTRAP'],
+      description:
+        "A session really ends 5 s after creation: a bootstrap from then on expires it, though its expires_at says the configured lifetime; Gate answers carry no Date header, so only the objects' own stamps show the clock.",
+      suite: 'conformance',
+    },
     {
       name: 'sess-timestamps-http-date',
       service: 'gate',

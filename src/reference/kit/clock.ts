@@ -1,4 +1,8 @@
 // The embedded target's clock. Injected so tests can move time without waiting.
+// Also what its answers say of it (the Date header), and the seeded faults of a
+// target that tries to steer rampart's reading of its clock.
+import type { ActiveFaults, FaultDef } from './faults.js';
+
 export interface Clock {
   now(): number;
 }
@@ -18,5 +22,114 @@ export class OffsetClock implements Clock {
   ) {}
   now(): number {
     return this.base.now() + this.offsetMs + this.shiftMs;
+  }
+}
+
+const MINUTE = 60_000;
+
+export const CLOCK_FAULTS: FaultDef[] = [
+  {
+    name: 'clock-gate-date-from-proxy',
+    service: 'gate',
+    requirements: ['GATE-SIG-TIMESTAMP-FRESH'],
+    description:
+      "Gate answers carry a Date header from another clock (a proxy's), 15 minutes behind the target's own, and deliveries are signed with t= from that clock: 15 minutes old, though fresh on the Date headers' clock. The objects' stamps say otherwise.",
+    suite: 'conformance',
+  },
+  {
+    name: 'clock-gate-date-outlier-stale-t',
+    service: 'gate',
+    requirements: ['GATE-SIG-TIMESTAMP-FRESH'],
+    description:
+      'Deliveries are signed with t= 15 minutes old, and one Gate answer in twenty (the 2nd, 22nd, …) carries a Date header 15 minutes behind: a clock widened to cover that answer would call the t= fresh.',
+    suite: 'conformance',
+  },
+  {
+    name: 'clock-gate-jumps',
+    service: 'gate',
+    requirements: ['GATE-SESS-EXPIRE-ON-BOOTSTRAP', 'GATE-SESS-RETRIEVE-NO-STATUS-CHANGE'],
+    description:
+      "The target's clock jumps 10 minutes ahead on every other Gate answer and back on the next: its stamps, expires_at, Date headers and webhook t= alike. A session's expires_at stands on no steady clock.",
+    suite: 'conformance',
+  },
+  {
+    name: 'clock-pools-ttl-300s-date-outlier',
+    service: 'pools',
+    requirements: ['POOLS-TTL-EXPIRES-AT'],
+    description:
+      'Firm quotes state expiresAt 300 s ahead (they are refused after 15 s), the stored quote carries no createdAt, and one pools answer in twenty (the 2nd, 22nd, …) carries a Date header 10 minutes off: a clock widened to cover that answer would take 300 s for "about 15 s".',
+    suite: 'conformance',
+  },
+  {
+    name: 'clock-pools-no-date-no-created-at',
+    service: 'pools',
+    requirements: ['POOLS-TTL-EXPIRES-AT'],
+    description:
+      'Pools answers carry no Date header, the stored quote carries no createdAt, and firm quotes state expiresAt 300 s ahead (they are refused after 15 s): the target shows no clock to judge expiresAt on.',
+    suite: 'conformance',
+  },
+];
+
+/** Faults under which a firm quote states expiresAt 300 s ahead and its stored view hides createdAt. */
+export const STATED_TTL_300S_FAULTS = ['clock-pools-ttl-300s-date-outlier', 'clock-pools-no-date-no-created-at'] as const;
+
+/** How far (ms) the t= of a Gate delivery lags the target's clock under a clock fault. */
+export function signedTimestampLagMs(faults: ActiveFaults): number {
+  return faults.has('clock-gate-date-from-proxy') || faults.has('clock-gate-date-outlier-stale-t') ? 15 * MINUTE : 0;
+}
+
+/**
+ * The target's clock, 10 minutes ahead on every other Gate answer under the jump fault (the request pipeline
+ * counts the answers). The rate limiter keeps the steady clock: its windows are the target's own measure of
+ * time, not what it shows.
+ */
+export class JumpingClock implements Clock {
+  private answers = 0;
+  constructor(
+    private readonly base: Clock,
+    private readonly faults: ActiveFaults,
+  ) {}
+  /** One more Gate answer sent. */
+  answered(): void {
+    this.answers++;
+  }
+  now(): number {
+    const jumped = this.faults.has('clock-gate-jumps') && this.answers % 2 === 1;
+    return this.base.now() + (jumped ? 10 * MINUTE : 0);
+  }
+}
+
+/** A declared trait of the world (not a fault): one answer in `every` carries a Date header `offsetSeconds` off. */
+export interface DateOutliers {
+  every: number;
+  offsetSeconds: number;
+}
+
+/** The Date header of each answer of one service: its clock's time, or none, or another clock's under a fault. */
+export class DateHeaders {
+  private n = 0;
+  constructor(
+    private readonly service: 'gate' | 'pools',
+    private readonly clock: Clock,
+    private readonly faults: ActiveFaults,
+    private readonly outliers?: DateOutliers,
+  ) {}
+
+  /** The next answer's Date header, or undefined for none. */
+  next(): string | undefined {
+    const n = this.n++;
+    const f = (name: string) => this.faults.has(name);
+    if (this.service === 'pools' && f('clock-pools-no-date-no-created-at')) return undefined;
+    if (this.service === 'gate' && f('sess-ends-early-no-date')) return undefined;
+    let at = this.clock.now();
+    if (this.service === 'gate' && f('clock-gate-date-from-proxy')) at -= 15 * MINUTE;
+    const outlier =
+      this.service === 'gate' && f('clock-gate-date-outlier-stale-t')
+        ? { every: 20, offsetSeconds: -15 * 60 }
+        : this.service === 'pools' && f('clock-pools-ttl-300s-date-outlier')
+          ? { every: 20, offsetSeconds: -10 * 60 }
+          : this.outliers;
+    if (outlier && n % outlier.every === 1) at += outlier.offsetSeconds * 1000;
+    return new Date(at).toUTCString();
   }
 }

@@ -4,7 +4,7 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { request as undiciRequest } from 'undici';
 import { GATE_LIMITS } from '../../model/limits.js';
-import type { Clock } from './clock.js';
+import { signedTimestampLagMs, type Clock } from './clock.js';
 import type { ActiveFaults, FaultDef } from './faults.js';
 
 export interface Delivery {
@@ -385,7 +385,7 @@ export class WebhookOutbox {
     d.nextAttemptAt = null;
     d.updatedAt = this.clock.now();
 
-    const t = Math.floor(this.clock.now() / 1000) - (this.faults.has('outbox-signature-timestamp-stale') ? 600 : 0);
+    const t = Math.floor((this.clock.now() - signedTimestampLagMs(this.faults)) / 1000) - (this.faults.has('outbox-signature-timestamp-stale') ? 600 : 0);
     const signedBody = this.faults.has('outbox-signature-over-reserialised-body') ? reserialise(d.body) : d.body;
     const sig = createHmac('sha256', entry.secret).update(`${t}.${signedBody}`).digest('hex');
     const tsHeader = this.faults.has('outbox-timestamp-header-mismatch') ? t - 7 : t;

@@ -28,7 +28,7 @@
 //   POST {helperPrefix}/pools/{poolId}/state { state } (for the calling partner) and POST {helperPrefix}/payins { amount } (payin_credit); secret key, sandbox base only.
 // - The pools routes have no request-rate limit.
 import type { Profile } from '../../profile/schema.js';
-import type { Clock } from '../kit/clock.js';
+import { CLOCK_FAULTS, type Clock } from '../kit/clock.js';
 import type { ActiveFaults, FaultDef } from '../kit/faults.js';
 import { Router } from '../kit/http.js';
 import type { WebhookOutbox } from '../kit/outbox.js';
@@ -45,7 +45,7 @@ import { createPoolsWorld, type PoolsArea, type PoolsWorld } from './world.js';
 export const POOLS_AREAS: PoolsArea[] = [authErrors, discovery, quotes, transact, storedQuotes, trades, balanceFunding, sandboxHelpers];
 
 /** Every seeded fault of the pools areas (each breaks exactly one documented rule). */
-export const POOLS_FAULTS: FaultDef[] = POOLS_AREAS.flatMap((a) => a.faults);
+export const POOLS_FAULTS: FaultDef[] = [...POOLS_AREAS.flatMap((a) => a.faults), ...CLOCK_FAULTS.filter((f) => f.service === 'pools')];
 
 export function createPoolsService(deps: { profile: Profile; faults: ActiveFaults; outbox: WebhookOutbox; clock: Clock }): {
   router: Router;

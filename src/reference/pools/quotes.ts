@@ -8,7 +8,7 @@ import { HttpError, jsonObject, type Reply } from '../kit/http.js';
 import { div, format, isDecimal, lessBps, mul, parse } from './money.js';
 import { unavailableReason } from './poolStates.js';
 import { PRICING } from './pricing.js';
-import type { Caller, PoolDef, PoolsArea, PoolsWorld, QuoteRecord, Side } from './world.js';
+import { statedExpiresAtMs, type Caller, type PoolDef, type PoolsArea, type PoolsWorld, type QuoteRecord, type Side } from './world.js';
 
 const NETWORKS: readonly string[] = POOLS_LIMITS.cryptoNetworks;
 const EVM_CHAINS: readonly string[] = ['ethereum', 'bsc', 'polygon', 'arbitrum', 'optimism', 'base', 'avalanche'];
@@ -410,7 +410,7 @@ function quoteAnswer(world: PoolsWorld, caller: Caller, pool: PoolDef, asked: Qu
   const internals = f.has('pools-quote-exposes-provider') ? { liquidityProvider: 'engine-b', routing: 'direct' } : {};
   return {
     status: 201,
-    body: { quoteId: q.quoteId, expiresAt: world.iso(q.expiresAtMs), ...common, available: true, executable: true, type: 'firm', ...internals },
+    body: { quoteId: q.quoteId, expiresAt: world.iso(statedExpiresAtMs(q, f)), ...common, available: true, executable: true, type: 'firm', ...internals },
   };
 }
 

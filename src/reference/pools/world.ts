@@ -5,7 +5,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { PoolsPartner, Profile } from '../../profile/schema.js';
 import { toChecksumAddress } from '../../model/eip55.js';
-import type { Clock } from '../kit/clock.js';
+import { STATED_TTL_300S_FAULTS, type Clock } from '../kit/clock.js';
 import type { ActiveFaults, FaultDef } from '../kit/faults.js';
 import { HttpError, type Req, type Router } from '../kit/http.js';
 import type { WebhookOutbox } from '../kit/outbox.js';
@@ -298,6 +298,11 @@ function lookups(records: Pick<PoolsWorld, 'pools' | 'quotes' | 'trades'>, fault
 }
 
 /** A quote's status now, and quotes and trades as the wire shows them. */
+/** The expiresAt a firm quote states: its real expiry, or 300 s after it was made under a clock fault (it still ends at the real one). */
+export function statedExpiresAtMs(q: QuoteRecord, faults: ActiveFaults): number {
+  return STATED_TTL_300S_FAULTS.some((n) => faults.has(n)) ? q.createdAtMs + 300_000 : q.expiresAtMs;
+}
+
 function views(world: PoolsWorld, faults: ActiveFaults, clock: Clock): Pick<PoolsWorld, 'quoteStatus' | 'quoteView' | 'tradeView'> {
   return {
     quoteStatus(q) {
@@ -325,10 +330,11 @@ function views(world: PoolsWorld, faults: ActiveFaults, clock: Clock): Pick<Pool
         spreadBps: q.spreadBps,
         feeBps: q.feeBps,
         status: world.quoteStatus(q),
-        expiresAt: world.iso(q.expiresAtMs),
+        expiresAt: world.iso(statedExpiresAtMs(q, faults)),
         consumedAt: q.consumedAtMs === null ? null : world.iso(q.consumedAtMs),
         rejectedAt: q.rejectedAtMs === null ? null : world.iso(q.rejectedAtMs),
-        createdAt: world.iso(q.createdAtMs),
+        // Under a clock fault the stored quote hides when it was made (with expiresAt stated 300 s ahead).
+        ...(STATED_TTL_300S_FAULTS.some((n) => faults.has(n)) ? {} : { createdAt: world.iso(q.createdAtMs) }),
       };
     },
 

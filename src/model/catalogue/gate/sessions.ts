@@ -181,7 +181,8 @@ const area = defineArea({
       anchor: 'Retrieve never changes status; an open session past `expires_at` still reads as `open` there.',
     },
     'GATE-SESS-EXPIRE-ON-BOOTSTRAP': {
-      title: 'An embed bootstrap past expires_at moves an open session to expired',
+      title:
+        "An embed bootstrap past expires_at moves an open session to expired, and only past it: before expires_at (on the target's clock) a bootstrap leaves it open",
       kind: 'transition',
       section: 'States and transitions > Session',
       anchor: '| open | embed bootstrap | now is past `expires_at` | expired |',
