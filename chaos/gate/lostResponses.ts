@@ -5,6 +5,7 @@
 // request took effect (else the case was not staged: unverified); for a
 // pay-out, another key's pay-out of the quote refused as consumed, and the
 // retry must answer that pay-out, made before the refusal, not a new one.
+import { CLOCK_BOUNDS } from '../../src/model/limits.js';
 import { randomUUID } from 'node:crypto';
 import type { ZodType } from 'zod';
 import type { ApiClient, Exchange } from '../../src/client/types.js';
@@ -126,8 +127,9 @@ async function retryAnswersLostPayOut(
     t.unverified(
       `the pay-out under another key came past the quote's declared ${lifetimeS} s lifetime: its 409 may be the expiry, so the lost request's effect could not be told`,
     );
-  const refusedBy = spanOf(t, actor.client, other).high;
-  await sleepUntilTargetPast(t, actor.client, refusedBy, 'the target clock past the refusal of the second key', 2_000);
+  const order = { requirement, bound: CLOCK_BOUNDS.objectOrder };
+  const refusedBy = spanOf(t, actor.client, other, order).high;
+  await sleepUntilTargetPast(t, actor.client, refusedBy, 'the target clock past the refusal of the second key', order, 2_000);
   // The quote redeems once: a second pay-out could only be a refusal here, so the original 201 is the first pay-out.
   const retry = t.expect.status(await inChain(q.quoteId, () => client.post('/rails/pay_outs', body, { idempotencyKey: key, retry: false })), 201, requirement);
   const p = t.expect.schema(retry, RailPayOut, requirement);

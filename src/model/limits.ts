@@ -127,6 +127,7 @@ export const CLOCK_BOUNDS = {
   signatureSkew: { maxUncertaintyMs: 30 * SECOND, why: 'a tenth of the 300 s signature skew' },
   embedTokenLifetime: { maxUncertaintyMs: 30 * SECOND, why: 'half the minute the 1 hour embed token lifetime is judged to' },
   sessionExpiresAt: { maxUncertaintyMs: 10 * SECOND, why: "what a check's budget affords waiting past a session's expires_at" },
+  objectOrder: { maxUncertaintyMs: 1 * SECOND, why: 'telling an object made before a refusal from one made after it, the two 2 s apart' },
 } as const satisfies Record<string, ClockBound>;
 
 export const POOLS_LIMITS = {
