@@ -99,12 +99,18 @@ export function sameFields(
     if (!o || typeof o !== 'object') return; // the oracle shows no body: nothing is determined
     diverge(r, { requirement: rules.requirement, what: `${opts.what ?? 'the answer'}: a JSON object`, target: t ?? null, oracle: 'an object' });
   }
-  const found = relate(rules, t, o, {
-    refOf: (side, id) => nameOf(m, side, id),
-    stableOf: (side, key) => r.stableOf(side, key),
-    remember: (side, key, v) => r.remember(side, key, v),
-    requirementOf: opts.requirementOf,
-  }, opts.scope);
+  const found = relate(
+    rules,
+    t,
+    o,
+    {
+      refOf: (side, id) => nameOf(m, side, id),
+      stableOf: (side, key) => r.stableOf(side, key),
+      remember: (side, key, v) => r.remember(side, key, v),
+      requirementOf: opts.requirementOf,
+    },
+    opts.scope,
+  );
   const first = found[0];
   if (first)
     diverge(r, {

@@ -38,8 +38,8 @@ export interface CustomerTwin extends Twin<'active' | 'deleted'> {
   externalId: string;
   /** The deletion marker each side gave first: a repeat must give it again. */
   marker?: Record<Side, Record<string, unknown>>;
-  /** Fields each side last showed (after creation or a PATCH). */
-  shown: Record<Side, Record<string, unknown>>;
+  /** The rule each field's value was last set by (a PATCH's): a later answer disagreeing on it breaks that rule. */
+  rules: Partial<Record<string, RequirementId>>;
 }
 
 export interface QuoteTwin extends Twin<'active' | 'consumed' | 'rejected' | 'expired'> {
@@ -63,6 +63,8 @@ export interface ExploreModel {
   customers: CustomerTwin[];
   quotes: QuoteTwin[];
   trades: TradeTwin[];
+  /** Each side's pools balance at its last read, and what the sequence did to the balance since. */
+  balance: { seen: Record<Side, string | null>; since: Set<'reserve' | 'unwind' | 'reject' | 'refund'> };
   /** Branding each side last showed (null until this sequence read it). */
   branding: Record<Side, Record<string, unknown> | null>;
   /** A per-run counter for unique names (emails, step names). */
@@ -82,20 +84,36 @@ export interface Capabilities {
   tradeOutcome: boolean;
   /** The pools partner's balance is readable (balance gate on). */
   poolsBalance: boolean;
+  /** The firm quote's lifetime (the spec's, about 15 s) and the tolerance the profile declares around it (ms). */
+  quoteTtlMs: number;
+  quoteTtlToleranceMs: number;
   /** Lifetimes as the profile declares them (ms): an object past them is no longer clearly alive. */
   sessionLifetimeMs: number;
 }
 
 export function newModel(can: Capabilities): ExploreModel {
-  return { sessions: [], customers: [], quotes: [], trades: [], branding: { target: null, oracle: null }, serial: 0, can, spent: false };
+  return {
+    sessions: [],
+    customers: [],
+    quotes: [],
+    trades: [],
+    balance: { seen: { target: null, oracle: null }, since: new Set() },
+    branding: { target: null, oracle: null },
+    serial: 0,
+    can,
+    spent: false,
+  };
 }
 
 /** The twins still usable by a later step (not parted by a not-shown outcome). */
 export const live = <T extends Twin<unknown>>(xs: readonly T[]): T[] => xs.filter((x) => !x.parted);
 
-/** The twin a generated index picks among the candidates (fast-check generates indexes, the model resolves them). */
+/**
+ * The twin a generated index picks: the index-th most recent of the kind (0: the last made), so a sequence dwells
+ * on the object it just made, and a shrink that drops an earlier object keeps the step on the same one.
+ */
 export function pick<T>(xs: readonly T[], index: number): T | undefined {
-  return xs.length ? xs[index % xs.length] : undefined;
+  return xs.length ? xs[xs.length - 1 - (index % xs.length)] : undefined;
 }
 
 /** Which twin an id names on one side, among every kind of object the sequence made. */

@@ -53,6 +53,15 @@ export class Budget {
 /** Most target requests one step may send (a list walk is bounded by it). */
 export const MAX_STEP_REQUESTS = 6;
 
+/** What the profile says the sequence's requests carry: the bodies a partner sends, the pool it trades on. */
+export interface ExploreContext {
+  sessionBody: Record<string, unknown>;
+  customerTemplate?: Record<string, unknown>;
+  pools?: { pool: string; quote: Record<string, unknown>; ttlSeconds: number; ttlToleranceSeconds: number };
+  /** A per-exploration tag: every email, external id and metadata of the sequence carries it. */
+  tag: string;
+}
+
 export class Real {
   readonly steps: Step[] = [];
   private readonly stables: Record<Side, Map<string, unknown>> = { target: new Map(), oracle: new Map() };
@@ -60,11 +69,13 @@ export class Real {
   constructor(
     readonly sides: Record<Side, SideClients>,
     readonly budget: Budget,
+    readonly context: ExploreContext,
     readonly signal?: AbortSignal,
   ) {}
 
   begin(label: string): Step {
     const step = { n: this.steps.length + 1, label, exchanges: { target: [], oracle: [] } };
+    if (process.env.EXPLORE_DEBUG) console.log(`  step ${step.n}: ${label} (spent ${this.budget.spent})`);
     this.steps.push(step);
     return step;
   }
@@ -115,6 +126,12 @@ export class Real {
     if (!tpl) return undefined;
     const client = service === 'gate' ? this.gate(side) : this.pools(side);
     return this.one(side, async () => (await sendWith(client, tpl, vars)).exchange);
+  }
+
+  /** What the specs leave open and the target chose (a reading, a not-shown outcome): reported, never failed. */
+  readonly observations: { topic: string; step: number; value: string }[] = [];
+  observe(topic: string, value: string): void {
+    this.observations.push({ topic, step: this.steps.length, value });
   }
 
   stableOf(side: Side, key: string): unknown {

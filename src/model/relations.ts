@@ -75,8 +75,28 @@ export function sameDecimal(a: unknown, b: unknown): boolean {
   return x !== undefined && x === norm(b);
 }
 
+/** -1, 0 or 1 as decimal string a is below, at or above b (scaled to the longer fraction: never floats). */
+export function compareDecimals(a: string, b: string): number {
+  const scale = Math.max(a.split('.')[1]?.length ?? 0, b.split('.')[1]?.length ?? 0);
+  const big = (v: string) => {
+    const neg = v.startsWith('-');
+    const [i = '0', f = ''] = v.replace(/^-/, '').split('.');
+    const n = BigInt(i + f.padEnd(scale, '0'));
+    return neg ? -n : n;
+  };
+  const x = big(a);
+  const y = big(b);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
 /** Compare two answers' bodies field by field; every divergence with the rule it breaks. */
-export function relate(rules: ResourceRelations, target: Record<string, unknown>, oracle: Record<string, unknown>, ctx: RelationContext, scope = ''): FieldDivergence[] {
+export function relate(
+  rules: ResourceRelations,
+  target: Record<string, unknown>,
+  oracle: Record<string, unknown>,
+  ctx: RelationContext,
+  scope = '',
+): FieldDivergence[] {
   const out: FieldDivergence[] = [];
   for (const [field, rule] of Object.entries(rules.fields)) {
     const t = target[field];
@@ -105,7 +125,8 @@ export function relate(rules: ResourceRelations, target: Record<string, unknown>
           const key = `${scope}${field}`;
           const before = ctx.stableOf(side, key);
           if (before === undefined) ctx.remember(side, key, v);
-          else if (!deepEqual(before, v)) out.push({ field, relation: 'stable', requirement, target: side === 'target' ? [before, v] : t, oracle: side === 'oracle' ? [before, v] : o });
+          else if (!deepEqual(before, v))
+            out.push({ field, relation: 'stable', requirement, target: side === 'target' ? [before, v] : t, oracle: side === 'oracle' ? [before, v] : o });
         }
         break;
       }

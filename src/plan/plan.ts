@@ -20,6 +20,7 @@ import { readCalibration, type Calibration } from '../runner/calibration.js';
 import { checkKey, loadSuites, needsOfCheck, type CheckKind } from '../runner/suites.js';
 import { formatDuration, spreadLowerBoundMs } from './lowerBound.js';
 import type { PlanRoundTrip } from './roundTrip.js';
+import { planExplore, type ExplorePlan } from './explore.js';
 
 const HOUR_LIMIT = GATE_RATE_WINDOWS.hour.limit;
 
@@ -72,9 +73,11 @@ export interface Plan {
   /** The round trip multiplied through the requests that go one after another, and where it came from. */
   roundTrip: PlanRoundTrip;
   /** Each kind's own bound (ms): its rate windows, its longest chain of waits and round trips, its held-alone chain; load its scenarios. */
-  byKind: Partial<Record<'conformance' | 'chaos' | 'load', number>>;
+  byKind: Partial<Record<'conformance' | 'chaos' | 'load' | 'explore', number>>;
   /** Each load scenario's mandatory time (ms): what its windows, lanes and durations force. */
   scenarios: Record<string, number>;
+  /** rampart explore: its request budget, the keys it spreads them over, and the time they take. */
+  explore?: ExplorePlan;
   /** The route probes of the rate-limit scenario: on keys of their own from the first second, or sharing the cases' keys and waiting. */
   routeLanes?: { ownKeys: number; fastestNeeds: number; sharedLanes: number; lanesMs: number; casesMs: number };
 }
@@ -85,12 +88,20 @@ function add(into: Partial<Record<RouteGroup, number>>, from: Partial<Record<Rou
 
 export async function planRun(
   profile: Profile,
-  opts: { kinds: ('conformance' | 'chaos' | 'load')[]; depth: 'quick' | 'full'; service?: 'gate' | 'pools'; grep?: string; roundTrip?: PlanRoundTrip },
+  opts: {
+    kinds: ('conformance' | 'chaos' | 'load' | 'explore')[];
+    depth: 'quick' | 'full';
+    service?: 'gate' | 'pools';
+    grep?: string;
+    roundTrip?: PlanRoundTrip;
+    /** rampart explore's request budget (its default when not given). */
+    exploreBudget?: number;
+  },
   cal: Calibration = readCalibration(),
 ): Promise<Plan> {
   const scale = profile.timing.rateWindowScale;
   const roundTrip = opts.roundTrip ?? { ms: 0, source: 'none' as const };
-  const checkKinds = opts.kinds.filter((k): k is CheckKind => k !== 'load');
+  const checkKinds = opts.kinds.filter((k): k is CheckKind => k !== 'load' && k !== 'explore');
   /** What each kind of checks sends and waits: kinds on disjoint keys run at once in certify. */
   const perKind = new Map<CheckKind, KindCost>();
   const counts = { pools: 0, run: 0, uncalibrated: 0, skipped: [] as Plan['skipped'] };
@@ -124,11 +135,17 @@ export async function planRun(
   const scenarios = opts.kinds.includes('load')
     ? Object.fromEntries(LOAD_SCENARIOS.map((n) => [n, Math.round(mandatorySeconds(n, opts.depth, loadGates(), profile, roundTrip.ms) * 1000)]))
     : {};
+  const explore = opts.kinds.includes('explore') ? planExplore(profile, { budget: opts.exploreBudget, rttMs: roundTrip.ms }) : undefined;
   const minuteStream = minuteStreamPartner(profile, opts) ? { probes: 1, holdMs: minuteStreamHoldMs(profile) } : undefined;
   // Kinds on disjoint partners run at once (the longest of them), groups sharing partners one after another.
   const composed = (extraKeys: number, hour: boolean) =>
     scheduleKinds(profile, opts.kinds).groups.reduce(
-      (sum, group) => sum + Math.max(0, ...group.map((k) => (k === 'load' ? loadMs : Math.max(rateOf(k, extraKeys, hour), perKind.get(k)!.waitMs)))),
+      (sum, group) =>
+        sum +
+        Math.max(
+          0,
+          ...group.map((k) => (k === 'load' ? loadMs : k === 'explore' ? (explore?.ms ?? 0) : Math.max(rateOf(k, extraKeys, hour), perKind.get(k)!.waitMs))),
+        ),
       0,
     );
   const lower = composed(0, waitHour);
@@ -178,9 +195,11 @@ export async function planRun(
     byKind: {
       ...Object.fromEntries(checkKinds.map((k) => [k, Math.round(Math.max(rateOf(k, 0, waitHour), perKind.get(k)!.waitMs))])),
       ...(opts.kinds.includes('load') ? { load: Math.round(loadMs) } : {}),
+      ...(explore ? { explore: Math.round(explore.ms) } : {}),
     },
     scenarios,
     ...(opts.kinds.includes('load') ? { routeLanes: routeLanesOf(profile, opts.depth, roundTrip.ms) } : {}),
+    ...(explore ? { explore } : {}),
   };
 }
 

@@ -130,7 +130,7 @@ export const GatePartner = z
      * them unused for an hour before a --depth full run). 'chaos': kept for the
      * chaos suites, so certify can run them beside conformance.
      */
-    reservedFor: z.enum(['load', 'chaos']).optional(),
+    reservedFor: z.enum(['load', 'chaos', 'explore']).optional(),
   })
   .strict();
 export type GatePartner = z.infer<typeof GatePartner>;
@@ -181,7 +181,7 @@ export const PoolsPartner = z
     velocityClock: z.boolean().optional(),
     webhookSecret: z.string().min(1).optional(),
     /** Kept for one suite kind ('load', 'chaos') so certify can run the kinds at once on disjoint partners. */
-    reservedFor: z.enum(['load', 'chaos']).optional(),
+    reservedFor: z.enum(['load', 'chaos', 'explore']).optional(),
   })
   .strict();
 export type PoolsPartner = z.infer<typeof PoolsPartner>;

@@ -26,7 +26,7 @@ export type Verdict = 'CERTIFIED' | 'PASSED' | 'NOT CERTIFIED' | 'INCOMPLETE' | 
 
 /** What a run covered: the suite kinds it ran and every filter that narrowed them. */
 export interface RunScope {
-  kinds: ('conformance' | 'chaos' | 'load')[];
+  kinds: ('conformance' | 'chaos' | 'load' | 'explore')[];
   depth: 'quick' | 'full';
   service?: 'gate' | 'pools';
   grep?: string;
@@ -90,7 +90,7 @@ export interface CheckFailure {
 
 export interface CheckResult {
   name: string;
-  suite: 'conformance' | 'load' | 'chaos';
+  suite: 'conformance' | 'load' | 'chaos' | 'explore';
   file?: string;
   requirements: readonly string[];
   status: CheckStatus;
@@ -195,6 +195,6 @@ export interface RunPlanRecord {
   /** The round trip the plan counted (ms) and where it came from. */
   roundTrip?: { ms: number; source: 'option' | 'doctor' | 'none' };
   /** Per kind, and per load scenario: so a slow part shows where its time went. */
-  kinds?: Partial<Record<'conformance' | 'chaos' | 'load', PlanPart>>;
+  kinds?: Partial<Record<'conformance' | 'chaos' | 'load' | 'explore', PlanPart>>;
   scenarios?: Record<string, PlanPart>;
 }

@@ -22,6 +22,8 @@ export interface Calibration {
   how: string;
   /** By checkKey (src/runner/suites.ts). */
   checks: Record<string, CheckCost>;
+  /** rampart explore's mix of target requests: the Gate share, and the Gate requests' share per route group. */
+  explore?: { gateShare: number; groups: Partial<Record<RouteGroup, number>> };
 }
 
 export function readCalibration(): Calibration {

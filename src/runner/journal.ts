@@ -14,7 +14,7 @@ export const RUN_FILE = 'run.json';
 export interface RunRecord {
   runId: string;
   command: string;
-  kinds: ('conformance' | 'chaos' | 'load')[];
+  kinds: ('conformance' | 'chaos' | 'load' | 'explore')[];
   depth: 'quick' | 'full';
   service?: 'gate' | 'pools';
   grep?: string;

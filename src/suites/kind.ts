@@ -10,7 +10,7 @@ import type { DeclaredCheck } from '../report/verdict.js';
 import type { Progress } from '../runner/progress.js';
 import type { RunStats } from '../runner/run.js';
 
-export type SuiteKindName = 'conformance' | 'chaos' | 'load';
+export type SuiteKindName = 'conformance' | 'chaos' | 'load' | 'explore';
 
 export interface SuiteRunContext {
   profile: Profile;

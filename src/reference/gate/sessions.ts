@@ -121,6 +121,9 @@ function ownSessions(world: GateWorld, caller: GateCaller): SessionRecord[] {
   return out;
 }
 
+/** The read cache of the sequence fault seq-sess-read-cache-survives-cancel (per session record). */
+const readCache = new WeakMap<object, { status: string; view: unknown }>();
+
 export const area: GateArea = {
   name: 'sessions',
   faults: [
@@ -376,6 +379,14 @@ export const area: GateArea = {
       suite: 'conformance',
     },
     {
+      name: 'seq-sess-read-cache-survives-cancel',
+      service: 'gate',
+      requirements: ['GATE-SESS-CANCEL'],
+      description:
+        'Sequence: GET /gate_sessions/{id} caches the session once read; completion and expiry drop the cache, cancel does not — a session read, then cancelled, still reads open.',
+      suite: 'explore',
+    },
+    {
       name: 'sess-bootstrap-expires-terminal',
       service: 'gate',
       requirements: ['GATE-SESS-TERMINAL-STAYS'],
@@ -442,6 +453,12 @@ export const area: GateArea = {
       let s = world.session(caller, req.params.id!);
       if (world.faults.has('sess-retrieve-other-session')) s = ownSessions(world, caller)[0] ?? s;
       if (world.faults.has('sess-retrieve-expires') && s.status === 'open' && world.clock.now() > s.expiresAtMs) s.status = 'expired';
+      // Sequence fault: a read caches the session's view, and the cancel path (alone) forgets to drop it.
+      if (world.faults.has('seq-sess-read-cache-survives-cancel')) {
+        const cached = readCache.get(s);
+        if (cached && (cached.status === s.status || s.status === 'cancelled')) return { status: 200, body: cached.view };
+        readCache.set(s, { status: s.status, view: world.sessionView(s) });
+      }
       const view = world.sessionView(s);
       return { status: 200, body: world.faults.has('sess-client-secret-on-retrieve') ? { ...view, client_secret: s.clientSecret } : view };
     });

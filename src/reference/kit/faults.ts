@@ -11,7 +11,7 @@ export interface FaultDef {
   requirements: string[];
   description: string;
   /** The suite expected to catch it. */
-  suite?: 'conformance' | 'load' | 'chaos';
+  suite?: 'conformance' | 'load' | 'chaos' | 'explore';
 }
 
 export class ActiveFaults {

@@ -5,9 +5,20 @@ import { HttpError } from '../kit/http.js';
 import { parse } from './money.js';
 import type { PoolsArea } from './world.js';
 
+/** The read cache of the sequence fault seq-pools-quote-read-cache-survives-reject (per quote record). */
+const quoteReadCache = new WeakMap<object, { status: string; view: unknown }>();
+
 export const area: PoolsArea = {
   name: 'storedQuotes',
   faults: [
+    {
+      name: 'seq-pools-quote-read-cache-survives-reject',
+      service: 'pools',
+      requirements: ['POOLS-SQ-REJECT'],
+      description:
+        'Sequence: GET /pools/quotes/{id} caches the stored quote once read; a transact drops the cache, a reject does not — a quote read, then rejected, still reads active.',
+      suite: 'explore',
+    },
     {
       name: 'pools-quote-read-extends',
       service: 'pools',
@@ -93,6 +104,13 @@ export const area: PoolsArea = {
       if (f.has('pools-quote-read-extends') && world.quoteStatus(q) === 'active')
         q.expiresAtMs = world.clock.now() + (world.profile.reference?.quoteTtlSeconds ?? 15) * 1000;
       if (f.has('pools-quote-read-consumes') && q.consumedAtMs === null) q.consumedAtMs = world.clock.now();
+      // Sequence fault: a read caches the stored quote; a transact drops the cache, a reject does not.
+      if (f.has('seq-pools-quote-read-cache-survives-reject')) {
+        const cached = quoteReadCache.get(q);
+        const status = world.quoteStatus(q);
+        if (cached && (cached.status === status || status === 'rejected')) return { status: 200, body: cached.view };
+        quoteReadCache.set(q, { status, view: view(q) });
+      }
       return { status: 200, body: view(q) };
     });
 

@@ -173,6 +173,23 @@ export function poolCatalogue(profile: Profile): PoolDef[] {
       supportedNetworks: ['ethereum', 'polygon'],
     },
   ];
+  // A profile of another target (the oracle of rampart explore is built from one) may name pools this catalogue lacks:
+  // each joins it, pair-shaped as its id, quoting on the network the profile's quote uses.
+  const named = profile.pools ? [profile.pools.pools.main, profile.pools.pools.dry, profile.pools.pools.notAllowed] : [];
+  for (const id of named) {
+    const m = typeof id === 'string' ? /^([A-Za-z]{3})-([A-Za-z0-9]+)$/.exec(id) : null;
+    if (!m || defs.some((d) => d.id === id)) continue;
+    const network = typeof profile.pools?.quote?.cryptoNetwork === 'string' ? profile.pools.quote.cryptoNetwork : 'ethereum';
+    defs.push({
+      id: id!,
+      fiatCurrency: m[1]!.toUpperCase(),
+      cryptoCurrency: m[2]!.toUpperCase(),
+      available: true,
+      mid: '1.0000',
+      cryptoDecimals: 6,
+      supportedNetworks: [network],
+    });
+  }
   const dry = profile.pools?.pools.dry;
   for (const d of defs) if (d.id === dry) d.available = false;
   return defs;

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { Decimal, IsoTimestamp } from '../common.js';
 import { POOLS_LIMITS } from '../../limits.js';
+import { ref, same, type ResourceRelations } from '../../relations.js';
 
 /** A documented field whose type the spec leaves "not shown": present, any value. */
 const present = (name: string) => z.custom<unknown>((v) => v !== undefined, `${name} is required`);
@@ -169,3 +170,45 @@ export const PoolsEventEnvelope = z.looseObject({
   eventId: NonEmpty.optional(),
   type: z.enum(POOLS_EVENT_TYPES).optional(),
 });
+
+/**
+ * Two answers about one stored quote after the same sequence (rampart explore): its pool, side and network as
+ * quoted, its status by the precedence rejected > consumed > expired > active, whether it was consumed or
+ * rejected; the id by the quote it names. Prices, amounts and times are each side's own (related within a side).
+ */
+export const STORED_QUOTE_RELATIONS: ResourceRelations = {
+  requirement: 'POOLS-SQ-SHAPE',
+  fields: {
+    quoteId: ref('POOLS-SQ-SHAPE'),
+    poolId: same('POOLS-SQ-SHAPE'),
+    pair: same('POOLS-SQ-SHAPE'),
+    side: same('POOLS-SQ-SHAPE'),
+    cryptoNetwork: same('POOLS-SQ-SHAPE'),
+    status: same('POOLS-SQ-PRECEDENCE'),
+  },
+};
+
+/**
+ * Two answers about one trade after the same sequence: the quote it came from, its pool, side, legs and network,
+ * its status as the transitions (transact, polls, a chosen outcome) moved it; the id by the trade it names.
+ */
+export const TRADE_RELATIONS: ResourceRelations = {
+  requirement: 'POOLS-TRADES-SHAPE',
+  fields: {
+    transactId: ref('POOLS-TRADES-SHAPE'),
+    quoteId: ref('POOLS-TRADES-SHAPE'),
+    poolId: same('POOLS-TRADES-SHAPE'),
+    pair: same('POOLS-TRADES-SHAPE'),
+    side: same('POOLS-TRADES-SHAPE'),
+    fiatCurrency: same('POOLS-TRADES-SHAPE'),
+    cryptoCurrency: same('POOLS-TRADES-SHAPE'),
+    cryptoNetwork: same('POOLS-TRADES-SHAPE'),
+    status: same('POOLS-POLL-STATUS'),
+  },
+};
+
+/** The transact answer: the trade and the quote it names, reserved (fields beyond these three are not shown). */
+export const TRANSACT_RELATIONS: ResourceRelations = {
+  requirement: 'POOLS-TX-RESERVED',
+  fields: { transactId: ref('POOLS-TX-REPLAY-SAME-TRADE'), quoteId: ref('POOLS-TX-RESERVED'), status: same('POOLS-TX-RESERVED') },
+};

@@ -1,0 +1,42 @@
+// One documented operation in fast-check's model-based shape (fc.commands): it knows from the model when it
+// applies (`check`, never changing the model), runs on the target and on the oracle (`run`), compares what the
+// specs determine, and moves the model. Each family of operations is one small file beside this one.
+import fc from 'fast-check';
+import type { ExploreModel } from '../model.js';
+import { MAX_STEP_REQUESTS, type Real } from '../real.js';
+
+export abstract class ExploreCommand implements fc.AsyncCommand<ExploreModel, Real, false> {
+  /** The step as it last ran (the twin it picked resolved), for the counterexample. */
+  protected shown = '';
+  /** The step's name in the report, with the twin it picked. */
+  abstract label(m: ExploreModel): string;
+  /** When the step applies (besides the budget). */
+  abstract applies(m: Readonly<ExploreModel>): boolean;
+  /** Send on both sides, compare, move the model. */
+  abstract act(m: ExploreModel, r: Real): Promise<void>;
+
+  check(m: Readonly<ExploreModel>): boolean {
+    return !m.spent && this.applies(m);
+  }
+
+  async run(m: ExploreModel, r: Real): Promise<void> {
+    this.shown = this.label(m);
+    r.begin(this.shown);
+    m.serial++;
+    await this.act(m, r);
+    // The next step must fit: when it cannot, every command stands down and the sequence ends as it is.
+    m.spent = !r.budget.affords(MAX_STEP_REQUESTS);
+  }
+
+  toString(): string {
+    return this.shown || this.constructor.name;
+  }
+}
+
+/** A json body as a plain record (or an empty one). */
+export const bodyOf = (ex: { json?: unknown }): Record<string, unknown> =>
+  ex.json && typeof ex.json === 'object' && !Array.isArray(ex.json) ? (ex.json as Record<string, unknown>) : {};
+
+/** Which object a step acts on: mostly the last one made, often the one before, now and then any (see `pick`). */
+export const objectIndex = (): fc.Arbitrary<number> =>
+  fc.oneof({ weight: 6, arbitrary: fc.constant(0) }, { weight: 3, arbitrary: fc.constant(1) }, { weight: 1, arbitrary: fc.nat(5) });

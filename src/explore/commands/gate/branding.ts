@@ -1,0 +1,85 @@
+// Gate branding explored: GET and PATCH. The partner's branding is older than the sequence (a lived-in sandbox),
+// so each side is judged against what it showed before: a PATCH sets the tokens it supplies on both sides alike
+// and keeps every other token as that side last showed it; a GET shows what the last PATCH left.
+import fc from 'fast-check';
+import type { RequirementId } from '../../../model/catalogue/index.js';
+import { BRANDING_TOKENS } from '../../../model/schemas/gate/branding.js';
+import { diverge, sameOutcome } from '../../divergence.js';
+import type { ExploreModel, Side } from '../../model.js';
+import type { Real } from '../../real.js';
+import { ExploreCommand, bodyOf } from '../command.js';
+
+const SIDES: Side[] = ['target', 'oracle'];
+const hex = (n: number) => `#${((n * 2654435761) >>> 8).toString(16).padStart(6, '0').slice(-6)}`;
+const PATCHES: { name: string; body: (n: number) => Record<string, unknown> }[] = [
+  { name: 'primary_color', body: (n) => ({ primary_color: hex(n) }) },
+  { name: 'secondary_color', body: (n) => ({ secondary_color: hex(n + 1) }) },
+  { name: 'accent_color', body: (n) => ({ accent_color: hex(n + 2) }) },
+  { name: 'brand_name', body: (n) => ({ brand_name: `Explore ${n}` }) },
+  { name: 'two colors', body: (n) => ({ primary_color: hex(n + 3), accent_color: hex(n + 4) }) },
+];
+
+const tokens = (b: Record<string, unknown>) => Object.fromEntries(BRANDING_TOKENS.map((k) => [k, b[k] ?? null]));
+
+/** Each side's tokens against what that side showed before (the rule a divergence breaks: the last PATCH's merge). */
+function asBefore(r: Real, m: ExploreModel, now: Record<Side, Record<string, unknown>>, except: readonly string[], rule: RequirementId): void {
+  for (const side of SIDES) {
+    const before = m.branding[side];
+    if (!before) continue;
+    for (const k of BRANDING_TOKENS) {
+      if (except.includes(k)) continue;
+      if (JSON.stringify(before[k] ?? null) !== JSON.stringify(now[side][k] ?? null))
+        diverge(r, {
+          requirement: rule,
+          what: `branding token ${k} kept on the ${side}`,
+          target: side === 'target' ? now.target[k] : '(kept)',
+          oracle: side === 'oracle' ? now.oracle[k] : '(kept)',
+        });
+    }
+  }
+}
+
+export class GetBranding extends ExploreCommand {
+  label(): string {
+    return 'read the branding';
+  }
+  applies(m: Readonly<ExploreModel>): boolean {
+    return m.can.gate;
+  }
+  async act(m: ExploreModel, r: Real): Promise<void> {
+    const ex = await r.both((side) => r.gate(side).get('/branding'));
+    sameOutcome(r, ex, { requirement: { '2xx': 'GATE-BRAND-GET-SHAPE' } });
+    if (ex.oracle.status >= 300) return;
+    const now = { target: tokens(bodyOf(ex.target)), oracle: tokens(bodyOf(ex.oracle)) };
+    asBefore(r, m, now, [], 'GATE-BRAND-PATCH-MERGE');
+    m.branding = now;
+  }
+}
+
+export class PatchBranding extends ExploreCommand {
+  constructor(readonly variant: number) {
+    super();
+  }
+  label(): string {
+    return `PATCH the branding (${PATCHES[this.variant % PATCHES.length]!.name})`;
+  }
+  applies(m: Readonly<ExploreModel>): boolean {
+    return m.can.gate;
+  }
+  async act(m: ExploreModel, r: Real): Promise<void> {
+    const body = PATCHES[this.variant % PATCHES.length]!.body(m.serial);
+    const ex = await r.both((side) => r.gate(side).patch('/branding', body, { retry: false }));
+    sameOutcome(r, ex, { requirement: { '2xx': 'GATE-BRAND-PATCH-MERGE', 400: 'GATE-BRAND-COLOR-PATTERN' } });
+    if (ex.oracle.status >= 300) return;
+    const now = { target: tokens(bodyOf(ex.target)), oracle: tokens(bodyOf(ex.oracle)) };
+    for (const [k, v] of Object.entries(body))
+      if (now.target[k] !== v)
+        diverge(r, { requirement: 'GATE-BRAND-PATCH-MERGE', what: `branding token ${k} as the PATCH set it`, target: now.target[k], oracle: now.oracle[k] });
+    asBefore(r, m, now, Object.keys(body), 'GATE-BRAND-PATCH-MERGE');
+    m.branding = now;
+  }
+}
+
+export function brandingCommands(): fc.Arbitrary<ExploreCommand>[] {
+  return [fc.constant(null).map(() => new GetBranding()), fc.nat(PATCHES.length - 1).map((v) => new PatchBranding(v))];
+}

@@ -1,0 +1,248 @@
+// Gate customers explored: create (its body and answer are not shown: the id is what the answer offers, else the
+// list's), duplicates of a live or deleted customer's email and external_id, retrieve, PATCH (set, clear, replace
+// metadata), soft delete and its repeat, and the list that leaves deleted customers out.
+import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
+import type { RequirementId } from '../../../model/catalogue/index.js';
+import { GATE_CUSTOMER_RELATIONS, GATE_DELETED_CUSTOMER_RELATIONS } from '../../../model/schemas/gate/customers.js';
+import { fillDeep } from '../../../needs/support/triggers.js';
+import { diverge, sameAsBefore, sameFields, sameOutcome } from '../../divergence.js';
+import { live, pick, type CustomerTwin, type ExploreModel, type Side } from '../../model.js';
+import type { Real } from '../../real.js';
+import { ExploreCommand, bodyOf, objectIndex } from '../command.js';
+import { walkList } from '../lists.js';
+
+const path = (id: string) => `/customers/${encodeURIComponent(id)}`;
+const SIDES: Side[] = ['target', 'oracle'];
+
+/** A creation body with a unique email, external_id and phone, over the profile's gate.customerTemplate. */
+function newCustomer(r: Real, n: number): Record<string, unknown> {
+  const tag = `${r.context.tag}-${n}-${randomUUID().slice(0, 6)}`;
+  const own = { external_id: `explore-${tag}`, email: `explore+${tag}@example.test`, phone: `+4915${String(10_000_000 + ((n * 7919) % 89_999_999))}` };
+  const extra = r.context.customerTemplate
+    ? (fillDeep(r.context.customerTemplate, { tag, email: own.email, externalId: own.external_id, phone: own.phone }) as Record<string, unknown>)
+    : {};
+  return { first_name: 'Ada', last_name: 'Lovelace', country_code: 'DE', metadata: { rampart: 'explore', tag }, ...extra, ...own };
+}
+
+export class CreateCustomer extends ExploreCommand {
+  label(): string {
+    return 'create a customer';
+  }
+  applies(m: Readonly<ExploreModel>): boolean {
+    return m.can.gate;
+  }
+  async act(m: ExploreModel, r: Real): Promise<void> {
+    const body = newCustomer(r, m.serial);
+    const key = randomUUID();
+    const ex = await r.both((side) => r.gate(side).post('/customers', body, { idempotencyKey: key, retry: false }));
+    sameOutcome(r, ex, { requirement: { '2xx': 'GATE-CUST-CREATE', 409: 'GATE-CUST-DUP-EMAIL-409' } });
+    if (ex.oracle.status >= 300) return;
+    const ids: Partial<Record<Side, string>> = {};
+    for (const side of SIDES) {
+      const id = bodyOf(ex[side]).id;
+      // The creation answer is not shown: an id it does not offer is looked up in the list by the email.
+      ids[side] = typeof id === 'string' && id ? id : await findByEmail(r, side, String(body.email));
+    }
+    const name = `customer#${m.customers.length + 1}`;
+    const twin: CustomerTwin = {
+      name,
+      id: { target: ids.target ?? '', oracle: ids.oracle ?? '' },
+      state: 'active',
+      movedBy: 'GATE-CUST-CREATE',
+      madeAt: Date.now(),
+      idempotencyKey: key,
+      body,
+      email: String(body.email),
+      externalId: String(body.external_id),
+      rules: {},
+    };
+    if (!ids.target) twin.parted = 'the creation answer offers no id and the list did not show the customer within the pages walked';
+    m.customers.push(twin);
+  }
+}
+
+async function findByEmail(r: Real, side: Side, email: string): Promise<string | undefined> {
+  let after: string | undefined;
+  for (let page = 0; page < 3; page++) {
+    const ex = await r.one(side, () => r.gate(side).get('/customers', after ? { starting_after: after } : undefined));
+    const data = (bodyOf(ex).data as Record<string, unknown>[] | undefined) ?? [];
+    const hit = data.find((c) => c.email === email);
+    if (hit) return String(hit.id);
+    if (bodyOf(ex).has_more !== true || !data.length) return undefined;
+    after = String(data.at(-1)!.id);
+  }
+  return undefined;
+}
+
+abstract class OnCustomer extends ExploreCommand {
+  constructor(readonly index: number) {
+    super();
+  }
+  applies(m: Readonly<ExploreModel>): boolean {
+    return m.can.gate && live(m.customers).length > 0;
+  }
+  protected twin(m: Readonly<ExploreModel>): CustomerTwin {
+    return pick(live(m.customers), this.index)!;
+  }
+  label(m: ExploreModel): string {
+    return `${this.verb} ${this.twin(m).name}${this.twin(m).state === 'deleted' ? ' (deleted)' : ''}`;
+  }
+  protected abstract readonly verb: string;
+}
+
+/** A second customer with a live or deleted customer's email or external_id: 409, a soft-deleted one's stays reserved. */
+export class DuplicateCustomer extends OnCustomer {
+  constructor(
+    index: number,
+    readonly field: 'email' | 'external_id',
+  ) {
+    super(index);
+  }
+  protected get verb(): string {
+    return `create a customer with the ${this.field} of`;
+  }
+  async act(m: ExploreModel, r: Real): Promise<void> {
+    const c = this.twin(m);
+    const body = { ...newCustomer(r, m.serial), [this.field]: this.field === 'email' ? c.email : c.externalId };
+    const ex = await r.both((side) => r.gate(side).post('/customers', body, { idempotencyKey: true, retry: false }));
+    const rule: RequirementId =
+      c.state === 'deleted' ? 'GATE-CUST-DUP-SOFT-DELETED-409' : this.field === 'email' ? 'GATE-CUST-DUP-EMAIL-409' : 'GATE-CUST-DUP-EXTERNAL-ID-409';
+    sameOutcome(r, ex, { requirement: { 409: rule, '2xx': rule } });
+  }
+}
+
+export class GetCustomer extends OnCustomer {
+  protected readonly verb = 'retrieve';
+  async act(m: ExploreModel, r: Real): Promise<void> {
+    const c = this.twin(m);
+    const ex = await r.both((side) => r.gate(side).get(path(c.id[side])));
+    sameOutcome(r, ex, { requirement: { '2xx': 'GATE-CUST-GET', 404: c.state === 'deleted' ? 'GATE-CUST-DELETED-404' : 'GATE-CUST-GET-404' } });
+    if (ex.oracle.status >= 300) return;
+    sameFields(
+      r,
+      m,
+      GATE_CUSTOMER_RELATIONS,
+      { target: bodyOf(ex.target), oracle: bodyOf(ex.oracle) },
+      { what: `${c.name} retrieved`, requirementOf: c.rules },
+    );
+  }
+}
+
+const PATCHES: { name: string; body: (n: number) => Record<string, unknown>; rules: Partial<Record<string, RequirementId>> }[] = [
+  { name: 'set first_name', body: (n) => ({ first_name: `Grace${n}` }), rules: { first_name: 'GATE-CUST-PATCH-SET' } },
+  { name: 'clear last_name', body: () => ({ last_name: null }), rules: { last_name: 'GATE-CUST-PATCH-NULL-CLEARS' } },
+  { name: 'set country_code', body: () => ({ country_code: 'FR' }), rules: { country_code: 'GATE-CUST-PATCH-SET' } },
+  { name: 'replace metadata', body: (n) => ({ metadata: { step: n } }), rules: { metadata: 'GATE-CUST-PATCH-METADATA-REPLACE' } },
+];
+
+/** PATCH: the supplied fields set (null clears), metadata replaced, the omitted ones kept; a deleted customer is 404. */
+export class PatchCustomer extends OnCustomer {
+  constructor(
+    index: number,
+    readonly variant: number,
+  ) {
+    super(index);
+  }
+  protected get verb(): string {
+    return `PATCH (${PATCHES[this.variant % PATCHES.length]!.name})`;
+  }
+  async act(m: ExploreModel, r: Real): Promise<void> {
+    const c = this.twin(m);
+    const p = PATCHES[this.variant % PATCHES.length]!;
+    const body = p.body(m.serial);
+    const ex = await r.both((side) => r.gate(side).patch(path(c.id[side]), body, { retry: false }));
+    sameOutcome(r, ex, { requirement: { '2xx': 'GATE-CUST-PATCH-SET', 404: 'GATE-CUST-DELETED-404' } });
+    if (ex.oracle.status >= 300) return;
+    // Fields this PATCH set break its rule; the others, kept, break "omitted fields are unchanged".
+    const rules: Partial<Record<string, RequirementId>> = {
+      first_name: 'GATE-CUST-PATCH-OMITTED-UNCHANGED',
+      last_name: 'GATE-CUST-PATCH-OMITTED-UNCHANGED',
+      country_code: 'GATE-CUST-PATCH-OMITTED-UNCHANGED',
+      metadata: 'GATE-CUST-PATCH-OMITTED-UNCHANGED',
+      ...c.rules,
+      ...p.rules,
+    };
+    sameFields(r, m, GATE_CUSTOMER_RELATIONS, { target: bodyOf(ex.target), oracle: bodyOf(ex.oracle) }, { what: `${c.name} as patched`, requirementOf: rules });
+    c.rules = { ...c.rules, ...p.rules };
+    c.movedBy = Object.values(p.rules)[0] as RequirementId;
+  }
+}
+
+/** DELETE soft-deletes: the marker; a repeat returns the same marker. */
+export class DeleteCustomer extends OnCustomer {
+  protected readonly verb = 'delete';
+  async act(m: ExploreModel, r: Real): Promise<void> {
+    const c = this.twin(m);
+    const again = c.state === 'deleted';
+    const ex = await r.both((side) => r.gate(side).delete(path(c.id[side]), { retry: false }));
+    const rule: RequirementId = again ? 'GATE-CUST-DELETE-IDEMPOTENT' : 'GATE-CUST-DELETE-MARKER';
+    sameOutcome(r, ex, { requirement: { '2xx': rule, 404: rule } });
+    if (ex.oracle.status >= 300) return;
+    const b = { target: bodyOf(ex.target), oracle: bodyOf(ex.oracle) };
+    sameFields(r, m, GATE_DELETED_CUSTOMER_RELATIONS, b, {
+      what: `${c.name}'s deletion marker`,
+      requirementOf: Object.fromEntries(['id', 'object', 'deleted'].map((f) => [f, rule])),
+    });
+    if (again && c.marker)
+      for (const side of SIDES)
+        sameAsBefore(r, rule, 'a repeated delete returns the same marker', side, c.marker[side], b[side], ['id', 'deleted', 'deleted_at']);
+    c.marker ??= b;
+    c.state = 'deleted';
+    c.movedBy = rule;
+  }
+}
+
+/** The list: every live customer of the sequence, as it reads on its own; no deleted one. */
+export class ListCustomers extends ExploreCommand {
+  label(): string {
+    return 'list customers';
+  }
+  applies(m: Readonly<ExploreModel>): boolean {
+    return m.can.gate && live(m.customers).length > 0;
+  }
+  async act(m: ExploreModel, r: Real): Promise<void> {
+    const mine = live(m.customers);
+    const active = mine.filter((c) => c.state === 'active');
+    const found = await walkList(r, {
+      page: (side, after) => r.gate(side).get('/customers', after ? { starting_after: after } : undefined),
+      items: (j) => ((j as { data?: Record<string, unknown>[] })?.data ?? []).filter((x) => x && typeof x === 'object'),
+      more: (j) => (j as { has_more?: unknown })?.has_more === true,
+      cursor: (item) => String(item.id),
+      wanted: (side) => new Set(active.map((c) => c.id[side])),
+      requirement: 'GATE-CUST-LIST',
+    });
+    for (const c of mine) {
+      const t = found.target.get(c.id.target);
+      const o = found.oracle.get(c.id.oracle);
+      if (c.state === 'deleted') {
+        if (t)
+          diverge(r, {
+            requirement: 'GATE-CUST-LIST-EXCLUDES-DELETED',
+            what: `${c.name} (deleted) in the list`,
+            target: 'listed',
+            oracle: o ? 'listed' : 'absent',
+          });
+        continue;
+      }
+      if (!o) continue;
+      if (!t) {
+        if (found.complete.target) diverge(r, { requirement: 'GATE-CUST-LIST', what: `${c.name} in the list`, target: 'absent', oracle: 'listed' });
+        continue;
+      }
+      sameFields(r, m, GATE_CUSTOMER_RELATIONS, { target: t.item, oracle: o.item }, { what: `${c.name} as listed`, requirementOf: c.rules });
+    }
+  }
+}
+
+export function customerCommands(): fc.Arbitrary<ExploreCommand>[] {
+  const i = objectIndex();
+  return [
+    fc.constant(null).map(() => new CreateCustomer()),
+    i.map((n) => new GetCustomer(n)),
+    fc.tuple(i, fc.nat(PATCHES.length - 1)).map(([n, v]) => new PatchCustomer(n, v)),
+    i.map((n) => new DeleteCustomer(n)),
+    fc.tuple(i, fc.constantFrom('email' as const, 'external_id' as const)).map(([n, f]) => new DuplicateCustomer(n, f)),
+    fc.constant(null).map(() => new ListCustomers()),
+  ];
+}

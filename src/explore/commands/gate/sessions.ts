@@ -1,0 +1,257 @@
+// Gate sessions explored: create (and replay, and a conflicting body under the same key), retrieve, list, cancel,
+// the sandbox's completion and expiry triggers, and the embed bootstrap that expires a session past expires_at.
+import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
+import { CreatedGateSession, GATE_SESSION_RELATIONS } from '../../../model/schemas/gate/sessions.js';
+import { diverge, sameAsBefore, sameFields, sameOutcome } from '../../divergence.js';
+import { live, pick, type ExploreModel, type SessionTwin, type Side } from '../../model.js';
+import type { Real } from '../../real.js';
+import { ExploreCommand, bodyOf, objectIndex } from '../command.js';
+import { walkList } from '../lists.js';
+
+const path = (id: string, rest = '') => `/gate_sessions/${encodeURIComponent(id)}${rest}`;
+
+/** The sessions a step may still use: made by this sequence, not parted, clearly inside their lifetime. */
+function usable(m: Readonly<ExploreModel>): SessionTwin[] {
+  const now = Date.now();
+  // A tenth of the lifetime (at most a minute) kept back: the two sides' clocks and latencies differ.
+  const margin = Math.min(60_000, m.can.sessionLifetimeMs / 10);
+  return live(m.sessions).filter((s) => s.state !== 'open' || s.expiresPast || now - s.madeAt < m.can.sessionLifetimeMs - margin);
+}
+
+const VARIANTS = ['plain', 'metadata', 'reference'] as const;
+
+export class CreateSession extends ExploreCommand {
+  constructor(readonly variant: (typeof VARIANTS)[number]) {
+    super();
+  }
+  label(): string {
+    return `create a session (${this.variant})`;
+  }
+  applies(m: Readonly<ExploreModel>): boolean {
+    return m.can.gate;
+  }
+  async act(m: ExploreModel, r: Real): Promise<void> {
+    const body: Record<string, unknown> = { ...r.context.sessionBody };
+    if (this.variant === 'metadata') body.metadata = { rampart: 'explore', tag: r.context.tag, n: m.serial };
+    if (this.variant === 'reference') body.user_reference = `explore-${r.context.tag}-${m.serial}`;
+    const key = randomUUID();
+    const ex = await r.both((side) => r.gate(side).post('/gate_sessions', body, { idempotencyKey: key, retry: false }));
+    sameOutcome(r, ex, { requirement: { '2xx': 'GATE-SESS-CREATE-SHAPE', 400: 'GATE-SESS-CREATE-MALFORMED-400' } });
+    if (ex.oracle.status >= 300) return;
+    const shape = CreatedGateSession.safeParse(ex.target.json);
+    if (!shape.success)
+      diverge(r, {
+        requirement: 'GATE-SESS-CREATE-SHAPE',
+        what: `the created session: ${shape.error.issues[0]?.message}`,
+        target: ex.target.json,
+        oracle: 'a GateSession with client_secret',
+      });
+    const b = { target: bodyOf(ex.target), oracle: bodyOf(ex.oracle) };
+    // Nothing of the sequence has this id yet: a reused id would name an earlier session.
+    sameFields(r, m, GATE_SESSION_RELATIONS, b, { what: 'the created session' });
+    const name = `session#${m.sessions.length + 1}`;
+    m.sessions.push({
+      name,
+      id: { target: String(b.target.id), oracle: String(b.oracle.id) },
+      state: 'open',
+      movedBy: 'GATE-SESS-CREATE-SHAPE',
+      madeAt: Date.now(),
+      idempotencyKey: key,
+      body,
+      clientSecret: { target: b.target.client_secret as string | undefined, oracle: b.oracle.client_secret as string | undefined },
+      created: b,
+    });
+  }
+}
+
+abstract class OnSession extends ExploreCommand {
+  constructor(readonly index: number) {
+    super();
+  }
+  /** The step's precondition on the session it picked. */
+  protected when(_s: SessionTwin, _m: Readonly<ExploreModel>): boolean {
+    return true;
+  }
+  applies(m: Readonly<ExploreModel>): boolean {
+    const s = m.can.gate ? pick(usable(m), this.index) : undefined;
+    return !!s && this.when(s, m);
+  }
+  protected twin(m: Readonly<ExploreModel>): SessionTwin {
+    return pick(usable(m), this.index)!;
+  }
+  label(m: ExploreModel): string {
+    return `${this.verb} ${this.twin(m).name}`;
+  }
+  protected abstract readonly verb: string;
+}
+
+/** A repeat with the same key and body returns the original response, whatever happened to the session since. */
+export class ReplaySessionCreate extends OnSession {
+  protected readonly verb = 'replay the creation of';
+  async act(m: ExploreModel, r: Real): Promise<void> {
+    const s = this.twin(m);
+    const ex = await r.both((side) => r.gate(side).post('/gate_sessions', s.body, { idempotencyKey: s.idempotencyKey, retry: false }));
+    sameOutcome(r, ex, { requirement: { '2xx': 'GATE-SESS-IDEMPOTENT-REPLAY', 409: 'GATE-SESS-IDEMPOTENT-REPLAY' } });
+    if (ex.oracle.status >= 300) return;
+    for (const side of ['target', 'oracle'] as Side[])
+      sameAsBefore(r, 'GATE-SESS-IDEMPOTENT-REPLAY', 'the replay returns the original response', side, s.created[side], bodyOf(ex[side]), [
+        'id',
+        'status',
+        'amount',
+        'currency',
+        'metadata',
+        'client_secret',
+      ]);
+  }
+}
+
+/** The same key with another body is refused with a conflict. */
+export class ConflictingSessionCreate extends OnSession {
+  protected readonly verb = 'reuse the key of';
+  async act(m: ExploreModel, r: Real): Promise<void> {
+    const s = this.twin(m);
+    const other = { ...s.body, amount: String(Number(s.body.amount ?? 10) + 1) + '.00' };
+    const ex = await r.both((side) => r.gate(side).post('/gate_sessions', other, { idempotencyKey: s.idempotencyKey, retry: false }));
+    sameOutcome(r, ex, { requirement: { 409: 'GATE-SESS-IDEMPOTENCY-CONFLICT-409', '2xx': 'GATE-SESS-IDEMPOTENCY-CONFLICT-409' } });
+  }
+}
+
+/** Retrieve: the session as its transitions left it, no client_secret, and retrieve itself never moves it. */
+export class GetSession extends OnSession {
+  protected readonly verb = 'retrieve';
+  async act(m: ExploreModel, r: Real): Promise<void> {
+    const s = this.twin(m);
+    const ex = await r.both((side) => r.gate(side).get(path(s.id[side])));
+    sameOutcome(r, ex, { requirement: { '2xx': 'GATE-SESS-RETRIEVE', 404: 'GATE-SESS-RETRIEVE' } });
+    if (ex.oracle.status >= 300) return;
+    const b = { target: bodyOf(ex.target), oracle: bodyOf(ex.oracle) };
+    sameFields(r, m, GATE_SESSION_RELATIONS, b, { what: `${s.name} retrieved`, requirementOf: { status: s.movedBy } });
+    if ('client_secret' in b.target)
+      diverge(r, { requirement: 'GATE-SESS-CLIENT-SECRET-CREATE-ONLY', what: 'retrieve carries client_secret', target: 'present', oracle: 'absent' });
+    s.state = b.oracle.status as SessionTwin['state'];
+  }
+}
+
+/** Cancel: an open session becomes cancelled; a terminal one gives 409 and stays. */
+export class CancelSession extends OnSession {
+  protected readonly verb = 'cancel';
+  async act(m: ExploreModel, r: Real): Promise<void> {
+    const s = this.twin(m);
+    const ex = await r.both((side) => r.gate(side).post(path(s.id[side], '/cancel'), undefined, { retry: false }));
+    sameOutcome(r, ex, { requirement: { '2xx': 'GATE-SESS-CANCEL', 409: 'GATE-SESS-CANCEL-TERMINAL-409' } });
+    if (ex.oracle.status >= 300) return;
+    const b = { target: bodyOf(ex.target), oracle: bodyOf(ex.oracle) };
+    // The answer's body is not shown: where both sides show the session, it must show it cancelled.
+    if (b.target.object === 'gate_session' && b.oracle.object === 'gate_session')
+      sameFields(r, m, GATE_SESSION_RELATIONS, b, { what: `${s.name} cancelled`, requirementOf: { status: 'GATE-SESS-CANCEL' } });
+    s.state = 'cancelled';
+    s.movedBy = 'GATE-SESS-CANCEL';
+  }
+}
+
+/** The sandbox completes an open session (a linked buy succeeds): it reads completed. */
+export class CompleteSession extends OnSession {
+  protected readonly verb = 'complete (sandbox)';
+  protected when(s: SessionTwin, m: Readonly<ExploreModel>): boolean {
+    return m.can.completeSession && s.state === 'open' && !s.expiresPast;
+  }
+  async act(m: ExploreModel, r: Real): Promise<void> {
+    const s = this.twin(m);
+    await sandboxBoth(r, s, 'completeSession');
+    s.state = 'completed';
+    s.movedBy = 'GATE-SESS-COMPLETE';
+  }
+}
+
+/** The sandbox moves expires_at into the past; the next bootstrap expires the session. */
+export class ExpireSession extends OnSession {
+  protected readonly verb = 'move past expires_at (sandbox)';
+  protected when(s: SessionTwin, m: Readonly<ExploreModel>): boolean {
+    return m.can.expireSession && m.can.embed && s.state === 'open' && !s.expiresPast;
+  }
+  async act(m: ExploreModel, r: Real): Promise<void> {
+    const s = this.twin(m);
+    await sandboxBoth(r, s, 'expireSession');
+    s.expiresPast = true;
+  }
+}
+
+/** Bootstrap the widget with the session's client_secret: an open session past expires_at becomes expired; a terminal one stays. */
+export class BootstrapSession extends OnSession {
+  protected readonly verb = 'bootstrap the widget of';
+  protected when(s: SessionTwin, m: Readonly<ExploreModel>): boolean {
+    return m.can.embed && !!s.clientSecret.target && !!s.clientSecret.oracle;
+  }
+  async act(m: ExploreModel, r: Real): Promise<void> {
+    const s = this.twin(m);
+    const ex = await r.both((side) => {
+      const pk = r.sides[side].publishable!;
+      return pk.client.post('/embed/bootstrap', { clientSecret: s.clientSecret[side] }, { auth: 'publishable', headers: { Origin: pk.origin }, retry: false });
+    });
+    // The answer for a session that is not open, or past expires_at, is not shown: only an open live one must bootstrap.
+    if (s.state === 'open' && !s.expiresPast) sameOutcome(r, ex, { requirement: { '2xx': 'GATE-EMBED-BOOTSTRAP' } });
+    if (s.state === 'open' && s.expiresPast) {
+      s.state = 'expired';
+      s.movedBy = 'GATE-SESS-EXPIRE-ON-BOOTSTRAP';
+    } else if (s.state !== 'open') s.movedBy = 'GATE-SESS-TERMINAL-STAYS';
+  }
+}
+
+/** List the partner's sessions: every session of the sequence once, as it reads on its own. */
+export class ListSessions extends ExploreCommand {
+  label(): string {
+    return 'list sessions';
+  }
+  applies(m: Readonly<ExploreModel>): boolean {
+    return m.can.gate && usable(m).length > 0;
+  }
+  async act(m: ExploreModel, r: Real): Promise<void> {
+    const mine = usable(m);
+    const found = await walkList(r, {
+      page: (side, after) => r.gate(side).get('/gate_sessions', after ? { starting_after: after } : undefined),
+      items: (j) => (Array.isArray((j as { data?: unknown })?.data) ? ((j as { data: Record<string, unknown>[] }).data ?? []) : []),
+      more: (j) => (j as { has_more?: unknown })?.has_more === true,
+      cursor: (item) => String(item.id),
+      wanted: (side) => new Set(mine.map((s) => s.id[side])),
+      requirement: 'GATE-SESS-LIST-PAGINATION',
+    });
+    for (const s of mine) {
+      const t = found.target.get(s.id.target);
+      const o = found.oracle.get(s.id.oracle);
+      if (!o) continue;
+      if (!t) {
+        if (found.complete.target) diverge(r, { requirement: 'GATE-SESS-LIST-PAGINATION', what: `${s.name} in the list`, target: 'absent', oracle: 'listed' });
+        continue;
+      }
+      sameFields(r, m, GATE_SESSION_RELATIONS, { target: t.item, oracle: o.item }, { what: `${s.name} as listed`, requirementOf: { status: s.movedBy } });
+    }
+  }
+}
+
+/** A sandbox trigger on both sides; a side whose trigger refuses leaves the session to it alone (parted). */
+async function sandboxBoth(r: Real, s: SessionTwin, name: 'completeSession' | 'expireSession'): Promise<void> {
+  const answers: Partial<Record<Side, number>> = {};
+  for (const side of ['target', 'oracle'] as Side[]) {
+    const ex = await r.trigger(side, 'gate', name, { sessionId: s.id[side] });
+    answers[side] = ex?.status;
+  }
+  const ok = (st?: number) => st !== undefined && st >= 200 && st < 300;
+  // The sandbox's controls are the profile's, not the specs': a refusal there is a broken trigger, not a divergence.
+  if (!ok(answers.target) || !ok(answers.oracle)) s.parted = `the ${name} trigger answered ${answers.target} on the target and ${answers.oracle} on the oracle`;
+}
+
+export function sessionCommands(): fc.Arbitrary<ExploreCommand>[] {
+  const i = objectIndex();
+  return [
+    fc.constantFrom(...VARIANTS).map((v) => new CreateSession(v)),
+    i.map((n) => new GetSession(n)),
+    i.map((n) => new CancelSession(n)),
+    i.map((n) => new ReplaySessionCreate(n)),
+    i.map((n) => new ConflictingSessionCreate(n)),
+    i.map((n) => new CompleteSession(n)),
+    i.map((n) => new ExpireSession(n)),
+    i.map((n) => new BootstrapSession(n)),
+    fc.constant(null).map(() => new ListSessions()),
+  ];
+}

@@ -1,0 +1,156 @@
+// Pools quotes explored: firm and indicative quotes, the stored quote read, and reject. A quote is used only while
+// it is clearly alive or clearly expired on both sides (a slow target's sequence can outlive one): near its
+// "about 15 seconds" the two sides may rightly disagree. Waiting quotes out is the fixed TTL checks' job.
+import fc from 'fast-check';
+import type { RequirementId } from '../../../model/catalogue/index.js';
+import { STORED_QUOTE_RELATIONS } from '../../../model/schemas/pools/resources.js';
+import { diverge, sameAsBefore, sameFields, sameOutcome } from '../../divergence.js';
+import { live, pick, type ExploreModel, type QuoteTwin, type Side } from '../../model.js';
+import type { Real } from '../../real.js';
+import { ExploreCommand, bodyOf, objectIndex } from '../command.js';
+
+export const quotePath = (id: string, rest = '') => `/pools/quotes/${encodeURIComponent(id)}${rest}`;
+const poolPath = (pool: string, rest: string) => `/pools/${encodeURIComponent(pool)}${rest}`;
+/** Room on each side of the lifetime for the two clocks, the network and the steps' own time. */
+const MARGIN_MS = 3_000;
+
+/** Where a quote stands in time: clearly alive, clearly past its lifetime, or too near it to judge. */
+export function lifeOf(m: Readonly<ExploreModel>, q: QuoteTwin, now = Date.now()): 'alive' | 'past' | 'near' {
+  const age = now - q.madeAt;
+  if (age < m.can.quoteTtlMs - m.can.quoteTtlToleranceMs - MARGIN_MS) return 'alive';
+  if (age > m.can.quoteTtlMs + m.can.quoteTtlToleranceMs + MARGIN_MS) return 'past';
+  return 'near';
+}
+
+/** The state the specs give a quote now (precedence rejected > consumed > expired > active), and the rule that set it. */
+export function quoteState(m: Readonly<ExploreModel>, q: QuoteTwin): { state: QuoteTwin['state']; rule: RequirementId } {
+  if (q.state === 'active' && lifeOf(m, q) === 'past') return { state: 'expired', rule: 'POOLS-TTL-STATUS-EXPIRED' };
+  return { state: q.state, rule: q.movedBy };
+}
+
+/** Quotes a step may use now: not parted, and not near their expiry. */
+export function usableQuotes(m: Readonly<ExploreModel>): QuoteTwin[] {
+  return live(m.quotes).filter((q) => lifeOf(m, q) !== 'near' || q.state !== 'active');
+}
+
+export class FirmQuote extends ExploreCommand {
+  label(): string {
+    return 'request a firm quote';
+  }
+  applies(m: Readonly<ExploreModel>): boolean {
+    return m.can.pools;
+  }
+  async act(m: ExploreModel, r: Real): Promise<void> {
+    const p = r.context.pools!;
+    const body = { ...p.quote, type: 'firm' };
+    const ex = await r.both((side) => r.pools(side).post(poolPath(p.pool, '/quote'), body, { retry: false }));
+    sameOutcome(r, ex, { requirement: { '2xx': 'POOLS-QUOTE-FIRM-SHAPE', 400: 'POOLS-QUOTE-BODY-REQUIRED-400' } });
+    if (ex.oracle.status >= 300) return;
+    const b = { target: bodyOf(ex.target), oracle: bodyOf(ex.oracle) };
+    // A pool's availability is its current state on the target, which the profile cannot tell the oracle.
+    if (b.target.available !== true) return;
+    if (b.target.executable !== true || typeof b.target.quoteId !== 'string')
+      diverge(r, {
+        requirement: 'POOLS-QUOTE-FIRM-SHAPE',
+        what: 'a firm quote of an available pool',
+        target: { executable: b.target.executable, quoteId: b.target.quoteId },
+        oracle: { executable: true, quoteId: 'an id' },
+      });
+    m.quotes.push({
+      name: `quote#${m.quotes.length + 1}`,
+      id: { target: String(b.target.quoteId), oracle: String(b.oracle.quoteId) },
+      state: 'active',
+      movedBy: 'POOLS-QUOTE-FIRM-SHAPE',
+      madeAt: Date.now(),
+      created: b,
+    });
+  }
+}
+
+/** An indicative quote: price only, no quoteId, not persisted. */
+export class IndicativeQuote extends ExploreCommand {
+  label(): string {
+    return 'request an indicative quote';
+  }
+  applies(m: Readonly<ExploreModel>): boolean {
+    return m.can.pools;
+  }
+  async act(m: ExploreModel, r: Real): Promise<void> {
+    const p = r.context.pools!;
+    const ex = await r.both((side) => r.pools(side).post(poolPath(p.pool, '/quote'), { ...p.quote, type: 'indicative' }, { retry: false }));
+    sameOutcome(r, ex, { requirement: { '2xx': 'POOLS-QUOTE-INDICATIVE' } });
+    const t = bodyOf(ex.target);
+    if (ex.oracle.status >= 300 || t.available !== true) return;
+    if (t.executable !== false || (t.quoteId !== undefined && t.quoteId !== null))
+      diverge(r, {
+        requirement: 'POOLS-QUOTE-INDICATIVE',
+        what: 'an indicative quote',
+        target: { executable: t.executable, quoteId: t.quoteId },
+        oracle: { executable: false },
+      });
+  }
+}
+
+abstract class OnQuote extends ExploreCommand {
+  constructor(readonly index: number) {
+    super();
+  }
+  applies(m: Readonly<ExploreModel>): boolean {
+    return m.can.pools && usableQuotes(m).length > 0;
+  }
+  protected twin(m: Readonly<ExploreModel>): QuoteTwin {
+    return pick(usableQuotes(m), this.index)!;
+  }
+  label(m: ExploreModel): string {
+    const q = this.twin(m);
+    return `${this.verb} ${q.name} (${quoteState(m, q).state})`;
+  }
+  protected abstract readonly verb: string;
+}
+
+/** The stored quote: its status by the precedence, its pool and terms as quoted; a read neither consumes nor extends it. */
+export class GetQuote extends OnQuote {
+  protected readonly verb = 'read';
+  async act(m: ExploreModel, r: Real): Promise<void> {
+    const q = this.twin(m);
+    const { rule } = quoteState(m, q);
+    const ex = await r.both((side) => r.pools(side).get(quotePath(q.id[side])));
+    sameOutcome(r, ex, { requirement: { '2xx': 'POOLS-SQ-SHAPE', 404: 'POOLS-SQ-SHAPE' } });
+    if (ex.oracle.status >= 300) return;
+    const b = { target: bodyOf(ex.target), oracle: bodyOf(ex.oracle) };
+    sameFields(r, m, STORED_QUOTE_RELATIONS, b, { what: `${q.name} read`, requirementOf: { status: rule } });
+    for (const side of ['target', 'oracle'] as Side[])
+      sameAsBefore(r, 'POOLS-SQ-READ-NO-EXTEND', 'the stored quote keeps its terms and expiry', side, q.created[side], b[side], ['rate', 'expiresAt']);
+  }
+}
+
+/** Reject: an active quote becomes rejected (no money moves); a terminal one gives 409. */
+export class RejectQuote extends OnQuote {
+  protected readonly verb = 'reject';
+  async act(m: ExploreModel, r: Real): Promise<void> {
+    const q = this.twin(m);
+    const ex = await r.both((side) => r.pools(side).post(quotePath(q.id[side], '/reject'), undefined, { retry: false }));
+    sameOutcome(r, ex, { requirement: { '2xx': 'POOLS-SQ-REJECT', 409: 'POOLS-SQ-REJECT-TERMINAL-409' } });
+    if (ex.oracle.status >= 300) return;
+    sameFields(
+      r,
+      m,
+      STORED_QUOTE_RELATIONS,
+      { target: bodyOf(ex.target), oracle: bodyOf(ex.oracle) },
+      { what: `${q.name} rejected`, requirementOf: { status: 'POOLS-SQ-REJECT' } },
+    );
+    q.state = 'rejected';
+    q.movedBy = 'POOLS-SQ-REJECT';
+    m.balance.since.add('reject');
+  }
+}
+
+export function quoteCommands(): fc.Arbitrary<ExploreCommand>[] {
+  const i = objectIndex();
+  return [
+    fc.constant(null).map(() => new FirmQuote()),
+    fc.constant(null).map(() => new IndicativeQuote()),
+    i.map((n) => new GetQuote(n)),
+    i.map((n) => new RejectQuote(n)),
+  ];
+}

@@ -1,0 +1,372 @@
+// Pools trades explored: transact (a new key, the same key again, the same key with another quote), the status
+// poll that advances settlement, the sandbox's choice of outcome, the pure trade reads, the trades list with its
+// filters and cursor, and the balance's direction after each of them.
+import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
+import type { RequirementId } from '../../../model/catalogue/index.js';
+import { TRADE_RELATIONS, TRANSACT_RELATIONS, TERMINAL_TRADE_STATUSES } from '../../../model/schemas/pools/resources.js';
+import { compareDecimals } from '../../../model/relations.js';
+import { diverge, sameAsBefore, sameFields, sameOutcome } from '../../divergence.js';
+import { live, nameOf, pick, type ExploreModel, type QuoteTwin, type Side, type TradeTwin } from '../../model.js';
+import type { Real } from '../../real.js';
+import { ExploreCommand, bodyOf, objectIndex } from '../command.js';
+import { walkList } from '../lists.js';
+import { quoteState, usableQuotes } from './quotes.js';
+
+const SIDES: Side[] = ['target', 'oracle'];
+const transactPath = (pool: string) => `/pools/${encodeURIComponent(pool)}/transact`;
+const terminal = (s: string) => (TERMINAL_TRADE_STATUSES as readonly string[]).includes(s);
+
+/** Transact under a new key: an active quote becomes a reserved trade; a consumed one answers the trade or 409 (both documented); a rejected or expired one 409. */
+export class Transact extends ExploreCommand {
+  constructor(readonly index: number) {
+    super();
+  }
+  applies(m: Readonly<ExploreModel>): boolean {
+    return m.can.pools && usableQuotes(m).length > 0;
+  }
+  private quote(m: Readonly<ExploreModel>): QuoteTwin {
+    return pick(usableQuotes(m), this.index)!;
+  }
+  label(m: ExploreModel): string {
+    const q = this.quote(m);
+    return `transact ${q.name} (${quoteState(m, q).state}) under a new key`;
+  }
+  async act(m: ExploreModel, r: Real): Promise<void> {
+    const q = this.quote(m);
+    const { state } = quoteState(m, q);
+    const key = randomUUID();
+    const ex = await r.both((side) => r.pools(side).post(transactPath(r.context.pools!.pool), { quoteId: q.id[side] }, { idempotencyKey: key, retry: false }));
+    const byState: Record<QuoteTwin['state'], RequirementId> = {
+      active: 'POOLS-TX-RESERVED',
+      consumed: 'POOLS-TX-OTHER-KEY-SAME-QUOTE',
+      rejected: 'POOLS-SQ-TRANSACT-REJECTED-409',
+      expired: 'POOLS-TTL-TRANSACT-AFTER-EXPIRY-409',
+    };
+    // The target's balance is its own: a 402 there while the oracle reserves says nothing the profile could tell.
+    if (state === 'active' && ex.target.status === 402 && ex.oracle.status < 300) {
+      q.parted = 'the target refused the reserve for its balance (402), which the oracle cannot know';
+      return;
+    }
+    const reading = sameOutcome(r, ex, {
+      requirement: { '2xx': byState[state], 409: byState[state], 402: 'POOLS-TX-INSUFFICIENT-402' },
+      // Endpoint rule 3 (the existing trade) against the quote state table (409), for a consumed quote under a new key.
+      readings: state === 'consumed' ? [['2xx', 409]] : undefined,
+    });
+    if (reading) r.observe('POOLS-TX-OTHER-KEY-SAME-QUOTE', reading);
+    const b = { target: bodyOf(ex.target), oracle: bodyOf(ex.oracle) };
+    if (state === 'consumed' && ex.target.status < 300) {
+      // The existing trade: the one this sequence made of the quote.
+      if (nameOf(m, 'target', b.target.transactId) !== q.trade)
+        diverge(r, {
+          requirement: 'POOLS-TX-OTHER-KEY-SAME-QUOTE',
+          what: `the trade a second key gets for ${q.name}`,
+          target: b.target.transactId,
+          oracle: q.trade,
+        });
+      return;
+    }
+    if (ex.oracle.status >= 300) return;
+    sameFields(r, m, TRANSACT_RELATIONS, b, { what: `the trade of ${q.name}` });
+    const name = `trade#${m.trades.length + 1}`;
+    m.trades.push({
+      name,
+      id: { target: String(b.target.transactId), oracle: String(b.oracle.transactId) },
+      state: 'reserved',
+      movedBy: 'POOLS-TX-RESERVED',
+      madeAt: Date.now(),
+      quote: q.name,
+      idempotencyKey: key,
+      created: b,
+    });
+    q.state = 'consumed';
+    q.movedBy = 'POOLS-TX-QUOTE-CONSUMED';
+    q.trade = name;
+    m.balance.since.add('reserve');
+  }
+}
+
+abstract class OnTrade extends ExploreCommand {
+  constructor(readonly index: number) {
+    super();
+  }
+  /** The step's precondition on the trade it picked. */
+  protected when(_t: TradeTwin, _m: Readonly<ExploreModel>): boolean {
+    return true;
+  }
+  applies(m: Readonly<ExploreModel>): boolean {
+    const t = m.can.pools ? pick(live(m.trades), this.index) : undefined;
+    return !!t && this.when(t, m);
+  }
+  protected twin(m: Readonly<ExploreModel>): TradeTwin {
+    return pick(live(m.trades), this.index)!;
+  }
+  label(m: ExploreModel): string {
+    const t = this.twin(m);
+    return `${this.verb} ${t.name} (${t.state})`;
+  }
+  protected abstract readonly verb: string;
+  protected quoteOf(m: Readonly<ExploreModel>, t: TradeTwin): QuoteTwin {
+    return m.quotes.find((q) => q.name === t.quote)!;
+  }
+}
+
+/** The same key and body again: the existing trade, in whatever state it has reached. */
+export class ReplayTransact extends OnTrade {
+  protected readonly verb = 'replay the transact of';
+  async act(m: ExploreModel, r: Real): Promise<void> {
+    const t = this.twin(m);
+    const q = this.quoteOf(m, t);
+    const ex = await r.both((side) =>
+      r.pools(side).post(transactPath(r.context.pools!.pool), { quoteId: q.id[side] }, { idempotencyKey: t.idempotencyKey, retry: false }),
+    );
+    sameOutcome(r, ex, { requirement: { '2xx': 'POOLS-TX-REPLAY-SAME-TRADE', 409: 'POOLS-TX-REPLAY-SAME-TRADE' } });
+    if (ex.oracle.status >= 300) return;
+    for (const side of SIDES)
+      sameAsBefore(r, 'POOLS-TX-REPLAY-SAME-TRADE', 'a safe retry returns the existing trade', side, t.created[side], bodyOf(ex[side]), [
+        'transactId',
+        'quoteId',
+      ]);
+    sameFields(
+      r,
+      m,
+      TRADE_RELATIONS,
+      { target: bodyOf(ex.target), oracle: bodyOf(ex.oracle) },
+      {
+        what: `${t.name} replayed`,
+        requirementOf: { status: t.movedBy },
+      },
+    );
+  }
+}
+
+/** The same key with another quote: 409 idempotency-conflict. */
+export class ConflictingTransact extends OnTrade {
+  constructor(
+    index: number,
+    readonly other: number,
+  ) {
+    super(index);
+  }
+  protected readonly verb = 'reuse the transact key of';
+  applies(m: Readonly<ExploreModel>): boolean {
+    return super.applies(m) && usableQuotes(m).length > 0;
+  }
+  async act(m: ExploreModel, r: Real): Promise<void> {
+    const t = this.twin(m);
+    const other = pick(usableQuotes(m), this.other)!;
+    if (other.name === t.quote) return;
+    const ex = await r.both((side) =>
+      r.pools(side).post(transactPath(r.context.pools!.pool), { quoteId: other.id[side] }, { idempotencyKey: t.idempotencyKey, retry: false }),
+    );
+    sameOutcome(r, ex, { requirement: { 409: 'POOLS-TX-KEY-CONFLICT-409', '2xx': 'POOLS-TX-KEY-CONFLICT-409' }, documentedCodes: ['idempotency-conflict'] });
+  }
+}
+
+/** The sandbox chooses the outcome the next poll discovers. */
+export class ChooseOutcome extends OnTrade {
+  constructor(
+    index: number,
+    readonly outcome: NonNullable<TradeTwin['chosen']>,
+  ) {
+    super(index);
+  }
+  protected get verb(): string {
+    return `choose ${this.outcome} (sandbox) for`;
+  }
+  protected when(t: TradeTwin, m: Readonly<ExploreModel>): boolean {
+    return m.can.tradeOutcome && t.state === 'reserved' && !t.chosen;
+  }
+  async act(m: ExploreModel, r: Real): Promise<void> {
+    const t = this.twin(m);
+    const q = this.quoteOf(m, t);
+    const ok: boolean[] = [];
+    for (const side of SIDES) {
+      const ex = await r.trigger(side, 'pools', 'tradeOutcome', { quoteId: q.id[side], transactId: t.id[side], outcome: this.outcome });
+      ok.push(!!ex && ex.status >= 200 && ex.status < 300);
+    }
+    if (ok.every(Boolean)) t.chosen = this.outcome;
+    else t.parted = `the tradeOutcome trigger was refused on the ${ok[0] ? 'oracle' : 'target'}`;
+  }
+}
+
+/** The status poll: it advances settlement; a terminal outcome stays (a settled trade may still turn returned). */
+export class Poll extends OnTrade {
+  protected readonly verb = 'poll';
+  async act(m: ExploreModel, r: Real): Promise<void> {
+    const t = this.twin(m);
+    const q = this.quoteOf(m, t);
+    const ex = await r.both((side) => r.pools(side).get(`/pools/transactions/${encodeURIComponent(q.id[side])}`));
+    sameOutcome(r, ex, { requirement: { '2xx': 'POOLS-POLL-STATUS' } });
+    if (ex.oracle.status >= 300) return;
+    const st = { target: String(bodyOf(ex.target).status), oracle: String(bodyOf(ex.oracle).status) };
+    const wasTerminal = terminal(t.state);
+    if (st.target !== st.oracle) {
+      // Which terminal state a poll reaches is not shown unless the sandbox chose it; a terminal trade stays.
+      if (wasTerminal && !(t.state === 'settled' && st.target === 'returned'))
+        diverge(r, { requirement: 'POOLS-POLL-TERMINAL-FINAL', what: `${t.name} polled again`, target: st.target, oracle: st.oracle });
+      if (t.chosen)
+        diverge(r, { requirement: 'POOLS-POLL-ADVANCES', what: `${t.name}'s poll after the sandbox chose ${t.chosen}`, target: st.target, oracle: st.oracle });
+      t.parted = `the poll moved it to ${st.target} on the target and ${st.oracle} on the oracle (which outcome a poll reaches is not shown)`;
+      r.observe('POOLS-POLL-ADVANCES', t.parted);
+      return;
+    }
+    if (st.oracle !== t.state) {
+      if (st.oracle === 'released' || st.oracle === 'failed') m.balance.since.add('unwind');
+      if (st.oracle === 'returned') m.balance.since.add('refund');
+      t.state = st.oracle as TradeTwin['state'];
+      t.movedBy = st.oracle === 'returned' ? 'POOLS-POLL-RETURNED' : 'POOLS-POLL-ADVANCES';
+    }
+  }
+}
+
+/** One trade, a pure read: as its polls left it, its terms the quote's, totalBps the sum of its parts. */
+export class GetTrade extends OnTrade {
+  protected readonly verb = 'read';
+  async act(m: ExploreModel, r: Real): Promise<void> {
+    const t = this.twin(m);
+    const ex = await r.both((side) => r.pools(side).get(`/pools/trades/${encodeURIComponent(t.id[side])}`));
+    sameOutcome(r, ex, { requirement: { '2xx': 'POOLS-TRADES-SHAPE' } });
+    if (ex.oracle.status >= 300) return;
+    const b = { target: bodyOf(ex.target), oracle: bodyOf(ex.oracle) };
+    sameFields(r, m, TRADE_RELATIONS, b, { what: `${t.name} read`, requirementOf: { status: t.movedBy } });
+    expectTotalBps(r, t.name, b.target);
+  }
+}
+
+function expectTotalBps(r: Real, name: string, trade: Record<string, unknown>): void {
+  const { spreadBps, feeBps, totalBps } = trade;
+  if (typeof spreadBps === 'number' && typeof feeBps === 'number' && totalBps !== spreadBps + feeBps)
+    diverge(r, {
+      requirement: 'POOLS-TRADES-TOTAL-BPS',
+      what: `${name}: totalBps = spreadBps + feeBps`,
+      target: { spreadBps, feeBps, totalBps },
+      oracle: 'the sum',
+    });
+}
+
+const FILTERS = ['none', 'reserved', 'settled', 'on_ramp'] as const;
+
+/** The trades list (newest first), filtered: the sequence's trades that match, in order; none that do not. */
+export class ListTrades extends ExploreCommand {
+  constructor(readonly filter: (typeof FILTERS)[number]) {
+    super();
+  }
+  label(): string {
+    return `list trades${this.filter === 'none' ? '' : ` (${this.filter === 'on_ramp' ? 'side' : 'status'} ${this.filter})`}`;
+  }
+  applies(m: Readonly<ExploreModel>): boolean {
+    return m.can.pools && live(m.trades).length > 0;
+  }
+  async act(m: ExploreModel, r: Real): Promise<void> {
+    const mine = live(m.trades);
+    const query: Record<string, string> = { limit: '100' };
+    if (this.filter === 'on_ramp') query.side = 'on_ramp';
+    else if (this.filter !== 'none') query.status = this.filter;
+    const matches = (t: TradeTwin) => this.filter === 'none' || this.filter === 'on_ramp' || t.state === this.filter;
+    const found = await walkList(r, {
+      page: (side, cursor) => r.pools(side).get('/pools/trades', cursor ? { ...query, cursor } : query),
+      items: (j) => ((j as { data?: Record<string, unknown>[] })?.data ?? []).filter((x) => x && typeof x === 'object'),
+      more: (j) => (j as { hasMore?: unknown })?.hasMore === true,
+      cursor: (_item, j) => ((j as { nextCursor?: unknown })?.nextCursor as string | undefined) ?? undefined,
+      idOf: (item) => String(item.transactId),
+      wanted: (side) => new Set(mine.filter(matches).map((t) => t.id[side])),
+      requirement: 'POOLS-TRADES-LIST-SHAPE',
+    });
+    const listed = mine.filter(matches);
+    for (const t of mine) {
+      const tx = found.target.get(t.id.target);
+      const ox = found.oracle.get(t.id.oracle);
+      if (!matches(t)) {
+        if (tx)
+          diverge(r, {
+            requirement: 'POOLS-TRADES-FILTERS',
+            what: `${t.name} (${t.state}) in the list filtered by ${this.filter}`,
+            target: `listed as ${String(tx.item.status)}`,
+            oracle: ox ? 'listed' : 'absent',
+          });
+        continue;
+      }
+      if (!ox) continue;
+      if (!tx) {
+        if (found.complete.target)
+          diverge(r, {
+            requirement: 'POOLS-TRADES-FILTERS',
+            what: `${t.name} (${t.state}) in the list filtered by ${this.filter}`,
+            target: 'absent',
+            oracle: 'listed',
+          });
+        continue;
+      }
+      sameFields(r, m, TRADE_RELATIONS, { target: tx.item, oracle: ox.item }, { what: `${t.name} as listed`, requirementOf: { status: t.movedBy } });
+    }
+    // Newest first among the sequence's trades whose createdAt differ on the target (ties are the target's to order).
+    const seen = listed
+      .filter((t) => found.target.has(t.id.target))
+      .map((t) => ({ t, at: found.target.get(t.id.target)!, created: Date.parse(String(found.target.get(t.id.target)!.item.createdAt)) }));
+    for (let i = 0; i < seen.length; i++)
+      for (let j = i + 1; j < seen.length; j++) {
+        const [a, b] = [seen[i]!, seen[j]!];
+        if (a.created !== b.created && a.created > b.created !== a.at.at < b.at.at)
+          diverge(r, {
+            requirement: 'POOLS-TRADES-NEWEST-FIRST',
+            what: `the order of ${a.t.name} and ${b.t.name}`,
+            target: `${a.t.name} at ${a.at.at}, ${b.t.name} at ${b.at.at}`,
+            oracle: 'newest first',
+          });
+      }
+  }
+}
+
+/** The pools balance: on both sides it moves the same way for what the sequence did (exact amounts are not stated). */
+export class ReadBalance extends ExploreCommand {
+  label(): string {
+    return 'read the balance';
+  }
+  applies(m: Readonly<ExploreModel>): boolean {
+    return m.can.pools && m.can.poolsBalance;
+  }
+  async act(m: ExploreModel, r: Real): Promise<void> {
+    const ex = await r.both((side) => r.pools(side).get(`/pools/${encodeURIComponent(r.context.pools!.pool)}/balance`));
+    sameOutcome(r, ex, { requirement: { '2xx': 'POOLS-BAL-SHAPE' } });
+    if (ex.oracle.status >= 300) return;
+    const now = { target: bodyOf(ex.target).balance, oracle: bodyOf(ex.oracle).balance };
+    const before = m.balance.seen;
+    if (typeof before.target === 'string' && typeof before.oracle === 'string' && typeof now.target === 'string' && typeof now.oracle === 'string') {
+      const dir = { target: compareDecimals(now.target, before.target), oracle: compareDecimals(now.oracle, before.oracle) };
+      if (dir.target !== dir.oracle) {
+        const since = m.balance.since;
+        const rule: RequirementId = since.has('refund')
+          ? 'POOLS-BAL-RETURNED-REFUND'
+          : since.has('unwind')
+            ? 'POOLS-BAL-RELEASED-UNWOUND'
+            : since.has('reserve')
+              ? 'POOLS-BAL-RESERVE-DEBIT'
+              : 'POOLS-BAL-REJECT-NO-MONEY';
+        const word = (d: number) => (d < 0 ? 'down' : d > 0 ? 'up' : 'unchanged');
+        diverge(r, {
+          requirement: rule,
+          what: `the balance since the last read (after ${[...since].join(', ') || 'nothing that moves money'})`,
+          target: `${word(dir.target)} (${before.target} → ${now.target})`,
+          oracle: `${word(dir.oracle)} (${before.oracle} → ${now.oracle})`,
+        });
+      }
+    }
+    m.balance.seen = { target: typeof now.target === 'string' ? now.target : null, oracle: typeof now.oracle === 'string' ? now.oracle : null };
+    m.balance.since = new Set();
+  }
+}
+
+export function tradeCommands(): fc.Arbitrary<ExploreCommand>[] {
+  const i = objectIndex();
+  return [
+    i.map((n) => new Transact(n)),
+    i.map((n) => new ReplayTransact(n)),
+    fc.tuple(i, i).map(([n, o]) => new ConflictingTransact(n, o)),
+    fc.tuple(i, fc.constantFrom('settled' as const, 'failed' as const, 'released' as const, 'returned' as const)).map(([n, o]) => new ChooseOutcome(n, o)),
+    i.map((n) => new Poll(n)),
+    i.map((n) => new GetTrade(n)),
+    fc.constantFrom(...FILTERS).map((f) => new ListTrades(f)),
+    fc.constant(null).map(() => new ReadBalance()),
+  ];
+}

@@ -1,0 +1,181 @@
+// rampart explore: random sequences of documented operations, each applied step by step to the target and to
+// the oracle, compared on what the specs determine (fast-check model-based testing). Sequence k is generated from
+// seed + k, each with one family of operations (sessions, customers, branding, pools), until the search share of
+// the request budget is spent. The first divergence is shrunk by fast-check to the shortest sequence that still
+// parts, within the rest of the budget, then run once more to rule out flakiness: a finding.
+import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
+import type { ExploreCommand } from './commands/command.js';
+import { brandingCommands } from './commands/gate/branding.js';
+import { customerCommands } from './commands/gate/customers.js';
+import { sessionCommands } from './commands/gate/sessions.js';
+import { quoteCommands } from './commands/pools/quotes.js';
+import { tradeCommands } from './commands/pools/trades.js';
+import { Divergence, Unjudged, type DivergenceDetail } from './divergence.js';
+import { newModel, type Capabilities, type ExploreModel } from './model.js';
+import { Budget, MAX_STEP_REQUESTS, Real, type ExploreContext, type SideClients, type Step } from './real.js';
+import type { Side } from './model.js';
+
+/** A family of operations one sequence draws from: the objects they share, and when the profile allows them. */
+interface Family {
+  name: string;
+  service: 'gate' | 'pools';
+  commands: () => fc.Arbitrary<ExploreCommand>[];
+  /** Weights per command, in the order `commands` gives them: state changes first. */
+  weights: number[];
+}
+
+export const FAMILIES: Family[] = [
+  { name: 'sessions', service: 'gate', commands: sessionCommands, weights: [5, 4, 4, 2, 2, 3, 2, 3, 2] },
+  { name: 'customers', service: 'gate', commands: customerCommands, weights: [5, 4, 5, 4, 3, 2] },
+  { name: 'branding', service: 'gate', commands: brandingCommands, weights: [3, 5] },
+  { name: 'pools', service: 'pools', commands: () => [...quoteCommands(), ...tradeCommands()], weights: [6, 1, 4, 3, 6, 2, 1, 3, 5, 4, 3, 2] },
+];
+
+/** Steps one sequence may hold. */
+export const MAX_COMMANDS = 30;
+
+export interface ExploreOptions {
+  sides: Record<Side, SideClients>;
+  can: Capabilities;
+  context: ExploreContext;
+  /** Requests the target may be sent, shrinking and the confirming re-run included. */
+  budget: number;
+  seed: number;
+  signal?: AbortSignal;
+  log?: (line: string) => void;
+}
+
+export interface RecordedStep {
+  n: number;
+  label: string;
+  exchanges: Step['exchanges'];
+}
+
+export interface Finding extends DivergenceDetail {
+  /** The shrunk sequence as it ran the last time (the confirming re-run): steps and both sides' exchanges. */
+  steps: RecordedStep[];
+  family: string;
+  /** Replays the sequence exactly: fast-check's seed and shrink path of the failing sequence. */
+  seed: number;
+  path: string;
+  /** Steps of the sequence that first parted, before shrinking. */
+  firstSeenSteps: number;
+  /** The shrunk sequence parted again on its re-run (else it is reported as flaky, never as a finding). */
+  confirmed: boolean;
+}
+
+export interface ExploreOutcome {
+  seed: number;
+  budget: number;
+  spent: number;
+  sequences: number;
+  steps: number;
+  families: Record<string, number>;
+  finding?: Finding;
+  /** A divergence the re-run did not reproduce: reported, not failed. */
+  flaky?: Finding;
+  /** Why the exploration stopped without judging (the target throttled, an answer never came). */
+  unjudged?: string;
+  /** What the specs leave open and the target chose, by topic. */
+  observations: { topic: string; value: string }[];
+  /** A defect of the explorer itself (a command threw something other than a divergence). */
+  crash?: string;
+}
+
+const familiesFor = (can: Capabilities) => FAMILIES.filter((f) => (f.service === 'gate' ? can.gate : can.pools));
+
+type Commands = Iterable<fc.AsyncCommand<ExploreModel, Real, boolean>>;
+
+function arbitraryOf(f: Family): fc.Arbitrary<Commands> {
+  const arbs = f.commands();
+  const weighted = fc.oneof(...arbs.map((arbitrary, i) => ({ arbitrary, weight: f.weights[i] ?? 1 })));
+  // 'medium': sequences of every length up to the most (about 15 on average; steps that do not apply are skipped).
+  return fc.commands([weighted], { maxCommands: MAX_COMMANDS, size: 'medium' });
+}
+
+export async function explore(opts: ExploreOptions): Promise<ExploreOutcome> {
+  // Kept back at every point: a step's most requests and a shrunk sequence's confirming re-run.
+  const budget = new Budget(opts.budget, MAX_STEP_REQUESTS + MAX_COMMANDS * 2);
+  const families = familiesFor(opts.can);
+  const out: ExploreOutcome = { seed: opts.seed, budget: opts.budget, spent: 0, sequences: 0, steps: 0, families: {}, observations: [] };
+  if (!families.length)
+    return { ...out, unjudged: 'the profile gives exploration no partner to act as (a Gate partner, or a funded pools partner with a quote)' };
+  let failing: { real: Real; error: Divergence } | undefined;
+  let unjudged: string | undefined;
+  const sequence = (family: Family) =>
+    fc.asyncProperty(arbitraryOf(family), async (cmds) => {
+      // Out of budget (the search's share, or shrinking's): the sequence is skipped unsent, and shrinking ends with what it has.
+      if (unjudged || !budget.canStart()) fc.pre(false);
+      const real = new Real(opts.sides, budget, opts.context, opts.signal);
+      const model: ExploreModel = newModel(opts.can);
+      out.sequences++;
+      try {
+        await fc.asyncModelRun(() => ({ model, real }), cmds);
+      } catch (e) {
+        if (e instanceof Unjudged) {
+          unjudged = e.why;
+          return;
+        }
+        if (e instanceof Divergence) {
+          budget.shrinking = true;
+          failing = { real, error: e };
+        }
+        throw e;
+      } finally {
+        out.steps += real.steps.length;
+        for (const o of real.observations) out.observations.push({ topic: o.topic, value: o.value });
+      }
+    });
+
+  for (let k = 0; budget.canStart() && !unjudged; k++) {
+    opts.signal?.throwIfAborted();
+    const family = families[k % families.length]!;
+    out.families[family.name] = (out.families[family.name] ?? 0) + 1;
+    const seed = (opts.seed + k) | 0;
+    const details = await fc.check(sequence(family), { seed, numRuns: 1, endOnFailure: false });
+    if (!details.failed) continue;
+    if (!(details.errorInstance instanceof Divergence)) {
+      out.crash = String((details.errorInstance as Error)?.stack ?? details.errorInstance ?? 'the explorer failed');
+      break;
+    }
+    const shrunk = failing!;
+    const firstSeen = details.counterexample ? [...(details.counterexample[0] as Commands)].length : shrunk.real.steps.length;
+    opts.log?.(`explore: ${family.name} sequence ${k + 1} parted (${shrunk.error.detail.what}); shrunk to ${shrunk.real.steps.length} steps; running it again`);
+    const again = await rerun(opts, budget, details.counterexample![0] as Commands);
+    const finding: Finding = {
+      ...(again ?? shrunk).error.detail,
+      steps: (again ?? shrunk).real.steps.map((s) => ({ n: s.n, label: s.label, exchanges: s.exchanges })),
+      family: family.name,
+      seed,
+      path: details.counterexamplePath ?? '',
+      firstSeenSteps: firstSeen,
+      confirmed: !!again,
+    };
+    if (again) out.finding = finding;
+    else out.flaky = finding;
+    break;
+  }
+  out.spent = budget.spent;
+  if (unjudged) out.unjudged = unjudged;
+  return out;
+}
+
+/** The shrunk sequence once more on fresh objects: its divergence again, or undefined (flaky). */
+async function rerun(opts: ExploreOptions, budget: Budget, cmds: Commands): Promise<{ real: Real; error: Divergence } | undefined> {
+  // The re-run may use the reserve kept for it.
+  const confirm = new Budget(budget.total - budget.spent, 0, 1);
+  const real = new Real(opts.sides, confirm, opts.context, opts.signal);
+  try {
+    await fc.asyncModelRun(() => ({ model: newModel(opts.can), real }), [...cmds]);
+  } catch (e) {
+    if (e instanceof Divergence) return { real, error: e };
+    if (!(e instanceof Unjudged)) throw e;
+  } finally {
+    budget.charge(confirm.spent);
+  }
+  return undefined;
+}
+
+/** A fresh tag per exploration: every object it makes carries it (a lived-in target keeps what earlier runs made). */
+export const explorationTag = () => randomUUID().slice(0, 8);

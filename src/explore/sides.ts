@@ -1,0 +1,108 @@
+// The two sides of an exploration, each from its own profile: the target's (as given), and the oracle's (the
+// embedded reference the CLI started on loopback from a profile derived from the target's — same partners and
+// keys, its own base URLs and sandbox triggers). The explore partner is picked from the kind's view of the
+// target's profile; the oracle holds the same partner under the same name.
+import { createApiClient } from '../client/http.js';
+import { clientLimits } from '../client/limits.js';
+import type { Pacer } from '../client/pacer.js';
+import type { TargetClocks } from '../client/targetClock.js';
+import type { ApiClient } from '../client/types.js';
+import { POOLS_LIMITS } from '../model/limits.js';
+import type { GatePartner, PoolsPartner, Profile } from '../profile/schema.js';
+import type { Capabilities, Side } from './model.js';
+import type { ExploreContext, SideClients } from './real.js';
+
+export interface ExplorePartners {
+  gate?: GatePartner;
+  pools?: PoolsPartner;
+}
+
+/** The Gate partner and the pools partner a sequence acts as: one that can bootstrap a widget, a funded one. */
+export function explorePartners(view: Profile, service?: 'gate' | 'pools'): ExplorePartners {
+  const gates = service === 'pools' ? [] : view.gate.partners;
+  const gate = gates.find((p) => p.publishableKey && p.allowedOrigins?.length) ?? gates[0];
+  const pools =
+    service === 'gate' || !view.pools?.quote
+      ? undefined
+      : (view.pools.partners.find((p) => p.state === 'funded' && !p.velocityCap && p.balanceGate) ??
+        view.pools.partners.find((p) => p.state === 'funded' && !p.velocityCap));
+  return { ...(gate ? { gate } : {}), ...(pools ? { pools } : {}) };
+}
+
+export function capabilitiesOf(target: Profile, partners: ExplorePartners): Capabilities {
+  return {
+    gate: !!partners.gate,
+    pools: !!partners.pools && !!target.pools?.quote,
+    completeSession: !!target.gate.triggers.completeSession,
+    expireSession: !!target.gate.triggers.expireSession,
+    embed: !!(partners.gate?.publishableKey && partners.gate.allowedOrigins?.length),
+    tradeOutcome: !!target.pools?.triggers?.tradeOutcome,
+    poolsBalance: !!partners.pools?.balanceGate,
+    // The default session lifetime is not shown: a profile that declares none is taken at the embedded's half hour.
+    sessionLifetimeMs: (target.timing.sessionLifetimeSeconds ?? 1800) * 1000,
+    quoteTtlMs: POOLS_LIMITS.quoteTtlSeconds * 1000,
+    quoteTtlToleranceMs: target.tolerances.quoteTtlSeconds * 1000,
+  };
+}
+
+export function contextOf(target: Profile, tag: string): ExploreContext {
+  const p = target.pools;
+  return {
+    sessionBody: { amount: '10.00', currency: 'EUR', return_url: 'https://example.test/return', ...(target.gate.sessionDefaults ?? {}) },
+    ...(target.gate.customerTemplate ? { customerTemplate: target.gate.customerTemplate as Record<string, unknown> } : {}),
+    ...(p?.quote
+      ? {
+          pools: {
+            pool: p.pools.main,
+            quote: { side: 'on_ramp', ...Object.fromEntries(Object.entries(p.quote).filter(([k]) => k !== '$comment')) },
+            ttlSeconds: POOLS_LIMITS.quoteTtlSeconds,
+            ttlToleranceSeconds: target.tolerances.quoteTtlSeconds,
+          },
+        }
+      : {}),
+    tag,
+  };
+}
+
+export interface SideOptions {
+  pacer?: Pacer;
+  clocks?: TargetClocks;
+  signal?: AbortSignal;
+}
+
+/** One side's clients for the partners, by name, in its own profile. */
+export function sideOf(profile: Profile, side: Side, partners: ExplorePartners, opts: SideOptions = {}): SideClients {
+  const limits = clientLimits(profile.harness);
+  const gp = partners.gate && profile.gate.partners.find((p) => p.name === partners.gate!.name);
+  const pp = partners.pools && profile.pools?.partners.find((p) => p.name === partners.pools!.name);
+  const make = (service: 'gate' | 'pools', baseUrl: string, label: string, secretKey: string, publishableKey?: string): ApiClient =>
+    createApiClient({
+      service,
+      baseUrl,
+      label: `${label} (explore ${side})`,
+      secretKey,
+      ...(publishableKey ? { publishableKey } : {}),
+      ...limits,
+      // Only the target is paced: the oracle is the embedded reference on loopback, its rate limits off.
+      ...(side === 'target' && service === 'gate' && opts.pacer ? { pacer: opts.pacer } : {}),
+      ...(side === 'target' && opts.clocks ? { clock: opts.clocks[service] } : {}),
+      ...(opts.signal ? { signal: opts.signal } : {}),
+      // A step is judged on the answer it got: a retry would hide what the target did with the first request.
+      retry: { maxRetries: 0, baseDelayMs: 0, maxDelayMs: 0 },
+    });
+  return {
+    ...(gp
+      ? {
+          gate: [gp.secretKey, ...(gp.extraSecretKeys ?? [])].map((k) => make('gate', profile.gate.baseUrls.sandbox, gp.name, k)),
+          ...(gp.publishableKey && gp.allowedOrigins?.length
+            ? { publishable: { client: make('gate', profile.gate.baseUrls.sandbox, gp.name, gp.secretKey, gp.publishableKey), origin: gp.allowedOrigins[0]! } }
+            : {}),
+        }
+      : {}),
+    ...(pp && profile.pools ? { pools: make('pools', profile.pools.baseUrls.sandbox, pp.name, pp.secretKey) } : {}),
+    triggers: {
+      gate: profile.gate.triggers as SideClients['triggers']['gate'],
+      pools: (profile.pools?.triggers ?? {}) as SideClients['triggers']['pools'],
+    },
+  };
+}
