@@ -20,7 +20,8 @@ const noK6 = 'missing' in k6 ? k6.missing : undefined;
 const dir = mkdtempSync(join(tmpdir(), 'rampart-load-segments-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const gates = { ...loadGates(), smokeDurationSeconds: 6 };
+// 10 s: each latency gate judged needs its samples (20 for a p95).
+const gates = { ...loadGates(), smokeDurationSeconds: 10 };
 const refusalsByKey = (out: LoadOutcome) =>
   Object.fromEntries(
     Object.entries((out.metrics.unexpectedByKey ?? {}) as Record<string, Record<string, number>>).map(([k, byStatus]) => [k, byStatus['429'] ?? 0]),
