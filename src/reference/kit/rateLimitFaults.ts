@@ -16,6 +16,8 @@ export const STEERING = {
   always429: { name: 'rate-route-dashboard-volume-always-429', method: 'GET', path: '/dashboard/volume' },
   /** A read60 route answering 403 to every request of a valid secret key: its probe would judge nothing. */
   forbidden: { name: 'rate-route-transactions-forbidden', method: 'GET', path: '/transactions' },
+  /** A default-row route answering 401 to every valid secret key: the same, with the other refusal. */
+  unauthorized: { name: 'rate-route-dashboard-deliveries-unauthorized', method: 'GET', path: '/dashboard/webhook-deliveries' },
 } as const;
 
 /** Customer writes, a write30 route, counted in the read60 row (60 per minute instead of 30). */
@@ -45,6 +47,14 @@ const STEERING_FAULTS: FaultDef[] = [
     requirements: ['GATE-RATE-ROUTES-READ60'],
     description:
       'GET /transactions (transaction reads, a read60 route) answers 403 forbidden to every secret key, before any window counts the request: it is never limited.',
+    suite: 'load',
+  },
+  {
+    name: STEERING.unauthorized.name,
+    service: 'gate',
+    requirements: ['GATE-RATE-ROUTES-DEFAULT'],
+    description:
+      'GET /dashboard/webhook-deliveries (a default-windows route) answers 401 unauthorized to every secret key, before any window counts the request: it is never limited.',
     suite: 'load',
   },
   {

@@ -61,12 +61,14 @@ export class GateRateLimiter {
 
   /**
    * The steering faults' routes, answered before any window counts them: true when the request is let through
-   * uncounted (a route no window counts); throws the 429 or 403 every request of the route gets.
+   * uncounted (a route no window counts); throws the 429, 403 or 401 every request of the route gets.
    */
   private steered(client: string, method: string, path: string): boolean {
     const on = (s: (typeof STEERING)[keyof typeof STEERING]) => this.faults.has(s.name) && method === s.method && path === s.path;
     if (on(STEERING.always429)) throw new HttpError(429, 'Too many requests: rate limit exceeded.', 'rate_limited', 'rate_limited', { 'retry-after': '3600' });
-    if (on(STEERING.forbidden) && client.startsWith('auth:Bearer sk_')) throw new HttpError(403, 'This key may not call this route.', 'forbidden', 'forbidden');
+    const secret = client.startsWith('auth:Bearer sk_');
+    if (on(STEERING.forbidden) && secret) throw new HttpError(403, 'This key may not call this route.', 'forbidden', 'forbidden');
+    if (on(STEERING.unauthorized) && secret) throw new HttpError(401, 'Invalid credential.', 'unauthorized', 'unauthorized');
     return on(STEERING.unlimited);
   }
 
