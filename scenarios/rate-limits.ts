@@ -21,7 +21,16 @@ import { loadConfig, requirementThresholds, summaryFiles, wants } from './lib/co
 import { emit } from './lib/emit.ts';
 import { guarded } from './lib/guard.ts';
 import { callOnce as call, isErrorEnvelope, type Res } from './lib/http.ts';
-import { probeRoute, routeProbes, ROUTE_GROUP_IDS, PROBE_MAX_SENDS, type RouteGroup, type RouteProbe } from './lib/routeProbes.ts';
+import {
+  probeRoute,
+  routeProbes,
+  ROUTE_GROUP_IDS,
+  PROBE_MAX_SENDS,
+  PROBE_MINUTE_ROOM,
+  type RouteGroup,
+  type RouteProbe,
+  type RouteVerdict,
+} from './lib/routeProbes.ts';
 import { KEY_OF, rateLimitBoundSeconds, routeLanes, windowPlans, type RouteLane, type WindowCase } from './lib/rateCases.ts';
 import { SCENARIOS, WINDOW_CHECK_IDS } from './lib/requirements.ts';
 import { countHolds, judgeWindow } from './lib/windowJudge.ts';
@@ -65,6 +74,8 @@ const laneName = (l: RouteLane) => ('own' in l.key ? `routes:own:${l.key.own}` :
 const laneKey = (l: RouteLane) => ('own' in l.key ? ownKeys[l.key.own]! : gate.keys[l.key.case]!);
 for (const l of lanes) if (!l.after) runs.push(laneName(l));
 
+const boundSeconds = rateLimitBoundSeconds(gate.limits, gate.rateWindowScale, cfg.depth, gate.rateWindowRatio, wantsRoutes, ownKeys.length);
+
 export const options = {
   scenarios: runs.length
     ? {
@@ -73,7 +84,7 @@ export const options = {
           vus: runs.length,
           iterations: 1,
           exec: 'runCase',
-          maxDuration: `${rateLimitBoundSeconds(gate.limits, gate.rateWindowScale, cfg.depth, gate.rateWindowRatio, wantsRoutes, ownKeys.length)}s`,
+          maxDuration: `${boundSeconds}s`,
         },
       }
     : {},
@@ -262,42 +273,94 @@ const CASES: Record<Exclude<CaseName, 'perClient'>, () => void> = { burst, write
 
 const firstWindowMs = gate.limits.first.windowMs * gate.rateWindowScale;
 const minuteMs = gate.limits.minute.windowMs * gate.rateWindowScale;
+const hourMs = gate.limits.hour.windowMs * gate.rateWindowScale;
 const tolMs = (w: number) => Math.round(Math.min(1_000, Math.max(20, w * gate.rateWindowRatio)));
 /** How long a group's first window holds a request on one key (the minute window holds it as long). */
 const GROUP_WINDOW_MS: Record<RouteGroup, number> = { write10: minuteMs, write30: minuteMs, read60: minuteMs, default: firstWindowMs };
 const MINUTE_LIMIT = gate.limits.minute.limit;
+const HOUR_LIMIT = gate.limits.hour.limit;
+/** A side-effect-free request any secret key may send (capabilities): shows the key is accepted, when no probe did. */
+const CONTROL_PATH = '/capabilities/countries';
 
-/** Routes one key probes: each waits until neither its group's window nor the key's minute window holds what would refuse it. */
-function routeLane(key: string, probes: RouteProbe[]): void {
-  // Send times on this key (and on the publishable key), with the group of each: the windows the probes must find empty.
-  const logs = { secret: [] as { t: number; g: RouteGroup }[], publishable: [] as { t: number; g: RouteGroup }[] };
+/** A request sent on a key: when, in which group; `hourOnly`: one of the key's case, sent before its windows drained but the hour's. */
+type Stamp = { t: number; g: RouteGroup; hourOnly?: true };
+
+/**
+ * The earliest time from now a walk of `sends` requests in `group`, needing `room` free slots of the key's minute
+ * window, can start on a key that sent `log`: its group's window empty, the minute window with room, the hour
+ * window with room for every request; Infinity when that is after `deadline` (the run's end).
+ */
+function earliestStart(log: Stamp[], group: RouteGroup, room: number, sends: number, deadline: number): number {
+  // The time the k-th oldest of these leaves a window `w` long (k ≥ 1).
+  const leaves = (xs: Stamp[], k: number, w: number) => [...xs].sort((a, b) => a.t - b.t)[k - 1]!.t + w + tolMs(w) + 1;
+  let t = Date.now();
+  for (let guard = 0; guard < 1_000 && t <= deadline; guard++) {
+    const within = (w: number) => log.filter((x) => x.t > t - w - tolMs(w));
+    const inHour = within(hourMs);
+    const inMinute = within(minuteMs).filter((x) => !x.hourOnly);
+    const inGroup = within(GROUP_WINDOW_MS[group]).filter((x) => x.g === group && !x.hourOnly);
+    if (inHour.length + sends > HOUR_LIMIT) t = leaves(inHour, inHour.length + sends - HOUR_LIMIT, hourMs);
+    else if (inGroup.length) t = leaves(inGroup, inGroup.length, GROUP_WINDOW_MS[group]);
+    else if (inMinute.length + room > MINUTE_LIMIT) t = leaves(inMinute, inMinute.length + room - MINUTE_LIMIT, minuteMs);
+    else return t;
+  }
+  return Infinity;
+}
+
+/** A route probe's outcome as rampart reads it: a record, and a check of its group's requirement or an unjudged part of it. */
+function reportProbe(p: RouteProbe, v: RouteVerdict): void {
+  const id = ROUTE_GROUP_IDS[p.group];
+  emit({ kind: 'routeProbe', item: p.item, group: p.group, judged: v.judged, ok: v.ok, detail: v.detail, statuses: v.statuses.length });
+  // Not judged: the group's rule cannot pass on its other routes alone (src/load/verdict.ts reads the part).
+  if (!v.judged) return emit({ kind: 'unverified', req: id, part: p.item, reason: `${p.item}: ${v.detail}` });
+  checkReq(
+    id,
+    v,
+    `${p.item} is limited in the ${p.group === 'default' ? 'default windows' : `${p.group} row`}`,
+    (x) => x.ok,
+    (x) => ({ item: p.item, detail: x.detail }),
+  );
+}
+
+/** A probe nothing was judged on: its route is a part of its group's rule left unverified. */
+const unjudged = (p: RouteProbe, detail: string): RouteVerdict => ({ judged: false, ok: false, statuses: [], detail });
+
+/**
+ * Routes one key probes: each waits until its group's window is empty and the key's minute and hour windows have
+ * room. A probe answered 401/403 throughout is judged at the end against what the key met: a secret key the
+ * target accepts (a 2xx on this key, from a probe or one control request) refused on a route no documented
+ * 401/403 condition reaches (not a rail route's 403, which may be "rail access not enabled") hides whether the
+ * route is limited behind a refusal with no cause: it fails; otherwise it is a part left unverified.
+ */
+function routeLane(key: string, probes: RouteProbe[], hourBase: number, deadline: number): void {
+  // Send times on this key (and on the publishable key), with the group of each: the windows the probes must find
+  // empty. The key's case sent `hourBase` requests before (still in its hour window).
+  const logs = {
+    secret: Array.from({ length: hourBase }, (): Stamp => ({ t: Date.now(), g: 'default', hourOnly: true })),
+    publishable: [] as Stamp[],
+  };
   const queue = probes.map((p) => ({ p, lastTry: false }));
-  const earliest = (p: RouteProbe): number => {
-    const log = logs[p.publishable ? 'publishable' : 'secret'];
-    let t = Date.now();
-    for (let guard = 0; guard < 1_000; guard++) {
-      const inGroup = log.filter((x) => x.g === p.group && x.t > t - GROUP_WINDOW_MS[p.group] - tolMs(GROUP_WINDOW_MS[p.group]));
-      const inMinute = log.filter((x) => x.t > t - minuteMs - tolMs(minuteMs));
-      if (!inGroup.length && inMinute.length + PROBE_MAX_SENDS[p.group] <= MINUTE_LIMIT) return t;
-      // The earliest moment the oldest blocking request leaves its window.
-      const blocking = inGroup.length ? inGroup : inMinute;
-      const w = inGroup.length ? GROUP_WINDOW_MS[p.group] : minuteMs;
-      t = Math.min(...blocking.map((x) => x.t)) + w + tolMs(w) + 1;
-    }
-    return t;
+  const startOf = (p: RouteProbe) =>
+    earliestStart(logs[p.publishable ? 'publishable' : 'secret'], p.group, PROBE_MINUTE_ROOM[p.group], PROBE_MAX_SENDS[p.group], deadline);
+  let accepted: string | undefined;
+  const refusedCredential: { p: RouteProbe; v: RouteVerdict }[] = [];
+  const wait = (t: number) => {
+    if (t > Date.now()) sleep((t - Date.now()) / 1000);
   };
   while (queue.length) {
-    queue.sort((a, b) => earliest(a.p) - earliest(b.p));
+    queue.sort((a, b) => startOf(a.p) - startOf(b.p));
     const { p, lastTry } = queue.shift()!;
-    const start = earliest(p);
-    if (start > Date.now()) sleep((start - Date.now()) / 1000);
-    const id = ROUTE_GROUP_IDS[p.group];
     if (p.publishable && !gate.embed) {
-      const detail = 'no load-reserved partner with a publishable key and an allowed origin (or a k6-operator bundle, which carries none)';
-      emit({ kind: 'routeProbe', item: p.item, group: p.group, judged: false, detail });
-      emit({ kind: 'unverified', req: id, reason: `${p.item}: ${detail}` });
+      reportProbe(p, unjudged(p, 'no load-reserved partner with a publishable key and an allowed origin (or a k6-operator bundle, which carries none)'));
       continue;
     }
+    const start = startOf(p);
+    if (start === Infinity) {
+      const why = lastTry ? 'its second try (a fixed window edge may have fallen inside the first walk)' : 'it';
+      reportProbe(p, unjudged(p, `the key's hour window had no room for ${why} before the run's end: add keys of the probes' own (extraSecretKeys)`));
+      continue;
+    }
+    wait(start);
     const url = `${base}${p.path}`;
     const tags = { case: 'routes', name: `${p.method} ${p.path}` };
     let refusal: Res | undefined;
@@ -305,10 +368,7 @@ function routeLane(key: string, probes: RouteProbe[]): void {
     const v = probeRoute(
       {
         now: () => Date.now(),
-        sleepUntil: (t) => {
-          const ms = t - Date.now();
-          if (ms > 0) sleep(ms / 1000);
-        },
+        sleepUntil: wait,
         send: () => {
           const r = p.publishable
             ? http.request(p.method, url, JSON.stringify(p.body ?? {}), {
@@ -319,6 +379,7 @@ function routeLane(key: string, probes: RouteProbe[]): void {
             : call(p.method, url, key, { body: p.body, idempotencyKey: p.idempotencyKey ? true : undefined, tags });
           log.push({ t: Date.now(), g: p.group });
           if (r.status === 429 && !refusal) refusal = r as Res;
+          if (!p.publishable && r.status >= 200 && r.status < 300) accepted ??= `${r.status} to ${p.method} ${p.path}`;
           return r.status;
         },
       },
@@ -327,30 +388,52 @@ function routeLane(key: string, probes: RouteProbe[]): void {
       lastTry,
     );
     if (refusal) expect429Envelope(refusal, `${p.item} (${p.group} row)`);
-    if (v.retry) {
-      queue.push({ p, lastTry: true });
-      continue;
+    if (v.retry) queue.push({ p, lastTry: true });
+    else if (v.credentialRefused) refusedCredential.push({ p, v });
+    else reportProbe(p, v);
+  }
+  if (refusedCredential.length) judgeRefusedCredential(key, logs.secret, refusedCredential, accepted, deadline);
+}
+
+/** The probes a key's every answer refused (401/403), judged against whether the target accepts the key at all. */
+function judgeRefusedCredential(
+  key: string,
+  log: Stamp[],
+  refused: { p: RouteProbe; v: RouteVerdict }[],
+  accepted: string | undefined,
+  deadline: number,
+): void {
+  const causeless = refused.filter(({ p, v }) => !p.publishable && !(p.rail && v.statuses.every((s) => s === 403)));
+  if (causeless.length && !accepted) {
+    const start = earliestStart(log, 'read60', 1, 1, deadline);
+    if (start !== Infinity) {
+      if (start > Date.now()) sleep((start - Date.now()) / 1000);
+      const r = call('GET', `${base}${CONTROL_PATH}`, key, { tags: { case: 'routes', name: `GET ${CONTROL_PATH}` } });
+      log.push({ t: Date.now(), g: 'read60' });
+      if (r.status >= 200 && r.status < 300) accepted = `${r.status} to GET ${CONTROL_PATH}`;
     }
-    emit({ kind: 'routeProbe', item: p.item, group: p.group, judged: v.judged, ok: v.ok, detail: v.detail, statuses: v.statuses.length });
-    if (!v.judged) {
-      emit({ kind: 'unverified', req: id, reason: `${p.item}: ${v.detail}` });
-      continue;
-    }
-    checkReq(
-      id,
-      v,
-      `${p.item} is limited in the ${p.group === 'default' ? 'default windows' : `${p.group} row`}`,
-      (x) => x.ok,
-      (x) => ({ item: p.item, detail: x.detail }),
-    );
+  }
+  for (const { p, v } of refused) {
+    const codes = [...new Set(v.statuses)].join('/');
+    if (p.publishable) reportProbe(p, { ...v, detail: `${v.detail} (the publishable key or the origin refused: the profile's embed partner may be wrong)` });
+    else if (p.rail && v.statuses.every((s) => s === 403))
+      reportProbe(p, { ...v, detail: `${v.detail} (403 may be "rail access not enabled": the load key may lack the rail entitlement)` });
+    else if (!accepted) reportProbe(p, { ...v, detail: `${v.detail}; the target accepted this key nowhere else either (check the profile's key)` });
+    else
+      reportProbe(p, {
+        ...v,
+        judged: true,
+        ok: false,
+        detail: `every answer was ${codes} though the target accepts this key (${accepted}) and no documented 401/403 condition reaches ${p.item}: the route was not shown limited, behind a refusal with no cause`,
+      });
   }
 }
 
 /** Run the route lane of `key`, after the key's own case: once its windows drained (a minute after its last request). */
-function lanesAfter(c: 'burst' | 'replacesFirstOnly'): void {
+function lanesAfter(c: 'burst' | 'replacesFirstOnly', deadline: number): void {
   for (const l of lanes.filter((x) => x.after === c)) {
     sleep((minuteMs + tolMs(minuteMs)) / 1000);
-    routeLane(keyFor(c), l.probes);
+    routeLane(keyFor(c), l.probes, l.hourBase, deadline);
   }
 }
 
@@ -358,14 +441,16 @@ function lanesAfter(c: 'burst' | 'replacesFirstOnly'): void {
 export const runCase = guarded('rate-limits', (): void => {
   const c = runs[exec.scenario.iterationInTest]!;
   emit({ kind: 'caseStart', case: c, segment: segmentRange(), at: Date.now() });
+  // The latest a route probe may start: the run's bound, less a margin for the walk and the summary.
+  const deadline = Date.now() + (boundSeconds - 25) * 1000;
   const lane = lanes.find((l) => !l.after && laneName(l) === c);
   if (lane) {
     // The perClient key answers one probe of burst first: start once that default window has passed.
     if (lane.startAfterFirstWindow) sleep((firstWindowMs + tolMs(firstWindowMs)) / 1000 + 1);
-    routeLane(laneKey(lane), lane.probes);
+    routeLane(laneKey(lane), lane.probes, lane.hourBase, deadline);
   } else {
     CASES[c as Exclude<CaseName, 'perClient'>]();
-    if (c === 'burst' || c === 'replacesFirstOnly') lanesAfter(c);
+    if (c === 'burst' || c === 'replacesFirstOnly') lanesAfter(c, deadline);
   }
   emit({ kind: 'caseDone', case: c, at: Date.now() });
 });

@@ -35,7 +35,8 @@ export const options = {
     },
   },
   thresholds: gateThresholds(cfg),
-  summaryTrendStats: ['avg', 'min', 'med', 'p(90)', 'p(95)', 'p(99)', 'max'],
+  // count: a percentile gate judges only on enough samples (src/load/verdict.ts percentileMinSamples).
+  summaryTrendStats: ['avg', 'min', 'med', 'p(90)', 'p(95)', 'p(99)', 'max', 'count'],
 };
 
 export default guarded('smoke', (): void => {

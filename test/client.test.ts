@@ -7,6 +7,7 @@ import { backoffDelayMs, retryAfterMs } from '../src/client/backoff.js';
 import { describeAnswer } from '../src/client/answer.js';
 import { createApiClient } from '../src/client/http.js';
 import { PAUSED_PRESSURE, Pacer } from '../src/client/pacer.js';
+import { RouteRefusesEveryRequest } from '../src/client/routeRefusal.js';
 import { TransportError, type Exchange } from '../src/client/types.js';
 
 interface Seen {
@@ -311,7 +312,8 @@ describe('Retry-After per key', () => {
     expect(pauses).toEqual([{ untilMs: start + 30_000, pausedMs: 30_000 }]);
     // The retry was sent only once the pause had ended (fake clock: the pacer slept it).
     expect(clock.now).toBeGreaterThanOrEqual(start + 30_000);
-    expect(seen).toHaveLength(2);
+    // The refused request, its witness on a route of another group (accepted: only this route refused), the retry.
+    expect(seen.map((r) => `${r.method} ${r.url}`)).toEqual(['GET /v1/gate_sessions/gs_1', 'GET /v1/dashboard/webhook-settings', 'GET /v1/gate_sessions/gs_1']);
     expect(pacer.pausedUntil(SECRET)).toBeUndefined();
   });
 
@@ -328,7 +330,8 @@ describe('Retry-After per key', () => {
 
   it('a wait beyond the budget: TransportError "rate-limited", one line, and nothing more is sent on the key', async () => {
     const { pacer } = fakePacer();
-    script = [tooMany('3600')];
+    // The key is limited as a whole: the witness on another route is refused too.
+    script = [tooMany('3600'), tooMany('3600')];
     const c = client({ pacer, rateLimitBudgetMs: 120_000 });
     const err = await c.get('/gate_sessions/gs_1').catch((e) => e);
     expect(err).toBeInstanceOf(TransportError);
@@ -341,21 +344,69 @@ describe('Retry-After per key', () => {
     // Another request on the paused key is refused without being sent.
     const again = await c.post('/quotes', {}).catch((e) => e);
     expect(again.kind).toBe('rate-limited');
-    expect(seen).toHaveLength(1);
+    expect(seen).toHaveLength(2);
     // The publishable key is another rate-limit client: not paused.
     expect(pacer.pausedUntil(PUBLISHABLE)).toBeUndefined();
   });
 
   it('a paced request refused with 429 was not processed: it waits and goes again whatever its retry setting; beyond the budget it ends rate-limited, the key paused', async () => {
     const { pacer } = fakePacer();
-    script = [tooMany('3600')];
+    script = [tooMany('3600'), tooMany('3600')];
     const c = client({ pacer, rateLimitBudgetMs: 120_000 });
     const err = await c.get('/gate_sessions/gs_1', undefined, { retry: false }).catch((e) => e);
     expect(err.kind).toBe('rate-limited');
     expect(pacer.pausedUntil(SECRET)).toBeDefined();
     const next = await c.get('/gate_sessions/gs_1').catch((e) => e);
     expect(next.kind).toBe('rate-limited');
-    expect(seen).toHaveLength(1);
+    expect(seen).toHaveLength(2);
+  });
+
+  it("a route refusing every paced request while the key's other routes are accepted: its long Retry-After holds the key a minute window at most, and the refusal a minute window later proves it", async () => {
+    const { clock, pacer, pauses } = fakePacer();
+    // The route: 429 with an hour's Retry-After every time; the witness on another route: 200 each time.
+    script = [tooMany('3600'), status(200, '{}'), tooMany('3600'), status(200, '{}')];
+    const c = client({ pacer, rateLimitBudgetMs: 120_000 });
+    const start = clock.now;
+    const err = await c.get('/dashboard/volume').catch((e) => e);
+    expect(err).toBeInstanceOf(RouteRefusesEveryRequest);
+    expect(err).toMatchObject({ method: 'GET', path: '/dashboard/volume', group: 'read60' });
+    expect(err.message).toMatch(/^GET \/dashboard\/volume refused every paced request with 429 \(2 over 6\d s/);
+    expect(err.message).not.toContain(SECRET);
+    // Never paused for the announced hour (that would have stopped a one-key run as "rate limited by the target").
+    expect(pauses.every((p) => p.pausedMs <= 61_000)).toBe(true);
+    expect(clock.now - start).toBeLessThan(120_000);
+    expect(seen.map((r) => r.url)).toEqual([
+      '/v1/dashboard/volume',
+      '/v1/dashboard/webhook-settings',
+      '/v1/dashboard/volume',
+      '/v1/dashboard/webhook-settings',
+    ]);
+  });
+
+  it('unannounced, the same proof comes from the usual waits (a default window, then a minute) before any hour-long one', async () => {
+    const { clock, pacer } = fakePacer();
+    const bare = (res: ServerResponse) => {
+      res.writeHead(429, { 'content-type': 'application/json' });
+      res.end('{"type":"rate_limited"}');
+    };
+    const ok = status(200, '{}');
+    script = [bare, ok, bare, ok, bare, ok];
+    const start = clock.now;
+    const err = await client({ pacer, rateLimitBudgetMs: 120_000 })
+      .post('/gate_sessions', {})
+      .catch((e) => e);
+    expect(err).toBeInstanceOf(RouteRefusesEveryRequest);
+    expect(err.group).toBe('write10');
+    expect(clock.now - start).toBeGreaterThanOrEqual(70_000);
+    expect(seen).toHaveLength(6);
+  });
+
+  it('a route refused once (another client of the key filled its window) is sent again and answers: no failure', async () => {
+    const { pacer } = fakePacer();
+    script = [tooMany('20'), status(200, '{}')];
+    const ex = await client({ pacer, rateLimitBudgetMs: 120_000 }).get('/dashboard/volume');
+    expect(ex.status).toBe(200);
+    expect(seen).toHaveLength(3);
   });
 
   it('a paced 429 within the budget is sent again after the wait, even with retry: false, and its real answer comes back', async () => {
@@ -364,7 +415,8 @@ describe('Retry-After per key', () => {
     const c = client({ pacer, rateLimitBudgetMs: 120_000 });
     const ex = await c.get('/gate_sessions/gs_1', undefined, { retry: false });
     expect(ex.status).toBe(200);
-    expect(seen).toHaveLength(2);
+    // The request, its witness, the request again.
+    expect(seen).toHaveLength(3);
   });
 
   it('the run-wide signal cancels a request waiting out a pause in the pacer, unsent', async () => {

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { ScenarioRun } from '../src/load/scenarioRun.js';
 import { evaluateThreshold, mergeSummaries, type Summary } from '../src/load/summary.js';
 import { crashReasons, scenarioChecks } from '../src/load/verdict.js';
+import { routeProbes } from '../scenarios/lib/routeProbes.js';
 
 const part = (over: { reqs: number; fails: number; p95: number; unexpected: [number, number]; ms: number; check: [number, number] }): Summary => ({
   state: { testRunDurationMs: over.ms },
@@ -122,4 +123,40 @@ describe('a run that did not finish cleanly proves nothing', () => {
       expect(checks[0]!.failure!.message).toContain(reason);
     });
   }
+});
+
+describe('a group of routes passes only whole', () => {
+  const ID = 'GATE-RATE-ROUTES-WRITE30';
+  const summary: Summary = {
+    metrics: { [`checks{req:${ID}}`]: { type: 'rate', values: { passes: 7, fails: 0, rate: 1 }, thresholds: { 'rate==1': { ok: true } } } },
+    root_group: { name: '', checks: [], groups: [] },
+  };
+  const runOf = (records: Record<string, unknown>[]): ScenarioRun => ({
+    segments: [{ segment: null, exitCode: 0, durationMs: 5, stderrTail: '', summary, summaryFile: 'k6/x/summary.json' }],
+    summary,
+    records,
+    durationMs: 5,
+  });
+  const probed = (items: string[]) => items.map((item) => ({ kind: 'routeProbe', item, group: 'write30', judged: true, ok: true }));
+  const WRITE30 = routeProbes({})
+    .filter((p) => p.group === 'write30')
+    .map((p) => p.item);
+
+  it('every route of the row probed and judged: passed', () => {
+    expect(scenarioChecks('rate-limits', [ID], runOf(probed(WRITE30)))[0]!.status).toBe('passed');
+  });
+
+  it('a route whose probe judged nothing (every answer 401/403) leaves the row unverified though the others passed', () => {
+    const unjudged = { kind: 'unverified', req: ID, part: 'POST /embed/bootstrap', reason: 'POST /embed/bootstrap: every answer refused the credential' };
+    const record = { kind: 'routeProbe', item: 'POST /embed/bootstrap', group: 'write30', judged: false, ok: false };
+    const [c] = scenarioChecks('rate-limits', [ID], runOf([...probed(WRITE30.filter((i) => i !== 'POST /embed/bootstrap')), record, unjudged]));
+    expect(c!.status).toBe('unverified');
+    expect(c!.reason).toMatch(/^1 part not judged \(POST \/embed\/bootstrap: every answer refused the credential\); 7 checks of its other parts passed$/);
+  });
+
+  it('a route no probe record names (never probed) leaves the row unverified', () => {
+    const [c] = scenarioChecks('rate-limits', [ID], runOf(probed(WRITE30.filter((i) => i !== 'customer writes'))));
+    expect(c!.status).toBe('unverified');
+    expect(c!.reason).toContain('customer writes: not probed');
+  });
 });

@@ -1,7 +1,8 @@
 // Smoke traffic counts only 2xx as expected: every request of the mix is
 // well-formed, authorised and within the limits, so a target refusing every
 // key (401) breaches the unexpected-status gate instead of passing it. Both
-// ways against the embedded target; skipped visibly without k6.
+// ways against the embedded target, 10 s of traffic: enough samples for a p95
+// (src/load/verdict.ts percentileMinSamples); skipped visibly without k6.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,7 +25,7 @@ async function smoke(unknownTrafficKeys: boolean) {
     if (unknownTrafficKeys) for (const p of profile.gate.partners) if (p.reservedFor === 'load' && !p.publishableKey) p.secretKey = `sk_test_${'x'.repeat(32)}`;
     const runDir = mkdtempSync(join(tmpdir(), 'rampart-traffic-'));
     dirs.push(runDir);
-    return await runLoad({ profile, scenarios: ['smoke'], depth: 'quick', runDir, gates: { ...loadGates(), smokeDurationSeconds: 5 } });
+    return await runLoad({ profile, scenarios: ['smoke'], depth: 'quick', runDir, gates: { ...loadGates(), smokeDurationSeconds: 10 } });
   } finally {
     await ref.close();
   }

@@ -1,7 +1,7 @@
 // The 60-per-minute window judged on one key's own stream (src/load/minuteWindowStream.ts): a stream of
 // ordinary paced requests fills the window, one probe past it must get 429 with the envelope. Proven both
 // ways against the embedded target at rate windows ×0.05 (a 3 s minute): passes on the faultless target,
-// fails with the minute window off or its 429 of the wrong type.
+// fails with the minute window off, narrower than documented, or its 429 of the wrong type.
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -79,6 +79,17 @@ describe("the minute window on one key's stream", () => {
     expect(check.status, check.reason).toBe('failed');
     expect(replaces.status).toBe('failed');
     expect(replaces.failure?.requirement).toBe('GATE-RATE-ROUTE-REPLACES-FIRST-ONLY');
+  }, 90_000);
+
+  it('fails, not unverified, when the minute window holds fewer than 60 (a 429 before the documented count)', async () => {
+    const { check, replaces, statuses } = await streamOn(['rate-minute-window-55']);
+    expect(check.status, check.reason).toBe('failed');
+    expect(check.failure?.requirement).toBe('GATE-RATE-MINUTE-WINDOW');
+    expect(check.failure?.message).toMatch(/got 429 before the limit: request 56 of the stream, with 55 of the key's requests inside the minute/);
+    expect(replaces.status).toBe('failed');
+    expect(replaces.failure?.requirement).toBe('GATE-RATE-ROUTE-REPLACES-FIRST-ONLY');
+    // The stream went on (the paced client waited its 429 out): the evidence was in hand at the first refusal.
+    expect(statuses.every((s) => s === 200)).toBe(true);
   }, 90_000);
 
   it("fails when the minute window's 429 carries another type", async () => {

@@ -210,19 +210,19 @@ describe('--sign-key where nothing can be signed: exit 2, one line, nothing run'
 
 describe.skipIf('missing' in findK6())('load by looser gates, through the CLI', () => {
   it('load --scenario smoke --gates <looser>: PASSED — partial run (…); custom gates (…), recorded in results.json and junit.xml', async () => {
-    const file = gatesFile('looser-short', (g) => ({ ...g, p95Ms: { ...g.p95Ms, read60: LOOSE_READ60 }, smokeDurationSeconds: 3 }));
+    const file = gatesFile('looser-short', (g) => ({ ...g, p95Ms: { ...g.p95Ms, read60: LOOSE_READ60 }, smokeDurationSeconds: 25 }));
     const r = await cli(['load', '--scenario', 'smoke', '--gates', file], 180_000);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(
       new RegExp(
-        `^PASSED( \\(time-scaled[^)]*\\))? — partial run \\(load only, scenario smoke\\); custom gates \\(looser than rampart's defaults: ${LOOSER}; smokeDurationSeconds 3 < 30\\): `,
+        `^PASSED( \\(time-scaled[^)]*\\))? — partial run \\(load only, scenario smoke\\); custom gates \\(looser than rampart's defaults: ${LOOSER}; smokeDurationSeconds 25 < 30\\): `,
         'm',
       ),
     );
     expect(r.stdout).toMatch(/^gates: .*looser-short\.json \(sha256 [0-9a-f]{12}…\) — custom gates .*: never CERTIFIED, never signed$/m);
     const dir = realpathSync(join(r.reports, 'latest'));
     const results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as RunResults;
-    expect(results.scope?.gates).toMatchObject({ file, looser: [LOOSER, 'smokeDurationSeconds 3 < 30'] });
+    expect(results.scope?.gates).toMatchObject({ file, looser: [LOOSER, 'smokeDurationSeconds 25 < 30'] });
     expect(results.scope?.gates?.content).toEqual(JSON.parse(readFileSync(file, 'utf8')));
     expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toContain('<property name="gates" value="');
   }, 200_000);

@@ -70,13 +70,36 @@ describe('route probes of the Limits rows', () => {
       }
   });
 
-  it('a route whose every answer refuses the credential is not judged (nothing may have been counted)', () => {
-    let now = 0;
-    const io = { now: () => now, sleepUntil: (t: number) => void (now = Math.max(now, t)), send: () => ((now += 5), 403) };
-    const probe: RouteProbe = { item: 'POST /rails/pay_outs', group: 'write30', method: 'POST', path: '/rails/pay_outs' };
-    expect(probeRoute(io, probe, timing, false).retry).toBe(true);
-    const v = probeRoute(io, probe, timing, true);
-    expect([v.judged, v.ok]).toEqual([false, false]);
+  it('a route whose every answer refuses the credential judges nothing by itself: it ends at once, for the scenario to judge against the key', () => {
+    for (const group of GROUPS) {
+      let now = 0;
+      let sent = 0;
+      const io = { now: () => now, sleepUntil: (t: number) => void (now = Math.max(now, t)), send: () => ((now += 5), sent++, 403) };
+      const probe: RouteProbe = { item: 'a route', group, method: 'POST', path: '/x' };
+      const v = probeRoute(io, probe, timing, false);
+      expect([v.judged, v.ok, v.credentialRefused, v.retry], group).toEqual([false, false, true, undefined]);
+      // One walk, no second try: nothing a fixed edge could change.
+      expect(sent).toBe(v.statuses.length);
+    }
+  });
+
+  it('a read60 route no window counts fails: 61 back to back pass on both tries', () => {
+    const v = run('read60', () => true, 0);
+    expect([v.judged, v.ok], v.detail).toEqual([true, false]);
+    expect(v.detail).toMatch(/no window of 60 per minute counts the route/);
+  });
+
+  it('a read60 route in a window narrower than 60 per minute fails, whatever the reading', () => {
+    for (const make of [() => sliding(55, 6_000), () => sliding(55, 6_000, true), () => fixed(55, 6_000, 3_000), () => fromFirst(55, 6_000)]) {
+      const v = run('read60', make(), 0);
+      expect([v.judged, v.ok], v.detail).toEqual([true, false]);
+      expect(v.detail).toMatch(/refused at request 56 of 61/);
+    }
+  });
+
+  it('a read60 route counted only by the minute window passes (60 per minute either way: the two cannot be told apart)', () => {
+    const v = run('read60', sliding(GATE_RATE_WINDOWS.minute.limit, GATE_RATE_WINDOWS.minute.windowMs * SCALE), 0);
+    expect([v.judged, v.ok], v.detail).toEqual([true, true]);
   });
 });
 
@@ -130,6 +153,31 @@ describe('the route probes against the Limits table', () => {
     const m = rateLimitMandatory(LIMITS, 1, 'quick', own);
     expect(m.lanesMs).toBeLessThan(m.casesMs);
     expect(m.sharedLanes).toBe(0);
+  });
+
+  it("short probes ride beside write30 probes (a read60 probe fills its key's minute window), and no lane overfills an hour window", () => {
+    const probes = routeProbes({});
+    const own = routeKeysForFastest(probes);
+    for (const l of routeLanes({ ...LANE_INPUT, ownKeys: own, probes })) {
+      const secretShort = l.probes.filter((p) => !p.publishable && PROBE_MAX_SENDS[p.group] <= 30);
+      if (secretShort.length)
+        expect(
+          l.probes.some((p) => p.group === 'read60'),
+          l.probes.map((p) => p.item).join(),
+        ).toBe(false);
+      expect(l.minutes).toBe(0);
+    }
+    // No keys of their own at --depth full (the hour key busy): the keys left carry their cases' requests too.
+    for (const hourKeyFree of [true, false]) {
+      const lanes = routeLanes({ ...LANE_INPUT, hourKeyFree, ownKeys: 0, probes });
+      expect(lanes.flatMap((l) => l.probes.map((p) => p.item)).sort()).toEqual(probes.map((p) => p.item).sort());
+      for (const l of lanes) {
+        const sends = l.hourBase + l.probes.filter((p) => !p.publishable).reduce((n, p) => n + PROBE_MAX_SENDS[p.group], 0);
+        // Over one hour window's 300, the lane says it waits an hour (the scenario waits, or ends the probe unverified).
+        if (sends > LIMITS.hour.limit) expect(l.hours, JSON.stringify(l.key)).toBeGreaterThan(0);
+      }
+      if (hourKeyFree) expect(lanes.every((l) => l.hours === 0)).toBe(true);
+    }
   });
 
   it('with fewer keys the lanes also take the keys the cases leave, wait for them, and the mandatory time says so', () => {

@@ -99,7 +99,7 @@ describe.skipIf('missing' in findK6())('a breached performance gate', () => {
   it('load --scenario smoke --gates <p95 1 ms>: NOT CERTIFIED, exit 1, in the terminal, results.json, junit.xml and report.html', async () => {
     const gates = JSON.parse(readFileSync(join(root, 'fixtures/gates.json'), 'utf8')) as { p95Ms: Record<string, number>; smokeDurationSeconds: number };
     const tight = join(tmp, 'gates-p95-1ms.json');
-    writeFileSync(tight, JSON.stringify({ ...gates, p95Ms: Object.fromEntries(Object.keys(gates.p95Ms).map((k) => [k, 1])), smokeDurationSeconds: 5 }));
+    writeFileSync(tight, JSON.stringify({ ...gates, p95Ms: Object.fromEntries(Object.keys(gates.p95Ms).map((k) => [k, 1])), smokeDurationSeconds: 25 }));
     const r = await cli(['load', '--scenario', 'smoke', '--gates', tight], 180_000);
     expect(r.code, r.stderr).toBe(1);
     expect(verdictLine(r.stdout)).toMatch(

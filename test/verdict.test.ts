@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EXIT } from '../src/exitCodes.js';
 import type { ScenarioRun } from '../src/load/scenarioRun.js';
-import { scenarioChecks } from '../src/load/verdict.js';
+import { percentileMinSamples, scenarioChecks } from '../src/load/verdict.js';
 import { CATALOGUE } from '../src/model/catalogue/index.js';
 import { buildCertificate } from '../src/report/certificate.js';
 import { toHtml } from '../src/report/html.js';
@@ -131,15 +131,17 @@ function judgedRun(checks: CheckResult[], scope: RunScope, declared?: DeclaredCh
 }
 
 /** A k6 run of smoke that finished (exit 99: a threshold breached) with its gates as given. */
-function smokeRun(thresholds: Record<string, boolean>, exitCode = 99): ScenarioRun {
+function smokeRun(thresholds: Record<string, boolean>, exitCode = 99, samples = 200): ScenarioRun {
   const summary = {
     root_group: { name: '', path: '', id: '', groups: [], checks: [] },
-    metrics: Object.fromEntries(
-      Object.entries(thresholds).map(([expr, ok]) => [
-        'http_req_duration{group:read60}',
-        { type: 'trend', contains: 'time', values: { 'p(95)': 12.5 }, thresholds: { [expr]: { ok } } },
-      ]),
-    ),
+    metrics: {
+      'http_req_duration{group:read60}': {
+        type: 'trend',
+        contains: 'time',
+        values: { 'p(95)': 12.5, 'p(99)': 20, count: samples },
+        thresholds: Object.fromEntries(Object.entries(thresholds).map(([expr, ok]) => [expr, { ok }])),
+      },
+    },
   } as unknown as ScenarioRun['summary'];
   return { segments: [{ exitCode, summary, stderrTail: '' } as unknown as ScenarioRun['segments'][number]], summary, records: [], durationMs: 5_000 };
 }
@@ -263,6 +265,31 @@ describe('CERTIFIED is the word of a whole run', () => {
     const breached = narrowed(scenarioChecks('smoke', [], smokeRun({ 'p(95)<1': false })));
     expect(breached.summary.verdict).toBe('NOT CERTIFIED');
     expect(exitCodeOf(breached)).toBe(EXIT.checkFailed);
+  });
+
+  it('a percentile gate on too few samples judges nothing: neither held nor breached, the gate check unverified, never PASSED or CERTIFIED', () => {
+    // 19 samples: the p95 is their maximum (one at least must lie above it: 20).
+    for (const [expr, ok] of [
+      ['p(95)<300', true],
+      ['p(95)<1', false],
+    ] as const) {
+      const gate = scenarioChecks('smoke', [], smokeRun({ [expr]: ok }, ok ? 0 : 99, 19));
+      expect(gate).toHaveLength(1);
+      expect(gate[0]).toMatchObject({ status: 'unverified', requirements: [] });
+      expect(gate[0]!.reason).toMatch(/http_req_duration\{group:read60\} p\(95\)<\d+: 19 of 20/);
+    }
+    const everything = CATALOGUE.filter((q) => q.depth !== 'full').map((q) => passedReq(q.id, q.suite));
+    const r = judgedRun([...everything, ...scenarioChecks('smoke', [], smokeRun({ 'p(95)<300': true }, 0, 3))], whole);
+    expect(r.summary.verdict).toBe('INCOMPLETE');
+    expect(r.summary.verdictLine).toMatch(/^1 performance gate check judged nothing \(smoke: performance gates/);
+    // Enough samples for the p95 but not the p99: the p95 judges, the p99 is left out (not a failure).
+    const mixed = scenarioChecks('smoke', [], smokeRun({ 'p(95)<300': true, 'p(99)<1': false }, 99, 40));
+    expect(mixed.map((c) => c.status)).toEqual(['passed']);
+  });
+
+  it('percentile thresholds need one sample at least above the percentile', () => {
+    expect([percentileMinSamples('p(95)<600'), percentileMinSamples('p(99)<1200'), percentileMinSamples('p(90) < 5')]).toEqual([20, 100, 10]);
+    expect(percentileMinSamples('rate<0.01')).toBeUndefined();
   });
 
   it('a requirement whose declared checks did not all run is partial, never passed', () => {

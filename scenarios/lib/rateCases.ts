@@ -2,8 +2,8 @@
 // of each, from the spec's limits (src/model/limits.ts, handed over in the
 // run config) and the target's declared window scale. Plain data and
 // arithmetic with no k6 imports: rampart reads the same bounds.
-import { PROBE_MAX_SENDS, PROBE_REQUESTS, routeProbes, type RouteProbe } from './routeProbes.ts';
-import { DEFAULT_WINDOW_TOLERANCE_RATIO, planFor, probeBoundMs, type WindowPlan } from './windowProbe.ts';
+import { PROBE_MAX_SENDS, PROBE_MINUTE_ROOM, PROBE_REQUESTS, routeProbes, type RouteProbe } from './routeProbes.ts';
+import { DEFAULT_WINDOW_TOLERANCE_RATIO, planFor, probeBoundMs, probeMaxRequests, type WindowPlan } from './windowProbe.ts';
 
 export interface RateWindow {
   limit: number;
@@ -50,6 +50,12 @@ export interface RouteLane {
   probes: RouteProbe[];
   /** When the lane can start, ms after the scenario starts (an estimate, for sharing the probes out). */
   startMs: number;
+  /** Requests the key's case sends before the lane: they stay in the key's hour window. */
+  hourBase: number;
+  /** Minute windows the lane waits out on its key after its first (a minute window holds 60: long probes go one a minute). */
+  minutes: number;
+  /** Hour windows it waits out (its probes and its case's requests would overfill one): only a key shared at --depth full. */
+  hours: number;
 }
 
 /** Latency allowance per request in the bounds. */
@@ -57,7 +63,7 @@ const REQUEST_MS = 100;
 /** Requests of replacesFirstOnly before its key's lane starts. */
 const REPLACES_REQUESTS = 61;
 
-/** A probe that fills a key's minute window past half (31 requests): the next one on the same key waits a minute. */
+/** A probe that fills a key's minute window past half (31 requests or more): the next long one on the same key waits a minute. */
 const isLong = (p: RouteProbe) => PROBE_MAX_SENDS[p.group] > 30;
 
 /**
@@ -68,14 +74,25 @@ export function routeKeysForFastest(probes: RouteProbe[] = routeProbes({})): num
   return probes.filter((p) => isLong(p) && !p.publishable).length;
 }
 
+/** A lane being planned: when its key is next free, what its hour window holds, the room beside its long probes. */
+interface Planned {
+  lane: RouteLane;
+  freeAt: number;
+  hourUsed: number;
+  /** Minute-window slots left beside the long probes already placed (60 less each long one's), for short probes. */
+  besideRoom: number;
+  short: number;
+}
+
 /**
  * The keys the route probes run on and which probes each takes. Keys of their own (`ownKeys`, the extra secret
  * keys of the load partners) start at once, beside the window cases; when there are fewer than the fastest
  * schedule needs, the probes also take the keys the cases leave idle — the hour key when the hour case does not
  * run, the perClient key (one request of burst on it), the keys of burst and replacesFirstOnly after their cases —
- * and wait for them. A long probe (31 requests) goes to the lane free soonest, one a minute per key (the minute
- * window holds 60); the short ones (a default window each) fill in beside them, never on the perClient key's first
- * default window, each on the lane holding fewest short ones.
+ * and wait for them. A long probe goes to the lane free soonest whose hour window has room for it (read60 first:
+ * each fills the key's minute window), one a minute per key; the short ones (a default window each) fill in beside
+ * them where the minute window has room (beside a write30 probe, or on a lane with no long probe), never on the
+ * perClient key's first default window, each on the lane holding fewest short ones.
  */
 export function routeLanes(o: {
   ownKeys: number;
@@ -91,68 +108,94 @@ export function routeLanes(o: {
   const minute = o.limits.minute.windowMs * o.scale;
   const first = o.limits.first.windowMs * o.scale;
   const plans = windowPlans(o.limits, o.scale);
-  const own: RouteLane[] = Array.from({ length: o.ownKeys }, (_, i) => ({ key: { own: i }, probes: [], startMs: 0 }));
+  const lane = (key: RouteLane['key'], startMs: number, hourBase: number, extra: Partial<RouteLane> = {}): RouteLane => ({
+    key,
+    probes: [],
+    startMs,
+    hourBase,
+    minutes: 0,
+    hours: 0,
+    ...extra,
+  });
+  const own: RouteLane[] = Array.from({ length: o.ownKeys }, (_, i) => lane({ own: i }, 0, 0));
   const shared: RouteLane[] =
     o.ownKeys >= routeKeysForFastest(o.probes)
       ? []
       : [
-          ...(o.hourKeyFree ? [{ key: { case: o.keys.hour }, probes: [], startMs: 0 }] : []),
-          {
-            key: { case: o.keys.perClient },
-            probes: [],
-            startMs: o.perClientFirst ? first * 2 : 0,
-            ...(o.perClientFirst ? { startAfterFirstWindow: true } : {}),
-          },
+          ...(o.hourKeyFree ? [lane({ case: o.keys.hour }, 0, 0)] : []),
+          lane({ case: o.keys.perClient }, o.perClientFirst ? first * 2 : 0, o.perClientFirst ? 1 : 0, o.perClientFirst ? { startAfterFirstWindow: true } : {}),
           o.afterReplaces
-            ? {
-                key: { case: o.keys.replacesFirstOnly },
-                after: 'replacesFirstOnly' as const,
-                probes: [],
-                startMs: REPLACES_REQUESTS * REQUEST_MS + minute * 1.1,
-              }
-            : { key: { case: o.keys.replacesFirstOnly }, probes: [], startMs: 0 },
+            ? lane({ case: o.keys.replacesFirstOnly }, REPLACES_REQUESTS * REQUEST_MS + minute * 1.1, REPLACES_REQUESTS, { after: 'replacesFirstOnly' })
+            : lane({ case: o.keys.replacesFirstOnly }, 0, 0),
           o.afterBurst
-            ? { key: { case: o.keys.burst }, after: 'burst' as const, probes: [], startMs: probeBoundMs(plans.burst) + minute * 1.1 }
-            : { key: { case: o.keys.burst }, probes: [], startMs: 0 },
+            ? lane({ case: o.keys.burst }, probeBoundMs(plans.burst) + minute * 1.1, probeMaxRequests(plans.burst), { after: 'burst' })
+            : lane({ case: o.keys.burst }, 0, 0),
         ];
-  const lanes = [...own, ...shared];
-  const freeAt = lanes.map((l) => l.startMs);
-  for (const p of o.probes.filter((x) => isLong(x) && !x.publishable)) {
-    const i = freeAt.indexOf(Math.min(...freeAt));
-    lanes[i]!.probes.push(p);
-    freeAt[i]! += minute * 1.1;
+  const planned: Planned[] = [...own, ...shared].map((l) => ({ lane: l, freeAt: l.startMs, hourUsed: l.hourBase, besideRoom: 60, short: 0 }));
+  const hourLimit = o.limits.hour.limit;
+  const hourMs = o.limits.hour.windowMs * o.scale;
+  const take = (pl: Planned, p: RouteProbe) => {
+    const sends = PROBE_MAX_SENDS[p.group];
+    // A lane whose hour window cannot hold the probe waits it out (only a shared key at --depth full comes here).
+    if (pl.hourUsed + sends > hourLimit) {
+      pl.lane.hours++;
+      pl.freeAt = Math.max(pl.freeAt, pl.lane.startMs + pl.lane.hours * hourMs);
+      pl.hourUsed = 0;
+    }
+    pl.hourUsed += sends;
+    pl.lane.probes.push(p);
+  };
+  const longs = o.probes.filter((x) => isLong(x) && !x.publishable).sort((a, b) => PROBE_MAX_SENDS[b.group] - PROBE_MAX_SENDS[a.group]);
+  for (const p of longs) {
+    const fits = planned.filter((x) => x.hourUsed + PROBE_MAX_SENDS[p.group] <= hourLimit);
+    const pl = (fits.length ? fits : planned).reduce((a, b) => (b.freeAt < a.freeAt ? b : a));
+    if (pl.lane.probes.length) pl.lane.minutes++;
+    take(pl, p);
+    pl.freeAt += minute * 1.1;
+    // The room left beside it in its minute: a read60 probe fills the window, a write30 one leaves 29.
+    pl.besideRoom = pl.lane.probes.length === 1 ? 60 - PROBE_MINUTE_ROOM[p.group] : Math.max(pl.besideRoom, 60 - PROBE_MINUTE_ROOM[p.group]);
   }
   // The publishable key's probe and the short ones beside the long ones: away from the perClient key while
-  // burst may still be using it, each on the lane that started soonest among those holding fewest of them.
-  const beside = lanes.filter((l) => !l.startAfterFirstWindow);
-  const count = new Map<RouteLane, number>();
+  // burst may still be using it, where the minute window has room, each on the lane that started soonest among those
+  // holding fewest of them; a short probe with room nowhere costs its lane one more minute.
+  const beside = planned.filter((x) => !x.lane.startAfterFirstWindow);
   for (const p of o.probes.filter((x) => !isLong(x) || x.publishable)) {
-    const l = [...beside].sort((a, b) => (count.get(a) ?? 0) - (count.get(b) ?? 0) || a.startMs - b.startMs)[0]!;
-    l.probes.push(p);
-    count.set(l, (count.get(l) ?? 0) + 1);
+    const room = p.publishable ? 0 : PROBE_MINUTE_ROOM[p.group];
+    const byFew = (a: Planned, b: Planned) => a.short - b.short || a.lane.startMs - b.lane.startMs;
+    const withRoom = beside.filter((x) => x.besideRoom >= room && x.hourUsed + PROBE_MAX_SENDS[p.group] <= hourLimit).sort(byFew);
+    const pl = withRoom[0] ?? [...beside].sort(byFew)[0]!;
+    if (!withRoom.length) {
+      pl.lane.minutes++;
+      pl.besideRoom = 60;
+    }
+    take(pl, p);
+    pl.besideRoom -= room;
+    pl.short++;
   }
-  return lanes.filter((l) => l.probes.length);
+  return planned.map((x) => x.lane).filter((l) => l.probes.length);
 }
 
-/** How long a lane's probes may take: one long probe a minute on its key, each short one a default window and its walks, one retry. */
+/** How long a lane's probes may take: its minutes and hours on its key, each short one a default window and its walks, one retry. */
 export function laneBoundMs(l: RouteLane, limits: GateLimits, scale: number): number {
   const minute = limits.minute.windowMs * scale * 1.1;
+  const hour = limits.hour.windowMs * scale;
   const first = limits.first.windowMs * scale * 1.1;
   const long = l.probes.filter((p) => isLong(p) && !p.publishable).length;
   const short = l.probes.length - long;
   const requests = l.probes.reduce((n, p) => n + PROBE_MAX_SENDS[p.group], 0);
-  return l.startMs + Math.max(0, long - 1) * minute + short * 2 * first + 2 * requests * REQUEST_MS;
+  return l.startMs + l.hours * hour + l.minutes * minute + short * 2 * first + 2 * requests * REQUEST_MS;
 }
 
 /**
- * What a lane cannot beat: its start, a minute between long probes on its key, a default window per short probe,
- * and a round trip for each request of its walks (they go one after another).
+ * What a lane cannot beat: its start, the minutes (and hours) its key must drain between probes, a default window
+ * per short probe, and a round trip for each request of its walks (they go one after another).
  */
 export function laneMandatoryMs(l: RouteLane, limits: GateLimits, scale: number, rttMs = 0): number {
-  const long = l.probes.filter((p) => isLong(p) && !p.publishable).length;
   const short = l.probes.filter((p) => !isLong(p)).length;
   const requests = l.probes.reduce((n, p) => n + PROBE_REQUESTS[p.group], 0);
-  return l.startMs + Math.max(0, long - 1) * limits.minute.windowMs * scale + short * limits.first.windowMs * scale + requests * rttMs;
+  return (
+    l.startMs + l.hours * limits.hour.windowMs * scale + l.minutes * limits.minute.windowMs * scale + short * limits.first.windowMs * scale + requests * rttMs
+  );
 }
 
 /** One reserved key per case, in this order (the profile reserves them for load: the first eight load partners). */

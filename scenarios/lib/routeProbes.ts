@@ -1,7 +1,7 @@
 // Every route a row of the Limits table names, probed in its group by count:
-// the cheapest walk that tells the group apart from the others under every
-// reading of "L per W" (sliding, fixed buckets, a window from the first
-// request, refused requests counted or not). The groups' windows were
+// the cheapest walk that tells the group apart from the others, and shows the
+// route limited at all, under every reading of "L per W" (sliding, fixed
+// buckets, a window from the first request, refused requests counted or not). The groups' windows were
 // measured by length on one route each (rate-limits.ts); here each other
 // route shows which window it is in. Plain code with no k6 imports: the
 // scenario drives it with k6's clock and http, a unit test with a virtual one.
@@ -18,6 +18,8 @@ export interface RouteProbe {
   idempotencyKey?: boolean;
   /** The publishable key (POST /embed/bootstrap): its own rate-limit client. */
   publishable?: boolean;
+  /** A rail route: a 403 may be the documented "rail access not enabled" (a key without the rail entitlement). */
+  rail?: boolean;
 }
 
 /** The requirement each group's route probes assert. */
@@ -45,8 +47,16 @@ export function routeProbes(sessionBody: Record<string, unknown>): RouteProbe[] 
       path: '/quotes/preview',
       body: { amount: sessionBody.amount, currency: sessionBody.currency },
     },
-    { item: 'POST /quotes', group: 'write30', method: 'POST', path: '/quotes', body: { gate_session_id: nothing, side: 'off_ramp' } },
-    { item: 'POST /rails/pay_ins', group: 'write30', method: 'POST', path: '/rails/pay_ins', body: { quote_id: nothing }, idempotencyKey: true },
+    { item: 'POST /quotes', group: 'write30', method: 'POST', path: '/quotes', body: { gate_session_id: nothing, side: 'off_ramp' }, rail: true },
+    {
+      item: 'POST /rails/pay_ins',
+      group: 'write30',
+      method: 'POST',
+      path: '/rails/pay_ins',
+      body: { quote_id: nothing },
+      idempotencyKey: true,
+      rail: true,
+    },
     {
       item: 'POST /rails/pay_outs',
       group: 'write30',
@@ -54,6 +64,7 @@ export function routeProbes(sessionBody: Record<string, unknown>): RouteProbe[] 
       path: '/rails/pay_outs',
       body: { gate_session_id: nothing, quote_id: nothing },
       idempotencyKey: true,
+      rail: true,
     },
     { item: 'POST /embed/bootstrap', group: 'write30', method: 'POST', path: '/embed/bootstrap', body: {}, publishable: true },
     { item: 'POST /gate_sessions/{id}/cancel', group: 'write30', method: 'POST', path: `/gate_sessions/${nothing}/cancel` },
@@ -62,7 +73,7 @@ export function routeProbes(sessionBody: Record<string, unknown>): RouteProbe[] 
     { item: 'session reads', group: 'read60', method: 'GET', path: '/gate_sessions' },
     { item: 'capabilities', group: 'read60', method: 'GET', path: '/capabilities/countries' },
     { item: 'transaction reads', group: 'read60', method: 'GET', path: '/transactions' },
-    { item: 'quote and rail reads', group: 'read60', method: 'GET', path: `/rails/pay_outs/${nothing}` },
+    { item: 'quote and rail reads', group: 'read60', method: 'GET', path: `/rails/pay_outs/${nothing}`, rail: true },
     { item: 'customer reads', group: 'read60', method: 'GET', path: '/customers' },
     { item: 'dashboard volume', group: 'read60', method: 'GET', path: '/dashboard/volume' },
     { item: 'dashboard usage', group: 'read60', method: 'GET', path: '/dashboard/usage' },
@@ -72,10 +83,19 @@ export function routeProbes(sessionBody: Record<string, unknown>): RouteProbe[] 
   ];
 }
 
-/** Requests a probe sends back to back: one past the group's short limit, and for the 60 group one past the 30 group's. */
-export const PROBE_REQUESTS: Record<RouteGroup, number> = { write10: 11, default: 11, write30: 31, read60: 31 };
+/**
+ * Requests a probe sends back to back: one past the group's short limit. A read60 route sends 61: 60 pass and the
+ * 61st is refused by the row's window or by the key's minute window — both apply to it, both hold 60 — so a route
+ * no window counts shows (31, one past the 30 group, told it apart from that group but not from no limit at all).
+ */
+export const PROBE_REQUESTS: Record<RouteGroup, number> = { write10: 11, default: 11, write30: 31, read60: 61 };
 /** The most requests one probe sends in all (write10 may refill its window once and look again). */
-export const PROBE_MAX_SENDS: Record<RouteGroup, number> = { write10: 23, default: 12, write30: 31, read60: 31 };
+export const PROBE_MAX_SENDS: Record<RouteGroup, number> = { write10: 23, default: 12, write30: 31, read60: 61 };
+/**
+ * Slots of the key's minute window a probe needs free when it starts: each request it expects to pass. A read60
+ * probe needs the window empty: its 61st request is the one the minute window (or the row's) must refuse.
+ */
+export const PROBE_MINUTE_ROOM: Record<RouteGroup, number> = { write10: 23, default: 12, write30: 31, read60: 60 };
 
 export interface RouteProbeIO {
   now(): number;
@@ -96,6 +116,11 @@ export interface RouteTiming {
 export interface RouteVerdict {
   /** false: nothing could be told (every answer refused the credential, so none may have been counted). */
   judged: boolean;
+  /**
+   * Every answer was 401 or 403 (no 429): whether that tells anything depends on the key (scenario: a key the
+   * target accepts elsewhere, on a route no documented 401/403 condition reaches, is refused without cause).
+   */
+  credentialRefused?: boolean;
   ok: boolean;
   /** Try again later (a fixed bucket may have rolled over inside the walk): the scenario gives one more try. */
   retry?: boolean;
@@ -108,15 +133,18 @@ const credentialRefused = (statuses: number[]) => statuses.length > 0 && statuse
 
 /**
  * Probe one route:
- * - read60: 31 back to back, none refused (not the 30 group, nor a 10 one);
+ * - read60: 60 back to back pass and the 61st is refused (not the 30 group nor a 10 one, and limited at all: the
+ *   row's window and the key's minute window both hold 60 and both count it);
  * - write30: 30 pass, the 31st is refused (not the 60 group, nor a 10 one);
  * - write10 / default: 10 pass, the 11th is refused (not a 30 or 60 group); then, one default window later, the
  *   next request is refused for write10 (its window is a minute) and accepted for default (10 s).
  * A walk whose last request passed may have straddled a fixed bucket's edge: `retry` (judged on the next try);
- * `lastTry` turns that into a failure, unless every answer refused the credential (nothing may have been counted).
+ * `lastTry` turns that into a failure. A walk answered 401/403 throughout judged nothing by itself: it ends at
+ * once, `credentialRefused` (the scenario judges it against what the key met elsewhere).
  */
 export function probeRoute(io: RouteProbeIO, probe: RouteProbe, timing: RouteTiming, lastTry: boolean): RouteVerdict {
   const n = PROBE_REQUESTS[probe.group];
+  const limit = n - 1;
   const statuses: number[] = [];
   let refusedAt = 0;
   for (let i = 1; i <= n; i++) {
@@ -134,22 +162,27 @@ export function probeRoute(io: RouteProbeIO, probe: RouteProbe, timing: RouteTim
     detail,
     ...extra,
   });
-  if (probe.group === 'read60')
-    return refusedAt ? v(false, `refused at request ${refusedAt} of ${n}: a window of fewer than 60 per minute`) : v(true, `${n} back to back, none refused`);
-  const limit = n - 1;
-  if (refusedAt && refusedAt <= limit) return v(false, `refused at request ${refusedAt}: fewer than ${limit} pass (the window of another group)`);
+  if (!refusedAt && credentialRefused(statuses))
+    return {
+      judged: false,
+      ok: false,
+      credentialRefused: true,
+      statuses,
+      detail: `every answer refused the credential (${[...new Set(statuses)].join(', ')}), none was 429: none may have been counted`,
+    };
+  if (refusedAt === 1) return v(false, `refused at its first request of ${n}, on a key whose windows were empty: no window lets the route through`);
+  if (refusedAt && refusedAt <= limit) {
+    const other =
+      probe.group === 'read60' && refusedAt <= 30 ? ' (the window of the 30 or 10 group)' : probe.group === 'read60' ? '' : ' (the window of another group)';
+    return v(false, `refused at request ${refusedAt} of ${n}: fewer than ${limit} pass, a window narrower than the ${probe.group} row's${other}`);
+  }
   if (!refusedAt) {
     if (!lastTry) return v(false, `request ${n} passed`, { retry: true });
-    if (credentialRefused(statuses))
-      return {
-        judged: false,
-        ok: false,
-        statuses,
-        detail: `every answer refused the credential (${[...new Set(statuses)].join(', ')}): none may have been counted`,
-      };
-    return v(false, `request ${n} passed on two tries: more than ${limit} per window (the window of another group)`);
+    return probe.group === 'read60'
+      ? v(false, `request ${n} passed on two tries: no window of 60 per minute counts the route (neither the row's nor the minute window)`)
+      : v(false, `request ${n} passed on two tries: more than ${limit} per window (the window of another group)`);
   }
-  if (probe.group === 'write30') return v(true, `${limit} pass, request ${n} refused`);
+  if (probe.group === 'write30' || probe.group === 'read60') return v(true, `${limit} pass, request ${n} refused`);
   // write10 and default count alike: the window's length tells them apart.
   io.sleepUntil(io.now() + timing.firstWindowMs + timing.toleranceMs);
   const later = io.send();

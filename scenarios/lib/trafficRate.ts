@@ -17,13 +17,18 @@ export interface TrafficConfig {
   pools?: unknown;
 }
 
+/** Of the mix, the share that goes to Gate when a pools partner takes the rest (traffic.ts mixedTraffic: rolls 68–99). */
+export const GATE_SHARE_WITH_POOLS = 0.68;
+
 // Share of the mix (traffic.ts mixedTraffic) per Limits group; read60 at most (without pools, pools' share reads too).
 const SHARE = { write10: 0.08, write30: 0.07, default: 0.06, read60: 0.79 };
 
 /**
  * Arrival rate over all keys, per minute: round-robin over the keys, each key stays at half of every window it
  * meets — the first window of each route group (by its share of the mix), 60/min and 300/h — over the run's
- * length, at the target's declared window scale. At most 8 a second (the machine, not the limits).
+ * length, at the target's declared window scale. Only the mix's Gate share meets those windows: with a pools
+ * partner taking the rest, the arrivals are that much more (each latency gate then judges on more samples).
+ * At most 8 a second (the machine, not the limits).
  */
 export function trafficPerMinute(cfg: TrafficConfig, durationSeconds: number): number {
   const gate = cfg.gate;
@@ -42,11 +47,9 @@ export function trafficPerMinute(cfg: TrafficConfig, durationSeconds: number): n
     perKey(l.minute),
     perKey(l.hour),
   );
-  return Math.max(1, Math.min(480, Math.floor(keys * perKeyPerSecond * 60)));
+  const gateShare = cfg.pools ? GATE_SHARE_WITH_POOLS : 1;
+  return Math.max(1, Math.min(480, Math.floor((keys * perKeyPerSecond * 60) / gateShare)));
 }
-
-/** Of the mix, the share that goes to Gate when a pools partner takes the rest (traffic.ts mixedTraffic: rolls 68–99). */
-export const GATE_SHARE_WITH_POOLS = 0.68;
 
 /** Iterations a smoke run of `durationSeconds` starts: the steady rate over the run and the ramp's tail (smoke.ts). */
 export function smokeIterations(cfg: TrafficConfig, durationSeconds: number): number {

@@ -64,12 +64,17 @@ export function planFor(limit: number, windowMs: number, paceMs: number, toleran
   };
 }
 
+/** The most requests a probe sends: two walks of at most 2L+1, and the sparse probes of its two waits. */
+export function probeMaxRequests(p: WindowPlan): number {
+  const wait = p.windowMs + 2 * p.probeEveryMs + p.toleranceMs;
+  return 4 * p.limit + 2 + 2 * Math.ceil(wait / p.probeEveryMs);
+}
+
 /** Upper bound on a probe's duration, ms (walks at most 2L+1 requests each; latency allowance 100 ms a request). */
 export function probeBoundMs(p: WindowPlan): number {
   const walk = 2 * p.limit * p.paceMs + p.splitMs;
   const wait = p.windowMs + 2 * p.probeEveryMs + p.toleranceMs;
-  const requests = 4 * p.limit + 2 + 2 * Math.ceil(wait / p.probeEveryMs);
-  return 2 * walk + 2 * wait + p.gapMs + requests * 100;
+  return 2 * walk + 2 * wait + p.gapMs + probeMaxRequests(p) * 100;
 }
 
 function send(io: ProbeIO, log: Sent[], phase: Phase): Sent {

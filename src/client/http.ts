@@ -8,7 +8,8 @@ import { dispatcherFor } from './transport.js';
 import { registerIssuedSecrets } from '../secrets/registry.js';
 import { redact } from '../secrets/redact.js';
 import { backoffDelayMs, retryAfterMs, sleep } from './backoff.js';
-import { GATE_RATE_WINDOWS } from '../model/limits.js';
+import { GATE_RATE_WINDOWS, gateRouteGroup } from '../model/limits.js';
+import { proven, quietMsFor, RouteRefusesEveryRequest, witnessAccepted, witnessFor, type Refusal } from './routeRefusal.js';
 import { TargetClock } from './targetClock.js';
 import {
   DEFAULT_BODY_TIMEOUT_MS,
@@ -245,6 +246,7 @@ export function createApiClient(opts: ClientOptions): ApiClient {
     const perAttemptMs = req.timeoutMs ?? defaultTimeout;
     let headerTimeoutCount = 0;
     let paced429 = 0;
+    const refusals: Refusal[] = [];
 
     const track = opts.track ?? untracked;
     const pathOnly = `${req.method} ${req.path.split('?')[0]}`;
@@ -271,15 +273,34 @@ export function createApiClient(opts: ClientOptions): ApiClient {
         if (headerTimeouts.has(e)) headerTimeoutCount++;
         opts.onTransportError?.(e);
       }
-      // The target announced a wait: pause the key for every request on it.
       const announcedMs = ex && ex.status === 429 && !deliberate ? retryAfterMs(ex.headers['retry-after'], now()) : undefined;
-      if (announcedMs !== undefined && key) opts.pacer!.pause(key, now() + announcedMs);
+      const pacedRefusal = !!ex && ex.status === 429 && !!key && opts.pacer!.paceWindows;
+      // A paced Gate request refused: a witness on another route of the key tells a route refusing alone from a key
+      // limited as a whole (routeRefusal.ts); proven over a quiet minute window, it is the target's violation.
+      const refusal = pacedRefusal ? await witnessRefusal(key!, req, ex!, signal) : undefined;
+      if (refusal) {
+        refusals.push(refusal);
+        if (proven(refusals, quietMsFor(opts.pacer!.windowScale))) {
+          opts.onExchange?.(ex!);
+          throw new RouteRefusesEveryRequest(
+            req.method,
+            req.path.split('?')[0]!,
+            gateRouteGroup(req.method, req.path),
+            refusals,
+            quietMsFor(opts.pacer!.windowScale),
+          );
+        }
+      }
+      // The target announced a wait: pause the key for every request on it — no longer than a quiet minute window
+      // when the witness showed the key's other routes accepted (only this route refuses: the wait is not the key's).
+      const pauseMs = announcedMs !== undefined && witnessAccepted(refusal) ? Math.min(announcedMs, quietMsFor(opts.pacer!.windowScale)) : announcedMs;
+      if (pauseMs !== undefined && key) opts.pacer!.pause(key, now() + pauseMs);
       // A request paced to the documented windows (Gate) refused with 429 was not processed: the target's
       // windows knew of requests rampart did not (an earlier run, another client of this key). (A pools 429
       // is also a business answer — the velocity cap — and is returned as it came.) Wait as told — or, unannounced, a window of growing
       // length — and send it again, whatever the request's own retry setting: its answer is still to come.
-      if (ex && ex.status === 429 && key && opts.pacer!.paceWindows && paced429 < PACED_429_RESENDS) {
-        const waitMs = announcedMs ?? unannouncedWaitMs(paced429, opts.pacer!.windowScale);
+      if (pacedRefusal && ex && key && paced429 < PACED_429_RESENDS) {
+        const waitMs = pauseMs ?? unannouncedWaitMs(paced429, opts.pacer!.windowScale);
         if (waitMs > budgetMs) {
           opts.onExchange?.(ex);
           throw rateLimited(what, waitMs, budgetMs, `${ex.status}${ex.headers['retry-after'] ? ` with Retry-After ${ex.headers['retry-after']}` : ''}`, url);
@@ -312,6 +333,28 @@ export function createApiClient(opts: ClientOptions): ApiClient {
       }
       opts.onRetry?.({ attempt: attempt + 1, delayMs: announcedMs ?? delayMs, exchange: ex, error: err });
       if (delayMs > 0) await track.target(`a retry back-off after ${ex ? ex.status : err!.kind} on ${pathOnly}`, sleep(delayMs, signal));
+    }
+  }
+
+  /**
+   * A paced request's 429, and one witness request on another route of the key sent right after it (inside every
+   * window, stamped in the pacer), when the pacer has room for one: what routeRefusal.ts judges on.
+   */
+  async function witnessRefusal(key: string, req: ApiRequest, refused: Exchange, signal?: AbortSignal): Promise<Refusal> {
+    const at = now();
+    const w = witnessFor(opts.pacer!, key, req.method, req.path.split('?')[0]!);
+    if (!w) return { at, exchange: refused };
+    const url = buildUrl({ method: w.method, path: w.path });
+    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': `rampart (${opts.label})`, authorization: `Bearer ${key}` };
+    const settle = opts.pacer!.sendNow(key, w.method, w.path);
+    try {
+      const witness = await once({ method: w.method, path: w.path }, url, headers, undefined, undefined, 0, signal);
+      settle(undefined, witness.status);
+      opts.onExchange?.(witness);
+      return { at, exchange: refused, witness };
+    } catch {
+      settle();
+      return { at, exchange: refused };
     }
   }
 

@@ -143,8 +143,10 @@ export class MinuteWindowStream {
     const now = this.now();
     const rtt = Math.max(...inAttempt.map((s) => s.b - s.a));
     const fits = now + rtt + 2 * this.toleranceMs - first.a < this.windowMs && now + rtt < a.deadline;
+    // A request paced inside every window got 429 before the limit: the evidence is in hand, nothing to try again.
+    if (inAttempt.some((s) => s.status === 429)) return this.stop();
     if (inAttempt.length >= this.limit && this.opts.pacer.inFlight(this.opts.key) === 0) {
-      if (fits && !this.transportGap && inAttempt.every((s) => s.status !== 429)) void this.fire(a);
+      if (fits && !this.transportGap) void this.fire(a);
       else this.retryOrStop(a);
     } else if (!fits) {
       // The stream was too slow to fill the window well inside it: empty the key and try again.
@@ -199,6 +201,25 @@ export class MinuteWindowStream {
     this.opts.pacer.hold(this.opts.key, 0);
   }
 
+  /**
+   * The first request of an attempt (sent after its hold emptied the key's windows under every reading, paced by
+   * the pacer inside its route's own window and the hour's) that got 429 though the minute window held fewer than
+   * the limit under every reading: counting every request of the key sent up to a window (and its tolerance) before.
+   */
+  private earlyRefusal(probes: { index: number }[]): { n: number; inWindow: number; atMs: number; group: string } | undefined {
+    for (const a of this.attempts) {
+      if (a.from < 0) continue;
+      for (let i = a.from; i < this.log.length; i++) {
+        const s = this.log[i]!;
+        if (s.status !== 429 || probes.some((p) => p.index === i)) continue;
+        const inWindow = this.log.slice(0, i).filter((x) => x.b > s.a - this.windowMs - this.toleranceMs).length;
+        if (inWindow >= this.limit) continue;
+        return { n: i + 1, inWindow, atMs: Math.round(s.a - this.log[a.from]!.a), group: this.groups[i] ?? 'default' };
+      }
+    }
+    return undefined;
+  }
+
   private judge(): WindowVerdict {
     const plan = { limit: this.limit, windowMs: this.windowMs, toleranceMs: this.toleranceMs } as WindowPlan;
     return judgeWindow(this.log, plan);
@@ -237,17 +258,24 @@ export class MinuteWindowStream {
     };
     const probes = this.attempts.filter((a) => a.probe).map((a) => a.probe!);
     const observations: Observation[] = [];
+    const early = this.earlyRefusal(probes);
     const unverified = (reason: string) => ({ check: { ...base, status: 'unverified' as const, reason }, observations });
     const failed = (failure: Omit<NonNullable<CheckResult['failure']>, 'kind'>) => ({
       check: { ...base, status: 'failed' as const, failure: { kind: 'assertion' as const, ...failure } },
       observations,
     });
+    if (early)
+      return failed({
+        requirement: 'GATE-RATE-MINUTE-WINDOW',
+        message: `a request paced inside every documented window got 429 before the limit: request ${early.n} of the stream, with ${early.inWindow} of the key's requests inside the minute before it (the key's windows emptied by the hold, every route's own window kept under its limit) — a window narrower than documented, under every reading of "60 per minute"`,
+        expected: `the first ${this.limit} requests within ${this.windowMs} ms accepted`,
+        actual: `request ${early.n} (a route of the ${early.group} group) answered 429 ${early.atMs} ms into the attempt, ${early.inWindow + 1} request(s) into the minute`,
+      });
     if (!probes.length)
       return unverified(
         `the key's conformance stream never sent ${this.limit} requests well inside one minute window (${this.windowMs} ms at the declared scale), so no request past the limit was sent`,
       );
     const v = this.judge();
-    const early = this.log.findIndex((s, i) => s.status === 429 && !probes.some((p) => p.index === i));
     const seen = probes.map((p) => `${p.method} ${p.path} → ${p.answer?.status ?? 'no answer'}`).join('; ');
     observations.push({
       topic: 'GATE-RATE-MINUTE-WINDOW',
@@ -256,10 +284,6 @@ export class MinuteWindowStream {
       value: { judgedOn: 'the conformance stream of one key', requests: this.log.length, probes: seen, readings: v.consistent },
       note: `the 60-per-minute window judged on requests conformance sent anyway; readings that explain every status: ${v.consistent.join(', ') || 'none'}`,
     });
-    if (early >= 0)
-      return unverified(
-        `a request paced inside the windows got 429 (request ${early + 1} of the stream): the key carried traffic from outside this run, or a window is narrower than documented — the minute window cannot be judged`,
-      );
     const refused = probes.find((p) => p.answer?.status === 429);
     if (v.consistent.length === 0) {
       const m = Object.values(v.mismatches)[0];

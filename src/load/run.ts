@@ -19,7 +19,7 @@ import type { Gates } from './gates.js';
 import { findK6 } from './k6.js';
 import { runScenario, scriptOf, type ScenarioRun } from './scenarioRun.js';
 import type { Summary } from './summary.js';
-import { scenarioChecks } from './verdict.js';
+import { latencySamples, scenarioChecks } from './verdict.js';
 import { join } from 'node:path';
 
 export const SCENARIO_NAMES = Object.keys(SCENARIOS) as ScenarioName[];
@@ -204,6 +204,7 @@ function latencyOf(summary: Summary | undefined): Record<string, Record<string, 
         p95: m.values['p(95)'] ?? 0,
         p99: m.values['p(99)'] ?? 0,
         max: m.values['max'] ?? 0,
+        ...(m.values['count'] !== undefined ? { samples: m.values['count'] } : {}),
       };
     }
   }
@@ -251,6 +252,14 @@ export function fullOnlySkips(name: ScenarioName, depth: 'quick' | 'full', only?
 function absorbScenario(name: ScenarioName, reqs: string[], run: ScenarioRun, seed: number | undefined, acc: Collected): CheckResult[] {
   const mine = scenarioChecks(name, reqs, run);
   collect(name, run, acc.into);
+  for (const u of latencySamples(run.summary).unjudged)
+    acc.into.observations.push({
+      topic: 'load-latency-samples',
+      service: u.metric.includes('group:pools') ? 'pools' : 'gate',
+      check: `${name}: performance gates`,
+      value: u,
+      note: `${u.metric} ${u.expr} not judged: ${u.count} sample${u.count === 1 ? '' : 's'}, a percentile needs ${u.need} (one at least above it)`,
+    });
   Object.assign(acc.latency, latencyOf(run.summary));
   const boards = run.segments.map((s) => s.dashboardFile).filter((f): f is string => !!f);
   if (boards.length) acc.dashboards[name] = boards;

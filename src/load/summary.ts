@@ -3,7 +3,8 @@
 // segments into one: counts and check passes/fails are summed and rates
 // recomputed from them; trends cannot be merged exactly from percentiles, so
 // each segment's values are kept (perSegment) and the merged value is the
-// conservative one — the largest of the segments' for every statistic but min.
+// conservative one — the largest of the segments' for every statistic but min
+// (and count, a trend's samples, summed).
 // Thresholds are judged again on the merged values where k6's expression is
 // one rampart can read, else they pass only if they passed in every segment.
 
@@ -86,7 +87,8 @@ function mergeValues(type: string | undefined, name: string, parts: Record<strin
   }
   const keys = new Set(parts.flatMap((p) => Object.keys(p)));
   const out: Record<string, number> = {};
-  for (const k of keys) out[k] = k === 'min' ? min(k) : max(k);
+  // A trend's sample count adds up; its other statistics merge to the conservative one.
+  for (const k of keys) out[k] = k === 'min' ? min(k) : k === 'count' ? sum(k) : max(k);
   return out;
 }
 

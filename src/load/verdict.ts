@@ -10,8 +10,9 @@
 import type { CheckResult } from '../report/results.js';
 import { CATALOGUE } from '../model/catalogue/index.js';
 import type { ScenarioName } from '../../scenarios/lib/requirements.js';
+import { ROUTE_GROUP_IDS, routeProbes } from '../../scenarios/lib/routeProbes.js';
 import type { ScenarioRun } from './scenarioRun.js';
-import { failedChecks } from './summary.js';
+import { failedChecks, type Summary } from './summary.js';
 
 const titleOf = (id: string) => CATALOGUE.find((r) => r.id === id)?.title ?? id;
 
@@ -31,6 +32,20 @@ export function crashReasons(run: ScenarioRun): string[] {
   for (const c of started)
     if (!done.has(c) && !run.records.some((r) => r.kind === 'aborted' && r.case === c)) reasons.push(`case ${c} started and never finished`);
   return [...new Set(reasons)];
+}
+
+/**
+ * The parts of a rule the run left unjudged: the routes of a Limits row whose probe judged nothing (its record says
+ * why) or that no probe record names at all. A rule with such a part never passes, whatever its other parts did.
+ */
+export function unjudgedParts(id: string, records: readonly Record<string, unknown>[]): string[] {
+  const parts = records.filter((r) => r.kind === 'unverified' && r.req === id && r.part !== undefined).map((r) => String(r.reason));
+  const group = (Object.entries(ROUTE_GROUP_IDS) as [string, string][]).find(([, req]) => req === id)?.[0];
+  if (group) {
+    const probed = new Set(records.filter((r) => r.kind === 'routeProbe' && r.group === group).map((r) => String(r.item)));
+    for (const p of routeProbes({})) if (p.group === group && !probed.has(p.item)) parts.push(`${p.item}: not probed`);
+  }
+  return parts;
 }
 
 /** The check a scenario reports for one requirement it proves. */
@@ -78,8 +93,9 @@ export function scenarioChecks(name: ScenarioName, reqs: string[], run: Scenario
     const passes = m?.values?.passes ?? 0;
     const fails = m?.values?.fails ?? 0;
     const unverified = run.records.find((r) => r.kind === 'unverified' && r.req === id);
+    const parts = fails > 0 ? [] : unjudgedParts(id, run.records);
     if (passes + fails === 0 && unverified) {
-      checks.push({ ...base(id), status: 'unverified', reason: String(unverified.reason) });
+      checks.push({ ...base(id), status: 'unverified', reason: parts.length ? parts.join('; ') : String(unverified.reason) });
     } else if (passes + fails === 0) {
       // Nothing judged the rule: the run did not do what it was for, which is no assertion about the target.
       checks.push({ ...base(id), status: 'failed', failure: { message: 'the scenario never exercised this rule', kind: 'crash' } });
@@ -95,16 +111,23 @@ export function scenarioChecks(name: ScenarioName, reqs: string[], run: Scenario
           actual: failedFor(id) ?? (failedNames.join('; ') || `${fails} failed`),
         },
       });
+    } else if (parts.length) {
+      // Its other parts passed, these were not judged: the rule is not shown (a group of routes passes only whole).
+      const reason = `${parts.length} part${parts.length === 1 ? '' : 's'} not judged (${parts.join('; ')}); ${passes} check${passes === 1 ? '' : 's'} of its other parts passed`;
+      checks.push({ ...base(id), status: 'unverified', reason });
     } else {
       checks.push({ ...base(id), status: 'passed' });
     }
   }
-  // Gates thresholds other than the per-requirement ones (latency, error rate).
+  // Gates thresholds other than the per-requirement ones (latency, error rate). A percentile on too few samples
+  // judges nothing, breached or not (latencySamples): reported as an observation, never a pass or a failure.
   let breached = 0;
+  const samples = latencySamples(summary);
+  const unjudged = new Set(samples.unjudged.map((u) => `${u.metric} ${u.expr}`));
   for (const [metric, m] of Object.entries(summary.metrics ?? {})) {
     if (metric.startsWith('checks{req:')) continue;
     for (const [expr, t] of Object.entries(m.thresholds ?? {})) {
-      if (t.ok) continue;
+      if (t.ok || unjudged.has(`${metric} ${expr}`)) continue;
       breached++;
       checks.push({
         name: `${name}: gate ${metric} ${expr}`,
@@ -117,7 +140,46 @@ export function scenarioChecks(name: ScenarioName, reqs: string[], run: Scenario
       });
     }
   }
-  // A performance-gate scenario (smoke, soak): one check for its gates.
-  if (!reqs.length && !breached) checks.push({ ...gateCheck, status: 'passed' });
+  // A performance-gate scenario (smoke, soak): one check for its gates; with latency gates none of which had the
+  // samples to judge, it judged nothing.
+  if (!reqs.length && !breached) {
+    if (samples.judged === 0 && samples.unjudged.length)
+      checks.push({
+        ...gateCheck,
+        status: 'unverified',
+        reason: `no latency gate had the samples to judge on (${samples.unjudged.map((u) => `${u.metric} ${u.expr}: ${u.count} of ${u.need}`).join('; ')}): run longer (gates smokeDurationSeconds) or give the traffic more keys`,
+      });
+    else checks.push({ ...gateCheck, status: 'passed' });
+  }
   return checks;
+}
+
+/**
+ * The fewest samples a percentile threshold ("p(95)<600") judges anything on: one sample at least above the
+ * percentile, 1 / (1 − p) — 20 for p(95), 100 for p(99); on fewer it is the samples' maximum. Undefined for any
+ * other expression (a rate, a count), which judges whatever it has.
+ */
+export function percentileMinSamples(expr: string): number | undefined {
+  const m = /^\s*p\((\d+(?:\.\d+)?)\)/.exec(expr);
+  if (!m) return undefined;
+  const q = Number(m[1]) / 100;
+  return q >= 1 ? undefined : Math.ceil(1 / (1 - q) - 1e-9);
+}
+
+/** The percentile gates of a summary: how many had the samples to judge on, and those that had not (with their counts). */
+export function latencySamples(summary: Summary | undefined): {
+  judged: number;
+  unjudged: { metric: string; expr: string; count: number; need: number }[];
+} {
+  let judged = 0;
+  const unjudged: { metric: string; expr: string; count: number; need: number }[] = [];
+  for (const [metric, m] of Object.entries(summary?.metrics ?? {}))
+    for (const expr of Object.keys(m.thresholds ?? {})) {
+      const need = percentileMinSamples(expr);
+      if (need === undefined) continue;
+      const count = m.values?.count ?? 0;
+      if (count >= need) judged++;
+      else unjudged.push({ metric, expr, count, need });
+    }
+  return { judged, unjudged };
 }

@@ -216,6 +216,15 @@ export function verdictOf(results: Pick<RunResults, 'requirements' | 'checks' | 
   const stopped = results.error ? `; the run stopped: ${results.error.message}` : '';
   if (failures.length) return { verdict: 'NOT CERTIFIED', line: failures.join('; ') + stopped, ...judged };
   if (results.error) return { verdict: 'INCOMPLETE', line: `the run stopped: ${results.error.message}`, ...judged };
+  // A performance gate check that judged nothing (too few samples for any percentile) names no requirement, yet the
+  // run did not judge what it was for: never CERTIFIED or PASSED on it.
+  const gatesUnjudged = results.checks.filter((c) => c.status === 'unverified' && c.requirements.length === 0);
+  if (gatesUnjudged.length)
+    return {
+      verdict: 'INCOMPLETE',
+      line: `${gatesUnjudged.length} performance gate check${gatesUnjudged.length === 1 ? '' : 's'} judged nothing (${gatesUnjudged[0]!.name}: ${gatesUnjudged[0]!.reason ?? 'no reason given'})`,
+      ...judged,
+    };
   const gatesPassed = results.checks.filter((c) => c.status === 'passed' && c.requirements.length === 0).length;
   const gates = gatesPassed ? `; ${gatesPassed} performance gate check${gatesPassed === 1 ? '' : 's'} passed` : '';
   if (inScope.length === 0) {

@@ -7,6 +7,7 @@ import { setMaxListeners } from 'node:events';
 import { createApiClient } from '../client/http.js';
 import { clientLimits } from '../client/limits.js';
 import { HourWindowFull, Pacer } from '../client/pacer.js';
+import { RouteRefusesEveryRequest } from '../client/routeRefusal.js';
 import { newTargetClocks, receiverNow, type TargetClocks } from '../client/targetClock.js';
 import { toExchangeRecord } from '../report/exchangeRecord.js';
 import { TransportError, type ApiClient, type Exchange } from '../client/types.js';
@@ -25,6 +26,7 @@ import { Health } from './health.js';
 import { viewFor } from './partition.js';
 import { PartnerPool } from './partners.js';
 import { createProgress, type Progress } from './progress.js';
+import { RouteRefusals } from './routeRefusals.js';
 import { checkKey, needsOfCheck, type CheckKind, type LoadedSuite } from './suites.js';
 
 // The checks on disk, their keys and needs: where they live (src/runner/suites.ts), re-exported for the suites and scripts.
@@ -129,6 +131,8 @@ interface ChecksRun {
   stop: AbortController;
   health: Health;
   results: CheckResult[];
+  /** Gate routes proven to refuse every paced request: one failed rate check each, at the run's end. */
+  refusals: RouteRefusals;
   /** Resolves once every check of the run that is not late has ended (late checks take what those left). */
   earlierDone: Promise<void>;
 }
@@ -173,6 +177,7 @@ export async function runChecks(opts: RunChecksOptions): Promise<ChecksOutcome> 
     stop: watch.stop,
     health: watch.health,
     results: [],
+    refusals: new RouteRefusals(),
     earlierDone,
   };
   progress.start(selected.length, kind);
@@ -191,6 +196,7 @@ export async function runChecks(opts: RunChecksOptions): Promise<ChecksOutcome> 
   }
   forgiveOutage(r.results, watch.health.outageSince);
   sortAsDeclared(r.results, selected);
+  r.results.push(...r.refusals.checks(kind));
   const { outage, rateLimited } = watch.why();
   return { checks: r.results, observations: run.observations, stats: r.stats, ...(outage ? { outage } : {}), ...(rateLimited ? { rateLimited } : {}) };
 }
@@ -316,7 +322,8 @@ function finish(r: ChecksRun, key: string, result: CheckResult, detail?: string)
   r.results.push(result);
   r.opts.onResult?.(key, result);
   // A stopped run says why once, at its end: the checks it could not run only say so.
-  r.progress.checkFinished(result.name, result.status, result.durationMs, result.status === 'not_run' ? 'not run: the run stopped' : (detail ?? result.reason));
+  const notRun = result.status === 'not_run' && !result.reason?.startsWith('not run: ') ? 'not run: the run stopped' : undefined;
+  r.progress.checkFinished(result.name, result.status, result.durationMs, notRun ?? detail ?? result.reason);
 }
 
 /** One check, start to end: settled before running (kept, not run, skipped), or run in its own scope and judged by how it ended. */
@@ -608,6 +615,11 @@ function resultOfError(r: ChecksRun, scope: CheckScope, check: CheckDef, base: R
   if (e instanceof HourWindowFull) return { ...base, status: 'skipped', reason: e.message, durationMs };
   if (e instanceof CheckUnverified) return { ...base, status: 'unverified', reason: e.reason, durationMs };
   if (e instanceof TransportError && e.kind === 'rate-limited') return { ...base, status: 'not_run', reason: e.message, durationMs };
+  // A route refusing every request: the check's own rules cannot be judged; the Limits rule it breaks fails beside it.
+  if (e instanceof RouteRefusesEveryRequest) {
+    r.refusals.add(e);
+    return { ...base, status: 'not_run', reason: `not run: ${e.message} (the rate limit rule it breaks is failed in its own check)`, durationMs };
+  }
   if (e instanceof CheckNotRun || (!expired && r.stop.signal.aborted))
     return { ...base, status: 'not_run', reason: String(r.stop.signal.reason ?? (e as Error).message), durationMs };
   const failure = toFailure(e, exchanges, check, !!expired && e instanceof CheckFailed && e.message === expired);

@@ -6,7 +6,7 @@ import { CLOCK_FAULTS, type Clock } from '../kit/clock.js';
 import type { ActiveFaults, FaultDef } from '../kit/faults.js';
 import { Router } from '../kit/http.js';
 import { OUTBOX_FAULTS, type WebhookOutbox } from '../kit/outbox.js';
-import { RATE_LIMIT_FAULTS } from '../kit/rateLimiter.js';
+import { RATE_LIMIT_FAULTS } from '../kit/rateLimitFaults.js';
 import { area as auth } from './auth.js';
 import { area as branding } from './branding.js';
 import { area as capabilities } from './capabilities.js';

@@ -3,217 +3,9 @@
 // limit from the Limits table replaces only the first window.
 import { gateRouteGroup, GATE_RATE_WINDOWS, ROUTE_GROUP_FIRST_WINDOW, scaledWindowsFor, type RateWindow, type RouteGroup } from '../../model/limits.js';
 import type { Clock } from './clock.js';
-import type { ActiveFaults, FaultDef } from './faults.js';
+import type { ActiveFaults } from './faults.js';
 import { HttpError } from './http.js';
-
-/**
- * One fault per route a Limits row names (beside the route its group's window is measured on): the route falls
- * into another group — a route missing from the target's table lands in the default windows; a default route
- * gets a route limit of 30 per minute.
- */
-const MISPLACED_ROUTES: { item: string; slug: string; method: string; pattern: RegExp; from: RouteGroup; to: RouteGroup }[] = [
-  { item: 'POST /webhooks/test', slug: 'webhooks-test', method: 'POST', pattern: /^\/webhooks\/test$/, from: 'write10', to: 'default' },
-  {
-    item: 'POST /dashboard/webhook-secret/rotate',
-    slug: 'secret-rotate',
-    method: 'POST',
-    pattern: /^\/dashboard\/webhook-secret\/rotate$/,
-    from: 'write10',
-    to: 'default',
-  },
-  { item: 'POST /quotes/preview', slug: 'quote-preview', method: 'POST', pattern: /^\/quotes\/preview$/, from: 'write30', to: 'default' },
-  { item: 'POST /quotes', slug: 'quote-lock', method: 'POST', pattern: /^\/quotes$/, from: 'write30', to: 'default' },
-  { item: 'POST /rails/pay_ins', slug: 'pay-ins', method: 'POST', pattern: /^\/rails\/pay_ins$/, from: 'write30', to: 'default' },
-  { item: 'POST /rails/pay_outs', slug: 'pay-outs', method: 'POST', pattern: /^\/rails\/pay_outs$/, from: 'write30', to: 'default' },
-  { item: 'POST /embed/bootstrap', slug: 'bootstrap', method: 'POST', pattern: /^\/embed\/bootstrap$/, from: 'write30', to: 'default' },
-  { item: 'POST /gate_sessions/{id}/cancel', slug: 'cancel', method: 'POST', pattern: /^\/gate_sessions\/[^/]+\/cancel$/, from: 'write30', to: 'default' },
-  { item: 'customer writes', slug: 'customer-writes', method: '*', pattern: /^\/customers(\/[^/]+)?$/, from: 'write30', to: 'default' },
-  { item: 'webhook replay', slug: 'replay', method: 'POST', pattern: /^\/webhooks\/deliveries\/[^/]+\/replay$/, from: 'write30', to: 'default' },
-  { item: 'session reads', slug: 'session-reads', method: 'GET', pattern: /^\/gate_sessions(\/[^/]+)?$/, from: 'read60', to: 'default' },
-  { item: 'capabilities', slug: 'capabilities', method: 'GET', pattern: /^\/capabilities(\/.*)?$/, from: 'read60', to: 'default' },
-  { item: 'transaction reads', slug: 'transaction-reads', method: 'GET', pattern: /^\/transactions(\/[^/]+)?$/, from: 'read60', to: 'default' },
-  {
-    item: 'quote and rail reads',
-    slug: 'quote-rail-reads',
-    method: 'GET',
-    pattern: /^\/(quotes|rails\/(pay_ins|pay_outs))\/[^/]+$/,
-    from: 'read60',
-    to: 'default',
-  },
-  { item: 'customer reads', slug: 'customer-reads', method: 'GET', pattern: /^\/customers(\/[^/]+)?$/, from: 'read60', to: 'default' },
-  { item: 'dashboard volume', slug: 'dashboard-volume', method: 'GET', pattern: /^\/dashboard\/volume$/, from: 'read60', to: 'default' },
-  { item: 'dashboard usage', slug: 'dashboard-usage', method: 'GET', pattern: /^\/dashboard\/usage$/, from: 'read60', to: 'default' },
-  { item: 'GET /webhooks/deliveries', slug: 'deliveries-list', method: 'GET', pattern: /^\/webhooks\/deliveries$/, from: 'read60', to: 'default' },
-  {
-    item: 'PATCH /dashboard/webhook-settings',
-    slug: 'settings-patch',
-    method: 'PATCH',
-    pattern: /^\/dashboard\/webhook-settings$/,
-    from: 'default',
-    to: 'write30',
-  },
-  {
-    item: 'GET /dashboard/webhook-deliveries',
-    slug: 'dashboard-deliveries',
-    method: 'GET',
-    pattern: /^\/dashboard\/webhook-deliveries$/,
-    from: 'default',
-    to: 'write30',
-  },
-];
-const ROUTES_ID: Record<RouteGroup, string> = {
-  write10: 'GATE-RATE-ROUTES-WRITE10',
-  write30: 'GATE-RATE-ROUTES-WRITE30',
-  read60: 'GATE-RATE-ROUTES-READ60',
-  default: 'GATE-RATE-ROUTES-DEFAULT',
-};
-const misplacedName = (r: (typeof MISPLACED_ROUTES)[number]) => `rate-route-${r.slug}-${r.to === 'default' ? 'default-windows' : '30-per-minute'}`;
-
-/** Faults on the 429 of one window: its envelope carries type invalid_request. */
-const WINDOW_429_FAULTS: Record<string, string> = {
-  'rate-429-write10-wrong-type': 'the 10-per-minute route window',
-  'rate-429-write30-wrong-type': 'the 30-per-minute route window',
-  'rate-429-read60-wrong-type': 'the 60-per-minute route window',
-  'rate-429-minute-wrong-type': 'the 60-per-minute window of every route',
-};
-
-export const RATE_LIMIT_FAULTS: FaultDef[] = [
-  ...MISPLACED_ROUTES.map((r) => ({
-    name: misplacedName(r),
-    service: 'gate' as const,
-    requirements: [ROUTES_ID[r.from]],
-    description: `${r.item} is limited by ${r.to === 'default' ? 'the default windows (10 per 10 s)' : 'a route limit of 30 per minute'} instead of its ${r.from === 'default' ? 'default windows' : `${r.from} row`}.`,
-    suite: 'load' as const,
-  })),
-  ...Object.entries(WINDOW_429_FAULTS).map(([name, what]) => ({
-    name,
-    service: 'gate' as const,
-    requirements: ['GATE-RATE-429-ENVELOPE'],
-    description: `A 429 of ${what} carries type invalid_request instead of rate_limited.`,
-    suite: 'load' as const,
-  })),
-  {
-    name: 'rate-first-window-off-by-one',
-    service: 'gate',
-    requirements: ['GATE-RATE-FIRST-WINDOW'],
-    description: 'The 10 per 10 s window lets an 11th request through.',
-    suite: 'load',
-  },
-  {
-    name: 'rate-first-window-20s',
-    service: 'gate',
-    requirements: ['GATE-RATE-FIRST-WINDOW-LENGTH', 'GATE-RATE-FIRST-WINDOW-REOPENS'],
-    description: 'The first default window spans 20 s instead of 10 s.',
-    suite: 'load',
-  },
-  {
-    name: 'rate-first-window-5s',
-    service: 'gate',
-    requirements: ['GATE-RATE-FIRST-WINDOW-LENGTH'],
-    description: 'The first default window spans 5 s instead of 10 s (the limit is right, the window rolls over early).',
-    suite: 'load',
-  },
-  {
-    name: 'rate-minute-window-30s',
-    service: 'gate',
-    requirements: ['GATE-RATE-MINUTE-WINDOW-LENGTH'],
-    description: 'The 60 per minute window spans 30 s.',
-    suite: 'load',
-  },
-  {
-    name: 'rate-write10-window-30s',
-    service: 'gate',
-    requirements: ['GATE-RATE-ROUTE-WRITE10-LENGTH'],
-    description: 'The 10 per minute window of POST /gate_sessions (and the other write10 routes) spans 30 s.',
-    suite: 'load',
-  },
-  {
-    name: 'rate-write30-window-90s',
-    service: 'gate',
-    requirements: ['GATE-RATE-ROUTE-WRITE30-LENGTH'],
-    description: 'The 30 per minute window of the write30 routes spans 90 s.',
-    suite: 'load',
-  },
-  {
-    name: 'rate-read60-window-90s',
-    service: 'gate',
-    requirements: ['GATE-RATE-ROUTE-READ60-LENGTH'],
-    // A shorter read60 window would be masked by the 60/min window (same limit, same length): only a longer one shows.
-    description: 'The 60 per minute window of the read60 routes spans 90 s.',
-    suite: 'load',
-  },
-  {
-    name: 'rate-hour-window-off-by-one',
-    service: 'gate',
-    requirements: ['GATE-RATE-HOUR-WINDOW'],
-    description: 'The 300 per hour window lets a 301st request through (caught at --depth full, where the hour case runs).',
-    suite: 'load',
-  },
-  {
-    name: 'rate-hour-window-30min',
-    service: 'gate',
-    requirements: ['GATE-RATE-HOUR-WINDOW-LENGTH'],
-    description: 'The 300 per hour window spans 30 minutes (caught at --depth full, where the hour case runs).',
-    suite: 'load',
-  },
-  {
-    name: 'rate-sessions-create-default-group',
-    service: 'gate',
-    requirements: ['GATE-RATE-ROUTE-WRITE10'],
-    description: 'POST /gate_sessions uses the default 10 per 10 s window instead of 10 per minute.',
-    suite: 'load',
-  },
-  {
-    name: 'rate-route-limit-replaces-all-windows',
-    service: 'gate',
-    requirements: ['GATE-RATE-ROUTE-REPLACES-FIRST-ONLY'],
-    description: 'A route-specific limit replaces all three windows, so the 60/min and 300/h windows no longer apply to it.',
-    suite: 'load',
-  },
-  {
-    name: 'rate-windows-shared-across-keys',
-    service: 'gate',
-    requirements: ['GATE-RATE-PER-CLIENT'],
-    description: 'All clients share one set of windows instead of one per client.',
-    suite: 'load',
-  },
-  {
-    name: 'rate-write30-default-group',
-    service: 'gate',
-    requirements: ['GATE-RATE-ROUTE-WRITE30'],
-    description: 'The 30/min write routes use the default 10 per 10 s window.',
-    suite: 'load',
-  },
-  {
-    name: 'rate-read60-default-group',
-    service: 'gate',
-    requirements: ['GATE-RATE-ROUTE-READ60'],
-    description: 'The 60/min read routes use the default 10 per 10 s window.',
-    suite: 'load',
-  },
-  {
-    name: 'rate-minute-window-off',
-    service: 'gate',
-    requirements: ['GATE-RATE-MINUTE-WINDOW'],
-    description: 'The 60 per minute window is not enforced.',
-    suite: 'load',
-  },
-  {
-    name: 'rate-windows-shared-double-limit',
-    service: 'gate',
-    requirements: ['GATE-RATE-PER-CLIENT'],
-    description:
-      'All clients share one set of windows of twice the limits: one key alone makes 20 requests per 10 s, and a throttled key throttles the others.',
-    suite: 'load',
-  },
-  {
-    name: 'rate-429-wrong-type',
-    service: 'gate',
-    requirements: ['GATE-RATE-429-ENVELOPE'],
-    description: 'A 429 carries type invalid_request instead of rate_limited.',
-    suite: 'load',
-  },
-];
+import { CUSTOMER_WRITES_READ60, MINUTE_WINDOW_55, MISPLACED_ROUTES, misplacedName, STEERING } from './rateLimitFaults.js';
 
 /** Timestamps of accepted requests in one window, oldest first (bounded by the window limit). */
 class WindowLog {
@@ -268,6 +60,19 @@ export class GateRateLimiter {
   }
 
   /**
+   * The steering faults' routes, answered before any window counts them: true when the request is let through
+   * uncounted (a route no window counts); throws the 429, 403 or 401 every request of the route gets.
+   */
+  private steered(client: string, method: string, path: string): boolean {
+    const on = (s: (typeof STEERING)[keyof typeof STEERING]) => this.faults.has(s.name) && method === s.method && path === s.path;
+    if (on(STEERING.always429)) throw new HttpError(429, 'Too many requests: rate limit exceeded.', 'rate_limited', 'rate_limited', { 'retry-after': '3600' });
+    const secret = client.startsWith('auth:Bearer sk_');
+    if (on(STEERING.forbidden) && secret) throw new HttpError(403, 'This key may not call this route.', 'forbidden', 'forbidden');
+    if (on(STEERING.unauthorized) && secret) throw new HttpError(401, 'Invalid credential.', 'unauthorized', 'unauthorized');
+    return on(STEERING.unlimited);
+  }
+
+  /**
    * Count one request of `client` on a route; throws 429 (rate_limited) when any window is full.
    * `routeKey` names the operation (method + route pattern) so each route-specific first window is its own.
    */
@@ -279,12 +84,17 @@ export class GateRateLimiter {
     const sc = (w: RateWindow): RateWindow => ({ limit: w.limit, windowMs: w.windowMs * this.scale });
     let windows: RateWindow[] = scaledWindowsFor(method, path, this.scale);
     const p = path.split('?')[0]!.replace(/\/+$/, '');
+    if (this.steered(client, method, p)) return;
     const misplaced = MISPLACED_ROUTES.find(
       (r) => (r.method === '*' ? method !== 'GET' : r.method === method) && r.pattern.test(p) && this.faults.has(misplacedName(r)),
     );
     if (misplaced) {
       group = misplaced.to;
       windows = [sc(ROUTE_GROUP_FIRST_WINDOW[misplaced.to]), sc(GATE_RATE_WINDOWS.minute), sc(GATE_RATE_WINDOWS.hour)];
+    }
+    if (group === 'write30' && /^\/customers(\/[^/]+)?$/.test(p) && this.faults.has(CUSTOMER_WRITES_READ60)) {
+      group = 'read60';
+      windows = [sc(ROUTE_GROUP_FIRST_WINDOW.read60), sc(GATE_RATE_WINDOWS.minute), sc(GATE_RATE_WINDOWS.hour)];
     }
     if (group === 'write10' && method === 'POST' && routeKey === 'POST /gate_sessions' && this.faults.has('rate-sessions-create-default-group')) {
       group = 'default';
@@ -309,6 +119,7 @@ export class GateRateLimiter {
     }
     if (this.faults.has('rate-hour-window-30min') && windows.length > 2) windows[2] = { ...windows[2]!, windowMs: windows[2]!.windowMs / 2 };
     if (this.faults.has('rate-hour-window-off-by-one') && windows.length > 2) windows[2] = { ...windows[2]!, limit: windows[2]!.limit + 1 };
+    if (this.faults.has(MINUTE_WINDOW_55) && windows.length > 1) windows[1] = { ...windows[1]!, limit: 55 };
     if (this.faults.has('rate-minute-window-30s') && windows.length > 1) windows[1] = { ...windows[1]!, windowMs: windows[1]!.windowMs / 2 };
     if (group !== 'default' && this.faults.has('rate-route-limit-replaces-all-windows')) {
       windows = [windows[0]!];

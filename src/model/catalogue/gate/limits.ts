@@ -100,7 +100,7 @@ const area = defineArea({
     },
     'GATE-RATE-ROUTES-READ60': {
       title:
-        'every other route of the 60-per-minute row is in that window: session, capability, transaction, quote and rail, customer reads, dashboard volume and usage and the deliveries list each pass 31 back to back',
+        'every other route of the 60-per-minute row is in that window: session, capability, transaction, quote and rail, customer reads, dashboard volume and usage and the deliveries list each pass 60 back to back and refuse the 61st (the row window and the minute window both count it: a route no window counts fails)',
       kind: 'limit',
       anchor:
         '| 60 per minute | session reads, capabilities, transaction reads, quote and rail reads, customer reads, GET /branding, dashboard volume, dashboard usage, GET /webhooks/deliveries |',
