@@ -73,10 +73,13 @@ interface Pipeline {
   log: (l: string) => void;
   /** The target's clock: its Date header says its time, as a remote sandbox's does. */
   clock: Clock;
+  requestIdStyle: 'uuid' | 'base62';
+  /** The generic text of a Gate 500 (reference.serverErrorMessage; absent: the envelope's own). */
+  serverErrorMessage?: string;
 }
 
 async function handle(p: Pipeline, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const requestId = newRequestId();
+  const requestId = newRequestId(p.requestIdStyle);
   try {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
@@ -115,7 +118,7 @@ async function handle(p: Pipeline, req: IncomingMessage, res: ServerResponse): P
     }
     // The message stays in our log (never a secret: handlers do not put keys in errors); the client sees a generic text.
     p.log(`500 ${req.method} ${(req.url ?? '').split('?')[0]} request_id=${requestId}: ${(err as Error)?.stack ?? String(err)}`);
-    if (p.service === 'gate') send(res, requestId, gateServerErrorReply(p.faults, err, requestId));
+    if (p.service === 'gate') send(res, requestId, gateServerErrorReply(p.faults, err, requestId, p.serverErrorMessage));
     else sendError(res, requestId, new HttpError(500, 'internal', 'internal_error', 'server_error'));
   }
 }
@@ -159,7 +162,17 @@ export async function startReference(opts: StartReferenceOptions): Promise<Runni
 
   const servers: Server[] = [];
   const start = async (router: Router, env: 'test' | 'live', withLimiter: boolean, baseUrl: string | undefined): Promise<string> => {
-    const pipeline: Pipeline = { service: withLimiter ? 'gate' : 'pools', router, env, limiter: withLimiter ? limiter : null, faults, log, clock };
+    const pipeline: Pipeline = {
+      service: withLimiter ? 'gate' : 'pools',
+      router,
+      env,
+      limiter: withLimiter ? limiter : null,
+      faults,
+      log,
+      clock,
+      requestIdStyle: ref?.requestIdStyle ?? 'uuid',
+      serverErrorMessage: ref?.serverErrorMessage,
+    };
     const server = createServer((req, res) => {
       void handle(pipeline, req, res);
     });
