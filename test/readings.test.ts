@@ -1,0 +1,59 @@
+// Where the specs allow two readings, a check accepts both and observes which one the target took. The second
+// world (embedded-alt.json) takes the other reading for most of them, and its conformance run proves they pass; the
+// readings that world cannot take at a given moment are shown here, each on a target (or answers) that takes it.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiClient } from '../src/client/http.js';
+import type { GateActor } from '../src/needs/define.js';
+import { loadProfile } from '../src/profile/load.js';
+import { startReference, type RunningReference } from '../src/reference/server.js';
+import type { CheckTools } from '../src/runner/check.js';
+import { expectations } from '../src/runner/expect.js';
+import customers from '../conformance/gate/customers.js';
+import { sharedCustomer } from '../support/gate/customers.js';
+
+/** The tools a check's body uses here: assertions, observations, the run's shared fixtures. */
+function tools(profile: CheckTools['profile']) {
+  const observed: { topic: string; value: unknown }[] = [];
+  const shared = new Map<string, Promise<unknown>>();
+  const t = {
+    profile,
+    depth: 'quick',
+    expect: expectations,
+    observe: (topic: string, value: unknown) => observed.push({ topic, value }),
+    shared: <T>(key: string, make: () => Promise<T>) => (shared.get(key) ?? shared.set(key, make()).get(key)) as Promise<T>,
+    sleep: (ms: number) => new Promise((r) => setTimeout(r, ms)),
+  } as unknown as CheckTools;
+  return { t, observed };
+}
+
+function checkNamed(suite: { checks: readonly { name: string; run: (needs: never, t: CheckTools) => Promise<void> }[] }, prefix: string) {
+  const c = suite.checks.find((x) => x.name.startsWith(prefix));
+  if (!c) throw new Error(`no check named ${prefix}…`);
+  return c;
+}
+
+describe('kyc_status is informational: a change between distant reads is observed, never failed', () => {
+  let ref: RunningReference;
+  // The target's clock, moved forward by the test: minutes pass between the customer's creation and the check.
+  let ahead = 0;
+  beforeAll(async () => {
+    const profile = loadProfile('fixtures/profiles/embedded-alt.json');
+    ref = await startReference({ profile, clock: { now: () => Date.now() + ahead }, ephemeralPorts: true });
+  });
+  afterAll(() => ref.close());
+
+  it('the refused PATCH check passes on a customer whose kyc_status moved on its own since the shared snapshot', async () => {
+    const partner = ref.profile.gate.partners[0]!;
+    const actor: GateActor = {
+      partner,
+      client: createApiClient({ service: 'gate', baseUrl: ref.urls.gateSandbox, label: partner.name, secretKey: partner.secretKey }),
+    } as GateActor;
+    const { t, observed } = tools(ref.profile);
+    const { customer } = await sharedCustomer(t, actor);
+    expect(customer.kyc_status).toBe('not_started');
+    // Past the world's customerKycPendingAfterSeconds: the server moves kyc_status to pending on its own.
+    ahead = 5 * 60_000;
+    await checkNamed(customers, 'PATCH of email, phone, external_id, kyc_status or mode').run({ gatePartner: actor } as never, t);
+    expect(observed.find((o) => o.topic === 'gate-customer-kyc-status-between-reads')?.value).toBe('changed on its own: not_started → pending');
+  });
+});
