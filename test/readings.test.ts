@@ -10,6 +10,7 @@ import type { CheckTools } from '../src/runner/check.js';
 import { expectations } from '../src/runner/expect.js';
 import customers from '../conformance/gate/customers.js';
 import { sharedCustomer } from '../support/gate/customers.js';
+import { recencyReadings } from '../support/gate/deliveryOrder.js';
 
 /** The tools a check's body uses here: assertions, observations, the run's shared fixtures. */
 function tools(profile: CheckTools['profile']) {
@@ -55,5 +56,32 @@ describe('kyc_status is informational: a change between distant reads is observe
     ahead = 5 * 60_000;
     await checkNamed(customers, 'PATCH of email, phone, external_id, kyc_status or mode').run({ gatePartner: actor } as never, t);
     expect(observed.find((o) => o.topic === 'gate-customer-kyc-status-between-reads')?.value).toBe('changed on its own: not_started → pending');
+  });
+});
+
+describe('"most recent first" is read on creation or on the last change', () => {
+  const at = (s: number) => new Date(Date.UTC(2026, 4, 25, 10, 0, s)).toISOString();
+  const d = (id: string, created: number, updated: number | null) => ({ id, created_at: at(created), updated_at: updated === null ? null : at(updated) });
+
+  it('newest creation first: the created_at reading', () => {
+    const page = [d('b', 20, 21), d('a', 10, 30), d('old', 1, 2)];
+    expect(recencyReadings(page, 'b', 'a')).toEqual({ held: ['created_at'], broken: { updated_at: expect.stringContaining('updated_at') } });
+  });
+
+  it('the latest change first, though an older delivery was attempted again: the updated_at reading passes', () => {
+    // a was created first but retried last: listed first by its last change.
+    const page = [d('a', 10, 30), d('b', 20, 21), d('old', 1, 2)];
+    expect(recencyReadings(page, 'b', 'a')).toEqual({ held: ['updated_at'], broken: { created_at: expect.stringContaining('listed after') } });
+  });
+
+  it('both hold when they agree; neither when the list is oldest first', () => {
+    expect(recencyReadings([d('b', 20, 21), d('a', 10, 11)], 'b', 'a').held).toEqual(['created_at', 'updated_at']);
+    const oldestFirst = recencyReadings([d('a', 10, 11), d('b', 20, 21)], 'b', 'a');
+    expect(oldestFirst.held).toEqual([]);
+    expect(Object.keys(oldestFirst.broken)).toEqual(['created_at', 'updated_at']);
+  });
+
+  it('without updated_at only the creation reading can hold', () => {
+    expect(recencyReadings([d('a', 10, null), d('b', 20, null)], 'b', 'a').held).toEqual([]);
   });
 });

@@ -564,6 +564,12 @@ export const Profile = z
           .describe(
             "\"HTTPS required in live mode\" (when it is enforced is not shown): 'refuse' (an http webhook_url is refused at the settings call) or 'undelivered' (accepted, but nothing is ever sent to it: POST /webhooks/test answers 400 and events are not enqueued).",
           ),
+        deliveryListOrder: z
+          .enum(['created', 'updated'])
+          .default('created')
+          .describe(
+            "GET /webhooks/deliveries is \"most recent first\" (no field named): 'created' (newest creation first) or 'updated' (the latest change first: an attempt, a replay).",
+          ),
         poolsAdditiveFields: z
           .boolean()
           .default(false)

@@ -81,6 +81,8 @@ export function listDeliveries(world: GateWorld, caller: GateCaller, req: Req, u
     else throw new HttpError(400, 'status must be one of pending, in_flight, succeeded, dead_lettered', 'invalid_status');
   }
   let all = world.outbox.list(caller.partner.name, 'gate', caller.mode);
+  // Reading (reference.deliveryListOrder 'updated'): most recent first by the last change (an attempt, a replay), newest creation first among equals.
+  if (world.profile.reference?.deliveryListOrder === 'updated') all = [...all].sort((a, b) => b.updatedAt - a.updatedAt);
   if (f.has('whops-list-oldest-first')) all = [...all].reverse();
   // Fault: the filter compares with an internal state name ('delivered'), so status=succeeded matches nothing.
   const internal = (d: { status: string }) => (d.status === 'succeeded' && f.has('whops-status-filter-succeeded-empty') ? 'delivered' : d.status);
