@@ -3,6 +3,7 @@
 // readings that world cannot take at a given moment are shown here, each on a target (or answers) that takes it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient } from '../src/client/http.js';
+import type { Exchange } from '../src/client/types.js';
 import type { GateActor } from '../src/needs/define.js';
 import { loadProfile } from '../src/profile/load.js';
 import { startReference, type RunningReference } from '../src/reference/server.js';
@@ -11,6 +12,7 @@ import { expectations } from '../src/runner/expect.js';
 import customers from '../conformance/gate/customers.js';
 import { sharedCustomer } from '../support/gate/customers.js';
 import { recencyReadings } from '../support/gate/deliveryOrder.js';
+import { firstAnswered } from '../support/gate/unshownInput.js';
 
 /** The tools a check's body uses here: assertions, observations, the run's shared fixtures. */
 function tools(profile: CheckTools['profile']) {
@@ -83,5 +85,50 @@ describe('"most recent first" is read on creation or on the last change', () => 
 
   it('without updated_at only the creation reading can hold', () => {
     expect(recencyReadings([d('a', 10, null), d('b', 20, null)], 'b', 'a').held).toEqual([]);
+  });
+});
+
+describe('a body or query the spec does not show: a 4xx about the guess is an answer, never a failure', () => {
+  const answer = (status: number, json: Record<string, unknown>): Exchange =>
+    ({
+      status,
+      json,
+      bodyText: JSON.stringify(json),
+      requestId: 'req_7N42dgm5tFLK9N8MT7fHC7',
+      headers: { 'x-request-id': 'req_7N42dgm5tFLK9N8MT7fHC7' },
+      request: { method: 'POST', url: 'http://t/v1/quotes/preview', headers: {} },
+    }) as unknown as Exchange;
+  const invalid = (message: string) =>
+    answer(400, { type: 'invalid_request', code: 'parameter_missing', message, request_id: 'req_7N42dgm5tFLK9N8MT7fHC7', doc_url: null, statusCode: 400 });
+
+  it('every guess refused with 400: the key and the envelope pass, nothing answered, the guesses observed', async () => {
+    const { t, observed } = tools(loadProfile('fixtures/profiles/embedded.json'));
+    const got = await firstAnswered(t, [{ a: 1 }, { a: 2 }], async () => invalid('side is required'), 'GATE-QUOTE-PREVIEW-SK', 'POST /quotes/preview', 'topic');
+    expect(got).toBeUndefined();
+    expect(observed.find((o) => o.topic === 'topic')?.value).toEqual([
+      { input: { a: 1 }, status: 400, message: 'side is required' },
+      { input: { a: 2 }, status: 400, message: 'side is required' },
+    ]);
+  });
+
+  it('the second guess answered: that answer is what the response rules judge', async () => {
+    const { t } = tools(loadProfile('fixtures/profiles/embedded.json'));
+    const ok = answer(200, { object: 'quote_preview' });
+    const got = await firstAnswered(
+      t,
+      [1, 2],
+      async (g) => (g === 1 ? invalid('side is required') : ok),
+      'GATE-QUOTE-PREVIEW-SK',
+      'POST /quotes/preview',
+      'topic',
+    );
+    expect(got).toBe(ok);
+  });
+
+  it.each([401, 403, 404, 500])('a %i is no answer about the input: it fails', async (status) => {
+    const { t } = tools(loadProfile('fixtures/profiles/embedded.json'));
+    await expect(firstAnswered(t, [1], async () => answer(status, {}), 'GATE-QUOTE-PREVIEW-SK', 'POST /quotes/preview', 'topic')).rejects.toThrow(
+      /accepts the secret key and answers/,
+    );
   });
 });
