@@ -75,6 +75,8 @@ export interface TradeRecord {
   seq: number;
   /** The buy_refund of a returned trade has been credited (it is idempotent). */
   refunded: boolean;
+  /** What the reservation drew from the balance (a release unwinds exactly this). */
+  reserved: Fixed;
 }
 
 export interface LedgerEntry {
