@@ -4,13 +4,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient } from '../src/client/http.js';
 import type { Exchange } from '../src/client/types.js';
-import type { GateActor } from '../src/needs/define.js';
+import type { GateActor, GateWebhookActor } from '../src/needs/define.js';
 import { loadProfile } from '../src/profile/load.js';
 import { startReference, type RunningReference } from '../src/reference/server.js';
 import type { CheckTools } from '../src/runner/check.js';
 import { expectations } from '../src/runner/expect.js';
 import customers from '../conformance/gate/customers.js';
 import { sharedCustomer } from '../support/gate/customers.js';
+import { listedDelivery, settledDeliveries } from '../support/gate/deliveries.js';
 import { recencyReadings } from '../support/gate/deliveryOrder.js';
 import { firstAnswered } from '../support/gate/unshownInput.js';
 
@@ -130,5 +131,49 @@ describe('a body or query the spec does not show: a 4xx about the guess is an an
     await expect(firstAnswered(t, [1], async () => answer(status, {}), 'GATE-QUOTE-PREVIEW-SK', 'POST /quotes/preview', 'topic')).rejects.toThrow(
       /accepts the secret key and answers/,
     );
+  });
+});
+
+describe('the chaos helpers read GET /webhooks/deliveries on any 2xx (its success status is not shown)', () => {
+  const delivery = {
+    object: 'webhook_delivery',
+    id: 'whd_1',
+    event_id: '3f2b8c1e-9d4a-4f6b-8e2c-1a7d5b9c0e44',
+    event_type: 'webhook.test',
+    target_url: 'https://hooks.example.test/x',
+    status: 'succeeded',
+    attempts: 1,
+    last_response_status: 200,
+    last_error: null,
+    next_attempt_at: null,
+    delivered_at: '2026-05-25T10:00:01Z',
+    created_at: '2026-05-25T10:00:00Z',
+    updated_at: '2026-05-25T10:00:01Z',
+  };
+  const list = { object: 'list', data: [delivery], has_more: false, url: '/v1/webhooks/deliveries' };
+  const actorAnswering = (status: number) =>
+    ({
+      client: {
+        get: async () => ({
+          status,
+          json: list,
+          bodyText: JSON.stringify(list),
+          headers: {},
+          request: { method: 'GET', url: 'http://t/v1/webhooks/deliveries', headers: {} },
+        }),
+      },
+    }) as unknown as GateWebhookActor;
+
+  it.each([200, 203])('a %i list is read', async (status) => {
+    const { t } = tools(loadProfile('fixtures/profiles/embedded.json'));
+    expect((await listedDelivery(t, actorAnswering(status), 'whd_1', 'GATE-DLV-AT-LEAST-ONCE')).delivery.id).toBe('whd_1');
+    expect((await settledDeliveries(t, actorAnswering(status), ['whd_1'], ['succeeded'], 1_000, 'GATE-DLV-AT-LEAST-ONCE'))[0]!.delivery.status).toBe(
+      'succeeded',
+    );
+  });
+
+  it('a 404 is no list', async () => {
+    const { t } = tools(loadProfile('fixtures/profiles/embedded.json'));
+    await expect(listedDelivery(t, actorAnswering(404), 'whd_1', 'GATE-DLV-AT-LEAST-ONCE')).rejects.toThrow(/any 2xx/);
   });
 });
