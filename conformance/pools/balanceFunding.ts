@@ -26,20 +26,22 @@ import {
   type LedgerMatch,
 } from '../../support/pools/pools.js';
 
-/** Field names that are the access or KYC state itself (from the 403 codes pools_not_enabled, pool_access_suspended, kyc_not_approved). */
+/**
+ * Field names that are the access or KYC state itself (from the 403 codes pools_not_enabled, pool_access_suspended,
+ * kyc_not_approved), alone or inside the key that holds them ({ kyc: { status } }). "access" and "enabled" alone are
+ * generic words an additive field may carry for something else ({ autoTopUp: { enabled } }): observed, never failed.
+ */
 const ACCESS_STATE_NAMES = [
   'kyc',
   'kyc status',
   'kyc state',
   'kyc approved',
-  'access',
   'access status',
   'access state',
   'access suspended',
   'pool access',
   'pool access suspended',
   'suspended',
-  'enabled',
   'pools enabled',
   'entitled',
   'entitlement',

@@ -356,6 +356,8 @@ function views(world: PoolsWorld, faults: ActiveFaults, clock: Clock): Pick<Pool
         engineFillTxId: t.engineFillTxId,
         createdAt: faults.has('pools-trade-created-at-local') ? world.iso(t.createdAtMs).replace('T', ' ').replace(/Z$/, '') : world.iso(t.createdAtMs),
         settledAt: t.settledAtMs === null ? null : world.iso(t.settledAtMs),
+        // Reading (reference.poolsAdditiveFields): an additive field named like an omitted internal, holding the trade's own reservation.
+        ...(world.profile.reference?.poolsAdditiveFields ? { reserve: { amount: format(t.reserved, 2), currency: pool.fiatCurrency } } : {}),
       };
     },
   };

@@ -20,7 +20,8 @@ const area = defineArea({
     },
     'POOLS-BAL-GATE-OFF-NULL': { title: 'balance is null when the balance gate is off', kind: 'field', anchor: 'or null when the balance gate is off' },
     'POOLS-BAL-NO-ACCESS-ECHO': {
-      title: 'The balance does not echo access or KYC state (judged on field names; they appear only as 403 codes)',
+      title:
+        'The balance does not echo access or KYC state (judged on field names that name the state itself, alone or inside the key holding them; a generic word alone — access, enabled — is an allowed additive field, observed)',
       kind: 'field',
       anchor: 'Access and KYC state are not echoed; they appear only as 403 codes.',
     },
