@@ -1,6 +1,8 @@
 // N VUs transact one firm quote at the same moment, each with its own
 // Idempotency-Key: exactly one trade exists afterwards and the balance is
-// debited once. Each answer is a trade with that quote (endpoint rule 3:
+// debited once — by what one trade of that quote body draws, measured on a twin
+// transacted alone in setup (the spec states that a trade draws on the balance,
+// not how much: a draw fee may ride on the trade amount). Each answer is a trade with that quote (endpoint rule 3:
 // idempotent on quoteId) or 409 (the quote state table): both readings pass.
 // Split into execution segments, each instance races its own quote with its
 // own key, so one instance's trade never moves another's balance.
@@ -33,19 +35,30 @@ interface RaceSetup {
   key: string;
   quoteId: string;
   balanceBefore: number;
+  /** What one trade of the quote body draws from the balance (cents), measured on the twin. */
+  oneDrawCents: number;
   startAt: number;
 }
 
+const balanceCents = (key: string) => cents(json(call('GET', `${base}/pools/${pool}/balance`, key, { tags: { name: 'GET /pools/{id}/balance' } }))?.balance);
+const firmQuote = (key: string) =>
+  json(call('POST', `${base}/pools/${pool}/quote`, key, { body: { ...pools.quote, type: 'firm' }, tags: { name: 'POST /pools/{id}/quote' } }));
+
 export const setup = guarded('race setup', (): RaceSetup | undefined => {
   const key = segmentKeys(pools.keys)[0]!;
-  const b = json(call('GET', `${base}/pools/${pool}/balance`, key, { tags: { name: 'GET /pools/{id}/balance' } }));
-  const q = json(call('POST', `${base}/pools/${pool}/quote`, key, { body: { ...pools.quote, type: 'firm' }, tags: { name: 'POST /pools/{id}/quote' } }));
-  if (!q?.quoteId) {
+  // The twin: the same quote body transacted once, alone, so "debited once" is judged against the target's own draw.
+  const start = balanceCents(key);
+  const twin = firmQuote(key);
+  if (twin?.quoteId)
+    call('POST', `${base}/pools/${pool}/transact`, key, { body: { quoteId: twin.quoteId }, idempotencyKey: true, tags: { name: 'POST /pools/{id}/transact' } });
+  const balanceBefore = balanceCents(key);
+  const q = firmQuote(key);
+  if (!twin?.quoteId || !q?.quoteId) {
     checkReq(R.race[0], q, 'a firm quote to race on', () => false);
     return undefined;
   }
   // Every VU fires at the same instant, 1 s after setup.
-  return { key, quoteId: q.quoteId, balanceBefore: cents(b?.balance), startAt: Date.now() + 1_000 };
+  return { key, quoteId: q.quoteId, balanceBefore, oneDrawCents: start - balanceBefore, startAt: Date.now() + 1_000 };
 });
 
 export default guarded('race', (s: RaceSetup | undefined): void => {
@@ -84,16 +97,15 @@ export const teardown = guarded('race teardown', (s: RaceSetup | undefined): voi
     (m) => m.length === 1,
     (m) => ({ trades: m.length }),
   );
-  const after = json(call('GET', `${base}/pools/${pool}/balance`, s.key, { tags: { name: 'GET /pools/{id}/balance' } }));
-  const debited = s.balanceBefore - cents(after?.balance);
+  const debited = s.balanceBefore - balanceCents(s.key);
   const fiat = cents(mine[0]?.fiatAmount);
-  emit({ kind: 'raceBalance', debitedCents: debited, tradeFiatCents: fiat });
+  emit({ kind: 'raceBalance', debitedCents: debited, tradeFiatCents: fiat, oneDrawCents: s.oneDrawCents });
   checkReq(
     R.race[1],
     debited,
-    'the balance is debited once, by the trade amount',
-    (d) => Number.isFinite(d) && d === fiat,
-    (d) => ({ debitedCents: d, tradeFiatCents: fiat }),
+    'the balance is drawn on once: by what one trade of the quote draws (its twin, transacted alone)',
+    (d) => Number.isFinite(d) && s.oneDrawCents > 0 && d === s.oneDrawCents,
+    (d) => ({ debitedCents: d, oneDrawCents: s.oneDrawCents, tradeFiatCents: fiat }),
   );
 });
 

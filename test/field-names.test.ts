@@ -22,4 +22,17 @@ describe('field names', () => {
       'liquidityProvider',
     ]);
   });
+
+  it('a key inside the key that holds it reads as both: { provider: { name } } is a provider name', () => {
+    const quote = { provider: { name: 'LiquidityCo', id: 'lp_1' }, kyc: { status: 'approved' }, autoTopUp: { enabled: false }, statements: { access: 'csv' } };
+    expect(keysNamed(quote, ['provider name', 'kyc status', 'enabled', 'access'])).toEqual([
+      'provider.name',
+      'kyc.status',
+      'autoTopUp.enabled',
+      'statements.access',
+    ]);
+    expect(keysNamed(quote, ['provider name', 'kyc status'])).toEqual(['provider.name', 'kyc.status']);
+    // Arrays keep the holding key: [{ provider: { name } }] is a provider name too.
+    expect(keysNamed({ routes: [{ provider: { name: 'x' } }] }, ['provider name'])).toEqual(['routes[0].provider.name']);
+  });
 });

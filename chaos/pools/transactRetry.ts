@@ -11,6 +11,7 @@ import {
   createFirmQuote,
   decEq,
   decSub,
+  expectBalanceMove,
   isTerminal,
   ledgerEntriesFor,
   mainPool,
@@ -19,6 +20,7 @@ import {
   quotePath,
   readBalance,
   readTrade,
+  transact,
 } from '../../support/pools/pools.js';
 
 const R = 'POOLS-TX-RETRY-ONE-DEBIT';
@@ -35,6 +37,13 @@ export default defineSuite({
       // Held alone: the balance and the ledger must move only by this check's trade.
       needs: ['poolsExclusive', 'toxiproxy'],
       async run({ poolsExclusive: actor, toxiproxy: kit }, t: CheckTools) {
+        // What one trade of this size draws (the spec states that a reservation draws on the balance, not how much):
+        // a twin of the same quote body, transacted once, so "one debit" is judged against the target's own draw.
+        const { moved: oneDraw } = await expectBalanceMove(t, actor, R, 'a trade transacted once', 1, async () => {
+          const twin = await createFirmQuote(t, actor, R);
+          await transact(t, actor, twin.quote.quoteId, R);
+          return { direction: 'down', result: undefined };
+        });
         const { quote } = await createFirmQuote(t, actor, R);
         const before = await readBalance(t, actor, R);
         t.expect.that(before.balance !== null, 'a funded partner with the balance gate on has a decimal balance', { requirement: R, actual: before.balance });
@@ -70,9 +79,9 @@ export default defineSuite({
         const stored = await readTrade(t, actor, trade.transactId, R);
         const after = await readBalance(t, actor, R);
         const moved = decSub(after.balance!, before.balance!);
-        t.expect.that(decEq(moved, `-${stored.fiatAmount}`), 'the balance moved by exactly one trade amount', {
+        t.expect.that(decEq(moved, oneDraw), 'the balance moved by one draw: what the same trade transacted once drew', {
           requirement: R,
-          expected: `-${stored.fiatAmount}`,
+          expected: `${oneDraw} (a trade of ${stored.fiatAmount} transacted once)`,
           actual: `${before.balance} → ${after.balance} (moved ${moved})`,
         });
 
@@ -88,7 +97,7 @@ export default defineSuite({
         }
         if (ledger.entries.length === 0)
           t.unverified(
-            'the balance moved by exactly one trade amount, but no entry on the ledger page names the trade or its quote, even after polling it to settlement ' +
+            'the balance moved by one draw, but no entry on the ledger page names the trade or its quote, even after polling it to settlement ' +
               '(the ledger shape is not shown), so the one buy_debit could not be counted',
           );
         const debits = ledger.entries.filter((e) => e.typeNames.includes('buy_debit'));

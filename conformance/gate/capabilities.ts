@@ -8,6 +8,8 @@ import { expect2xx } from '../../support/expect.js';
 import { sharedAssets, unlistedSymbol } from '../../support/gate/capabilities.js';
 import { expectGateError } from '../../support/gate/errors.js';
 import { expectListUrl } from '../../support/gate/lists.js';
+import { sessionBody } from '../../support/gate/sessions.js';
+import { firstAnswered } from '../../support/gate/unshownInput.js';
 
 const assetPath = (symbol: string) => `/capabilities/assets/${encodeURIComponent(symbol)}`;
 
@@ -34,16 +36,25 @@ export default defineSuite({
       },
     }),
     check({
-      name: 'GET /capabilities/payout-methods answers a secret key (any 2xx: its query and shape are not shown)',
+      name: 'GET /capabilities/payout-methods answers a secret key (any 2xx, or a 4xx about the query it was sent: its query and shape are not shown)',
       requirements: ['GATE-CAP-PAYOUT-METHODS-SK'],
       needs: ['gatePartner'],
       async run({ gatePartner: actor }, t: CheckTools) {
         const R = 'GATE-CAP-PAYOUT-METHODS-SK';
-        // Capabilities are "all GET, SK": the secret key is accepted; what the list holds is not shown.
-        const ex = expect2xx(t, await actor.client.get('/capabilities/payout-methods'), R, 'GET /capabilities/payout-methods with the secret key');
+        // Capabilities are "all GET, SK": the secret key is accepted; the query is not shown. No query first, then the
+        // currency a session binds, as the payment methods take it, for a list that wants one.
+        const currency = String(sessionBody(t).currency ?? 'EUR').toUpperCase();
+        const ex = await firstAnswered(
+          t,
+          [undefined, { currency }],
+          (query) => actor.client.get('/capabilities/payout-methods', query),
+          R,
+          'GET /capabilities/payout-methods with the secret key',
+          'gate-capabilities-payout-methods-query',
+        );
         t.observe(
           'gate-capabilities-payout-methods',
-          { status: ex.status, keys: Object.keys(ex.json ?? {}).sort() },
+          ex ? { status: ex.status, keys: Object.keys(ex.json ?? {}).sort() } : 'every query guessed got a 4xx about it',
           'query parameters and response shape are not shown',
         );
       },

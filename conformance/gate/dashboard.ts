@@ -1,10 +1,11 @@
 // Gate "Endpoints > Dashboard": the paths are named, their shapes are not
 // shown. Secret keys may call them (Authentication rule 5); the webhook
 // settings set where events go (judged through GET and the next delivery); a
-// live webhook URL must be https (Events); a rotated signing secret signs what
-// follows (Authentication rule 8). Settings bodies are the profile's
-// configureWebhook template; success statuses are any 2xx; settings are read by
-// the URLs they carry, whatever the field names.
+// live webhook URL must be https (Events): an http one is refused at the
+// settings call or never sent to (when it is enforced is not shown); a rotated
+// signing secret signs what follows (Authentication rule 8). Settings bodies are
+// the profile's configureWebhook template; success statuses are any 2xx;
+// settings are read by the URLs they carry, whatever the field names.
 import { randomUUID } from 'node:crypto';
 import type { Exchange } from '../../src/client/types.js';
 import type { GateWebhookActor } from '../../src/needs/define.js';
@@ -13,6 +14,7 @@ import { WebhookDelivery } from '../../src/model/schemas/gate/webhooks.js';
 import { parseSignatureHeader, verifyGateSignature } from '../../src/webhooks/verify.js';
 import type { ReceivedEvent } from '../../src/webhooks/types.js';
 import { expect2xx } from '../../support/expect.js';
+import { expectNeverSentOverHttp } from '../../support/gate/liveHttp.js';
 import { expectObjectDiscriminator } from '../../support/gate/objects.js';
 import { stringsIn } from '../../support/gate/sessions.js';
 
@@ -111,30 +113,38 @@ export default defineSuite({
       },
     }),
     check({
-      name: 'live mode: an http:// webhook URL is refused with 400 and changes nothing; the https one is accepted',
+      name: 'live mode: an http:// webhook URL is refused at the settings call (400, nothing changed) or, accepted there, never sent to; the https one is accepted',
       requirements: ['GATE-DASH-LIVE-HTTPS'],
-      async run({ gateWebhookSettings: settings, gateLiveKey: live, gateProduction: production }, t: CheckTools) {
+      needs: ['gateLiveHttpReceiver'],
+      async run({ gateWebhookSettings: settings, gateLiveKey: live, gateProduction: production, gateLiveHttpReceiver: receiver }, t: CheckTools) {
         const R = 'GATE-DASH-LIVE-HTTPS';
         const auth = { bearer: live.key };
         const read = () => settingsUrls(t, () => production.request({ method: 'GET', path: SETTINGS, auth }), R);
         const before = await read();
-        // Nothing live is ever changed: the http twin of the configured https URL is refused, and the https URL
+        // Nothing live is changed for long: the http twin of the configured https URL is offered, and the https URL
         // itself is set again as it is. Only a settings answer naming exactly one https URL says which it is.
         const httpsUrls = [...new Set(before.urls.filter((u) => /^https:\/\//i.test(u)))];
         const https = httpsUrls.length === 1 ? httpsUrls[0] : undefined;
         const http = https ? `http://${https.slice('https://'.length)}` : `http://hooks.rampart.example.test/${randomUUID().slice(0, 8)}`;
-        const refused = await settings.set(production, http, live.partner.name, auth);
-        // Accepted by a failing target: put the live endpoint back before judging.
-        if (refused.status >= 200 && refused.status < 300 && https) await settings.set(production, https, live.partner.name, auth);
-        t.expect.error(refused, 400, 'invalid_request', { requirement: R });
-        const after = await read();
-        t.expect.equal(after.urls, before.urls, 'the refused http URL changed nothing', { requirement: R, exchange: after.ex });
+        const offered = await settings.set(production, http, live.partner.name, auth);
+        const accepted = offered.status >= 200 && offered.status < 300;
+        // Accepted: put the live endpoint back at once, before anything is judged.
+        if (accepted && https) await settings.set(production, https, live.partner.name, auth);
+        // When "HTTPS required in live mode" is enforced is not shown: at the settings call, or by never sending to it.
+        t.observe('gate-live-http-webhook', accepted ? 'accepted at the settings call' : `refused at the settings call (${offered.status})`);
+        if (!accepted) {
+          t.expect.error(offered, 400, 'invalid_request', { requirement: R });
+          const after = await read();
+          t.expect.equal(after.urls, before.urls, 'the refused http URL changed nothing', { requirement: R, exchange: after.ex });
+        }
         if (!https)
           t.unverified(
             httpsUrls.length === 0
               ? 'the live mode has no https webhook URL configured: accepting an https URL could only be shown by changing a live endpoint, which rampart never does'
               : `the live settings name ${httpsUrls.length} https URLs (field names are not shown): which is the webhook URL is unknown, and rampart never changes a live endpoint on a guess`,
           );
+        // Accepted at the settings call: then nothing may be sent to it. One test event shows it (the URL put back at once).
+        if (accepted) await expectNeverSentOverHttp(t, { production, auth, partner: live.partner.name, settings, receiver, https }, R);
         expect2xx(t, await settings.set(production, https, live.partner.name, auth), R, `PATCH ${SETTINGS} with the live mode's own https URL`);
         const again = await read();
         t.expect.that(again.urls.includes(https), 'the https URL stays set', { requirement: R, actual: again.urls, exchange: again.ex });

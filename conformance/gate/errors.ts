@@ -8,7 +8,7 @@ import { check, defineSuite, type CheckTools } from '../../src/runner/check.js';
 import { GATE_LIMITS } from '../../src/model/limits.js';
 import type { ErrorEnvelope } from '../../src/model/schemas/common.js';
 import { customerPath, newCustomerInput, sharedCustomer, sharedDeletedCustomer } from '../../support/gate/customers.js';
-import { expectGateError, expectScrubbed5xx, UUID_LIKE } from '../../support/gate/errors.js';
+import { expectGateError, expectScrubbed5xx, isUuidLike, requestIdShape, UUID_LIKE_MIN_BITS } from '../../support/gate/errors.js';
 import { openSession } from '../../support/gate/rails.js';
 import { wellFormedUnknownIds } from '../../support/ids.js';
 import { sessionPath } from '../../support/gate/sessions.js';
@@ -72,10 +72,13 @@ export default defineSuite({
           actual: [gone.request_id, other.request_id],
         });
         for (const id of [gone.request_id, other.request_id])
-          t.expect.that(UUID_LIKE.test(id), 'request_id is a UUID-like id (a UUID, hyphens optional, or a ULID; alone or after a short prefix)', {
-            requirement: 'GATE-ERR-REQUEST-ID-UUID',
-            actual: id,
-          });
+          t.expect.that(
+            isUuidLike(id),
+            `request_id is a UUID-like id: one token (alone or after a short word prefix) writing at least ${UUID_LIKE_MIN_BITS} random bits, in any alphabet`,
+            { requirement: 'GATE-ERR-REQUEST-ID-UUID', actual: { id, shape: requestIdShape(id) ?? 'not one token' } },
+          );
+        // Which way the target writes its ids: the spec says only "UUID-like".
+        t.observe('gate-request-id-shape', requestIdShape(gone.request_id), 'request_id is "UUID-like": its alphabet and length are not shown');
       },
     }),
     check({

@@ -10,30 +10,32 @@ import { createFirmQuote, mainPool, pollPath, poolPath, quotePath, readBalance, 
 const PAIR = /^[^-\s]+-[^-\s]+$/;
 // cryptoNetwork values the spec names that are not EVM chains.
 const NON_EVM_NETWORKS = ['tron', 'solana'];
-/** Field names that would give away what the interface omits: liquidity sources, providers, routing, reserves, treasury. */
-/** Field names that are the omitted internals themselves ("Liquidity sources, provider names, routing, reserves and treasury data"). */
+/**
+ * Field names that are the omitted internals themselves ("Liquidity sources, provider names, routing, reserves and
+ * treasury data"), alone or inside the key that holds them ({ provider: { name } }). A generic word alone — provider,
+ * route, reserve and their plurals — may name something else an additive field carries (a payment scheme, a link, the
+ * partner's own reservation): observed with the other look-alikes, never failed.
+ */
 const INTERNAL_NAMES = [
   'liquidity source',
   'liquidity sources',
   'liquidity provider',
   'liquidity providers',
-  'provider',
-  'providers',
   'provider name',
   'provider names',
-  'provider id',
   'routing',
-  'route',
-  'routes',
-  'reserve',
-  'reserves',
-  'reserve balance',
+  'routing table',
+  'liquidity route',
+  'liquidity routes',
+  'liquidity reserve',
+  'liquidity reserves',
   'treasury',
   'treasury account',
   'treasury balance',
+  'treasury data',
 ];
 /** Words an additive field may carry without being such data: observed. */
-const INTERNAL_WORD = /liquidity|provider|routing|^routes?$|^route[A-Z_]|reserves|treasury/i;
+const INTERNAL_WORD = /liquidity|provider|routing|^routes?$|^route[A-Z_]|^reserves?$|treasury/i;
 
 export default defineSuite({
   service: 'pools',

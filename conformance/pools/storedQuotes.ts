@@ -69,7 +69,7 @@ export default defineSuite({
           t.expect.equal(q.status, 'rejected', 'reject answers the stored quote with status rejected', { requirement: 'POOLS-SQ-REJECT', exchange: ex });
           t.expect.that(q.rejectedAt !== null, 'rejectedAt is set', { requirement: 'POOLS-SQ-REJECT', exchange: ex });
           t.expect.equal(q.consumedAt, null, 'a rejected quote was never consumed', { requirement: 'POOLS-SQ-REJECT', exchange: ex });
-          return { expectedDelta: '0' };
+          return { direction: 'none', result: undefined };
         });
         expectPoolsError(t, await actor.client.post(quotePath(quoteId, '/reject'), undefined, { retry: false }), 409, {
           requirement: 'POOLS-SQ-REJECT-TERMINAL-409',

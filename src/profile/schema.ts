@@ -534,6 +534,59 @@ export const Profile = z
           .describe(
             "Alphabet of the 32-character random part of the keys the embedded target issues itself (live keys): 'alnum' (A–Z, a–z, 0–9) or 'hex' (0–9, a–f).",
           ),
+        // Readings: where the specs allow two, the second world takes the other one, so its checks prove both pass.
+        requestIdStyle: z
+          .enum(['uuid', 'base62'])
+          .default('uuid')
+          .describe("Shape of the request ids (X-Request-Id, request_id): 'uuid' or 'base62' (22 characters; both \"UUID-like per-request\" ids)."),
+        serverErrorMessage: z
+          .string()
+          .min(1)
+          .optional()
+          .describe(
+            'The generic text a Gate 500 carries (absent: "An internal error occurred."). The spec says only "scrubbed to a generic internal error text".',
+          ),
+        unsentFlow: z
+          .enum(['none', 'on_ramp'])
+          .default('none')
+          .describe("The flow a Gate session created without one reads: 'none' (null) or 'on_ramp', the spec's one documented value."),
+        customerKycPendingAfterSeconds: z
+          .number()
+          .positive()
+          .optional()
+          .describe(
+            "A Gate customer's kyc_status (server-managed, informational) moves from not_started to pending on its own this long after creation (absent: never).",
+          ),
+        undocumentedInputs: z
+          .enum(['lenient', 'strict'])
+          .default('lenient')
+          .describe(
+            "Inputs the Gate spec does not show: 'lenient' (POST /quotes/preview prices amount and currency, GET /capabilities/payout-methods needs no query) or 'strict' (the preview also requires side, the payout methods a currency or country_code: 400 without).",
+          ),
+        poolsBalanceFees: z
+          .boolean()
+          .default(false)
+          .describe(
+            'Pools balance moves whose amounts the spec does not state: a reservation also draws the draw fee (drawFeeBps), a returned trade refunds its fiat amount without it, a pay-in is credited net of a 0.25 EUR bank fee.',
+          ),
+        liveHttpWebhooks: z
+          .enum(['refuse', 'undelivered'])
+          .default('refuse')
+          .describe(
+            "\"HTTPS required in live mode\" (when it is enforced is not shown): 'refuse' (an http webhook_url is refused at the settings call) or 'undelivered' (accepted, but nothing is ever sent to it: POST /webhooks/test answers 400 and events are not enqueued).",
+          ),
+        deliveryListOrder: z
+          .enum(['created', 'updated'])
+          .default('created')
+          .describe(
+            "GET /webhooks/deliveries is \"most recent first\" (no field named): 'created' (newest creation first) or 'updated' (the latest change first: an attempt, a replay).",
+          ),
+        poolsAdditiveFields: z
+          .boolean()
+          .default(false)
+          .describe(
+            "Pools responses carry additive optional fields (Versioning) whose names are generic words: funding provider, a route to the resource, a trade's own reserve, and on the balance autoTopUp.enabled and statements.access.",
+          ),
       })
       .strict()
       .optional(),

@@ -75,6 +75,9 @@ interface Pipeline {
   dates: DateHeaders;
   /** Told of every answer (a clock that jumps between Gate answers counts them). */
   answered: () => unknown;
+  requestIdStyle: 'uuid' | 'base62';
+  /** The generic text of a Gate 500 (reference.serverErrorMessage; absent: the envelope's own). */
+  serverErrorMessage?: string;
 }
 
 function setDate(p: Pipeline, res: ServerResponse): void {
@@ -86,7 +89,7 @@ function setDate(p: Pipeline, res: ServerResponse): void {
 }
 
 async function handle(p: Pipeline, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const requestId = newRequestId();
+  const requestId = newRequestId(p.requestIdStyle);
   try {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
@@ -125,7 +128,7 @@ async function handle(p: Pipeline, req: IncomingMessage, res: ServerResponse): P
     }
     // The message stays in our log (never a secret: handlers do not put keys in errors); the client sees a generic text.
     p.log(`500 ${req.method} ${(req.url ?? '').split('?')[0]} request_id=${requestId}: ${(err as Error)?.stack ?? String(err)}`);
-    if (p.service === 'gate') send(res, requestId, gateServerErrorReply(p.faults, err, requestId));
+    if (p.service === 'gate') send(res, requestId, gateServerErrorReply(p.faults, err, requestId, p.serverErrorMessage));
     else sendError(res, requestId, new HttpError(500, 'internal', 'internal_error', 'server_error'));
   }
 }
@@ -187,6 +190,8 @@ export async function startReference(opts: StartReferenceOptions): Promise<Runni
       log,
       dates: dates[service],
       answered: () => service === 'gate' && clock.answered(),
+      requestIdStyle: ref?.requestIdStyle ?? 'uuid',
+      serverErrorMessage: ref?.serverErrorMessage,
     };
     const server = createServer((req, res) => {
       void handle(pipeline, req, res);

@@ -32,7 +32,8 @@ const LEAKS: [kind: string, pattern: RegExp][] = [
   ],
   [
     'a URL, host, IP address or port',
-    /\b[a-z][a-z0-9+.-]*:\/\/|\b\d{1,3}(\.\d{1,3}){3}\b|\b[0-9a-f]{0,4}(:[0-9a-f]{0,4}){3,7}\b|\b[\w-]+(\.[\w-]+)*:\d{2,5}\b|\blocalhost\b/i,
+    // host:port only where the host has a letter (digits and a colon alone are a time: "10:30").
+    /\b[a-z][a-z0-9+.-]*:\/\/|\b\d{1,3}(\.\d{1,3}){3}\b|\b[0-9a-f]{0,4}(:[0-9a-f]{0,4}){3,7}\b|\b(?=[\w.-]*[a-z])[\w-]+(\.[\w-]+)*:\d{2,5}\b|\blocalhost\b/i,
   ],
   ['a system error code', /\bE[A-Z]{3,}\b/],
   // Keywords in capitals only: "from", "where" and "update" are plain English words.
@@ -52,21 +53,67 @@ const LEAKS: [kind: string, pattern: RegExp][] = [
   ],
 ];
 
+/**
+ * Times and dates a generic text may carry ("try again at 10:30", "until 2026-05-25T10:30:00Z", "at 3:05 pm"): taken out
+ * before the leak patterns run, so their digits and colons never read as a port or an address. A clock time is one or two
+ * digits, a colon and two (and seconds), not followed by more digits or colons (an IPv6 address or a host:port stays).
+ */
+const TIME_OR_DATE =
+  /\b\d{4}-\d{2}-\d{2}(?:[T ]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?(?![\d:])|\b\d{1,2}:\d{2}(?::\d{2})?(?![\d:])(?:\s?[ap]\.?m\b\.?)?/gi;
+
 /** The kinds of internals a 5xx message gives away (empty: a generic text). */
 export function leaksIn(message: string, own: { code?: string; type?: string; request_id?: string } = {}): string[] {
   let text = message;
   for (const v of [own.request_id, own.code, own.type]) if (v) text = text.split(v).join(' ');
+  text = text.replace(TIME_OR_DATE, ' ');
   const found = LEAKS.filter(([, re]) => re.test(text)).map(([kind]) => kind);
   if (message.length > GENERIC_TEXT_MAX) found.unshift(`more than ${GENERIC_TEXT_MAX} characters`);
   return found;
 }
 
+/** How a request id is written: an optional short word prefix (req_…), then its random part. */
+export interface RequestIdShape {
+  prefix: string | null;
+  /** The alphabet the random part uses (judged from its characters). */
+  alphabet: 'decimal' | 'hex' | 'base36' | 'base62' | 'base64url';
+  /** Characters of the random part, separators (- and _) left out. */
+  chars: number;
+  /** Random bits those characters can write. */
+  bits: number;
+}
+
 /**
- * "UUID-like": 128 random bits written as a UUID's 32 hex digits (hyphens optional) or as a ULID's 26
- * Crockford base-32 characters, alone or after a short word prefix (req_…). Both are read as UUID-like; a
- * counter or a timestamp is not.
+ * Fewest bits a "UUID-like" id writes: three quarters of a UUID's 128. The spec fixes no alphabet, so every common way of
+ * writing about a UUID's worth of random bits passes (32 hex digits, hyphens optional; a ULID's 26 base-32 characters; 22
+ * base-62 or base-64url characters; 25 base-36), and a counter, a timestamp or a short code does not.
  */
-export const UUID_LIKE = /^(?:[A-Za-z]{1,12}[_-])?(?:[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}|[0-7][0-9A-HJKMNP-TV-Z]{25})$/i;
+export const UUID_LIKE_MIN_BITS = 96;
+
+const ALPHABET_SIZE: Record<RequestIdShape['alphabet'], number> = { decimal: 10, hex: 16, base36: 36, base62: 62, base64url: 64 };
+
+/** The shape of a request id: undefined when it is no single token of letters, digits, - and _ (prose, a timestamp). */
+export function requestIdShape(id: string): RequestIdShape | undefined {
+  if (!/^[A-Za-z0-9_-]+$/.test(id)) return undefined;
+  const prefixed = /^([A-Za-z]{1,12})[_-](?=[A-Za-z0-9])/.exec(id);
+  const body = prefixed ? id.slice(prefixed[0].length) : id;
+  const plain = body.replace(/[-_]/g, '');
+  const mixedCase = /[a-z]/.test(plain) && /[A-Z]/.test(plain);
+  const alphabet: RequestIdShape['alphabet'] = /^\d*$/.test(plain)
+    ? 'decimal'
+    : /^[0-9a-f]*$/.test(plain) || /^[0-9A-F]*$/.test(plain)
+      ? 'hex'
+      : !mixedCase
+        ? 'base36'
+        : /[-_]/.test(body)
+          ? 'base64url'
+          : 'base62';
+  return { prefix: prefixed ? prefixed[1]! : null, alphabet, chars: plain.length, bits: Math.floor(plain.length * Math.log2(ALPHABET_SIZE[alphabet])) };
+}
+
+/** "UUID-like per-request id": one token whose random part writes at least UUID_LIKE_MIN_BITS bits. */
+export function isUuidLike(id: string): boolean {
+  return (requestIdShape(id)?.bits ?? 0) >= UUID_LIKE_MIN_BITS;
+}
 
 /** A machine code is one token: letters, digits and the separators codes use (invalid_limit, idempotency-conflict). */
 const MACHINE_CODE = /^[A-Za-z0-9_.:-]+$/;

@@ -133,14 +133,36 @@ export function expectTermsEchoed(t: CheckTools, session: GateSession, sent: Rec
 }
 
 /**
+ * The flow values the spec documents ("`flow` (`on_ramp` is one value)"; the full set is not shown). A session created
+ * without a flow may read it null or locked to the one documented value: "string or null | locked flow" allows both.
+ */
+export const DOCUMENTED_FLOWS: readonly string[] = ['on_ramp'];
+
+/**
  * Every optional term (BOUND_TERMS but return_url, which is required) the request did not carry reads back
  * null: the GateSession types them "string or null", and a redirect, a constraint or a correlation id the
- * partner never gave is none.
+ * partner never gave is none. flow alone may also read its one documented value (a target locking the flow
+ * it serves): both readings pass, and which one the target took is observed.
  */
 export function expectUnsentTermsNull(t: CheckTools, session: GateSession, sent: Record<string, unknown>, ex: Exchange, requirement: RequirementId): void {
   for (const k of BOUND_TERMS) {
     if (k === 'return_url' || sent[k] !== undefined) continue;
-    t.expect.equal((session as Record<string, unknown>)[k], null, `${k}, not sent, reads back null`, { requirement, exchange: ex });
+    const v = (session as Record<string, unknown>)[k];
+    if (k === 'flow') {
+      t.expect.that(
+        v === null || (typeof v === 'string' && DOCUMENTED_FLOWS.includes(v)),
+        `flow, not sent, reads back null or a documented flow (${DOCUMENTED_FLOWS.join(', ')})`,
+        {
+          requirement,
+          expected: ['null', ...DOCUMENTED_FLOWS].join(' or '),
+          actual: v,
+          exchange: ex,
+        },
+      );
+      t.observe('gate-session-unsent-flow', v, 'a session created without flow: null, or locked to a documented flow');
+      continue;
+    }
+    t.expect.equal(v, null, `${k}, not sent, reads back null`, { requirement, exchange: ex });
   }
 }
 

@@ -3,17 +3,18 @@
 // JSON value, with its path, so a check can name the one that gives it away.
 // Additive fields may appear without notice (pools Versioning), so a rule
 // fails only on a key whose words name the omitted data itself ("kycStatus",
-// "liquidityProvider"); a key that merely contains such a word
-// ("autoTopUpEnabled") is observed, never failed.
+// "liquidityProvider", or "name" inside "provider": a provider name); a key
+// that merely contains such a word, or is a generic one ("enabled", "provider",
+// "route", "reserve", "access", "autoTopUpEnabled"), is observed, never failed.
 
-/** Every key of a JSON value (objects inside arrays included), as dotted paths. */
-export function keyPaths(value: unknown, at = ''): { path: string; key: string }[] {
-  const out: { path: string; key: string }[] = [];
-  if (Array.isArray(value)) value.forEach((v, i) => out.push(...keyPaths(v, `${at}[${i}]`)));
+/** Every key of a JSON value (objects inside arrays included), as dotted paths, with the key of the object holding it. */
+export function keyPaths(value: unknown, at = '', parent?: string): { path: string; key: string; parent?: string }[] {
+  const out: { path: string; key: string; parent?: string }[] = [];
+  if (Array.isArray(value)) value.forEach((v, i) => out.push(...keyPaths(v, `${at}[${i}]`, parent)));
   else if (value && typeof value === 'object') {
     for (const [k, v] of Object.entries(value)) {
       const path = at ? `${at}.${k}` : k;
-      out.push({ path, key: k }, ...keyPaths(v, path));
+      out.push({ path, key: k, ...(parent !== undefined ? { parent } : {}) }, ...keyPaths(v, path, k));
     }
   }
   return out;
@@ -37,10 +38,13 @@ export function wordsOf(key: string): string {
     .toLowerCase();
 }
 
-/** The paths of keys whose words are exactly one of `names` (each written as words: "kyc status"). */
+/**
+ * The paths of keys whose words are exactly one of `names` (each written as words: "kyc status"), alone or after the
+ * words of the key holding them ({ provider: { name } } is "provider name", { kyc: { status } } is "kyc status").
+ */
 export function keysNamed(value: unknown, names: readonly string[]): string[] {
   const wanted = new Set(names);
   return keyPaths(value)
-    .filter((x) => wanted.has(wordsOf(x.key)))
+    .filter((x) => wanted.has(wordsOf(x.key)) || (x.parent !== undefined && wanted.has(`${wordsOf(x.parent)} ${wordsOf(x.key)}`)))
     .map((x) => x.path);
 }

@@ -443,6 +443,10 @@ export const area: GateArea = {
           throw new HttpError(400, 'currency must be an ISO 4217 code', 'invalid_currency');
         }
         const country = countryParam(req);
+        // Reading (reference.undocumentedInputs 'strict'): the payout methods (query not shown) need a currency or a country.
+        if (side === 'off_ramp' && world.profile.reference?.undocumentedInputs === 'strict' && !cur && !country) {
+          throw new HttpError(400, 'currency or country_code is required', 'parameter_missing');
+        }
         const resolvesCountry = !(side === 'on_ramp' && world.faults.has('cap-payment-methods-country-ignored'));
         const fromCountry = country && resolvesCountry ? (findCountry(country)?.supported ? findCountry(country)!.defaultCurrency : null) : null;
         let resolved: string | null = cur ? cur.toUpperCase() : fromCountry;

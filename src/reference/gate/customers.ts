@@ -118,7 +118,15 @@ const PATCHABLE = new Set(['first_name', 'last_name', 'country_code', 'metadata'
 const SERVER_MANAGED = new Set(['kyc_status', 'mode']);
 const IMMUTABLE = new Set(['email', 'phone', 'external_id', 'kyc_status', 'mode']);
 
-function view(c: CustomerRecord, faults?: GateWorld['faults']) {
+/** Reading (reference.customerKycPendingAfterSeconds): kyc_status, server-managed, moves from not_started to pending on its own. */
+function kycStatus(world: GateWorld, c: CustomerRecord): string {
+  const after = world.profile.reference?.customerKycPendingAfterSeconds;
+  if (after === undefined || c.kyc_status !== 'not_started') return c.kyc_status;
+  return world.clock.now() - Date.parse(c.created_at) >= after * 1000 ? 'pending' : c.kyc_status;
+}
+
+function view(world: GateWorld, c: CustomerRecord) {
+  const faults = world.faults;
   return {
     id: c.id,
     object: 'customer',
@@ -132,7 +140,7 @@ function view(c: CustomerRecord, faults?: GateWorld['faults']) {
     first_name: c.first_name,
     last_name: c.last_name,
     country_code: c.country_code,
-    kyc_status: c.kyc_status,
+    kyc_status: kycStatus(world, c),
     metadata: structuredClone(c.metadata),
     created_at: c.created_at,
     updated_at: c.updated_at,
@@ -432,7 +440,7 @@ export const area: GateArea = {
         status: 200,
         body: {
           object: 'list',
-          data: page.data.map((c) => view(c, world.faults)),
+          data: page.data.map((c) => view(world, c)),
           has_more: page.has_more,
           url: world.faults.has('cust-list-url-wrong') ? '/v1/customer' : '/v1/customers',
         },
@@ -442,7 +450,7 @@ export const area: GateArea = {
     router.on('GET', '/customers/:id', (req) => {
       const caller = world.authSecret(req);
       if (world.faults.has('cust-missing-400') && !store(world).byId.has(req.params.id!)) throw new HttpError(400, 'Invalid customer id', 'parameter_invalid');
-      const v: Record<string, unknown> = view(requireCustomer(world, caller, req.params.id!, world.faults.has('cust-deleted-readable')), world.faults);
+      const v: Record<string, unknown> = view(world, requireCustomer(world, caller, req.params.id!, world.faults.has('cust-deleted-readable')));
       if (world.faults.has('cust-get-omits-livemode')) delete v.livemode;
       return { status: 200, body: v };
     });
@@ -511,8 +519,8 @@ function newCustomer(world: GateWorld, caller: GateCaller, req: Req, emitView: E
     deleted_at: null,
   };
   s.byId.set(rec.id, rec);
-  if (!world.faults.has('cust-created-event-missing')) emitView(caller, 'customer.created', view(rec, world.faults));
-  return { status: 201, body: view(rec, world.faults) };
+  if (!world.faults.has('cust-created-event-missing')) emitView(caller, 'customer.created', view(world, rec));
+  return { status: 201, body: view(world, rec) };
 }
 
 /** PATCH /customers/:id: only the patchable fields, checked; null clears; metadata replaced whole; customer.updated sent. */
@@ -548,6 +556,6 @@ function patchCustomer(world: GateWorld, req: Req, emitView: EmitView): Reply {
     c.metadata = world.faults.has('cust-metadata-merged') ? { ...c.metadata, ...m } : m;
   }
   c.updated_at = world.iso();
-  if (!world.faults.has('cust-updated-event-missing')) emitView(caller, 'customer.updated', view(c, world.faults));
-  return { status: 200, body: view(c, world.faults) };
+  if (!world.faults.has('cust-updated-event-missing')) emitView(caller, 'customer.updated', view(world, c));
+  return { status: 200, body: view(world, c) };
 }

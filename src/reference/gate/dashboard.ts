@@ -63,7 +63,7 @@ export const area: GateArea = {
       name: 'dash-live-http-accepted',
       service: 'gate',
       requirements: ['GATE-DASH-LIVE-HTTPS'],
-      description: 'An http:// webhook_url is accepted in live mode.',
+      description: 'An http:// webhook_url is accepted in live mode and events are sent to it over plain http.',
       suite: 'conformance',
     },
     {
@@ -130,7 +130,9 @@ export const area: GateArea = {
         if (typeof url === 'string' && url.length <= 2048) {
           try {
             const u = new URL(url);
-            ok = u.protocol === 'https:' || (u.protocol === 'http:' && (caller.mode === 'test' || world.faults.has('dash-live-http-accepted')));
+            // Reading (reference.liveHttpWebhooks 'undelivered'): a live http URL is accepted here and never sent to (deliverableUrl).
+            const liveHttpTaken = world.profile.reference?.liveHttpWebhooks === 'undelivered' || world.faults.has('dash-live-http-accepted');
+            ok = u.protocol === 'https:' || (u.protocol === 'http:' && (caller.mode === 'test' || liveHttpTaken));
           } catch {
             ok = false;
           }

@@ -57,12 +57,12 @@ const LEAKED_TEXT: Record<string, string> = {
   'err-5xx-leaks-sql-error': 'duplicate key value violates unique constraint "customers_email_key"',
 };
 
-/** The answer to an unexpected exception: 500 server_error with a generic message. */
-export function gateServerErrorReply(faults: ActiveFaults, thrown: unknown, requestId: string): Reply {
+/** The answer to an unexpected exception: 500 server_error with a generic message (the profile's reference.serverErrorMessage, if any). */
+export function gateServerErrorReply(faults: ActiveFaults, thrown: unknown, requestId: string, generic?: string): Reply {
   const err = new HttpError(500, 'internal', 'internal_error', 'server_error');
   const leaked = Object.entries(LEAKED_TEXT).find(([name]) => faults.has(name));
   if (leaked) return envelopeReply(faults, err, requestId, leaked[1]);
-  if (!faults.has('err-5xx-leaks-stack')) return envelopeReply(faults, err, requestId);
+  if (!faults.has('err-5xx-leaks-stack')) return envelopeReply(faults, err, requestId, generic);
   const e = thrown as Error | undefined;
   return envelopeReply(faults, err, requestId, e?.stack ?? `${e?.name ?? 'Error'}: ${e?.message ?? String(thrown)}`);
 }

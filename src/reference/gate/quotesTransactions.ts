@@ -346,6 +346,8 @@ function quotePreview(world: GateWorld, req: Req): Reply {
   const body = jsonObject(req);
   const errs: string[] = [];
   const side = sideOf(body.side);
+  // Reading (reference.undocumentedInputs 'strict'): the preview (body not shown) requires side.
+  if (body.side === undefined && world.profile.reference?.undocumentedInputs === 'strict') errs.push('side is required');
   if (typeof body.amount !== 'string' || !DECIMAL_RE.test(body.amount) || Number(body.amount) <= 0) {
     errs.push('amount must be a positive decimal string');
   }

@@ -92,7 +92,8 @@ function createSession(world: GateWorld, caller: GateCaller, body: Record<string
     returnUrl: typeof body.return_url === 'string' ? body.return_url : '',
     // Fault: cancel_url is not kept (the session reads it back as null).
     cancelUrl: world.faults.has('sess-cancel-url-dropped') ? null : opt('cancel_url'),
-    flow: opt('flow'),
+    // Reading (reference.unsentFlow): a session created without flow is locked to on_ramp, the spec's one documented value.
+    flow: body.flow === undefined && world.profile.reference?.unsentFlow === 'on_ramp' && unsent === null ? 'on_ramp' : opt('flow'),
     targetToken: opt('target_token'),
     targetNetwork: opt('target_network'),
     walletAddress: opt('wallet_address'),

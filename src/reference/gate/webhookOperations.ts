@@ -9,7 +9,7 @@
 import { GATE_LIMITS } from '../../model/limits.js';
 import { HttpError, type Req } from '../kit/http.js';
 import type { Delivery } from '../kit/outbox.js';
-import type { GateArea, GateCaller, GateWorld } from './world.js';
+import { deliverableUrl, type GateArea, type GateCaller, type GateWorld } from './world.js';
 
 const L = GATE_LIMITS.deliveries;
 const STATUSES = new Set(['pending', 'in_flight', 'succeeded', 'dead_lettered']);
@@ -81,6 +81,8 @@ export function listDeliveries(world: GateWorld, caller: GateCaller, req: Req, u
     else throw new HttpError(400, 'status must be one of pending, in_flight, succeeded, dead_lettered', 'invalid_status');
   }
   let all = world.outbox.list(caller.partner.name, 'gate', caller.mode);
+  // Reading (reference.deliveryListOrder 'updated'): most recent first by the last change (an attempt, a replay), newest creation first among equals.
+  if (world.profile.reference?.deliveryListOrder === 'updated') all = [...all].sort((a, b) => b.updatedAt - a.updatedAt);
   if (f.has('whops-list-oldest-first')) all = [...all].reverse();
   // Fault: the filter compares with an internal state name ('delivered'), so status=succeeded matches nothing.
   const internal = (d: { status: string }) => (d.status === 'succeeded' && f.has('whops-status-filter-succeeded-empty') ? 'delivered' : d.status);
@@ -323,6 +325,8 @@ export const area: GateArea = {
     router.on('POST', '/webhooks/test', (req) => {
       const caller = world.authSecret(req);
       const st = world.settings(caller);
+      if (st.webhookUrl && !deliverableUrl(world, caller))
+        throw new HttpError(400, 'The webhook_url is not https: HTTPS is required in live mode, nothing is sent to it.', 'webhook_url_not_https');
       if (!st.webhookUrl) {
         if (!world.faults.has('whops-test-without-url-200')) throw new HttpError(400, 'No webhook_url is configured for this account.', 'webhook_url_missing');
         const now = world.clock.now();

@@ -305,12 +305,24 @@ function partnerSettings(): Pick<GateWorld, 'settings'> {
   };
 }
 
+/**
+ * "HTTPS required in live mode", enforced at delivery (reference.liveHttpWebhooks 'undelivered'): a live http webhook_url
+ * the settings call accepted is never sent to. Null when nothing may be sent (none configured, or that one). The fault
+ * dash-live-http-accepted accepts and sends to it.
+ */
+export function deliverableUrl(world: GateWorld, caller: GateCaller): string | null {
+  const url = world.settings(caller).webhookUrl;
+  const plainLive = caller.mode === 'live' && !!url && url.toLowerCase().startsWith('http:');
+  return plainLive && !world.faults.has('dash-live-http-accepted') ? null : url;
+}
+
 /** Events sent through the outbox to the partner's webhook_url, as the envelope says (or a seeded fault bends it). */
 function webhookEvents(world: GateWorld, { faults, clock, outbox }: WorldDeps): Pick<GateWorld, 'emitDelivery' | 'emit'> {
   return {
     emitDelivery(caller, type, data) {
       const st = world.settings(caller);
-      if (!st.webhookUrl) return null;
+      const url = deliverableUrl(world, caller);
+      if (!url) return null;
       // Faults: an event id that is no UUID; no type in the envelope; created_at as an ISO string; data wrapped in an array.
       const id = faults.has('evt-id-not-uuid') ? `evt_${randomAlnum(24)}` : randomUUID();
       const createdAt = faults.has('evt-created-at-iso') ? world.iso() : Math.floor(clock.now() / 1000);
@@ -321,7 +333,7 @@ function webhookEvents(world: GateWorld, { faults, clock, outbox }: WorldDeps): 
         partner: caller.partner.name,
         service: 'gate',
         mode: caller.mode,
-        url: st.webhookUrl,
+        url,
         secret: st.webhookSecret,
         eventId: id,
         eventType: type,

@@ -1,7 +1,7 @@
 // Minimal HTTP kit shared by both embedded services: a path router, the error
 // envelope, JSON bodies and per-request ids. Kept small on purpose: the
 // reference target must be fast (bench/reference-throughput.ts).
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 export type ErrorType = 'invalid_request' | 'unauthorized' | 'forbidden' | 'not_found' | 'conflict' | 'rate_limited' | 'server_error';
@@ -144,8 +144,12 @@ export function jsonObject(req: Req, allowEmpty = false): Record<string, unknown
   return v as Record<string, unknown>;
 }
 
-export function newRequestId(): string {
-  return randomUUID();
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/** A per-request id: a UUID, or (reference.requestIdStyle 'base62') 22 base-62 characters, about as many random bits. */
+export function newRequestId(style: 'uuid' | 'base62' = 'uuid'): string {
+  if (style === 'uuid') return randomUUID();
+  return Array.from(randomBytes(22), (b) => BASE62[b % 62]).join('');
 }
 
 export function errorEnvelope(err: HttpError, requestId: string) {

@@ -130,6 +130,8 @@ export const area: PoolsArea = {
           allowedPools: f.has('pools-entitled-set-lost') ? [] : (p.allowedPools ?? []),
           balance,
           ...(f.has('pools-balance-echoes-kyc') ? { kycStatus: 'approved', accessState: 'active' } : {}),
+          // Reading (reference.poolsAdditiveFields): additive fields whose keys are access words, holding no access state.
+          ...(world.profile.reference?.poolsAdditiveFields ? { autoTopUp: { enabled: false }, statements: { access: 'download' } } : {}),
         },
       };
     });
@@ -157,6 +159,8 @@ export const area: PoolsArea = {
         iban,
         reference: `RMP-${h.slice(0, 10).toUpperCase()}`,
         instructions: 'Send a SEPA credit transfer in EUR to the IBAN with the reference in the remittance field.',
+        // Reading (reference.poolsAdditiveFields): the payment scheme that funds the balance, under a generic name.
+        ...(world.profile.reference?.poolsAdditiveFields ? { provider: 'sepa_credit_transfer' } : {}),
       };
       if (f.has('pools-funding-missing-reference')) delete body.reference;
       return { status: 200, body };

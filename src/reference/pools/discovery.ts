@@ -157,6 +157,8 @@ export const area: PoolsArea = {
           fiatCurrency: p.fiatCurrency,
           cryptoCurrency: p.cryptoCurrency,
           available: f.has('pools-discovery-available-as-string') ? String(available(p)) : available(p),
+          // Reading (reference.poolsAdditiveFields): a link to the pool's capabilities, under a generic name.
+          ...(world.profile.reference?.poolsAdditiveFields ? { route: `/v1/pools/${encodeURIComponent(p.id)}/capabilities` } : {}),
         }));
       return { status: 200, body: { pools } };
     });

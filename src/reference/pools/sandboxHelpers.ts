@@ -18,6 +18,9 @@ function sandboxCaller(world: PoolsWorld, req: Req): Caller {
   return caller;
 }
 
+/** The incoming bank fee of the second world's pay-ins (reference.poolsBalanceFees). */
+const PAYIN_FEE = '0.25';
+
 export const area: PoolsArea = {
   name: 'sandboxHelpers',
   faults: [],
@@ -72,7 +75,10 @@ export const area: PoolsArea = {
       if (!isDecimal(b.amount) || parse(b.amount) <= 0n) throw new HttpError(400, 'amount must be a positive decimal string', 'parameter_invalid');
       const currency = b.currency ?? 'EUR';
       if (currency !== 'EUR') throw new HttpError(400, 'Pay-ins are EUR only.', 'unsupported_currency');
-      const e = world.post(world.state(caller), 'payin_credit', parse(b.amount), null);
+      // Reading (reference.poolsBalanceFees): the bank pay-in is credited net of a 0.25 EUR incoming fee (the spec states no amount).
+      const amount = parse(b.amount);
+      const fee = parse(PAYIN_FEE);
+      const e = world.post(world.state(caller), 'payin_credit', world.profile.reference?.poolsBalanceFees && amount > fee ? amount - fee : amount, null);
       return { status: 200, body: { id: e.id, amount: e.amount, currency, balanceAfter: e.balanceAfter } };
     });
   },

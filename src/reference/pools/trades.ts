@@ -25,7 +25,7 @@ function advance(world: PoolsWorld, caller: Caller, t: TradeRecord): void {
     } else {
       // failed and released unwind the reservation: the debit comes back.
       t.status = outcome;
-      if (!(outcome === 'released' && f.has('pools-release-keeps-reservation'))) world.post(st, 'reservation_release', parse(t.fiatAmount), t);
+      if (!(outcome === 'released' && f.has('pools-release-keeps-reservation')) && t.reserved !== 0n) world.post(st, 'reservation_release', t.reserved, t);
       if (outcome === 'failed' && !f.has('pools-failed-event-missing')) world.emitTradeEvent(t, 'pool.transaction.failed');
       if (outcome === 'released' && !f.has('pools-released-event-missing')) world.emitTradeEvent(t, 'pool.transaction.released');
     }

@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { HttpError, jsonObject, type Reply } from '../kit/http.js';
 import { format, lessBps, mul, parse } from './money.js';
+import { PRICING } from './pricing.js';
 import type { Caller, PoolsArea, PoolsWorld, QuoteRecord, TradeRecord } from './world.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -83,6 +84,7 @@ function createTrade(world: PoolsWorld, caller: Caller, q: QuoteRecord, bodyAddr
     settledAtMs: null,
     seq: world.nextSeq(),
     refunded: false,
+    reserved: 0n,
   };
   world.trades.set(t.transactId, t);
   const vc = velocityClock(world, caller);
@@ -90,11 +92,19 @@ function createTrade(world: PoolsWorld, caller: Caller, q: QuoteRecord, bodyAddr
   world.tradeByQuote.set(q.quoteId, t);
   q.consumedAtMs = t.createdAtMs;
   const st = world.state(caller);
-  const amount = parse(q.fiatAmount);
-  // The fee fault reserves the fee a second time on top of the all-in amount.
-  const reserved = world.faults.has('pools-reserve-debits-fee-twice') ? amount + (amount * BigInt(q.feeBps)) / 10_000n : amount;
-  world.post(st, 'buy_debit', -reserved, t);
+  // Fault: the reservation draws nothing from the balance (the trade is never paid for).
+  t.reserved = world.faults.has('pools-reserve-draws-nothing') ? 0n : reservationOf(world, q.fiatAmount);
+  if (t.reserved !== 0n) world.post(st, 'buy_debit', -t.reserved, t);
   return t;
+}
+
+/**
+ * What a reservation draws: the trade's fiat amount, or (reading reference.poolsBalanceFees; the spec states no amount)
+ * that plus the draw fee, drawFeeBps of it.
+ */
+export function reservationOf(world: PoolsWorld, fiatAmount: string): bigint {
+  const amount = parse(fiatAmount);
+  return world.profile.reference?.poolsBalanceFees ? amount + (amount * BigInt(PRICING.feeBps)) / 10_000n : amount;
 }
 
 /** The re-pricing fault: the trade executes 5 bps below the firm quote's rate (its own arithmetic still holds). */
@@ -210,10 +220,10 @@ export const area: PoolsArea = {
       suite: 'conformance',
     },
     {
-      name: 'pools-reserve-debits-fee-twice',
+      name: 'pools-reserve-draws-nothing',
       service: 'pools',
       requirements: ['POOLS-BAL-RESERVE-DEBIT'],
-      description: 'Transact reserves the fiat amount plus the fee again.',
+      description: 'Transact reserves nothing: the trade never draws on the pre-funded balance.',
       suite: 'conformance',
     },
     {
@@ -297,7 +307,7 @@ export const area: PoolsArea = {
         if (f.has('pools-velocity-counts-retries')) checkVelocity(world, caller, String((prior.reply.body as { fiatAmount?: string }).fiatAmount ?? '0'));
         if (f.has('pools-replay-debits-again')) {
           const t = world.tradeByQuote.get(String(b.quoteId));
-          if (t) world.post(world.state(caller), 'buy_debit', -parse(t.fiatAmount), t);
+          if (t) world.post(world.state(caller), 'buy_debit', -t.reserved, t);
         }
         return prior.reply;
       }
@@ -323,7 +333,7 @@ export const area: PoolsArea = {
       }
       if (!f.has('pools-velocity-cap-ignored')) checkVelocity(world, caller, q.fiatAmount);
       const st = world.state(caller);
-      if (st.balance < parse(q.fiatAmount) && !f.has('pools-insufficient-balance-accepted')) {
+      if (st.balance < reservationOf(world, q.fiatAmount) && !f.has('pools-insufficient-balance-accepted')) {
         throw new HttpError(402, 'Insufficient pre-funded balance to reserve this trade.', 'insufficient_balance');
       }
       // The race fault yields between check and create, so concurrent transacts both pass the check.

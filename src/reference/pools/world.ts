@@ -75,6 +75,8 @@ export interface TradeRecord {
   seq: number;
   /** The buy_refund of a returned trade has been credited (it is idempotent). */
   refunded: boolean;
+  /** What the reservation drew from the balance (a release unwinds exactly this). */
+  reserved: Fixed;
 }
 
 export interface LedgerEntry {
@@ -377,6 +379,8 @@ function views(world: PoolsWorld, faults: ActiveFaults, clock: Clock): Pick<Pool
         engineFillTxId: t.engineFillTxId,
         createdAt: faults.has('pools-trade-created-at-local') ? world.iso(t.createdAtMs).replace('T', ' ').replace(/Z$/, '') : world.iso(t.createdAtMs),
         settledAt: t.settledAtMs === null ? null : world.iso(t.settledAtMs),
+        // Reading (reference.poolsAdditiveFields): an additive field named like an omitted internal, holding the trade's own reservation.
+        ...(world.profile.reference?.poolsAdditiveFields ? { reserve: { amount: format(t.reserved, 2), currency: pool.fiatCurrency } } : {}),
       };
     },
   };

@@ -56,7 +56,8 @@ const area = defineArea({
       needs: ['gateNamelessAsset'],
     },
     'GATE-CAP-PAYOUT-METHODS-SK': {
-      title: 'GET /capabilities/payout-methods answers a secret key (any 2xx: its query parameters and shape are not shown)',
+      title:
+        'GET /capabilities/payout-methods answers a secret key: any 2xx, or a 4xx about the query rampart guessed (its query and shape are not shown; 400 for a missing or malformed field is documented), never 401, 403, 404, 405 or a 5xx',
       kind: 'auth',
       anchor: '| /capabilities/payout-methods | Sell-side methods.',
     },

@@ -42,7 +42,7 @@ const area = defineArea({
     },
     'GATE-DASH-LIVE-HTTPS': {
       title:
-        'In live mode the webhook URL must be https: an http:// URL set with a live key on the production base is refused with 400 and changes nothing, while the https URL is accepted',
+        'In live mode the webhook URL must be https: an http:// URL set with a live key on the production base is refused at the settings call (400, nothing changed) or, accepted there, never sent to (when it is enforced is not shown: which is observed); the https URL is accepted',
       kind: 'field',
       section: 'Events',
       anchor: '(HTTPS required in live mode)',

@@ -32,7 +32,8 @@ const area = defineArea({
       anchor: 'response also carries header `X-Request-Id` equal to `request_id`',
     },
     'GATE-ERR-REQUEST-ID-UUID': {
-      title: 'request_id is a UUID-like per-request id (a UUID, hyphens optional, alone or after a short prefix)',
+      title:
+        "request_id is a UUID-like per-request id: one token, alone or after a short word prefix, writing about a UUID's worth of random bits (96 or more) in any alphabet (hex, ULID, base-62, base-64url); a counter or a timestamp is not",
       kind: 'envelope',
       anchor: '| request_id | string | UUID-like per-request id |',
     },

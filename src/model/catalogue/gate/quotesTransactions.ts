@@ -11,7 +11,8 @@ const area = defineArea({
       anchor: ['| POST | /quotes | rail | Locks a signed one-time quote. |', 'Signed quote record fields: not shown beyond `fiat_pay_or_receive`'],
     },
     'GATE-QUOTE-PREVIEW-SK': {
-      title: 'POST /quotes/preview answers a secret key (any 2xx: its body and response are not shown)',
+      title:
+        'POST /quotes/preview answers a secret key: any 2xx, or a 4xx about the body rampart guessed (its body and response are not shown; 400 for a missing or malformed field is documented), never 401, 403, 404, 405 or a 5xx',
       kind: 'auth',
       anchor: '| POST | /quotes/preview | SK | Indicative options before the user picks a method.',
     },

@@ -35,7 +35,8 @@ const area = defineArea({
       anchor: ['Body: `amount` (decimal string), `currency` (ISO 4217)', '`user_reference`, `metadata` (object), `kyc_package` optional'],
     },
     'GATE-SESS-UNSENT-TERMS-NULL': {
-      title: 'an optional term the partner did not send (cancel_url, flow, target_token, target_network, wallet_address, user_reference) reads back null',
+      title:
+        'an optional term the partner did not send (cancel_url, target_token, target_network, wallet_address, user_reference) reads back null; flow reads back null or its one documented value (on_ramp), which is observed',
       kind: 'field',
       section: 'Resources and their fields > GateSession',
       anchor: [

@@ -58,7 +58,12 @@ const area = defineArea({
         'bad webhook list query',
       ],
     },
-    'GATE-WHOPS-LIST-ORDER': { title: 'deliveries are listed most recent first', kind: 'pagination', anchor: 'most recent first' },
+    'GATE-WHOPS-LIST-ORDER': {
+      title:
+        'deliveries are listed most recent first: by creation or by last change (created_at or updated_at never increasing down the list; which one is observed)',
+      kind: 'pagination',
+      anchor: 'most recent first',
+    },
     'GATE-WHOPS-LIST-HAS-MORE': {
       title: 'has_more is true when more deliveries exist beyond the page',
       kind: 'pagination',

@@ -20,12 +20,13 @@ const area = defineArea({
     },
     'POOLS-BAL-GATE-OFF-NULL': { title: 'balance is null when the balance gate is off', kind: 'field', anchor: 'or null when the balance gate is off' },
     'POOLS-BAL-NO-ACCESS-ECHO': {
-      title: 'The balance does not echo access or KYC state (judged on field names; they appear only as 403 codes)',
+      title:
+        'The balance does not echo access or KYC state (judged on field names that name the state itself, alone or inside the key holding them; a generic word alone — access, enabled — is an allowed additive field, observed)',
       kind: 'field',
       anchor: 'Access and KYC state are not echoed; they appear only as 403 codes.',
     },
     'POOLS-BAL-RESERVE-DEBIT': {
-      title: 'Transact reserves exactly the trade fiat amount from the pre-funded balance',
+      title: 'Transact draws on the pre-funded balance: the reservation takes from it (the balance goes down; by how much is not stated: observed)',
       kind: 'transition',
       section: 'What the service does',
       anchor: ['Trades draw on a pre-funded partner fiat balance (EUR only).', '| quoted | transact | quote accepted and balance reserved | reserved |'],
@@ -37,7 +38,8 @@ const area = defineArea({
       anchor: '| active | POST reject | quote active | rejected | `rejectedAt` set; no money moved |',
     },
     'POOLS-BAL-RETURNED-REFUND': {
-      title: 'returned credits the trade amount back to the balance once (idempotent refund)',
+      title:
+        'returned credits the balance once (idempotent refund: it goes up while polling to returned, and not on a further poll; by how much is not stated: observed)',
       kind: 'transition',
       section: 'States and transitions > Trade',
       anchor: RETURNED_ROW,
@@ -67,7 +69,7 @@ const area = defineArea({
       ],
     },
     'POOLS-LEDGER-PAYIN-CREDIT': {
-      title: 'A pay-in credits the balance by exactly its amount and shows in the ledger as one payin_credit',
+      title: 'A pay-in credits the balance (it goes up; by how much is not stated: observed) and shows in the ledger as one payin_credit',
       kind: 'field',
       section: 'Resources and their fields > Ledger entry',
       anchor: [ENTRY_TYPES, 'reconcile through trades, balance, funding and ledger'],

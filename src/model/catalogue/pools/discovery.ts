@@ -93,7 +93,8 @@ const area = defineArea({
       anchor: "| cryptoDepositAddress | partner's dedicated deposit address for off-ramp crypto receipts |",
     },
     'POOLS-OMITTED-INTERNALS': {
-      title: 'No response names liquidity sources, providers, routing, reserves or treasury data (judged on field names: values cannot be told apart)',
+      title:
+        'No response names liquidity sources, provider names, routing, reserves or treasury data (judged on field names that name the data itself, alone or inside the key holding them: a generic word alone — provider, route, reserve — is an allowed additive field, observed)',
       kind: 'field',
       section: 'What the service does',
       anchor: 'Liquidity sources, provider names, routing, reserves and treasury data are omitted from the interface.',
