@@ -29,11 +29,11 @@ export const FAMILIES: Family[] = [
   { name: 'sessions', service: 'gate', commands: sessionCommands, weights: [5, 4, 4, 2, 2, 3, 2, 3, 2] },
   { name: 'customers', service: 'gate', commands: customerCommands, weights: [5, 4, 5, 4, 3, 2] },
   { name: 'branding', service: 'gate', commands: brandingCommands, weights: [3, 5] },
-  { name: 'pools', service: 'pools', commands: () => [...quoteCommands(), ...tradeCommands()], weights: [6, 1, 4, 3, 6, 2, 1, 3, 5, 4, 3, 2] },
+  { name: 'pools', service: 'pools', commands: () => [...quoteCommands(), ...tradeCommands()], weights: [6, 1, 6, 5, 5, 2, 1, 3, 5, 4, 3, 2] },
 ];
 
 /** Steps one sequence may hold. */
-export const MAX_COMMANDS = 30;
+export const MAX_COMMANDS = 20;
 
 export interface ExploreOptions {
   sides: Record<Side, SideClients>;
