@@ -5,35 +5,11 @@
 // parts, within the rest of the budget, then run once more to rule out flakiness: a finding.
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import type { ExploreCommand } from './commands/command.js';
-import { brandingCommands } from './commands/gate/branding.js';
-import { customerCommands } from './commands/gate/customers.js';
-import { sessionCommands } from './commands/gate/sessions.js';
-import { quoteCommands } from './commands/pools/quotes.js';
-import { tradeCommands } from './commands/pools/trades.js';
+import { FAMILIES, MAX_COMMANDS, type Family } from './commands/index.js';
 import { Divergence, Unjudged, type DivergenceDetail } from './divergence.js';
 import { newModel, type Capabilities, type ExploreModel } from './model.js';
 import { Budget, MAX_STEP_REQUESTS, Real, type ExploreContext, type SideClients, type Step } from './real.js';
 import type { Side } from './model.js';
-
-/** A family of operations one sequence draws from: the objects they share, and when the profile allows them. */
-interface Family {
-  name: string;
-  service: 'gate' | 'pools';
-  commands: () => fc.Arbitrary<ExploreCommand>[];
-  /** Weights per command, in the order `commands` gives them: state changes first. */
-  weights: number[];
-}
-
-export const FAMILIES: Family[] = [
-  { name: 'sessions', service: 'gate', commands: sessionCommands, weights: [5, 4, 4, 2, 2, 3, 2, 3, 2] },
-  { name: 'customers', service: 'gate', commands: customerCommands, weights: [5, 4, 5, 4, 3, 2] },
-  { name: 'branding', service: 'gate', commands: brandingCommands, weights: [3, 5] },
-  { name: 'pools', service: 'pools', commands: () => [...quoteCommands(), ...tradeCommands()], weights: [6, 1, 6, 5, 5, 2, 1, 3, 5, 4, 3, 2] },
-];
-
-/** Steps one sequence may hold. */
-export const MAX_COMMANDS = 20;
 
 export interface ExploreOptions {
   sides: Record<Side, SideClients>;

@@ -1,0 +1,45 @@
+// How often rampart explore finds each sequence fault: for each fault (FAULTS=a,b), SEEDS seeds at BUDGET requests
+// against the embedded target with that fault, the clean embedded reference as the oracle; FAULTS empty: the clean target.
+// Run: FAULTS=seq-… SEEDS=5 npx tsx scripts/explore-find-rate.ts
+import { startReference } from '../src/reference/server.js';
+import { startOracle } from '../src/cli/oracle.js';
+import { explore, explorationTag } from '../src/explore/explore.js';
+import { capabilitiesOf, contextOf, explorePartners, sideOf } from '../src/explore/sides.js';
+import { viewFor } from '../src/runner/partition.js';
+import { Pacer } from '../src/client/pacer.js';
+
+const faults = (process.env.FAULTS ?? '').split(',').filter(Boolean);
+const seeds = Number(process.env.SEEDS ?? 5);
+const budgetN = Number(process.env.BUDGET ?? 400);
+const base = loadProfile(process.env.PROFILE ?? 'fixtures/profiles/embedded.json');
+for (const f of faults.length ? faults : ['']) {
+  const target = await startReference({
+    profile: { ...base, reference: { ...base.reference!, rateLimits: process.env.NOLIMITS ? false : base.reference!.rateLimits } },
+    faults: f ? [f] : [],
+    ephemeralPorts: true,
+  });
+  const oracle = await startOracle(target.profile);
+  const view = viewFor(target.profile, 'explore');
+  const partners = explorePartners(view);
+  const pacer = new Pacer({ windowScale: target.profile.timing.rateWindowScale });
+  let found = 0;
+  const rows: string[] = [];
+  for (let s = 1; s <= seeds; s++) {
+    const t0 = Date.now();
+    const out = await explore({
+      sides: { target: sideOf(target.profile, 'target', partners, { pacer }), oracle: sideOf(oracle.profile, 'oracle', partners) },
+      can: capabilitiesOf(target.profile, partners),
+      context: contextOf(target.profile, explorationTag()),
+      budget: budgetN,
+      seed: s * 1000,
+    });
+    const fd = out.finding ?? out.flaky;
+    if (out.finding) found++;
+    rows.push(
+      `  seed ${s * 1000}: ${fd ? `${out.finding ? 'FOUND' : 'flaky'} ${fd.steps.length} steps [${fd.requirement}] ${fd.what} | ${fd.steps.map((x) => x.label).join(' ; ')}` : out.crash ? `CRASH ${out.crash.slice(0, 300)}` : out.unjudged ? `unjudged ${out.unjudged}` : 'none'} (spent ${out.spent}, ${out.sequences} seq, ${((Date.now() - t0) / 1000).toFixed(1)} s)`,
+    );
+  }
+  console.log(`${f || 'clean'}: ${found}/${seeds}\n${rows.join('\n')}`);
+  await oracle.close();
+  await target.close();
+}
