@@ -1,6 +1,7 @@
 // How often rampart explore finds each sequence fault: for each fault (FAULTS=a,b), SEEDS seeds at BUDGET requests
 // against the embedded target with that fault, the clean embedded reference as the oracle; FAULTS empty: the clean target.
 // Run: FAULTS=seq-… SEEDS=5 npx tsx scripts/explore-find-rate.ts
+import { loadProfile } from '../src/profile/load.js';
 import { startReference } from '../src/reference/server.js';
 import { startOracle } from '../src/cli/oracle.js';
 import { explore, explorationTag } from '../src/explore/explore.js';
