@@ -58,13 +58,58 @@ export interface TradeTwin extends Twin<'reserved' | 'settled' | 'released' | 'f
   chosen?: 'settled' | 'failed' | 'released' | 'returned';
 }
 
+/** A webhook delivery the sequence made (POST /webhooks/test): it moves on its own, so each side is judged on itself. */
+export interface DeliveryTwin extends Twin<'pending' | 'in_flight' | 'succeeded' | 'dead_lettered'> {
+  /** Each side's creation answer (its event id, target_url and event type stay the delivery's). */
+  created: Record<Side, Record<string, unknown>>;
+  /** The status each side last listed it with (undefined until listed). */
+  seen: Record<Side, string | undefined>;
+}
+
+/** A signed Gate quote the sequence locked (the profile's createSignedQuote), for a session it opened. */
+export interface SignedQuoteTwin extends Twin<'active' | 'consumed'> {
+  side: 'on_ramp' | 'off_ramp';
+  /** The session it was locked for (a twin in `sessions`). */
+  session: string;
+  /** Each side's fiat_pay_or_receive, where its lock answer shows one. */
+  fiat: Record<Side, string | undefined>;
+  /** The sandbox's expireSignedQuote moved it (on both sides): no redemption may take it any more. */
+  expired?: boolean;
+  /** Harness time the lock was sent (ms): a declared lifetime counts from here. */
+  lockSentAt: number;
+}
+
+/** A pay-out or pay-in the sequence made by redeeming a signed quote. */
+export interface RailTwin extends Twin<string> {
+  kind: 'pay_out' | 'pay_in';
+  quote: string;
+  idempotencyKey: string;
+  /** The body each side was sent (a replay sends it again). */
+  body: Record<Side, Record<string, unknown>>;
+  /** Each side's creation answer and its status: a replay must answer them again. */
+  created: Record<Side, Record<string, unknown>>;
+  status: Record<Side, number>;
+}
+
+/**
+ * What the sequence did since the balance was last read: a reserve (transact), its unwinding (a release), a failure
+ * (whether it unwinds is not shown), a refund (a return), a reject, a transact of a consumed quote under another key
+ * or a replay under the same one (both answer the existing trade: no money moves).
+ */
+export type BalanceMove = 'reserve' | 'unwind' | 'failed' | 'reject' | 'refund' | 'other-key' | 'replay';
+
 export interface ExploreModel {
   sessions: SessionTwin[];
   customers: CustomerTwin[];
   quotes: QuoteTwin[];
   trades: TradeTwin[];
+  deliveries: DeliveryTwin[];
+  signedQuotes: SignedQuoteTwin[];
+  rails: RailTwin[];
+  /** The webhook_url this sequence configured on both sides (each through its own configureWebhook); why not, if it could not. */
+  webhook: { url?: string; refused?: string };
   /** Each side's pools balance at its last read, and what the sequence did to the balance since. */
-  balance: { seen: Record<Side, string | null>; since: Set<'reserve' | 'unwind' | 'reject' | 'refund'> };
+  balance: { seen: Record<Side, string | null>; since: Set<BalanceMove> };
   /** Branding each side last showed (null until this sequence read it). */
   branding: Record<Side, Record<string, unknown> | null>;
   /** A per-run counter for unique names (emails, step names). */
@@ -89,6 +134,16 @@ export interface Capabilities {
   quoteTtlToleranceMs: number;
   /** Lifetimes as the profile declares them (ms): an object past them is no longer clearly alive. */
   sessionLifetimeMs: number;
+  /** The target's sandbox declares configureWebhook (the oracle's always does): webhook deliveries can be made on both sides. */
+  webhooks: boolean;
+  /** The Gate partner is rail-entitled and the profile says how to lock a signed quote (createSignedQuote). */
+  rails: boolean;
+  /** The profile gives the pay-in body (payInBody). */
+  payIn: boolean;
+  /** The profile declares expireSignedQuote. */
+  expireSignedQuote: boolean;
+  /** The signed quote's lifetime the profile declares (ms); undefined: not declared (not shown in the spec). */
+  signedQuoteLifetimeMs?: number;
 }
 
 export function newModel(can: Capabilities): ExploreModel {
@@ -97,6 +152,10 @@ export function newModel(can: Capabilities): ExploreModel {
     customers: [],
     quotes: [],
     trades: [],
+    deliveries: [],
+    signedQuotes: [],
+    rails: [],
+    webhook: {},
     balance: { seen: { target: null, oracle: null }, since: new Set() },
     branding: { target: null, oracle: null },
     serial: 0,
@@ -119,7 +178,7 @@ export function pick<T>(xs: readonly T[], index: number): T | undefined {
 /** Which twin an id names on one side, among every kind of object the sequence made. */
 export function nameOf(m: ExploreModel, side: Side, id: unknown): string | undefined {
   if (typeof id !== 'string') return undefined;
-  for (const xs of [m.sessions, m.customers, m.quotes, m.trades] as Twin<unknown>[][]) {
+  for (const xs of [m.sessions, m.customers, m.quotes, m.trades, m.deliveries, m.signedQuotes, m.rails] as Twin<unknown>[][]) {
     const hit = xs.find((x) => x.id[side] === id);
     if (hit) return hit.name;
   }

@@ -42,6 +42,11 @@ export function capabilitiesOf(target: Profile, partners: ExplorePartners): Capa
     sessionLifetimeMs: (target.timing.sessionLifetimeSeconds ?? 1800) * 1000,
     quoteTtlMs: POOLS_LIMITS.quoteTtlSeconds * 1000,
     quoteTtlToleranceMs: target.tolerances.quoteTtlSeconds * 1000,
+    webhooks: !!target.gate.triggers.configureWebhook,
+    rails: !!partners.gate?.rails && !!target.gate.triggers.createSignedQuote,
+    payIn: !!target.gate.triggers.payInBody,
+    expireSignedQuote: !!target.gate.triggers.expireSignedQuote,
+    ...(target.timing.signedQuoteLifetimeSeconds ? { signedQuoteLifetimeMs: target.timing.signedQuoteLifetimeSeconds * 1000 } : {}),
   };
 }
 

@@ -1,11 +1,18 @@
 // The families of operations an exploration draws its sequences from: each the documented operations on one
 // group of objects that share state (one resource family), weighted towards what changes state, with the
 // profile's permission (a Gate partner, a funded pools partner with a quote).
+//
+// Weights: a step that moves an object is drawn most, and draws with it a read-back (the object, its list, the
+// balance) more often than not, so a sequence holds a read before and after most changes — where a cache or a second
+// copy that one path forgot shows. Reads alone, replays and conflicts are drawn less.
 import type fc from 'fast-check';
 import type { ExploreCommand } from './command.js';
 import { brandingCommands } from './gate/branding.js';
 import { customerCommands } from './gate/customers.js';
+import { deliveryCommands } from './gate/deliveries.js';
+import { railCommands } from './gate/rails.js';
 import { sessionCommands } from './gate/sessions.js';
+import { balanceCommands } from './pools/balance.js';
 import { quoteCommands } from './pools/quotes.js';
 import { tradeCommands } from './pools/trades.js';
 
@@ -19,10 +26,23 @@ export interface Family {
 }
 
 export const FAMILIES: Family[] = [
-  { name: 'sessions', service: 'gate', commands: sessionCommands, weights: [5, 4, 4, 2, 2, 3, 2, 3, 2] },
-  { name: 'customers', service: 'gate', commands: customerCommands, weights: [5, 4, 5, 4, 3, 2] },
+  // create, retrieve, cancel, replay, conflict, complete, expire (sandbox), bootstrap, list
+  { name: 'sessions', service: 'gate', commands: sessionCommands, weights: [5, 2, 4, 1, 1, 4, 3, 4, 2] },
+  // create, retrieve, PATCH, delete, duplicate, list
+  { name: 'customers', service: 'gate', commands: customerCommands, weights: [5, 2, 6, 3, 1, 2] },
+  // read, PATCH
   { name: 'branding', service: 'gate', commands: brandingCommands, weights: [3, 5] },
-  { name: 'pools', service: 'pools', commands: () => [...quoteCommands(), ...tradeCommands()], weights: [6, 1, 6, 5, 5, 2, 1, 3, 5, 4, 3, 2] },
+  // POST /webhooks/test (the first points the webhook_url), list, replay
+  { name: 'webhook deliveries', service: 'gate', commands: deliveryCommands, weights: [5, 4, 1] },
+  // lock, pay out, pay in, expire (sandbox), replay, read the quote, read the pay-out or pay-in
+  { name: 'rails', service: 'gate', commands: railCommands, weights: [4, 4, 3, 3, 3, 2, 2] },
+  {
+    name: 'pools',
+    service: 'pools',
+    commands: () => [...quoteCommands(), ...tradeCommands(), ...balanceCommands()],
+    // firm, indicative, read, reject | transact, replay, conflict, choose outcome, poll, read, list | balance
+    weights: [5, 1, 2, 4, 5, 2, 1, 4, 5, 1, 2, 2],
+  },
 ];
 
 /** Steps one sequence may hold. */

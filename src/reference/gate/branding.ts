@@ -31,9 +31,20 @@ function validLogoUrl(world: GateWorld, v: string): boolean {
   }
 }
 
+/** The read cache of the sequence fault seq-brand-read-cache-survives-name-patch (per partner's settings). */
+const readCache = new WeakMap<object, Record<string, unknown>>();
+
 export const area: GateArea = {
   name: 'branding',
   faults: [
+    {
+      name: 'seq-brand-read-cache-survives-name-patch',
+      service: 'gate',
+      requirements: ['GATE-BRAND-PATCH-MERGE'],
+      description:
+        'Sequence: GET /branding caches the branding once read; a PATCH drops the cache only when it changes a color (what the widget theme is keyed on) — after a read, a PATCH of brand_name or logo_url alone answers the merge but GET keeps showing the old token.',
+      suite: 'explore',
+    },
     {
       name: 'brand-unknown-key-accepted',
       service: 'gate',
@@ -104,7 +115,12 @@ export const area: GateArea = {
       world.settings(world.faults.has('brand-shared-across-partners') ? { partner: world.profile.gate.partners[0]!, mode: caller.mode } : caller);
     router.on('GET', '/branding', (req) => {
       const caller = world.authSecret(req);
-      return { status: 200, body: brandingView(world, settingsOf(caller).branding) };
+      const st = settingsOf(caller);
+      if (!world.faults.has('seq-brand-read-cache-survives-name-patch')) return { status: 200, body: brandingView(world, st.branding) };
+      // Sequence fault: the cached view, made at the first read after the last color change.
+      let view = readCache.get(st);
+      if (!view) readCache.set(st, (view = brandingView(world, st.branding)));
+      return { status: 200, body: structuredClone(view) };
     });
 
     router.on('PATCH', '/branding', (req) => {
@@ -136,6 +152,7 @@ export const area: GateArea = {
         if (v !== undefined) next[k as keyof BrandingState] = v as string | null;
       }
       st.branding = next;
+      if (COLORS.some((c) => c in body)) readCache.delete(st);
       return { status: 200, body: brandingView(world, next) };
     });
   },

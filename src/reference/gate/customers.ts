@@ -107,6 +107,7 @@ function seedHistory(world: GateWorld): void {
         deleted_at: null,
       };
       s.byId.set(rec.id, rec);
+  if (world.faults.has('seq-cust-list-copy-stale-after-patch')) listCopy.set(rec, view(world, rec));
     }
   }
 }
@@ -146,6 +147,9 @@ function view(world: GateWorld, c: CustomerRecord) {
     updated_at: c.updated_at,
   };
 }
+
+/** The list's copy of each customer, made at creation (the sequence fault seq-cust-list-copy-stale-after-patch). */
+const listCopy = new WeakMap<CustomerRecord, ReturnType<typeof view>>();
 
 function marker(world: GateWorld, c: CustomerRecord) {
   if (world.faults.has('cust-delete-marker-no-flag')) return { id: c.id, object: 'customer', deleted_at: c.deleted_at };
@@ -395,6 +399,14 @@ export const area: GateArea = {
       suite: 'conformance',
     },
     {
+      name: 'seq-cust-list-copy-stale-after-patch',
+      service: 'gate',
+      requirements: ['GATE-CUST-PATCH-SET', 'GATE-CUST-PATCH-NULL-CLEARS', 'GATE-CUST-PATCH-METADATA-REPLACE'],
+      description:
+        'Sequence: GET /customers serves a copy of each customer written at its creation; PATCH updates the customer but not the copy — a patched customer reads right and answers right, but lists with its old names, country and metadata.',
+      suite: 'explore',
+    },
+    {
       name: 'cust-list-url-wrong',
       service: 'gate',
       requirements: ['GATE-CUST-LIST'],
@@ -440,7 +452,7 @@ export const area: GateArea = {
         status: 200,
         body: {
           object: 'list',
-          data: page.data.map((c) => view(world, c)),
+          data: page.data.map((c) => listCopy.get(c) ?? view(world, c)),
           has_more: page.has_more,
           url: world.faults.has('cust-list-url-wrong') ? '/v1/customer' : '/v1/customers',
         },
@@ -519,6 +531,7 @@ function newCustomer(world: GateWorld, caller: GateCaller, req: Req, emitView: E
     deleted_at: null,
   };
   s.byId.set(rec.id, rec);
+  if (world.faults.has('seq-cust-list-copy-stale-after-patch')) listCopy.set(rec, view(world, rec));
   if (!world.faults.has('cust-created-event-missing')) emitView(caller, 'customer.created', view(world, rec));
   return { status: 201, body: view(world, rec) };
 }

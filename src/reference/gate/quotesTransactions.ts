@@ -48,6 +48,9 @@ export interface SignedQuote {
   consumed_at: string | null;
 }
 
+/** The redemption cache of the sequence fault seq-rail-quote-read-cache-survives-expiry: the state an inspection saw. */
+const inspected = new WeakMap<SignedQuote, SignedQuote['state']>();
+
 /** Transactions of history each test-mode partner holds under fault txn-list-stale-snapshot: three default pages. */
 const HISTORY_TRANSACTIONS = 25;
 const USD_PRICE: Record<string, number> = { USDC: 1, USDT: 1, ETH: 3000, SOL: 150, LUNA: 0.0001 };
@@ -108,7 +111,9 @@ export function ownQuote(world: GateWorld, caller: GateCaller, id: string): Sign
  * `allowConsumed`/`allowExpired` exist only for seeded faults.
  */
 export function redeemQuote(world: GateWorld, q: SignedQuote, opts: { allowConsumed?: boolean; allowExpired?: boolean } = {}): void {
-  const st = quoteState(world, q);
+  // Sequence fault: the state an inspection (GET /quotes/{id}) cached is taken over the quote's own.
+  const st = (world.faults.has('seq-rail-quote-read-cache-survives-expiry') && inspected.get(q)) || quoteState(world, q);
+  inspected.delete(q);
   if (st === 'consumed' && !opts.allowConsumed) throw new HttpError(409, 'This quote has already been redeemed', 'quote_consumed');
   if (st === 'expired' && !opts.allowExpired) throw new HttpError(409, 'This quote has expired', 'quote_expired');
   q.state = 'consumed';
@@ -150,6 +155,14 @@ function txnView(t: TransactionRecord): Record<string, unknown> {
 export const area: GateArea = {
   name: 'quotesTransactions',
   faults: [
+    {
+      name: 'seq-rail-quote-read-cache-survives-expiry',
+      service: 'gate',
+      requirements: ['GATE-QUOTE-EXPIRED-409'],
+      description:
+        "Sequence: GET /quotes/{id} caches the quote's state for the redemption path; a redemption drops the cache, an expiry (its lifetime, or the sandbox) does not — a quote inspected while active and expired since is still redeemed by a pay-out or pay-in.",
+      suite: 'explore',
+    },
     {
       name: 'quote-read-redeems',
       service: 'gate',
@@ -276,6 +289,7 @@ export const area: GateArea = {
       const caller = world.authSecret(req, { rail: !world.faults.has('quote-read-entitlement-ignored') });
       const q = ownQuote(world, caller, req.params.id!);
       const v = quoteView(world, q);
+      if (world.faults.has('seq-rail-quote-read-cache-survives-expiry')) inspected.set(q, quoteState(world, q));
       if (world.faults.has('quote-read-no-object')) delete v.object;
       if (world.faults.has('quote-read-redeems') && q.state === 'active') {
         q.state = 'consumed';
@@ -290,6 +304,8 @@ export const area: GateArea = {
       if (caller.mode !== 'test') throw new HttpError(404, 'Sandbox helpers exist only on the sandbox base', 'not_found');
       const q = ownQuote(world, caller, req.params.id!);
       if (q.state === 'active') q.state = 'expired';
+      // Sequence fault seq-rail-replay-refused-after-expiry: the expiry is kept on a redeemed quote too (its expires_at moves into the past).
+      if (world.faults.has('seq-rail-replay-refused-after-expiry')) q.expiresAtMs = Math.min(q.expiresAtMs, world.clock.now());
       return { status: 200, body: quoteView(world, q) };
     });
 

@@ -199,6 +199,24 @@ function validateBody(world: GateWorld, body: Record<string, unknown>, kind: Rai
   if (errs.length) throw new HttpError(400, errs.join('; '), 'parameter_invalid');
 }
 
+/**
+ * Sequence fault seq-rail-replay-refused-after-expiry: the quote's state is derived with its expiry ranked above its
+ * redemption, and checked before the Idempotency-Key's stored answer — a replay of a rail whose quote expired since
+ * (its lifetime, or the sandbox) is refused 409 instead of answered.
+ */
+function refuseExpiredBeforeReplay(world: GateWorld, caller: GateCaller, req: Req): void {
+  if (!world.faults.has('seq-rail-replay-refused-after-expiry')) return;
+  let id: unknown;
+  try {
+    id = jsonObject(req).quote_id;
+  } catch {
+    return; // a malformed body is the validation's to refuse
+  }
+  const q = typeof id === 'string' ? quotes(world).get(id) : undefined;
+  if (!q || q.scope !== scopeOf(caller)) return;
+  if (quoteState(world, q) === 'expired' || world.clock.now() >= q.expiresAtMs) throw new HttpError(409, 'This quote has expired', 'quote_expired');
+}
+
 function ownRail(world: GateWorld, caller: GateCaller, id: string, kind: RailRecord['kind']): RailRecord {
   const r = rails(world).get(id);
   if (!r || r.kind !== kind) throw new HttpError(404, `No such ${kind}: ${id}`, 'resource_missing');
@@ -212,6 +230,14 @@ function ownRail(world: GateWorld, caller: GateCaller, id: string, kind: RailRec
 export const area: GateArea = {
   name: 'rails',
   faults: [
+    {
+      name: 'seq-rail-replay-refused-after-expiry',
+      service: 'gate',
+      requirements: ['GATE-RAIL-PAYOUT-IDEMPOTENT-REPLAY', 'GATE-RAIL-PAYIN-IDEMPOTENT-REPLAY'],
+      description:
+        "Sequence: a rail's quote state is derived with its expiry ranked above its redemption, and checked before the Idempotency-Key's stored answer — a pay-out (or pay-in) repeated with its key and body after its quote expired (the sandbox, or its lifetime) is refused 409 instead of answered as the original.",
+      suite: 'explore',
+    },
     {
       name: 'rail-payout-money-field-accepted',
       service: 'gate',
@@ -448,6 +474,7 @@ export const area: GateArea = {
       const keyOptional = kind === 'pay_in' || world.faults.has('rail-payout-idempotency-optional');
       if (!(keyOptional && req.headers['idempotency-key'] === undefined)) idempotencyKey(req, kind === 'pay_out', world.faults);
       const scope = kind === 'pay_out' ? 'rails.pay_outs' : 'rails.pay_ins';
+      refuseExpiredBeforeReplay(world, caller, req);
       const handle = (fn: (again?: boolean) => Reply | Promise<Reply>) => {
         if (kind === 'pay_out' && world.faults.has('rail-payout-lost-retry-new-object')) return firstRepeatAnew(caller, req, fn);
         if (kind === 'pay_out' && world.faults.has('rail-payout-replay-not-idempotent')) return fn();

@@ -33,7 +33,9 @@ export function expireOnRead(world: GateWorld, caller: GateCaller, s: SessionRec
   // The repeat fault fires again on every later read of an expired session.
   const repeat = world.faults.has('sess-expired-event-repeats') && s.status === 'expired';
   // Fault: a cancelled or completed session past expires_at is expired too, as if it were open.
-  const expirable = s.status === 'open' || (world.faults.has('sess-bootstrap-expires-terminal') && s.status !== 'expired');
+  // Sequence fault: a session completed when already past expires_at has its expiry ranked above the completion.
+  const lateCompletion = world.faults.has('seq-sess-late-completion-expires') && s.status === 'completed' && completedPastExpiry.has(s);
+  const expirable = s.status === 'open' || lateCompletion || (world.faults.has('sess-bootstrap-expires-terminal') && s.status !== 'expired');
   // Fault: the session really ends 5 s after creation, whatever its expires_at says (and no Date header shows the clock).
   const endsAtMs = world.faults.has('sess-ends-early-no-date') ? Math.min(s.expiresAtMs, s.createdAtMs + 5_000) : s.expiresAtMs;
   if (!repeat && (!expirable || world.clock.now() <= endsAtMs)) return;
@@ -124,6 +126,22 @@ function ownSessions(world: GateWorld, caller: GateCaller): SessionRecord[] {
 
 /** The read cache of the sequence fault seq-sess-read-cache-survives-cancel (per session record). */
 const readCache = new WeakMap<object, { status: string; view: unknown }>();
+/** The list's status column of the sequence fault seq-sess-list-status-stale (per session record). */
+const listedStatus = new WeakMap<object, SessionRecord['status']>();
+/** Sessions completed when already past expires_at (the sequence fault seq-sess-late-completion-expires). */
+const completedPastExpiry = new WeakSet<object>();
+
+/** The sandbox's completion of a session (a linked buy succeeded): what the sequence faults keep of it. */
+export function noteCompletion(world: GateWorld, s: SessionRecord): void {
+  if (world.faults.has('seq-sess-late-completion-expires') && world.clock.now() > s.expiresAtMs) completedPastExpiry.add(s);
+}
+
+/** A listed session: its status as the list's own column holds it under the sequence fault, else the record's. */
+function listedView(world: GateWorld, s: SessionRecord): Record<string, unknown> {
+  const view = world.sessionView(s);
+  const column = world.faults.has('seq-sess-list-status-stale') ? listedStatus.get(s) : undefined;
+  return column ? { ...view, status: column } : view;
+}
 
 export const area: GateArea = {
   name: 'sessions',
@@ -388,6 +406,22 @@ export const area: GateArea = {
       suite: 'explore',
     },
     {
+      name: 'seq-sess-list-status-stale',
+      service: 'gate',
+      requirements: ['GATE-SESS-COMPLETE', 'GATE-SESS-EXPIRE-ON-BOOTSTRAP'],
+      description:
+        "Sequence: GET /gate_sessions shows each session's status from a column of its own, written at creation and by cancel; a linked buy's completion and a bootstrap's expiry move the session but not the column — a session completed (or expired) still lists as open, though it reads right.",
+      suite: 'explore',
+    },
+    {
+      name: 'seq-sess-late-completion-expires',
+      service: 'gate',
+      requirements: ['GATE-SESS-TERMINAL-STAYS'],
+      description:
+        'Sequence: a session completed when it was already past expires_at has its expiry ranked above its completion — the next embed bootstrap turns the completed session expired (one completed first and moved past expires_at after stays completed).',
+      suite: 'explore',
+    },
+    {
       name: 'sess-bootstrap-expires-terminal',
       service: 'gate',
       requirements: ['GATE-SESS-TERMINAL-STAYS'],
@@ -407,6 +441,7 @@ export const area: GateArea = {
         const errs = validateCreate(body, world);
         if (errs.length) throw new HttpError(400, errs.join('; '), 'parameter_invalid');
         const { record, kycAccepted } = createSession(world, caller, body);
+        if (world.faults.has('seq-sess-list-status-stale')) listedStatus.set(record, 'open');
         world.settings(caller).sessionsCreated++;
         const view = world.sessionView(record);
         if (world.faults.has('sess-created-kyc-pre-verified-missing')) delete (view as Record<string, unknown>).kyc_pre_verified;
@@ -444,7 +479,7 @@ export const area: GateArea = {
       }
       const page = all.slice(start, start + limit);
       const hasMore = !world.faults.has('sess-list-has-more-false') && all.length > start + limit;
-      const envelope: Record<string, unknown> = { object: 'list', data: page.map((s) => world.sessionView(s)), has_more: hasMore, url: '/v1/gate_sessions' };
+      const envelope: Record<string, unknown> = { object: 'list', data: page.map((s) => listedView(world, s)), has_more: hasMore, url: '/v1/gate_sessions' };
       if (world.faults.has('sess-list-url-missing')) delete envelope.url;
       return { status: 200, body: envelope };
     });
@@ -473,6 +508,7 @@ export const area: GateArea = {
         throw new HttpError(409, `Session ${s.id} is ${s.status} and cannot be cancelled.`, 'session_terminal');
       }
       if (!world.faults.has('sess-cancel-noop')) s.status = 'cancelled';
+      if (world.faults.has('seq-sess-list-status-stale')) listedStatus.set(s, s.status);
       const view = world.sessionView(s);
       if (!world.faults.has('sess-cancelled-event-missing')) world.emit(caller, 'gate_session.cancelled', view);
       return { status: 200, body: view };

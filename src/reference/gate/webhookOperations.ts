@@ -85,7 +85,13 @@ export function listDeliveries(world: GateWorld, caller: GateCaller, req: Req, u
   if (world.profile.reference?.deliveryListOrder === 'updated') all = [...all].sort((a, b) => b.updatedAt - a.updatedAt);
   if (f.has('whops-list-oldest-first')) all = [...all].reverse();
   // Fault: the filter compares with an internal state name ('delivered'), so status=succeeded matches nothing.
-  const internal = (d: { status: string }) => (d.status === 'succeeded' && f.has('whops-status-filter-succeeded-empty') ? 'delivered' : d.status);
+  // Sequence fault: the filter reads a status index the retry path never writes (a failed attempt leaves it in_flight).
+  const internal = (d: { status: string; attempts: number }) =>
+    d.status === 'succeeded' && f.has('whops-status-filter-succeeded-empty')
+      ? 'delivered'
+      : d.status === 'pending' && d.attempts > 0 && f.has('seq-whops-status-index-misses-retry')
+        ? 'in_flight'
+        : d.status;
   if (statusFilter) all = all.filter((d) => internal(d) === statusFilter);
   // Fault: a skip beyond 0 leaves out one delivery more than asked.
   const from = Math.max(0, skip > 0 && f.has('whops-skip-off-by-one') ? skip + 1 : skip);
@@ -101,6 +107,14 @@ export function listDeliveries(world: GateWorld, caller: GateCaller, req: Req, u
 export const area: GateArea = {
   name: 'webhookOperations',
   faults: [
+    {
+      name: 'seq-whops-status-index-misses-retry',
+      service: 'gate',
+      requirements: ['GATE-WHOPS-LIST-STATUS-FILTER'],
+      description:
+        'Sequence: the status filter of GET /webhooks/deliveries reads an index written when a delivery is made, when an attempt starts and when it ends in success or dead-letter — not when a failed attempt schedules the retry: a delivery waiting for its retry reads pending but is listed under status=in_flight (and missed by status=pending).',
+      suite: 'explore',
+    },
     {
       name: 'whops-target-url-origin-only',
       service: 'gate',

@@ -4,13 +4,34 @@ import { createHash } from 'node:crypto';
 import { HttpError } from '../kit/http.js';
 import { format } from './money.js';
 import { unavailableReason } from './poolStates.js';
-import type { LedgerEntry, PoolsArea, PoolsWorld, Caller } from './world.js';
+import type { LedgerEntry, PartnerState, PoolsArea, PoolsWorld, Caller } from './world.js';
 
 const LEDGER_CURSOR = /^[A-Za-z0-9_-]{1,128}$/;
+
+/** The balance cache of the sequence fault seq-pools-balance-cache-survives-release: the balance, and the postings it had seen. */
+const balanceCache = new WeakMap<object, { balance: bigint; postings: number }>();
+
+/** The partner's balance, as the cache of the sequence fault holds it (releases never drop it), or as it is. */
+function cachedBalance(world: PoolsWorld, st: PartnerState): bigint {
+  if (!world.faults.has('seq-pools-balance-cache-survives-release')) return st.balance;
+  const postings = st.ledger.filter((e) => e.type !== 'reservation_release').length;
+  const hit = balanceCache.get(st);
+  if (hit && hit.postings === postings) return hit.balance;
+  balanceCache.set(st, { balance: st.balance, postings });
+  return st.balance;
+}
 
 export const area: PoolsArea = {
   name: 'balanceFunding',
   faults: [
+    {
+      name: 'seq-pools-balance-cache-survives-release',
+      service: 'pools',
+      requirements: ['POOLS-BAL-RELEASED-UNWOUND'],
+      description:
+        "Sequence: GET /pools/{id}/balance caches the partner's balance once read; every ledger posting drops the cache but the release of a reservation (the poll's unwinding) — a balance read after a reservation, then a release, still shows the reserved amount drawn.",
+      suite: 'explore',
+    },
     {
       name: 'pools-balance-gate-off-zero',
       service: 'pools',
@@ -117,7 +138,7 @@ export const area: PoolsArea = {
       const { caller, pool } = world.authEntitled(req, req.params.id!);
       const st = world.state(caller);
       const p = caller.partner;
-      let balance: unknown = p.balanceGate ? format(st.balance, 2) : null;
+      let balance: unknown = p.balanceGate ? format(cachedBalance(world, st), 2) : null;
       if (!p.balanceGate && f.has('pools-balance-gate-off-zero')) balance = '0.00';
       if (typeof balance === 'string' && f.has('pools-balance-as-number')) balance = Number(balance);
       return {

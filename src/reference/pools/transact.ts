@@ -122,6 +122,14 @@ export const area: PoolsArea = {
   name: 'transact',
   faults: [
     {
+      name: 'seq-pools-other-key-transact-draws-again',
+      service: 'pools',
+      requirements: ['POOLS-TX-OTHER-KEY-SAME-QUOTE'],
+      description:
+        'Sequence: a transact of a consumed quote under another Idempotency-Key answers the existing trade (rule 3) but draws its reserve from the balance again — the balance counter is moved by this path, not by the same-key replay: one trade, two debits.',
+      suite: 'explore',
+    },
+    {
       name: 'pools-idempotency-key-optional',
       service: 'pools',
       requirements: ['POOLS-TX-IDEMPOTENCY-KEY-REQUIRED'],
@@ -319,6 +327,8 @@ export const area: PoolsArea = {
       const existing = world.tradeByQuote.get(q.quoteId);
       // Endpoint rule 3 (chosen over the state table's 409): a consumed quote answers its existing trade.
       if (status === 'consumed' && existing && !f.has('pools-consumed-quote-second-trade')) {
+        // Sequence fault: the reserve is drawn again on this path (the same key's replay path draws nothing).
+        if (f.has('seq-pools-other-key-transact-draws-again') && existing.reserved !== 0n) world.post(world.state(caller), 'buy_debit', -existing.reserved, existing);
         return remember(idem, idemKey, fingerprint, tradeReply(world, existing, 200));
       }
       if (status === 'rejected' && !f.has('pools-transact-rejected-accepted')) throw new HttpError(409, `Quote ${q.quoteId} was rejected.`, 'quote_rejected');

@@ -39,6 +39,16 @@ function asBefore(r: Real, m: ExploreModel, now: Record<Side, Record<string, unk
   }
 }
 
+/** GET /branding: what the last PATCH left, on each side. */
+async function readBranding(m: ExploreModel, r: Real): Promise<void> {
+  const ex = await r.both((side) => r.gate(side).get('/branding'));
+  sameOutcome(r, ex, { requirement: { '2xx': 'GATE-BRAND-GET-SHAPE' } });
+  if (ex.oracle.status >= 300) return;
+  const now = { target: tokens(bodyOf(ex.target)), oracle: tokens(bodyOf(ex.oracle)) };
+  asBefore(r, m, now, [], 'GATE-BRAND-PATCH-MERGE');
+  m.branding = now;
+}
+
 export class GetBranding extends ExploreCommand {
   label(): string {
     return 'read the branding';
@@ -46,22 +56,21 @@ export class GetBranding extends ExploreCommand {
   applies(m: Readonly<ExploreModel>): boolean {
     return m.can.gate;
   }
-  async act(m: ExploreModel, r: Real): Promise<void> {
-    const ex = await r.both((side) => r.gate(side).get('/branding'));
-    sameOutcome(r, ex, { requirement: { '2xx': 'GATE-BRAND-GET-SHAPE' } });
-    if (ex.oracle.status >= 300) return;
-    const now = { target: tokens(bodyOf(ex.target)), oracle: tokens(bodyOf(ex.oracle)) };
-    asBefore(r, m, now, [], 'GATE-BRAND-PATCH-MERGE');
-    m.branding = now;
+  act(m: ExploreModel, r: Real): Promise<void> {
+    return readBranding(m, r);
   }
 }
 
 export class PatchBranding extends ExploreCommand {
-  constructor(readonly variant: number) {
+  constructor(
+    readonly variant: number,
+    /** Read the branding back after the PATCH. */
+    readonly then: 'none' | 'get' = 'none',
+  ) {
     super();
   }
   label(): string {
-    return `PATCH the branding (${PATCHES[this.variant % PATCHES.length]!.name})`;
+    return `PATCH the branding (${PATCHES[this.variant % PATCHES.length]!.name})${this.then === 'get' ? ', then read it' : ''}`;
   }
   applies(m: Readonly<ExploreModel>): boolean {
     return m.can.gate;
@@ -77,9 +86,13 @@ export class PatchBranding extends ExploreCommand {
         diverge(r, { requirement: 'GATE-BRAND-PATCH-MERGE', what: `branding token ${k} as the PATCH set it`, target: now.target[k], oracle: now.oracle[k] });
     asBefore(r, m, now, Object.keys(body), 'GATE-BRAND-PATCH-MERGE');
     m.branding = now;
+    if (this.then === 'get') await readBranding(m, r);
   }
 }
 
 export function brandingCommands(): fc.Arbitrary<ExploreCommand>[] {
-  return [fc.constant(null).map(() => new GetBranding()), fc.nat(PATCHES.length - 1).map((v) => new PatchBranding(v))];
+  return [
+    fc.constant(null).map(() => new GetBranding()),
+    fc.tuple(fc.nat(PATCHES.length - 1), fc.constantFrom<'none' | 'get'>('none', 'get', 'get')).map(([v, t]) => new PatchBranding(v, t)),
+  ];
 }

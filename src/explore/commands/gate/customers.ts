@@ -15,6 +15,15 @@ import { walkList } from '../lists.js';
 const path = (id: string) => `/customers/${encodeURIComponent(id)}`;
 const SIDES: Side[] = ['target', 'oracle'];
 
+/** What a step that moves a customer reads back after it: nothing, the customer (retrieve), or the list. */
+export type CustomerReadBack = 'none' | 'get' | 'list';
+const THEN: Record<CustomerReadBack, string> = { none: '', get: ', then retrieve it', list: ', then list customers' };
+
+async function readBack(m: ExploreModel, r: Real, c: CustomerTwin, then: CustomerReadBack): Promise<void> {
+  if (then === 'get') await retrieve(m, r, c);
+  if (then === 'list') await listCustomers(m, r);
+}
+
 /** A creation body with a unique email, external_id and phone, over the profile's gate.customerTemplate. */
 function newCustomer(r: Real, n: number): Record<string, unknown> {
   const tag = `${r.context.tag}-${n}-${randomUUID().slice(0, 6)}`;
@@ -26,8 +35,11 @@ function newCustomer(r: Real, n: number): Record<string, unknown> {
 }
 
 export class CreateCustomer extends ExploreCommand {
+  constructor(readonly then: CustomerReadBack = 'none') {
+    super();
+  }
   label(): string {
-    return 'create a customer';
+    return `create a customer${THEN[this.then]}`;
   }
   applies(m: Readonly<ExploreModel>): boolean {
     return m.can.gate;
@@ -59,6 +71,7 @@ export class CreateCustomer extends ExploreCommand {
     };
     if (!ids.target) twin.parted = 'the creation answer offers no id and the list did not show the customer within the pages walked';
     m.customers.push(twin);
+    if (!twin.parted) await readBack(m, r, twin, this.then);
   }
 }
 
@@ -76,7 +89,11 @@ async function findByEmail(r: Real, side: Side, email: string): Promise<string |
 }
 
 abstract class OnCustomer extends ExploreCommand {
-  constructor(readonly index: number) {
+  constructor(
+    readonly index: number,
+    /** What the step reads back after it (steps that only read never do). */
+    readonly then: CustomerReadBack = 'none',
+  ) {
     super();
   }
   applies(m: Readonly<ExploreModel>): boolean {
@@ -86,7 +103,7 @@ abstract class OnCustomer extends ExploreCommand {
     return pick(live(m.customers), this.index)!;
   }
   label(m: ExploreModel): string {
-    return `${this.verb} ${this.twin(m).name}${this.twin(m).state === 'deleted' ? ' (deleted)' : ''}`;
+    return `${this.verb} ${this.twin(m).name}${this.twin(m).state === 'deleted' ? ' (deleted)' : ''}${THEN[this.then]}`;
   }
   protected abstract readonly verb: string;
 }
@@ -112,20 +129,18 @@ export class DuplicateCustomer extends OnCustomer {
   }
 }
 
+/** Retrieve: the customer as its PATCHes left it; a deleted one reads 404. */
+async function retrieve(m: ExploreModel, r: Real, c: CustomerTwin): Promise<void> {
+  const ex = await r.both((side) => r.gate(side).get(path(c.id[side])));
+  sameOutcome(r, ex, { requirement: { '2xx': c.state === 'deleted' ? 'GATE-CUST-DELETED-404' : 'GATE-CUST-GET', 404: c.state === 'deleted' ? 'GATE-CUST-DELETED-404' : 'GATE-CUST-GET-404' } });
+  if (ex.oracle.status >= 300) return;
+  sameFields(r, m, GATE_CUSTOMER_RELATIONS, { target: bodyOf(ex.target), oracle: bodyOf(ex.oracle) }, { what: `${c.name} retrieved`, requirementOf: c.rules });
+}
+
 export class GetCustomer extends OnCustomer {
   protected readonly verb = 'retrieve';
-  async act(m: ExploreModel, r: Real): Promise<void> {
-    const c = this.twin(m);
-    const ex = await r.both((side) => r.gate(side).get(path(c.id[side])));
-    sameOutcome(r, ex, { requirement: { '2xx': 'GATE-CUST-GET', 404: c.state === 'deleted' ? 'GATE-CUST-DELETED-404' : 'GATE-CUST-GET-404' } });
-    if (ex.oracle.status >= 300) return;
-    sameFields(
-      r,
-      m,
-      GATE_CUSTOMER_RELATIONS,
-      { target: bodyOf(ex.target), oracle: bodyOf(ex.oracle) },
-      { what: `${c.name} retrieved`, requirementOf: c.rules },
-    );
+  act(m: ExploreModel, r: Real): Promise<void> {
+    return retrieve(m, r, this.twin(m));
   }
 }
 
@@ -141,8 +156,9 @@ export class PatchCustomer extends OnCustomer {
   constructor(
     index: number,
     readonly variant: number,
+    then: CustomerReadBack = 'none',
   ) {
-    super(index);
+    super(index, then);
   }
   protected get verb(): string {
     return `PATCH (${PATCHES[this.variant % PATCHES.length]!.name})`;
@@ -166,6 +182,7 @@ export class PatchCustomer extends OnCustomer {
     sameFields(r, m, GATE_CUSTOMER_RELATIONS, { target: bodyOf(ex.target), oracle: bodyOf(ex.oracle) }, { what: `${c.name} as patched`, requirementOf: rules });
     c.rules = { ...c.rules, ...p.rules };
     c.movedBy = Object.values(p.rules)[0] as RequirementId;
+    await readBack(m, r, c, this.then);
   }
 }
 
@@ -190,10 +207,44 @@ export class DeleteCustomer extends OnCustomer {
     c.marker ??= b;
     c.state = 'deleted';
     c.movedBy = rule;
+    await readBack(m, r, c, this.then);
   }
 }
 
 /** The list: every live customer of the sequence, as it reads on its own; no deleted one. */
+async function listCustomers(m: ExploreModel, r: Real): Promise<void> {
+  const mine = live(m.customers);
+  const active = mine.filter((c) => c.state === 'active');
+  const found = await walkList(r, {
+    page: (side, after) => r.gate(side).get('/customers', after ? { starting_after: after } : undefined),
+    items: (j) => ((j as { data?: Record<string, unknown>[] })?.data ?? []).filter((x) => x && typeof x === 'object'),
+    more: (j) => (j as { has_more?: unknown })?.has_more === true,
+    cursor: (item) => String(item.id),
+    wanted: (side) => new Set(active.map((c) => c.id[side])),
+    requirement: 'GATE-CUST-LIST',
+  });
+  for (const c of mine) {
+    const t = found.target.get(c.id.target);
+    const o = found.oracle.get(c.id.oracle);
+    if (c.state === 'deleted') {
+      if (t)
+        diverge(r, {
+          requirement: 'GATE-CUST-LIST-EXCLUDES-DELETED',
+          what: `${c.name} (deleted) in the list`,
+          target: 'listed',
+          oracle: o ? 'listed' : 'absent',
+        });
+      continue;
+    }
+    if (!o) continue;
+    if (!t) {
+      if (found.complete.target) diverge(r, { requirement: 'GATE-CUST-LIST', what: `${c.name} in the list`, target: 'absent', oracle: 'listed' });
+      continue;
+    }
+    sameFields(r, m, GATE_CUSTOMER_RELATIONS, { target: t.item, oracle: o.item }, { what: `${c.name} as listed`, requirementOf: c.rules });
+  }
+}
+
 export class ListCustomers extends ExploreCommand {
   label(): string {
     return 'list customers';
@@ -201,47 +252,19 @@ export class ListCustomers extends ExploreCommand {
   applies(m: Readonly<ExploreModel>): boolean {
     return m.can.gate && live(m.customers).length > 0;
   }
-  async act(m: ExploreModel, r: Real): Promise<void> {
-    const mine = live(m.customers);
-    const active = mine.filter((c) => c.state === 'active');
-    const found = await walkList(r, {
-      page: (side, after) => r.gate(side).get('/customers', after ? { starting_after: after } : undefined),
-      items: (j) => ((j as { data?: Record<string, unknown>[] })?.data ?? []).filter((x) => x && typeof x === 'object'),
-      more: (j) => (j as { has_more?: unknown })?.has_more === true,
-      cursor: (item) => String(item.id),
-      wanted: (side) => new Set(active.map((c) => c.id[side])),
-      requirement: 'GATE-CUST-LIST',
-    });
-    for (const c of mine) {
-      const t = found.target.get(c.id.target);
-      const o = found.oracle.get(c.id.oracle);
-      if (c.state === 'deleted') {
-        if (t)
-          diverge(r, {
-            requirement: 'GATE-CUST-LIST-EXCLUDES-DELETED',
-            what: `${c.name} (deleted) in the list`,
-            target: 'listed',
-            oracle: o ? 'listed' : 'absent',
-          });
-        continue;
-      }
-      if (!o) continue;
-      if (!t) {
-        if (found.complete.target) diverge(r, { requirement: 'GATE-CUST-LIST', what: `${c.name} in the list`, target: 'absent', oracle: 'listed' });
-        continue;
-      }
-      sameFields(r, m, GATE_CUSTOMER_RELATIONS, { target: t.item, oracle: o.item }, { what: `${c.name} as listed`, requirementOf: c.rules });
-    }
+  act(m: ExploreModel, r: Real): Promise<void> {
+    return listCustomers(m, r);
   }
 }
 
 export function customerCommands(): fc.Arbitrary<ExploreCommand>[] {
   const i = objectIndex();
+  const then = fc.constantFrom<CustomerReadBack>('none', 'get', 'get', 'list');
   return [
-    fc.constant(null).map(() => new CreateCustomer()),
+    then.map((t) => new CreateCustomer(t)),
     i.map((n) => new GetCustomer(n)),
-    fc.tuple(i, fc.nat(PATCHES.length - 1)).map(([n, v]) => new PatchCustomer(n, v)),
-    i.map((n) => new DeleteCustomer(n)),
+    fc.tuple(i, fc.nat(PATCHES.length - 1), then).map(([n, v, t]) => new PatchCustomer(n, v, t)),
+    fc.tuple(i, then).map(([n, t]) => new DeleteCustomer(n, t)),
     fc.tuple(i, fc.constantFrom('email' as const, 'external_id' as const)).map(([n, f]) => new DuplicateCustomer(n, f)),
     fc.constant(null).map(() => new ListCustomers()),
   ];

@@ -21,12 +21,24 @@ function usable(m: Readonly<ExploreModel>): SessionTwin[] {
 
 const VARIANTS = ['plain', 'metadata', 'reference'] as const;
 
+/** What a step that moves a session reads back after it: nothing, the session (retrieve), or the list it shows in. */
+export type SessionReadBack = 'none' | 'get' | 'list';
+const THEN: Record<SessionReadBack, string> = { none: '', get: ', then retrieve it', list: ', then list sessions' };
+
+async function readBack(m: ExploreModel, r: Real, s: SessionTwin, then: SessionReadBack): Promise<void> {
+  if (then === 'get') await retrieve(m, r, s);
+  if (then === 'list') await listSessions(m, r);
+}
+
 export class CreateSession extends ExploreCommand {
-  constructor(readonly variant: (typeof VARIANTS)[number]) {
+  constructor(
+    readonly variant: (typeof VARIANTS)[number],
+    readonly then: SessionReadBack = 'none',
+  ) {
     super();
   }
   label(): string {
-    return `create a session (${this.variant})`;
+    return `create a session (${this.variant})${THEN[this.then]}`;
   }
   applies(m: Readonly<ExploreModel>): boolean {
     return m.can.gate;
@@ -51,7 +63,7 @@ export class CreateSession extends ExploreCommand {
     // Nothing of the sequence has this id yet: a reused id would name an earlier session.
     sameFields(r, m, GATE_SESSION_RELATIONS, b, { what: 'the created session' });
     const name = `session#${m.sessions.length + 1}`;
-    m.sessions.push({
+    const twin: SessionTwin = {
       name,
       id: { target: String(b.target.id), oracle: String(b.oracle.id) },
       state: 'open',
@@ -61,12 +73,18 @@ export class CreateSession extends ExploreCommand {
       body,
       clientSecret: { target: b.target.client_secret as string | undefined, oracle: b.oracle.client_secret as string | undefined },
       created: b,
-    });
+    };
+    m.sessions.push(twin);
+    await readBack(m, r, twin, this.then);
   }
 }
 
 abstract class OnSession extends ExploreCommand {
-  constructor(readonly index: number) {
+  constructor(
+    readonly index: number,
+    /** What the step reads back after it (steps that only read never do). */
+    readonly then: SessionReadBack = 'none',
+  ) {
     super();
   }
   /** The step's precondition on the session it picked. */
@@ -81,7 +99,7 @@ abstract class OnSession extends ExploreCommand {
     return pick(usable(m), this.index)!;
   }
   label(m: ExploreModel): string {
-    return `${this.verb} ${this.twin(m).name}`;
+    return `${this.verb} ${this.twin(m).name}${THEN[this.then]}`;
   }
   protected abstract readonly verb: string;
 }
@@ -118,18 +136,21 @@ export class ConflictingSessionCreate extends OnSession {
 }
 
 /** Retrieve: the session as its transitions left it, no client_secret, and retrieve itself never moves it. */
+async function retrieve(m: ExploreModel, r: Real, s: SessionTwin): Promise<void> {
+  const ex = await r.both((side) => r.gate(side).get(path(s.id[side])));
+  sameOutcome(r, ex, { requirement: { '2xx': 'GATE-SESS-RETRIEVE', 404: 'GATE-SESS-RETRIEVE' } });
+  if (ex.oracle.status >= 300) return;
+  const b = { target: bodyOf(ex.target), oracle: bodyOf(ex.oracle) };
+  sameFields(r, m, GATE_SESSION_RELATIONS, b, { what: `${s.name} retrieved`, requirementOf: { status: s.movedBy } });
+  if ('client_secret' in b.target)
+    diverge(r, { requirement: 'GATE-SESS-CLIENT-SECRET-CREATE-ONLY', what: 'retrieve carries client_secret', target: 'present', oracle: 'absent' });
+  s.state = b.oracle.status as SessionTwin['state'];
+}
+
 export class GetSession extends OnSession {
   protected readonly verb = 'retrieve';
-  async act(m: ExploreModel, r: Real): Promise<void> {
-    const s = this.twin(m);
-    const ex = await r.both((side) => r.gate(side).get(path(s.id[side])));
-    sameOutcome(r, ex, { requirement: { '2xx': 'GATE-SESS-RETRIEVE', 404: 'GATE-SESS-RETRIEVE' } });
-    if (ex.oracle.status >= 300) return;
-    const b = { target: bodyOf(ex.target), oracle: bodyOf(ex.oracle) };
-    sameFields(r, m, GATE_SESSION_RELATIONS, b, { what: `${s.name} retrieved`, requirementOf: { status: s.movedBy } });
-    if ('client_secret' in b.target)
-      diverge(r, { requirement: 'GATE-SESS-CLIENT-SECRET-CREATE-ONLY', what: 'retrieve carries client_secret', target: 'present', oracle: 'absent' });
-    s.state = b.oracle.status as SessionTwin['state'];
+  act(m: ExploreModel, r: Real): Promise<void> {
+    return retrieve(m, r, this.twin(m));
   }
 }
 
@@ -147,20 +168,24 @@ export class CancelSession extends OnSession {
       sameFields(r, m, GATE_SESSION_RELATIONS, b, { what: `${s.name} cancelled`, requirementOf: { status: 'GATE-SESS-CANCEL' } });
     s.state = 'cancelled';
     s.movedBy = 'GATE-SESS-CANCEL';
+    await readBack(m, r, s, this.then);
   }
 }
 
 /** The sandbox completes an open session (a linked buy succeeds): it reads completed. */
 export class CompleteSession extends OnSession {
   protected readonly verb = 'complete (sandbox)';
+  // Past expires_at a session still reads open until a bootstrap: a linked buy may still complete it.
   protected when(s: SessionTwin, m: Readonly<ExploreModel>): boolean {
-    return m.can.completeSession && s.state === 'open' && !s.expiresPast;
+    return m.can.completeSession && s.state === 'open';
   }
   async act(m: ExploreModel, r: Real): Promise<void> {
     const s = this.twin(m);
     await sandboxBoth(r, s, 'completeSession');
+    if (s.parted) return;
     s.state = 'completed';
     s.movedBy = 'GATE-SESS-COMPLETE';
+    await readBack(m, r, s, this.then);
   }
 }
 
@@ -173,7 +198,11 @@ export class ExpireSession extends OnSession {
   async act(m: ExploreModel, r: Real): Promise<void> {
     const s = this.twin(m);
     await sandboxBoth(r, s, 'expireSession');
+    if (s.parted) return;
     s.expiresPast = true;
+    // Retrieve never changes status: past expires_at an open session still reads open.
+    if (s.state === 'open') s.movedBy = 'GATE-SESS-RETRIEVE-NO-STATUS-CHANGE';
+    await readBack(m, r, s, this.then);
   }
 }
 
@@ -195,10 +224,33 @@ export class BootstrapSession extends OnSession {
       s.state = 'expired';
       s.movedBy = 'GATE-SESS-EXPIRE-ON-BOOTSTRAP';
     } else if (s.state !== 'open') s.movedBy = 'GATE-SESS-TERMINAL-STAYS';
+    await readBack(m, r, s, this.then);
   }
 }
 
 /** List the partner's sessions: every session of the sequence once, as it reads on its own. */
+async function listSessions(m: ExploreModel, r: Real): Promise<void> {
+  const mine = usable(m);
+  const found = await walkList(r, {
+    page: (side, after) => r.gate(side).get('/gate_sessions', after ? { starting_after: after } : undefined),
+    items: (j) => (Array.isArray((j as { data?: unknown })?.data) ? ((j as { data: Record<string, unknown>[] }).data ?? []) : []),
+    more: (j) => (j as { has_more?: unknown })?.has_more === true,
+    cursor: (item) => String(item.id),
+    wanted: (side) => new Set(mine.map((s) => s.id[side])),
+    requirement: 'GATE-SESS-LIST-PAGINATION',
+  });
+  for (const s of mine) {
+    const t = found.target.get(s.id.target);
+    const o = found.oracle.get(s.id.oracle);
+    if (!o) continue;
+    if (!t) {
+      if (found.complete.target) diverge(r, { requirement: 'GATE-SESS-LIST-PAGINATION', what: `${s.name} in the list`, target: 'absent', oracle: 'listed' });
+      continue;
+    }
+    sameFields(r, m, GATE_SESSION_RELATIONS, { target: t.item, oracle: o.item }, { what: `${s.name} as listed`, requirementOf: { status: s.movedBy } });
+  }
+}
+
 export class ListSessions extends ExploreCommand {
   label(): string {
     return 'list sessions';
@@ -206,26 +258,8 @@ export class ListSessions extends ExploreCommand {
   applies(m: Readonly<ExploreModel>): boolean {
     return m.can.gate && usable(m).length > 0;
   }
-  async act(m: ExploreModel, r: Real): Promise<void> {
-    const mine = usable(m);
-    const found = await walkList(r, {
-      page: (side, after) => r.gate(side).get('/gate_sessions', after ? { starting_after: after } : undefined),
-      items: (j) => (Array.isArray((j as { data?: unknown })?.data) ? ((j as { data: Record<string, unknown>[] }).data ?? []) : []),
-      more: (j) => (j as { has_more?: unknown })?.has_more === true,
-      cursor: (item) => String(item.id),
-      wanted: (side) => new Set(mine.map((s) => s.id[side])),
-      requirement: 'GATE-SESS-LIST-PAGINATION',
-    });
-    for (const s of mine) {
-      const t = found.target.get(s.id.target);
-      const o = found.oracle.get(s.id.oracle);
-      if (!o) continue;
-      if (!t) {
-        if (found.complete.target) diverge(r, { requirement: 'GATE-SESS-LIST-PAGINATION', what: `${s.name} in the list`, target: 'absent', oracle: 'listed' });
-        continue;
-      }
-      sameFields(r, m, GATE_SESSION_RELATIONS, { target: t.item, oracle: o.item }, { what: `${s.name} as listed`, requirementOf: { status: s.movedBy } });
-    }
+  act(m: ExploreModel, r: Real): Promise<void> {
+    return listSessions(m, r);
   }
 }
 
@@ -243,15 +277,18 @@ async function sandboxBoth(r: Real, s: SessionTwin, name: 'completeSession' | 'e
 
 export function sessionCommands(): fc.Arbitrary<ExploreCommand>[] {
   const i = objectIndex();
+  // A step that moves a session reads it back more often than not: a read before and after it is where caches and
+  // second copies that one path forgot show.
+  const then = fc.constantFrom<SessionReadBack>('none', 'get', 'get', 'list');
   return [
-    fc.constantFrom(...VARIANTS).map((v) => new CreateSession(v)),
+    fc.tuple(fc.constantFrom(...VARIANTS), then).map(([v, t]) => new CreateSession(v, t)),
     i.map((n) => new GetSession(n)),
-    i.map((n) => new CancelSession(n)),
+    fc.tuple(i, then).map(([n, t]) => new CancelSession(n, t)),
     i.map((n) => new ReplaySessionCreate(n)),
     i.map((n) => new ConflictingSessionCreate(n)),
-    i.map((n) => new CompleteSession(n)),
-    i.map((n) => new ExpireSession(n)),
-    i.map((n) => new BootstrapSession(n)),
+    fc.tuple(i, then).map(([n, t]) => new CompleteSession(n, t)),
+    fc.tuple(i, then).map(([n, t]) => new ExpireSession(n, t)),
+    fc.tuple(i, then).map(([n, t]) => new BootstrapSession(n, t)),
     fc.constant(null).map(() => new ListSessions()),
   ];
 }

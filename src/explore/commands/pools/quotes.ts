@@ -34,8 +34,11 @@ export function usableQuotes(m: Readonly<ExploreModel>): QuoteTwin[] {
 }
 
 export class FirmQuote extends ExploreCommand {
+  constructor(readonly then: 'none' | 'get' = 'none') {
+    super();
+  }
   label(): string {
-    return 'request a firm quote';
+    return `request a firm quote${this.then === 'get' ? ', then read it' : ''}`;
   }
   applies(m: Readonly<ExploreModel>): boolean {
     return m.can.pools;
@@ -56,14 +59,16 @@ export class FirmQuote extends ExploreCommand {
         target: { executable: b.target.executable, quoteId: b.target.quoteId },
         oracle: { executable: true, quoteId: 'an id' },
       });
-    m.quotes.push({
+    const q: QuoteTwin = {
       name: `quote#${m.quotes.length + 1}`,
       id: { target: String(b.target.quoteId), oracle: String(b.oracle.quoteId) },
       state: 'active',
       movedBy: 'POOLS-QUOTE-FIRM-SHAPE',
       madeAt: Date.now(),
       created: b,
-    });
+    };
+    m.quotes.push(q);
+    if (this.then === 'get') await readQuote(m, r, q);
   }
 }
 
@@ -92,7 +97,11 @@ export class IndicativeQuote extends ExploreCommand {
 }
 
 abstract class OnQuote extends ExploreCommand {
-  constructor(readonly index: number) {
+  constructor(
+    readonly index: number,
+    /** Read the quote back after the step (steps that only read never do). */
+    readonly then: 'none' | 'get' = 'none',
+  ) {
     super();
   }
   applies(m: Readonly<ExploreModel>): boolean {
@@ -103,24 +112,27 @@ abstract class OnQuote extends ExploreCommand {
   }
   label(m: ExploreModel): string {
     const q = this.twin(m);
-    return `${this.verb} ${q.name} (${quoteState(m, q).state})`;
+    return `${this.verb} ${q.name} (${quoteState(m, q).state})${this.then === 'get' ? ', then read it' : ''}`;
   }
   protected abstract readonly verb: string;
 }
 
 /** The stored quote: its status by the precedence, its pool and terms as quoted; a read neither consumes nor extends it. */
+export async function readQuote(m: ExploreModel, r: Real, q: QuoteTwin): Promise<void> {
+  const { rule } = quoteState(m, q);
+  const ex = await r.both((side) => r.pools(side).get(quotePath(q.id[side])));
+  sameOutcome(r, ex, { requirement: { '2xx': 'POOLS-SQ-SHAPE', 404: 'POOLS-SQ-SHAPE' } });
+  if (ex.oracle.status >= 300) return;
+  const b = { target: bodyOf(ex.target), oracle: bodyOf(ex.oracle) };
+  sameFields(r, m, STORED_QUOTE_RELATIONS, b, { what: `${q.name} read`, requirementOf: { status: rule } });
+  for (const side of ['target', 'oracle'] as Side[])
+    sameAsBefore(r, 'POOLS-SQ-READ-NO-EXTEND', 'the stored quote keeps its terms and expiry', side, q.created[side], b[side], ['rate', 'expiresAt']);
+}
+
 export class GetQuote extends OnQuote {
   protected readonly verb = 'read';
-  async act(m: ExploreModel, r: Real): Promise<void> {
-    const q = this.twin(m);
-    const { rule } = quoteState(m, q);
-    const ex = await r.both((side) => r.pools(side).get(quotePath(q.id[side])));
-    sameOutcome(r, ex, { requirement: { '2xx': 'POOLS-SQ-SHAPE', 404: 'POOLS-SQ-SHAPE' } });
-    if (ex.oracle.status >= 300) return;
-    const b = { target: bodyOf(ex.target), oracle: bodyOf(ex.oracle) };
-    sameFields(r, m, STORED_QUOTE_RELATIONS, b, { what: `${q.name} read`, requirementOf: { status: rule } });
-    for (const side of ['target', 'oracle'] as Side[])
-      sameAsBefore(r, 'POOLS-SQ-READ-NO-EXTEND', 'the stored quote keeps its terms and expiry', side, q.created[side], b[side], ['rate', 'expiresAt']);
+  act(m: ExploreModel, r: Real): Promise<void> {
+    return readQuote(m, r, this.twin(m));
   }
 }
 
@@ -142,15 +154,17 @@ export class RejectQuote extends OnQuote {
     q.state = 'rejected';
     q.movedBy = 'POOLS-SQ-REJECT';
     m.balance.since.add('reject');
+    if (this.then === 'get') await readQuote(m, r, q);
   }
 }
 
 export function quoteCommands(): fc.Arbitrary<ExploreCommand>[] {
   const i = objectIndex();
+  const then = fc.constantFrom<'none' | 'get'>('none', 'get', 'get');
   return [
-    fc.constant(null).map(() => new FirmQuote()),
+    then.map((t) => new FirmQuote(t)),
     fc.constant(null).map(() => new IndicativeQuote()),
     i.map((n) => new GetQuote(n)),
-    i.map((n) => new RejectQuote(n)),
+    fc.tuple(i, then).map(([n, t]) => new RejectQuote(n, t)),
   ];
 }

@@ -5,21 +5,37 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import type { RequirementId } from '../../../model/catalogue/index.js';
 import { TRADE_RELATIONS, TRANSACT_RELATIONS, TERMINAL_TRADE_STATUSES } from '../../../model/schemas/pools/resources.js';
-import { compareDecimals } from '../../../model/relations.js';
 import { diverge, sameAsBefore, sameFields, sameOutcome } from '../../divergence.js';
 import { live, nameOf, pick, type ExploreModel, type QuoteTwin, type Side, type TradeTwin } from '../../model.js';
 import type { Real } from '../../real.js';
 import { ExploreCommand, bodyOf, objectIndex } from '../command.js';
 import { walkList } from '../lists.js';
+import { readBalance } from './balance.js';
 import { quoteState, usableQuotes } from './quotes.js';
 
 const SIDES: Side[] = ['target', 'oracle'];
 const transactPath = (pool: string) => `/pools/${encodeURIComponent(pool)}/transact`;
 const terminal = (s: string) => (TERMINAL_TRADE_STATUSES as readonly string[]).includes(s);
 
+const FILTERS = ['none', 'reserved', 'settled', 'released', 'failed', 'on_ramp'] as const;
+type TradeFilter = (typeof FILTERS)[number];
+/** What a step that moves a trade (or money) reads back after it: nothing, the trade, the balance, or a trades list. */
+export type TradeReadBack = 'none' | 'get' | 'balance' | `list ${TradeFilter}`;
+const thenLabel = (then: TradeReadBack) =>
+  then === 'none' ? '' : then === 'get' ? ', then read the trade' : then === 'balance' ? ', then read the balance' : `, then ${listLabel(then.slice(5) as TradeFilter)}`;
+
+async function readBack(m: ExploreModel, r: Real, t: TradeTwin | undefined, then: TradeReadBack): Promise<void> {
+  if (then === 'get' && t) await readTrade(m, r, t);
+  if (then === 'balance' && m.can.poolsBalance) await readBalance(m, r);
+  if (then.startsWith('list ') && live(m.trades).length) await listTrades(m, r, then.slice(5) as TradeFilter);
+}
+
 /** Transact under a new key: an active quote becomes a reserved trade; a consumed one answers the trade or 409 (both documented); a rejected or expired one 409. */
 export class Transact extends ExploreCommand {
-  constructor(readonly index: number) {
+  constructor(
+    readonly index: number,
+    readonly then: TradeReadBack = 'none',
+  ) {
     super();
   }
   applies(m: Readonly<ExploreModel>): boolean {
@@ -30,7 +46,7 @@ export class Transact extends ExploreCommand {
   }
   label(m: ExploreModel): string {
     const q = this.quote(m);
-    return `transact ${q.name} (${quoteState(m, q).state}) under a new key`;
+    return `transact ${q.name} (${quoteState(m, q).state}) under a new key${thenLabel(this.then)}`;
   }
   async act(m: ExploreModel, r: Real): Promise<void> {
     const q = this.quote(m);
@@ -64,7 +80,11 @@ export class Transact extends ExploreCommand {
           target: b.target.transactId,
           oracle: q.trade,
         });
-      return;
+    }
+    if (state === 'consumed') {
+      // Either reading answers the one trade there is: no money moves.
+      m.balance.since.add('other-key');
+      return readBack(m, r, m.trades.find((t) => t.name === q.trade), this.then);
     }
     if (ex.oracle.status >= 300) return;
     sameFields(r, m, TRANSACT_RELATIONS, b, { what: `the trade of ${q.name}` });
@@ -83,11 +103,16 @@ export class Transact extends ExploreCommand {
     q.movedBy = 'POOLS-TX-QUOTE-CONSUMED';
     q.trade = name;
     m.balance.since.add('reserve');
+    await readBack(m, r, m.trades.at(-1), this.then);
   }
 }
 
 abstract class OnTrade extends ExploreCommand {
-  constructor(readonly index: number) {
+  constructor(
+    readonly index: number,
+    /** What the step reads back after it (steps that only read never do). */
+    readonly then: TradeReadBack = 'none',
+  ) {
     super();
   }
   /** The step's precondition on the trade it picked. */
@@ -103,7 +128,7 @@ abstract class OnTrade extends ExploreCommand {
   }
   label(m: ExploreModel): string {
     const t = this.twin(m);
-    return `${this.verb} ${t.name} (${t.state})`;
+    return `${this.verb} ${t.name} (${t.state})${thenLabel(this.then)}`;
   }
   protected abstract readonly verb: string;
   protected quoteOf(m: Readonly<ExploreModel>, t: TradeTwin): QuoteTwin {
@@ -137,6 +162,8 @@ export class ReplayTransact extends OnTrade {
         requirementOf: { status: t.movedBy },
       },
     );
+    m.balance.since.add('replay');
+    await readBack(m, r, t, this.then);
   }
 }
 
@@ -212,25 +239,30 @@ export class Poll extends OnTrade {
       return;
     }
     if (st.oracle !== t.state) {
-      if (st.oracle === 'released' || st.oracle === 'failed') m.balance.since.add('unwind');
+      if (st.oracle === 'released') m.balance.since.add('unwind');
+      if (st.oracle === 'failed') m.balance.since.add('failed');
       if (st.oracle === 'returned') m.balance.since.add('refund');
       t.state = st.oracle as TradeTwin['state'];
       t.movedBy = st.oracle === 'returned' ? 'POOLS-POLL-RETURNED' : 'POOLS-POLL-ADVANCES';
     }
+    await readBack(m, r, t, this.then);
   }
 }
 
 /** One trade, a pure read: as its polls left it, its terms the quote's, totalBps the sum of its parts. */
+async function readTrade(m: ExploreModel, r: Real, t: TradeTwin): Promise<void> {
+  const ex = await r.both((side) => r.pools(side).get(`/pools/trades/${encodeURIComponent(t.id[side])}`));
+  sameOutcome(r, ex, { requirement: { '2xx': 'POOLS-TRADES-SHAPE' } });
+  if (ex.oracle.status >= 300) return;
+  const b = { target: bodyOf(ex.target), oracle: bodyOf(ex.oracle) };
+  sameFields(r, m, TRADE_RELATIONS, b, { what: `${t.name} read`, requirementOf: { status: t.movedBy } });
+  expectTotalBps(r, t.name, b.target);
+}
+
 export class GetTrade extends OnTrade {
   protected readonly verb = 'read';
-  async act(m: ExploreModel, r: Real): Promise<void> {
-    const t = this.twin(m);
-    const ex = await r.both((side) => r.pools(side).get(`/pools/trades/${encodeURIComponent(t.id[side])}`));
-    sameOutcome(r, ex, { requirement: { '2xx': 'POOLS-TRADES-SHAPE' } });
-    if (ex.oracle.status >= 300) return;
-    const b = { target: bodyOf(ex.target), oracle: bodyOf(ex.oracle) };
-    sameFields(r, m, TRADE_RELATIONS, b, { what: `${t.name} read`, requirementOf: { status: t.movedBy } });
-    expectTotalBps(r, t.name, b.target);
+  act(m: ExploreModel, r: Real): Promise<void> {
+    return readTrade(m, r, this.twin(m));
   }
 }
 
@@ -245,128 +277,94 @@ function expectTotalBps(r: Real, name: string, trade: Record<string, unknown>): 
     });
 }
 
-const FILTERS = ['none', 'reserved', 'settled', 'on_ramp'] as const;
+const listLabel = (filter: TradeFilter) => `list trades${filter === 'none' ? '' : ` (${filter === 'on_ramp' ? 'side' : 'status'} ${filter})`}`;
 
 /** The trades list (newest first), filtered: the sequence's trades that match, in order; none that do not. */
+async function listTrades(m: ExploreModel, r: Real, filter: TradeFilter): Promise<void> {
+  const mine = live(m.trades);
+  const query: Record<string, string> = { limit: '100' };
+  if (filter === 'on_ramp') query.side = 'on_ramp';
+  else if (filter !== 'none') query.status = filter;
+  const matches = (t: TradeTwin) => filter === 'none' || filter === 'on_ramp' || t.state === filter;
+  const found = await walkList(r, {
+    page: (side, cursor) => r.pools(side).get('/pools/trades', cursor ? { ...query, cursor } : query),
+    items: (j) => ((j as { data?: Record<string, unknown>[] })?.data ?? []).filter((x) => x && typeof x === 'object'),
+    more: (j) => (j as { hasMore?: unknown })?.hasMore === true,
+    cursor: (_item, j) => ((j as { nextCursor?: unknown })?.nextCursor as string | undefined) ?? undefined,
+    idOf: (item) => String(item.transactId),
+    wanted: (side) => new Set(mine.filter(matches).map((t) => t.id[side])),
+    requirement: 'POOLS-TRADES-LIST-SHAPE',
+  });
+  const listed = mine.filter(matches);
+  for (const t of mine) {
+    const tx = found.target.get(t.id.target);
+    const ox = found.oracle.get(t.id.oracle);
+    if (!matches(t)) {
+      if (tx)
+        diverge(r, {
+          requirement: 'POOLS-TRADES-FILTERS',
+          what: `${t.name} (${t.state}) in the list filtered by ${filter}`,
+          target: `listed as ${String(tx.item.status)}`,
+          oracle: ox ? 'listed' : 'absent',
+        });
+      continue;
+    }
+    if (!ox) continue;
+    if (!tx) {
+      if (found.complete.target)
+        diverge(r, {
+          requirement: 'POOLS-TRADES-FILTERS',
+          what: `${t.name} (${t.state}) in the list filtered by ${filter}`,
+          target: 'absent',
+          oracle: 'listed',
+        });
+      continue;
+    }
+    sameFields(r, m, TRADE_RELATIONS, { target: tx.item, oracle: ox.item }, { what: `${t.name} as listed`, requirementOf: { status: t.movedBy } });
+  }
+  // Newest first among the sequence's trades whose createdAt differ on the target (ties are the target's to order).
+  const seen = listed
+    .filter((t) => found.target.has(t.id.target))
+    .map((t) => ({ t, at: found.target.get(t.id.target)!, created: Date.parse(String(found.target.get(t.id.target)!.item.createdAt)) }));
+  for (let i = 0; i < seen.length; i++)
+    for (let j = i + 1; j < seen.length; j++) {
+      const [a, b] = [seen[i]!, seen[j]!];
+      if (a.created !== b.created && a.created > b.created !== a.at.at < b.at.at)
+        diverge(r, {
+          requirement: 'POOLS-TRADES-NEWEST-FIRST',
+          what: `the order of ${a.t.name} and ${b.t.name}`,
+          target: `${a.t.name} at ${a.at.at}, ${b.t.name} at ${b.at.at}`,
+          oracle: 'newest first',
+        });
+    }
+}
+
 export class ListTrades extends ExploreCommand {
-  constructor(readonly filter: (typeof FILTERS)[number]) {
+  constructor(readonly filter: TradeFilter) {
     super();
   }
   label(): string {
-    return `list trades${this.filter === 'none' ? '' : ` (${this.filter === 'on_ramp' ? 'side' : 'status'} ${this.filter})`}`;
+    return listLabel(this.filter);
   }
   applies(m: Readonly<ExploreModel>): boolean {
     return m.can.pools && live(m.trades).length > 0;
   }
-  async act(m: ExploreModel, r: Real): Promise<void> {
-    const mine = live(m.trades);
-    const query: Record<string, string> = { limit: '100' };
-    if (this.filter === 'on_ramp') query.side = 'on_ramp';
-    else if (this.filter !== 'none') query.status = this.filter;
-    const matches = (t: TradeTwin) => this.filter === 'none' || this.filter === 'on_ramp' || t.state === this.filter;
-    const found = await walkList(r, {
-      page: (side, cursor) => r.pools(side).get('/pools/trades', cursor ? { ...query, cursor } : query),
-      items: (j) => ((j as { data?: Record<string, unknown>[] })?.data ?? []).filter((x) => x && typeof x === 'object'),
-      more: (j) => (j as { hasMore?: unknown })?.hasMore === true,
-      cursor: (_item, j) => ((j as { nextCursor?: unknown })?.nextCursor as string | undefined) ?? undefined,
-      idOf: (item) => String(item.transactId),
-      wanted: (side) => new Set(mine.filter(matches).map((t) => t.id[side])),
-      requirement: 'POOLS-TRADES-LIST-SHAPE',
-    });
-    const listed = mine.filter(matches);
-    for (const t of mine) {
-      const tx = found.target.get(t.id.target);
-      const ox = found.oracle.get(t.id.oracle);
-      if (!matches(t)) {
-        if (tx)
-          diverge(r, {
-            requirement: 'POOLS-TRADES-FILTERS',
-            what: `${t.name} (${t.state}) in the list filtered by ${this.filter}`,
-            target: `listed as ${String(tx.item.status)}`,
-            oracle: ox ? 'listed' : 'absent',
-          });
-        continue;
-      }
-      if (!ox) continue;
-      if (!tx) {
-        if (found.complete.target)
-          diverge(r, {
-            requirement: 'POOLS-TRADES-FILTERS',
-            what: `${t.name} (${t.state}) in the list filtered by ${this.filter}`,
-            target: 'absent',
-            oracle: 'listed',
-          });
-        continue;
-      }
-      sameFields(r, m, TRADE_RELATIONS, { target: tx.item, oracle: ox.item }, { what: `${t.name} as listed`, requirementOf: { status: t.movedBy } });
-    }
-    // Newest first among the sequence's trades whose createdAt differ on the target (ties are the target's to order).
-    const seen = listed
-      .filter((t) => found.target.has(t.id.target))
-      .map((t) => ({ t, at: found.target.get(t.id.target)!, created: Date.parse(String(found.target.get(t.id.target)!.item.createdAt)) }));
-    for (let i = 0; i < seen.length; i++)
-      for (let j = i + 1; j < seen.length; j++) {
-        const [a, b] = [seen[i]!, seen[j]!];
-        if (a.created !== b.created && a.created > b.created !== a.at.at < b.at.at)
-          diverge(r, {
-            requirement: 'POOLS-TRADES-NEWEST-FIRST',
-            what: `the order of ${a.t.name} and ${b.t.name}`,
-            target: `${a.t.name} at ${a.at.at}, ${b.t.name} at ${b.at.at}`,
-            oracle: 'newest first',
-          });
-      }
-  }
-}
-
-/** The pools balance: on both sides it moves the same way for what the sequence did (exact amounts are not stated). */
-export class ReadBalance extends ExploreCommand {
-  label(): string {
-    return 'read the balance';
-  }
-  applies(m: Readonly<ExploreModel>): boolean {
-    return m.can.pools && m.can.poolsBalance;
-  }
-  async act(m: ExploreModel, r: Real): Promise<void> {
-    const ex = await r.both((side) => r.pools(side).get(`/pools/${encodeURIComponent(r.context.pools!.pool)}/balance`));
-    sameOutcome(r, ex, { requirement: { '2xx': 'POOLS-BAL-SHAPE' } });
-    if (ex.oracle.status >= 300) return;
-    const now = { target: bodyOf(ex.target).balance, oracle: bodyOf(ex.oracle).balance };
-    const before = m.balance.seen;
-    if (typeof before.target === 'string' && typeof before.oracle === 'string' && typeof now.target === 'string' && typeof now.oracle === 'string') {
-      const dir = { target: compareDecimals(now.target, before.target), oracle: compareDecimals(now.oracle, before.oracle) };
-      if (dir.target !== dir.oracle) {
-        const since = m.balance.since;
-        const rule: RequirementId = since.has('refund')
-          ? 'POOLS-BAL-RETURNED-REFUND'
-          : since.has('unwind')
-            ? 'POOLS-BAL-RELEASED-UNWOUND'
-            : since.has('reserve')
-              ? 'POOLS-BAL-RESERVE-DEBIT'
-              : 'POOLS-BAL-REJECT-NO-MONEY';
-        const word = (d: number) => (d < 0 ? 'down' : d > 0 ? 'up' : 'unchanged');
-        diverge(r, {
-          requirement: rule,
-          what: `the balance since the last read (after ${[...since].join(', ') || 'nothing that moves money'})`,
-          target: `${word(dir.target)} (${before.target} → ${now.target})`,
-          oracle: `${word(dir.oracle)} (${before.oracle} → ${now.oracle})`,
-        });
-      }
-    }
-    m.balance.seen = { target: typeof now.target === 'string' ? now.target : null, oracle: typeof now.oracle === 'string' ? now.oracle : null };
-    m.balance.since = new Set();
+  act(m: ExploreModel, r: Real): Promise<void> {
+    return listTrades(m, r, this.filter);
   }
 }
 
 export function tradeCommands(): fc.Arbitrary<ExploreCommand>[] {
   const i = objectIndex();
+  // A step that moves a trade or money reads back the trade, the balance or a list now and then.
+  const then = fc.constantFrom<TradeReadBack>('none', 'get', 'balance', 'balance', ...FILTERS.map((f) => `list ${f}` as const));
   return [
-    i.map((n) => new Transact(n)),
-    i.map((n) => new ReplayTransact(n)),
+    fc.tuple(i, then).map(([n, t]) => new Transact(n, t)),
+    fc.tuple(i, then).map(([n, t]) => new ReplayTransact(n, t)),
     fc.tuple(i, i).map(([n, o]) => new ConflictingTransact(n, o)),
     fc.tuple(i, fc.constantFrom('settled' as const, 'failed' as const, 'released' as const, 'returned' as const)).map(([n, o]) => new ChooseOutcome(n, o)),
-    i.map((n) => new Poll(n)),
+    fc.tuple(i, then).map(([n, t]) => new Poll(n, t)),
     i.map((n) => new GetTrade(n)),
     fc.constantFrom(...FILTERS).map((f) => new ListTrades(f)),
-    fc.constant(null).map(() => new ReadBalance()),
   ];
 }

@@ -1,6 +1,7 @@
 // Gate rail_pay_out.
 import { z } from 'zod';
 import { Decimal, Iso4217, Timestamp } from '../common.js';
+import { open, ref, same, type ResourceRelations } from '../../relations.js';
 
 export const PAY_OUT_STATUSES = ['pending', 'processing', 'settled', 'failed', 'cancelled'] as const;
 
@@ -20,3 +21,26 @@ export const RailPayOut = z.looseObject({
   account_blocked: z.literal(true).optional(),
 });
 export type RailPayOut = z.infer<typeof RailPayOut>;
+
+/**
+ * Two answers about one pay-out the same sequence made (rampart explore): the session and quote it redeemed, by the
+ * objects they name; its kind; its currency, the locked quote's (the session's, which both sides were sent alike); the
+ * reference sent. Its amount is each side's quote's fiat_pay_or_receive (related within a side, never across: prices
+ * are each side's), its method the quote's (a target's catalog is its own), its status not shown in transition.
+ */
+export const RAIL_PAY_OUT_RELATIONS: ResourceRelations = {
+  requirement: 'GATE-RAIL-PAYOUT-201',
+  fields: {
+    id: ref('GATE-RAIL-PAYOUT-201'),
+    object: same('GATE-RAIL-PAYOUT-201'),
+    kind: same('GATE-RAIL-PAYOUT-201'),
+    gate_session_id: ref('GATE-RAIL-PAYOUT-201'),
+    quote_id: ref('GATE-RAIL-PAYOUT-201'),
+    currency: same('GATE-RAIL-PAYOUT-CURRENCY-METHOD-FROM-QUOTE'),
+    reference: same('GATE-RAIL-PAYOUT-201'),
+    amount: open(),
+    method: open(),
+    status: open(),
+    created_at: open(),
+  },
+};

@@ -2,6 +2,7 @@
 // the data of each event type the catalogue lists (Events > Catalogue).
 import { z } from 'zod';
 import { Timestamp, listOf } from '../common.js';
+import { open, ref, same, type ResourceRelations } from '../../relations.js';
 import { Customer, DeletedCustomer } from './customers.js';
 import { GateSession } from './sessions.js';
 
@@ -26,6 +27,38 @@ export const WebhookDelivery = z.looseObject({
 export type WebhookDelivery = z.infer<typeof WebhookDelivery>;
 
 export const WebhookDeliveryList = listOf(WebhookDelivery);
+
+/**
+ * Two answers about one webhook delivery the same sequence made (rampart explore). A delivery moves on its own,
+ * each side on its own clock and its own retries, so only what does not move is related across the sides: the
+ * object, the event type, the URL it goes to (the one the sequence configured on both), the id by the delivery it
+ * names. Status, attempts and times are each side's (judged against that side's own earlier answers); the event id
+ * is each side's own, new per POST /webhooks/test and kept by the delivery.
+ */
+export const WEBHOOK_DELIVERY_RELATIONS: ResourceRelations = {
+  requirement: 'GATE-WHOPS-DELIVERY-SHAPE',
+  fields: {
+    id: ref('GATE-WHOPS-DELIVERY-SHAPE'),
+    object: same('GATE-WHOPS-DELIVERY-SHAPE'),
+    event_type: same('GATE-WHOPS-DELIVERY-SHAPE'),
+    target_url: same('GATE-WHOPS-DELIVERY-TARGET-URL'),
+    event_id: open(),
+    status: open(),
+    attempts: open(),
+    last_response_status: open(),
+    last_error: open(),
+    next_attempt_at: open(),
+    delivered_at: open(),
+    created_at: open(),
+    updated_at: open(),
+  },
+};
+
+/** The answer of POST /webhooks/test: a delivery of a webhook.test event, pending, to the configured webhook_url. */
+export const WEBHOOK_TEST_RELATIONS: ResourceRelations = {
+  requirement: 'GATE-WHOPS-TEST-PENDING',
+  fields: { ...WEBHOOK_DELIVERY_RELATIONS.fields, event_type: same('GATE-WHOPS-TEST-PENDING'), status: same('GATE-WHOPS-TEST-PENDING') },
+};
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

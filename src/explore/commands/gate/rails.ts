@@ -1,0 +1,373 @@
+// Gate rails explored: signed quotes locked for sessions the sequence opens (through the profile's createSignedQuote:
+// POST /quotes is not shown), inspected (GET /quotes/{id}: never redeemed), expired by the sandbox (expireSignedQuote),
+// and redeemed once — by a pay-out (an off_ramp quote) or a pay-in (an on_ramp one, the profile's payInBody) — with a
+// replay under the same key answering the original, the records read back, and a consumed or expired quote refused 409.
+// Which side a pay-out or pay-in takes beyond these is not shown: never sent.
+import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
+import type { Exchange } from '../../../client/types.js';
+import type { RequirementId } from '../../../model/catalogue/index.js';
+import { sameDecimal } from '../../../model/relations.js';
+import { RAIL_PAY_OUT_RELATIONS, RailPayOut } from '../../../model/schemas/gate/rails.js';
+import { fillDeep, pick as pickPath, TemplateError } from '../../../needs/support/triggers.js';
+import { diverge, sameAsBefore, sameFields, sameOutcome } from '../../divergence.js';
+import { live, pick, type ExploreModel, type RailTwin, type SessionTwin, type Side, type SignedQuoteTwin } from '../../model.js';
+import type { Real } from '../../real.js';
+import { ExploreCommand, bodyOf, objectIndex } from '../command.js';
+
+const SIDES: Side[] = ['target', 'oracle'];
+/** Room kept before a declared quote lifetime ends: the two clocks, the network, the step's own time. */
+const MARGIN_MS = 5_000;
+const ok = (ex?: Exchange) => !!ex && ex.status >= 200 && ex.status < 300;
+
+/** A quote clearly inside the lifetime the profile declares; undefined when it declares none (not shown). */
+function clearlyAlive(m: Readonly<ExploreModel>, q: SignedQuoteTwin): boolean | undefined {
+  const life = m.can.signedQuoteLifetimeMs;
+  return life === undefined ? undefined : Date.now() - q.lockSentAt < life - MARGIN_MS;
+}
+
+/** Open a session on both sides for a quote to be locked for (the profile's session body). */
+async function openSession(m: ExploreModel, r: Real): Promise<SessionTwin | undefined> {
+  const body = { ...r.context.sessionBody, user_reference: `explore-${r.context.tag}-${m.serial}` };
+  const key = randomUUID();
+  const ex = await r.both((side) => r.gate(side).post('/gate_sessions', body, { idempotencyKey: key, retry: false }));
+  sameOutcome(r, ex, { requirement: { '2xx': 'GATE-SESS-CREATE-SHAPE' } });
+  if (ex.oracle.status >= 300) return undefined;
+  const b = { target: bodyOf(ex.target), oracle: bodyOf(ex.oracle) };
+  const s: SessionTwin = {
+    name: `session#${m.sessions.length + 1}`,
+    id: { target: String(b.target.id), oracle: String(b.oracle.id) },
+    state: 'open',
+    movedBy: 'GATE-SESS-CREATE-SHAPE',
+    madeAt: Date.now(),
+    idempotencyKey: key,
+    body,
+    clientSecret: { target: b.target.client_secret as string | undefined, oracle: b.oracle.client_secret as string | undefined },
+    created: b,
+  };
+  m.sessions.push(s);
+  return s;
+}
+
+/** Lock a signed quote (one side of the rail) for a new session, on both sides through each side's createSignedQuote. */
+export class LockQuote extends ExploreCommand {
+  constructor(
+    readonly side: SignedQuoteTwin['side'],
+    readonly then: 'none' | 'read',
+  ) {
+    super();
+  }
+  label(): string {
+    return `lock an ${this.side} quote for a new session${this.then === 'read' ? ', then read it' : ''}`;
+  }
+  applies(m: Readonly<ExploreModel>): boolean {
+    return m.can.gate && m.can.rails && (this.side === 'off_ramp' || m.can.payIn);
+  }
+  async act(m: ExploreModel, r: Real): Promise<void> {
+    const s = await openSession(m, r);
+    if (!s) return;
+    const lockSentAt = Date.now();
+    const got: Partial<Record<Side, { id?: unknown; fiat?: unknown; status: number | string }>> = {};
+    for (const side of SIDES) {
+      try {
+        const ex = await r.trigger(side, 'gate', 'createSignedQuote', { sessionId: s.id[side], side: this.side });
+        const extract = r.sides[side].triggers.gate.createSignedQuote?.extract ?? {};
+        got[side] = {
+          status: ex?.status ?? 'no trigger',
+          id: ok(ex) ? pickPath(ex!.json, extract.id ?? 'id') : undefined,
+          fiat: ok(ex) && extract.fiat_pay_or_receive ? pickPath(ex!.json, extract.fiat_pay_or_receive) : undefined,
+        };
+      } catch (e) {
+        if (!(e instanceof TemplateError)) throw e;
+        got[side] = { status: e.message };
+      }
+    }
+    const idOf = (side: Side) => (typeof got[side]?.id === 'string' && got[side]!.id ? (got[side]!.id as string) : undefined);
+    // The lock is the profile's request (POST /quotes is not shown): one a side refuses leaves the rail unexplored.
+    if (!idOf('target') || !idOf('oracle')) {
+      r.observe('explore-lock-signed-quote', `createSignedQuote answered ${got.target?.status} on the target, ${got.oracle?.status} on the oracle`);
+      return;
+    }
+    const fiat = { target: got.target?.fiat, oracle: got.oracle?.fiat };
+    if (fiat.target !== undefined && (typeof fiat.target !== 'string' || !/^\d+(\.\d+)?$/.test(fiat.target)))
+      diverge(r, { requirement: 'GATE-QUOTE-LOCK', what: 'the locked quote’s fiat_pay_or_receive, a decimal string', target: fiat.target, oracle: fiat.oracle });
+    const q: SignedQuoteTwin = {
+      name: `signed-quote#${m.signedQuotes.length + 1}`,
+      id: { target: idOf('target')!, oracle: idOf('oracle')! },
+      state: 'active',
+      movedBy: 'GATE-QUOTE-LOCK',
+      madeAt: Date.now(),
+      side: this.side,
+      session: s.name,
+      fiat: { target: fiat.target as string | undefined, oracle: fiat.oracle as string | undefined },
+      lockSentAt,
+    };
+    m.signedQuotes.push(q);
+    if (this.then === 'read') await readQuote(r, q);
+  }
+}
+
+abstract class OnQuote extends ExploreCommand {
+  constructor(readonly index: number) {
+    super();
+  }
+  /** The quotes this step may take (a pay-out takes off_ramp ones, a pay-in on_ramp ones). */
+  protected quotes(m: Readonly<ExploreModel>): SignedQuoteTwin[] {
+    return live(m.signedQuotes);
+  }
+  applies(m: Readonly<ExploreModel>): boolean {
+    return m.can.gate && this.quotes(m).length > 0;
+  }
+  protected twin(m: Readonly<ExploreModel>): SignedQuoteTwin {
+    return pick(this.quotes(m), this.index)!;
+  }
+  label(m: ExploreModel): string {
+    const q = this.twin(m);
+    return `${this.verb} ${q.name} (${q.side}, ${q.state}${q.expired ? ', expired' : ''})`;
+  }
+  protected abstract readonly verb: string;
+}
+
+/** GET /quotes/{id}: the quote as locked (its fiat_pay_or_receive, where shown); it never redeems it. */
+async function readQuote(r: Real, q: SignedQuoteTwin): Promise<void> {
+  const ex = await r.both((side) => r.gate(side).get(`/quotes/${encodeURIComponent(q.id[side])}`));
+  sameOutcome(r, ex, { requirement: { '2xx': 'GATE-QUOTE-GET-NO-REDEEM' } });
+  if (ex.oracle.status >= 300) return;
+  for (const side of SIDES) {
+    const shown = bodyOf(ex[side]).fiat_pay_or_receive;
+    const locked = q.fiat[side];
+    if (shown !== undefined && locked !== undefined && !sameDecimal(shown, locked))
+      diverge(r, {
+        requirement: 'GATE-QUOTE-LOCK',
+        what: `${q.name}'s fiat_pay_or_receive as read on the ${side}, against its lock`,
+        target: side === 'target' ? shown : '(as locked)',
+        oracle: side === 'oracle' ? shown : '(as locked)',
+      });
+  }
+}
+
+export class ReadQuote extends OnQuote {
+  protected readonly verb = 'read';
+  act(m: ExploreModel, r: Real): Promise<void> {
+    return readQuote(r, this.twin(m));
+  }
+}
+
+/** The sandbox expires the quote (each side its own expireSignedQuote): no redemption may take it any more. */
+export class ExpireQuote extends OnQuote {
+  protected readonly verb = 'expire (sandbox)';
+  applies(m: Readonly<ExploreModel>): boolean {
+    return m.can.expireSignedQuote && super.applies(m);
+  }
+  async act(m: ExploreModel, r: Real): Promise<void> {
+    const q = this.twin(m);
+    const answers: (number | string)[] = [];
+    for (const side of SIDES) {
+      try {
+        const ex = await r.trigger(side, 'gate', 'expireSignedQuote', { quoteId: q.id[side] });
+        answers.push(ok(ex) ? 'ok' : (ex?.status ?? 'no trigger'));
+      } catch (e) {
+        if (!(e instanceof TemplateError)) throw e;
+        answers.push(e.message);
+      }
+    }
+    if (answers.every((a) => a === 'ok')) q.expired = true;
+    else q.parted = `expireSignedQuote answered ${answers[0]} on the target and ${answers[1]} on the oracle`;
+  }
+}
+
+/** What redeeming the quote must answer now: the rule it follows, and whether it is judged (a declared lifetime). */
+function redemptionRule(m: Readonly<ExploreModel>, q: SignedQuoteTwin, redeems: RequirementId): { rule: RequirementId; judged: boolean } {
+  if (q.state === 'consumed') return { rule: 'GATE-QUOTE-CONSUMED-409', judged: true };
+  if (q.expired) return { rule: 'GATE-QUOTE-EXPIRED-409', judged: true };
+  return { rule: redeems, judged: clearlyAlive(m, q) === true };
+}
+
+/** A redemption on both sides: the same outcome; an active quote a side refuses past (or without) a declared lifetime parts. */
+async function redeem(m: ExploreModel, r: Real, q: SignedQuoteTwin, rail: Omit<RailTwin, 'name' | 'id' | 'created' | 'status' | 'madeAt' | 'state' | 'movedBy'>) {
+  const path = rail.kind === 'pay_out' ? '/rails/pay_outs' : '/rails/pay_ins';
+  const redeems: RequirementId = rail.kind === 'pay_out' ? 'GATE-RAIL-PAYOUT-201' : 'GATE-RAIL-PAYIN-REDEEMS';
+  const { rule, judged } = redemptionRule(m, q, redeems);
+  const ex = await r.both((side) => r.gate(side).post(path, rail.body[side], { idempotencyKey: rail.idempotencyKey, retry: false }));
+  if (!judged && ex.target.status === 409 && ok(ex.oracle)) {
+    q.parted = `the target refused the redemption (409) of a quote the profile declares no lifetime for, or near its end: it may have expired`;
+    r.observe('explore-signed-quote-lifetime', q.parted);
+    return undefined;
+  }
+  sameOutcome(r, ex, { requirement: { '2xx': rule, 409: rule } });
+  if (!ok(ex.oracle)) return undefined;
+  q.state = 'consumed';
+  q.movedBy = 'GATE-QUOTE-CONSUMED-409';
+  const b = { target: bodyOf(ex.target), oracle: bodyOf(ex.oracle) };
+  const twin: RailTwin = {
+    ...rail,
+    name: `${rail.kind === 'pay_out' ? 'pay-out' : 'pay-in'}#${m.rails.length + 1}`,
+    id: { target: typeof b.target.id === 'string' ? b.target.id : '', oracle: typeof b.oracle.id === 'string' ? b.oracle.id : '' },
+    state: 'made',
+    movedBy: redeems,
+    madeAt: Date.now(),
+    created: b,
+    status: { target: ex.target.status, oracle: ex.oracle.status },
+  };
+  m.rails.push(twin);
+  return twin;
+}
+
+/** POST /rails/pay_outs redeeming an off_ramp quote: the pay-out names the session and quote, its amount the quote's. */
+export class PayOut extends OnQuote {
+  constructor(
+    index: number,
+    readonly then: 'none' | 'read',
+  ) {
+    super(index);
+  }
+  protected readonly verb = 'pay out';
+  protected quotes(m: Readonly<ExploreModel>): SignedQuoteTwin[] {
+    return live(m.signedQuotes).filter((q) => q.side === 'off_ramp');
+  }
+  label(m: ExploreModel): string {
+    return `${super.label(m)}${this.then === 'read' ? ', then read the pay-out' : ''}`;
+  }
+  async act(m: ExploreModel, r: Real): Promise<void> {
+    const q = this.twin(m);
+    const s = m.sessions.find((x) => x.name === q.session)!;
+    const reference = `explore-${r.context.tag}-${m.serial}`;
+    const body = (side: Side) => ({ gate_session_id: s.id[side], quote_id: q.id[side], reference, metadata: { rampart: 'explore' } });
+    const made = await redeem(m, r, q, { kind: 'pay_out', quote: q.name, idempotencyKey: randomUUID(), body: { target: body('target'), oracle: body('oracle') } });
+    if (!made) return;
+    const shape = RailPayOut.safeParse(made.created.target);
+    if (!shape.success)
+      diverge(r, {
+        requirement: 'GATE-RAIL-PAYOUT-201',
+        what: `the pay-out: ${shape.error.issues[0]?.path.join('.')} ${shape.error.issues[0]?.message}`,
+        target: made.created.target,
+        oracle: 'a rail_pay_out',
+      });
+    sameFields(r, m, RAIL_PAY_OUT_RELATIONS, made.created, { what: `${made.name}` });
+    for (const side of SIDES) {
+      const amount = made.created[side].amount;
+      if (q.fiat[side] !== undefined && !sameDecimal(amount, q.fiat[side]))
+        diverge(r, {
+          requirement: 'GATE-RAIL-PAYOUT-AMOUNT-FROM-QUOTE',
+          what: `${made.name}'s amount on the ${side}, against ${q.name}'s fiat_pay_or_receive ${q.fiat[side]}`,
+          target: side === 'target' ? amount : '(the quote’s)',
+          oracle: side === 'oracle' ? amount : '(the quote’s)',
+        });
+    }
+    if (this.then === 'read') await readRail(m, r, made);
+  }
+}
+
+/** POST /rails/pay_ins redeeming an on_ramp quote (the profile's body): its answer is not shown beyond a success. */
+export class PayIn extends OnQuote {
+  constructor(
+    index: number,
+    readonly then: 'none' | 'read',
+  ) {
+    super(index);
+  }
+  protected readonly verb = 'pay in';
+  protected quotes(m: Readonly<ExploreModel>): SignedQuoteTwin[] {
+    return live(m.signedQuotes).filter((q) => q.side === 'on_ramp');
+  }
+  label(m: ExploreModel): string {
+    return `${super.label(m)}${this.then === 'read' ? ', then read the pay-in' : ''}`;
+  }
+  async act(m: ExploreModel, r: Real): Promise<void> {
+    const q = this.twin(m);
+    const s = m.sessions.find((x) => x.name === q.session)!;
+    const body = (side: Side) =>
+      fillDeep((r.sides[side].triggers.gate as Record<string, unknown>).payInBody, { quoteId: q.id[side], sessionId: s.id[side] }) as Record<string, unknown>;
+    let bodies: Record<Side, Record<string, unknown>>;
+    try {
+      bodies = { target: body('target'), oracle: body('oracle') };
+    } catch (e) {
+      if (!(e instanceof TemplateError)) throw e;
+      q.parted = `payInBody: ${e.message}`;
+      return;
+    }
+    const made = await redeem(m, r, q, { kind: 'pay_in', quote: q.name, idempotencyKey: randomUUID(), body: bodies });
+    if (made && this.then === 'read') await readRail(m, r, made);
+  }
+}
+
+abstract class OnRail extends ExploreCommand {
+  constructor(readonly index: number) {
+    super();
+  }
+  protected rails(m: Readonly<ExploreModel>): RailTwin[] {
+    return live(m.rails);
+  }
+  applies(m: Readonly<ExploreModel>): boolean {
+    return m.can.gate && this.rails(m).length > 0;
+  }
+  protected twin(m: Readonly<ExploreModel>): RailTwin {
+    return pick(this.rails(m), this.index)!;
+  }
+  label(m: ExploreModel): string {
+    const x = this.twin(m);
+    const q = m.signedQuotes.find((y) => y.name === x.quote);
+    return `${this.verb} ${x.name} (${q?.name}${q?.expired ? ' expired since' : ''})`;
+  }
+  protected abstract readonly verb: string;
+}
+
+/** The same key and body again: the original answer, whatever happened to the quote since (consumed, expired). */
+export class ReplayRail extends OnRail {
+  protected readonly verb = 'replay';
+  async act(m: ExploreModel, r: Real): Promise<void> {
+    const x = this.twin(m);
+    const rule: RequirementId = x.kind === 'pay_out' ? 'GATE-RAIL-PAYOUT-IDEMPOTENT-REPLAY' : 'GATE-RAIL-PAYIN-IDEMPOTENT-REPLAY';
+    const path = x.kind === 'pay_out' ? '/rails/pay_outs' : '/rails/pay_ins';
+    const ex = await r.both((side) => r.gate(side).post(path, x.body[side], { idempotencyKey: x.idempotencyKey, retry: false }));
+    sameOutcome(r, ex, { requirement: { '2xx': rule, 409: rule } });
+    for (const side of SIDES) {
+      if (ex[side].status !== x.status[side])
+        diverge(r, {
+          requirement: rule,
+          what: `the replay of ${x.name} answers its original status on the ${side}`,
+          target: side === 'target' ? ex.target.status : '(as before)',
+          oracle: side === 'oracle' ? ex.oracle.status : '(as before)',
+        });
+      sameAsBefore(r, rule, `the replay of ${x.name} answers the original`, side, x.created[side], bodyOf(ex[side]), ['id', 'amount', 'quote_id']);
+    }
+  }
+}
+
+/** GET of a pay-out or pay-in the sequence made: the record it answered at creation. */
+async function readRail(m: ExploreModel, r: Real, x: RailTwin): Promise<void> {
+  if (!x.id.target || !x.id.oracle) return;
+  const rule: RequirementId = x.kind === 'pay_out' ? 'GATE-RAIL-PAYOUT-READ' : 'GATE-RAIL-PAYIN-READ';
+  const path = x.kind === 'pay_out' ? '/rails/pay_outs' : '/rails/pay_ins';
+  const ex = await r.both((side) => r.gate(side).get(`${path}/${encodeURIComponent(x.id[side])}`));
+  sameOutcome(r, ex, { requirement: { '2xx': rule } });
+  if (!ok(ex.oracle)) return;
+  const b = { target: bodyOf(ex.target), oracle: bodyOf(ex.oracle) };
+  if (x.kind === 'pay_out') sameFields(r, m, RAIL_PAY_OUT_RELATIONS, b, { what: `${x.name} read`, requirementOf: { id: rule, quote_id: rule, gate_session_id: rule } });
+  for (const side of SIDES)
+    sameAsBefore(r, rule, `${x.name} reads as it was made`, side, x.created[side], b[side], x.kind === 'pay_out' ? ['id', 'amount', 'currency', 'quote_id', 'gate_session_id', 'reference'] : ['id']);
+}
+
+export class ReadRail extends OnRail {
+  protected readonly verb = 'read';
+  protected rails(m: Readonly<ExploreModel>): RailTwin[] {
+    return live(m.rails).filter((x) => !!x.id.target && !!x.id.oracle);
+  }
+  act(m: ExploreModel, r: Real): Promise<void> {
+    return readRail(m, r, this.twin(m));
+  }
+}
+
+export function railCommands(): fc.Arbitrary<ExploreCommand>[] {
+  const i = objectIndex();
+  const then = fc.constantFrom<'none' | 'read'>('none', 'read');
+  return [
+    fc.tuple(fc.constantFrom<SignedQuoteTwin['side']>('off_ramp', 'off_ramp', 'on_ramp'), then).map(([s, t]) => new LockQuote(s, t)),
+    fc.tuple(i, then).map(([n, t]) => new PayOut(n, t)),
+    fc.tuple(i, then).map(([n, t]) => new PayIn(n, t)),
+    i.map((n) => new ExpireQuote(n)),
+    i.map((n) => new ReplayRail(n)),
+    i.map((n) => new ReadQuote(n)),
+    i.map((n) => new ReadRail(n)),
+  ];
+}
