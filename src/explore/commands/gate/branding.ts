@@ -69,13 +69,17 @@ export class PatchBranding extends ExploreCommand {
   ) {
     super();
   }
-  label(): string {
-    return `PATCH the branding (${PATCHES[this.variant % PATCHES.length]!.name})${this.then === 'get' ? ', then read it' : ''}`;
+  label(m: ExploreModel): string {
+    const first = m.branding.target && m.branding.oracle ? '' : 'read the branding, then ';
+    return `${first}PATCH the branding (${PATCHES[this.variant % PATCHES.length]!.name})${this.then === 'get' ? ', then read it' : ''}`;
   }
   applies(m: Readonly<ExploreModel>): boolean {
     return m.can.gate;
   }
   async act(m: ExploreModel, r: Real): Promise<void> {
+    // The branding is older than the sequence: its first PATCH learns what each side shows, so the merge is judged
+    // and the sequence carries what it builds on (a shrunk one replays alone, whatever ran before it).
+    if (!m.branding.target || !m.branding.oracle) await readBranding(m, r);
     const body = PATCHES[this.variant % PATCHES.length]!.body(m.serial);
     const ex = await r.both((side) => r.gate(side).patch('/branding', body, { retry: false }));
     sameOutcome(r, ex, { requirement: { '2xx': 'GATE-BRAND-PATCH-MERGE', 400: 'GATE-BRAND-COLOR-PATTERN' } });

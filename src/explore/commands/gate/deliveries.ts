@@ -244,7 +244,8 @@ export class ReplayDelivery extends ExploreCommand {
 
 export function deliveryCommands(): fc.Arbitrary<ExploreCommand>[] {
   return [
-    fc.constantFrom<DeliveryFilter | 'none'>('none', 'none', ...FILTERS).map((f) => new SendTestEvent(f)),
+    // A new delivery is pending or on its way: read back the lists it can be in now (or all of them).
+    fc.constantFrom<DeliveryFilter | 'none'>('none', 'all', 'pending', 'in_flight').map((f) => new SendTestEvent(f)),
     fc.constantFrom(...FILTERS).map((f) => new ListDeliveries(f)),
     objectIndex().map((n) => new ReplayDelivery(n)),
   ];
