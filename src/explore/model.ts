@@ -177,7 +177,8 @@ export function pick<T>(xs: readonly T[], index: number): T | undefined {
 
 /** Which twin an id names on one side, among every kind of object the sequence made. */
 export function nameOf(m: ExploreModel, side: Side, id: unknown): string | undefined {
-  if (typeof id !== 'string') return undefined;
+  // An empty id names nothing (a pay-in whose answer offers none is kept with an empty one).
+  if (typeof id !== 'string' || !id) return undefined;
   for (const xs of [m.sessions, m.customers, m.quotes, m.trades, m.deliveries, m.signedQuotes, m.rails] as Twin<unknown>[][]) {
     const hit = xs.find((x) => x.id[side] === id);
     if (hit) return hit.name;

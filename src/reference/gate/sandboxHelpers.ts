@@ -6,7 +6,7 @@
 // exist on the sandbox base only (404 on production) and need the partner's
 // secret key.
 import { HttpError, type Req } from '../kit/http.js';
-import { noteCompletion } from './sessions.js';
+import { noteTerminal } from './sessions.js';
 import type { GateArea, GateCaller, GateWorld, SessionRecord } from './world.js';
 
 function sandboxSession(world: GateWorld, req: Req): { caller: GateCaller; s: SessionRecord } {
@@ -80,7 +80,7 @@ export const area: GateArea = {
       requireOpen(s);
       const tx = world.newTransaction(s);
       if (!world.faults.has('sess-complete-noop')) s.status = 'completed';
-      noteCompletion(world, s);
+      noteTerminal(world, s);
       s.txRefid = tx.refid;
       const view = world.sessionView(s);
       world.emit(caller, 'gate_session.completed', world.faults.has('sess-completed-no-tx-refid') ? view : { ...view, tx_refid: tx.refid });

@@ -33,9 +33,9 @@ export function expireOnRead(world: GateWorld, caller: GateCaller, s: SessionRec
   // The repeat fault fires again on every later read of an expired session.
   const repeat = world.faults.has('sess-expired-event-repeats') && s.status === 'expired';
   // Fault: a cancelled or completed session past expires_at is expired too, as if it were open.
-  // Sequence fault: a session completed when already past expires_at has its expiry ranked above the completion.
-  const lateCompletion = world.faults.has('seq-sess-late-completion-expires') && s.status === 'completed' && completedPastExpiry.has(s);
-  const expirable = s.status === 'open' || lateCompletion || (world.faults.has('sess-bootstrap-expires-terminal') && s.status !== 'expired');
+  // Sequence fault: a session cancelled or completed when already past expires_at has its expiry ranked above that.
+  const lateTerminal = world.faults.has('seq-sess-late-terminal-expires') && s.status !== 'expired' && terminalPastExpiry.has(s);
+  const expirable = s.status === 'open' || lateTerminal || (world.faults.has('sess-bootstrap-expires-terminal') && s.status !== 'expired');
   // Fault: the session really ends 5 s after creation, whatever its expires_at says (and no Date header shows the clock).
   const endsAtMs = world.faults.has('sess-ends-early-no-date') ? Math.min(s.expiresAtMs, s.createdAtMs + 5_000) : s.expiresAtMs;
   if (!repeat && (!expirable || world.clock.now() <= endsAtMs)) return;
@@ -128,12 +128,12 @@ function ownSessions(world: GateWorld, caller: GateCaller): SessionRecord[] {
 const readCache = new WeakMap<object, { status: string; view: unknown }>();
 /** The list's status column of the sequence fault seq-sess-list-status-stale (per session record). */
 const listedStatus = new WeakMap<object, SessionRecord['status']>();
-/** Sessions completed when already past expires_at (the sequence fault seq-sess-late-completion-expires). */
-const completedPastExpiry = new WeakSet<object>();
+/** Sessions cancelled or completed when already past expires_at (the sequence fault seq-sess-late-terminal-expires). */
+const terminalPastExpiry = new WeakSet<object>();
 
-/** The sandbox's completion of a session (a linked buy succeeded): what the sequence faults keep of it. */
-export function noteCompletion(world: GateWorld, s: SessionRecord): void {
-  if (world.faults.has('seq-sess-late-completion-expires') && world.clock.now() > s.expiresAtMs) completedPastExpiry.add(s);
+/** A session's move to a terminal status (cancel, or a linked buy's completion): what the sequence faults keep of it. */
+export function noteTerminal(world: GateWorld, s: SessionRecord): void {
+  if (world.faults.has('seq-sess-late-terminal-expires') && world.clock.now() > s.expiresAtMs) terminalPastExpiry.add(s);
 }
 
 /** A listed session: its status as the list's own column holds it under the sequence fault, else the record's. */
@@ -414,11 +414,11 @@ export const area: GateArea = {
       suite: 'explore',
     },
     {
-      name: 'seq-sess-late-completion-expires',
+      name: 'seq-sess-late-terminal-expires',
       service: 'gate',
       requirements: ['GATE-SESS-TERMINAL-STAYS'],
       description:
-        'Sequence: a session completed when it was already past expires_at has its expiry ranked above its completion — the next embed bootstrap turns the completed session expired (one completed first and moved past expires_at after stays completed).',
+        'Sequence: a session cancelled or completed when it was already past expires_at has its expiry ranked above that status — the next embed bootstrap turns the terminal session expired (one cancelled or completed first and moved past expires_at after keeps its status).',
       suite: 'explore',
     },
     {
@@ -509,6 +509,7 @@ export const area: GateArea = {
       }
       if (!world.faults.has('sess-cancel-noop')) s.status = 'cancelled';
       if (world.faults.has('seq-sess-list-status-stale')) listedStatus.set(s, s.status);
+      noteTerminal(world, s);
       const view = world.sessionView(s);
       if (!world.faults.has('sess-cancelled-event-missing')) world.emit(caller, 'gate_session.cancelled', view);
       return { status: 200, body: view };

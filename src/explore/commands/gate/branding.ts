@@ -1,6 +1,7 @@
-// Gate branding explored: GET and PATCH. The partner's branding is older than the sequence (a lived-in sandbox),
-// so each side is judged against what it showed before: a PATCH sets the tokens it supplies on both sides alike
-// and keeps every other token as that side last showed it; a GET shows what the last PATCH left.
+// Gate branding explored: GET and PATCH. The partner's branding is older than the sequence (a lived-in sandbox, and
+// every earlier sequence): a sequence first sets every token (one PATCH of all five), so what it judges follows from its
+// own steps alone; then a PATCH sets the tokens it supplies on both sides alike and keeps every other token as that side
+// last showed it, and a GET shows what the last PATCH left.
 import fc from 'fast-check';
 import type { RequirementId } from '../../../model/catalogue/index.js';
 import { BRANDING_TOKENS } from '../../../model/schemas/gate/branding.js';
@@ -39,6 +40,28 @@ function asBefore(r: Real, m: ExploreModel, now: Record<Side, Record<string, unk
   }
 }
 
+/** A PATCH of all five tokens: the sequence's own starting point, whatever the branding held before. */
+async function setEveryToken(m: ExploreModel, r: Real): Promise<void> {
+  const body = {
+    logo_url: `https://example.test/rampart/${encodeURIComponent(r.context.tag)}-${m.serial}.png`,
+    primary_color: hex(m.serial + 5),
+    secondary_color: hex(m.serial + 6),
+    accent_color: hex(m.serial + 7),
+    brand_name: `Explore ${r.context.tag} ${m.serial}`,
+  };
+  const ex = await r.both((side) => r.gate(side).patch('/branding', body, { retry: false }));
+  sameOutcome(r, ex, { requirement: { '2xx': 'GATE-BRAND-PATCH-MERGE' } });
+  if (ex.oracle.status >= 300) return;
+  const now = { target: tokens(bodyOf(ex.target)), oracle: tokens(bodyOf(ex.oracle)) };
+  for (const [k, v] of Object.entries(body))
+    if (now.target[k] !== v)
+      diverge(r, { requirement: 'GATE-BRAND-PATCH-MERGE', what: `branding token ${k} as the PATCH set it`, target: now.target[k], oracle: now.oracle[k] });
+  m.branding = now;
+}
+
+const started = (m: Readonly<ExploreModel>) => !!m.branding.target && !!m.branding.oracle;
+const START = 'set every branding token, then ';
+
 /** GET /branding: what the last PATCH left, on each side. */
 async function readBranding(m: ExploreModel, r: Real): Promise<void> {
   const ex = await r.both((side) => r.gate(side).get('/branding'));
@@ -50,14 +73,15 @@ async function readBranding(m: ExploreModel, r: Real): Promise<void> {
 }
 
 export class GetBranding extends ExploreCommand {
-  label(): string {
-    return 'read the branding';
+  label(m: ExploreModel): string {
+    return `${started(m) ? '' : START}read the branding`;
   }
   applies(m: Readonly<ExploreModel>): boolean {
     return m.can.gate;
   }
-  act(m: ExploreModel, r: Real): Promise<void> {
-    return readBranding(m, r);
+  async act(m: ExploreModel, r: Real): Promise<void> {
+    if (!started(m)) await setEveryToken(m, r);
+    await readBranding(m, r);
   }
 }
 
@@ -70,16 +94,15 @@ export class PatchBranding extends ExploreCommand {
     super();
   }
   label(m: ExploreModel): string {
-    const first = m.branding.target && m.branding.oracle ? '' : 'read the branding, then ';
+    const first = started(m) ? '' : START;
     return `${first}PATCH the branding (${PATCHES[this.variant % PATCHES.length]!.name})${this.then === 'get' ? ', then read it' : ''}`;
   }
   applies(m: Readonly<ExploreModel>): boolean {
     return m.can.gate;
   }
   async act(m: ExploreModel, r: Real): Promise<void> {
-    // The branding is older than the sequence: its first PATCH learns what each side shows, so the merge is judged
-    // and the sequence carries what it builds on (a shrunk one replays alone, whatever ran before it).
-    if (!m.branding.target || !m.branding.oracle) await readBranding(m, r);
+    // The sequence's starting point first: a shrunk sequence then replays alone, whatever ran before it.
+    if (!started(m)) await setEveryToken(m, r);
     const body = PATCHES[this.variant % PATCHES.length]!.body(m.serial);
     const ex = await r.both((side) => r.gate(side).patch('/branding', body, { retry: false }));
     sameOutcome(r, ex, { requirement: { '2xx': 'GATE-BRAND-PATCH-MERGE', 400: 'GATE-BRAND-COLOR-PATTERN' } });

@@ -15,12 +15,21 @@ import { walkList } from '../lists.js';
 const path = (id: string) => `/customers/${encodeURIComponent(id)}`;
 const SIDES: Side[] = ['target', 'oracle'];
 
-/** What a step that moves a customer reads back after it: nothing, the customer (retrieve), or the list. */
-export type CustomerReadBack = 'none' | 'get' | 'list';
-const THEN: Record<CustomerReadBack, string> = { none: '', get: ', then retrieve it', list: ', then list customers' };
+/** What a step that moves a customer reads back: nothing, the customer after it, the list, or the customer before and after. */
+export type CustomerReadBack = 'none' | 'get' | 'list' | 'around';
+const THEN: Record<CustomerReadBack, string> = {
+  none: '',
+  get: ', then retrieve it',
+  list: ', then list customers',
+  around: ', retrieving it before and after',
+};
+
+async function readBefore(m: ExploreModel, r: Real, c: CustomerTwin, then: CustomerReadBack): Promise<void> {
+  if (then === 'around') await retrieve(m, r, c);
+}
 
 async function readBack(m: ExploreModel, r: Real, c: CustomerTwin, then: CustomerReadBack): Promise<void> {
-  if (then === 'get') await retrieve(m, r, c);
+  if (then === 'get' || then === 'around') await retrieve(m, r, c);
   if (then === 'list') await listCustomers(m, r);
 }
 
@@ -165,6 +174,7 @@ export class PatchCustomer extends OnCustomer {
   }
   async act(m: ExploreModel, r: Real): Promise<void> {
     const c = this.twin(m);
+    await readBefore(m, r, c, this.then);
     const p = PATCHES[this.variant % PATCHES.length]!;
     const body = p.body(m.serial);
     const ex = await r.both((side) => r.gate(side).patch(path(c.id[side]), body, { retry: false }));
@@ -191,6 +201,7 @@ export class DeleteCustomer extends OnCustomer {
   protected readonly verb = 'delete';
   async act(m: ExploreModel, r: Real): Promise<void> {
     const c = this.twin(m);
+    await readBefore(m, r, c, this.then);
     const again = c.state === 'deleted';
     const ex = await r.both((side) => r.gate(side).delete(path(c.id[side]), { retry: false }));
     const rule: RequirementId = again ? 'GATE-CUST-DELETE-IDEMPOTENT' : 'GATE-CUST-DELETE-MARKER';
@@ -259,9 +270,9 @@ export class ListCustomers extends ExploreCommand {
 
 export function customerCommands(): fc.Arbitrary<ExploreCommand>[] {
   const i = objectIndex();
-  const then = fc.constantFrom<CustomerReadBack>('none', 'get', 'get', 'list');
+  const then = fc.constantFrom<CustomerReadBack>('none', 'get', 'around', 'around', 'list');
   return [
-    then.map((t) => new CreateCustomer(t)),
+    fc.constantFrom<CustomerReadBack>('none', 'get', 'list').map((t) => new CreateCustomer(t)),
     i.map((n) => new GetCustomer(n)),
     fc.tuple(i, fc.nat(PATCHES.length - 1), then).map(([n, v, t]) => new PatchCustomer(n, v, t)),
     fc.tuple(i, then).map(([n, t]) => new DeleteCustomer(n, t)),

@@ -20,8 +20,11 @@ const PAGE = 200;
 const FILTERS = ['all', ...DELIVERY_STATUSES] as const;
 export type DeliveryFilter = (typeof FILTERS)[number];
 
-/** The address both sides send to: nobody answers it, so every delivery fails and retries on its documented schedule. */
-const webhookUrlOf = (r: Real) => `https://rampart-explore.invalid/hooks/${encodeURIComponent(r.context.tag)}`;
+/**
+ * The address both sides send to: nobody answers it (each side's own loopback, a port nothing serves: the connection is
+ * refused at once, no name to resolve), so every delivery fails fast and waits for its retries on the documented schedule.
+ */
+const webhookUrlOf = (r: Real) => `https://127.0.0.1:9/rampart-explore/${encodeURIComponent(r.context.tag)}`;
 
 const ok = (ex?: Exchange) => !!ex && ex.status >= 200 && ex.status < 300;
 

@@ -155,12 +155,23 @@ export class ReadQuote extends OnQuote {
 
 /** The sandbox expires the quote (each side its own expireSignedQuote): no redemption may take it any more. */
 export class ExpireQuote extends OnQuote {
+  constructor(
+    index: number,
+    /** Read the quote before and after (what an inspection kept from before the expiry must not outlive it). */
+    readonly then: 'none' | 'around',
+  ) {
+    super(index);
+  }
   protected readonly verb = 'expire (sandbox)';
   applies(m: Readonly<ExploreModel>): boolean {
     return m.can.expireSignedQuote && super.applies(m);
   }
+  label(m: ExploreModel): string {
+    return `${super.label(m)}${this.then === 'around' ? ', reading it before and after' : ''}`;
+  }
   async act(m: ExploreModel, r: Real): Promise<void> {
     const q = this.twin(m);
+    if (this.then === 'around') await readQuote(r, q);
     const answers: (number | string)[] = [];
     for (const side of SIDES) {
       try {
@@ -173,6 +184,7 @@ export class ExpireQuote extends OnQuote {
     }
     if (answers.every((a) => a === 'ok')) q.expired = true;
     else q.parted = `expireSignedQuote answered ${answers[0]} on the target and ${answers[1]} on the oracle`;
+    if (this.then === 'around' && !q.parted) await readQuote(r, q);
   }
 }
 
@@ -365,7 +377,7 @@ export function railCommands(): fc.Arbitrary<ExploreCommand>[] {
     fc.tuple(fc.constantFrom<SignedQuoteTwin['side']>('off_ramp', 'off_ramp', 'on_ramp'), then).map(([s, t]) => new LockQuote(s, t)),
     fc.tuple(i, then).map(([n, t]) => new PayOut(n, t)),
     fc.tuple(i, then).map(([n, t]) => new PayIn(n, t)),
-    i.map((n) => new ExpireQuote(n)),
+    fc.tuple(i, fc.constantFrom<'none' | 'around'>('none', 'around')).map(([n, t]) => new ExpireQuote(n, t)),
     i.map((n) => new ReplayRail(n)),
     i.map((n) => new ReadQuote(n)),
     i.map((n) => new ReadRail(n)),

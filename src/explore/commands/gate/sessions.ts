@@ -21,12 +21,24 @@ function usable(m: Readonly<ExploreModel>): SessionTwin[] {
 
 const VARIANTS = ['plain', 'metadata', 'reference'] as const;
 
-/** What a step that moves a session reads back after it: nothing, the session (retrieve), or the list it shows in. */
-export type SessionReadBack = 'none' | 'get' | 'list';
-const THEN: Record<SessionReadBack, string> = { none: '', get: ', then retrieve it', list: ', then list sessions' };
+/**
+ * What a step that moves a session reads back: nothing, the session after it (retrieve), the list it shows in, or the
+ * session before and after it (around: what a read kept from before the change must not outlive it).
+ */
+export type SessionReadBack = 'none' | 'get' | 'list' | 'around';
+const THEN: Record<SessionReadBack, string> = {
+  none: '',
+  get: ', then retrieve it',
+  list: ', then list sessions',
+  around: ', retrieving it before and after',
+};
+
+async function readBefore(m: ExploreModel, r: Real, s: SessionTwin, then: SessionReadBack): Promise<void> {
+  if (then === 'around') await retrieve(m, r, s);
+}
 
 async function readBack(m: ExploreModel, r: Real, s: SessionTwin, then: SessionReadBack): Promise<void> {
-  if (then === 'get') await retrieve(m, r, s);
+  if (then === 'get' || then === 'around') await retrieve(m, r, s);
   if (then === 'list') await listSessions(m, r);
 }
 
@@ -159,6 +171,7 @@ export class CancelSession extends OnSession {
   protected readonly verb = 'cancel';
   async act(m: ExploreModel, r: Real): Promise<void> {
     const s = this.twin(m);
+    await readBefore(m, r, s, this.then);
     const ex = await r.both((side) => r.gate(side).post(path(s.id[side], '/cancel'), undefined, { retry: false }));
     sameOutcome(r, ex, { requirement: { '2xx': 'GATE-SESS-CANCEL', 409: 'GATE-SESS-CANCEL-TERMINAL-409' } });
     if (ex.oracle.status >= 300) return;
@@ -181,6 +194,7 @@ export class CompleteSession extends OnSession {
   }
   async act(m: ExploreModel, r: Real): Promise<void> {
     const s = this.twin(m);
+    await readBefore(m, r, s, this.then);
     await sandboxBoth(r, s, 'completeSession');
     if (s.parted) return;
     s.state = 'completed';
@@ -197,6 +211,7 @@ export class ExpireSession extends OnSession {
   }
   async act(m: ExploreModel, r: Real): Promise<void> {
     const s = this.twin(m);
+    await readBefore(m, r, s, this.then);
     await sandboxBoth(r, s, 'expireSession');
     if (s.parted) return;
     s.expiresPast = true;
@@ -214,6 +229,7 @@ export class BootstrapSession extends OnSession {
   }
   async act(m: ExploreModel, r: Real): Promise<void> {
     const s = this.twin(m);
+    await readBefore(m, r, s, this.then);
     const ex = await r.both((side) => {
       const pk = r.sides[side].publishable!;
       return pk.client.post('/embed/bootstrap', { clientSecret: s.clientSecret[side] }, { auth: 'publishable', headers: { Origin: pk.origin }, retry: false });
@@ -279,9 +295,9 @@ export function sessionCommands(): fc.Arbitrary<ExploreCommand>[] {
   const i = objectIndex();
   // A step that moves a session reads it back more often than not: a read before and after it is where caches and
   // second copies that one path forgot show.
-  const then = fc.constantFrom<SessionReadBack>('none', 'get', 'get', 'list');
+  const then = fc.constantFrom<SessionReadBack>('none', 'get', 'around', 'around', 'list');
   return [
-    fc.tuple(fc.constantFrom(...VARIANTS), then).map(([v, t]) => new CreateSession(v, t)),
+    fc.tuple(fc.constantFrom(...VARIANTS), fc.constantFrom<SessionReadBack>('none', 'get', 'list')).map(([v, t]) => new CreateSession(v, t)),
     i.map((n) => new GetSession(n)),
     fc.tuple(i, then).map(([n, t]) => new CancelSession(n, t)),
     i.map((n) => new ReplaySessionCreate(n)),

@@ -33,6 +33,35 @@ export function usableQuotes(m: Readonly<ExploreModel>): QuoteTwin[] {
   return live(m.quotes).filter((q) => lifeOf(m, q) !== 'near' || q.state !== 'active');
 }
 
+/** A firm quote on both sides: the sequence's new quote, or undefined when the oracle gave none or the pool is not available on the target. */
+export async function requestFirmQuote(m: ExploreModel, r: Real): Promise<QuoteTwin | undefined> {
+  const p = r.context.pools!;
+  const body = { ...p.quote, type: 'firm' };
+  const ex = await r.both((side) => r.pools(side).post(poolPath(p.pool, '/quote'), body, { retry: false }));
+  sameOutcome(r, ex, { requirement: { '2xx': 'POOLS-QUOTE-FIRM-SHAPE', 400: 'POOLS-QUOTE-BODY-REQUIRED-400' } });
+  if (ex.oracle.status >= 300) return undefined;
+  const b = { target: bodyOf(ex.target), oracle: bodyOf(ex.oracle) };
+  // A pool's availability is its current state on the target, which the profile cannot tell the oracle.
+  if (b.target.available !== true) return undefined;
+  if (b.target.executable !== true || typeof b.target.quoteId !== 'string')
+    diverge(r, {
+      requirement: 'POOLS-QUOTE-FIRM-SHAPE',
+      what: 'a firm quote of an available pool',
+      target: { executable: b.target.executable, quoteId: b.target.quoteId },
+      oracle: { executable: true, quoteId: 'an id' },
+    });
+  const q: QuoteTwin = {
+    name: `quote#${m.quotes.length + 1}`,
+    id: { target: String(b.target.quoteId), oracle: String(b.oracle.quoteId) },
+    state: 'active',
+    movedBy: 'POOLS-QUOTE-FIRM-SHAPE',
+    madeAt: Date.now(),
+    created: b,
+  };
+  m.quotes.push(q);
+  return q;
+}
+
 export class FirmQuote extends ExploreCommand {
   constructor(readonly then: 'none' | 'get' = 'none') {
     super();
@@ -44,31 +73,8 @@ export class FirmQuote extends ExploreCommand {
     return m.can.pools;
   }
   async act(m: ExploreModel, r: Real): Promise<void> {
-    const p = r.context.pools!;
-    const body = { ...p.quote, type: 'firm' };
-    const ex = await r.both((side) => r.pools(side).post(poolPath(p.pool, '/quote'), body, { retry: false }));
-    sameOutcome(r, ex, { requirement: { '2xx': 'POOLS-QUOTE-FIRM-SHAPE', 400: 'POOLS-QUOTE-BODY-REQUIRED-400' } });
-    if (ex.oracle.status >= 300) return;
-    const b = { target: bodyOf(ex.target), oracle: bodyOf(ex.oracle) };
-    // A pool's availability is its current state on the target, which the profile cannot tell the oracle.
-    if (b.target.available !== true) return;
-    if (b.target.executable !== true || typeof b.target.quoteId !== 'string')
-      diverge(r, {
-        requirement: 'POOLS-QUOTE-FIRM-SHAPE',
-        what: 'a firm quote of an available pool',
-        target: { executable: b.target.executable, quoteId: b.target.quoteId },
-        oracle: { executable: true, quoteId: 'an id' },
-      });
-    const q: QuoteTwin = {
-      name: `quote#${m.quotes.length + 1}`,
-      id: { target: String(b.target.quoteId), oracle: String(b.oracle.quoteId) },
-      state: 'active',
-      movedBy: 'POOLS-QUOTE-FIRM-SHAPE',
-      madeAt: Date.now(),
-      created: b,
-    };
-    m.quotes.push(q);
-    if (this.then === 'get') await readQuote(m, r, q);
+    const q = await requestFirmQuote(m, r);
+    if (q && this.then === 'get') await readQuote(m, r, q);
   }
 }
 
@@ -100,7 +106,8 @@ abstract class OnQuote extends ExploreCommand {
   constructor(
     readonly index: number,
     /** Read the quote back after the step (steps that only read never do). */
-    readonly then: 'none' | 'get' = 'none',
+    /** Read the quote after the step, or before and after it (steps that only read never do). */
+    readonly then: 'none' | 'get' | 'around' = 'none',
   ) {
     super();
   }
@@ -112,7 +119,8 @@ abstract class OnQuote extends ExploreCommand {
   }
   label(m: ExploreModel): string {
     const q = this.twin(m);
-    return `${this.verb} ${q.name} (${quoteState(m, q).state})${this.then === 'get' ? ', then read it' : ''}`;
+    const then = { none: '', get: ', then read it', around: ', reading it before and after' }[this.then];
+    return `${this.verb} ${q.name} (${quoteState(m, q).state})${then}`;
   }
   protected abstract readonly verb: string;
 }
@@ -141,6 +149,7 @@ export class RejectQuote extends OnQuote {
   protected readonly verb = 'reject';
   async act(m: ExploreModel, r: Real): Promise<void> {
     const q = this.twin(m);
+    if (this.then === 'around') await readQuote(m, r, q);
     const ex = await r.both((side) => r.pools(side).post(quotePath(q.id[side], '/reject'), undefined, { retry: false }));
     sameOutcome(r, ex, { requirement: { '2xx': 'POOLS-SQ-REJECT', 409: 'POOLS-SQ-REJECT-TERMINAL-409' } });
     if (ex.oracle.status >= 300) return;
@@ -154,7 +163,7 @@ export class RejectQuote extends OnQuote {
     q.state = 'rejected';
     q.movedBy = 'POOLS-SQ-REJECT';
     m.balance.since.add('reject');
-    if (this.then === 'get') await readQuote(m, r, q);
+    if (this.then !== 'none') await readQuote(m, r, q);
   }
 }
 
@@ -165,6 +174,6 @@ export function quoteCommands(): fc.Arbitrary<ExploreCommand>[] {
     then.map((t) => new FirmQuote(t)),
     fc.constant(null).map(() => new IndicativeQuote()),
     i.map((n) => new GetQuote(n)),
-    fc.tuple(i, then).map(([n, t]) => new RejectQuote(n, t)),
+    fc.tuple(i, fc.constantFrom<'none' | 'get' | 'around'>('none', 'get', 'around', 'around')).map(([n, t]) => new RejectQuote(n, t)),
   ];
 }

@@ -11,7 +11,7 @@ import type { Real } from '../../real.js';
 import { ExploreCommand, bodyOf, objectIndex } from '../command.js';
 import { walkList } from '../lists.js';
 import { readBalance } from './balance.js';
-import { quoteState, usableQuotes } from './quotes.js';
+import { quoteState, requestFirmQuote, usableQuotes } from './quotes.js';
 
 const SIDES: Side[] = ['target', 'oracle'];
 const transactPath = (pool: string) => `/pools/${encodeURIComponent(pool)}/transact`;
@@ -19,14 +19,29 @@ const terminal = (s: string) => (TERMINAL_TRADE_STATUSES as readonly string[]).i
 
 const FILTERS = ['none', 'reserved', 'settled', 'released', 'failed', 'on_ramp'] as const;
 type TradeFilter = (typeof FILTERS)[number];
-/** What a step that moves a trade (or money) reads back after it: nothing, the trade, the balance, or a trades list. */
-export type TradeReadBack = 'none' | 'get' | 'balance' | `list ${TradeFilter}`;
+/**
+ * What a step that moves a trade (or money) reads back: nothing, the trade after it, the balance after it (or before
+ * and after: what a read kept from before the move must not outlive it), or a trades list.
+ */
+export type TradeReadBack = 'none' | 'get' | 'balance' | 'balance around' | `list ${TradeFilter}`;
 const thenLabel = (then: TradeReadBack) =>
-  then === 'none' ? '' : then === 'get' ? ', then read the trade' : then === 'balance' ? ', then read the balance' : `, then ${listLabel(then.slice(5) as TradeFilter)}`;
+  then === 'none'
+    ? ''
+    : then === 'get'
+      ? ', then read the trade'
+      : then === 'balance'
+        ? ', then read the balance'
+        : then === 'balance around'
+          ? ', reading the balance before and after'
+          : `, then ${listLabel(then.slice(5) as TradeFilter)}`;
+
+async function readBefore(m: ExploreModel, r: Real, then: TradeReadBack): Promise<void> {
+  if (then === 'balance around' && m.can.poolsBalance) await readBalance(m, r);
+}
 
 async function readBack(m: ExploreModel, r: Real, t: TradeTwin | undefined, then: TradeReadBack): Promise<void> {
   if (then === 'get' && t) await readTrade(m, r, t);
-  if (then === 'balance' && m.can.poolsBalance) await readBalance(m, r);
+  if ((then === 'balance' || then === 'balance around') && m.can.poolsBalance) await readBalance(m, r);
   if (then.startsWith('list ') && live(m.trades).length) await listTrades(m, r, then.slice(5) as TradeFilter);
 }
 
@@ -35,21 +50,26 @@ export class Transact extends ExploreCommand {
   constructor(
     readonly index: number,
     readonly then: TradeReadBack = 'none',
+    /** Request a new firm quote first and transact it (a buy as a partner makes one), rather than a quote of the sequence's. */
+    readonly fresh = false,
   ) {
     super();
   }
   applies(m: Readonly<ExploreModel>): boolean {
-    return m.can.pools && usableQuotes(m).length > 0;
+    return m.can.pools && (this.fresh || usableQuotes(m).length > 0);
   }
   private quote(m: Readonly<ExploreModel>): QuoteTwin {
     return pick(usableQuotes(m), this.index)!;
   }
   label(m: ExploreModel): string {
+    if (this.fresh) return `request a firm quote, then transact it${thenLabel(this.then)}`;
     const q = this.quote(m);
     return `transact ${q.name} (${quoteState(m, q).state}) under a new key${thenLabel(this.then)}`;
   }
   async act(m: ExploreModel, r: Real): Promise<void> {
-    const q = this.quote(m);
+    await readBefore(m, r, this.then);
+    const q = this.fresh ? await requestFirmQuote(m, r) : this.quote(m);
+    if (!q) return;
     const { state } = quoteState(m, q);
     const key = randomUUID();
     const ex = await r.both((side) => r.pools(side).post(transactPath(r.context.pools!.pool), { quoteId: q.id[side] }, { idempotencyKey: key, retry: false }));
@@ -141,6 +161,7 @@ export class ReplayTransact extends OnTrade {
   protected readonly verb = 'replay the transact of';
   async act(m: ExploreModel, r: Real): Promise<void> {
     const t = this.twin(m);
+    await readBefore(m, r, this.then);
     const q = this.quoteOf(m, t);
     const ex = await r.both((side) =>
       r.pools(side).post(transactPath(r.context.pools!.pool), { quoteId: q.id[side] }, { idempotencyKey: t.idempotencyKey, retry: false }),
@@ -190,30 +211,63 @@ export class ConflictingTransact extends OnTrade {
   }
 }
 
-/** The sandbox chooses the outcome the next poll discovers. */
-export class ChooseOutcome extends OnTrade {
+/** The status poll on both sides, and what it moved; false when the sides parted on it (which outcome is not shown). */
+async function pollOnce(m: ExploreModel, r: Real, t: TradeTwin, q: QuoteTwin): Promise<boolean> {
+  const ex = await r.both((side) => r.pools(side).get(`/pools/transactions/${encodeURIComponent(q.id[side])}`));
+  sameOutcome(r, ex, { requirement: { '2xx': 'POOLS-POLL-STATUS' } });
+  if (ex.oracle.status >= 300) return false;
+  const st = { target: String(bodyOf(ex.target).status), oracle: String(bodyOf(ex.oracle).status) };
+  const wasTerminal = terminal(t.state);
+  if (st.target !== st.oracle) {
+    // Which terminal state a poll reaches is not shown unless the sandbox chose it; a terminal trade stays.
+    if (wasTerminal && !(t.state === 'settled' && st.target === 'returned'))
+      diverge(r, { requirement: 'POOLS-POLL-TERMINAL-FINAL', what: `${t.name} polled again`, target: st.target, oracle: st.oracle });
+    if (t.chosen)
+      diverge(r, { requirement: 'POOLS-POLL-ADVANCES', what: `${t.name}'s poll after the sandbox chose ${t.chosen}`, target: st.target, oracle: st.oracle });
+    t.parted = `the poll moved it to ${st.target} on the target and ${st.oracle} on the oracle (which outcome a poll reaches is not shown)`;
+    r.observe('POOLS-POLL-ADVANCES', t.parted);
+    return false;
+  }
+  if (st.oracle !== t.state) {
+    if (st.oracle === 'released') m.balance.since.add('unwind');
+    if (st.oracle === 'failed') m.balance.since.add('failed');
+    if (st.oracle === 'returned') m.balance.since.add('refund');
+    t.state = st.oracle as TradeTwin['state'];
+    t.movedBy = st.oracle === 'returned' ? 'POOLS-POLL-RETURNED' : 'POOLS-POLL-ADVANCES';
+  }
+  return true;
+}
+
+/** The sandbox chooses the outcome (each side its own tradeOutcome), then the poll that discovers it. */
+export class Settle extends OnTrade {
   constructor(
     index: number,
     readonly outcome: NonNullable<TradeTwin['chosen']>,
+    then: TradeReadBack = 'none',
   ) {
-    super(index);
+    super(index, then);
   }
   protected get verb(): string {
-    return `choose ${this.outcome} (sandbox) for`;
+    return `choose ${this.outcome} (sandbox), then poll`;
   }
   protected when(t: TradeTwin, m: Readonly<ExploreModel>): boolean {
     return m.can.tradeOutcome && t.state === 'reserved' && !t.chosen;
   }
   async act(m: ExploreModel, r: Real): Promise<void> {
     const t = this.twin(m);
+    await readBefore(m, r, this.then);
     const q = this.quoteOf(m, t);
     const ok: boolean[] = [];
     for (const side of SIDES) {
       const ex = await r.trigger(side, 'pools', 'tradeOutcome', { quoteId: q.id[side], transactId: t.id[side], outcome: this.outcome });
       ok.push(!!ex && ex.status >= 200 && ex.status < 300);
     }
-    if (ok.every(Boolean)) t.chosen = this.outcome;
-    else t.parted = `the tradeOutcome trigger was refused on the ${ok[0] ? 'oracle' : 'target'}`;
+    if (!ok.every(Boolean)) {
+      t.parted = `the tradeOutcome trigger was refused on the ${ok[0] ? 'oracle' : 'target'}`;
+      return;
+    }
+    t.chosen = this.outcome;
+    if (await pollOnce(m, r, t, q)) await readBack(m, r, t, this.then);
   }
 }
 
@@ -222,30 +276,8 @@ export class Poll extends OnTrade {
   protected readonly verb = 'poll';
   async act(m: ExploreModel, r: Real): Promise<void> {
     const t = this.twin(m);
-    const q = this.quoteOf(m, t);
-    const ex = await r.both((side) => r.pools(side).get(`/pools/transactions/${encodeURIComponent(q.id[side])}`));
-    sameOutcome(r, ex, { requirement: { '2xx': 'POOLS-POLL-STATUS' } });
-    if (ex.oracle.status >= 300) return;
-    const st = { target: String(bodyOf(ex.target).status), oracle: String(bodyOf(ex.oracle).status) };
-    const wasTerminal = terminal(t.state);
-    if (st.target !== st.oracle) {
-      // Which terminal state a poll reaches is not shown unless the sandbox chose it; a terminal trade stays.
-      if (wasTerminal && !(t.state === 'settled' && st.target === 'returned'))
-        diverge(r, { requirement: 'POOLS-POLL-TERMINAL-FINAL', what: `${t.name} polled again`, target: st.target, oracle: st.oracle });
-      if (t.chosen)
-        diverge(r, { requirement: 'POOLS-POLL-ADVANCES', what: `${t.name}'s poll after the sandbox chose ${t.chosen}`, target: st.target, oracle: st.oracle });
-      t.parted = `the poll moved it to ${st.target} on the target and ${st.oracle} on the oracle (which outcome a poll reaches is not shown)`;
-      r.observe('POOLS-POLL-ADVANCES', t.parted);
-      return;
-    }
-    if (st.oracle !== t.state) {
-      if (st.oracle === 'released') m.balance.since.add('unwind');
-      if (st.oracle === 'failed') m.balance.since.add('failed');
-      if (st.oracle === 'returned') m.balance.since.add('refund');
-      t.state = st.oracle as TradeTwin['state'];
-      t.movedBy = st.oracle === 'returned' ? 'POOLS-POLL-RETURNED' : 'POOLS-POLL-ADVANCES';
-    }
-    await readBack(m, r, t, this.then);
+    await readBefore(m, r, this.then);
+    if (await pollOnce(m, r, t, this.quoteOf(m, t))) await readBack(m, r, t, this.then);
   }
 }
 
@@ -356,13 +388,14 @@ export class ListTrades extends ExploreCommand {
 
 export function tradeCommands(): fc.Arbitrary<ExploreCommand>[] {
   const i = objectIndex();
-  // A step that moves a trade or money reads back the trade, the balance or a list now and then.
-  const then = fc.constantFrom<TradeReadBack>('none', 'get', 'balance', 'balance', ...FILTERS.map((f) => `list ${f}` as const));
+  // A step that moves a trade or money reads back the trade, the balance or a list more often than not.
+  const then = fc.constantFrom<TradeReadBack>('none', 'get', 'balance', 'balance around', 'balance around', ...FILTERS.map((f) => `list ${f}` as const));
+  const outcome = fc.constantFrom('settled' as const, 'failed' as const, 'released' as const, 'returned' as const);
   return [
-    fc.tuple(i, then).map(([n, t]) => new Transact(n, t)),
+    fc.tuple(i, then, fc.boolean()).map(([n, t, fresh]) => new Transact(n, t, fresh)),
     fc.tuple(i, then).map(([n, t]) => new ReplayTransact(n, t)),
     fc.tuple(i, i).map(([n, o]) => new ConflictingTransact(n, o)),
-    fc.tuple(i, fc.constantFrom('settled' as const, 'failed' as const, 'released' as const, 'returned' as const)).map(([n, o]) => new ChooseOutcome(n, o)),
+    fc.tuple(i, outcome, then).map(([n, o, t]) => new Settle(n, o, t)),
     fc.tuple(i, then).map(([n, t]) => new Poll(n, t)),
     i.map((n) => new GetTrade(n)),
     fc.constantFrom(...FILTERS).map((f) => new ListTrades(f)),
