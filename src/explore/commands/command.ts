@@ -40,3 +40,9 @@ export const bodyOf = (ex: { json?: unknown }): Record<string, unknown> =>
 /** Which object a step acts on: mostly the last one made, often the one before, now and then any (see `pick`). */
 export const objectIndex = (): fc.Arbitrary<number> =>
   fc.oneof({ weight: 6, arbitrary: fc.constant(0) }, { weight: 3, arbitrary: fc.constant(1) }, { weight: 1, arbitrary: fc.nat(5) });
+
+/**
+ * Objects of one kind a sequence makes at most: it dwells on few, so its few steps reach their deeper states (several
+ * transitions of one object, each read back) rather than spreading over many new ones.
+ */
+export const FEW = 3;

@@ -41,7 +41,7 @@ export const FAMILIES: Family[] = [
     service: 'pools',
     commands: () => [...quoteCommands(), ...tradeCommands(), ...balanceCommands()],
     // firm, indicative, read, reject | transact, replay, conflict, settle (sandbox) and poll, poll, read, list | balance
-    weights: [3, 1, 1, 3, 6, 2, 1, 5, 2, 1, 2, 2],
+    weights: [2, 1, 1, 3, 6, 2, 1, 7, 2, 1, 2, 1],
   },
 ];
 

@@ -289,7 +289,8 @@ export const area: GateArea = {
       const caller = world.authSecret(req, { rail: !world.faults.has('quote-read-entitlement-ignored') });
       const q = ownQuote(world, caller, req.params.id!);
       const v = quoteView(world, q);
-      if (world.faults.has('seq-rail-quote-read-cache-survives-expiry')) inspected.set(q, quoteState(world, q));
+      // Sequence fault: the first inspection's state is kept for the redemption path (later ones find it cached).
+      if (world.faults.has('seq-rail-quote-read-cache-survives-expiry') && !inspected.has(q)) inspected.set(q, quoteState(world, q));
       if (world.faults.has('quote-read-no-object')) delete v.object;
       if (world.faults.has('quote-read-redeems') && q.state === 'active') {
         q.state = 'consumed';

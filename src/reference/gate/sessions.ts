@@ -33,9 +33,7 @@ export function expireOnRead(world: GateWorld, caller: GateCaller, s: SessionRec
   // The repeat fault fires again on every later read of an expired session.
   const repeat = world.faults.has('sess-expired-event-repeats') && s.status === 'expired';
   // Fault: a cancelled or completed session past expires_at is expired too, as if it were open.
-  // Sequence fault: a session cancelled or completed when already past expires_at has its expiry ranked above that.
-  const lateTerminal = world.faults.has('seq-sess-late-terminal-expires') && s.status !== 'expired' && terminalPastExpiry.has(s);
-  const expirable = s.status === 'open' || lateTerminal || (world.faults.has('sess-bootstrap-expires-terminal') && s.status !== 'expired');
+  const expirable = s.status === 'open' || (world.faults.has('sess-bootstrap-expires-terminal') && s.status !== 'expired');
   // Fault: the session really ends 5 s after creation, whatever its expires_at says (and no Date header shows the clock).
   const endsAtMs = world.faults.has('sess-ends-early-no-date') ? Math.min(s.expiresAtMs, s.createdAtMs + 5_000) : s.expiresAtMs;
   if (!repeat && (!expirable || world.clock.now() <= endsAtMs)) return;
@@ -128,17 +126,26 @@ function ownSessions(world: GateWorld, caller: GateCaller): SessionRecord[] {
 const readCache = new WeakMap<object, { status: string; view: unknown }>();
 /** The list's status column of the sequence fault seq-sess-list-status-stale (per session record). */
 const listedStatus = new WeakMap<object, SessionRecord['status']>();
-/** Sessions cancelled or completed when already past expires_at (the sequence fault seq-sess-late-terminal-expires). */
+/** Sessions cancelled or completed when already past expires_at (the sequence fault seq-sess-late-terminal-reads-expired). */
 const terminalPastExpiry = new WeakSet<object>();
 
 /** A session's move to a terminal status (cancel, or a linked buy's completion): what the sequence faults keep of it. */
 export function noteTerminal(world: GateWorld, s: SessionRecord): void {
-  if (world.faults.has('seq-sess-late-terminal-expires') && world.clock.now() > s.expiresAtMs) terminalPastExpiry.add(s);
+  if (world.faults.has('seq-sess-late-terminal-reads-expired') && world.clock.now() > s.expiresAtMs) terminalPastExpiry.add(s);
 }
 
-/** A listed session: its status as the list's own column holds it under the sequence fault, else the record's. */
-function listedView(world: GateWorld, s: SessionRecord): Record<string, unknown> {
+/**
+ * A session as a read shows it. Under seq-sess-late-terminal-reads-expired its status is derived with the expiry ranked
+ * above a cancel or completion that came when expires_at had already passed.
+ */
+function readView(world: GateWorld, s: SessionRecord): Record<string, unknown> {
   const view = world.sessionView(s);
+  return world.faults.has('seq-sess-late-terminal-reads-expired') && terminalPastExpiry.has(s) ? { ...view, status: 'expired' } : view;
+}
+
+/** A listed session: its status as the list's own column holds it under the sequence fault, else as a read shows it. */
+function listedView(world: GateWorld, s: SessionRecord): Record<string, unknown> {
+  const view = readView(world, s);
   const column = world.faults.has('seq-sess-list-status-stale') ? listedStatus.get(s) : undefined;
   return column ? { ...view, status: column } : view;
 }
@@ -414,11 +421,11 @@ export const area: GateArea = {
       suite: 'explore',
     },
     {
-      name: 'seq-sess-late-terminal-expires',
+      name: 'seq-sess-late-terminal-reads-expired',
       service: 'gate',
-      requirements: ['GATE-SESS-TERMINAL-STAYS'],
+      requirements: ['GATE-SESS-CANCEL', 'GATE-SESS-COMPLETE'],
       description:
-        'Sequence: a session cancelled or completed when it was already past expires_at has its expiry ranked above that status — the next embed bootstrap turns the terminal session expired (one cancelled or completed first and moved past expires_at after keeps its status).',
+        'Sequence: a session\'s status is derived with its expiry ranked above a cancel or completion that came when expires_at had already passed — such a session reads (and lists) expired, though cancel answered it cancelled; one cancelled or completed first and moved past expires_at after reads right.',
       suite: 'explore',
     },
     {
@@ -495,7 +502,7 @@ export const area: GateArea = {
         if (cached && (cached.status === s.status || s.status === 'cancelled')) return { status: 200, body: cached.view };
         readCache.set(s, { status: s.status, view: world.sessionView(s) });
       }
-      const view = world.sessionView(s);
+      const view = readView(world, s);
       return { status: 200, body: world.faults.has('sess-client-secret-on-retrieve') ? { ...view, client_secret: s.clientSecret } : view };
     });
 

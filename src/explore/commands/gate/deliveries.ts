@@ -10,7 +10,7 @@ import { TemplateError } from '../../../needs/support/triggers.js';
 import { diverge, sameAsBefore, sameFields, sameOutcome } from '../../divergence.js';
 import { live, pick, type DeliveryTwin, type ExploreModel, type Side } from '../../model.js';
 import type { Real } from '../../real.js';
-import { ExploreCommand, bodyOf, objectIndex } from '../command.js';
+import { ExploreCommand, FEW, bodyOf, objectIndex } from '../command.js';
 import { walkList, type Listed } from '../lists.js';
 
 const SIDES: Side[] = ['target', 'oracle'];
@@ -60,7 +60,7 @@ export class SendTestEvent extends ExploreCommand {
     return `${first}POST /webhooks/test${this.then === 'none' ? '' : `, then list the deliveries (${this.then})`}`;
   }
   applies(m: Readonly<ExploreModel>): boolean {
-    return m.can.gate && m.can.webhooks && !m.webhook.refused;
+    return m.can.gate && m.can.webhooks && !m.webhook.refused && live(m.deliveries).length < FEW;
   }
   async act(m: ExploreModel, r: Real): Promise<void> {
     // The sequence's first delivery points both sides' webhook_url at its address first.
@@ -248,7 +248,7 @@ export class ReplayDelivery extends ExploreCommand {
 export function deliveryCommands(): fc.Arbitrary<ExploreCommand>[] {
   return [
     // A new delivery is pending or on its way: read back the lists it can be in now (or all of them).
-    fc.constantFrom<DeliveryFilter | 'none'>('none', 'all', 'pending', 'in_flight').map((f) => new SendTestEvent(f)),
+    fc.constantFrom<DeliveryFilter | 'none'>('all', 'pending', 'in_flight').map((f) => new SendTestEvent(f)),
     fc.constantFrom(...FILTERS).map((f) => new ListDeliveries(f)),
     objectIndex().map((n) => new ReplayDelivery(n)),
   ];

@@ -7,7 +7,8 @@ import { STORED_QUOTE_RELATIONS } from '../../../model/schemas/pools/resources.j
 import { diverge, sameAsBefore, sameFields, sameOutcome } from '../../divergence.js';
 import { live, pick, type ExploreModel, type QuoteTwin, type Side } from '../../model.js';
 import type { Real } from '../../real.js';
-import { ExploreCommand, bodyOf, objectIndex } from '../command.js';
+import { ExploreCommand, FEW, bodyOf, objectIndex } from '../command.js';
+import { readBalance } from './balance.js';
 
 export const quotePath = (id: string, rest = '') => `/pools/quotes/${encodeURIComponent(id)}${rest}`;
 const poolPath = (pool: string, rest: string) => `/pools/${encodeURIComponent(pool)}${rest}`;
@@ -70,7 +71,7 @@ export class FirmQuote extends ExploreCommand {
     return `request a firm quote${this.then === 'get' ? ', then read it' : ''}`;
   }
   applies(m: Readonly<ExploreModel>): boolean {
-    return m.can.pools;
+    return m.can.pools && live(m.quotes).length < FEW;
   }
   async act(m: ExploreModel, r: Real): Promise<void> {
     const q = await requestFirmQuote(m, r);
@@ -164,16 +165,18 @@ export class RejectQuote extends OnQuote {
     q.movedBy = 'POOLS-SQ-REJECT';
     m.balance.since.add('reject');
     if (this.then !== 'none') await readQuote(m, r, q);
+    // A reject moves no money: the balance read after it shows.
+    if (m.can.poolsBalance) await readBalance(m, r);
   }
 }
 
 export function quoteCommands(): fc.Arbitrary<ExploreCommand>[] {
   const i = objectIndex();
-  const then = fc.constantFrom<'none' | 'get'>('none', 'get', 'get');
+  const then = fc.constantFrom<'none' | 'get'>('none', 'get');
   return [
     then.map((t) => new FirmQuote(t)),
     fc.constant(null).map(() => new IndicativeQuote()),
     i.map((n) => new GetQuote(n)),
-    fc.tuple(i, fc.constantFrom<'none' | 'get' | 'around'>('none', 'get', 'around', 'around')).map(([n, t]) => new RejectQuote(n, t)),
+    fc.tuple(i, fc.constantFrom<'get' | 'around'>('get', 'around')).map(([n, t]) => new RejectQuote(n, t)),
   ];
 }

@@ -8,7 +8,7 @@ import { TRADE_RELATIONS, TRANSACT_RELATIONS, TERMINAL_TRADE_STATUSES } from '..
 import { diverge, sameAsBefore, sameFields, sameOutcome } from '../../divergence.js';
 import { live, nameOf, pick, type ExploreModel, type QuoteTwin, type Side, type TradeTwin } from '../../model.js';
 import type { Real } from '../../real.js';
-import { ExploreCommand, bodyOf, objectIndex } from '../command.js';
+import { ExploreCommand, FEW, bodyOf, objectIndex } from '../command.js';
 import { walkList } from '../lists.js';
 import { readBalance } from './balance.js';
 import { quoteState, requestFirmQuote, usableQuotes } from './quotes.js';
@@ -17,31 +17,38 @@ const SIDES: Side[] = ['target', 'oracle'];
 const transactPath = (pool: string) => `/pools/${encodeURIComponent(pool)}/transact`;
 const terminal = (s: string) => (TERMINAL_TRADE_STATUSES as readonly string[]).includes(s);
 
-const FILTERS = ['none', 'reserved', 'settled', 'released', 'failed', 'on_ramp'] as const;
+const FILTERS = ['none', 'reserved', 'settled', 'released', 'failed', 'returned', 'on_ramp'] as const;
 type TradeFilter = (typeof FILTERS)[number];
 /**
- * What a step that moves a trade (or money) reads back: nothing, the trade after it, the balance after it (or before
- * and after: what a read kept from before the move must not outlive it), or a trades list.
+ * What a step that moves a trade or money reads back besides what it always reads (the balance after a step that may
+ * move money, the lists of the status a trade left and the one it reached): the trade, the balance before as well
+ * (what a read kept from before the move must not outlive it), or another trades list.
  */
-export type TradeReadBack = 'none' | 'get' | 'balance' | 'balance around' | `list ${TradeFilter}`;
+export type TradeReadBack = 'none' | 'get' | 'balance around' | `list ${TradeFilter}`;
 const thenLabel = (then: TradeReadBack) =>
   then === 'none'
     ? ''
     : then === 'get'
       ? ', then read the trade'
-      : then === 'balance'
-        ? ', then read the balance'
-        : then === 'balance around'
-          ? ', reading the balance before and after'
-          : `, then ${listLabel(then.slice(5) as TradeFilter)}`;
+      : then === 'balance around'
+        ? ', reading the balance before and after'
+        : `, then ${listLabel(then.slice(5) as TradeFilter)}`;
 
 async function readBefore(m: ExploreModel, r: Real, then: TradeReadBack): Promise<void> {
   if (then === 'balance around' && m.can.poolsBalance) await readBalance(m, r);
 }
 
-async function readBack(m: ExploreModel, r: Real, t: TradeTwin | undefined, then: TradeReadBack): Promise<void> {
+/**
+ * Every step that may move money reads the balance after it; a trade whose status moved is looked for in the list of
+ * the status it left (gone) and of the one it reached (there): a counter, a cache or an index one path forgets shows.
+ */
+async function readBack(m: ExploreModel, r: Real, t: TradeTwin | undefined, then: TradeReadBack, from?: TradeTwin['state']): Promise<void> {
+  if (m.can.poolsBalance) await readBalance(m, r);
+  if (t && from && from !== t.state && !t.parted) {
+    await listTrades(m, r, from);
+    await listTrades(m, r, t.state);
+  }
   if (then === 'get' && t) await readTrade(m, r, t);
-  if ((then === 'balance' || then === 'balance around') && m.can.poolsBalance) await readBalance(m, r);
   if (then.startsWith('list ') && live(m.trades).length) await listTrades(m, r, then.slice(5) as TradeFilter);
 }
 
@@ -56,7 +63,7 @@ export class Transact extends ExploreCommand {
     super();
   }
   applies(m: Readonly<ExploreModel>): boolean {
-    return m.can.pools && (this.fresh || usableQuotes(m).length > 0);
+    return m.can.pools && (this.fresh ? live(m.quotes).length < FEW : usableQuotes(m).length > 0);
   }
   private quote(m: Readonly<ExploreModel>): QuoteTwin {
     return pick(usableQuotes(m), this.index)!;
@@ -267,7 +274,8 @@ export class Settle extends OnTrade {
       return;
     }
     t.chosen = this.outcome;
-    if (await pollOnce(m, r, t, q)) await readBack(m, r, t, this.then);
+    const from = t.state;
+    if (await pollOnce(m, r, t, q)) await readBack(m, r, t, this.then, from);
   }
 }
 
@@ -277,7 +285,8 @@ export class Poll extends OnTrade {
   async act(m: ExploreModel, r: Real): Promise<void> {
     const t = this.twin(m);
     await readBefore(m, r, this.then);
-    if (await pollOnce(m, r, t, this.quoteOf(m, t))) await readBack(m, r, t, this.then);
+    const from = t.state;
+    if (await pollOnce(m, r, t, this.quoteOf(m, t))) await readBack(m, r, t, this.then, from);
   }
 }
 
@@ -389,8 +398,9 @@ export class ListTrades extends ExploreCommand {
 export function tradeCommands(): fc.Arbitrary<ExploreCommand>[] {
   const i = objectIndex();
   // A step that moves a trade or money reads back the trade, the balance or a list more often than not.
-  const then = fc.constantFrom<TradeReadBack>('none', 'get', 'balance', 'balance around', 'balance around', ...FILTERS.map((f) => `list ${f}` as const));
-  const outcome = fc.constantFrom('settled' as const, 'failed' as const, 'released' as const, 'returned' as const);
+  const then = fc.constantFrom<TradeReadBack>('none', 'none', 'get', 'balance around', 'balance around', ...FILTERS.map((f) => `list ${f}` as const));
+  // The outcomes that move money or leave settlement's path (a release, a failure, a return) most.
+  const outcome = fc.constantFrom('released' as const, 'released' as const, 'failed' as const, 'returned' as const, 'settled' as const);
   return [
     fc.tuple(i, then, fc.boolean()).map(([n, t, fresh]) => new Transact(n, t, fresh)),
     fc.tuple(i, then).map(([n, t]) => new ReplayTransact(n, t)),
