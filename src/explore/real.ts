@@ -71,11 +71,12 @@ export class Real {
     readonly budget: Budget,
     readonly context: ExploreContext,
     readonly signal?: AbortSignal,
+    /** Told of every exchange on either side (the run's HAR, its spent bound). */
+    private readonly onExchange?: (side: Side, ex: Exchange) => void,
   ) {}
 
   begin(label: string): Step {
     const step = { n: this.steps.length + 1, label, exchanges: { target: [], oracle: [] } };
-    if (process.env.EXPLORE_DEBUG) console.log(`  step ${step.n}: ${label} (spent ${this.budget.spent})`);
     this.steps.push(step);
     return step;
   }
@@ -106,8 +107,10 @@ export class Real {
     const target = await send('target');
     this.budget.charge();
     this.current.exchanges.target.push(target);
+    this.onExchange?.('target', target);
     const oracle = await send('oracle');
     this.current.exchanges.oracle.push(oracle);
+    this.onExchange?.('oracle', oracle);
     return { target, oracle };
   }
 
@@ -117,6 +120,7 @@ export class Real {
     const ex = await send();
     if (side === 'target') this.budget.charge();
     this.current.exchanges[side].push(ex);
+    this.onExchange?.(side, ex);
     return ex;
   }
 
