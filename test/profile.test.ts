@@ -50,12 +50,12 @@ function thrown(fn: () => unknown): ProfileError {
 }
 
 describe('loadProfile', () => {
-  it('parses the embedded profile: both services, 42 gate and 19 pools partners', () => {
+  it('parses the embedded profile: both services, 43 gate and 20 pools partners', () => {
     const p = loadProfile(EMBEDDED, {});
     expect(p.name).toBe('embedded');
     expect(p.gate.baseUrls.sandbox).toBe('http://127.0.0.1:4010/v1');
-    expect(p.gate.partners).toHaveLength(42);
-    expect(p.pools?.partners).toHaveLength(19);
+    expect(p.gate.partners).toHaveLength(43);
+    expect(p.pools?.partners).toHaveLength(20);
     expect(p.webhooks.listenPort).toBe(0);
   });
 

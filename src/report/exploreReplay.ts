@@ -41,7 +41,7 @@ function fieldHolding(json: unknown, id: string): string | undefined {
 }
 
 const PRELUDE = [
-  '#!/usr/bin/env bash',
+  '# rampart explore: a finding replayed against the target (run it with bash)',
   'set -u',
   '# The body of a `curl -i` answer, and one top-level field of it.',
   "body() { printf '%s' \"$1\" | awk 'f { print } /^\\r?$/ { f = 1 }'; }",
