@@ -151,7 +151,20 @@ describe('import walls', () => {
   });
 
   it('the embedded target never imports suites, support, the runner, needs, reports or the explorer', () => {
-    const harness = ['conformance', 'chaos', 'support', 'src/runner', 'src/needs', 'src/report', 'src/cli', 'src/suites', 'src/load', 'src/chaos', 'src/explore', 'src/plan'];
+    const harness = [
+      'conformance',
+      'chaos',
+      'support',
+      'src/runner',
+      'src/needs',
+      'src/report',
+      'src/cli',
+      'src/suites',
+      'src/load',
+      'src/chaos',
+      'src/explore',
+      'src/plan',
+    ];
     expect(
       violations(
         (f) => under(f, 'src/reference'),
