@@ -87,7 +87,7 @@ export default defineSuite({
             t.expect.equal(fiat, q.fiat, 'the read shows the locked fiat_pay_or_receive', { requirement: 'GATE-QUOTE-LOCK', exchange: read });
         }
         const paid = await payOut(actor, { gate_session_id: q.sessionId, quote_id: q.quoteId });
-        expectRedeemed(t, paid, q, R);
+        await expectRedeemed(t, paid, q, R);
         // An inspected quote, then its pay-out: what the currency-and-method check of the rails judges.
         t.offer(inspectedPayOutLeft(actor), { q, inspected: read!, paid });
       },

@@ -62,7 +62,7 @@ async function refusedThenPaid(t: CheckTools, actor: GateActor, lock: LockSigned
   // The refusals were about the body alone: the same quote still redeems.
   const paid = await payOut(actor, body);
   releaseChain(q.quoteId);
-  for (const requirement of new Set(cases.map(([r]) => r))) expectRedeemed(t, paid, q, requirement);
+  for (const requirement of new Set(cases.map(([r]) => r))) await expectRedeemed(t, paid, q, requirement);
 }
 
 /**
@@ -155,7 +155,7 @@ export default defineSuite({
         const body = { gate_session_id: q.sessionId, quote_id: q.quoteId, reference, metadata: { rampart: 'conformance' } };
         const key = randomUUID();
         const first = await payOut(actor, body, key);
-        const p = expectPaidOut(t, first, q, 'GATE-RAIL-PAYOUT-201');
+        const p = await expectPaidOut(t, first, q, 'GATE-RAIL-PAYOUT-201');
         t.expect.equal(p.reference, reference, `a ${referenceMax}-char reference is accepted and returned`, {
           requirement: 'GATE-RAIL-PAYOUT-REFERENCE-MAX',
           exchange: first,
@@ -201,7 +201,7 @@ export default defineSuite({
           inspection: inspected.status < 300 ? Object.keys(shownTerms(inspected.json)) : inspected.status,
         });
         const ex = left?.paid ?? (await payOut(actor, { gate_session_id: q.sessionId, quote_id: q.quoteId }));
-        const p = expectPaidOut(t, ex, q, M);
+        const p = await expectPaidOut(t, ex, q, M);
         if (quote.currency !== undefined) {
           t.expect.equal(p.currency, quote.currency.toUpperCase(), "currency is the locked quote's", { requirement: M, exchange: ex });
         } else {
@@ -236,7 +236,7 @@ export default defineSuite({
         t.observe('gate-foreign-quote-redemption-status', foreign.status, 'the spec gives 403 (session of another partner) and 404 (cross-tenant)');
         // Refused about tenancy only: the owner still redeems the quote.
         const made = await payOut(owner, body);
-        expectRedeemed(t, made, q, Q);
+        await expectRedeemed(t, made, q, Q);
         const p = t.expect.schema(made, RailPayOut, Q);
 
         const R = 'GATE-RAIL-PAYOUT-FOREIGN-404';
@@ -289,7 +289,7 @@ export default defineSuite({
         // The refusals were about the body alone: the same quote still redeems, for every rule above.
         const paid = await payOut(actor, { ...body, metadata: { rampart: 'conformance' } });
         releaseChain(q.quoteId);
-        for (const R of [H, K, M, N, I, F] as const) expectRedeemed(t, paid, q, R);
+        for (const R of [H, K, M, N, I, F] as const) await expectRedeemed(t, paid, q, R);
       },
     }),
     check({

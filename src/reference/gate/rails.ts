@@ -387,6 +387,14 @@ export const area: GateArea = {
       suite: 'chaos',
     },
     {
+      name: 'rail-payout-409-active-quote',
+      service: 'gate',
+      requirements: ['GATE-RAIL-PAYOUT-201'],
+      description:
+        'POST /rails/pay_outs refuses an active quote with 409 (GET /quotes/{id} still shows it active): with a declared signed-quote lifetime shorter than the chain, the refusal would read as the expiry (a steering target).',
+      suite: 'conformance',
+    },
+    {
       name: 'rail-payout-id-max-63',
       service: 'gate',
       requirements: ['GATE-RAIL-PAYOUT-ID-MAX'],
@@ -478,6 +486,9 @@ export const area: GateArea = {
           throw new HttpError(400, `quote_id must name an ${wantSide} quote of gate_session_id`, 'quote_mismatch');
         }
         if (session.status !== 'open') throw new HttpError(409, `The session is ${String(session.status)}`, 'session_not_open');
+        // Steering fault: a pay-out refused 409 as if its quote were spent, though the quote is active (GET /quotes/{id} says so).
+        if (kind === 'pay_out' && world.faults.has('rail-payout-409-active-quote') && quoteState(world, q) === 'active')
+          throw new HttpError(409, 'This quote cannot be redeemed', 'quote_not_active');
         // The user is derived from the session: its user_reference, or the session itself when it has none.
         const user = `${scopeOf(caller)}\u0000${typeof session.user_reference === 'string' ? `ref:${session.user_reference}` : `session:${sessionId}`}`;
         const vol = volumes(world);
