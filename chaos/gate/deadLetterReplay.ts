@@ -43,7 +43,8 @@ export default defineSuite({
       needs: ['gateWebhooksExclusive', 'gateOtherTenant'],
       // Four gaps to the fifth attempt, one last gap of listening for a sixth, one first gap for the replayed attempt.
       budgetMs: scheduleBudgetMs(MAX - 1, gapBoundMs(MAX - 2) + QUIET_EXTRA_MS + gapBoundMs(0) + 3 * LIST_SETTLE_MS),
-      plannedWait: (profile) => plannedScheduleMs(profile, [0, 1, 2, 3, 3, 0]),
+      // Four gaps to the fifth attempt, the last again with its tolerance listening for a sixth, the first for the replay.
+      plannedWait: (profile) => plannedScheduleMs(profile, [0, 1, 2, 3, 0], 3) + QUIET_EXTRA_MS,
       async run({ gateWebhooksExclusive: actor, gateOtherTenant: stranger }, t: CheckTools) {
         const R = 'GATE-DLV-DEAD-LETTER-5';
         const schedule = scaledSchedule(t);

@@ -111,7 +111,9 @@ export default defineSuite({
       plannedWait: (profile) => {
         const r = profile.pools?.webhookRetry;
         const gaps = (r?.scheduleSeconds ?? []).slice(0, Math.max(0, (r?.attempts ?? 1) - 1)).map((s) => s * 1000 * profile.timing.retryScale);
-        return gaps.reduce((a, b) => a + b, 0) + (gaps.at(-1) ?? 0);
+        const last = gaps.at(-1) ?? 0;
+        const tolerance = Math.max(last * profile.tolerances.retryGapRatio, profile.tolerances.retryGapMs * profile.timing.retryScale, 1_000);
+        return gaps.reduce((a, b) => a + b, 0) + last + tolerance + QUIET_MS;
       },
       async run({ poolsWebhooksExclusive: actor, poolsTradeOutcome: choose, poolsDeadLetter: policy }, t: CheckTools) {
         const D = 'POOLS-EVT-DEAD-LETTER';
