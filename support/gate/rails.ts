@@ -221,3 +221,13 @@ export async function lockRequest(t: CheckTools, actor: GateActor, vars: { sessi
   if (!tpl) return t.skip('gate.triggers.createSignedQuote is missing (declare need gateSignedQuote)');
   return (await sendWith(actor.client, tpl, { ...vars, partner: actor.partner.name })).exchange;
 }
+
+/** "Rail responses carry a `provider` field" (its type is not shown: present is the rule). Signed quotes are rails too. */
+export function expectProvider(t: CheckTools, ex: Exchange, what: string): void {
+  const json = ex.json;
+  t.expect.that(!!json && typeof json === 'object' && 'provider' in json, `${what} carries provider`, {
+    requirement: 'GATE-RAIL-PROVIDER-FIELD',
+    actual: json && typeof json === 'object' ? Object.keys(json).sort() : json,
+    exchange: ex,
+  });
+}
