@@ -19,7 +19,8 @@ export interface ExplorePartners {
 
 /** The Gate partner and the pools partner a sequence acts as: one that can bootstrap a widget, a funded one. */
 export function explorePartners(view: Profile, service?: 'gate' | 'pools'): ExplorePartners {
-  const gates = service === 'pools' ? [] : view.gate.partners;
+  // A partner kept never branded (its check reads the default branding) is never explore's: it PATCHes branding.
+  const gates = service === 'pools' ? [] : view.gate.partners.filter((p) => !p.brandingUnset);
   const gate = gates.find((p) => p.publishableKey && p.allowedOrigins?.length) ?? gates[0];
   const pools =
     service === 'gate' || !view.pools?.quote
