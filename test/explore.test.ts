@@ -4,9 +4,9 @@
 // both answers side by side); the finding's replay script reproduces it against the faulty target; and a clean
 // CLI run is PASSED — partial run (explore only), exit 0.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOracle, type RunningOracle } from '../src/cli/oracle.js';
 import { Pacer } from '../src/client/pacer.js';
@@ -14,11 +14,10 @@ import { explore, explorationTag, type ExploreOutcome } from '../src/explore/exp
 import { capabilitiesOf, contextOf, explorePartners, sideOf } from '../src/explore/sides.js';
 import type { Profile } from '../src/profile/schema.js';
 import type { RunningReference } from '../src/reference/server.js';
-import type { RunResults } from '../src/report/results.js';
 import { viewFor } from '../src/runner/partition.js';
+import { cliIn, latestRun } from './support/cli.js';
 import { startEmbedded } from './support/embedded.js';
 
-const root = resolve(import.meta.dirname, '..');
 const tmp = mkdtempSync(join(tmpdir(), 'rampart-explore-'));
 const FAULT = 'seq-pools-quote-read-cache-survives-reject';
 const BUDGET = 300;
@@ -50,25 +49,8 @@ function exploreOnce(target: Profile, seed: number, service?: 'gate' | 'pools', 
   });
 }
 
-function cli(args: string[]): Promise<{ code: number; stdout: string; reports: string }> {
-  const reports = mkdtempSync(join(tmp, 'reports-'));
-  return new Promise((done) =>
-    execFile(
-      process.execPath,
-      [join(root, 'bin/rampart.js'), ...args, '--reports-dir', reports],
-      { cwd: root, env: { ...process.env, CI: '1', GITHUB_STEP_SUMMARY: '' }, timeout: 240_000 },
-      (err, stdout) => done({ code: err ? ((err as { code?: number }).code ?? -1) : 0, stdout: String(stdout), reports }),
-    ),
-  );
-}
-const latest = (reports: string) => {
-  const dir = realpathSync(join(reports, 'latest'));
-  return {
-    results: JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as RunResults,
-    junit: readFileSync(join(dir, 'junit.xml'), 'utf8'),
-    html: readFileSync(join(dir, 'report.html'), 'utf8'),
-  };
-};
+const cli = cliIn(tmp);
+const latest = latestRun;
 const profileFile = (p: Profile, name: string) => {
   const file = join(tmp, `${name}.json`);
   writeFileSync(file, JSON.stringify(p));
@@ -145,7 +127,7 @@ describe('rampart explore', () => {
   }, 300_000);
 
   it('a clean CLI run: PASSED — partial run (explore only), exit 0, no finding', async () => {
-    const run = await cli(['explore', '--profile', profileFile(clean.profile, 'clean'), '--service', 'pools', '--seed', '7', '--budget', '120']);
+    const run = await cli(['explore', '--profile', profileFile(clean.profile, 'clean'), '--service', 'pools', '--seed', '7', '--budget', '120'], 240_000);
     expect(run.code).toBe(0);
     const { results } = latest(run.reports);
     expect(results.summary.verdict).toBe('PASSED');
