@@ -23,6 +23,9 @@ export interface Step {
   exchanges: Record<Side, Exchange[]>;
 }
 
+/** The share of the budget new sequences may spend: the rest is kept for shrinking a divergence and its re-run. */
+export const SEARCH_SHARE = 0.6;
+
 /** Requests the exploration may send the target: a search share for new sequences, the rest kept for shrinking. */
 export class Budget {
   spent = 0;
@@ -32,7 +35,7 @@ export class Budget {
     readonly total: number,
     /** Requests kept back at every point for one more step and the re-run of a shrunk sequence. */
     readonly reserve: number,
-    readonly searchShare = 0.6,
+    readonly searchShare = SEARCH_SHARE,
   ) {}
   private get limit(): number {
     return this.shrinking ? this.total - this.reserve : Math.floor(this.total * this.searchShare);

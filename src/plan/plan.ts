@@ -234,7 +234,7 @@ export function formatPlan(p: Plan): string[] {
       : []),
     ...(p.explore
       ? [
-          `  explore: at most ${p.explore.budget} requests to the target (~${p.explore.gateRequests} Gate over ${p.explore.keys} key${p.explore.keys === 1 ? '' : 's'}, ~${p.explore.perKey} each of its 300 per hour; ~${p.explore.poolsRequests} pools), the oracle on loopback beside it: ≥ ${formatDuration(p.explore.ms)}`,
+          `  explore: ${p.explore.searched} requests to the target searching (~${p.explore.gateRequests} Gate over ${p.explore.keys} key${p.explore.keys === 1 ? '' : 's'}, ~${p.explore.perKey} each of its 300 per hour; ~${p.explore.poolsRequests} pools), up to ${p.explore.budget} with a divergence to shrink; the oracle on loopback beside it: ≥ ${formatDuration(p.explore.ms)}`,
         ]
       : []),
     ...(p.minuteStream
