@@ -85,10 +85,48 @@ for (const kind of ['conformance', 'chaos'] as const) {
     }
   }
 }
+/** rampart explore's mix of target requests on the embedded target: the Gate share, and each route group's share of it. */
+async function exploreMix(profile: Profile): Promise<Calibration['explore']> {
+  const { startOracle } = await import('../src/cli/oracle.js');
+  const { explore, explorationTag } = await import('../src/explore/explore.js');
+  const { capabilitiesOf, contextOf, explorePartners, sideOf } = await import('../src/explore/sides.js');
+  const { viewFor } = await import('../src/runner/partition.js');
+  const ref = await startReference({ profile: { ...profile, reference: { ...profile.reference!, rateLimits: false } }, ephemeralPorts: true });
+  const oracle = await startOracle(ref.profile);
+  const sent: { gate: boolean; method: string; path: string }[] = [];
+  try {
+    const partners = explorePartners(viewFor(ref.profile, 'explore'));
+    for (const seed of [1, 2, 3, 4, 5])
+      await explore({
+        sides: { target: sideOf(ref.profile, 'target', partners), oracle: sideOf(oracle.profile, 'oracle', partners) },
+        can: capabilitiesOf(ref.profile, partners),
+        context: contextOf(ref.profile, explorationTag()),
+        budget: 400,
+        seed,
+        onExchange: (side, ex) => {
+          if (side !== 'target') return;
+          const gate = ex.request.url.startsWith(ref.profile.gate.baseUrls.sandbox);
+          sent.push({ gate, method: ex.request.method, path: new URL(ex.request.url).pathname.replace(/^\/v1/, '') });
+        },
+      });
+  } finally {
+    await oracle.close();
+    await ref.close();
+  }
+  const gate = sent.filter((r) => r.gate);
+  const groups: Partial<Record<ReturnType<typeof gateRouteGroup>, number>> = {};
+  for (const r of gate) groups[gateRouteGroup(r.method, r.path)] = (groups[gateRouteGroup(r.method, r.path)] ?? 0) + 1;
+  const share = (n: number, of: number) => Math.round((n / Math.max(1, of)) * 1000) / 1000;
+  return { gateShare: share(gate.length, sent.length), groups: Object.fromEntries(Object.entries(groups).map(([g, n]) => [g, share(n ?? 0, gate.length)])) };
+}
+
+const explored = await exploreMix(base);
+console.log(`explore on embedded: gate share ${explored?.gateShare}, groups ${JSON.stringify(explored?.groups)}`);
 const cal: Calibration = {
   generatedAt: new Date().toISOString(),
-  how: 'scripts/calibrate-plan.ts: conformance and chaos against the embedded target, full profile and one-key cut; the smaller count per check',
+  how: "scripts/calibrate-plan.ts: conformance and chaos against the embedded target, full profile and one-key cut; the smaller count per check; explore's request mix over five seeds",
   checks: Object.fromEntries(Object.entries(merged).sort(([a], [b]) => a.localeCompare(b))),
+  ...(explored ? { explore: explored } : {}),
 };
 writeFileSync('src/runner/calibration.json', JSON.stringify(cal, null, 1) + '\n');
 console.log(`wrote src/runner/calibration.json: ${Object.keys(merged).length} checks`);

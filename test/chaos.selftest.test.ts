@@ -1,6 +1,4 @@
-// The chaos suites against the embedded target through a real Toxiproxy: a
-// clean run passes (only the real-time schedule check skips, at quick depth),
-// and every fault naming a requirement a chaos check covers makes an
+// The chaos suites against the embedded target through a real Toxiproxy: every fault naming a requirement a chaos check covers makes an
 // assertion of one of those checks fail naming one of the fault's own
 // requirements (a timeout, no answer or a crash is never counted); every
 // chaos check is proven that way by some fault. A --depth full check is
@@ -10,48 +8,26 @@
 // the built toxiproxy-server nor a Docker engine for its container.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveToxiproxy, startToxiproxy, type ToxiproxyHandle } from '../src/chaos/toxiproxy.js';
-import { loadSuites, type LoadedSuite } from '../src/runner/run.js';
-import { startEmbedded } from './support/embedded.js';
-import { chaosSelfTest, embeddedWorld, runChaosAgainst } from './support/selftest.js';
+import { chaosSelfTest, embeddedWorld } from './support/selftest.js';
 
-// Fault runs mostly wait through the scaled retry schedule: eight at once, beside the clean run.
+// Fault runs mostly wait through the scaled retry schedule: eight at once (the clean run is chaos.clean.test.ts, a
+// process of its own: in this one the fault worlds' traffic would widen its measured round trip).
 const PARALLEL = 8;
 const choice = await resolveToxiproxy();
 const missing = 'missing' in choice ? choice.missing : undefined;
 if (missing) console.warn(`chaos self-test skipped: ${missing}`);
 
 let tp: ToxiproxyHandle;
-let suites: LoadedSuite[];
 
-describe.skipIf(!!missing)(`chaos suites through Toxiproxy${missing ? ` (skipped: ${missing})` : ''}`, { concurrent: true }, () => {
+describe.skipIf(!!missing)(`chaos suites through Toxiproxy${missing ? ` (skipped: ${missing})` : ''}`, () => {
   beforeAll(async () => {
     const started = await startToxiproxy();
     if ('missing' in started) throw new Error(started.missing);
     tp = started;
-    suites = await loadSuites('chaos');
   });
   afterAll(async () => {
     await tp?.close();
   });
-
-  it('a clean run of every chaos suite passes; only the real-time schedule check skips at quick depth', async () => {
-    const ref = await startEmbedded();
-    try {
-      const out = await runChaosAgainst(ref, suites, tp);
-      const failed = out.checks
-        .filter((c) => c.status !== 'passed' && c.status !== 'skipped')
-        .map((c) => `${c.name}: ${c.status} ${c.failure?.message ?? c.reason ?? ''}`);
-      expect(failed).toEqual([]);
-      const skipped = out.checks.filter((c) => c.status === 'skipped');
-      expect(skipped.map((c) => c.requirements)).toEqual([['GATE-DLV-SCHEDULE-REALTIME']]);
-      expect(out.checks.filter((c) => c.status === 'passed').length).toBeGreaterThanOrEqual(15);
-      const gaps = out.observations.filter((o) => o.topic === 'retry-gap').map((o) => o.value as { attempt: number; expectedMs: number; observedMs: number });
-      console.log(`retry gaps (expected → observed ms): ${gaps.map((g) => `#${g.attempt} ${g.expectedMs}→${g.observedMs}`).join(', ')}`);
-      expect(gaps.length).toBeGreaterThanOrEqual(4);
-    } finally {
-      await ref.close();
-    }
-  }, 240_000);
 
   it('every fault breaking a chaos requirement makes a chaos assertion fail naming it, and every chaos check is proven that way', async () => {
     const { runs, table, total } = await chaosSelfTest(embeddedWorld(), tp, PARALLEL);

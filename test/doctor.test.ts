@@ -1,7 +1,9 @@
 // `rampart doctor`: on both worlds of the embedded target it prints the table
-// and exits 0; a broken profile — a wrong key, a trigger that 404s, a receiver
-// the target cannot reach, a server-error control that does not fail — gets the
-// exact row that says so and exit 2; every Gate request is paced, so no key's
+// and exits 0, every declared trigger tried (the second world's in its own
+// words and armed) and each saying what it unlocks; a broken profile — a wrong
+// key, a trigger that 404s, a receiver the target cannot reach, a server-error
+// control that does not fail, a pool-state control given words it refuses —
+// gets the exact row that says so and exit 2; every Gate request is paced, so no key's
 // documented window is ever exceeded (counted per key), and the keys reserved
 // for load are left alone.
 import { spawn } from 'node:child_process';
@@ -84,6 +86,13 @@ describe.each([
       'configureWebhook',
     ])
       expect(out).toMatch(new RegExp(`✓ gate\\.triggers\\.${t}\\s+ok`));
+    for (const t of ['poolState', 'balanceCredit', 'velocityAdvance', 'tradeOutcome']) expect(out).toMatch(new RegExp(`✓ pools\\.triggers\\.${t}\\s+ok`));
+    // Each declared trigger says what it unlocks; the second world's also say how they speak its language.
+    expect(out).toMatch(/✓ pools\.triggers\.poolState\s+ok\s+set the main pool .*GET \/pools followed .* — unlocks poolsPoolState/);
+    if (world === 'embedded-alt') {
+      expect(out).toMatch(/pools\.triggers\.poolState .*\{\{state\}\} in the sandbox's words: available→open, pool_dry→dry/);
+      expect(out).toMatch(/gate\.triggers\.serverError\s+ok\s+answered 500.*armed by POST \/__harness\/fail_next first/);
+    }
     expect(out).toMatch(/✓ receiver reachable from the target\s+ok\s+a signed webhook\.test delivery arrived/);
     expect(out).toMatch(/✓ gate\.triggers\.serverError\s+ok\s+answered 500/);
     // The target's clock and round trip, as its answers told them (the embedded target keeps this machine's time):
@@ -145,13 +154,22 @@ describe('rampart doctor on a broken profile', () => {
     for (const n of ['gateWebhooks', 'poolsWebhooks']) expect(rowOf(d, n)!.status).toBe('broken');
   }, 120_000);
 
+  it("a pool-state control that refuses rampart's words is broken, naming the state it refused", async () => {
+    const p = structuredClone(ref.profile);
+    p.pools!.triggers.poolState = { ...p.pools!.triggers.poolState!, values: { state: { pool_dry: 'parched' } } };
+    const d = await runDoctor(p, { receiverWaitMs: 5_000 });
+    const r = rowOf(d, 'pools.triggers.poolState')!;
+    expect(r.status).toBe('broken');
+    expect(r.detail).toMatch(/^state pool_dry: answered 400 .*— unlocks poolsPoolState; \{\{state\}\} in the sandbox's words: pool_dry→parched$/);
+  }, 120_000);
+
   it('a server-error control that answers 2xx is broken: it must yield a 5xx for the scrubbing check', async () => {
     const p = structuredClone(ref.profile);
     p.gate.triggers.serverError = { method: 'GET', path: '/capabilities/assets', auth: 'secret' };
     const d = await runDoctor(p, { receiverWaitMs: 5_000 });
     const r = rowOf(d, 'gate.triggers.serverError')!;
     expect(r.status).toBe('broken');
-    expect(r.detail).toMatch(/^answered 200 .*\(it must make the target answer a 5xx\)$/);
+    expect(r.detail).toMatch(/^answered 200 .*\(it must make the target answer a 5xx\) — unlocks gateServerError$/);
   }, 120_000);
 
   it('a missing trigger is "missing" with what to add and what it would unlock; a trigger it cannot dry-run safely is "not checked"', async () => {
@@ -164,7 +182,7 @@ describe('rampart doctor on a broken profile', () => {
     expect(r.unlocks).toBe(1);
     expect(d.usable).toBe(true);
     expect(d.verifiable.requirements).toBe(d.verifiable.of - 1);
-    expect(rowOf(d, 'pools.triggers.tradeOutcome')!.status).toBe('not checked');
+    expect(rowOf(d, 'gate.triggers.payInBody')!.status).toBe('not checked');
   }, 120_000);
 });
 

@@ -2,10 +2,10 @@
 // (never CERTIFIED, never signed) and every output names the gates used; --sign-key where nothing can be signed
 // is refused (exit 2, one line); NOT CERTIFIED exits 1 whatever run error came with it; and --resume refuses
 // another profile (or a changed one, or other gates) before writing anything.
-import { execFile } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { cliIn } from './support/cli.js';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { profileSha256, resumeOptions } from '../src/cli/resume.js';
 import { EXIT } from '../src/exitCodes.js';
@@ -162,18 +162,7 @@ describe('NOT CERTIFIED exits 1 whatever else happened', () => {
   });
 });
 
-let n = 0;
-function cli(args: string[], timeoutMs = 120_000): Promise<{ code: number; stdout: string; stderr: string; reports: string }> {
-  const reports = join(tmp, `reports-${n++}`);
-  return new Promise((done) => {
-    execFile(
-      process.execPath,
-      [join(root, 'bin/rampart.js'), ...args, ...(args.includes('--reports-dir') ? [] : ['--reports-dir', reports])],
-      { cwd: root, env: { ...process.env, NO_COLOR: '1', CI: '1', GITHUB_STEP_SUMMARY: '' }, timeout: timeoutMs },
-      (err, stdout, stderr) => done({ code: err ? ((err as { code?: number }).code ?? -1) : 0, stdout: String(stdout), stderr: String(stderr), reports }),
-    );
-  });
-}
+const cli = cliIn(tmp);
 const oneLine = (stderr: string) => stderr.split('\n').filter((l) => l.trim());
 
 describe('--sign-key where nothing can be signed: exit 2, one line, nothing run', () => {

@@ -13,6 +13,7 @@ const SANDBOX_ENV: NodeJS.ProcessEnv = {
   GATE_SK_1: key('sk_test_', 'a1'),
   GATE_SK_2: key('sk_test_', 'b2'),
   GATE_SK_3: key('sk_test_', 'm3'),
+  GATE_SK_FRESH: key('sk_test_', 'r8'),
   GATE_PK_1: key('pk_test_', 'c3'),
   GATE_LIVE_SK_1: key('sk_live_', 'd4'),
   GATE_REVOKED_SK_1: key('sk_test_', 'e5'),
@@ -50,12 +51,12 @@ function thrown(fn: () => unknown): ProfileError {
 }
 
 describe('loadProfile', () => {
-  it('parses the embedded profile: both services, 42 gate and 19 pools partners', () => {
+  it('parses the embedded profile: both services, 44 gate and 20 pools partners', () => {
     const p = loadProfile(EMBEDDED, {});
     expect(p.name).toBe('embedded');
     expect(p.gate.baseUrls.sandbox).toBe('http://127.0.0.1:4010/v1');
-    expect(p.gate.partners).toHaveLength(42);
-    expect(p.pools?.partners).toHaveLength(19);
+    expect(p.gate.partners).toHaveLength(44);
+    expect(p.pools?.partners).toHaveLength(20);
     expect(p.webhooks.listenPort).toBe(0);
   });
 

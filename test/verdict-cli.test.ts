@@ -3,39 +3,19 @@
 // results.json, junit.xml and report.html), and refuses --sign-key with one
 // line and exit 2; a breached performance gate is NOT CERTIFIED, exit 1, in
 // every output. Each run is narrowed to a check or a short smoke.
-import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { cliIn, latestRun } from './support/cli.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { findK6 } from '../src/load/k6.js';
-import type { RunResults } from '../src/report/results.js';
 
 const root = resolve(import.meta.dirname, '..');
 const tmp = mkdtempSync(join(tmpdir(), 'rampart-verdict-cli-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-let n = 0;
-function cli(args: string[], timeoutMs = 120_000): Promise<{ code: number; stdout: string; stderr: string; reports: string }> {
-  const reports = join(tmp, `reports-${n++}`);
-  return new Promise((done) => {
-    execFile(
-      process.execPath,
-      [join(root, 'bin/rampart.js'), ...args, '--reports-dir', reports],
-      { cwd: root, env: { ...process.env, NO_COLOR: '1', CI: '1', GITHUB_STEP_SUMMARY: '' }, timeout: timeoutMs },
-      (err, stdout, stderr) => done({ code: err ? ((err as { code?: number }).code ?? -1) : 0, stdout: String(stdout), stderr: String(stderr), reports }),
-    );
-  });
-}
-
-const latest = (reports: string) => {
-  const dir = realpathSync(join(reports, 'latest'));
-  return {
-    results: JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as RunResults,
-    junit: readFileSync(join(dir, 'junit.xml'), 'utf8'),
-    html: readFileSync(join(dir, 'report.html'), 'utf8'),
-  };
-};
+const cli = cliIn(tmp);
+const latest = latestRun;
 const banner = (html: string) => html.split('id="verdict"')[1]!.split('</section>')[0]!;
 const verdictLine = (stdout: string) => stdout.split('\n').find((l) => /^(CERTIFIED|PASSED|NOT CERTIFIED|INCOMPLETE|INTERRUPTED)\b/.test(l));
 

@@ -316,3 +316,43 @@ describe('CERTIFIED is the word of a whole run', () => {
     expect(none).toMatchObject({ status: 'not_run', reason: 'its 2 checks not run: the run stopped before them' });
   });
 });
+
+describe('explore inside the verdict', () => {
+  const explored = (status: CheckResult['status'], requirements: string[] = [], reason?: string): CheckResult => ({
+    name: 'explore: sequences of documented operations, the target beside the oracle',
+    suite: 'explore',
+    file: 'src/explore',
+    requirements,
+    status,
+    durationMs: 1,
+    ...(status === 'failed'
+      ? {
+          failure: {
+            kind: 'assertion' as const,
+            message: 'after 4 steps, quote#1 read: field status (same)',
+            ...(requirements[0] ? { requirement: requirements[0] } : {}),
+          },
+        }
+      : {}),
+    ...(reason ? { reason } : {}),
+  });
+  const nightly = runScope(['conformance', 'chaos', 'load', 'explore'], { depth: 'full' });
+  const certified = (checks: CheckResult[]) =>
+    summarize({ ...run([]), requirements: requirementResults(checks, { kinds: nightly.kinds, depth: 'full' }), checks, scope: nightly, depth: 'full' });
+
+  it('certify --depth full with a finding naming a requirement: NOT CERTIFIED, exit 1', () => {
+    const s = certified([{ ...c('passed'), requirements: ['POOLS-SQ-REJECT'] }, explored('failed', ['POOLS-SQ-REJECT'])]);
+    expect(s.verdict).toBe('NOT CERTIFIED');
+    expect(exitCodeOf({ summary: s } as RunResults)).toBe(EXIT.checkFailed);
+  });
+  it('a finding no requirement names (a gap in the catalogue) fails the run all the same', () => {
+    const s = certified([{ ...c('passed'), requirements: ['POOLS-SQ-REJECT'] }, explored('failed')]);
+    expect(s.verdict).toBe('NOT CERTIFIED');
+    expect(s.verdictLine).toMatch(/explore: a sequence parts where no requirement names it/);
+  });
+  it('an exploration the target stopped (a 429 past the pacer) leaves the run INCOMPLETE, never CERTIFIED', () => {
+    const s = certified([{ ...c('passed'), requirements: ['POOLS-SQ-REJECT'] }, explored('unverified', [], 'the target answered 429 at step 3')]);
+    expect(s.verdict).toBe('INCOMPLETE');
+    expect(s.verdictLine).toMatch(/^explore judged nothing: the target answered 429/);
+  });
+});

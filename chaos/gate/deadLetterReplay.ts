@@ -32,18 +32,20 @@ export default defineSuite({
   section: 'States and transitions > Webhook delivery',
   checks: [
     check({
-      name: "five failed attempts dead-letter the delivery with no sixth; another partner's replay is 404; the owner's replay delivers it under the same event id",
+      name: "five failed attempts dead-letter the delivery with no sixth (last_response_status the last 500); another partner's replay is 404; the owner's replay delivers it under the same event id",
       requirements: [
         'GATE-DLV-DEAD-LETTER-5',
         'GATE-WHOPS-REPLAY-DEAD-LETTERED',
         'GATE-WHOPS-REPLAY-FOREIGN-404',
         'GATE-DLV-EVENT-ID-STABLE',
         'GATE-DLV-SIGNED-EVERY-ATTEMPT',
+        'GATE-DLV-LAST-RESPONSE-STATUS',
       ],
       needs: ['gateWebhooksExclusive', 'gateOtherTenant'],
       // Four gaps to the fifth attempt, one last gap of listening for a sixth, one first gap for the replayed attempt.
       budgetMs: scheduleBudgetMs(MAX - 1, gapBoundMs(MAX - 2) + QUIET_EXTRA_MS + gapBoundMs(0) + 3 * LIST_SETTLE_MS),
-      plannedWait: (profile) => plannedScheduleMs(profile, [0, 1, 2, 3, 3, 0]),
+      // Four gaps to the fifth attempt, the last again with its tolerance listening for a sixth, the first for the replay.
+      plannedWait: (profile) => plannedScheduleMs(profile, [0, 1, 2, 3, 0], 3) + QUIET_EXTRA_MS,
       async run({ gateWebhooksExclusive: actor, gateOtherTenant: stranger }, t: CheckTools) {
         const R = 'GATE-DLV-DEAD-LETTER-5';
         const schedule = scaledSchedule(t);
@@ -66,6 +68,15 @@ export default defineSuite({
           actual: dead.delivery.last_error,
         });
         t.expect.equal(dead.delivery.next_attempt_at, null, 'next_attempt_at is null once dead-lettered', D);
+        t.expect.equal(
+          dead.delivery.last_response_status,
+          failed.at(-1)!.answeredStatus,
+          'last_response_status is the status the last failed attempt was answered with',
+          {
+            requirement: 'GATE-DLV-LAST-RESPONSE-STATUS',
+            exchange: dead.exchange,
+          },
+        );
 
         const replayPath = `/webhooks/deliveries/${encodeURIComponent(ev.delivery.id)}/replay`;
         const foreign = await stranger.client.post(replayPath, {}, { idempotencyKey: true, retry: false });

@@ -3,13 +3,14 @@
 // backoff), under the same eventId, with a Gate-Signature header each time;
 // failed every time, it goes to the dead-letter store after the attempts the
 // sandbox declares (pools.webhookRetry: the threshold is not shown).
-// The pools retry schedule is not shown: only redelivery is asserted, within
-// the Gate document's schedule at the declared time scale, and the gap is
+// The pools retry schedule is not shown: redelivery is asserted within the
+// Gate document's schedule at the declared time scale, and its backoff only as
+// far as the rule goes: the redelivery does not come back to back; the gap is
 // observed. The pools signature recipe is not shown either: whether the Gate
 // recipe verifies is observed, never failed.
 import { check, defineSuite, type CheckTools } from '../../src/runner/check.js';
 import type { ReceivedEvent } from '../../src/webhooks/types.js';
-import { QUICK_SCHEDULE_BUDGET_MS, latestArrivalOf, scheduleBudgetMs } from '../../support/gate/deliveries.js';
+import { MEASUREMENT_SLACK_MS, QUICK_SCHEDULE_BUDGET_MS, latestArrivalOf, scheduleBudgetMs } from '../../support/gate/deliveries.js';
 import { eventMentions, eventTypeOf, reservedTrade, settleTo } from '../../support/pools/pools.js';
 import { GATE_LIMITS } from '../../src/model/limits.js';
 
@@ -24,12 +25,38 @@ const QUIET_MS = 2_000;
 
 const acked = (e: ReceivedEvent) => e.answeredStatus !== undefined && e.answeredStatus >= 200 && e.answeredStatus < 300;
 
+/**
+ * "With backoff": the redelivery waits after the failed attempt instead of coming back to back. Its wait is not
+ * shown, so only an immediate retry is ruled out: one that arrives within what the failed attempt's answer going
+ * back and the retry coming over (the round trip, p95) and rampart's own stamping take. Where the sandbox declares its
+ * first gap (pools.webhookRetry), a retry as early as that gap allows (its ratio tolerance, at the declared scale) is
+ * never taken for an immediate one, and a declared gap no longer than the round trip leaves the rule unverified.
+ */
+function expectBackoff(t: CheckTools, gap: number): void {
+  const rtt = t.targetClock('pools').roundTrip()?.p95Ms ?? 0;
+  let floor = MEASUREMENT_SLACK_MS + rtt;
+  const first = t.profile.pools?.webhookRetry?.scheduleSeconds[0];
+  if (first !== undefined) {
+    const earliest = first * 1000 * t.profile.timing.retryScale * (1 - t.profile.tolerances.retryGapRatio);
+    if (earliest <= rtt)
+      t.unverified(
+        `the declared first gap (as early as ${Math.round(earliest)} ms at timing.retryScale ${t.profile.timing.retryScale}) is no longer than the round trip (${rtt} ms): a retry after it cannot be told from an immediate one — raise retryScale`,
+      );
+    floor = Math.min(floor, earliest);
+  }
+  t.expect.that(gap > floor, `the redelivery waits after the failed attempt (backoff), not back to back: ${gap} ms later`, {
+    requirement: R,
+    expected: `> ${Math.round(floor)} ms (an immediate retry: the round trip and rampart's stamping)`,
+    actual: gap,
+  });
+}
+
 export default defineSuite({
   service: 'pools',
   section: 'Events',
   checks: [
     check({
-      name: 'a settled-trade webhook the receiver fails is delivered again under the same eventId, with a Gate-Signature each time',
+      name: 'a settled-trade webhook the receiver fails is delivered again under the same eventId, with a Gate-Signature each time, after a wait (backoff)',
       requirements: [R],
       needs: ['poolsWebhooksExclusive', 'poolsTradeOutcome'],
       budgetMs: scheduleBudgetMs(GAPS, MIN_WAIT_MS),
@@ -93,12 +120,14 @@ export default defineSuite({
             },
           ),
         );
-        t.observe('pools-redelivery-gap-ms', attempts[1]!.arrivedAt - attempts[0]!.arrivedAt, 'pools retry schedule is not shown');
+        const gap = attempts[1]!.arrivedAt - attempts[0]!.arrivedAt;
+        t.observe('pools-redelivery-gap-ms', gap, 'pools retry schedule is not shown');
         t.observe(
           'pools-signature-gate-recipe',
           attempts.map((e) => ({ ok: e.verification.ok, reason: e.verification.reason, answered: e.answeredStatus })),
           'whether the Gate recipe verifies each attempt (the pools recipe is not shown); a receiver refusal (400) still counts as a failed attempt',
         );
+        expectBackoff(t, gap);
       },
     }),
     check({
@@ -111,7 +140,9 @@ export default defineSuite({
       plannedWait: (profile) => {
         const r = profile.pools?.webhookRetry;
         const gaps = (r?.scheduleSeconds ?? []).slice(0, Math.max(0, (r?.attempts ?? 1) - 1)).map((s) => s * 1000 * profile.timing.retryScale);
-        return gaps.reduce((a, b) => a + b, 0) + (gaps.at(-1) ?? 0);
+        const last = gaps.at(-1) ?? 0;
+        const tolerance = Math.max(last * profile.tolerances.retryGapRatio, profile.tolerances.retryGapMs * profile.timing.retryScale, 1_000);
+        return gaps.reduce((a, b) => a + b, 0) + last + tolerance + QUIET_MS;
       },
       async run({ poolsWebhooksExclusive: actor, poolsTradeOutcome: choose, poolsDeadLetter: policy }, t: CheckTools) {
         const D = 'POOLS-EVT-DEAD-LETTER';

@@ -1,6 +1,7 @@
 // Gate "Endpoints > Branding": the five tokens always present, PATCH merge,
 // strictness, and each pattern and length at its edge. Initial values are
-// never assumed: the merge check reads first. The success status of GET and
+// never assumed (the merge check reads first), except on the partner the
+// profile declares has never set its branding: every token null there. The success status of GET and
 // PATCH /branding is not shown: any 2xx.
 import { randomUUID } from 'node:crypto';
 import type { Exchange } from '../../src/client/types.js';
@@ -58,6 +59,24 @@ export default defineSuite({
       },
     }),
     check({
+      name: 'a partner that never set its branding reads all five tokens null (the default branding)',
+      requirements: ['GATE-BRAND-UNSET-NULL', 'GATE-BRAND-GET-SHAPE'],
+      needs: ['gateBrandingUnset'],
+      async run({ gateBrandingUnset: actor }, t: CheckTools) {
+        const R = 'GATE-BRAND-UNSET-NULL';
+        const ex = await actor.client.get('/branding');
+        const b = branding(t, ex, 'GATE-BRAND-GET-SHAPE');
+        for (const k of BRANDING_TOKENS)
+          t.expect.that(k in (ex.json as object), `branding.${k} is present`, { requirement: 'GATE-BRAND-GET-SHAPE', exchange: ex });
+        t.expect.equal(
+          Object.fromEntries(BRANDING_TOKENS.map((k) => [k, b[k]])),
+          Object.fromEntries(BRANDING_TOKENS.map((k) => [k, null])),
+          `${actor.partner.name} never set a token (the profile's brandingUnset): every one reads null`,
+          { requirement: R, exchange: ex },
+        );
+      },
+    }),
+    check({
       name: 'PATCH /branding merges supplied tokens, keeps omitted ones and accepts values at the edges',
       requirements: ['GATE-BRAND-PATCH-MERGE', 'GATE-BRAND-NAME-MAX-64', 'GATE-BRAND-LOGO-MAX-2048', 'GATE-BRAND-COLOR-PATTERN'],
       needs: ['gatePartner'],
@@ -80,8 +99,8 @@ export default defineSuite({
         t.expect.equal(b2.logo_url, logo, `a ${logoUrlMax}-char https logo_url is stored`, { requirement: 'GATE-BRAND-LOGO-MAX-2048', exchange: ex2 });
         t.expect.equal(b2.brand_name, name, 'brand_name set by the previous PATCH is kept', { requirement: M, exchange: ex2 });
 
-        // accent_color is left alone so a partner keeps an untouched token for the shape check.
-        const colors = { primary_color: '#abcdef', secondary_color: '#0A1b2C' };
+        // Every color token, each a valid value (any case): stored as sent.
+        const colors = { primary_color: '#abcdef', secondary_color: '#0A1b2C', accent_color: '#C0ffEE' };
         const ex3 = await client.patch('/branding', colors);
         const b3 = branding(t, ex3, 'GATE-BRAND-COLOR-PATTERN');
         for (const [k, v] of Object.entries(colors)) {
@@ -92,10 +111,7 @@ export default defineSuite({
             exchange: ex3,
           });
         }
-        t.expect.equal([b3.logo_url, b3.brand_name, b3.accent_color], [logo, name, before.accent_color], 'logo_url, brand_name and accent_color are kept', {
-          requirement: M,
-          exchange: ex3,
-        });
+        t.expect.equal([b3.logo_url, b3.brand_name], [logo, name], 'logo_url and brand_name are kept', { requirement: M, exchange: ex3 });
 
         const after = branding(t, await client.get('/branding'), M);
         t.expect.equal(

@@ -41,7 +41,7 @@ export default defineSuite({
   section: 'Errors',
   checks: [
     check({
-      name: 'a missing resource (a deleted customer, a well-formed unknown session id) gives 404 not_found with the full error envelope; request_id is UUID-like and differs per request',
+      name: 'a missing resource (a deleted customer, a well-formed unknown session id) gives 404 not_found with the full error envelope and the same code each time; request_id is UUID-like and differs per request',
       requirements: ['GATE-ERR-ENVELOPE', 'GATE-ERR-REQUEST-ID-HEADER', 'GATE-ERR-CODE-FALLBACK', 'GATE-ERR-404-NOT-FOUND', 'GATE-ERR-REQUEST-ID-UUID'],
       needs: ['gatePartner'],
       // Runs late: the customer the DELETE check deleted serves as the missing resource.
@@ -50,6 +50,11 @@ export default defineSuite({
         // A soft-deleted customer is documented to read as 404, and its id has the target's own format.
         const { customer } = await sharedDeletedCustomer(t, actor);
         const gone = expectGateError(t, await actor.client.get(customerPath(customer.id)), 404);
+        // The same error asked again: a stable machine code is the same code both times.
+        const again = expectGateError(t, await actor.client.get(customerPath(customer.id)), 404);
+        t.expect.equal(again.code, gone.code, 'code is a stable machine code: the same error answers the same code twice', {
+          requirement: 'GATE-ERR-CODE-FALLBACK',
+        });
 
         // An id of the target's own shape (derived from a session it issued) that names nothing: unknown, so 404 — never 400.
         const real = await openSession(t, actor, 'GATE-ERR-404-NOT-FOUND');
@@ -156,8 +161,9 @@ export default defineSuite({
     check({
       name: 'a 5xx (provoked by the sandbox control) is server_error with the envelope and a scrubbed generic message',
       requirements: ['GATE-ERR-5XX-SCRUBBED'],
-      needs: ['gatePartner'],
-      async run({ gatePartner: actor, gateServerError: provoke }, t: CheckTools) {
+      // Held alone: a control may arm the partner's next request (the trigger's arm), which another check's request must not take.
+      needs: ['gateExclusive'],
+      async run({ gateExclusive: actor, gateServerError: provoke }, t: CheckTools) {
         const ex = await provoke(actor);
         if (ex.status < 500 || ex.status > 599) {
           t.unverified(

@@ -13,7 +13,7 @@ import { UnshapedList } from '../../src/model/schemas/gate/capabilities.js';
 import { expectListUrl, walkList } from '../../support/gate/lists.js';
 import { firstAnswered } from '../../support/gate/unshownInput.js';
 import { expectObjectDiscriminator } from '../../support/gate/objects.js';
-import { expectRedeemed, inspectedPayOutLeft, lockQuote, lockRequest, openSession, payOut, readQuote } from '../../support/gate/rails.js';
+import { expectProvider, expectRedeemed, inspectedPayOutLeft, lockQuote, lockRequest, openSession, payOut, readQuote } from '../../support/gate/rails.js';
 
 const quotePath = (id: string) => `/quotes/${encodeURIComponent(id)}`;
 /** Pages of GET /transactions walked (a partner's sandbox may hold a long history). */
@@ -66,28 +66,31 @@ export default defineSuite({
   section: 'Endpoints > Quotes and transactions',
   checks: [
     check({
-      name: 'GET /quotes/{id} never redeems: the quote still pays out after two reads; the lock and the reads carry an object discriminator',
-      requirements: ['GATE-QUOTE-GET-NO-REDEEM', 'GATE-QUOTE-LOCK', 'GATE-CONV-OBJECT-DISCRIMINATOR'],
+      name: 'GET /quotes/{id} never redeems: the quote still pays out after two reads; the lock and the reads carry an object discriminator and provider (a signed quote is a rail)',
+      requirements: ['GATE-QUOTE-GET-NO-REDEEM', 'GATE-QUOTE-LOCK', 'GATE-CONV-OBJECT-DISCRIMINATOR', 'GATE-RAIL-PROVIDER-FIELD'],
       needs: ['gateRails', 'gateSignedQuote'],
       async run({ gateRails: actor, gateSignedQuote: lock }, t: CheckTools) {
         const R = 'GATE-QUOTE-GET-NO-REDEEM';
         const q = await lockQuote(t, actor, lock, 'off_ramp', R, { reads: 2 });
         // The lock is the documented POST /quotes only when the profile's template sends it there (else a sandbox helper's answer).
         const tpl = t.profile.gate.triggers.createSignedQuote;
-        if (q.lock && tpl?.method === 'POST' && tpl.path.split('?')[0] === '/quotes')
+        if (q.lock && tpl?.method === 'POST' && tpl.path.split('?')[0] === '/quotes') {
           expectObjectDiscriminator(t, q.lock, 'the signed quote POST /quotes answers');
-        else t.observe('gate-quote-lock-object', 'the profile locks quotes through another request than POST /quotes: its answer is not judged');
+          expectProvider(t, q.lock, 'the signed quote POST /quotes answers');
+        } else t.observe('gate-quote-lock-object', 'the profile locks quotes through another request than POST /quotes: its answer is not judged');
         let read: Exchange | undefined;
         for (let i = 0; i < 2; i++) {
           read = expect2xx(t, await readQuote(actor, q.quoteId), R);
           expectObjectDiscriminator(t, read, 'the signed quote GET /quotes/{id} answers');
+          // "Rail responses carry a provider field", and locked signed quotes are among the rails (What the service does).
+          expectProvider(t, read, 'the signed quote GET /quotes/{id} answers');
           const fiat = (read.json as { fiat_pay_or_receive?: unknown } | undefined)?.fiat_pay_or_receive;
           // The read's fields are not shown beyond fiat_pay_or_receive; when present it is the locked value.
           if (fiat !== undefined)
             t.expect.equal(fiat, q.fiat, 'the read shows the locked fiat_pay_or_receive', { requirement: 'GATE-QUOTE-LOCK', exchange: read });
         }
         const paid = await payOut(actor, { gate_session_id: q.sessionId, quote_id: q.quoteId });
-        expectRedeemed(t, paid, q, R);
+        await expectRedeemed(t, paid, q, R);
         // An inspected quote, then its pay-out: what the currency-and-method check of the rails judges.
         t.offer(inspectedPayOutLeft(actor), { q, inspected: read!, paid });
       },

@@ -16,6 +16,7 @@ import { expectGateError } from '../../support/gate/errors.js';
 import { expectObjectDiscriminator } from '../../support/gate/objects.js';
 import {
   expectPaidOut,
+  expectProvider,
   expectRedeemed,
   inspectedPayOutLeft,
   lockQuote,
@@ -28,21 +29,12 @@ import {
   type LockedQuote,
 } from '../../support/gate/rails.js';
 import { refusedTogether } from '../../support/gate/validation.js';
+import { fillDeep } from '../../src/needs/support/triggers.js';
 import { sessionPath, stringsIn } from '../../support/gate/sessions.js';
 
 const { gateSessionIdMax, quoteIdMax, referenceMax } = GATE_LIMITS.payOut;
 
 const payOutPath = (id: string) => `/rails/pay_outs/${encodeURIComponent(id)}`;
-
-/** "Rail responses carry a `provider` field" (its type is not shown: present is the rule). */
-function expectProvider(t: CheckTools, ex: Exchange, what: string): void {
-  const json = ex.json;
-  t.expect.that(!!json && typeof json === 'object' && 'provider' in json, `${what} carries provider`, {
-    requirement: 'GATE-RAIL-PROVIDER-FIELD',
-    actual: json && typeof json === 'object' ? Object.keys(json).sort() : json,
-    exchange: ex,
-  });
-}
 
 /**
  * Each extra field on an otherwise valid body must be refused with 400 invalid_request (all of them in one body
@@ -62,7 +54,7 @@ async function refusedThenPaid(t: CheckTools, actor: GateActor, lock: LockSigned
   // The refusals were about the body alone: the same quote still redeems.
   const paid = await payOut(actor, body);
   releaseChain(q.quoteId);
-  for (const requirement of new Set(cases.map(([r]) => r))) expectRedeemed(t, paid, q, requirement);
+  for (const requirement of new Set(cases.map(([r]) => r))) await expectRedeemed(t, paid, q, requirement);
 }
 
 /**
@@ -155,7 +147,7 @@ export default defineSuite({
         const body = { gate_session_id: q.sessionId, quote_id: q.quoteId, reference, metadata: { rampart: 'conformance' } };
         const key = randomUUID();
         const first = await payOut(actor, body, key);
-        const p = expectPaidOut(t, first, q, 'GATE-RAIL-PAYOUT-201');
+        const p = await expectPaidOut(t, first, q, 'GATE-RAIL-PAYOUT-201');
         t.expect.equal(p.reference, reference, `a ${referenceMax}-char reference is accepted and returned`, {
           requirement: 'GATE-RAIL-PAYOUT-REFERENCE-MAX',
           exchange: first,
@@ -183,7 +175,7 @@ export default defineSuite({
       },
     }),
     check({
-      name: "pay-out currency and method are the locked quote's, as the lock or GET /quotes/{id} shows them (the currency, else, the session's)",
+      name: "pay-out currency and method are the locked quote's, as the lock or GET /quotes/{id} shows them (else: the currency the session's, the method one the sell side offers in it)",
       requirements: ['GATE-RAIL-PAYOUT-CURRENCY-METHOD-FROM-QUOTE'],
       needs: ['gateRails', 'gateSignedQuote'],
       // Runs late: the quote the GET-never-redeems check inspected and then paid out is judged here as it is.
@@ -201,7 +193,7 @@ export default defineSuite({
           inspection: inspected.status < 300 ? Object.keys(shownTerms(inspected.json)) : inspected.status,
         });
         const ex = left?.paid ?? (await payOut(actor, { gate_session_id: q.sessionId, quote_id: q.quoteId }));
-        const p = expectPaidOut(t, ex, q, M);
+        const p = await expectPaidOut(t, ex, q, M);
         if (quote.currency !== undefined) {
           t.expect.equal(p.currency, quote.currency.toUpperCase(), "currency is the locked quote's", { requirement: M, exchange: ex });
         } else {
@@ -213,11 +205,29 @@ export default defineSuite({
             exchange: ex,
           });
         }
-        if (quote.method === undefined)
+        if (quote.method !== undefined) {
+          t.expect.equal(p.method, quote.method, "method is the locked quote's", { requirement: M, exchange: ex });
+          return;
+        }
+        // The quote shows no method (its fields are not shown): a method derived from an off_ramp quote in this currency is a
+        // sell-side method of the currency, which GET /capabilities/payout-methods lists (its shape is not shown: any string of it).
+        const methods = await actor.client.get('/capabilities/payout-methods', { currency: p.currency });
+        const offered = methods.status >= 200 && methods.status < 300 ? stringsIn(methods.json) : [];
+        t.observe('gate-payout-method-offered', { method: p.method, payoutMethods: methods.status, listed: offered.includes(p.method) });
+        if (offered.length === 0)
           t.unverified(
-            "neither the lock nor GET /quotes/{id} shows the quote's method (the signed quote's fields are not shown): the pay-out's method could not be compared (its currency was)",
+            `neither the lock nor GET /quotes/{id} shows the quote's method, and GET /capabilities/payout-methods?currency=${p.currency} answered ${methods.status} with no method to compare with (its shape is not shown): the pay-out's method could not be judged (its currency was)`,
           );
-        t.expect.equal(p.method, quote.method, "method is the locked quote's", { requirement: M, exchange: ex });
+        t.expect.that(
+          offered.includes(p.method),
+          `method ${p.method} is a sell-side method of ${p.currency} (the quote shows none; payout-methods lists them)`,
+          {
+            requirement: M,
+            expected: 'one of the strings GET /capabilities/payout-methods answers',
+            actual: p.method,
+            exchange: ex,
+          },
+        );
       },
     }),
     check({
@@ -236,7 +246,7 @@ export default defineSuite({
         t.observe('gate-foreign-quote-redemption-status', foreign.status, 'the spec gives 403 (session of another partner) and 404 (cross-tenant)');
         // Refused about tenancy only: the owner still redeems the quote.
         const made = await payOut(owner, body);
-        expectRedeemed(t, made, q, Q);
+        await expectRedeemed(t, made, q, Q);
         const p = t.expect.schema(made, RailPayOut, Q);
 
         const R = 'GATE-RAIL-PAYOUT-FOREIGN-404';
@@ -289,7 +299,7 @@ export default defineSuite({
         // The refusals were about the body alone: the same quote still redeems, for every rule above.
         const paid = await payOut(actor, { ...body, metadata: { rampart: 'conformance' } });
         releaseChain(q.quoteId);
-        for (const R of [H, K, M, N, I, F] as const) expectRedeemed(t, paid, q, R);
+        for (const R of [H, K, M, N, I, F] as const) await expectRedeemed(t, paid, q, R);
       },
     }),
     check({
@@ -401,15 +411,23 @@ export default defineSuite({
       },
     }),
     check({
-      name: 'a pay-out without rail entitlement gives 403',
+      name: 'every rail route without rail entitlement gives 403: POST /rails/pay_ins and /rails/pay_outs, and the pay-in and pay-out reads',
       requirements: ['GATE-RAIL-ENTITLEMENT-403'],
       needs: ['gateNoRails'],
       async run({ gateNoRails: actor }, t: CheckTools) {
         const R = 'GATE-RAIL-ENTITLEMENT-403';
         const sessionId = await openSession(t, actor, R);
-        const ex = await payOut(actor, { gate_session_id: sessionId, quote_id: `q_rampart_${randomUUID().slice(0, 8)}` });
-        t.expect.error(ex, 403, 'forbidden', { requirement: R });
-        t.observe('gate-rail-not-enabled-code', (ex.json as { code?: unknown }).code, 'the spec says the service may return feature_not_available');
+        // The credential (SK plus rail entitlement) is refused before any body or id is looked at: ids that name nothing do.
+        const quoteId = `q_rampart_${randomUUID().slice(0, 8)}`;
+        const out = await payOut(actor, { gate_session_id: sessionId, quote_id: quoteId });
+        t.expect.error(out, 403, 'forbidden', { requirement: R });
+        t.observe('gate-rail-not-enabled-code', (out.json as { code?: unknown }).code, 'the spec says the service may return feature_not_available');
+        // The pay-in body is not shown: the profile's, where it gives one, else the pay-out's two ids.
+        const tpl = t.profile.gate.triggers.payInBody;
+        const body = tpl ? (fillDeep(tpl, { quoteId, sessionId }) as Record<string, unknown>) : { gate_session_id: sessionId, quote_id: quoteId };
+        t.expect.error(await payIn(actor, quoteId, body, true), 403, 'forbidden', { requirement: R });
+        for (const path of [`/rails/pay_ins/${randomUUID()}`, payOutPath(randomUUID())])
+          t.expect.error(await actor.client.get(path), 403, 'forbidden', { requirement: R });
       },
     }),
   ],

@@ -3,6 +3,7 @@
 // terminal states, expiry on bootstrap, kyc_pre_verified.
 import { randomUUID } from 'node:crypto';
 import type { GateActor } from '../../src/needs/define.js';
+import type { SessionTrigger } from '../../src/needs/support/sessionTrigger.js';
 import { check, defineSuite, type CheckTools } from '../../src/runner/check.js';
 import { refusedTogether } from '../../support/gate/validation.js';
 import { CreatedGateSession, GateSession, GateSessionList } from '../../src/model/schemas/gate/sessions.js';
@@ -30,6 +31,19 @@ const MAX_PAGES = 40;
 type CreatedSession = ReturnType<typeof CreatedGateSession.parse>;
 /** Where a check leaves a session it made terminal, for the terminal-stays check to take (one partner's sessions only). */
 const terminalSession = (status: 'cancelled' | 'completed', actor: GateActor) => `gate session ${status} of ${actor.partner.name}`;
+
+/** The completion control on a terminal session (whatever it answers: not shown) leaves it as it is. */
+async function expectCompletionLeaves(t: CheckTools, actor: GateActor, complete: SessionTrigger, id: string, status: 'cancelled' | 'expired'): Promise<void> {
+  const R = 'GATE-SESS-TERMINAL-STAYS';
+  const res = await complete.send(id, actor);
+  t.observe(
+    'gate-complete-terminal-session',
+    { status, answered: res.exchange.status },
+    'what the completion control answers for a terminal session is not shown',
+  );
+  const after = t.expect.schema(t.expect.status(await actor.client.get(sessionPath(id)), 200, R), GateSession, R);
+  t.expect.equal(after.status, status, `a succeeded linked buy leaves the ${status} session ${status} (terminal)`, { requirement: R });
+}
 
 export default defineSuite({
   service: 'gate',
@@ -107,6 +121,29 @@ export default defineSuite({
           requirement: 'GATE-SESS-CLIENT-SECRET-CREATE-ONLY',
           exchange: list,
         });
+      },
+    }),
+    check({
+      name: 'a session a live key creates on the production base is mode live, created and read (only where the profile allows live writes; cancelled at once)',
+      requirements: ['GATE-SESS-MODE-OF-KEY'],
+      needs: ['gateLiveWrites'],
+      async run({ gateLiveWrites: live }, t: CheckTools) {
+        const R = 'GATE-SESS-MODE-OF-KEY';
+        const ex = expect2xx(
+          t,
+          await live.client.request({ method: 'POST', path: '/gate_sessions', body: sessionBody(t), idempotencyKey: true, retry: false }),
+          R,
+          'POST /gate_sessions with the live key',
+        );
+        const made = t.expect.schema(ex, CreatedGateSession, R);
+        try {
+          t.expect.equal(made.mode, 'live', 'a session a live key creates on the production base is mode live', { requirement: R, exchange: ex });
+          const read = t.expect.schema(t.expect.status(await live.client.get(sessionPath(made.id)), 200, R), GateSession, R);
+          t.expect.equal(read.mode, 'live', 'retrieve with the live key reads mode live', { requirement: R });
+        } finally {
+          // Nothing live is left open: the session is cancelled whatever was judged.
+          await live.client.post(sessionPath(made.id, '/cancel'), undefined, { retry: false }).catch(() => undefined);
+        }
       },
     }),
     check({
@@ -301,7 +338,7 @@ export default defineSuite({
       },
     }),
     check({
-      name: 'a terminal session stays terminal: a cancelled and a completed session, bootstrapped past expires_at, keep their status',
+      name: 'a terminal session stays terminal: a cancelled and a completed session, bootstrapped past expires_at, keep their status; a succeeded linked buy leaves a cancelled and an expired session as they are',
       requirements: ['GATE-SESS-TERMINAL-STAYS'],
       // Runs late: the cancel and completion checks leave their terminal sessions for it, so it makes none of its own.
       late: true,
@@ -325,6 +362,17 @@ export default defineSuite({
           const after = t.expect.schema(t.expect.status(await actor.client.get(sessionPath(s.id)), 200, R), GateSession, R);
           t.expect.equal(after.status, status, `a bootstrap past expires_at leaves a ${status} session ${status} (terminal)`, { requirement: R });
         }
+        // A succeeded linked buy completes an open session only: on the cancelled one, then on one expired here, nothing moves.
+        await expectCompletionLeaves(t, actor, complete, cancelled.id, 'cancelled');
+        const fresh = await createSession(t, actor, R);
+        await readPastExpiry(t, actor, expire, fresh.session, R);
+        await bootstrap(actor, { origin: actor.origin }, { clientSecret: fresh.session.client_secret });
+        const expired = t.expect.schema(t.expect.status(await actor.client.get(sessionPath(fresh.session.id)), 200, R), GateSession, R);
+        if (expired.status !== 'expired')
+          t.unverified(
+            `a session bootstrapped past expires_at read ${expired.status}, not expired (the expiry check judges that): no expired session to apply the completion to`,
+          );
+        await expectCompletionLeaves(t, actor, complete, fresh.session.id, 'expired');
       },
     }),
     check({

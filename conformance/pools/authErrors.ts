@@ -57,6 +57,35 @@ async function expectEntitlement403(t: CheckTools, actor: PoolsActor, pool: stri
   else expectPoolsError(t, tx, 403, { code, requirement });
 }
 
+/**
+ * Every secret-only read route (funding, ledger, trades, quotes, transactions, reject), asked by a partner an
+ * entitled route refuses (`state`): only key_mode_mismatch may refuse a secret-only read, and a valid sandbox
+ * secret key on the sandbox base leaves no key mode to mismatch, so no 403 at all.
+ */
+async function expectReadsWithout403(t: CheckTools, actor: PoolsActor, state: string): Promise<void> {
+  const R = 'POOLS-AUTH-READ-ROUTES-KEY-MODE-ONLY';
+  // The partner cannot quote, so the object routes are probed with an id that names nothing: any answer but a 403 is within this rule.
+  const id = noSuchId();
+  const reads = [
+    await actor.client.get('/pools/trades', { limit: 1 }),
+    await actor.client.get('/pools/ledger'),
+    await actor.client.get('/pools/funding'),
+    await actor.client.get(quotePath(id)),
+    await actor.client.post(quotePath(id, '/reject'), undefined, { retry: false }),
+    await actor.client.get(pollPath(id)),
+    await actor.client.get(tradePath(id)),
+  ];
+  for (const ex of reads) {
+    t.expect.that(
+      ex.status !== 403,
+      `${ex.request.method} ${new URL(ex.request.url).pathname} answers a ${state} partner without a 403 (only key_mode_mismatch may refuse a secret-only read)`,
+      { requirement: R, actual: `${ex.status} ${ex.bodyText.slice(0, 200)}`, exchange: ex },
+    );
+  }
+  t.expect.schema(expect2xx(t, reads[0]!, R, 'GET /pools/trades'), TradesPage, R);
+  t.observe(`pools-${state}-read-statuses`, Object.fromEntries(reads.map((ex) => [`${ex.request.method} ${new URL(ex.request.url).pathname}`, ex.status])));
+}
+
 export default defineSuite({
   service: 'pools',
   section: 'Authentication',
@@ -222,35 +251,23 @@ export default defineSuite({
       requirements: ['POOLS-AUTH-READ-ROUTES-KEY-MODE-ONLY'],
       needs: ['poolsKycPending'],
       async run({ poolsKycPending: actor }, t: CheckTools) {
-        const R = 'POOLS-AUTH-READ-ROUTES-KEY-MODE-ONLY';
-        // The partner cannot quote (KYC), so the object routes are probed with an id that names nothing: any answer but a 403 is within this rule.
-        const id = noSuchId();
-        const reads = [
-          await actor.client.get('/pools/trades', { limit: 1 }),
-          await actor.client.get('/pools/ledger'),
-          await actor.client.get('/pools/funding'),
-          await actor.client.get(quotePath(id)),
-          await actor.client.post(quotePath(id, '/reject'), undefined, { retry: false }),
-          await actor.client.get(pollPath(id)),
-          await actor.client.get(tradePath(id)),
-        ];
-        for (const ex of reads) {
-          // A valid sandbox secret key on the sandbox base leaves no key mode to mismatch: any 403 here is an entitlement code.
-          t.expect.that(
-            ex.status !== 403,
-            `${ex.request.method} ${new URL(ex.request.url).pathname} answers without a 403 (only key_mode_mismatch may refuse a secret-only read)`,
-            {
-              requirement: R,
-              actual: `${ex.status} ${ex.bodyText.slice(0, 200)}`,
-              exchange: ex,
-            },
-          );
-        }
-        t.expect.schema(expect2xx(t, reads[0]!, R, 'GET /pools/trades'), TradesPage, R);
-        t.observe(
-          'pools-kyc-pending-read-statuses',
-          Object.fromEntries(reads.map((ex) => [`${ex.request.method} ${new URL(ex.request.url).pathname}`, ex.status])),
-        );
+        await expectReadsWithout403(t, actor, 'kyc-pending');
+      },
+    }),
+    check({
+      name: 'secret-only read routes answer a partner whose pools are not enabled without an entitlement 403',
+      requirements: ['POOLS-AUTH-READ-ROUTES-KEY-MODE-ONLY'],
+      needs: ['poolsNotEnabled'],
+      async run({ poolsNotEnabled: actor }, t: CheckTools) {
+        await expectReadsWithout403(t, actor, 'not-enabled');
+      },
+    }),
+    check({
+      name: 'secret-only read routes answer a suspended partner without an entitlement 403',
+      requirements: ['POOLS-AUTH-READ-ROUTES-KEY-MODE-ONLY'],
+      needs: ['poolsSuspended'],
+      async run({ poolsSuspended: actor }, t: CheckTools) {
+        await expectReadsWithout403(t, actor, 'suspended');
       },
     }),
     check({

@@ -15,6 +15,7 @@ import {
   eventTypeOf,
   gateRecipeVerdict,
   isTerminal,
+  pollPath,
   pollToTerminal,
   quotePath,
   reservedTrade,
@@ -102,7 +103,7 @@ function judgeSignature(t: CheckTools, actor: PoolsWebhookActor, ev: ReceivedEve
 function terminalEventCheck(outcome: 'settled' | 'failed' | 'released', requirement: 'POOLS-EVT-SETTLED' | 'POOLS-EVT-FAILED' | 'POOLS-EVT-RELEASED') {
   const type = `pool.transaction.${outcome}`;
   return check({
-    name: `a ${outcome} trade fires one signed ${type} webhook and nothing before it`,
+    name: `a ${outcome} trade fires one signed ${type} webhook and nothing before it, and none again when polled after it ended`,
     requirements: [requirement, 'POOLS-EVT-SIGNED', 'POOLS-EVT-EVENT-ID', 'POOLS-EVT-TERMINAL-ONLY'],
     needs: ['poolsWebhooks', 'poolsTradeOutcome'],
     async run({ poolsWebhooks: actor, poolsTradeOutcome: choose }, t: CheckTools) {
@@ -127,12 +128,14 @@ function terminalEventCheck(outcome: 'settled' | 'failed' | 'released', requirem
         actual: ev.json,
       });
 
+      // The ended trade polled again (a partner's poller keeps asking): one outcome is one event, never a second under a new eventId.
+      for (let i = 0; i < 2; i++) expect2xx(t, await actor.client.get(pollPath(made.quoteId)), requirement, `the ${outcome} trade polled again`);
       await t.sleep(QUIET_MS, 'late or duplicate webhooks', 'target');
       const all = mine();
       t.expect.equal(
         uniqueEvents(all).map((e) => eventTypeOf(e)),
         [type],
-        `the trade fires exactly one event (${type}) under one eventId`,
+        `the trade fires exactly one event (${type}) under one eventId, also when polled again after it ended`,
         { requirement: 'POOLS-EVT-EVENT-ID' },
       );
       t.observe('pools-event-attempts', all.length);

@@ -1,13 +1,17 @@
 // Pools ledger: partner-scoped balance movements, cursor-paginated, with the
 // entry types payin_credit, buy_debit and buy_refund. Its query parameters
 // and response shape are not shown: entries are found as support/pools/ledger.ts
-// describes, the next cursor followed as ?cursor=, and where neither can be
-// found the check observes the shape and ends unverified, never passed.
+// describes, the next cursor followed in the profile's declared words
+// (pools.ledgerPaging) or as ?cursor=, and where neither can be found the
+// check observes the shape and ends unverified, never passed. Partner scope
+// is judged twice: no entry naming the owner's trade in another partner's
+// ledger, and no new entry at all in the ledger of a partner held alone while
+// another partner's balance moves (a pay-in names no trade).
 import { randomInt } from 'node:crypto';
 import { check, defineSuite, type CheckTools } from '../../src/runner/check.js';
 import type { PoolsActor } from '../../src/needs/define.js';
 import { expect2xx } from '../../support/expect.js';
-import { entryIs, entryKey, nextCursorOf, pageEntries, readLedger, type LedgerEntry } from '../../support/pools/ledger.js';
+import { entryIs, entryKey, ledgerPaging, readLedger, type LedgerEntry } from '../../support/pools/ledger.js';
 import { awaitLedger, decEq, expectMoveDirection, ledgerEntriesFor, readBalance, reservedTrade } from '../../support/pools/pools.js';
 
 /** How long the ledger may take to record a move it reflects (target time). */
@@ -44,17 +48,54 @@ export default defineSuite({
       },
     }),
     check({
+      name: "a partner held alone gains no ledger entry while another partner's balance moves: neither its pay-in (an entry naming no trade) nor its trade",
+      requirements: ['POOLS-LEDGER-PARTNER-SCOPED'],
+      // The viewer is held alone: nothing of its own moves its ledger meanwhile, so any new entry is another partner's.
+      needs: ['poolsExclusive', 'poolsOtherTenant', 'poolsBalanceCredit'],
+      async run({ poolsExclusive: viewer, poolsOtherTenant: owner, poolsBalanceCredit: credit }, t: CheckTools) {
+        const R = 'POOLS-LEDGER-PARTNER-SCOPED';
+        const before = await readLedger(t, viewer, R);
+        if (!before.shapeKnown) t.unverified('GET /pools/ledger answered no list of entries (its shape is not shown): a new entry cannot be found');
+        const known = new Set(before.entries.map(entryKey));
+        const ownerBefore = new Set((await readLedger(t, owner, R)).entries.map(entryKey));
+        await credit(`${randomInt(10, 50)}.${String(randomInt(1, 100)).padStart(2, '0')}`, owner);
+        await reservedTrade(t, owner, R);
+        // The owner's own ledger records its movements first: a target that books nothing leaks nothing to see.
+        let booked = 0;
+        for (const deadline = Date.now() + LEDGER_WAIT_MS; ;) {
+          booked = (await readLedger(t, owner, R)).entries.filter((e) => !ownerBefore.has(entryKey(e))).length;
+          if (booked >= 2 || Date.now() >= deadline) break;
+          await t.sleep(500, "the owner's ledger to record its pay-in and trade", 'target');
+        }
+        if (booked === 0) t.unverified(`${owner.partner.name}'s own ledger recorded neither its pay-in nor its trade: there was no movement to leak`);
+        const after = await readLedger(t, viewer, R);
+        const fresh = after.entries.filter((e) => !known.has(entryKey(e)));
+        t.expect.equal(fresh, [], `${viewer.partner.name}'s ledger (held alone) gains no entry from ${owner.partner.name}'s pay-in and trade`, {
+          requirement: R,
+          exchange: after.exchange,
+        });
+        t.observe('pools-ledger-owner-new-entries', booked);
+      },
+    }),
+    check({
       name: 'the ledger is cursor-paginated: following its next cursor continues the list, no entry shows on two pages',
       requirements: ['POOLS-LEDGER-CURSOR'],
       needs: ['poolsPartner'],
       async run({ poolsPartner: actor }, t: CheckTools) {
         const R = 'POOLS-LEDGER-CURSOR';
+        const paging = ledgerPaging(t.profile);
+        // Declared words are the sandbox's own: a cursor they do not reach fails. Guessed ones leave it unverified.
+        const notTaken = (why: string) =>
+          paging.declared
+            ? t.expect.that(false, `the ledger takes its cursor as ?${paging.cursorParam}= (the profile's pools.ledgerPaging)`, { requirement: R, actual: why })
+            : t.unverified(`${why}: this target may name the cursor otherwise (the parameter is not shown; declare pools.ledgerPaging)`);
+        t.observe('pools-ledger-paging', paging.declared ? `declared: ?${paging.cursorParam}=` : 'guessed: ?cursor= (the trades list’s words)');
         // Two trades: with the opening pay-in, at least three movements, more than one page of two.
         await reservedTrade(t, actor, R);
         await reservedTrade(t, actor, R);
-        const first = expect2xx(t, await actor.client.get('/pools/ledger', { limit: WALK_LIMIT }), R, 'GET /pools/ledger');
-        const page1 = pageEntries(first.json);
-        let next = nextCursorOf(first.json);
+        const first = expect2xx(t, await actor.client.get('/pools/ledger', { [paging.limitParam]: WALK_LIMIT }), R, 'GET /pools/ledger');
+        const page1 = paging.entries(first.json);
+        let next = paging.next(first.json);
         t.observe(
           'pools-ledger-page-shape',
           { keys: Object.keys((first.json ?? {}) as object), entries: page1?.length, nextCursor: next !== undefined },
@@ -63,25 +104,23 @@ export default defineSuite({
         if (!page1) t.unverified('GET /pools/ledger answered no list of entries (its shape is not shown): its pagination cannot be followed');
         if (!next)
           t.unverified(
-            `GET /pools/ledger?limit=${WALK_LIMIT} gave ${page1.length} entries and no nextCursor: the cursor (not shown) could not be found to follow`,
+            `GET /pools/ledger?${paging.limitParam}=${WALK_LIMIT} gave ${page1.length} entries and no next cursor: the cursor (not shown) could not be found to follow`,
           );
         const seen = new Map(page1.map((e) => [entryKey(e), 1]));
         let pages = 1;
         for (; pages < WALK_PAGES && next; pages++) {
-          const ex = await actor.client.get('/pools/ledger', { limit: WALK_LIMIT, cursor: next });
-          if (ex.status < 200 || ex.status >= 300)
-            t.unverified(`GET /pools/ledger?cursor= answered ${ex.status}: the cursor parameter is not shown, this target may name it otherwise`);
-          const page: LedgerEntry[] | undefined = pageEntries(ex.json);
+          const ex = await actor.client.get('/pools/ledger', { [paging.limitParam]: WALK_LIMIT, [paging.cursorParam]: next });
+          if (ex.status < 200 || ex.status >= 300) notTaken(`GET /pools/ledger?${paging.cursorParam}= answered ${ex.status}`);
+          const page: LedgerEntry[] | undefined = paging.entries(ex.json);
           if (!page) t.unverified('a ledger page after the cursor holds no list of entries');
-          // A page equal to page one means ?cursor= was not taken at all (its name is not shown), not that the walk went wrong.
-          if (pages === 1 && page.length > 0 && page.map(entryKey).join() === page1.map(entryKey).join()) {
-            t.unverified('the page after ?cursor= repeats page one: this target does not take the cursor as ?cursor= (the parameter is not shown)');
-          }
+          // A page equal to page one means the cursor was not taken at all.
+          if (pages === 1 && page.length > 0 && page.map(entryKey).join() === page1.map(entryKey).join())
+            notTaken(`the page after ?${paging.cursorParam}= repeats page one`);
           for (const e of page) {
             t.expect.that(!seen.has(entryKey(e)), `ledger entry ${entryKey(e).slice(0, 80)} shows on one page only`, { requirement: R, exchange: ex });
             seen.set(entryKey(e), pages + 1);
           }
-          next = nextCursorOf(ex.json);
+          next = paging.next(ex.json);
         }
         t.expect.that(seen.size > page1.length, 'following the cursor reached entries beyond page one', {
           requirement: R,

@@ -3,7 +3,7 @@
 // Success statuses of quote creation are not shown (any 2xx), except the
 // unavailable answer, which the spec fixes at 200.
 import { check, defineSuite, type CheckTools } from '../../src/runner/check.js';
-import { FirmQuote, IndicativeQuote, StoredQuote, TransactResponse, UnavailableQuote } from '../../src/model/schemas/pools/index.js';
+import { FirmQuote, IndicativeQuote, PoolsList, StoredQuote, TransactResponse, UnavailableQuote } from '../../src/model/schemas/pools/index.js';
 import { breakChecksum, toChecksumAddress } from '../../src/model/eip55.js';
 import { expect2xx } from '../../support/expect.js';
 import { expectPoolsError } from '../../support/pools/errors.js';
@@ -113,6 +113,40 @@ export default defineSuite({
         t.expect.status(ex, 200, 'POOLS-QUOTE-UNAVAILABLE');
         const q = t.expect.schema(ex, UnavailableQuote, 'POOLS-QUOTE-UNAVAILABLE');
         t.observe('pools-unavailable-reason', q.unavailableReason);
+      },
+    }),
+    check({
+      name: 'GET /pools shows the dry pool available false while its quotes answer unavailable (available reflects the current state)',
+      requirements: ['POOLS-DISC-AVAILABLE-CURRENT'],
+      needs: ['poolsPartner', 'poolsDryPool'],
+      async run({ poolsPartner: actor, poolsDryPool: dry }, t: CheckTools) {
+        const R = 'POOLS-DISC-AVAILABLE-CURRENT';
+        const listed = async () => {
+          const ex = expect2xx(t, await actor.client.get('/pools'), R, 'GET /pools');
+          return { ex, pool: t.expect.schema(ex, PoolsList, R).pools.find((p) => p.id === dry) };
+        };
+        const [fiatCurrency, cryptoCurrency] = dry.split('-');
+        // The list read on both sides of the quote: a state that changed meanwhile would show as two different reads.
+        const before = await listed();
+        const quote = await actor.client.post(poolPath(dry, '/quote'), quoteBody(t, { type: 'firm', fiatCurrency, cryptoCurrency }), { retry: false });
+        const after = await listed();
+        if (!before.pool || !after.pool)
+          t.unverified(`GET /pools does not list the dry pool ${dry} for ${actor.partner.name} (not entitled to it?): its available flag cannot be read`);
+        const q = quote.status === 200 ? UnavailableQuote.safeParse(quote.json) : undefined;
+        if (!q?.success)
+          t.unverified(
+            `the dry pool's quote answered ${quote.status} ${quote.bodyText.slice(0, 120)}, not unavailable: the pool is not dry now (the quote check judges that)`,
+          );
+        t.observe('pools-dry-pool-listed', { before: before.pool.available, after: after.pool.available, reason: q.data.unavailableReason });
+        // Both reads true around an unavailable quote: the list contradicts the pool's state. One of them: it may have moved.
+        if (before.pool.available !== after.pool.available)
+          t.unverified(
+            `GET /pools read ${dry} available ${before.pool.available}, then ${after.pool.available}, around its unavailable quote: the pool's state moved`,
+          );
+        t.expect.equal(after.pool.available, false, `GET /pools shows ${dry} available false while its quotes answer ${q.data.unavailableReason}`, {
+          requirement: R,
+          exchange: after.ex,
+        });
       },
     }),
     check({

@@ -108,13 +108,31 @@ commonRunOptions(
 
 commonRunOptions(
   program
+    .command('explore')
+    .description(
+      'random sequences of documented operations against the target and, step by step, the embedded reference as oracle; a divergence is shrunk, re-run and reported with a replay script',
+    )
+    .addOption(signKeyRefused())
+    .addOption(new Option('--service <service>', 'only one service').choices(['gate', 'pools']))
+    .option('--budget <n>', "requests the target may be sent, shrinking included (default: what fits the explore partner's keys' hour windows, at most 400)")
+    .option('--seed <n>', 'replay an exploration exactly (the seed the report gives)'),
+).action(async (opts: RunOptions) => {
+  const { parseBudget, parseSeed } = await import('../explore/options.js');
+  parseBudget(opts.budget);
+  parseSeed(opts.seed);
+  process.exitCode = await runKinds(['explore'], 'explore', opts);
+});
+
+commonRunOptions(
+  program
     .command('certify')
-    .description('conformance, load and chaos against one target, one report')
+    .description('conformance, load and chaos against one target, one report (and, at --depth full, explore)')
     .option('--gates <file>', "performance gates (thresholds) file (default: rampart's own fixtures/gates.json)")
     .option('--sign-key <file>', 'sign certificate.json with this Ed25519 key (rampart keys generate)')
     .option('--allow-live', 'allow live keys and production base URLs'),
 ).action(async (opts: RunOptions) => {
-  process.exitCode = await runKinds(['conformance', 'chaos', 'load'], 'certify', opts);
+  // The nightly depth explores too: sequences no fixed check names, judged against the oracle.
+  process.exitCode = await runKinds(opts.depth === 'full' ? ['conformance', 'chaos', 'load', 'explore'] : ['conformance', 'chaos', 'load'], 'certify', opts);
 });
 
 program
@@ -122,34 +140,51 @@ program
   .description("before any traffic: the checks this profile runs and skips (and why), the requests per key, and the run's lower bound")
   .option('--profile <file>', "target profile (default: the embedded target's)")
   .addOption(new Option('--depth <depth>', 'quick or full').choices(['quick', 'full']).default('quick'))
-  .addOption(new Option('--for <command>', 'the run to plan').choices(['conformance', 'chaos', 'load', 'certify']).default('certify'))
+  .addOption(new Option('--for <command>', 'the run to plan').choices(['conformance', 'chaos', 'load', 'explore', 'certify']).default('certify'))
+  .option('--budget <n>', "rampart explore's request budget (default: what fits the explore partner's keys' hour windows, at most 400)")
   .addOption(new Option('--service <service>', 'only one service').choices(['gate', 'pools']))
   .option('--grep <text>', 'only checks whose name, file or requirement ids contain the text')
   .option('--json', 'print the plan as JSON')
   .option('--rtt <ms>', "the target's round trip, ms (default: what rampart doctor last measured for the profile's base URLs)")
-  .action(async (opts: { profile?: string; depth: 'quick' | 'full'; for: string; service?: 'gate' | 'pools'; grep?: string; json?: boolean; rtt?: string }) => {
-    const { loadProfile } = await import('../profile/load.js');
-    const { EMBEDDED_PROFILE } = await import('./target.js');
-    const { planRun, formatPlan } = await import('../plan/plan.js');
-    const { planRoundTrip } = await import('../plan/roundTrip.js');
-    const rtt = opts.rtt === undefined ? undefined : Number(opts.rtt);
-    if (rtt !== undefined && !(Number.isFinite(rtt) && rtt >= 0)) {
-      process.stderr.write(`rampart: --rtt ${opts.rtt}: give the round trip in milliseconds, a number ≥ 0\n`);
-      process.exitCode = EXIT.usage;
-      return;
-    }
-    const profile = loadProfile(opts.profile ?? EMBEDDED_PROFILE);
-    const kinds = opts.for === 'certify' ? (['conformance', 'chaos', 'load'] as const) : ([opts.for] as ('conformance' | 'chaos' | 'load')[]);
-    const plan = await planRun(profile, {
-      kinds: [...kinds],
-      depth: opts.depth,
-      service: opts.service,
-      grep: opts.grep,
-      roundTrip: planRoundTrip(profile, rtt),
-    });
-    if (opts.json) process.stdout.write(JSON.stringify(plan, null, 2) + '\n');
-    else process.stdout.write(formatPlan(plan).join('\n') + '\n');
-  });
+  .action(
+    async (opts: {
+      profile?: string;
+      depth: 'quick' | 'full';
+      for: string;
+      service?: 'gate' | 'pools';
+      grep?: string;
+      json?: boolean;
+      rtt?: string;
+      budget?: string;
+    }) => {
+      const { loadProfile } = await import('../profile/load.js');
+      const { EMBEDDED_PROFILE } = await import('./target.js');
+      const { planRun, formatPlan } = await import('../plan/plan.js');
+      const { planRoundTrip } = await import('../plan/roundTrip.js');
+      const rtt = opts.rtt === undefined ? undefined : Number(opts.rtt);
+      if (rtt !== undefined && !(Number.isFinite(rtt) && rtt >= 0)) {
+        process.stderr.write(`rampart: --rtt ${opts.rtt}: give the round trip in milliseconds, a number ≥ 0\n`);
+        process.exitCode = EXIT.usage;
+        return;
+      }
+      const profile = loadProfile(opts.profile ?? EMBEDDED_PROFILE);
+      const { parseBudget } = await import('../explore/options.js');
+      const exploreBudget = parseBudget(opts.budget);
+      type Kind = 'conformance' | 'chaos' | 'load' | 'explore';
+      const kinds: Kind[] =
+        opts.for === 'certify' ? ['conformance', 'chaos', 'load', ...(opts.depth === 'full' ? (['explore'] as const) : [])] : [opts.for as Kind];
+      const plan = await planRun(profile, {
+        kinds: [...kinds],
+        depth: opts.depth,
+        service: opts.service,
+        grep: opts.grep,
+        roundTrip: planRoundTrip(profile, rtt),
+        ...(exploreBudget !== undefined ? { exploreBudget } : {}),
+      });
+      if (opts.json) process.stdout.write(JSON.stringify(plan, null, 2) + '\n');
+      else process.stdout.write(formatPlan(plan).join('\n') + '\n');
+    },
+  );
 
 program
   .command('doctor')

@@ -47,6 +47,8 @@ export interface RunOptions extends HarnessFlags {
   failIncomplete?: boolean;
   /** Write every exchange of the run as HAR 1.2 (reports/<run>/run.har). */
   har?: boolean;
+  /** explore: the request budget (--budget). */
+  budget?: string;
   /** certify: sign certificate.json with this Ed25519 key. */
   signKey?: string;
   /** 'github': print ::error annotations per failure. */
@@ -64,6 +66,7 @@ async function kindsOf(names: SuiteKindName[]): Promise<SuiteKind[]> {
     if (n === 'conformance') out.push((await import('../suites/conformance.js')).conformance);
     if (n === 'chaos') out.push((await import('../suites/chaos.js')).chaos);
     if (n === 'load') out.push((await import('../suites/load.js')).load);
+    if (n === 'explore') out.push((await import('../suites/explore.js')).exploreKind);
   }
   return out;
 }
@@ -291,6 +294,7 @@ async function openRecorders(run: Run): Promise<Recorders> {
 async function runAgainstTarget(run: Run, recorders: Recorders): Promise<void> {
   let target: ResolvedTarget | undefined;
   let receiver: WebhookReceiver | undefined;
+  let oracle: import('./oracle.js').RunningOracle | undefined;
   try {
     target = await resolveTarget({ profile: run.opts.profile, faults: run.opts.fault });
     const profile = adoptProfile(run, target);
@@ -304,7 +308,12 @@ async function runAgainstTarget(run: Run, recorders: Recorders): Promise<void> {
       publicUrl: profile.webhooks.publicUrl,
       now: receiverNow(run.clocks),
     });
-    const stopped = await runScheduledKinds(run, profile, kinds, schedule, { ...recorders, receiver });
+    // explore's oracle: the embedded reference, from this profile's partners, on loopback (src/cli/oracle.ts).
+    if (kinds.some((k) => k.name === 'explore')) {
+      const { startOracle } = await import('./oracle.js');
+      oracle = await startOracle(profile);
+    }
+    const stopped = await runScheduledKinds(run, profile, kinds, schedule, { ...recorders, receiver, oracle: oracle?.profile });
     if (stopped.outage && !run.interrupted) throw new RunError(`the target stopped answering mid-run: ${stopped.outage}`, EXIT.unreachable);
     if (stopped.rateLimited && !run.interrupted) throw new RunError(stopped.rateLimited, EXIT.rateLimited);
   } catch (e) {
@@ -312,6 +321,7 @@ async function runAgainstTarget(run: Run, recorders: Recorders): Promise<void> {
   } finally {
     run.progress.stop();
     await receiver?.close().catch(() => undefined);
+    await oracle?.close().catch(() => undefined);
     await target?.close().catch(() => undefined);
   }
 }
@@ -393,7 +403,7 @@ async function runScheduledKinds(
   profile: Profile,
   kinds: SuiteKind[],
   schedule: Schedule,
-  shared: Recorders & { receiver: WebhookReceiver },
+  shared: Recorders & { receiver: WebhookReceiver; oracle?: Profile },
 ): Promise<KindsOutcome> {
   const outcome: KindsOutcome = { bounds: new Map(), gateSent: [] };
   const spent: number[] = [];
@@ -447,7 +457,13 @@ async function judgedMinuteStream(run: Run, stream: import('../load/minuteWindow
 }
 
 /** One kind: run (or, for load scenarios finished before an interruption, kept), its results added to the run's. */
-async function runKind(run: Run, profile: Profile, kind: SuiteKind, shared: Recorders & { receiver: WebhookReceiver }, outcome: KindsOutcome): Promise<void> {
+async function runKind(
+  run: Run,
+  profile: Profile,
+  kind: SuiteKind,
+  shared: Recorders & { receiver: WebhookReceiver; oracle?: Profile },
+  outcome: KindsOutcome,
+): Promise<void> {
   const { opts, runDir, stop, progress, results } = run;
   if (stop.signal.aborted) return;
   const kindDone = new Map([...run.done].filter(([k]) => k.startsWith(`${kind.name}:`)));
@@ -486,6 +502,8 @@ async function runKind(run: Run, profile: Profile, kind: SuiteKind, shared: Reco
       k6Out: opts.k6Out,
       seed: opts.seed,
       receiver: shared.receiver,
+      ...(shared.oracle ? { oracle: shared.oracle } : {}),
+      ...(opts.budget !== undefined ? { exploreBudget: Number(opts.budget) } : {}),
       clocks: run.clocks,
       pacer: shared.pacer,
       gateSent: outcome.gateSent,
@@ -498,6 +516,7 @@ async function runKind(run: Run, profile: Profile, kind: SuiteKind, shared: Reco
   const replaced = (c: CheckResult) => stream.some((s) => c.file === s.file && c.name === s.name);
   results.checks.push(...out.checks.filter((c) => !replaced(c)), ...stream);
   results.observations.push(...out.observations);
+  if (out.exploration) results.exploration = out.exploration;
   results.metrics = { ...(results.metrics ?? {}), ...out.metrics };
   if (out.stats) {
     const b = spentLowerBound(out.stats, profile.timing.rateWindowScale);

@@ -8,7 +8,7 @@ import { Pacer } from '../client/pacer.js';
 import { newTargetClocks } from '../client/targetClock.js';
 import type { ApiClient, ApiRequest, Exchange } from '../client/types.js';
 import { TransportError } from '../client/types.js';
-import { fill, sendWith, TemplateError } from '../needs/support/triggers.js';
+import { sendSequence, TemplateError, type ClientFor } from '../needs/support/triggers.js';
 import type { TriggerResult } from '../needs/define.js';
 import type { GatePartner, PoolsPartner, Profile, RequestTemplate } from '../profile/schema.js';
 
@@ -113,27 +113,30 @@ export class DoctorContext {
   }
 
   /**
-   * Send a profile template as `partner`, as a run would: to its base (`base`, default the service it
-   * is declared under) or its absolute URL, with the partner's key; a Gate base is paced.
+   * Send a profile template as `partner`, as a run would: each request (its arming ones first) to its base
+   * (`base`, default the service it is declared under) or its absolute URL, with the partner's key; a Gate base is
+   * paced. The values it maps are sent in the sandbox's words.
    */
   async send(
     service: 'gate' | 'pools',
     tpl: RequestTemplate,
     partner: GatePartner | PoolsPartner,
     vars: Record<string, string>,
+    opts: { retry?: false } = {},
   ): Promise<TriggerResult | string> {
-    try {
-      const all = { partner: partner.name, ...vars };
-      const path = fill(tpl.path, all);
-      const base = tpl.base ?? service;
+    const client = (base: 'gate' | 'pools', url: string) => this.client(base, url, `${partner.name} (trigger)`, partner.secretKey, partner.publishableKey);
+    const to: ClientFor = (step, path) => {
+      const base = step.base ?? service;
       if (/^https?:\/\//i.test(path)) {
         const u = new URL(path);
-        const c = this.client(base, u.origin, `${partner.name} (trigger)`, partner.secretKey, partner.publishableKey);
-        return await sendWith(c, { ...tpl, path: `${u.pathname}${u.search}` }, all);
+        return { client: client(base, u.origin), path: `${u.pathname}${u.search}` };
       }
       const baseUrl = base === 'gate' ? this.profile.gate.baseUrls.sandbox : this.profile.pools?.baseUrls.sandbox;
-      if (!baseUrl) return `the template names base ${base}, but the profile has no ${base} section`;
-      return await sendWith(this.client(base, baseUrl, `${partner.name} (trigger)`, partner.secretKey, partner.publishableKey), tpl, all);
+      if (!baseUrl) throw new TemplateError(`the template names base ${base}, but the profile has no ${base} section`);
+      return { client: client(base, baseUrl), path };
+    };
+    try {
+      return await sendSequence(to, tpl, { partner: partner.name, ...vars }, opts);
     } catch (e) {
       if (e instanceof TransportError || e instanceof TemplateError) return e.message;
       return (e as Error).message;

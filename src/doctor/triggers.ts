@@ -1,10 +1,13 @@
 // Every trigger the schema knows, declared or not: a declared one is dry-run
 // where that is safe (a throwaway session, a quote locked for it, a forced
-// 5xx) and must answer as its template says and have its effect; one whose
-// dry-run would spend money or that the doctor does not know how to try is
-// "not checked"; an absent one is "missing", with what it would unlock.
+// 5xx, a pool set dry and back) and must answer as its template says and have
+// its effect; one whose dry-run would spend money or that the doctor does not
+// know how to try is "not checked"; an absent one is "missing", with what it
+// would unlock. Every declared one's row names the needs it unlocks, the values
+// it maps to the sandbox's words and the requests that arm it.
 // Dry-runs go to the partner whose keys carry the least of the doctor's traffic.
 import { NEEDS } from '../needs/registry.js';
+import { tryPoolsTrigger } from './poolsTriggers.js';
 import { Profile, type GatePartner, type RequestTemplate } from '../profile/schema.js';
 import { answered, ok2xx, templateOk, type DoctorContext, type RowDraft } from './context.js';
 import { withGateTrigger, withoutGateTrigger, withoutPoolsTrigger, withPoolsTrigger } from './edits.js';
@@ -32,7 +35,6 @@ const PARTNER_TRIGGERS = new Set(['quotaWarning', 'quotaExhausted']);
 
 /** Not dry-run, and why. */
 const NOT_DRY_RUN: Record<string, string> = {
-  'pools.tradeOutcome': 'not dry-run: it needs a trade, which spends the partner balance',
   'gate.payInBody': 'a body template, sent by the pay-in checks when they redeem a quote (redeeming spends it)',
 };
 
@@ -54,8 +56,30 @@ type LockedQuote = { id: string; owner: GatePartner };
 const NO_PARTNER = 'no gate partner outside the load reservation to act';
 
 export async function checkTriggers(ctx: DoctorContext): Promise<void> {
+  const from = ctx.rows.length;
   await checkGateTriggers(ctx);
-  checkPoolsTriggers(ctx);
+  await checkPoolsTriggers(ctx);
+  for (const r of ctx.rows.slice(from)) if (r.status !== 'missing') r.detail += declaredForm(ctx, r.name);
+}
+
+/** What a declared trigger unlocks (the needs it feeds), the values it maps and the requests that arm it. */
+function declaredForm(ctx: DoctorContext, row: string): string {
+  const [service, , name] = row.split('.') as ['gate' | 'pools', string, string];
+  const tpl = (service === 'gate' ? ctx.profile.gate.triggers : ctx.profile.pools?.triggers) as Record<string, RequestTemplate | undefined> | undefined;
+  const t = tpl?.[name];
+  if (!t || typeof t.method !== 'string') return '';
+  const at = { depth: ctx.depth };
+  const less = (service === 'gate' ? withoutGateTrigger(name) : withoutPoolsTrigger(name))(ctx.profile);
+  const fed = [...NEEDS].filter(([, def]) => !def.missing(ctx.profile, at) && def.missing(less, at)).map(([n]) => n);
+  const parts = [fed.length ? `unlocks ${fed.join(', ')}` : 'unlocks no need on its own (another way stands in)'];
+  for (const [v, words] of Object.entries(t.values ?? {}))
+    parts.push(
+      `{{${v}}} in the sandbox's words: ${Object.entries(words)
+        .map(([ours, theirs]) => `${ours}→${theirs}`)
+        .join(', ')}`,
+    );
+  if (t.arm?.length) parts.push(`armed by ${t.arm.map((a) => `${a.method} ${a.path}`).join(', ')} first; the request after is the one judged`);
+  return ` — ${parts.join('; ')}`;
 }
 
 /** Each Gate trigger: missing, not dry-run (and why), or dry-run as its kind says. */
@@ -83,22 +107,14 @@ async function checkGateTriggers(ctx: DoctorContext): Promise<void> {
   }
 }
 
-/** Each pools trigger: missing, or not checked (none has a safe dry-run). */
-function checkPoolsTriggers(ctx: DoctorContext): void {
+/** Each pools trigger: missing, or tried as src/doctor/poolsTriggers.ts says. */
+async function checkPoolsTriggers(ctx: DoctorContext): Promise<void> {
   const { profile } = ctx;
   for (const name of profile.pools ? triggerNames('pools') : []) {
-    const full = `pools.${name}`;
-    if (RECEIVER_STEP.has(full)) continue;
+    if (RECEIVER_STEP.has(`pools.${name}`)) continue;
     const tpl = (profile.pools!.triggers as Record<string, RequestTemplate | undefined>)[name];
-    const row = { area: 'trigger' as const, name: `pools.triggers.${name}` };
-    if (!tpl) ctx.row({ ...row, ...missingRow(ctx, 'pools', name) });
-    else
-      ctx.row({
-        ...row,
-        status: 'not checked',
-        detail: NOT_DRY_RUN[full] ?? 'rampart doctor has no safe dry-run for this trigger',
-        without: withoutPoolsTrigger(name),
-      });
+    if (!tpl) ctx.row({ area: 'trigger', name: `pools.triggers.${name}`, ...missingRow(ctx, 'pools', name) });
+    else await tryPoolsTrigger(ctx, name, tpl);
   }
 }
 
@@ -208,7 +224,8 @@ async function dryRunAsPartner({ ctx, name, tpl, row, without }: Trial): Promise
 /** serverError: its answer is what the 5xx-scrubbing check judges, so it works when it answers 5xx. */
 async function dryRunServerError({ ctx, tpl, row, without }: Trial): Promise<void> {
   const p = ctx.leastUsed(ctx.profile.gate.partners);
-  const res = p ? await ctx.send('gate', tpl, p, {}) : NO_PARTNER;
+  // Never retried: the answer is the one judged (and an armed control fails only the one request after it).
+  const res = p ? await ctx.send('gate', tpl, p, {}, { retry: false }) : NO_PARTNER;
   if (typeof res !== 'string' && res.exchange.status >= 500)
     ctx.row({ ...row, status: 'ok', detail: `answered ${res.exchange.status}, a 5xx for the scrubbing check to judge`, without });
   else

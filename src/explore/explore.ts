@@ -10,6 +10,7 @@ import { Divergence, Unjudged, type DivergenceDetail } from './divergence.js';
 import { newModel, type Capabilities, type ExploreModel } from './model.js';
 import { Budget, MAX_STEP_REQUESTS, Real, type ExploreContext, type SideClients, type Step } from './real.js';
 import type { Side } from './model.js';
+import type { Exchange } from '../client/types.js';
 
 export interface ExploreOptions {
   sides: Record<Side, SideClients>;
@@ -20,6 +21,8 @@ export interface ExploreOptions {
   seed: number;
   signal?: AbortSignal;
   log?: (line: string) => void;
+  /** Told of every exchange on either side. */
+  onExchange?: (side: Side, ex: Exchange) => void;
 }
 
 export interface RecordedStep {
@@ -39,6 +42,10 @@ export interface Finding extends DivergenceDetail {
   firstSeenSteps: number;
   /** The shrunk sequence parted again on its re-run (else it is reported as flaky, never as a finding). */
   confirmed: boolean;
+  /** The objects the sequence made, by name, with their ids on the target (a replay fills them in). */
+  objects: { name: string; target: string }[];
+  /** The exploration's tag: the emails, external ids and metadata the sequence sent carry it. */
+  tag: string;
 }
 
 export interface ExploreOutcome {
@@ -77,13 +84,13 @@ export async function explore(opts: ExploreOptions): Promise<ExploreOutcome> {
   const out: ExploreOutcome = { seed: opts.seed, budget: opts.budget, spent: 0, sequences: 0, steps: 0, families: {}, observations: [] };
   if (!families.length)
     return { ...out, unjudged: 'the profile gives exploration no partner to act as (a Gate partner, or a funded pools partner with a quote)' };
-  let failing: { real: Real; error: Divergence } | undefined;
+  let failing: { real: Real; model: ExploreModel; error: Divergence } | undefined;
   let unjudged: string | undefined;
   const sequence = (family: Family) =>
     fc.asyncProperty(arbitraryOf(family), async (cmds) => {
       // Out of budget (the search's share, or shrinking's): the sequence is skipped unsent, and shrinking ends with what it has.
       if (unjudged || !budget.canStart()) fc.pre(false);
-      const real = new Real(opts.sides, budget, opts.context, opts.signal);
+      const real = new Real(opts.sides, budget, opts.context, opts.signal, opts.onExchange);
       const model: ExploreModel = newModel(opts.can);
       out.sequences++;
       try {
@@ -95,7 +102,7 @@ export async function explore(opts: ExploreOptions): Promise<ExploreOutcome> {
         }
         if (e instanceof Divergence) {
           budget.shrinking = true;
-          failing = { real, error: e };
+          failing = { real, model, error: e };
         }
         throw e;
       } finally {
@@ -127,6 +134,8 @@ export async function explore(opts: ExploreOptions): Promise<ExploreOutcome> {
       path: details.counterexamplePath ?? '',
       firstSeenSteps: firstSeen,
       confirmed: !!again,
+      objects: objectsOf((again ?? shrunk).model),
+      tag: opts.context.tag,
     };
     if (again) out.finding = finding;
     else out.flaky = finding;
@@ -138,19 +147,30 @@ export async function explore(opts: ExploreOptions): Promise<ExploreOutcome> {
 }
 
 /** The shrunk sequence once more on fresh objects: its divergence again, or undefined (flaky). */
-async function rerun(opts: ExploreOptions, budget: Budget, cmds: Commands): Promise<{ real: Real; error: Divergence } | undefined> {
+async function rerun(opts: ExploreOptions, budget: Budget, cmds: Commands): Promise<{ real: Real; model: ExploreModel; error: Divergence } | undefined> {
   // The re-run may use the reserve kept for it.
   const confirm = new Budget(budget.total - budget.spent, 0, 1);
-  const real = new Real(opts.sides, confirm, opts.context, opts.signal);
+  const real = new Real(opts.sides, confirm, opts.context, opts.signal, opts.onExchange);
+  const model = newModel(opts.can);
   try {
-    await fc.asyncModelRun(() => ({ model: newModel(opts.can), real }), [...cmds]);
+    await fc.asyncModelRun(() => ({ model, real }), [...cmds]);
   } catch (e) {
-    if (e instanceof Divergence) return { real, error: e };
+    if (e instanceof Divergence) return { real, model, error: e };
     if (!(e instanceof Unjudged)) throw e;
   } finally {
     budget.charge(confirm.spent);
   }
   return undefined;
+}
+
+/** Every object a sequence made, by name, with its target id. */
+function objectsOf(m: ExploreModel): Finding['objects'] {
+  // Every kind of twin the model keeps (each family keeps its own list).
+  const twins = Object.values(m)
+    .filter(Array.isArray)
+    .flat()
+    .filter((x): x is { name: string; id: Record<Side, string> } => !!x && typeof x === 'object' && 'name' in x && 'id' in x);
+  return twins.map((x) => ({ name: x.name, target: x.id.target }));
 }
 
 /** A fresh tag per exploration: every object it makes carries it (a lived-in target keeps what earlier runs made). */

@@ -23,6 +23,9 @@ export interface Step {
   exchanges: Record<Side, Exchange[]>;
 }
 
+/** The share of the budget new sequences may spend: the rest is kept for shrinking a divergence and its re-run. */
+export const SEARCH_SHARE = 0.6;
+
 /** Requests the exploration may send the target: a search share for new sequences, the rest kept for shrinking. */
 export class Budget {
   spent = 0;
@@ -32,7 +35,7 @@ export class Budget {
     readonly total: number,
     /** Requests kept back at every point for one more step and the re-run of a shrunk sequence. */
     readonly reserve: number,
-    readonly searchShare = 0.6,
+    readonly searchShare = SEARCH_SHARE,
   ) {}
   private get limit(): number {
     return this.shrinking ? this.total - this.reserve : Math.floor(this.total * this.searchShare);
@@ -71,11 +74,12 @@ export class Real {
     readonly budget: Budget,
     readonly context: ExploreContext,
     readonly signal?: AbortSignal,
+    /** Told of every exchange on either side (the run's HAR, its spent bound). */
+    private readonly onExchange?: (side: Side, ex: Exchange) => void,
   ) {}
 
   begin(label: string): Step {
     const step = { n: this.steps.length + 1, label, exchanges: { target: [], oracle: [] } };
-    if (process.env.EXPLORE_DEBUG) console.log(`  step ${step.n}: ${label} (spent ${this.budget.spent})`);
     this.steps.push(step);
     return step;
   }
@@ -106,8 +110,10 @@ export class Real {
     const target = await send('target');
     this.budget.charge();
     this.current.exchanges.target.push(target);
+    this.onExchange?.('target', target);
     const oracle = await send('oracle');
     this.current.exchanges.oracle.push(oracle);
+    this.onExchange?.('oracle', oracle);
     return { target, oracle };
   }
 
@@ -117,6 +123,7 @@ export class Real {
     const ex = await send();
     if (side === 'target') this.budget.charge();
     this.current.exchanges[side].push(ex);
+    this.onExchange?.(side, ex);
     return ex;
   }
 

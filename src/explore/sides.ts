@@ -19,7 +19,8 @@ export interface ExplorePartners {
 
 /** The Gate partner and the pools partner a sequence acts as: one that can bootstrap a widget, a funded one. */
 export function explorePartners(view: Profile, service?: 'gate' | 'pools'): ExplorePartners {
-  const gates = service === 'pools' ? [] : view.gate.partners;
+  // A partner kept never branded (its check reads the default branding) is never explore's: it PATCHes branding.
+  const gates = service === 'pools' ? [] : view.gate.partners.filter((p) => !p.brandingUnset);
   const gate = gates.find((p) => p.publishableKey && p.allowedOrigins?.length) ?? gates[0];
   const pools =
     service === 'gate' || !view.pools?.quote
@@ -98,7 +99,12 @@ export function sideOf(profile: Profile, side: Side, partners: ExplorePartners, 
   return {
     ...(gp
       ? {
-          gate: [gp.secretKey, ...(gp.extraSecretKeys ?? [])].map((k) => make('gate', profile.gate.baseUrls.sandbox, gp.name, k)),
+          gate: [
+            keyRotating(
+              [gp.secretKey, ...(gp.extraSecretKeys ?? [])].map((key) => ({ key, client: make('gate', profile.gate.baseUrls.sandbox, gp.name, key) })),
+              side === 'target' ? opts.pacer : undefined,
+            ),
+          ],
           ...(gp.publishableKey && gp.allowedOrigins?.length
             ? { publishable: { client: make('gate', profile.gate.baseUrls.sandbox, gp.name, gp.secretKey, gp.publishableKey), origin: gp.allowedOrigins[0]! } }
             : {}),
@@ -109,5 +115,39 @@ export function sideOf(profile: Profile, side: Side, partners: ExplorePartners, 
       gate: profile.gate.triggers as SideClients['triggers']['gate'],
       pools: (profile.pools?.triggers ?? {}) as SideClients['triggers']['pools'],
     },
+  };
+}
+
+/**
+ * One client over a partner's keys (each its own rate-limit client): every request goes out on the key the pacer can
+ * send it on soonest for its route group (round robin among equals), so a burst of creates spreads over the keys'
+ * write windows instead of waiting on one. Without a pacer (the oracle), the keys in turn.
+ */
+function keyRotating(keys: { key: string; client: ApiClient }[], pacer?: Pacer): ApiClient {
+  let turn = 0;
+  const choose = (method: string, path: string): ApiClient => {
+    let best = keys[turn % keys.length]!;
+    if (pacer) {
+      let soonest = Infinity;
+      for (let i = 0; i < keys.length; i++) {
+        const k = keys[(turn + i) % keys.length]!;
+        const wait = pacer.waitEstimateMs(k.key, method, path);
+        if (wait < soonest) [best, soonest] = [k, wait];
+      }
+    }
+    turn++;
+    return best.client;
+  };
+  const first = keys[0]!.client;
+  return {
+    baseUrl: first.baseUrl,
+    label: first.label,
+    clock: first.clock,
+    request: (req) => choose(req.method, req.path).request(req),
+    reserve: (steps) => first.reserve(steps),
+    get: (path, query, extra) => choose('GET', path).get(path, query, extra),
+    post: (path, body, extra) => choose('POST', path).post(path, body, extra),
+    patch: (path, body, extra) => choose('PATCH', path).patch(path, body, extra),
+    delete: (path, extra) => choose('DELETE', path).delete(path, extra),
   };
 }

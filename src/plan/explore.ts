@@ -4,6 +4,7 @@
 // since each step waits for the target's answer before the next.
 import { GATE_RATE_WINDOWS, type RouteGroup } from '../model/limits.js';
 import type { Profile } from '../profile/schema.js';
+import { SEARCH_SHARE } from '../explore/real.js';
 import { explorePartners } from '../explore/sides.js';
 import { readCalibration } from '../runner/calibration.js';
 import { viewFor } from '../runner/partition.js';
@@ -11,6 +12,8 @@ import { spreadLowerBoundMs } from './lowerBound.js';
 
 export interface ExplorePlan {
   budget: number;
+  /** What an exploration surely sends: the search's share (the rest only shrinks a divergence). */
+  searched: number;
   /** The Gate partner's keys the Gate share is spread over (each its own rate-limit client). */
   keys: number;
   gateRequests: number;
@@ -48,21 +51,24 @@ export function defaultExploreBudget(profile: Profile): number {
 
 export function planExplore(profile: Profile, opts: { budget?: number; rttMs: number }): ExplorePlan {
   const budget = opts.budget ?? defaultExploreBudget(profile);
+  const searched = Math.floor(budget * SEARCH_SHARE);
   const keys = Math.max(1, exploreKeys(profile));
   const mix = mixOf();
-  const gateRequests = Math.round(budget * mix.gateShare);
+  // The bound counts what is sure to be sent: the search; shrinking a divergence spends up to the rest.
+  const gateRequests = Math.round(searched * mix.gateShare);
   const byGroup = Object.fromEntries(Object.entries(mix.groups).map(([g, f]) => [g, Math.round(gateRequests * (f ?? 0))])) as Partial<
     Record<RouteGroup, number>
   >;
   const rateMs = spreadLowerBoundMs({ groups: byGroup }, keys, profile.timing.rateWindowScale, { waitHour: true });
   return {
     budget,
+    searched,
     keys,
     gateRequests,
-    poolsRequests: budget - gateRequests,
+    poolsRequests: searched - gateRequests,
     byGroup,
     // Steps go one after another: every target request costs its round trip.
-    ms: Math.max(rateMs, budget * opts.rttMs),
+    ms: Math.max(rateMs, searched * opts.rttMs),
     perKey: Math.ceil(gateRequests / keys),
   };
 }

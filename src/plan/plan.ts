@@ -206,7 +206,7 @@ export async function planRun(
 /** The plan as the first lines of a run (and `rampart plan` without --json). */
 export function formatPlan(p: Plan): string[] {
   const lines = [
-    `plan for ${p.profile} (${[...p.kinds, ...(p.bound.loadMs ? ['load'] : [])].join(' + ') || 'load'}, --depth ${p.depth}${p.rateWindowScale !== 1 ? `, rate windows ×${p.rateWindowScale}` : ''}): ${p.checks.run} checks run, ${p.checks.skipped} skipped`,
+    `plan for ${p.profile} (${[...p.kinds, ...(p.bound.loadMs ? ['load'] : []), ...(p.explore ? ['explore'] : [])].join(' + ') || 'load'}, --depth ${p.depth}${p.rateWindowScale !== 1 ? `, rate windows ×${p.rateWindowScale}` : ''}): ${p.checks.run} checks run, ${p.checks.skipped} skipped`,
     `  ${p.keys.gateSecret} Gate key${p.keys.gateSecret === 1 ? '' : 's'}: ~${p.requests.gate.total} Gate requests${p.requests.gate.load ? ` (${p.requests.gate.load} of them the smoke's traffic)` : ''} (~${p.requests.gate.perKey} per secret key${p.keys.gatePublishable ? `, ~${p.requests.gate.perPublishableKey} per publishable key` : ''}), ${p.requests.pools} pools requests`,
     p.keyHour.fits
       ? `  the busiest Gate key sends ~${p.keyHour.busiestKey} of its ${p.keyHour.limit} requests per hour: the run fits one hour window (no check skips or waits for it)`
@@ -230,6 +230,11 @@ export function formatPlan(p: Plan): string[] {
           p.routeLanes.sharedLanes
             ? `  route probes: ${p.routeLanes.ownKeys} key(s) of their own (the fastest schedule needs ${p.routeLanes.fastestNeeds}: extraSecretKeys of the partners reserved for load), so they also share the cases' keys and wait: ${formatDuration(p.routeLanes.lanesMs)} against the cases' ${formatDuration(p.routeLanes.casesMs)}`
             : `  route probes: on ${p.routeLanes.ownKeys} keys of their own from the first second, beside the window cases (${formatDuration(p.routeLanes.lanesMs)} inside their ${formatDuration(p.routeLanes.casesMs)})`,
+        ]
+      : []),
+    ...(p.explore
+      ? [
+          `  explore: ${p.explore.searched} requests to the target searching (~${p.explore.gateRequests} Gate over ${p.explore.keys} key${p.explore.keys === 1 ? '' : 's'}, ~${p.explore.perKey} each of its 300 per hour; ~${p.explore.poolsRequests} pools), up to ${p.explore.budget} with a divergence to shrink; the oracle on loopback beside it: ≥ ${formatDuration(p.explore.ms)}`,
         ]
       : []),
     ...(p.minuteStream

@@ -34,6 +34,32 @@ const httpUrl = z
 
 const baseUrl = httpUrl.refine((u) => /\/v1\/?$/.test(u), 'must end in the version segment /v1');
 
+/** One request of a template: where it goes, with what, and what its answer must be. */
+const requestFields = {
+  ...comment,
+  method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']),
+  /** Path relative to the service base URL (…/v1), or an absolute URL (a control outside the API). */
+  path: z.string().min(1),
+  /** Which base URL a relative path hangs off (default: the service the trigger is declared under). */
+  base: z.enum(['gate', 'pools']).optional(),
+  /** Which credential goes into Authorization: the acting partner's secret key, or none. */
+  auth: z.enum(['secret', 'none']).default('secret'),
+  headers: z.record(z.string(), z.string()).optional(),
+  body: z.unknown().optional(),
+  /** Status codes that mean the request worked (default: any 2xx). */
+  expectStatus: z.array(z.number().int()).optional(),
+  /** Dotted path of a value to take from the JSON response (e.g. the signed quote id). */
+  extract: z.record(z.string(), z.string()).optional(),
+};
+
+/**
+ * A request that arms the sandbox before the request the trigger is judged by (a control that makes the
+ * partner's next request fail, say). It must answer as its expectStatus says (default any 2xx); what it
+ * extracts is filled into the steps after it.
+ */
+export const ArmStep = z.object(requestFields).strict();
+export type ArmStep = z.infer<typeof ArmStep>;
+
 /**
  * A request the harness sends to drive something only a real user, bank or
  * operator could cause (a sandbox trigger), or to wire webhooks. Strings may
@@ -43,20 +69,21 @@ const baseUrl = httpUrl.refine((u) => /\/v1\/?$/.test(u), 'must end in the versi
  */
 export const RequestTemplate = z
   .object({
-    ...comment,
-    method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']),
-    /** Path relative to the service base URL (…/v1), or an absolute URL (a control outside the API). */
-    path: z.string().min(1),
-    /** Which base URL a relative path hangs off (default: the service the trigger is declared under). */
-    base: z.enum(['gate', 'pools']).optional(),
-    /** Which credential goes into Authorization: the acting partner's secret key, or none. */
-    auth: z.enum(['secret', 'none']).default('secret'),
-    headers: z.record(z.string(), z.string()).optional(),
-    body: z.unknown().optional(),
-    /** Status codes that mean the trigger worked (default: any 2xx). */
-    expectStatus: z.array(z.number().int()).optional(),
-    /** Dotted path of a value to take from the JSON response (e.g. the signed quote id). */
-    extract: z.record(z.string(), z.string()).optional(),
+    ...requestFields,
+    values: z
+      .record(z.string(), z.record(z.string(), z.string()))
+      .optional()
+      .describe(
+        'The sandbox\'s own words for rampart\'s values, per placeholder: { "state": { "pool_dry": "dry" } } fills {{state}} with dry where rampart means pool_dry. A value not listed is sent as rampart names it.',
+      ),
+    arm: z
+      .array(ArmStep)
+      .min(1)
+      .max(3)
+      .optional()
+      .describe(
+        "Requests sent first, in order, to arm the sandbox (each must answer as its expectStatus says, default any 2xx): then this template's own request is sent, and its answer is the trigger's (a control that makes the partner's next request fail is armed here, and the request it fails is this one).",
+      ),
   })
   .strict();
 export type RequestTemplate = z.infer<typeof RequestTemplate>;
@@ -124,6 +151,12 @@ export const GatePartner = z
      * no webhookSecret: no other check then depends on a secret the rotation replaces.
      */
     webhookSecretRotation: z.boolean().optional(),
+    brandingUnset: z
+      .boolean()
+      .optional()
+      .describe(
+        'This partner has never set its branding (a fresh sandbox partner): GET /branding must read all five tokens null, the default branding. rampart keeps every other check off this partner, so nothing it sends ever sets a token.',
+      ),
     /**
      * 'load': the key is kept out of conformance and chaos traffic so the
      * rate-limit scenarios start with empty windows (give at least 8; leave
@@ -220,6 +253,12 @@ export const Profile = z
         ...comment,
         baseUrls: z.object({ ...comment, sandbox: baseUrl, production: baseUrl.optional() }).strict(),
         partners: z.array(GatePartner).min(1),
+        liveWrites: z
+          .boolean()
+          .default(false)
+          .describe(
+            "rampart may create objects with a partner's live secret key on the production base (one GateSession, cancelled at once, to see it reads mode live). Off by default: on a real production target that is a live object; turn it on only where live writes are allowed (a staging production, the embedded target).",
+          ),
         /** Session creation defaults (amount, currency, return_url) merged under each check's body. */
         sessionDefaults: z.record(z.string(), z.unknown()).optional(),
         /**
@@ -314,6 +353,23 @@ export const Profile = z
             destNetwork: z.string().optional(),
           })
           .strict(),
+        ledgerPaging: z
+          .object({
+            ...comment,
+            cursorParam: z.string().min(1).describe('The query parameter that takes the cursor (e.g. cursor, after, starting_after).'),
+            nextCursor: z.string().min(1).describe("Dotted path of the next page's cursor in a ledger page (e.g. nextCursor, next, meta.next)."),
+            entries: z
+              .string()
+              .min(1)
+              .optional()
+              .describe('Dotted path of the entries array in a ledger page (absent: data, else the first array of objects).'),
+            limitParam: z.string().min(1).default('limit').describe('The query parameter that takes the page size.'),
+          })
+          .strict()
+          .optional()
+          .describe(
+            "How this sandbox pages GET /pools/ledger (its query parameters and response shape are not shown). Declared, the ledger's cursor is judged in full: a cursor the target does not honour fails. Absent: the trades list's words are tried (data, nextCursor, ?cursor=), and a ledger that does not take them is unverified.",
+          ),
         /** An amount above every funded partner's balance (402). */
         oversizedAmount: z.string().optional(),
         /**
@@ -580,6 +636,18 @@ export const Profile = z
           .default('created')
           .describe(
             "GET /webhooks/deliveries is \"most recent first\" (no field named): 'created' (newest creation first) or 'updated' (the latest change first: an attempt, a replay).",
+          ),
+        ledgerPaging: z
+          .enum(['cursor', 'after'])
+          .default('cursor')
+          .describe(
+            "How GET /pools/ledger pages (query and shape not shown): 'cursor' (the trades list's words: ?cursor=, { data, nextCursor, hasMore }) or 'after' (?after=, { entries, next }).",
+          ),
+        controlDialect: z
+          .enum(['spec', 'own'])
+          .default('spec')
+          .describe(
+            "The sandbox controls' own language: 'spec' (the pool-state control takes the spec's words — available, pool_dry, engine_unavailable, rate_unavailable — and the 5xx control fails itself) or 'own' (the pool-state control takes open, dry, engine_down, no_rate, and the 5xx control arms the partner's next request instead of failing itself; a profile maps values and arms: the second world).",
           ),
         poolsAdditiveFields: z
           .boolean()

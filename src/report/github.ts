@@ -57,6 +57,22 @@ export function githubStepSummary(input: RunResults): string {
       : []),
   ];
   if (results.error) lines.push('', `**The run stopped:** ${cell(results.error.message)} (exit ${results.error.exitCode})`);
+  const e = results.exploration;
+  if (e) {
+    lines.push(
+      '',
+      `### Exploration`,
+      '',
+      `${e.sequences} sequences, ${e.steps} steps, ${e.spent} of ${e.budget} requests, seed \`${e.seed}\`: ${e.findings.length ? 'a divergence' : 'no divergence'}.`,
+    );
+    for (const f of e.findings)
+      lines.push(
+        '',
+        `**${cell(f.requirement ?? 'no requirement names it (a gap in the catalogue)')}** — ${cell(f.what)}: the target answered ${code(JSON.stringify(f.target))}, the oracle ${code(JSON.stringify(f.oracle))}, after ${f.steps.length} steps:`,
+        '',
+        ...f.steps.map((st) => `${st.n}. ${cell(st.label)}${st.n === f.step ? ' ← parts here' : ''}`),
+      );
+  }
   const failures = failedChecks(results);
   if (failures.length) {
     lines.push('', `### Failures (${failures.length})`, '', '| requirement | check | expected | actual | request id |', '|---|---|---|---|---|');

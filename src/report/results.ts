@@ -176,6 +176,8 @@ export interface RunResults {
   plan?: RunPlanRecord;
   /** The run this one resumed, when it did. */
   resumedFrom?: string;
+  /** rampart explore: the sequences it ran against the target and the oracle, and what it found. */
+  exploration?: ExplorationRecord;
   /** Each target's clock against rampart's and the round trip to it, as the run's answers told them. */
   target?: { gate?: TargetClockReport; pools?: TargetClockReport };
 }
@@ -197,4 +199,51 @@ export interface RunPlanRecord {
   /** Per kind, and per load scenario: so a slow part shows where its time went. */
   kinds?: Partial<Record<'conformance' | 'chaos' | 'load' | 'explore', PlanPart>>;
   scenarios?: Record<string, PlanPart>;
+}
+
+/** One step of an explored sequence: its name and each side's exchanges (secrets masked). */
+export interface ExploredStep {
+  n: number;
+  label: string;
+  target: ExchangeRecord[];
+  oracle: ExchangeRecord[];
+}
+
+/** Where the target and the oracle parted after the same sequence, shrunk to the shortest that still parts. */
+export interface FindingRecord {
+  /** The rule it breaks; absent: no requirement of the catalogue names it (a gap in the catalogue, failed all the same). */
+  requirement?: string;
+  what: string;
+  /** The step (1-based) whose answers part. */
+  step: number;
+  target: unknown;
+  oracle: unknown;
+  steps: ExploredStep[];
+  family: string;
+  /** fast-check's seed and shrink path of the failing sequence: `rampart explore --seed` replays it. */
+  seed: number;
+  path: string;
+  /** Steps of the sequence when it first parted, before shrinking. */
+  firstSeenSteps: number;
+  /** It parted again when run once more on fresh objects. */
+  confirmed: boolean;
+  /** A bash script of the target's side of the steps, in order, each id and Idempotency-Key filled in from the steps before. */
+  replay: { script: string; env: string[]; notes: string[] };
+}
+
+export interface ExplorationRecord {
+  seed: number;
+  budget: number;
+  spent: number;
+  sequences: number;
+  steps: number;
+  /** Sequences per family of operations. */
+  families: Record<string, number>;
+  /** What the oracle was (the embedded reference from the target's profile, on loopback). */
+  oracle: string;
+  findings: FindingRecord[];
+  /** A divergence that did not part again on its re-run: reported, not failed. */
+  flaky?: FindingRecord;
+  unjudged?: string;
+  crash?: string;
 }

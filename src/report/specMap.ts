@@ -12,11 +12,12 @@ import type { RequirementStatus } from './results.js';
 
 export type PassageState = 'tested' | 'partial' | 'notShown' | 'notTestable' | 'unaccounted';
 
-/** One case an anchored passage names, and the requirements asserting it (none: `unasserted` says why). */
+/** One case an anchored passage names, and the requirements asserting it (none: `unasserted` says why, or `untestable` why none ever can). */
 export interface PassageCase {
   case: string;
   requirements: string[];
   unasserted?: string;
+  untestable?: string;
 }
 
 export interface MappedPassage extends Passage {
@@ -45,6 +46,7 @@ const zero = (): Record<PassageState, number> => ({ tested: 0, partial: 0, notSh
 function casesOf(entry: SpecCases, known: ReadonlySet<string>): PassageCase[] {
   return Object.entries(entry.cases).map(([c, acc]) => {
     if ('unasserted' in acc) return { case: c, requirements: [], unasserted: acc.unasserted };
+    if ('untestable' in acc) return { case: c, requirements: [], untestable: acc.untestable };
     const reqs = acc.filter((id) => known.has(id));
     return reqs.length ? { case: c, requirements: reqs } : { case: c, requirements: [], unasserted: `none of ${acc.join(', ')} is in the catalogue` };
   });
@@ -119,9 +121,27 @@ export function partialPassages(m: SpecMap): { spec: SpecName; id: string; passa
     }));
 }
 
-/** What `rampart spec-map --json` prints: the counts per spec, and each partial passage with its reasons. */
-export function specMapJson(m: SpecMap): Record<SpecName, Record<PassageState, number>> & { partial: ReturnType<typeof partialPassages> } {
-  return { ...m.counts, partial: partialPassages(m) };
+/**
+ * What stays untestable, with its reason: each case a tested passage names that no request can reach, and each
+ * reviewed passage stating a rule of the service no request can reach (not an editorial passage, nor the partner's
+ * obligation).
+ */
+export function untestable(m: SpecMap): { spec: SpecName; id: string; passage: string; case?: string; reason: string }[] {
+  const out: ReturnType<typeof untestable> = [];
+  for (const p of m.passages) {
+    for (const c of p.cases ?? []) if (c.untestable !== undefined) out.push({ spec: p.spec, id: p.id, passage: p.text, case: c.case, reason: c.untestable });
+    if (p.state !== 'notTestable') continue;
+    const hit = NOT_TESTABLE.find((x) => x.unreachable && x.spec === p.spec && p.plain.includes(normalise(x.quote)));
+    if (hit) out.push({ spec: p.spec, id: p.id, passage: p.text, reason: hit.reason });
+  }
+  return out;
+}
+
+/** What `rampart spec-map --json` prints: the counts per spec, each partial passage with its reasons, and what stays untestable. */
+export function specMapJson(
+  m: SpecMap,
+): Record<SpecName, Record<PassageState, number>> & { partial: ReturnType<typeof partialPassages>; untestable: ReturnType<typeof untestable> } {
+  return { ...m.counts, partial: partialPassages(m), untestable: untestable(m) };
 }
 
 /** Text summary: counts per spec section, then what is unaccounted. */
@@ -142,6 +162,11 @@ export function formatSpecMap(m: SpecMap): string {
       lines.push(`  ${p.id} ${p.passage.slice(0, 120)}`);
       for (const u of p.unasserted) lines.push(`    - ${u.case}: ${u.reason}`);
     }
+  }
+  const never = untestable(m);
+  if (never.length) {
+    lines.push('', `untestable (${never.length}): rules of the service no request can reach`);
+    for (const u of never) lines.push(`  ${u.id} ${u.case ? `${u.case}: ` : ''}${u.reason}`);
   }
   const un = m.passages.filter((p) => p.state === 'unaccounted');
   if (un.length) {

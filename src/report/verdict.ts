@@ -172,7 +172,7 @@ function count<T extends string>(xs: readonly { status: string }[], s: T): numbe
 }
 
 /** The headline and its one-line explanation. */
-export function verdictOf(results: Pick<RunResults, 'requirements' | 'checks' | 'error' | 'interrupted' | 'scope' | 'command' | 'depth'>): {
+export function verdictOf(results: Pick<RunResults, 'requirements' | 'checks' | 'error' | 'interrupted' | 'scope' | 'command' | 'depth' | 'exploration'>): {
   verdict: Verdict;
   line: string;
   reasons: Summary['incompleteReasons'];
@@ -199,10 +199,18 @@ export function verdictOf(results: Pick<RunResults, 'requirements' | 'checks' | 
       .slice(0, 2)
       .map((c) => c.name)
       .join('; ')}${cs.length > 2 ? '; …' : ''}`;
-  const gateFailures = failedOtherChecks.filter((c) => c.requirements.length === 0);
-  const otherFailures = failedOtherChecks.filter((c) => c.requirements.length > 0);
+  const explored = failedOtherChecks.filter((c) => c.suite === 'explore');
+  const gateFailures = failedOtherChecks.filter((c) => c.requirements.length === 0 && c.suite !== 'explore');
+  const otherFailures = failedOtherChecks.filter((c) => c.requirements.length > 0 && c.suite !== 'explore');
   const failures = [
     ...(failed ? [`${failed} requirement${failed === 1 ? '' : 's'} failed`] : []),
+    ...explored
+      .slice(0, 1)
+      .map((c) =>
+        c.requirements.length
+          ? `explore: a sequence breaks ${c.requirements.join(', ')} (${c.failure?.message ?? c.name})`
+          : `explore: a sequence parts where no requirement names it (${c.failure?.message ?? c.name})`,
+      ),
     ...(gateFailures.length ? [`${gateFailures.length} performance gate check${gateFailures.length === 1 ? '' : 's'} failed (${listed(gateFailures)})`] : []),
     ...(otherFailures.length ? [`${otherFailures.length} other check${otherFailures.length === 1 ? '' : 's'} failed (${listed(otherFailures)})`] : []),
   ];
@@ -218,18 +226,24 @@ export function verdictOf(results: Pick<RunResults, 'requirements' | 'checks' | 
   if (results.error) return { verdict: 'INCOMPLETE', line: `the run stopped: ${results.error.message}`, ...judged };
   // A performance gate check that judged nothing (too few samples for any percentile) names no requirement, yet the
   // run did not judge what it was for: never CERTIFIED or PASSED on it.
-  const gatesUnjudged = results.checks.filter((c) => c.status === 'unverified' && c.requirements.length === 0);
+  const exploreUnjudged = results.checks.find((c) => c.suite === 'explore' && c.status === 'unverified');
+  if (exploreUnjudged) return { verdict: 'INCOMPLETE', line: `explore judged nothing: ${exploreUnjudged.reason ?? 'no reason given'}`, ...judged };
+  const gatesUnjudged = results.checks.filter((c) => c.status === 'unverified' && c.requirements.length === 0 && c.suite !== 'explore');
   if (gatesUnjudged.length)
     return {
       verdict: 'INCOMPLETE',
       line: `${gatesUnjudged.length} performance gate check${gatesUnjudged.length === 1 ? '' : 's'} judged nothing (${gatesUnjudged[0]!.name}: ${gatesUnjudged[0]!.reason ?? 'no reason given'})`,
       ...judged,
     };
-  const gatesPassed = results.checks.filter((c) => c.status === 'passed' && c.requirements.length === 0).length;
-  const gates = gatesPassed ? `; ${gatesPassed} performance gate check${gatesPassed === 1 ? '' : 's'} passed` : '';
+  const gatesPassed = results.checks.filter((c) => c.status === 'passed' && c.requirements.length === 0 && c.suite !== 'explore').length;
+  const explorePassed = results.checks.some((c) => c.status === 'passed' && c.suite === 'explore');
+  const e = results.exploration;
+  const gates = `${gatesPassed ? `; ${gatesPassed} performance gate check${gatesPassed === 1 ? '' : 's'} passed` : ''}${
+    explorePassed && e ? `; explore: no divergence in ${e.sequences} sequences (${e.steps} steps, seed ${e.seed})` : ''
+  }`;
   if (inScope.length === 0) {
-    // A partial run of performance gates alone (rampart load --scenario smoke) has no requirement to pass.
-    if (!scope.whole && gatesPassed) {
+    // A partial run of performance gates alone (rampart load --scenario smoke), or of explore, has no requirement to pass.
+    if (!scope.whole && (gatesPassed || explorePassed)) {
       const custom = customGatesNote(scope);
       return { verdict: 'PASSED', line: `partial run (${scope.partial})${custom ? `; ${custom}` : ''}: no requirement in scope${gates}`, ...judged };
     }

@@ -44,6 +44,9 @@ export interface SuiteRunContext {
   segments?: string;
   k6Out?: string[];
   seed?: string;
+  /** explore: the oracle's profile (the embedded reference the CLI started from the target's), and the request budget. */
+  oracle?: Profile;
+  exploreBudget?: number;
   /** load: Gate requests the run's earlier kinds sent, by partner (the traffic keys may be theirs: one hour window). */
   gateSent?: readonly { partner: string; at: number }[];
   log: (line: string) => void;
@@ -58,6 +61,8 @@ export interface SuiteOutcome {
   outage?: string;
   /** Set when every key was paused by the target beyond the budget. */
   rateLimited?: string;
+  /** explore: what the sequences found. */
+  exploration?: import('../report/results.js').ExplorationRecord;
 }
 
 export interface SuiteKind {

@@ -62,12 +62,12 @@ export async function expectAccountBlocked(t: CheckTools, actor: RailVolumeCapAc
 
   const first = await lockQuoteFor(t, actor, lock, session.id, 'off_ramp');
   const firstEx = await payOut(actor, { gate_session_id: session.id, quote_id: first.quoteId });
-  if (judge(firstEx, expectPaidOut(t, firstEx, first, R).amount, true)) return expectNextRailRefused(t, actor, session.id, R);
+  if (judge(firstEx, (await expectPaidOut(t, firstEx, first, R)).amount, true)) return expectNextRailRefused(t, actor, session.id, R);
 
   // A second rail on the same session: the same user under any derivation from the session.
   const again = await secondRail(t, actor, session.id);
   if (again) {
-    if (judge(again.ex, expectPaidOut(t, again.ex, again.q, R).amount, true)) return expectNextRailRefused(t, actor, session.id, R);
+    if (judge(again.ex, (await expectPaidOut(t, again.ex, again.q, R)).amount, true)) return expectNextRailRefused(t, actor, session.id, R);
   } else {
     t.observe(
       'gate-rail-second-on-session',
@@ -77,7 +77,7 @@ export async function expectAccountBlocked(t: CheckTools, actor: RailVolumeCapAc
     const { session: other } = await createSession(t, actor, R, { amount, user_reference: user });
     const q = await lockQuoteFor(t, actor, lock, other.id, 'off_ramp');
     const ex = await payOut(actor, { gate_session_id: other.id, quote_id: q.quoteId });
-    if (judge(ex, expectPaidOut(t, ex, q, R).amount, false)) {
+    if (judge(ex, (await expectPaidOut(t, ex, q, R)).amount, false)) {
       // Blocked across sessions by user_reference: that is how this target derives the user, so a third session of it is the same user.
       const { session: third } = await createSession(t, actor, R, { amount, user_reference: user });
       return expectNextRailRefused(t, actor, third.id, R);

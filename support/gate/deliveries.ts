@@ -53,8 +53,17 @@ export function gapBoundMs(i: number): number {
  * For the plan: the documented waits of a check that sits through these gaps of the spec's schedule (indexes into
  * 1m, 5m, 30m, 2h), at the profile's declared time scale — what calibration at another scale cannot say.
  */
-export function plannedScheduleMs(profile: Profile, gaps: readonly number[]): number {
-  return gaps.reduce((ms, i) => ms + WH.retryScheduleMs[Math.min(i, WH.retryScheduleMs.length - 1)]! * profile.timing.retryScale, 0);
+export function plannedScheduleMs(profile: Profile, gaps: readonly number[], quietAfter?: number): number {
+  const gap = (i: number) => WH.retryScheduleMs[Math.min(i, WH.retryScheduleMs.length - 1)]! * profile.timing.retryScale;
+  // Listening past a last gap for one more attempt waits out that gap's tolerance too (never shorter than the declared one).
+  const quiet = quietAfter === undefined ? 0 : gap(quietAfter) + plannedToleranceMs(profile, gap(quietAfter));
+  return gaps.reduce((ms, i) => ms + gap(i), 0) + quiet;
+}
+
+/** A gap's tolerance as the profile declares it (the measured network is added at run time, never planned). */
+export function plannedToleranceMs(profile: Profile, gapMs: number): number {
+  const tol = profile.tolerances;
+  return Math.max(gapMs * tol.retryGapRatio, tol.retryGapMs * profile.timing.retryScale, MEASUREMENT_SLACK_MS);
 }
 
 /** The spec's retry gaps (1m, 5m, 30m, 2h) at the profile's declared time scale (retryScale). */

@@ -80,6 +80,8 @@ export interface LockedQuote {
   shown: { currency?: string; method?: string };
   /** The lock's answer (the profile's createSignedQuote request), when this module locked it. */
   lock?: Exchange;
+  /** The partner that locked it: it may inspect the quote (GET /quotes/{id}) when a redemption is refused late. */
+  owner?: GateActor;
 }
 
 /**
@@ -132,7 +134,7 @@ async function lockInBlock(
       exchange: q.exchange,
     },
   );
-  return { sessionId, quoteId: q.id, fiat: q.fiatPayOrReceive!, lockedAt, lockSentAt, shown: shownTerms(q.exchange.json), lock: q.exchange };
+  return { sessionId, quoteId: q.id, fiat: q.fiatPayOrReceive!, lockedAt, lockSentAt, shown: shownTerms(q.exchange.json), lock: q.exchange, owner: actor };
 }
 
 /** POST /rails/pay_outs, never retried; inside the block of the quote it redeems (`quoteId`, by default the body's quote_id). */
@@ -156,23 +158,35 @@ export function readQuote(actor: GateActor, quoteId: string): Promise<Exchange> 
 }
 
 /**
- * A redemption refused with 409 after the quote's declared lifetime could have run out (counted from the
- * lock's send, the earliest the quote was made) proves nothing against the target: unverified. The block
- * grant keeps a chain well inside any lifetime a sandbox declares; this is the guard when it did not.
+ * A redemption refused with 409 after the quote's declared lifetime could have run out (counted from the lock's
+ * send, the earliest the quote was made) may be the expiry. The block grant keeps a chain well inside any lifetime
+ * a sandbox declares; this is the guard when it did not — and a profile declaring a lifetime shorter than its
+ * chains cannot turn a wrong 409 into "cannot judge": the quote is inspected (GET /quotes/{id} never redeems it).
+ * Where it shows itself neither consumed nor expired (the two states the spec names for a quote that cannot be
+ * redeemed), the 409 is wrong and the rule fails; where it shows one of them, or no state, the check ends unverified.
  */
-function expiredOnTheWay(t: CheckTools, ex: Exchange, q: LockedQuote): void {
+async function expiredOnTheWay(t: CheckTools, ex: Exchange, q: LockedQuote, requirement: RequirementId): Promise<void> {
   const lifetimeS = t.profile.timing.signedQuoteLifetimeSeconds;
   if (ex.status !== 409 || lifetimeS === undefined) return;
   const elapsedMs = ex.startedAt + ex.durationMs - q.lockSentAt;
-  if (elapsedMs >= lifetimeS * 1000)
-    t.unverified(
-      `the redemption came ${(elapsedMs / 1000).toFixed(1)} s after the lock, past the quote's declared ${lifetimeS} s lifetime (timing.signedQuoteLifetimeSeconds): its 409 may be the expiry`,
-    );
+  if (elapsedMs < lifetimeS * 1000) return;
+  const late = `the redemption came ${(elapsedMs / 1000).toFixed(1)} s after the lock, past the quote's declared ${lifetimeS} s lifetime (timing.signedQuoteLifetimeSeconds)`;
+  const seen = q.owner ? await readQuote(q.owner, q.quoteId) : undefined;
+  const body = (seen?.json && typeof seen.json === 'object' ? seen.json : {}) as Record<string, unknown>;
+  const state = [body.state, body.status].find((v): v is string => typeof v === 'string');
+  if (seen && seen.status >= 200 && seen.status < 300 && state !== undefined && state !== 'consumed' && state !== 'expired')
+    t.expect.that(false, `${late}, yet the quote reads ${state}, neither consumed nor expired: the 409 refused a redeemable quote`, {
+      requirement,
+      expected: 'a redemption of a quote that is neither consumed nor expired',
+      actual: `409, and GET /quotes/${q.quoteId} shows ${JSON.stringify(state)}`,
+      exchange: ex,
+    });
+  t.unverified(`${late}: its 409 may be the expiry${state ? ` (the quote reads ${state})` : ' (the quote shows no state)'}`);
 }
 
 /** A successful pay-out: 201 with a rail_pay_out whose amount is the quote's fiat_pay_or_receive (currency and method: conformance/gate/rails.ts). */
-export function expectPaidOut(t: CheckTools, ex: Exchange, q: LockedQuote, requirement: RequirementId) {
-  expiredOnTheWay(t, ex, q);
+export async function expectPaidOut(t: CheckTools, ex: Exchange, q: LockedQuote, requirement: RequirementId) {
+  await expiredOnTheWay(t, ex, q, requirement);
   t.expect.status(ex, 201, requirement);
   const p = t.expect.schema(ex, RailPayOut, requirement);
   t.expect.equal([p.gate_session_id, p.quote_id], [q.sessionId, q.quoteId], 'the pay-out names the session and quote redeemed', { requirement, exchange: ex });
@@ -193,8 +207,8 @@ export function shownTerms(json: unknown): { currency?: string; method?: string 
  * The quote redeemed: any 2xx. Used where the point is that an earlier step left
  * the quote redeemable; the exact 201 and the amount are the pay-out check's.
  */
-export function expectRedeemed(t: CheckTools, ex: Exchange, q: LockedQuote, requirement: RequirementId): void {
-  expiredOnTheWay(t, ex, q);
+export async function expectRedeemed(t: CheckTools, ex: Exchange, q: LockedQuote, requirement: RequirementId): Promise<void> {
+  await expiredOnTheWay(t, ex, q, requirement);
   t.expect.that(ex.status >= 200 && ex.status < 300, 'the untouched quote still pays out', { requirement, expected: '2xx', actual: ex.status, exchange: ex });
 }
 
@@ -206,4 +220,14 @@ export async function lockRequest(t: CheckTools, actor: GateActor, vars: { sessi
   const tpl = t.profile.gate.triggers.createSignedQuote;
   if (!tpl) return t.skip('gate.triggers.createSignedQuote is missing (declare need gateSignedQuote)');
   return (await sendWith(actor.client, tpl, { ...vars, partner: actor.partner.name })).exchange;
+}
+
+/** "Rail responses carry a `provider` field" (its type is not shown: present is the rule). Signed quotes are rails too. */
+export function expectProvider(t: CheckTools, ex: Exchange, what: string): void {
+  const json = ex.json;
+  t.expect.that(!!json && typeof json === 'object' && 'provider' in json, `${what} carries provider`, {
+    requirement: 'GATE-RAIL-PROVIDER-FIELD',
+    actual: json && typeof json === 'object' ? Object.keys(json).sort() : json,
+    exchange: ex,
+  });
 }

@@ -1,10 +1,14 @@
 // The pools ledger as a list: its query parameters and response shape are not
-// shown, so its entries are the page's `data` array (else the first array of
-// objects in the body) and its next cursor is `nextCursor` or `next_cursor`,
-// followed as `?cursor=` (the trades list's convention). A check that finds
-// neither observes the shape and ends unverified, never passed.
+// shown. Where the profile declares how the sandbox pages it (pools.ledgerPaging)
+// those words are used and judged; else its entries are the page's `data` array
+// (else the first array of objects in the body) and its next cursor is
+// `nextCursor` or `next_cursor`, followed as `?cursor=` (the trades list's
+// convention). A check that finds neither observes the shape and ends
+// unverified, never passed.
 import type { Exchange } from '../../src/client/types.js';
 import type { PoolsActor } from '../../src/needs/define.js';
+import { pick } from '../../src/needs/support/triggers.js';
+import type { Profile } from '../../src/profile/schema.js';
 import type { CheckTools, RequirementId } from '../../src/runner/check.js';
 import { expect2xx } from '../expect.js';
 
@@ -27,6 +31,35 @@ export function nextCursorOf(json: unknown): string | undefined {
   return typeof c === 'string' && c.length > 0 ? c : undefined;
 }
 
+/** How a ledger is paged: the profile's declared words, or the trades list's convention (guessed). */
+export interface LedgerPaging {
+  /** The profile declares the words (pools.ledgerPaging): a cursor they do not reach is the target's failure, not a guess gone wrong. */
+  declared: boolean;
+  cursorParam: string;
+  limitParam: string;
+  entries(json: unknown): LedgerEntry[] | undefined;
+  next(json: unknown): string | undefined;
+}
+
+export function ledgerPaging(profile: Profile): LedgerPaging {
+  const d = profile.pools?.ledgerPaging;
+  if (!d) return { declared: false, cursorParam: 'cursor', limitParam: 'limit', entries: pageEntries, next: nextCursorOf };
+  return {
+    declared: true,
+    cursorParam: d.cursorParam,
+    limitParam: d.limitParam,
+    entries: (json) => {
+      if (!d.entries) return pageEntries(json);
+      const list = pick(json, d.entries);
+      return Array.isArray(list) && list.every(isEntry) ? list : undefined;
+    },
+    next: (json) => {
+      const c = pick(json, d.nextCursor);
+      return typeof c === 'string' && c.length > 0 ? c : undefined;
+    },
+  };
+}
+
 /** An entry's identity: its id when it has one, else the whole entry. */
 export const entryKey = (e: LedgerEntry) => (typeof e.id === 'string' ? `id:${e.id}` : JSON.stringify(e));
 
@@ -46,18 +79,19 @@ export async function readLedger(
   actor: PoolsActor,
   requirement: RequirementId,
 ): Promise<{ exchange: Exchange; entries: LedgerEntry[]; shapeKnown: boolean }> {
+  const paging = ledgerPaging(t.profile);
   const exchange = expect2xx(t, await actor.client.get('/pools/ledger'), requirement, 'GET /pools/ledger');
-  const first = pageEntries(exchange.json);
+  const first = paging.entries(exchange.json);
   if (!first) return { exchange, entries: [], shapeKnown: Array.isArray((exchange.json as { data?: unknown } | undefined)?.data) };
   const entries = [...first];
   const seen = new Set(first.map(entryKey));
-  let next = nextCursorOf(exchange.json);
+  let next = paging.next(exchange.json);
   for (let i = 1; i < MAX_PAGES && next; i++) {
-    const ex = await actor.client.get('/pools/ledger', { cursor: next });
-    const page = ex.status >= 200 && ex.status < 300 ? pageEntries(ex.json) : undefined;
+    const ex = await actor.client.get('/pools/ledger', { [paging.cursorParam]: next });
+    const page = ex.status >= 200 && ex.status < 300 ? paging.entries(ex.json) : undefined;
     if (!page || page.every((e) => seen.has(entryKey(e)))) break;
     for (const e of page) if (!seen.has(entryKey(e))) (seen.add(entryKey(e)), entries.push(e));
-    next = nextCursorOf(ex.json);
+    next = paging.next(ex.json);
   }
   return { exchange, entries, shapeKnown: true };
 }

@@ -23,7 +23,7 @@ import { CLOCK_BOUNDS, POOLS_LIMITS } from '../../src/model/limits.js';
 import { expect2xx } from '../expect.js';
 import { clockNote, expectOnTargetClock, spanOf, stampCreated, type TimeRule } from '../targetTime.js';
 import { expectPoolsError } from './errors.js';
-import { entryKey, pageEntries } from './ledger.js';
+import { entryKey, ledgerPaging } from './ledger.js';
 
 export function poolsProfile(t: Pick<CheckTools, 'profile' | 'skip'>) {
   const p = t.profile.pools;
@@ -340,9 +340,9 @@ const LEDGER_MAX_PAGES = 5;
  * partner held alone, given the entry keys `known` before the trade moved —
  * every entry of the list that is new since then (nothing else moved this
  * ledger). The ledger's query parameters and response shape are not shown, so
- * this reads page one and searches it, then follows a `nextCursor` it finds as
- * `?cursor=` (the trades list's convention) while the target accepts it, up
- * to LEDGER_MAX_PAGES pages.
+ * this reads page one and searches it, then follows the next cursor it finds (in
+ * the profile's declared words, else the trades list's: `nextCursor`, `?cursor=`)
+ * while the target accepts it, up to LEDGER_MAX_PAGES pages.
  */
 export async function ledgerEntriesFor(
   t: CheckTools,
@@ -351,12 +351,13 @@ export async function ledgerEntriesFor(
   requirement: RequirementId,
   known?: ReadonlySet<string>,
 ): Promise<{ exchange: Exchange; entries: LedgerMatch[] }> {
+  const paging = ledgerPaging(t.profile);
   const exchange = expect2xx(t, await actor.client.get('/pools/ledger'), requirement, 'GET /pools/ledger');
   const entries: LedgerMatch[] = [];
   const typeNames = (o: Record<string, unknown>) =>
     Object.values(o).filter((x): x is string => typeof x === 'string' && (LEDGER_ENTRY_TYPES as readonly string[]).includes(x));
   const search = (json: unknown) => {
-    const listed = pageEntries(json) ?? [];
+    const listed = paging.entries(json) ?? [];
     for (const o of objectsIn(json)) {
       const values = Object.values(o).filter((x): x is string => typeof x === 'string');
       const fresh = known !== undefined && listed.includes(o) && !known.has(entryKey(o));
@@ -367,9 +368,9 @@ export async function ledgerEntriesFor(
   search(exchange.json);
   let page: unknown = exchange.json;
   for (let i = 1; i < LEDGER_MAX_PAGES; i++) {
-    const next = (page as { nextCursor?: unknown } | undefined)?.nextCursor;
-    if (typeof next !== 'string' || !next) break;
-    const ex = await actor.client.get('/pools/ledger', { cursor: next });
+    const next = paging.next(page);
+    if (!next) break;
+    const ex = await actor.client.get('/pools/ledger', { [paging.cursorParam]: next });
     if (ex.status < 200 || ex.status >= 300) break;
     search(ex.json);
     page = ex.json;

@@ -16,7 +16,7 @@ export const NOT_SHOWN: { quote: string; reason: string }[] = [
 ];
 
 /** Passages no request to the target can test, and why. */
-export const NOT_TESTABLE: { quote: string; reason: string }[] = [
+export const NOT_TESTABLE: { quote: string; reason: string; unreachable?: true }[] = [
   {
     quote: 'Covers: the hosted ramp service, meaning sessions, capabilities, quotes, transactions, embed bootstrap',
     reason: "the document's scope statement: it names the areas below and states no behaviour of its own",
@@ -55,14 +55,11 @@ export const NOT_TESTABLE: { quote: string; reason: string }[] = [
     reason: 'guidance for the partner: trust webhooks and reads, not redirects; the webhook and read rules themselves are anchored in their sections',
   },
   {
-    quote: 'All-null means default branding.',
-    reason:
-      'what the widget renders for unset tokens; the API only returns the tokens (null when unset: GATE-BRAND-GET-SHAPE), and no response says which branding the widget shows',
-  },
-  {
     quote: 'The user is derived from the session.',
     reason:
       'which user record a pay-out draws on is not exposed by any documented field; what is testable — the session is named and no identity comes in the body — is GATE-RAIL-PAYOUT-REQUIRED-400 and GATE-RAIL-PAYOUT-IDENTITY-FIELD-400',
+
+    unreachable: true,
   },
   { quote: 'Pay-out rules:', reason: 'a lead-in to the numbered rules below, which are anchored one by one' },
   {
@@ -78,16 +75,22 @@ export const NOT_TESTABLE: { quote: string; reason: string }[] = [
   {
     quote: '| Account assertion | short-lived RS256 token | browser memory only |',
     reason: 'the header or transport of an account assertion is not shown (rule 6), so no request can present one',
+
+    unreachable: true,
   },
   {
     quote:
       'An account assertion is accepted only when it targets `gate:dashboard`, holds the gate entitlement and `account:read`, and maps to the same organization and partner.',
     reason:
       'the header or transport of an account assertion is not shown (rule 6), so no request can present one; how secret keys reach the dashboard is GATE-DASH-SK-ACCESS',
+
+    unreachable: true,
   },
   {
     quote: 'Management actions also need `account:manage` and an OWNER or ADMIN role.',
     reason: 'about account assertions, whose transport is not shown (rule 6): no request can carry the scopes or roles',
+
+    unreachable: true,
   },
   {
     quote: 'Key rotation: create the new key, deploy it, confirm traffic, then revoke the old one.',
@@ -328,8 +331,8 @@ export const CASES: PassageCases[] = [
     cases: {
       'cancelling a terminal session': ['GATE-SESS-CANCEL-TERMINAL-409'],
       'revoking a revoked key': {
-        unasserted:
-          'no request of either spec revokes a key (key rotation is the partner’s procedure, Authentication rule 8): a second revocation cannot be sent',
+        untestable:
+          'no endpoint of either spec revokes a key (key rotation is the partner’s procedure, Authentication rule 8): a second revocation cannot be sent',
       },
       'consumed or expired quote': ['GATE-QUOTE-CONSUMED-409', 'GATE-QUOTE-EXPIRED-409'],
       'duplicate customer email or external_id': ['GATE-CUST-DUP-EMAIL-409', 'GATE-CUST-DUP-EXTERNAL-ID-409'],

@@ -5,7 +5,9 @@
 // row; `rampart spec-map` shows the result and a test keeps "unaccounted" at 0.
 // A passage that names several cases (routes, fields, states, values) lists
 // them under CASES with the requirements asserting each, or why none does: the
-// map calls it partial while one case is unasserted.
+// map calls it partial while one case is unasserted. A case or a passage no
+// request can ever reach is untestable, with its reason: `rampart spec-map
+// --json` lists them.
 // One file per spec; quotes are verbatim excerpts, matched like anchors (case,
 // markdown marks and spacing ignored).
 import type { SpecName } from '../specText.js';
@@ -17,6 +19,8 @@ export interface Reviewed {
   spec: SpecName;
   quote: string;
   reason: string;
+  /** A rule of the service no request can reach (not an editorial passage nor the partner's obligation): listed as untestable. */
+  unreachable?: true;
 }
 
 export interface SpecCases extends PassageCases {
@@ -25,7 +29,7 @@ export interface SpecCases extends PassageCases {
 
 export type { CaseAccount, PassageCases } from './cases.js';
 
-const tag = (spec: SpecName, list: { quote: string; reason: string }[]): Reviewed[] => list.map((x) => ({ spec, ...x }));
+const tag = (spec: SpecName, list: { quote: string; reason: string; unreachable?: true }[]): Reviewed[] => list.map((x) => ({ spec, ...x }));
 
 /** Passages the spec leaves open without the words "not shown" (those are found by themselves). */
 export const NOT_SHOWN: Reviewed[] = [...tag('gate', gate.NOT_SHOWN), ...tag('pools', pools.NOT_SHOWN)];

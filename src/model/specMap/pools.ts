@@ -11,7 +11,7 @@ export const NOT_SHOWN: { quote: string; reason: string }[] = [
 ];
 
 /** Passages no request to the target can test, and why. */
-export const NOT_TESTABLE: { quote: string; reason: string }[] = [
+export const NOT_TESTABLE: { quote: string; reason: string; unreachable?: true }[] = [
   { quote: 'Covers: the approved-partner pools liquidity service', reason: 'the scope of the document; each item it names is tested under its own section' },
   { quote: 'The first document covers the separate hosted ramp service.', reason: 'a pointer to the other spec (gate-api.md), no behaviour' },
   { quote: 'Open points are flagged inline.', reason: 'editorial convention of the document' },
@@ -27,6 +27,8 @@ export const NOT_TESTABLE: { quote: string; reason: string }[] = [
   {
     quote: 'Access, KYC state, tier and entitled pools cannot be granted through the API.',
     reason: 'no documented route grants them, and the absence of an undocumented one cannot be proven from outside',
+
+    unreachable: true,
   },
   { quote: 'Each ends in `/v1`.', reason: 'guaranteed by the profile schema (every base URL must end in /v1), not by an answer of the target' },
   { quote: 'Paths below are relative to it.', reason: 'how a client builds URLs: every check reaches the routes this way' },
@@ -153,6 +155,16 @@ export const CASES: PassageCases[] = [
       'deduplicated on eventId': ['POOLS-EVT-EVENT-ID'],
       'at least once, with backoff': ['POOLS-EVT-AT-LEAST-ONCE'],
       'a dead-letter store': ['POOLS-EVT-DEAD-LETTER'],
+    },
+  },
+  {
+    quote: 'The delivery address is copied from the quote to the trade at transact and is never read from the transact body.',
+    cases: {
+      'a destAddress in the transact body is refused (400) or ignored, never a failed transact': ['POOLS-ADDR-LOCKED-AT-QUOTE'],
+      'the trade delivers to the address locked at quote time': {
+        untestable:
+          'the trade never shows destAddress (the Trade fields list none, and the transact answer shows three fields): where a trade delivers cannot be read, so the copy is judged only where a target shows the address, and observed as not shown otherwise',
+      },
     },
   },
   {

@@ -105,8 +105,18 @@ async function lease<P extends GatePartner | PoolsPartner>(
   return actorFor(env, service, p);
 }
 
-export function leaseGate(env: NeedEnv, what: string, filter: (p: GatePartner) => boolean, opts: LeaseOptions<GatePartner> = {}): Promise<GateActor> {
-  return lease(env, 'gate', env.run.gatePartners, what, filter, opts) as Promise<GateActor>;
+/**
+ * A Gate partner. One the profile declares brandingUnset goes only to a lease that asks for it (opts.brandingUnset):
+ * every other check is kept off it, so nothing rampart sends ever sets one of its branding tokens.
+ */
+export function leaseGate(
+  env: NeedEnv,
+  what: string,
+  filter: (p: GatePartner) => boolean,
+  opts: LeaseOptions<GatePartner> & { brandingUnset?: boolean } = {},
+): Promise<GateActor> {
+  const fits = (p: GatePartner) => filter(p) && (!p.brandingUnset || opts.brandingUnset === true);
+  return lease(env, 'gate', env.run.gatePartners, what, fits, opts) as Promise<GateActor>;
 }
 
 export function leasePools(env: NeedEnv, what: string, filter: (p: PoolsPartner) => boolean, opts: LeaseOptions<PoolsPartner> = {}): Promise<PoolsActor> {

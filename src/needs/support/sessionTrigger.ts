@@ -2,9 +2,15 @@
 // template run as the session's owner with {{sessionId}}.
 import type { Profile, RequestTemplate } from '../../profile/schema.js';
 import type { GateActor, NeedEnv, TriggerResult } from '../define.js';
-import { runTrigger } from './triggers.js';
+import { armedOrUnverified, runTrigger, sendTemplate } from './triggers.js';
 
-export type SessionTrigger = (sessionId: string, owner: GateActor) => Promise<TriggerResult>;
+/**
+ * Run the trigger on a session, requiring its documented success; `send` sends it and returns whatever it answered
+ * (a check that applies it where the control may refuse — a terminal session — judges the session, not the answer).
+ */
+export type SessionTrigger = ((sessionId: string, owner: GateActor) => Promise<TriggerResult>) & {
+  send: (sessionId: string, owner: GateActor) => Promise<TriggerResult>;
+};
 
 type Name = 'completeSession' | 'processSession' | 'failSession' | 'requireKyc';
 
@@ -14,5 +20,8 @@ export function sessionTriggerMissing(profile: Profile, name: Name, what: string
 
 export function sessionTrigger(env: NeedEnv, name: Name): SessionTrigger {
   const tpl = env.profile.gate.triggers[name] as RequestTemplate;
-  return (sessionId, owner) => runTrigger(env, 'gate', name, tpl, owner, { sessionId, partner: owner.partner.name });
+  const vars = (sessionId: string, owner: GateActor) => ({ sessionId, partner: owner.partner.name });
+  return Object.assign((sessionId: string, owner: GateActor) => runTrigger(env, 'gate', name, tpl, owner, vars(sessionId, owner)), {
+    send: (sessionId: string, owner: GateActor) => armedOrUnverified('gate', name, () => sendTemplate(env, 'gate', owner, tpl, vars(sessionId, owner))),
+  });
 }

@@ -11,11 +11,20 @@ const B = GATE_LIMITS.branding;
 const COLORS = ['primary_color', 'secondary_color', 'accent_color'] as const;
 const FIELDS = new Set<string>(['logo_url', 'brand_name', ...COLORS]);
 
+/** What fault brand-unset-tokens-defaulted shows for a token never set: the widget's defaults, instead of null. */
+const DEFAULT_TOKENS: BrandingState = {
+  logo_url: 'https://cdn.example.test/ramp/default-logo.png',
+  primary_color: '#1A73E8',
+  secondary_color: '#FFFFFF',
+  accent_color: '#FBBC04',
+  brand_name: 'Ramp',
+};
+
 function brandingView(world: GateWorld, b: BrandingState): Record<string, unknown> {
   const out: Record<string, unknown> = { object: 'branding' };
   for (const k of ['logo_url', 'primary_color', 'secondary_color', 'accent_color', 'brand_name'] as const) {
     if (b[k] === null && world.faults.has('brand-null-fields-omitted')) continue;
-    out[k] = b[k];
+    out[k] = b[k] === null && world.faults.has('brand-unset-tokens-defaulted') ? DEFAULT_TOKENS[k] : b[k];
   }
   return out;
 }
@@ -102,6 +111,20 @@ export const area: GateArea = {
       suite: 'conformance',
     },
     {
+      name: 'brand-unset-tokens-defaulted',
+      service: 'gate',
+      requirements: ['GATE-BRAND-UNSET-NULL'],
+      description: "A token never set reads as the widget's default (a logo, colors, a brand name) instead of null.",
+      suite: 'conformance',
+    },
+    {
+      name: 'brand-accent-color-not-stored',
+      service: 'gate',
+      requirements: ['GATE-BRAND-COLOR-PATTERN'],
+      description: 'A valid accent_color is accepted by PATCH /branding but not stored (the token keeps its value).',
+      suite: 'conformance',
+    },
+    {
       name: 'brand-shared-across-partners',
       service: 'gate',
       requirements: ['GATE-BRAND-TENANT'],
@@ -149,6 +172,7 @@ export const area: GateArea = {
         : { ...st.branding };
       for (const k of FIELDS) {
         const v = body[k];
+        if (k === 'accent_color' && world.faults.has('brand-accent-color-not-stored')) continue;
         if (v !== undefined) next[k as keyof BrandingState] = v as string | null;
       }
       st.branding = next;

@@ -17,6 +17,7 @@ const RETYPE: Record<string, [number, string]> = {
 };
 
 let requestCounter = 0;
+let codeCounter = 0;
 
 /** The envelope as sent, with the envelope faults that are on applied to it. */
 function envelopeReply(faults: ActiveFaults, err: HttpError, requestId: string, message?: string): Reply {
@@ -26,6 +27,8 @@ function envelopeReply(faults: ActiveFaults, err: HttpError, requestId: string, 
   // Faults: the code is the human message; the code falls back to another type than the envelope's.
   if (faults.has('err-code-is-message')) body.code = body.message;
   if (faults.has('err-code-other-type') && err.status !== 400) body.code = 'invalid_request';
+  // Fault: the code carries a per-answer counter (resource_missing_7): a token, but not a stable machine code.
+  if (faults.has('err-code-per-request')) body.code = `${String(body.code)}_${++codeCounter}`;
   // Fault: request ids count up (req-1, req-2, …): per request, but nothing like a UUID.
   if (faults.has('err-request-id-counter')) body.request_id = `req-${++requestCounter}`;
   if (faults.has('err-envelope-no-status-code')) delete body.statusCode;
@@ -187,6 +190,13 @@ export const area: GateArea = {
       service: 'gate',
       requirements: ['GATE-ERR-CODE-FALLBACK'],
       description: 'Every error but a 400 carries code invalid_request: the name of another type than its own, neither specific nor its fallback.',
+      suite: 'conformance',
+    },
+    {
+      name: 'err-code-per-request',
+      service: 'gate',
+      requirements: ['GATE-ERR-CODE-FALLBACK'],
+      description: 'Every error code carries a per-answer counter (resource_missing_7, then resource_missing_8): two answers to the same error differ in code.',
       suite: 'conformance',
     },
     {

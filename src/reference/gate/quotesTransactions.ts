@@ -11,7 +11,7 @@
 //   (on_ramp default | off_ramp); Idempotency-Key optional. Response 201 signed quote:
 //   { object: 'quote', id, state: 'active', side, gate_session_id, amount, currency, fee,
 //   fiat_pay_or_receive, asset, crypto_amount, rate, method, signature, expires_at, created_at,
-//   consumed_at }. fiat_pay_or_receive is amount + fee on_ramp (what the user pays) and amount − fee
+//   consumed_at, provider }. fiat_pay_or_receive is amount + fee on_ramp (what the user pays) and amount − fee
 //   off_ramp (what the user receives). A quote lives 10 minutes. A session that is not open gives 409.
 // - Signed quote states: active → consumed (redeemed by a pay-in/pay-out) | expired (past expires_at
 //   or the sandbox helper). GET /quotes/{id} reports the state and never redeems.
@@ -89,12 +89,17 @@ export function quoteView(world: GateWorld, q: SignedQuote) {
     expires_at: world.iso(q.expiresAtMs),
     created_at: q.created_at,
     consumed_at: q.consumed_at,
+    // A signed quote is a rail ("account-gated ... rails (locked signed quotes, pay-ins, pay-outs)"): it carries provider.
+    provider: 'embedded_sandbox',
   };
+  if (world.faults.has('quote-provider-missing')) delete v.provider;
   // Fault rail-payout-currency-not-quote: the quote shows neither currency nor method (its fields are not shown: allowed).
   if (world.faults.has('rail-payout-currency-not-quote')) {
     delete v.currency;
     delete v.method;
   }
+  // Fault rail-payout-method-not-quote-unshown: the quote shows no method (allowed), and the pay-out takes another.
+  if (world.faults.has('rail-payout-method-not-quote-unshown')) delete v.method;
   return v;
 }
 
@@ -162,6 +167,13 @@ export const area: GateArea = {
       description:
         "Sequence: GET /quotes/{id} caches the quote's state for the redemption path; a redemption drops the cache, an expiry (its lifetime, or the sandbox) does not — a quote inspected while active and expired since is still redeemed by a pay-out or pay-in.",
       suite: 'explore',
+      },
+      {
+      name: 'quote-provider-missing',
+      service: 'gate',
+      requirements: ['GATE-RAIL-PROVIDER-FIELD'],
+      description: 'The signed quote (POST /quotes, GET /quotes/{id}) carries no provider, though rail responses do.',
+      suite: 'conformance',
     },
     {
       name: 'quote-read-redeems',

@@ -217,6 +217,21 @@ function refuseExpiredBeforeReplay(world: GateWorld, caller: GateCaller, req: Re
   if (quoteState(world, q) === 'expired' || world.clock.now() >= q.expiresAtMs) throw new HttpError(409, 'This quote has expired', 'quote_expired');
 }
 
+/**
+ * Amount, method and currency of a rail: the locked quote's. Faults: a pay-out's amount is the session's; its method
+ * and currency are not the quote's; its method is not, where the quote shows none; its currency is not.
+ */
+function termsOf(world: GateWorld, q: SignedQuote, kind: RailRecord['kind']): Pick<RailRecord, 'amount' | 'method' | 'currency'> {
+  const f = world.faults;
+  const out = kind === 'pay_out';
+  const notQuotes = out && f.has('rail-payout-currency-method-not-quote');
+  return {
+    amount: out && f.has('rail-payout-amount-not-quote') ? q.amount : q.fiat_pay_or_receive,
+    method: notQuotes || (out && f.has('rail-payout-method-not-quote-unshown')) ? (q.method === 'card' ? 'bank_transfer' : 'card') : q.method,
+    currency: notQuotes || (out && f.has('rail-payout-currency-not-quote')) ? otherCurrency(q.currency) : q.currency,
+  };
+}
+
 function ownRail(world: GateWorld, caller: GateCaller, id: string, kind: RailRecord['kind']): RailRecord {
   const r = rails(world).get(id);
   if (!r || r.kind !== kind) throw new HttpError(404, `No such ${kind}: ${id}`, 'resource_missing');
@@ -288,6 +303,27 @@ export const area: GateArea = {
       suite: 'conformance',
     },
     {
+      name: 'rail-payin-entitlement-ignored',
+      service: 'gate',
+      requirements: ['GATE-RAIL-ENTITLEMENT-403'],
+      description: 'POST /rails/pay_ins skips the rail entitlement: a partner without rails reaches the pay-in (400/404 about the body) instead of 403.',
+      suite: 'conformance',
+    },
+    {
+      name: 'rail-payin-read-entitlement-ignored',
+      service: 'gate',
+      requirements: ['GATE-RAIL-ENTITLEMENT-403'],
+      description: 'GET /rails/pay_ins/{id} skips the rail entitlement: a partner without rails gets 404 for the id instead of 403.',
+      suite: 'conformance',
+    },
+    {
+      name: 'rail-payout-read-entitlement-ignored',
+      service: 'gate',
+      requirements: ['GATE-RAIL-ENTITLEMENT-403'],
+      description: 'GET /rails/pay_outs/{id} skips the rail entitlement: a partner without rails gets 404 for the id instead of 403.',
+      suite: 'conformance',
+    },
+    {
       name: 'rail-payout-foreign-403',
       service: 'gate',
       requirements: ['GATE-RAIL-PAYOUT-FOREIGN-404'],
@@ -354,6 +390,14 @@ export const area: GateArea = {
       suite: 'conformance',
     },
     {
+      name: 'rail-payout-method-not-quote-unshown',
+      service: 'gate',
+      requirements: ['GATE-RAIL-PAYOUT-CURRENCY-METHOD-FROM-QUOTE'],
+      description:
+        "POST /quotes and GET /quotes/{id} show no method (not shown: allowed), and the pay-out's method is not the quote's: an on-ramp payment method (card) instead of the quote's payout method.",
+      suite: 'conformance',
+    },
+    {
       name: 'rail-payout-payin-quote-400',
       service: 'gate',
       requirements: ['GATE-RAIL-PAYIN-REDEEMS'],
@@ -413,6 +457,14 @@ export const area: GateArea = {
       suite: 'chaos',
     },
     {
+      name: 'rail-payout-409-active-quote',
+      service: 'gate',
+      requirements: ['GATE-RAIL-PAYOUT-201'],
+      description:
+        'POST /rails/pay_outs refuses an active quote with 409 (GET /quotes/{id} still shows it active): with a declared signed-quote lifetime shorter than the chain, the refusal would read as the expiry (a steering target).',
+      suite: 'conformance',
+    },
+    {
       name: 'rail-payout-id-max-63',
       service: 'gate',
       requirements: ['GATE-RAIL-PAYOUT-ID-MAX'],
@@ -468,7 +520,7 @@ export const area: GateArea = {
     // Fault rail-payout-lost-retry-new-object: each pay-out key's answer, and whether it was repeated yet.
     const payOutByKey = new Map<string, { reply: Promise<Reply>; repeated: boolean }>();
     const create = (kind: RailRecord['kind']) => async (req: Req) => {
-      const skipEntitlement = kind === 'pay_out' && world.faults.has('rail-entitlement-ignored');
+      const skipEntitlement = world.faults.has(kind === 'pay_out' ? 'rail-entitlement-ignored' : 'rail-payin-entitlement-ignored');
       const caller = world.authSecret(req, { rail: !skipEntitlement });
       // Pay-outs require a UUID key (the spec says so); a pay-in names the key without saying it is required.
       const keyOptional = kind === 'pay_in' || world.faults.has('rail-payout-idempotency-optional');
@@ -505,6 +557,9 @@ export const area: GateArea = {
           throw new HttpError(400, `quote_id must name an ${wantSide} quote of gate_session_id`, 'quote_mismatch');
         }
         if (session.status !== 'open') throw new HttpError(409, `The session is ${String(session.status)}`, 'session_not_open');
+        // Steering fault: a pay-out refused 409 as if its quote were spent, though the quote is active (GET /quotes/{id} says so).
+        if (kind === 'pay_out' && world.faults.has('rail-payout-409-active-quote') && quoteState(world, q) === 'active')
+          throw new HttpError(409, 'This quote cannot be redeemed', 'quote_not_active');
         // The user is derived from the session: its user_reference, or the session itself when it has none.
         const user = `${scopeOf(caller)}\u0000${typeof session.user_reference === 'string' ? `ref:${session.user_reference}` : `session:${sessionId}`}`;
         const vol = volumes(world);
@@ -518,8 +573,6 @@ export const area: GateArea = {
             allowConsumed: again || world.faults.has('quote-consumed-redeemable'),
             allowExpired: world.faults.has('quote-expired-redeemable'),
           });
-        const amount = kind === 'pay_out' && world.faults.has('rail-payout-amount-not-quote') ? q.amount : q.fiat_pay_or_receive;
-        const notQuotes = world.faults.has('rail-payout-currency-method-not-quote');
         const total = decAdd(vol.total.get(user) ?? '0', q.fiat_pay_or_receive);
         vol.total.set(user, total);
         const pushedPastCap = capOn && decGreater(total, cap);
@@ -531,9 +584,8 @@ export const area: GateArea = {
           status: 'pending',
           gate_session_id: sessionId,
           quote_id: q.id,
-          method: kind === 'pay_out' && notQuotes ? (q.method === 'card' ? 'bank_transfer' : 'card') : q.method,
-          amount,
-          currency: kind === 'pay_out' && (notQuotes || world.faults.has('rail-payout-currency-not-quote')) ? otherCurrency(q.currency) : q.currency,
+          // Faults: the method is not the quote's (the second one only where the quote shows no method).
+          ...termsOf(world, q, kind),
           reference: typeof body.reference === 'string' ? body.reference : null,
           metadata: body.metadata && typeof body.metadata === 'object' ? structuredClone(body.metadata as Record<string, unknown>) : {},
           created_at: world.iso(),
@@ -565,7 +617,7 @@ export const area: GateArea = {
     router.on('POST', '/rails/pay_outs', create('pay_out'));
 
     router.on('GET', '/rails/pay_ins/:id', (req) => {
-      const caller = world.authSecret(req, { rail: true });
+      const caller = world.authSecret(req, { rail: !world.faults.has('rail-payin-read-entitlement-ignored') });
       const own = ownRail(world, caller, req.params.id!, 'pay_in');
       if (world.faults.has('rail-payin-read-404') && own.scope === scopeOf(caller)) throw new HttpError(404, `No such pay_in: ${own.id}`, 'resource_missing');
       const v = view(world, own);
@@ -573,7 +625,7 @@ export const area: GateArea = {
       return { status: 200, body: v };
     });
     router.on('GET', '/rails/pay_outs/:id', (req) => {
-      const caller = world.authSecret(req, { rail: true });
+      const caller = world.authSecret(req, { rail: !world.faults.has('rail-payout-read-entitlement-ignored') });
       const own = ownRail(world, caller, req.params.id!, 'pay_out');
       if (world.faults.has('rail-payout-read-404')) throw new HttpError(404, `No such pay_out: ${own.id}`, 'resource_missing');
       const v = view(world, own);

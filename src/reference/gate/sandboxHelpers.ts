@@ -71,13 +71,21 @@ export const area: GateArea = {
       description: 'kyc.required names the session under session_id instead of gate_session_id.',
       suite: 'conformance',
     },
+    {
+      name: 'sess-complete-terminal',
+      service: 'gate',
+      requirements: ['GATE-SESS-TERMINAL-STAYS'],
+      description: 'A succeeded linked buy completes a cancelled or expired session too (the completion control does not check for a terminal state).',
+      suite: 'conformance',
+    },
   ],
   register(router, world) {
     const prefix = world.profile.reference?.helperPrefix ?? '/_sandbox';
 
     router.on('POST', `${prefix}/gate_sessions/:id/complete`, (req) => {
       const { caller, s } = sandboxSession(world, req);
-      requireOpen(s);
+      // Fault: a cancelled or expired session is completed like an open one.
+      if (!(world.faults.has('sess-complete-terminal') && (s.status === 'cancelled' || s.status === 'expired'))) requireOpen(s);
       const tx = world.newTransaction(s);
       if (!world.faults.has('sess-complete-noop')) s.status = 'completed';
       noteTerminal(world, s);
@@ -132,12 +140,22 @@ export const area: GateArea = {
 
     // An unexpected exception, answered by the pipeline like any other: 500 server_error, message scrubbed
     // (gate/errors.ts). The text is what a careless server would leak: an exception with internals.
-    router.on('POST', `${prefix}/server_error`, (req) => {
-      const caller = world.authSecret(req);
-      if (caller.mode !== 'test') throw new HttpError(404, 'Sandbox helpers exist only on the sandbox base.', 'route_not_found');
-      const query = 'SELECT balance FROM ledger WHERE partner_id = $1';
-      throw new TypeError(`Cannot read properties of undefined (reading 'balance') in ledger lookup for ${caller.partner.name}: ${query}`);
-    });
+    // Reading (reference.controlDialect 'own', the second world): the control arms the partner's next request
+    // instead, and that request is the one that fails (world.authSecret).
+    if (world.profile.reference?.controlDialect === 'own')
+      router.on('POST', `${prefix}/fail_next`, (req) => {
+        const caller = world.authSecret(req);
+        if (caller.mode !== 'test') throw new HttpError(404, 'Sandbox helpers exist only on the sandbox base.', 'route_not_found');
+        world.armedFailures.add(`${caller.partner.name}\u0000${caller.mode}`);
+        return { status: 200, body: { armed: true, fails: 'the next request of this partner' } };
+      });
+    else
+      router.on('POST', `${prefix}/server_error`, (req) => {
+        const caller = world.authSecret(req);
+        if (caller.mode !== 'test') throw new HttpError(404, 'Sandbox helpers exist only on the sandbox base.', 'route_not_found');
+        const query = 'SELECT balance FROM ledger WHERE partner_id = $1';
+        throw new TypeError(`Cannot read properties of undefined (reading 'balance') in ledger lookup for ${caller.partner.name}: ${query}`);
+      });
 
     // Moves expires_at into the past without reading the session: status and events are unchanged.
     router.on('POST', `${prefix}/gate_sessions/:id/expire`, (req) => {

@@ -356,6 +356,13 @@ export const area: GateArea = {
       suite: 'conformance',
     },
     {
+      name: 'sess-live-key-mode-test',
+      service: 'gate',
+      requirements: ['GATE-SESS-MODE-OF-KEY'],
+      description: 'A session created with a live key on the production base answers mode test.',
+      suite: 'conformance',
+    },
+    {
       name: 'sess-list-all-partners',
       service: 'gate',
       requirements: ['GATE-SESS-LIST-TENANT'],
@@ -462,7 +469,13 @@ export const area: GateArea = {
           });
         }
         const secret = world.faults.has('sess-client-secret-wrong-prefix') ? record.clientSecret.replace(/^gsec_/, 'cs_') : record.clientSecret;
-        return { status: 201, body: { ...view, ...(world.faults.has('sess-mode-live') ? { mode: 'live' } : {}), client_secret: secret } };
+        // Faults: a test key's session answers mode live; a live key's session answers mode test.
+        const wrongMode = world.faults.has('sess-mode-live')
+          ? 'live'
+          : world.faults.has('sess-live-key-mode-test') && caller.mode === 'live'
+            ? 'test'
+            : undefined;
+        return { status: 201, body: { ...view, ...(wrongMode ? { mode: wrongMode } : {}), client_secret: secret } };
       });
     });
 

@@ -92,14 +92,16 @@ export function listDeliveries(world: GateWorld, caller: GateCaller, req: Req, u
       : d.status === 'pending' && d.attempts > 0 && f.has('seq-whops-status-index-misses-retry')
         ? 'in_flight'
         : d.status;
-  if (statusFilter) all = all.filter((d) => internal(d) === statusFilter);
+  // Steering fault: status=succeeded loses its deliveries and says more exist (an empty first page with has_more true).
+  const hides = statusFilter === 'succeeded' && f.has('whops-status-filter-succeeded-hidden-has-more');
+  if (statusFilter) all = all.filter((d) => internal(d) === statusFilter && !hides);
   // Fault: a skip beyond 0 leaves out one delivery more than asked.
   const from = Math.max(0, skip > 0 && f.has('whops-skip-off-by-one') ? skip + 1 : skip);
   const page = all.slice(from, from + limit);
   return {
     object: 'list',
     data: page.map((d) => deliveryView(world, d, true)),
-    has_more: !f.has('whops-has-more-false') && all.length > from + limit,
+    has_more: hides || (!f.has('whops-has-more-false') && all.length > from + limit),
     url: f.has('whops-list-url-wrong') ? '/v1/deliveries' : url,
   };
 }
@@ -162,6 +164,14 @@ export const area: GateArea = {
       service: 'gate',
       requirements: ['GATE-WHOPS-LIST-STATUS-FILTER'],
       description: 'GET /webhooks/deliveries?status=succeeded lists nothing: the filter compares with an internal state name (delivered).',
+      suite: 'conformance',
+    },
+    {
+      name: 'whops-status-filter-succeeded-hidden-has-more',
+      service: 'gate',
+      requirements: ['GATE-WHOPS-LIST-STATUS-FILTER'],
+      description:
+        'GET /webhooks/deliveries?status=succeeded answers an empty first page with has_more true: the succeeded deliveries are dropped, and has_more says they are further on (a steering target: an empty page read as "cannot judge").',
       suite: 'conformance',
     },
     {

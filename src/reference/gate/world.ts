@@ -92,6 +92,11 @@ export interface GateWorld {
   readonly outbox: WebhookOutbox;
   /** Secret-key auth for req.env: 401 missing/malformed/unknown credential; 403 revoked key, mode mismatch, or a publishable key on a secret route; opts.rail adds 403 (code feature_not_available) without rail entitlement. */
   authSecret(req: Req, opts?: { rail?: boolean }): GateCaller;
+  /**
+   * Partners (name and environment) whose next secret-key request fails on the server: the second world's 5xx
+   * control (reference.controlDialect 'own') arms it instead of failing itself.
+   */
+  readonly armedFailures: Set<string>;
   /** Publishable-key auth (embed bootstrap): 401 missing/malformed/unknown; 403 revoked, mode mismatch or a secret key. */
   authPublishable(req: Req): GateCaller;
   /** The caller's session; 404 when missing, another partner's or another environment's. */
@@ -220,13 +225,21 @@ function credential(keys: ReadonlyMap<string, KeyEntry>, faults: ActiveFaults, r
 }
 
 /** Secret-key and publishable-key authentication of a request. */
-function authentication(keys: ReadonlyMap<string, KeyEntry>, faults: ActiveFaults): Pick<GateWorld, 'authSecret' | 'authPublishable'> {
+function authentication(
+  keys: ReadonlyMap<string, KeyEntry>,
+  faults: ActiveFaults,
+  armed: Set<string>,
+): Pick<GateWorld, 'authSecret' | 'authPublishable' | 'armedFailures'> {
   return {
+    armedFailures: armed,
     authSecret(req, opts) {
       const entry = credential(keys, faults, req);
       if (entry.kind !== 'secret' && !faults.has('auth-publishable-key-on-secret-route')) {
         throw new HttpError(403, 'A publishable key cannot be used on this route; use a secret key.', 'secret_key_required');
       }
+      // An armed failure (the second world's 5xx control): this request fails on the server, as an unexpected exception.
+      if (armed.delete(`${entry.partner.name}\u0000${req.env}`))
+        throw new TypeError(`Cannot read properties of undefined (reading 'ledger') for ${entry.partner.name}`);
       if (opts?.rail && entry.partner.rails !== true) {
         throw new HttpError(403, 'Rail access is not enabled for this account.', 'feature_not_available');
       }
@@ -448,7 +461,7 @@ export function createGateWorld(deps: WorldDeps): GateWorld {
     outbox,
     transactions,
     sessions,
-    ...authentication(keyringOf(profile), faults),
+    ...authentication(keyringOf(profile), faults, new Set()),
     ...sessionLookup(sessions, faults),
     ...partnerSettings(),
     ...webhookEvents(world, deps),

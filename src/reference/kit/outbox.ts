@@ -162,6 +162,27 @@ export const OUTBOX_FAULTS: FaultDef[] = [
     suite: 'chaos',
   },
   {
+    name: 'outbox-pools-retry-back-to-back',
+    service: 'pools',
+    requirements: ['POOLS-EVT-AT-LEAST-ONCE'],
+    description: 'A pools webhook the partner fails is delivered again at once, back to back, with no backoff between attempts.',
+    suite: 'chaos',
+  },
+  {
+    name: 'outbox-last-response-status-first',
+    service: 'gate',
+    requirements: ['GATE-DLV-LAST-RESPONSE-STATUS'],
+    description: "last_response_status keeps the first attempt's answer: after a 500 then a 200 the delivered delivery still reads 500.",
+    suite: 'chaos',
+  },
+  {
+    name: 'outbox-last-response-status-only-2xx',
+    service: 'gate',
+    requirements: ['GATE-DLV-LAST-RESPONSE-STATUS'],
+    description: 'last_response_status records only a 2xx answer: a delivery dead-lettered after five 500s reads null.',
+    suite: 'chaos',
+  },
+  {
     name: 'outbox-pools-no-redelivery',
     service: 'pools',
     requirements: ['POOLS-EVT-AT-LEAST-ONCE'],
@@ -426,7 +447,10 @@ export class WebhookOutbox {
 
     const now = this.clock.now();
     d.updatedAt = now;
-    d.lastResponseStatus = status;
+    // Faults: the first answer is kept; only a 2xx answer is recorded.
+    const keepFirst = this.faults.has('outbox-last-response-status-first') && d.lastResponseStatus !== null;
+    const only2xx = this.faults.has('outbox-last-response-status-only-2xx') && !(status !== null && status >= 200 && status < 300);
+    if (!keepFirst && !only2xx) d.lastResponseStatus = status;
     if (status !== null && isAcknowledged(status, this.faults.has('outbox-only-200-acknowledges'))) {
       d.status = 'succeeded';
       d.deliveredAt = now;
@@ -446,7 +470,7 @@ export class WebhookOutbox {
       this.log(`webhook ${d.service} ${d.eventType} ${d.id} dead-lettered after ${d.attempts} attempts (${d.lastError})`);
       return;
     }
-    const delay = this.retryDelayMs(d.attempts);
+    const delay = d.service === 'pools' && this.faults.has('outbox-pools-retry-back-to-back') ? 0 : this.retryDelayMs(d.attempts);
     d.status = 'pending';
     d.nextAttemptAt = now + delay;
     this.schedule(entry, delay);

@@ -72,6 +72,20 @@ export const area: PoolsArea = {
       suite: 'conformance',
     },
     {
+      name: 'pools-read-routes-refuse-not-enabled',
+      service: 'pools',
+      requirements: ['POOLS-AUTH-READ-ROUTES-KEY-MODE-ONLY'],
+      description: 'Secret-only read routes refuse a partner whose pools are not enabled with 403 pools_not_enabled.',
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-read-routes-refuse-suspended',
+      service: 'pools',
+      requirements: ['POOLS-AUTH-READ-ROUTES-KEY-MODE-ONLY'],
+      description: 'Secret-only read routes refuse a suspended partner with 403 pool_access_suspended.',
+      suite: 'conformance',
+    },
+    {
       name: 'pools-error-envelope-no-request-id',
       service: 'pools',
       requirements: ['POOLS-ERR-ENVELOPE'],

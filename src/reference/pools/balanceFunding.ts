@@ -110,6 +110,20 @@ export const area: PoolsArea = {
       suite: 'conformance',
     },
     {
+      name: 'pools-ledger-payins-cross-partner',
+      service: 'pools',
+      requirements: ['POOLS-LEDGER-PARTNER-SCOPED'],
+      description: "GET /pools/ledger lists every partner's pay-ins (payin_credit entries, which name no trade) beside the partner's own movements.",
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-ledger-cursor-ignored',
+      service: 'pools',
+      requirements: ['POOLS-LEDGER-CURSOR'],
+      description: 'GET /pools/ledger takes the cursor without error but ignores it: every page is page one again.',
+      suite: 'conformance',
+    },
+    {
       name: 'pools-payin-credit-type',
       service: 'pools',
       requirements: ['POOLS-LEDGER-PAYIN-CREDIT'],
@@ -188,58 +202,65 @@ export const area: PoolsArea = {
     });
 
     // Query and shape not shown; chosen: the trades list's conventions (limit 1–100, cursor = entry id, newest first).
+    // Reading (reference.ledgerPaging 'after', the second world): the cursor is ?after= and the page { entries, next }.
+    const after = world.profile.reference?.ledgerPaging === 'after';
     router.on('GET', '/pools/ledger', (req) => {
       const caller = world.auth(req);
       const rawLimit = req.query.get('limit');
       const limit = rawLimit === null ? 50 : /^\d+$/.test(rawLimit) ? Number(rawLimit) : NaN;
       if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new HttpError(400, 'limit must be an integer from 1 to 100.', 'invalid_limit');
-      const cursor = req.query.get('cursor');
+      const cursor = req.query.get(after ? 'after' : 'cursor');
       if (cursor !== null && !LEDGER_CURSOR.test(cursor))
         throw new HttpError(400, 'cursor is malformed: pass nextCursor from the previous page.', 'invalid_cursor');
       const all = ledgerOf(world, caller).sort((a, b) => b.seq - a.seq);
       let start = 0;
-      if (cursor !== null) {
+      // Fault pools-ledger-cursor-ignored: a well-formed cursor is taken and ignored (page one again).
+      if (cursor !== null && !f.has('pools-ledger-cursor-ignored')) {
         const i = all.findIndex((e) => e.id === cursor);
         start = i === -1 ? all.length : f.has('pools-ledger-cursor-repeats') ? i : i + 1;
       }
       const rest = all.slice(start);
       const page = rest.slice(0, limit);
       const hasMore = rest.length > limit;
-      return {
-        status: 200,
-        body: {
-          data: page.flatMap((e) => {
-            // Faults: a debit booked anonymously (no trade ids) and mistyped; a refund booked anonymously, twice.
-            const anonymous =
-              (e.type === 'buy_debit' && f.has('pools-ledger-debit-anonymous-mistyped')) ||
-              (e.type === 'buy_refund' && f.has('pools-ledger-refund-anonymous-twice'));
-            const view = {
-              id: e.id,
-              type:
-                e.type === 'buy_debit' && (f.has('pools-ledger-debit-type') || f.has('pools-ledger-debit-anonymous-mistyped'))
-                  ? 'debit'
-                  : e.type === 'payin_credit' && f.has('pools-payin-credit-type')
-                    ? 'deposit'
-                    : e.type,
-              currency: e.currency,
-              amount: e.amount,
-              balanceAfter: e.balanceAfter,
-              transactId: anonymous ? null : e.transactId,
-              quoteId: anonymous ? null : e.quoteId,
-              createdAt: world.iso(e.createdAtMs),
-            };
-            return e.type === 'buy_refund' && f.has('pools-ledger-refund-anonymous-twice') ? [view, { ...view, id: `${e.id}b` }] : [view];
-          }),
-          nextCursor: hasMore ? page[page.length - 1]!.id : null,
-          hasMore,
-        },
-      };
+      const data = page.flatMap((e) => ledgerView(world, e));
+      const next = hasMore ? page[page.length - 1]!.id : null;
+      return { status: 200, body: after ? { entries: data, next } : { data, nextCursor: next, hasMore } };
     });
   },
 };
 
-/** The caller's ledger (the cross-partner fault mixes in every partner's of the same environment). */
+/** The caller's ledger (the cross-partner faults mix in every partner's entries, or their pay-ins, of the same environment). */
 function ledgerOf(world: PoolsWorld, caller: Caller): LedgerEntry[] {
-  if (!world.faults.has('pools-ledger-cross-partner')) return [...world.state(caller).ledger];
-  return (world.profile.pools?.partners ?? []).flatMap((partner) => world.state({ partner, mode: caller.mode }).ledger);
+  const own = world.state(caller).ledger;
+  const cross = world.faults.has('pools-ledger-cross-partner');
+  if (!cross && !world.faults.has('pools-ledger-payins-cross-partner')) return [...own];
+  const others = (world.profile.pools?.partners ?? [])
+    .filter((partner) => partner.name !== caller.partner.name)
+    .flatMap((partner) => world.state({ partner, mode: caller.mode }).ledger)
+    .filter((e) => cross || e.type === 'payin_credit');
+  return [...own, ...others];
+}
+
+/** One ledger entry as listed (the typing and anonymity faults applied). */
+function ledgerView(world: PoolsWorld, e: LedgerEntry): Record<string, unknown>[] {
+  const f = world.faults;
+  // Faults: a debit booked anonymously (no trade ids) and mistyped; a refund booked anonymously, twice.
+  const anonymous =
+    (e.type === 'buy_debit' && f.has('pools-ledger-debit-anonymous-mistyped')) || (e.type === 'buy_refund' && f.has('pools-ledger-refund-anonymous-twice'));
+  const view = {
+    id: e.id,
+    type:
+      e.type === 'buy_debit' && (f.has('pools-ledger-debit-type') || f.has('pools-ledger-debit-anonymous-mistyped'))
+        ? 'debit'
+        : e.type === 'payin_credit' && f.has('pools-payin-credit-type')
+          ? 'deposit'
+          : e.type,
+    currency: e.currency,
+    amount: e.amount,
+    balanceAfter: e.balanceAfter,
+    transactId: anonymous ? null : e.transactId,
+    quoteId: anonymous ? null : e.quoteId,
+    createdAt: world.iso(e.createdAtMs),
+  };
+  return e.type === 'buy_refund' && f.has('pools-ledger-refund-anonymous-twice') ? [view, { ...view, id: `${e.id}b` }] : [view];
 }

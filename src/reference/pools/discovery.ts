@@ -115,6 +115,14 @@ export const area: PoolsArea = {
       suite: 'conformance',
     },
     {
+      name: 'pools-discovery-dry-listed-available',
+      service: 'pools',
+      requirements: ['POOLS-DISC-AVAILABLE-CURRENT'],
+      description:
+        'GET /pools lists a pool that is dry (its quotes answer unavailable, pool_dry) as available: true; a state the sandbox control sets still shows.',
+      suite: 'conformance',
+    },
+    {
       name: 'pools-capabilities-unknown-pool-200',
       service: 'pools',
       requirements: ['POOLS-CAP-UNKNOWN-POOL-404'],
@@ -148,7 +156,12 @@ export const area: PoolsArea = {
       // Discovery lists the partner's entitled pools (not shown whether others appear; chosen: entitled only), each in its current state.
       // Fault: discovery reads the entitled set from a store that lost it (the balance's allowedPools is empty too).
       const allowed = new Set(f.has('pools-entitled-set-lost') ? [] : (caller.partner.allowedPools ?? []));
-      const available = (p: PoolDef) => (f.has('pools-discovery-available-static') ? p.available : unavailableReason(world, caller, p) === null);
+      const available = (p: PoolDef) => {
+        if (f.has('pools-discovery-available-static')) return p.available;
+        const reason = unavailableReason(world, caller, p);
+        // Fault: the catalogue's dry pool is listed available while its quotes answer pool_dry.
+        return reason === null || (reason === 'pool_dry' && !p.available && f.has('pools-discovery-dry-listed-available'));
+      };
       const pools = world.pools
         .filter((p) => allowed.has(p.id) && (available(p) || !f.has('pools-discovery-hides-unavailable')))
         .map((p, i) => ({

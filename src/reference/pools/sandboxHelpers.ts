@@ -18,6 +18,9 @@ function sandboxCaller(world: PoolsWorld, req: Req): Caller {
   return caller;
 }
 
+/** The second world's pool-state words (reference.controlDialect 'own'): its control's language, not the spec's. */
+const OWN_STATE_WORDS: Record<string, PoolState> = { open: 'available', dry: 'pool_dry', engine_down: 'engine_unavailable', no_rate: 'rate_unavailable' };
+
 /** The incoming bank fee of the second world's pay-ins (reference.poolsBalanceFees). */
 const PAYIN_FEE = '0.25';
 
@@ -48,14 +51,17 @@ export const area: PoolsArea = {
     });
 
     // The pool's state for the calling partner only: other partners keep seeing the catalogue's.
+    // Reading (reference.controlDialect 'own', the second world): the control takes its own words (dry, not pool_dry).
+    const words: Record<string, PoolState> =
+      world.profile.reference?.controlDialect === 'own' ? OWN_STATE_WORDS : Object.fromEntries(POOL_STATES.map((x) => [x, x]));
     router.on('POST', `${prefix}/pools/:poolId/state`, (req) => {
       const caller = sandboxCaller(world, req);
       const pool = world.pool(req.params.poolId!);
       if (!pool) throw new HttpError(404, `No such pool: ${req.params.poolId}`, 'pool_not_found');
       const b = jsonObject(req);
-      if (typeof b.state !== 'string' || !(POOL_STATES as readonly string[]).includes(b.state))
-        throw new HttpError(400, `state must be one of ${POOL_STATES.join(', ')}`, 'parameter_invalid');
-      setPoolState(world, caller, pool, b.state as PoolState);
+      const state = typeof b.state === 'string' && Object.hasOwn(words, b.state) ? words[b.state]! : undefined;
+      if (!state) throw new HttpError(400, `state must be one of ${Object.keys(words).join(', ')}`, 'parameter_invalid');
+      setPoolState(world, caller, pool, state);
       return { status: 200, body: { poolId: pool.id, state: b.state } };
     });
 

@@ -37,7 +37,8 @@ function advance(world: PoolsWorld, caller: Caller, t: TradeRecord): void {
     t.settledAtMs = now;
     return;
   }
-  if (f.has('pools-event-id-per-poll') && t.status === 'settled' && outcome === 'settled') world.emitTradeEvent(t, 'pool.transaction.settled');
+  if ((f.has('pools-event-id-per-poll') || f.has('pools-settled-event-refired-on-repoll')) && t.status === 'settled' && outcome === 'settled')
+    world.emitTradeEvent(t, 'pool.transaction.settled');
   if (outcome === 'returned' && (t.status === 'settled' || (t.status === 'returned' && f.has('pools-refund-twice')))) {
     // The bank returned the payout: an automatic, idempotent refund and no webhook.
     t.status = 'returned';
@@ -233,6 +234,13 @@ export const area: PoolsArea = {
       service: 'pools',
       requirements: ['POOLS-EVT-EVENT-ID'],
       description: 'The settled event is sent again under a new eventId on every poll.',
+      suite: 'conformance',
+    },
+    {
+      name: 'pools-settled-event-refired-on-repoll',
+      service: 'pools',
+      requirements: ['POOLS-EVT-EVENT-ID'],
+      description: 'A settled trade polled again fires pool.transaction.settled again under a new eventId (the settlement itself fires one).',
       suite: 'conformance',
     },
     {

@@ -223,6 +223,14 @@ function keyringOf(partners: readonly PoolsPartner[]): Map<string, PoolsKey> {
   return keys;
 }
 
+/** Faults: a secret-only read route refuses a not-enabled or a suspended partner with its entitlement code. */
+function readRouteEntitlementFaults(faults: ActiveFaults, state: PoolsPartner['state']): void {
+  if (state === 'not_enabled' && faults.has('pools-read-routes-refuse-not-enabled'))
+    throw new HttpError(403, 'Pools are not enabled for this partner.', 'pools_not_enabled');
+  if (state === 'suspended' && faults.has('pools-read-routes-refuse-suspended'))
+    throw new HttpError(403, 'Pool access is suspended for this partner.', 'pool_access_suspended');
+}
+
 /** Secret-key (or publishable-key) authentication, and the entitlement to a pool. */
 function authentication(world: PoolsWorld, keys: ReadonlyMap<string, PoolsKey>, faults: ActiveFaults): Pick<PoolsWorld, 'auth' | 'authEntitled'> {
   return {
@@ -245,10 +253,11 @@ function authentication(world: PoolsWorld, keys: ReadonlyMap<string, PoolsKey>, 
       if (entry.kind === 'publishable' && !opts?.publishableOk && !faults.has('pools-publishable-key-on-secret-route')) {
         throw new HttpError(403, 'A publishable key is usable only on GET /pools; use the secret key.', 'key_mode_mismatch');
       }
-      // The fault applies an entitlement code to a secret-only read route.
+      // The faults apply an entitlement code to a secret-only read route.
       if (faults.has('pools-read-routes-entitlement-403') && !opts?.entitled && entry.partner.state === 'kyc_pending') {
         throw new HttpError(403, 'KYC is not approved for this partner.', 'kyc_not_approved');
       }
+      if (!opts?.entitled && !opts?.publishableOk) readRouteEntitlementFaults(faults, entry.partner.state);
       return { partner: entry.partner, mode: req.env };
     },
 

@@ -15,6 +15,12 @@ const area = defineArea({
         'Single-object responses carry an `object` discriminator string.',
       ],
     },
+    'GATE-BRAND-UNSET-NULL': {
+      title: 'a token never set reads null: a partner that never set its branding reads all five null, the default branding',
+      kind: 'field',
+      anchor: ['All five are required in the response and are null when unset.', 'All-null means default branding.'],
+      needs: ['gateBrandingUnset'],
+    },
     'GATE-BRAND-PATCH-MERGE': {
       title: 'PATCH /branding merges supplied tokens onto current branding; omitted tokens are kept; the response is Branding',
       kind: 'field',

@@ -32,6 +32,13 @@ const area = defineArea({
       section: 'States and transitions > Webhook delivery',
       anchor: '| pending | delivery attempt | non-2xx, timeout, 408 or 429 | retry scheduled at 1m, 5m, 30m, 2h | `attempts` incremented |',
     },
+    'GATE-DLV-LAST-RESPONSE-STATUS': {
+      title:
+        "last_response_status follows the attempts: the status the partner's endpoint answered the latest attempt with (200 after a 500 then a 200; 500 on a delivery dead-lettered after five 500s)",
+      kind: 'field',
+      section: 'Resources and their fields > WebhookDelivery',
+      anchor: '| last_response_status | integer or null |  |',
+    },
     'GATE-DLV-408-429-RETRIED': {
       title: '408 and 429 answers are transient and retried',
       kind: 'transition',

@@ -54,10 +54,15 @@ const area = defineArea({
       anchor: '| POST | /gate_sessions | SK + `Idempotency-Key` (UUID) |',
     },
     'GATE-SESS-TERMINAL-STAYS': {
-      title: 'a terminal session stays terminal: a cancelled or completed session bootstrapped past expires_at keeps its status (never expired)',
+      title:
+        'a terminal session stays terminal: a cancelled or completed session bootstrapped past expires_at keeps its status (never expired), and a succeeded linked buy leaves a cancelled or expired session as it is (never completed)',
       kind: 'transition',
       section: 'States and transitions > Session',
-      anchor: ['`completed`, `expired`, `cancelled` are terminal.', '| open | embed bootstrap | now is past `expires_at` | expired |'],
+      anchor: [
+        '`completed`, `expired`, `cancelled` are terminal.',
+        '| open | embed bootstrap | now is past `expires_at` | expired |',
+        '| open | a buy or sell linked to the session succeeds | at least one intent succeeded | completed |',
+      ],
       needs: ['gateEmbed', 'gateExpireSession', 'gateCompleteSession'],
     },
     'GATE-SESS-IDEMPOTENCY-KEY-REQUIRED': {
@@ -121,7 +126,7 @@ const area = defineArea({
       ],
     },
     'GATE-SESS-MODE-OF-KEY': {
-      title: "A session's mode is the environment of the key that created it: test for a sandbox (test) key",
+      title: "A session's mode is the environment of the key that created it: test for a sandbox (test) key, live for a live key on the production base",
       kind: 'field',
       section: 'Resources and their fields > GateSession',
       anchor: '| mode | string | `test` or `live` |',

@@ -5,6 +5,8 @@
 // must have 0 failed and end CERTIFIED under rampart's default gates (the embedded profile holds every role; the
 // defaults are sized for a sandbox up to ~300 ms a round trip away, and this world's is 200 ± 60 ms), and the
 // report must show the target's clock as it is.
+// Each condition is a file of its own (certify.ahead.test.ts, certify.behind.test.ts), so the two whole runs go at once
+// in processes of their own, each world's target and proxies answering undisturbed by the other's.
 import { describe, expect, it } from 'vitest';
 import { findK6, findToxiproxyServer } from '../../src/tools/pinned.js';
 import { startFieldWorld, type FieldWorldOptions } from '../support/fieldWorld.js';
@@ -21,8 +23,8 @@ const toxiproxy = findToxiproxyServer();
 const k6 = findK6();
 const missing = 'missing' in toxiproxy ? toxiproxy.missing : 'missing' in k6 ? k6.missing : undefined;
 
-// Two whole runs at once (each ~3 min, on worlds of their own): every condition is met by one of them, the clock on both sides.
-const CONDITIONS: { name: string; opts: FieldWorldOptions }[] = [
+// Two whole runs (each ~3 min, on worlds of their own): every condition is met by one of them, the clock on both sides.
+export const CONDITIONS: { name: string; opts: FieldWorldOptions }[] = [
   { name: 'the clock 2 s ahead, partners in reverse order', opts: { clockOffsetSeconds: 2, history: HISTORY, retryScale: RETRY_SCALE, order: 'reverse' } },
   {
     name: 'the clock 2 s behind, partners in a seeded shuffle',
@@ -30,16 +32,19 @@ const CONDITIONS: { name: string; opts: FieldWorldOptions }[] = [
   },
 ];
 
-describe.skipIf(!!missing)(`certify in the field world${missing ? ` (skipped: ${missing})` : ''}`, { concurrent: true }, () => {
-  for (const c of CONDITIONS) {
+export function certifyInTheField(c: { name: string; opts: FieldWorldOptions }): void {
+  describe.skipIf(!!missing)(`certify in the field world${missing ? ` (skipped: ${missing})` : ''}`, () => {
     it(`remote (latency, public URL, history), ${c.name}: CERTIFIED with 0 failed under the default gates`, async () => {
       const world = await startFieldWorld(c.opts);
       try {
+        // The plan, told the world's round trip (100 ms each way), beside the run's wall: logged, never asserted.
+        const plan = await runCli(world, ['plan', '--json', '--rtt', '200'], 120_000);
+        const planned = (JSON.parse(plan.stdout) as { lowerBoundSeconds: number }).lowerBoundSeconds;
         // 100 ± 30 ms each way: up to 260 ms more per request than on loopback, inside the default gates' allowance.
         const run = await runCli(world, ['certify'], 900_000);
         const r = run.results;
         console.log(
-          `field certify (${c.name}): exit ${run.exitCode}, ${r?.summary.verdict}, ${r?.summary.passed} passed, ${r?.summary.failed} failed, ${r?.summary.checks.passed} checks in ${(run.wallMs / 1000).toFixed(1)} s; ${run.stdout.split('\n').find((l) => l.startsWith('target:')) ?? ''}`,
+          `field certify (${c.name}): exit ${run.exitCode}, ${r?.summary.verdict}, ${r?.summary.passed} passed, ${r?.summary.failed} failed, ${r?.summary.checks.passed} checks in ${(run.wallMs / 1000).toFixed(1)} s against a plan of ${planned} s (told --rtt 200: ${(run.wallMs / 1000 / planned).toFixed(2)}×); ${run.stdout.split('\n').find((l) => l.startsWith('target:')) ?? ''}`,
         );
         expect(notPassed(r)).toEqual([]);
         expect(r?.summary.failed).toBe(0);
@@ -55,5 +60,5 @@ describe.skipIf(!!missing)(`certify in the field world${missing ? ` (skipped: ${
         await world.close();
       }
     });
-  }
-});
+  });
+}

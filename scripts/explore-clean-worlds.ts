@@ -1,0 +1,65 @@
+// rampart explore against correct targets: WORLD=embedded (the embedded profile), alt (the second world: other ids,
+// keys, readings and sandbox dialect) or field (the embedded target as a remote sandbox: latency each way, its own
+// clock, a lived-in history). SEEDS explorations of BUDGET requests, each on a fresh world (its rate windows empty),
+// the clean embedded reference as the oracle. Any divergence here is a false failure. Prints per seed and in all,
+// with the wall beside the plan's bound for the world's round trip (RTT, ms; the field world's is 200).
+// Run: WORLD=field SEEDS=20 npx tsx scripts/explore-clean-worlds.ts
+import { startOracle } from '../src/cli/oracle.js';
+import { Pacer } from '../src/client/pacer.js';
+import { explore, explorationTag } from '../src/explore/explore.js';
+import { capabilitiesOf, contextOf, explorePartners, sideOf } from '../src/explore/sides.js';
+import { planExplore } from '../src/plan/explore.js';
+import type { Profile } from '../src/profile/schema.js';
+import { viewFor } from '../src/runner/partition.js';
+import { startEmbedded } from '../test/support/embedded.js';
+import { startFieldWorld } from '../test/support/fieldWorld.js';
+
+const world = process.env.WORLD ?? 'embedded';
+const seeds = Number(process.env.SEEDS ?? 20);
+const budget = Number(process.env.BUDGET ?? 400);
+const rtt = Number(process.env.RTT ?? (world === 'field' ? 200 : 0));
+
+async function start(): Promise<{ profile: Profile; close(): Promise<void> }> {
+  if (world === 'field')
+    return startFieldWorld({ clockOffsetSeconds: 2, history: { sessions: 30, customers: 15, trades: 60, deliveries: 20 }, retryScale: 0.01 });
+  if (world === 'alt') return startEmbedded({ profileFile: 'fixtures/profiles/embedded-alt.json' });
+  return startEmbedded();
+}
+
+let divergences = 0;
+let flaky = 0;
+let wallSum = 0;
+let boundSum = 0;
+for (let s = 1; s <= seeds; s++) {
+  const target = await start();
+  const oracle = await startOracle(target.profile);
+  try {
+    const partners = explorePartners(viewFor(target.profile, 'explore'));
+    const pacer = new Pacer({ windowScale: target.profile.timing.rateWindowScale });
+    const bound = planExplore(target.profile, { budget, rttMs: rtt }).ms / 1000;
+    const t0 = Date.now();
+    const out = await explore({
+      sides: { target: sideOf(target.profile, 'target', partners, { pacer }), oracle: sideOf(oracle.profile, 'oracle', partners) },
+      can: capabilitiesOf(target.profile, partners),
+      context: contextOf(target.profile, explorationTag()),
+      budget,
+      seed: s * 7919,
+    });
+    const wall = (Date.now() - t0) / 1000;
+    wallSum += wall;
+    boundSum += bound;
+    if (out.finding) divergences++;
+    if (out.flaky) flaky++;
+    const f = out.finding ?? out.flaky;
+    console.log(
+      `${world} seed ${s * 7919}: ${f ? `${out.finding ? 'DIVERGENCE' : 'flaky'} [${f.requirement}] ${f.what} — target ${JSON.stringify(f.target)}, oracle ${JSON.stringify(f.oracle)} | ${f.steps.map((x) => x.label).join(' ; ')}` : out.crash ? `CRASH ${out.crash.split('\n')[0]}` : out.unjudged ? `unjudged: ${out.unjudged}` : 'no divergence'} (${out.sequences} sequences, ${out.steps} steps, ${out.spent} requests, ${wall.toFixed(1)} s; plan ≥ ${bound.toFixed(1)} s)`,
+    );
+  } finally {
+    await oracle.close();
+    await target.close();
+  }
+}
+console.log(
+  `${world}: ${divergences} divergences and ${flaky} flaky over ${seeds} seeds; wall ${wallSum.toFixed(1)} s against the plans' ${boundSum.toFixed(1)} s (${(wallSum / Math.max(0.001, boundSum)).toFixed(2)}×)`,
+);
+process.exit(0);
