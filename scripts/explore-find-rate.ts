@@ -1,6 +1,6 @@
 // How often rampart explore finds each sequence fault: for each fault (FAULTS=a,b), SEEDS seeds at BUDGET requests
 // against the embedded target with that fault, the clean embedded reference as the oracle; FAULTS empty: the clean target.
-// Run: FAULTS=seq-… SEEDS=5 npx tsx scripts/explore-find-rate.ts
+// Run: FAULTS=seq-… SEEDS=5 npx tsx scripts/explore-find-rate.ts (TRACE=rails prints each rails sequence's steps; TRACE=all every family's)
 import { loadProfile } from '../src/profile/load.js';
 import { startReference } from '../src/reference/server.js';
 import { startOracle } from '../src/cli/oracle.js';
@@ -33,11 +33,14 @@ for (const f of faults.length ? faults : ['']) {
       context: contextOf(target.profile, explorationTag()),
       budget: budgetN,
       seed: s * 1000,
+      onSequence: (family, steps) => {
+        if (process.env.TRACE === 'all' || process.env.TRACE === family) console.log(`    ${family}: ${steps.join(' ; ')}`);
+      },
     });
     const fd = out.finding ?? out.flaky;
     if (out.finding) found++;
     rows.push(
-      `  seed ${s * 1000}: ${fd ? `${out.finding ? 'FOUND' : 'flaky'} ${fd.steps.length} steps [${fd.requirement}] ${fd.what} | ${fd.steps.map((x) => x.label).join(' ; ')}` : out.crash ? `CRASH ${out.crash.slice(0, 300)}` : out.unjudged ? `unjudged ${out.unjudged}` : 'none'} (spent ${out.spent}, ${out.sequences} seq, ${((Date.now() - t0) / 1000).toFixed(1)} s)`,
+      `  seed ${s * 1000}: ${fd ? `${out.finding ? 'FOUND' : 'flaky'} ${fd.steps.length} steps [${fd.requirement}] ${fd.what} | ${fd.steps.map((x) => x.label).join(' ; ')}` : out.crash ? `CRASH ${out.crash.slice(0, 300)}` : out.unjudged ? `unjudged ${out.unjudged}` : 'none'} (spent ${out.spent}${out.foundAfter !== undefined ? `, found after ${out.foundAfter}` : ''}, ${out.sequences} seq, ${((Date.now() - t0) / 1000).toFixed(1)} s)`,
     );
   }
   console.log(`${f || 'clean'}: ${found}/${seeds}\n${rows.join('\n')}`);

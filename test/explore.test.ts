@@ -68,7 +68,7 @@ describe('rampart explore', () => {
         crash: undefined,
         unjudged: undefined,
       });
-      expect(Object.keys(out.families).sort()).toEqual(['branding', 'customers', 'pools', 'sessions']);
+      expect(Object.keys(out.families).sort()).toEqual(['branding', 'customers', 'pools', 'rails', 'sessions', 'webhook deliveries']);
       expect(out.spent).toBeGreaterThan(200 / 3);
     }
   }, 240_000);

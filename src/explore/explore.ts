@@ -1,13 +1,15 @@
 // rampart explore: random sequences of documented operations, each applied step by step to the target and to
 // the oracle, compared on what the specs determine (fast-check model-based testing). Sequence k is generated from
-// seed + k, each with one family of operations (sessions, customers, branding, pools), until the search share of
+// seed + k, each with one family of operations (sessions, customers, branding, webhook deliveries, rails, pools)
+// that the schedule picks by what the family's sequences lately reached first (schedule.ts), until the search share of
 // the request budget is spent. The first divergence is shrunk by fast-check to the shortest sequence that still
 // parts, within the rest of the budget, then run once more to rule out flakiness: a finding.
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { FAMILIES, MAX_COMMANDS, type Family } from './commands/index.js';
+import { FAMILIES, maxCommandsOf, type Family } from './commands/index.js';
 import { Divergence, Unjudged, type DivergenceDetail } from './divergence.js';
 import { newModel, type Capabilities, type ExploreModel } from './model.js';
+import { FamilySchedule, transitionOf } from './schedule.js';
 import { Budget, MAX_STEP_REQUESTS, Real, type ExploreContext, type SideClients, type Step } from './real.js';
 import type { Side } from './model.js';
 import type { Exchange } from '../client/types.js';
@@ -23,6 +25,8 @@ export interface ExploreOptions {
   log?: (line: string) => void;
   /** Told of every exchange on either side. */
   onExchange?: (side: Side, ex: Exchange) => void;
+  /** Told of every sequence run, its family and the labels of the steps that applied (find-rate tracing). */
+  onSequence?: (family: string, steps: string[]) => void;
 }
 
 export interface RecordedStep {
@@ -58,6 +62,10 @@ export interface ExploreOutcome {
   finding?: Finding;
   /** A divergence the re-run did not reproduce: reported, not failed. */
   flaky?: Finding;
+  /** Requests spent when the first divergence showed (the rest went to shrinking and the confirming re-run). */
+  foundAfter?: number;
+  /** Distinct transitions the sequences walked (a step's label without object numbers, with the target's statuses). */
+  transitions: number;
   /** Why the exploration stopped without judging (the target throttled, an answer never came). */
   unjudged?: string;
   /** What the specs leave open and the target chose, by topic. */
@@ -73,15 +81,18 @@ type Commands = Iterable<fc.AsyncCommand<ExploreModel, Real, boolean>>;
 function arbitraryOf(f: Family): fc.Arbitrary<Commands> {
   const arbs = f.commands();
   const weighted = fc.oneof(...arbs.map((arbitrary, i) => ({ arbitrary, weight: f.weights[i] ?? 1 })));
-  // 'medium': sequences of every length up to the most (about 15 on average; steps that do not apply are skipped).
-  return fc.commands([weighted], { maxCommands: MAX_COMMANDS, size: 'medium' });
+  const opening = fc.oneof(...f.opening.map((i) => arbs[i]!)).filter((c) => c.opens());
+  // 'medium': sequences of every length up to the family's most, evenly (steps that do not apply are skipped), after
+  // the step that makes the family's first object.
+  return fc.tuple(opening, fc.commands([weighted], { maxCommands: maxCommandsOf(f), size: 'medium' })).map(([first, rest]) => [first, ...rest]);
 }
 
 export async function explore(opts: ExploreOptions): Promise<ExploreOutcome> {
-  // Kept back at every point: a step's most requests and a shrunk sequence's confirming re-run.
-  const budget = new Budget(opts.budget, MAX_STEP_REQUESTS + MAX_COMMANDS * 2);
+  // Kept back at every point: a step's most requests and a shrunk sequence's confirming re-run (about 12 requests).
+  const budget = new Budget(opts.budget, MAX_STEP_REQUESTS + 2 * 12);
   const families = familiesFor(opts.can);
-  const out: ExploreOutcome = { seed: opts.seed, budget: opts.budget, spent: 0, sequences: 0, steps: 0, families: {}, observations: [] };
+  const out: ExploreOutcome = { seed: opts.seed, budget: opts.budget, spent: 0, sequences: 0, steps: 0, families: {}, observations: [], transitions: 0 };
+  const schedule = new FamilySchedule(families, opts.seed);
   if (!families.length)
     return { ...out, unjudged: 'the profile gives exploration no partner to act as (a Gate partner, or a funded pools partner with a quote)' };
   let failing: { real: Real; model: ExploreModel; error: Divergence } | undefined;
@@ -101,11 +112,25 @@ export async function explore(opts: ExploreOptions): Promise<ExploreOutcome> {
           return;
         }
         if (e instanceof Divergence) {
+          if (!budget.shrinking) out.foundAfter = budget.spent;
           budget.shrinking = true;
           failing = { real, model, error: e };
         }
         throw e;
       } finally {
+        opts.onSequence?.(
+          family.name,
+          real.steps.map((x) => x.label),
+        );
+        schedule.record(
+          family,
+          real.steps.map((x) =>
+            transitionOf(
+              x.label,
+              x.exchanges.target.map((e) => e.status),
+            ),
+          ),
+        );
         out.steps += real.steps.length;
         for (const o of real.observations) out.observations.push({ topic: o.topic, value: o.value });
       }
@@ -113,10 +138,10 @@ export async function explore(opts: ExploreOptions): Promise<ExploreOutcome> {
 
   for (let k = 0; budget.canStart() && !unjudged; k++) {
     opts.signal?.throwIfAborted();
-    const family = families[k % families.length]!;
+    const family = schedule.next();
     out.families[family.name] = (out.families[family.name] ?? 0) + 1;
     const seed = (opts.seed + k) | 0;
-    const details = await fc.check(sequence(family), { seed, numRuns: 1, endOnFailure: false });
+    const details = await fc.check(sequence(family), { seed, numRuns: 1, endOnFailure: false, unbiased: true });
     if (!details.failed) continue;
     if (!(details.errorInstance instanceof Divergence)) {
       out.crash = String((details.errorInstance as Error)?.stack ?? details.errorInstance ?? 'the explorer failed');
@@ -142,6 +167,7 @@ export async function explore(opts: ExploreOptions): Promise<ExploreOutcome> {
     break;
   }
   out.spent = budget.spent;
+  out.transitions = schedule.transitions;
   if (unjudged) out.unjudged = unjudged;
   return out;
 }

@@ -47,7 +47,7 @@ export function explorationSection(results: Pick<RunResults, 'exploration'>): st
     .map(([f, n]) => `${esc(f)} ${n}`)
     .join(
       ', ',
-    )}), ${e.steps} steps, ${e.spent} of ${e.budget} requests to the target; each step applied to the target and to the oracle — ${esc(e.oracle)} — and compared on what the specs determine. Seed <code>${e.seed}</code> (<code>rampart explore --seed ${e.seed}</code> replays it).</p>`;
+    )}), ${e.steps} steps${e.transitions ? ` (${e.transitions} distinct transitions)` : ''}, ${e.spent} of ${e.budget} requests to the target${e.foundAfter !== undefined ? ` (the first divergence after ${e.foundAfter})` : ''}; each step applied to the target and to the oracle — ${esc(e.oracle)} — and compared on what the specs determine. Seed <code>${e.seed}</code> (<code>rampart explore --seed ${e.seed}</code> replays it).</p>`;
   const body = [
     ...e.findings.map((f) => findingHtml(f, 'Finding')),
     ...(e.flaky ? [findingHtml(e.flaky, 'Flaky divergence')] : []),

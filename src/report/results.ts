@@ -239,6 +239,10 @@ export interface ExplorationRecord {
   steps: number;
   /** Sequences per family of operations. */
   families: Record<string, number>;
+  /** Distinct transitions walked: a step as its label names it (object numbers left out), with the target's statuses. */
+  transitions?: number;
+  /** Requests spent when the first divergence showed. */
+  foundAfter?: number;
   /** What the oracle was (the embedded reference from the target's profile, on loopback). */
   oracle: string;
   findings: FindingRecord[];

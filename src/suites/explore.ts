@@ -118,6 +118,8 @@ function recordOf(out: ExploreOutcome): ExplorationRecord {
     sequences: out.sequences,
     steps: out.steps,
     families: out.families,
+    transitions: out.transitions,
+    ...(out.foundAfter !== undefined ? { foundAfter: out.foundAfter } : {}),
     oracle: "the embedded reference, started on loopback from the target's profile (its partners, catalog and declared timing)",
     findings: out.finding ? [findingRecord(out.finding)] : [],
     ...(out.flaky ? { flaky: findingRecord(out.flaky) } : {}),

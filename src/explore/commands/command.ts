@@ -15,6 +15,11 @@ export abstract class ExploreCommand implements fc.AsyncCommand<ExploreModel, Re
   /** Send on both sides, compare, move the model. */
   abstract act(m: ExploreModel, r: Real): Promise<void>;
 
+  /** Whether the step can open a sequence (it makes its own object on an empty model); see Family.opening. */
+  opens(): boolean {
+    return true;
+  }
+
   check(m: Readonly<ExploreModel>): boolean {
     return !m.spent && this.applies(m);
   }

@@ -145,7 +145,12 @@ export class DuplicateCustomer extends OnCustomer {
 /** Retrieve: the customer as its PATCHes left it; a deleted one reads 404. */
 async function retrieve(m: ExploreModel, r: Real, c: CustomerTwin): Promise<void> {
   const ex = await r.both((side) => r.gate(side).get(path(c.id[side])));
-  sameOutcome(r, ex, { requirement: { '2xx': c.state === 'deleted' ? 'GATE-CUST-DELETED-404' : 'GATE-CUST-GET', 404: c.state === 'deleted' ? 'GATE-CUST-DELETED-404' : 'GATE-CUST-GET-404' } });
+  sameOutcome(r, ex, {
+    requirement: {
+      '2xx': c.state === 'deleted' ? 'GATE-CUST-DELETED-404' : 'GATE-CUST-GET',
+      404: c.state === 'deleted' ? 'GATE-CUST-DELETED-404' : 'GATE-CUST-GET-404',
+    },
+  });
   if (ex.oracle.status >= 300) return;
   sameFields(r, m, GATE_CUSTOMER_RELATIONS, { target: bodyOf(ex.target), oracle: bodyOf(ex.oracle) }, { what: `${c.name} retrieved`, requirementOf: c.rules });
 }

@@ -5,7 +5,13 @@
 // own clock: its status, attempts and times are judged on that side's own answers, never against the other side's.
 import fc from 'fast-check';
 import type { Exchange } from '../../../client/types.js';
-import { DELIVERY_STATUSES, TERMINAL_DELIVERY_STATUSES, WEBHOOK_DELIVERY_RELATIONS, WEBHOOK_TEST_RELATIONS, WebhookDelivery } from '../../../model/schemas/gate/webhooks.js';
+import {
+  DELIVERY_STATUSES,
+  TERMINAL_DELIVERY_STATUSES,
+  WEBHOOK_DELIVERY_RELATIONS,
+  WEBHOOK_TEST_RELATIONS,
+  WebhookDelivery,
+} from '../../../model/schemas/gate/webhooks.js';
 import { TemplateError } from '../../../needs/support/triggers.js';
 import { diverge, sameAsBefore, sameFields, sameOutcome } from '../../divergence.js';
 import { live, pick, type DeliveryTwin, type ExploreModel, type Side } from '../../model.js';
@@ -80,7 +86,12 @@ export class SendTestEvent extends ExploreCommand {
     const b = { target: bodyOf(ex.target), oracle: bodyOf(ex.oracle) };
     sameFields(r, m, WEBHOOK_TEST_RELATIONS, b, { what: 'the test delivery' });
     if (b.target.target_url !== m.webhook.url)
-      diverge(r, { requirement: 'GATE-WHOPS-DELIVERY-TARGET-URL', what: 'the test delivery goes to the configured webhook_url', target: b.target.target_url, oracle: m.webhook.url });
+      diverge(r, {
+        requirement: 'GATE-WHOPS-DELIVERY-TARGET-URL',
+        what: 'the test delivery goes to the configured webhook_url',
+        target: b.target.target_url,
+        oracle: m.webhook.url,
+      });
     // Not idempotent: each call is a new event with its own event id.
     for (const side of SIDES) {
       const again = m.deliveries.find((d) => d.created[side].event_id === b[side].event_id);

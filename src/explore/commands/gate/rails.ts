@@ -90,7 +90,12 @@ export class LockQuote extends ExploreCommand {
     }
     const fiat = { target: got.target?.fiat, oracle: got.oracle?.fiat };
     if (fiat.target !== undefined && (typeof fiat.target !== 'string' || !/^\d+(\.\d+)?$/.test(fiat.target)))
-      diverge(r, { requirement: 'GATE-QUOTE-LOCK', what: 'the locked quote’s fiat_pay_or_receive, a decimal string', target: fiat.target, oracle: fiat.oracle });
+      diverge(r, {
+        requirement: 'GATE-QUOTE-LOCK',
+        what: 'the locked quote’s fiat_pay_or_receive, a decimal string',
+        target: fiat.target,
+        oracle: fiat.oracle,
+      });
     const q: SignedQuoteTwin = {
       name: `signed-quote#${m.signedQuotes.length + 1}`,
       id: { target: idOf('target')!, oracle: idOf('oracle')! },
@@ -196,7 +201,12 @@ function redemptionRule(m: Readonly<ExploreModel>, q: SignedQuoteTwin, redeems: 
 }
 
 /** A redemption on both sides: the same outcome; an active quote a side refuses past (or without) a declared lifetime parts. */
-async function redeem(m: ExploreModel, r: Real, q: SignedQuoteTwin, rail: Omit<RailTwin, 'name' | 'id' | 'created' | 'status' | 'madeAt' | 'state' | 'movedBy'>) {
+async function redeem(
+  m: ExploreModel,
+  r: Real,
+  q: SignedQuoteTwin,
+  rail: Omit<RailTwin, 'name' | 'id' | 'created' | 'status' | 'madeAt' | 'state' | 'movedBy'>,
+) {
   const path = rail.kind === 'pay_out' ? '/rails/pay_outs' : '/rails/pay_ins';
   const redeems: RequirementId = rail.kind === 'pay_out' ? 'GATE-RAIL-PAYOUT-201' : 'GATE-RAIL-PAYIN-REDEEMS';
   const { rule, judged } = redemptionRule(m, q, redeems);
@@ -245,7 +255,12 @@ export class PayOut extends OnQuote {
     const s = m.sessions.find((x) => x.name === q.session)!;
     const reference = `explore-${r.context.tag}-${m.serial}`;
     const body = (side: Side) => ({ gate_session_id: s.id[side], quote_id: q.id[side], reference, metadata: { rampart: 'explore' } });
-    const made = await redeem(m, r, q, { kind: 'pay_out', quote: q.name, idempotencyKey: randomUUID(), body: { target: body('target'), oracle: body('oracle') } });
+    const made = await redeem(m, r, q, {
+      kind: 'pay_out',
+      quote: q.name,
+      idempotencyKey: randomUUID(),
+      body: { target: body('target'), oracle: body('oracle') },
+    });
     if (!made) return;
     const shape = RailPayOut.safeParse(made.created.target);
     if (!shape.success)
@@ -355,9 +370,18 @@ async function readRail(m: ExploreModel, r: Real, x: RailTwin): Promise<void> {
   sameOutcome(r, ex, { requirement: { '2xx': rule } });
   if (!ok(ex.oracle)) return;
   const b = { target: bodyOf(ex.target), oracle: bodyOf(ex.oracle) };
-  if (x.kind === 'pay_out') sameFields(r, m, RAIL_PAY_OUT_RELATIONS, b, { what: `${x.name} read`, requirementOf: { id: rule, quote_id: rule, gate_session_id: rule } });
+  if (x.kind === 'pay_out')
+    sameFields(r, m, RAIL_PAY_OUT_RELATIONS, b, { what: `${x.name} read`, requirementOf: { id: rule, quote_id: rule, gate_session_id: rule } });
   for (const side of SIDES)
-    sameAsBefore(r, rule, `${x.name} reads as it was made`, side, x.created[side], b[side], x.kind === 'pay_out' ? ['id', 'amount', 'currency', 'quote_id', 'gate_session_id', 'reference'] : ['id']);
+    sameAsBefore(
+      r,
+      rule,
+      `${x.name} reads as it was made`,
+      side,
+      x.created[side],
+      b[side],
+      x.kind === 'pay_out' ? ['id', 'amount', 'currency', 'quote_id', 'gate_session_id', 'reference'] : ['id'],
+    );
 }
 
 export class ReadRail extends OnRail {

@@ -45,8 +45,7 @@ export async function readBalance(m: ExploreModel, r: Real): Promise<void> {
   // The balance is older than the sequence (every earlier sequence moved it): the sequence judges it from the first read
   // that follows a move of its own, so what it judges follows from its own steps (a shrunk one replays alone).
   const ours = since.has('reserve') || since.has('unwind') || since.has('refund') || typeof before.target === 'string';
-  if (ours)
-    m.balance.seen = { target: typeof now.target === 'string' ? now.target : null, oracle: typeof now.oracle === 'string' ? now.oracle : null };
+  if (ours) m.balance.seen = { target: typeof now.target === 'string' ? now.target : null, oracle: typeof now.oracle === 'string' ? now.oracle : null };
   m.balance.since = new Set();
 }
 

@@ -62,6 +62,9 @@ export class Transact extends ExploreCommand {
   ) {
     super();
   }
+  override opens(): boolean {
+    return this.fresh;
+  }
   applies(m: Readonly<ExploreModel>): boolean {
     return m.can.pools && (this.fresh ? live(m.quotes).length < FEW : usableQuotes(m).length > 0);
   }
@@ -111,7 +114,12 @@ export class Transact extends ExploreCommand {
     if (state === 'consumed') {
       // Either reading answers the one trade there is: no money moves.
       m.balance.since.add('other-key');
-      return readBack(m, r, m.trades.find((t) => t.name === q.trade), this.then);
+      return readBack(
+        m,
+        r,
+        m.trades.find((t) => t.name === q.trade),
+        this.then,
+      );
     }
     if (ex.oracle.status >= 300) return;
     sameFields(r, m, TRANSACT_RELATIONS, b, { what: `the trade of ${q.name}` });
