@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { HttpError } from '../kit/http.js';
 import { format } from './money.js';
 import { unavailableReason } from './poolStates.js';
+import { postedByBalanceRead } from './transact.js';
 import type { LedgerEntry, PartnerState, PoolsArea, PoolsWorld, Caller } from './world.js';
 
 const LEDGER_CURSOR = /^[A-Za-z0-9_-]{1,128}$/;
@@ -152,6 +153,8 @@ export const area: PoolsArea = {
       const { caller, pool } = world.authEntitled(req, req.params.id!);
       const st = world.state(caller);
       const p = caller.partner;
+      // Sequence fault: the read posts every pending reservation (transact.ts draws again for a posted trade).
+      if (f.has('seq-pools-other-key-transact-draws-again')) for (const t of world.tradeByQuote.values()) postedByBalanceRead.add(t);
       let balance: unknown = p.balanceGate ? format(cachedBalance(world, st), 2) : null;
       if (!p.balanceGate && f.has('pools-balance-gate-off-zero')) balance = '0.00';
       if (typeof balance === 'string' && f.has('pools-balance-as-number')) balance = Number(balance);

@@ -118,6 +118,9 @@ function repriced(world: PoolsWorld, q: QuoteRecord): { cryptoAmount: string; qu
 
 const tradeReply = (world: PoolsWorld, t: TradeRecord, status: number): Reply => ({ status, body: world.tradeView(t) });
 
+/** Trades a balance read has posted (the sequence fault seq-pools-other-key-transact-draws-again). */
+export const postedByBalanceRead = new WeakSet<TradeRecord>();
+
 export const area: PoolsArea = {
   name: 'transact',
   faults: [
@@ -126,7 +129,7 @@ export const area: PoolsArea = {
       service: 'pools',
       requirements: ['POOLS-TX-OTHER-KEY-SAME-QUOTE'],
       description:
-        'Sequence: a transact of a consumed quote under another Idempotency-Key answers the existing trade (rule 3) but draws its reserve from the balance again — the balance counter is moved by this path, not by the same-key replay: one trade, two debits.',
+        'Sequence: once the balance has been read after a trade was made, a transact of its consumed quote under another Idempotency-Key answers the existing trade (rule 3) but draws its reserve from the balance again — the balance read posts the pending reservation to the ledger total, and this path, finding none pending, posts a new one: one trade, two debits (transacts racing on one quote, with no balance read between, draw once).',
       suite: 'explore',
     },
     {
@@ -328,7 +331,7 @@ export const area: PoolsArea = {
       // Endpoint rule 3 (chosen over the state table's 409): a consumed quote answers its existing trade.
       if (status === 'consumed' && existing && !f.has('pools-consumed-quote-second-trade')) {
         // Sequence fault: the reserve is drawn again on this path (the same key's replay path draws nothing).
-        if (f.has('seq-pools-other-key-transact-draws-again') && existing.reserved !== 0n) world.post(world.state(caller), 'buy_debit', -existing.reserved, existing);
+        if (f.has('seq-pools-other-key-transact-draws-again') && existing.reserved !== 0n && postedByBalanceRead.has(existing)) world.post(world.state(caller), 'buy_debit', -existing.reserved, existing);
         return remember(idem, idemKey, fingerprint, tradeReply(world, existing, 200));
       }
       if (status === 'rejected' && !f.has('pools-transact-rejected-accepted')) throw new HttpError(409, `Quote ${q.quoteId} was rejected.`, 'quote_rejected');
