@@ -13,7 +13,7 @@ export function transitionOf(label: string, statuses: readonly number[]): string
 }
 
 /** A small seeded generator (mulberry32): the schedule must not draw from Math.random, or --seed would not replay. */
-function generator(seed: number): () => number {
+export function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -36,7 +36,7 @@ export class FamilySchedule {
     private readonly families: readonly Family[],
     seed: number,
   ) {
-    this.random = generator(seed ^ 0x5eed);
+    this.random = mulberry32(seed ^ 0x5eed);
   }
 
   next(): Family {

@@ -40,16 +40,7 @@ export function fromFirst(limit: number, w: number): Limiter {
   };
 }
 
-/** Deterministic pseudo-random numbers (mulberry32). */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Deterministic pseudo-random numbers (mulberry32), the explorer's own. */
+export { mulberry32 } from '../../src/explore/schedule.js';
 
 /** Run the probe on a virtual clock: latency 1–20 ms each way, now and then a 150 ms stall; sleeps overshoot by up to 5 ms. */

@@ -14,6 +14,7 @@ import { diverge, sameAsBefore, sameFields, sameOutcome } from '../../divergence
 import { live, pick, type ExploreModel, type RailTwin, type SessionTwin, type Side, type SignedQuoteTwin } from '../../model.js';
 import type { Real } from '../../real.js';
 import { ExploreCommand, FEW, bodyOf, objectIndex } from '../command.js';
+import { addSession } from './sessions.js';
 
 const SIDES: Side[] = ['target', 'oracle'];
 /** Room kept before a declared quote lifetime ends: the two clocks, the network, the step's own time. */
@@ -33,20 +34,7 @@ async function openSession(m: ExploreModel, r: Real): Promise<SessionTwin | unde
   const ex = await r.both((side) => r.gate(side).post('/gate_sessions', body, { idempotencyKey: key, retry: false }));
   sameOutcome(r, ex, { requirement: { '2xx': 'GATE-SESS-CREATE-SHAPE' } });
   if (ex.oracle.status >= 300) return undefined;
-  const b = { target: bodyOf(ex.target), oracle: bodyOf(ex.oracle) };
-  const s: SessionTwin = {
-    name: `session#${m.sessions.length + 1}`,
-    id: { target: String(b.target.id), oracle: String(b.oracle.id) },
-    state: 'open',
-    movedBy: 'GATE-SESS-CREATE-SHAPE',
-    madeAt: Date.now(),
-    idempotencyKey: key,
-    body,
-    clientSecret: { target: b.target.client_secret as string | undefined, oracle: b.oracle.client_secret as string | undefined },
-    created: b,
-  };
-  m.sessions.push(s);
-  return s;
+  return addSession(m, { target: bodyOf(ex.target), oracle: bodyOf(ex.oracle) }, key, body);
 }
 
 /** Lock a signed quote (one side of the rail) for a new session, on both sides through each side's createSignedQuote. */

@@ -44,6 +44,23 @@ async function readBack(m: ExploreModel, r: Real, s: SessionTwin, then: SessionR
   if (then === 'list') await listSessions(m, r);
 }
 
+/** A session both sides created: its twin, added to the model. */
+export function addSession(m: ExploreModel, b: Record<Side, Record<string, unknown>>, key: string, body: Record<string, unknown>): SessionTwin {
+  const twin: SessionTwin = {
+    name: `session#${m.sessions.length + 1}`,
+    id: { target: String(b.target.id), oracle: String(b.oracle.id) },
+    state: 'open',
+    movedBy: 'GATE-SESS-CREATE-SHAPE',
+    madeAt: Date.now(),
+    idempotencyKey: key,
+    body,
+    clientSecret: { target: b.target.client_secret as string | undefined, oracle: b.oracle.client_secret as string | undefined },
+    created: b,
+  };
+  m.sessions.push(twin);
+  return twin;
+}
+
 export class CreateSession extends ExploreCommand {
   constructor(
     readonly variant: (typeof VARIANTS)[number],
@@ -76,19 +93,7 @@ export class CreateSession extends ExploreCommand {
     const b = { target: bodyOf(ex.target), oracle: bodyOf(ex.oracle) };
     // Nothing of the sequence has this id yet: a reused id would name an earlier session.
     sameFields(r, m, GATE_SESSION_RELATIONS, b, { what: 'the created session' });
-    const name = `session#${m.sessions.length + 1}`;
-    const twin: SessionTwin = {
-      name,
-      id: { target: String(b.target.id), oracle: String(b.oracle.id) },
-      state: 'open',
-      movedBy: 'GATE-SESS-CREATE-SHAPE',
-      madeAt: Date.now(),
-      idempotencyKey: key,
-      body,
-      clientSecret: { target: b.target.client_secret as string | undefined, oracle: b.oracle.client_secret as string | undefined },
-      created: b,
-    };
-    m.sessions.push(twin);
+    const twin = addSession(m, b, key, body);
     await readBack(m, r, twin, this.then);
   }
 }
