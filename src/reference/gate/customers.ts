@@ -107,7 +107,7 @@ function seedHistory(world: GateWorld): void {
         deleted_at: null,
       };
       s.byId.set(rec.id, rec);
-  if (world.faults.has('seq-cust-list-copy-stale-after-patch')) listCopy.set(rec, view(world, rec));
+      if (world.faults.has('seq-cust-list-copy-stale-after-patch')) listCopy.set(rec, view(world, rec));
     }
   }
 }

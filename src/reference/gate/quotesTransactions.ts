@@ -167,8 +167,8 @@ export const area: GateArea = {
       description:
         "Sequence: GET /quotes/{id} caches the quote's state for the redemption path; a redemption drops the cache, an expiry (its lifetime, or the sandbox) does not — a quote inspected while active and expired since is still redeemed by a pay-out or pay-in.",
       suite: 'explore',
-      },
-      {
+    },
+    {
       name: 'quote-provider-missing',
       service: 'gate',
       requirements: ['GATE-RAIL-PROVIDER-FIELD'],

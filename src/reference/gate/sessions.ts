@@ -432,7 +432,7 @@ export const area: GateArea = {
       service: 'gate',
       requirements: ['GATE-SESS-CANCEL', 'GATE-SESS-COMPLETE'],
       description:
-        'Sequence: a session\'s status is derived with its expiry ranked above a cancel or completion that came when expires_at had already passed — such a session reads (and lists) expired, though cancel answered it cancelled; one cancelled or completed first and moved past expires_at after reads right.',
+        "Sequence: a session's status is derived with its expiry ranked above a cancel or completion that came when expires_at had already passed — such a session reads (and lists) expired, though cancel answered it cancelled; one cancelled or completed first and moved past expires_at after reads right.",
       suite: 'explore',
     },
     {

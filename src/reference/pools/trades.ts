@@ -140,7 +140,7 @@ export const area: PoolsArea = {
       service: 'pools',
       requirements: ['POOLS-TRADES-FILTERS'],
       description:
-        "Sequence: GET /pools/trades filters on a status index written by transact and by the poll that settles a trade, not by the poll that unwinds its reservation — a released or failed trade (reading so, and listed so unfiltered) is still listed under status=reserved and missed by its own status.",
+        'Sequence: GET /pools/trades filters on a status index written by transact and by the poll that settles a trade, not by the poll that unwinds its reservation — a released or failed trade (reading so, and listed so unfiltered) is still listed under status=reserved and missed by its own status.',
       suite: 'explore',
     },
     {

@@ -331,7 +331,8 @@ export const area: PoolsArea = {
       // Endpoint rule 3 (chosen over the state table's 409): a consumed quote answers its existing trade.
       if (status === 'consumed' && existing && !f.has('pools-consumed-quote-second-trade')) {
         // Sequence fault: the reserve is drawn again on this path (the same key's replay path draws nothing).
-        if (f.has('seq-pools-other-key-transact-draws-again') && existing.reserved !== 0n && postedByBalanceRead.has(existing)) world.post(world.state(caller), 'buy_debit', -existing.reserved, existing);
+        if (f.has('seq-pools-other-key-transact-draws-again') && existing.reserved !== 0n && postedByBalanceRead.has(existing))
+          world.post(world.state(caller), 'buy_debit', -existing.reserved, existing);
         return remember(idem, idemKey, fingerprint, tradeReply(world, existing, 200));
       }
       if (status === 'rejected' && !f.has('pools-transact-rejected-accepted')) throw new HttpError(409, `Quote ${q.quoteId} was rejected.`, 'quote_rejected');
