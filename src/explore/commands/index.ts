@@ -55,9 +55,10 @@ export const FAMILIES: Family[] = [
 ];
 
 /**
- * Steps one sequence of a family may draw: twice its operations, and at least eight. A family with many operations and states (pools:
- * quotes, trades, settlement, the balance) needs longer sequences to reach its deeper states than one with two
- * (branding), so each family's share of the budget follows the room it has to explore. Steps that do not apply are
- * skipped, so about half as many run; short sequences stay cheap to shrink.
+ * Steps one sequence of a family may draw: three times its operations, at least eight and at most 24. A family with
+ * many operations and states needs longer sequences to reach its deeper states than one with two (branding), and a
+ * long sequence pays once for the object it opens with (a session and a locked quote are three requests); past 24 a
+ * divergence costs more to shrink than the budget keeps for it. Steps that do not apply are skipped, so about half
+ * as many run.
  */
-export const maxCommandsOf = (f: Family): number => Math.max(8, 2 * f.weights.length);
+export const maxCommandsOf = (f: Family): number => Math.min(24, Math.max(8, 3 * f.weights.length));
