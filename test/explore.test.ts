@@ -68,7 +68,16 @@ describe('rampart explore', () => {
         crash: undefined,
         unjudged: undefined,
       });
-      expect(Object.keys(out.families).sort()).toEqual(['branding', 'customers', 'pools', 'rails', 'sessions', 'webhook deliveries']);
+      expect(Object.keys(out.families).sort()).toEqual([
+        'branding',
+        'customers',
+        'pay-ins',
+        'pay-outs',
+        'pools quotes',
+        'pools trades',
+        'sessions',
+        'webhook deliveries',
+      ]);
       expect(out.spent).toBeGreaterThan(200 / 3);
     }
   }, 240_000);

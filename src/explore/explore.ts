@@ -74,7 +74,7 @@ export interface ExploreOutcome {
   crash?: string;
 }
 
-const familiesFor = (can: Capabilities) => FAMILIES.filter((f) => (f.service === 'gate' ? can.gate : can.pools));
+const familiesFor = (can: Capabilities) => FAMILIES.filter((f) => (f.service === 'gate' ? can.gate : can.pools) && (f.when?.(can) ?? true));
 
 type Commands = Iterable<fc.AsyncCommand<ExploreModel, Real, boolean>>;
 

@@ -6,6 +6,7 @@
 import { toExchangeRecord } from '../report/exchangeRecord.js';
 import { exploreReplay } from '../report/exploreReplay.js';
 import type { CheckResult, ExplorationRecord, FindingRecord, Observation } from '../report/results.js';
+import { FAMILIES } from '../explore/commands/index.js';
 import { explore, explorationTag, type ExploreOutcome, type Finding } from '../explore/explore.js';
 import { capabilitiesOf, contextOf, explorePartners, sideOf } from '../explore/sides.js';
 import { defaultExploreBudget } from '../plan/explore.js';
@@ -164,7 +165,7 @@ function observationsOf(out: ExploreOutcome): Observation[] {
   if (out.flaky)
     obs.push({
       topic: 'explore-flaky-divergence',
-      service: out.flaky.family === 'pools' ? 'pools' : 'gate',
+      service: FAMILIES.find((f) => f.name === out.flaky!.family)?.service ?? 'gate',
       check: EXPLORE_CHECK,
       value: { what: out.flaky.what, steps: out.flaky.steps.map((s) => s.label) },
       note: 'a sequence parted once and not on its re-run: reported, not failed',

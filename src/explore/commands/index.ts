@@ -7,6 +7,7 @@
 // balance) more often than not, so a sequence holds a read before and after most changes — where a cache or a second
 // copy that one path forgot shows. Reads alone, replays and conflicts are drawn less.
 import type fc from 'fast-check';
+import type { Capabilities } from '../model.js';
 import type { ExploreCommand } from './command.js';
 import { brandingCommands } from './gate/branding.js';
 import { customerCommands } from './gate/customers.js';
@@ -30,6 +31,8 @@ export interface Family {
    * keeps the object its steps act on.
    */
   opening: number[];
+  /** Whether the profile lets the family act at all (besides its service): else its sequences would all be empty. */
+  when?: (can: Capabilities) => boolean;
 }
 
 export const FAMILIES: Family[] = [
@@ -41,16 +44,36 @@ export const FAMILIES: Family[] = [
   { name: 'branding', service: 'gate', commands: brandingCommands, weights: [3, 5], opening: [1] },
   // POST /webhooks/test (the first points the webhook_url), list, replay
   { name: 'webhook deliveries', service: 'gate', commands: deliveryCommands, weights: [5, 4, 1], opening: [0] },
-  // lock, pay out, pay in, expire (sandbox), replay, read the quote, read the pay-out or pay-in
-  { name: 'rails', service: 'gate', commands: railCommands, weights: [2, 4, 3, 4, 3, 1, 1], opening: [0] },
+  // Each rail on its own side of the quote: lock, pay out (or pay in), expire (sandbox), replay, read the quote, read
+  // the pay-out (or pay-in).
+  { name: 'pay-outs', service: 'gate', commands: () => railCommands('off_ramp'), weights: [2, 4, 4, 3, 1, 1], opening: [0], when: (can) => can.rails },
   {
-    name: 'pools',
+    name: 'pay-ins',
+    service: 'gate',
+    commands: () => railCommands('on_ramp'),
+    weights: [2, 4, 4, 3, 1, 1],
+    opening: [0],
+    when: (can) => can.rails && can.payIn,
+  },
+  // The pools quote's own lifecycle (active, then rejected, consumed or expired; its reads): the quote state table.
+  {
+    name: 'pools quotes',
+    service: 'pools',
+    commands: () => [...quoteCommands(), tradeCommands()[0]!, ...balanceCommands()],
+    // firm, indicative, read, reject | transact | balance
+    weights: [2, 1, 1, 4, 2, 1],
+    opening: [0],
+  },
+  // The trade's lifecycle from a transact: replays and conflicts, the sandbox's outcome, polls, reads, the filtered
+  // list, the balance each moves.
+  {
+    name: 'pools trades',
     service: 'pools',
     commands: () => [...quoteCommands(), ...tradeCommands(), ...balanceCommands()],
     // firm, indicative, read, reject | transact, replay, conflict, settle (sandbox) and poll, poll, read, list | balance
     weights: [1, 1, 1, 2, 5, 2, 1, 12, 2, 1, 2, 1],
-    // a firm quote, or a transact (its fresh variant requests the quote itself)
-    opening: [0, 4],
+    // a transact (its fresh variant requests the quote itself)
+    opening: [4],
   },
 ];
 
