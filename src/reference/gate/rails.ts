@@ -17,9 +17,10 @@
 //   its own). Pay-ins and pay-outs both add their amount; the rail that takes a user's total past the cap
 //   succeeds with `account_blocked: true`, and every later rail of that user gives 403 account_blocked.
 // - Status stays `pending`: no documented trigger moves pay-in/pay-out states.
-import type { ActiveFaults } from '../kit/faults.js';
 import { HttpError, jsonObject, type Reply, type Req } from '../kit/http.js';
 import { scopeOf } from './customers.js';
+import { idempotencyKey, validateBody } from './railRequests.js';
+import { decAdd, decGreater, volumes } from './railVolumes.js';
 import { ownQuote, quotes, quoteState, redeemQuote, type SignedQuote } from './quotesTransactions.js';
 import type { GateArea, GateCaller, GateWorld } from './world.js';
 
@@ -40,37 +41,6 @@ interface RailRecord {
   accountBlocked?: true;
 }
 
-interface VolumeState {
-  /** Cumulative rail amount per user (decimal string). */
-  total: Map<string, string>;
-  blocked: Set<string>;
-}
-
-const volumeStores = new WeakMap<GateWorld, VolumeState>();
-function volumes(world: GateWorld): VolumeState {
-  let v = volumeStores.get(world);
-  if (!v) volumeStores.set(world, (v = { total: new Map(), blocked: new Set() }));
-  return v;
-}
-
-/** A decimal string as an integer count of 10^-scale units. */
-function units(d: string, scale: number): bigint {
-  const [i = '0', f = ''] = d.split('.');
-  return BigInt(i + f.padEnd(scale, '0').slice(0, scale));
-}
-const scaleOf = (...ds: string[]) => Math.max(...ds.map((d) => d.split('.')[1]?.length ?? 0));
-
-function decAdd(a: string, b: string): string {
-  const sc = scaleOf(a, b);
-  const sum = (units(a, sc) + units(b, sc)).toString().padStart(sc + 1, '0');
-  return sc === 0 ? sum : `${sum.slice(0, -sc)}.${sum.slice(-sc)}`;
-}
-
-function decGreater(a: string, b: string): boolean {
-  const sc = scaleOf(a, b);
-  return units(a, sc) > units(b, sc);
-}
-
 const railStores = new WeakMap<GateWorld, Map<string, RailRecord>>();
 function rails(world: GateWorld): Map<string, RailRecord> {
   let m = railStores.get(world);
@@ -78,59 +48,11 @@ function rails(world: GateWorld): Map<string, RailRecord> {
   return m;
 }
 
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const ALLOWED = new Set(['gate_session_id', 'quote_id', 'reference', 'metadata']);
 /** A currency that is not `c`, in its case (for the fault that pays out in another currency than the quote's). */
 function otherCurrency(c: string): string {
   const other = c.toUpperCase() === 'EUR' ? 'GBP' : 'EUR';
   return c === c.toLowerCase() ? other.toLowerCase() : other;
 }
-
-/** Money and method fields: amount, currency and method come from the locked quote only. */
-const MONEY_FIELDS = new Set([
-  'amount',
-  'currency',
-  'fee',
-  'fees',
-  'fiat_amount',
-  'crypto_amount',
-  'fiat_pay_or_receive',
-  'fiat_currency',
-  'crypto_currency',
-  'total',
-  'price',
-  'rate',
-  'value',
-  'method',
-  'payment_method',
-  'payout_method',
-]);
-/** Identity and payout-instruction fields: they come from the verified user record only. */
-const IDENTITY_FIELDS = new Set([
-  'iban',
-  'bic',
-  'swift',
-  'account_number',
-  'routing_number',
-  'sort_code',
-  'bank_account',
-  'account_holder',
-  'name',
-  'first_name',
-  'last_name',
-  'full_name',
-  'email',
-  'phone',
-  'address',
-  'wallet',
-  'wallet_address',
-  'beneficiary',
-  'date_of_birth',
-  'dob',
-  'user',
-  'customer',
-  'destination',
-]);
 
 function view(world: GateWorld, r: RailRecord) {
   const v: Record<string, unknown> = {
@@ -151,52 +73,6 @@ function view(world: GateWorld, r: RailRecord) {
   };
   if (world.faults.has('rail-provider-missing')) delete v.provider;
   return v;
-}
-
-/** Pay-outs document the key as a UUID; pay-ins only name the header, so any non-empty key passes there. */
-function idempotencyKey(req: Req, mustBeUuid: boolean, faults: ActiveFaults): string {
-  const h = req.headers['idempotency-key'];
-  const key = Array.isArray(h) ? h[0] : h;
-  if (!key) throw new HttpError(400, 'Idempotency-Key header is required', 'idempotency_key_required');
-  if (mustBeUuid && !UUID_RE.test(key) && !faults.has('rail-payout-idempotency-key-not-uuid-accepted'))
-    throw new HttpError(400, 'Idempotency-Key must be a UUID', 'idempotency_key_invalid');
-  return key;
-}
-
-function validateBody(world: GateWorld, body: Record<string, unknown>, kind: RailRecord['kind']): void {
-  const errs: string[] = [];
-  for (const k of Object.keys(body)) {
-    if (ALLOWED.has(k)) continue;
-    const lower = k.toLowerCase();
-    if (MONEY_FIELDS.has(lower)) {
-      if (kind === 'pay_out' && world.faults.has('rail-payout-money-field-accepted')) continue;
-      errs.push(`${k} comes from the locked quote and is not accepted`);
-    } else if (IDENTITY_FIELDS.has(lower)) {
-      if (kind === 'pay_out' && world.faults.has('rail-payout-identity-field-accepted')) continue;
-      errs.push(`${k} comes from the verified user record and is not accepted`);
-    }
-    // Any other key: what the service does with it is not shown; it is ignored.
-  }
-  for (const k of ['gate_session_id', 'quote_id'] as const) {
-    const v = body[k];
-    if (k === 'gate_session_id' && v === undefined && kind === 'pay_out' && world.faults.has('rail-payout-session-id-optional')) continue;
-    if (typeof v !== 'string') errs.push(`${k} is required`);
-    // Fault rail-payout-id-max-63: the limit is one short, so a 64-char id (within "max 64") is refused too.
-    const max =
-      kind === 'pay_out' && world.faults.has('rail-payout-id-unbounded') ? Infinity : kind === 'pay_out' && world.faults.has('rail-payout-id-max-63') ? 63 : 64;
-    if (typeof v === 'string' && v.length > max) errs.push(`${k} must be at most ${max} characters`);
-  }
-  if ('reference' in body && body.reference !== null) {
-    const v = body.reference;
-    const max = kind === 'pay_out' && world.faults.has('rail-payout-reference-unbounded') ? Infinity : 128;
-    if (typeof v !== 'string') errs.push('reference must be a string');
-    else if (v.length > max) errs.push('reference must be at most 128 characters');
-  }
-  const stringAccepted = kind === 'pay_out' && typeof body.metadata === 'string' && world.faults.has('rail-payout-metadata-string-accepted');
-  if ('metadata' in body && !stringAccepted && (!body.metadata || typeof body.metadata !== 'object' || Array.isArray(body.metadata))) {
-    errs.push('metadata must be an object');
-  }
-  if (errs.length) throw new HttpError(400, errs.join('; '), 'parameter_invalid');
 }
 
 /**

@@ -6,7 +6,7 @@
 // exist on the sandbox base only (404 on production) and need the partner's
 // secret key.
 import { HttpError, type Req } from '../kit/http.js';
-import { noteTerminal } from './sessions.js';
+import { noteTerminal } from './sessionReadCopies.js';
 import type { GateArea, GateCaller, GateWorld, SessionRecord } from './world.js';
 
 function sandboxSession(world: GateWorld, req: Req): { caller: GateCaller; s: SessionRecord } {

@@ -11,6 +11,7 @@
 // - kyc_package from a partner that is not KYC-trusted is ignored (kyc_pre_verified false), not an error.
 // - List: `limit` 1–100, default 10; a starting_after that names no session of the caller yields an empty page.
 import { HttpError, jsonObject, type Req } from '../kit/http.js';
+import { listedStatus, listedView, noteTerminal, readCache, readView } from './sessionReadCopies.js';
 import type { GateArea, GateCaller, GateWorld, SessionRecord } from './world.js';
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -120,34 +121,6 @@ function ownSessions(world: GateWorld, caller: GateCaller): SessionRecord[] {
   // Newest first; seq breaks ties within one millisecond.
   out.sort((a, b) => b.seq - a.seq);
   return out;
-}
-
-/** The read cache of the sequence fault seq-sess-read-cache-survives-cancel (per session record). */
-const readCache = new WeakMap<object, { status: string; view: unknown }>();
-/** The list's status column of the sequence fault seq-sess-list-status-stale (per session record). */
-const listedStatus = new WeakMap<object, SessionRecord['status']>();
-/** Sessions cancelled or completed when already past expires_at (the sequence fault seq-sess-late-terminal-reads-expired). */
-const terminalPastExpiry = new WeakSet<object>();
-
-/** A session's move to a terminal status (cancel, or a linked buy's completion): what the sequence faults keep of it. */
-export function noteTerminal(world: GateWorld, s: SessionRecord): void {
-  if (world.faults.has('seq-sess-late-terminal-reads-expired') && world.clock.now() > s.expiresAtMs) terminalPastExpiry.add(s);
-}
-
-/**
- * A session as a read shows it. Under seq-sess-late-terminal-reads-expired its status is derived with the expiry ranked
- * above a cancel or completion that came when expires_at had already passed.
- */
-function readView(world: GateWorld, s: SessionRecord): Record<string, unknown> {
-  const view = world.sessionView(s);
-  return world.faults.has('seq-sess-late-terminal-reads-expired') && terminalPastExpiry.has(s) ? { ...view, status: 'expired' } : view;
-}
-
-/** A listed session: its status as the list's own column holds it under the sequence fault, else as a read shows it. */
-function listedView(world: GateWorld, s: SessionRecord): Record<string, unknown> {
-  const view = readView(world, s);
-  const column = world.faults.has('seq-sess-list-status-stale') ? listedStatus.get(s) : undefined;
-  return column ? { ...view, status: column } : view;
 }
 
 export const area: GateArea = {
