@@ -13,20 +13,19 @@ import { ProfileError } from '../profile/load.js';
 import type { Profile } from '../profile/schema.js';
 import type { HarRecorder } from '../report/har.js';
 import type { CheckResult, Observation, RunResults, RunScope } from '../report/results.js';
-import { customGatesNote, exitCodeOf, headlineOf, requirementResults, runScope, summarize, timeScaleNote, type DeclaredCheck } from '../report/verdict.js';
-import { newRunId, pointLatest, writeRun, writeRunEmergency } from '../report/writeRun.js';
+import { customGatesNote, exitCodeOf, requirementResults, runScope, summarize, timeScaleNote, type DeclaredCheck } from '../report/verdict.js';
+import { newRunId, pointLatest, writeRunEmergency } from '../report/writeRun.js';
 import { appendToJournal, readJournal, writeRunRecord, type RunRecord } from '../runner/journal.js';
 import type { Exchange } from '../client/types.js';
 import { clockReport, newTargetClocks, receiverNow, type TargetClocks } from '../client/targetClock.js';
-import { describeTargetClock } from '../wire/targetTime.js';
 import { spentLowerBound } from '../plan/lowerBound.js';
-import { writeCertificate as writeCertificateImpl } from '../report/certificate.js';
 import type { Schedule } from '../runner/partition.js';
 import { createProgress, type Progress } from '../runner/progress.js';
 import type { SuiteKind, SuiteKindName, SuiteOutcome, SuiteRunContext } from '../suites/kind.js';
 import type { WebhookReceiver } from '../webhooks/types.js';
 import { applyHarnessFlags, type HarnessFlags } from './harnessFlags.js';
 import { gatesOfRun, resumeOptions } from './resume.js';
+import { printVerdict, writeReports } from './runReports.js';
 import { assertSafeForTraffic, preflight, resolveTarget, type ResolvedTarget } from './target.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -98,7 +97,7 @@ function baseUrlsOf(profile: Profile): Record<string, string | undefined> {
 }
 
 /** One run as it goes: what it is, where it writes, what it has so far, and how it stops. */
-interface Run {
+export interface Run {
   kindNames: SuiteKindName[];
   command: string;
   opts: RunOptions;
@@ -578,68 +577,6 @@ async function judge(run: Run): Promise<RunResults> {
   return { ...results, summary: summarize(results, run.timeScales) };
 }
 
-/** The run directory written (HAR, results, reports, and last the certificate of a whole run), and CI told. */
-async function writeReports(
-  run: Run,
-  full: RunResults,
-  har: HarRecorder | undefined,
-): Promise<{ dir: string; certificate?: { path: string; signed: boolean } }> {
-  if (har) har.write(join(run.runDir, 'run.har'));
-  // Only a whole run writes a certificate (a partial one was refused its signing key above).
-  let certificate: { path: string; signed: boolean } | undefined;
-  const { dir } = await writeRun(full, {
-    reportsDir: run.reportsDir,
-    // The certificate hashes every other report file: it is written last.
-    finalize: run.scope.whole
-      ? (d, safe) => {
-          certificate = writeCertificateSync(d, safe, run.opts.signKey, run.profile);
-        }
-      : undefined,
-  });
-  if (process.env.GITHUB_STEP_SUMMARY) (await import('../report/github.js')).writeGithubStepSummary(full);
-  if (run.opts.annotations === 'github') for (const l of (await import('../report/github.js')).githubAnnotations(full)) process.stdout.write(l + '\n');
-  return { dir, certificate };
-}
-
-/** The verdict and where to read more: stdout; a run error's one line: stderr. */
-function printVerdict(
-  run: Run,
-  full: RunResults,
-  written: { dir: string; certificate?: { path: string; signed: boolean } },
-  har: HarRecorder | undefined,
-): void {
-  const { scope, opts, command } = run;
-  const { dir, certificate } = written;
-  const s = full.summary;
-  const secs = ((Date.parse(full.finishedAt) - Date.parse(full.startedAt)) / 1000).toFixed(1);
-  if (full.error) process.stderr.write(redact(`rampart: ${full.error.message}`) + '\n');
-  process.stdout.write(
-    [
-      headlineOf(s),
-      ...(scope.whole || s.verdict === 'PASSED' ? [] : [`scope: partial run (${scope.partial}) — only rampart certify, nothing narrowed, can be CERTIFIED`]),
-      ...(scope.gates && opts.gates ? [gatesLine(scope.gates, opts.gates)] : []),
-      `requirements: ${s.passed} passed, ${s.failed} failed, ${s.partial} partial, ${s.skipped} skipped, ${s.unverified} unverified, ${s.notRun} not run, ${s.notCovered} not covered, ${s.outOfScope} out of scope at --depth ${opts.depth}`,
-      `checks: ${s.checks.passed} passed, ${s.checks.failed} failed, ${s.checks.skipped} skipped, ${s.checks.unverified} unverified, ${s.checks.notRun} not run · ${secs}s${s.requestsPerRequirement !== undefined ? ` · ${s.requestsPerRequirement} requests per requirement asserted` : ''}`,
-      ...(full.target ? [describeTargetClock(full.target)] : []),
-      ...(full.plan
-        ? [
-            `time: ${secs} s against a lower bound of ${full.plan.spentLowerBoundSeconds ?? full.plan.lowerBoundSeconds} s${full.plan.spentLowerBoundSeconds !== undefined ? ' (what the windows and documented waits forced for the requests this run sent)' : ' (planned)'}`,
-          ]
-        : []),
-      ...(s.verdict === 'INTERRUPTED' ? [`resume with: rampart ${command} --resume ${dir}`] : []),
-      `report: ${dir}/report.html`,
-      ...(certificate ? [`certificate: ${certificate.path} (${certificate.signed ? 'signed' : 'unsigned: pass --sign-key to sign it'})`] : []),
-      ...(har ? [`HAR: ${dir}/run.har (${har.size} exchanges)`] : []),
-    ].join('\n') + '\n',
-  );
-}
-
-/** The --gates file the run judged load by: rampart's defaults or stricter, or looser (then never CERTIFIED). */
-function gatesLine(gates: NonNullable<RunScope['gates']>, file: string): string {
-  const custom = customGatesNote({ gates });
-  return `gates: ${file} (sha256 ${gates.sha256.slice(0, 12)}…) — ${custom ? `${custom}: never CERTIFIED, never signed` : "rampart's defaults or stricter"}`;
-}
-
 /** Every check the kinds declare for the service, before any filter (the judge's measure of "all its checks ran"). */
 async function declaredChecks(names: SuiteKindName[], service: 'gate' | 'pools' | undefined): Promise<DeclaredCheck[] | undefined> {
   try {
@@ -655,10 +592,6 @@ async function declaredChecks(names: SuiteKindName[], service: 'gate' | 'pools' 
 /** The partner label a client put in its user-agent ("rampart (<label>)"): names the placeholder variable of a reproduction. */
 function partnerOf(ex: Exchange): string | undefined {
   return /rampart \((.+)\)/.exec(ex.request.headers['user-agent'] ?? '')?.[1];
-}
-
-function writeCertificateSync(dir: string, results: RunResults, signKey: string | undefined, profile: Profile | undefined) {
-  return writeCertificateImpl(dir, results, { signKeyFile: signKey, profile });
 }
 
 export type { Observation };
