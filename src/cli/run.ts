@@ -17,47 +17,21 @@ import { customGatesNote, exitCodeOf, requirementResults, runScope, summarize, t
 import { newRunId, pointLatest, writeRunEmergency } from '../report/writeRun.js';
 import { appendToJournal, readJournal, writeRunRecord, type RunRecord } from '../runner/journal.js';
 import type { Exchange } from '../client/types.js';
-import { clockReport, newTargetClocks, receiverNow, type TargetClocks } from '../client/targetClock.js';
+import { clockReport, newTargetClocks, receiverNow } from '../client/targetClock.js';
 import { spentLowerBound } from '../plan/lowerBound.js';
 import type { Schedule } from '../runner/partition.js';
-import { createProgress, type Progress } from '../runner/progress.js';
+import { createProgress } from '../runner/progress.js';
 import type { SuiteKind, SuiteKindName, SuiteOutcome, SuiteRunContext } from '../suites/kind.js';
 import type { WebhookReceiver } from '../webhooks/types.js';
-import { applyHarnessFlags, type HarnessFlags } from './harnessFlags.js';
+import { applyHarnessFlags } from './harnessFlags.js';
 import { gatesOfRun, resumeOptions } from './resume.js';
 import { printVerdict, writeReports } from './runReports.js';
+import type { Run, RunOptions } from './runState.js';
 import { assertSafeForTraffic, preflight, resolveTarget, type ResolvedTarget } from './target.js';
 
-const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+export type { Run, RunOptions } from './runState.js';
 
-export interface RunOptions extends HarnessFlags {
-  profile?: string;
-  service?: 'gate' | 'pools';
-  grep?: string;
-  depth: 'quick' | 'full';
-  fault?: string[];
-  reportsDir: string;
-  allowLive?: boolean;
-  concurrency?: string;
-  scenario?: string[];
-  case?: string[];
-  gates?: string;
-  resume?: string;
-  failIncomplete?: boolean;
-  /** Write every exchange of the run as HAR 1.2 (reports/<run>/run.har). */
-  har?: boolean;
-  /** explore: the request budget (--budget). */
-  budget?: string;
-  /** certify: sign certificate.json with this Ed25519 key. */
-  signKey?: string;
-  /** 'github': print ::error annotations per failure. */
-  annotations?: string;
-  /** rampart load: split into k6 execution segments, pass k6 outputs, seed the traffic mix, emit a k6-operator bundle. */
-  segments?: string;
-  k6Out?: string[];
-  seed?: string;
-  emit?: string[];
-}
+const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
 async function kindsOf(names: SuiteKindName[]): Promise<SuiteKind[]> {
   const out: SuiteKind[] = [];
@@ -94,32 +68,6 @@ function baseUrlsOf(profile: Profile): Record<string, string | undefined> {
     poolsSandbox: profile.pools?.baseUrls.sandbox,
     poolsProduction: profile.pools?.baseUrls.production,
   };
-}
-
-/** One run as it goes: what it is, where it writes, what it has so far, and how it stops. */
-export interface Run {
-  kindNames: SuiteKindName[];
-  command: string;
-  opts: RunOptions;
-  scope: RunScope;
-  runId: string;
-  startedAt: Date;
-  reportsDir: string;
-  runDir: string;
-  resumed?: RunRecord;
-  /** Results of checks an interrupted run finished (--resume): kept, not run again. */
-  done: Map<string, CheckResult>;
-  results: Omit<RunResults, 'summary'> & { summary?: RunResults['summary'] };
-  progress: Progress;
-  stop: AbortController;
-  /** Set by the first SIGINT or SIGTERM. */
-  interrupted?: RunResults['interrupted'];
-  clocks: TargetClocks;
-  /** Known once the target is resolved. */
-  timeScales?: { retryScale: number; rateWindowScale: number };
-  profile?: Profile;
-  /** The rate-limit scenario's checks judged on the conformance stream (each replaces the scenario's skip of the same name). */
-  minuteStream?: CheckResult[];
 }
 
 /** What the run records beside the results: every exchange as HAR (--har), and a reproduction of each failure. */

@@ -9,7 +9,7 @@ import { customGatesNote, headlineOf } from '../report/verdict.js';
 import { writeRun } from '../report/writeRun.js';
 import { describeTargetClock } from '../wire/targetTime.js';
 import { writeCertificate as writeCertificateImpl } from '../report/certificate.js';
-import type { Run } from './run.js';
+import type { Run } from './runState.js';
 
 /** The run directory written (HAR, results, reports, and last the certificate of a whole run), and CI told. */
 export async function writeReports(
