@@ -10,7 +10,10 @@ import { viewFor } from '../src/runner/partition.js';
 import { Pacer } from '../src/client/pacer.js';
 
 const faults = (process.env.FAULTS ?? '').split(',').filter(Boolean);
-const seeds = Number(process.env.SEEDS ?? 5);
+const seedList = process.env.SEED_LIST
+  ? process.env.SEED_LIST.split(',').map(Number)
+  : Array.from({ length: Number(process.env.SEEDS ?? 5) }, (_, i) => (i + 1) * 1000);
+const seeds = seedList.length;
 const budgetN = Number(process.env.BUDGET ?? 400);
 const base = loadProfile(process.env.PROFILE ?? 'fixtures/profiles/embedded.json');
 for (const f of faults.length ? faults : ['']) {
@@ -25,22 +28,30 @@ for (const f of faults.length ? faults : ['']) {
   const pacer = new Pacer({ windowScale: target.profile.timing.rateWindowScale });
   let found = 0;
   const rows: string[] = [];
-  for (let s = 1; s <= seeds; s++) {
+  for (const seed of seedList) {
     const t0 = Date.now();
+    let sent = 0;
+    const perFamily: Record<string, number> = {};
     const out = await explore({
       sides: { target: sideOf(target.profile, 'target', partners, { pacer }), oracle: sideOf(oracle.profile, 'oracle', partners) },
       can: capabilitiesOf(target.profile, partners),
       context: contextOf(target.profile, explorationTag()),
       budget: budgetN,
-      seed: s * 1000,
+      seed,
+      onExchange: (side) => {
+        if (side === 'target') sent++;
+      },
       onSequence: (family, steps) => {
+        perFamily[family] = (perFamily[family] ?? 0) + sent;
+        sent = 0;
         if (process.env.TRACE === 'all' || process.env.TRACE === family) console.log(`    ${family}: ${steps.join(' ; ')}`);
+        else if (process.env.TRACE === 'brief') console.log(`    ${family}: ${steps.length} steps`);
       },
     });
     const fd = out.finding ?? out.flaky;
     if (out.finding) found++;
     rows.push(
-      `  seed ${s * 1000}: ${fd ? `${out.finding ? 'FOUND' : 'flaky'} ${fd.steps.length} steps [${fd.requirement}] ${fd.what} | ${fd.steps.map((x) => x.label).join(' ; ')}` : out.crash ? `CRASH ${out.crash.slice(0, 300)}` : out.unjudged ? `unjudged ${out.unjudged}` : 'none'} (spent ${out.spent}${out.foundAfter !== undefined ? `, found after ${out.foundAfter}` : ''}, ${out.sequences} seq, ${((Date.now() - t0) / 1000).toFixed(1)} s)`,
+      `  seed ${seed}: ${fd ? `${out.finding ? 'FOUND' : 'flaky'} ${fd.steps.length} steps [${fd.requirement}] ${fd.what} | ${fd.steps.map((x) => x.label).join(' ; ')}` : out.crash ? `CRASH ${out.crash.slice(0, 300)}` : out.unjudged ? `unjudged ${out.unjudged}` : 'none'} (spent ${out.spent}${out.foundAfter !== undefined ? `, found after ${out.foundAfter}` : ''}, ${out.sequences} seq, ${((Date.now() - t0) / 1000).toFixed(1)} s)${process.env.TRACE ? ` requests by family: ${JSON.stringify(perFamily)}` : ''}`,
     );
   }
   console.log(`${f || 'clean'}: ${found}/${seeds}\n${rows.join('\n')}`);

@@ -9,10 +9,11 @@ import fc from 'fast-check';
 import { FAMILIES, maxCommandsOf, type Family } from './commands/index.js';
 import { Divergence, Unjudged, type DivergenceDetail } from './divergence.js';
 import { newModel, type Capabilities, type ExploreModel } from './model.js';
-import { FamilySchedule, transitionOf } from './schedule.js';
+import { FamilySchedule, VariantCoverage, transitionOf } from './schedule.js';
 import { Budget, MAX_STEP_REQUESTS, Real, type ExploreContext, type SideClients, type Step } from './real.js';
 import type { Side } from './model.js';
 import type { Exchange } from '../client/types.js';
+import type { ExploreCommand } from './commands/command.js';
 
 export interface ExploreOptions {
   sides: Record<Side, SideClients>;
@@ -87,12 +88,30 @@ function arbitraryOf(f: Family): fc.Arbitrary<Commands> {
   return fc.tuple(opening, fc.commands([weighted], { maxCommands: maxCommandsOf(f), size: 'medium' })).map(([first, rest]) => [first, ...rest]);
 }
 
+/** Sequences drawn for each one run: the run goes on with the one that walks most that is new (VariantCoverage). */
+const CANDIDATES = 8;
+
+/** The seed of sequence k: of CANDIDATES seeds derived from it, the one whose sequence walks most that is new. */
+function seedOf(arbitrary: fc.Arbitrary<Commands>, base: number, coverage: VariantCoverage): number {
+  let best: { seed: number; score?: ReturnType<VariantCoverage['score']> } = { seed: base };
+  for (let j = 0; j < CANDIDATES; j++) {
+    // Apart from the next sequences' bases (base + 1, base + 2, …), so no two sequences share a draw.
+    const seed = (base + j * 1_000_003) | 0;
+    const [cmds] = fc.sample(arbitrary, { seed, numRuns: 1, unbiased: true } as fc.Parameters<Commands>);
+    // fc.commands hands its commands out wrapped (the wrapper keeps whether it ran, for the replay path).
+    const score = coverage.score([...cmds!].map((c) => ((c as { cmd?: ExploreCommand }).cmd ?? (c as ExploreCommand)).variantKey()));
+    if (!best.score || VariantCoverage.better(score, best.score)) best = { seed, score };
+  }
+  return best.seed;
+}
+
 export async function explore(opts: ExploreOptions): Promise<ExploreOutcome> {
   // Kept back at every point: a step's most requests and a shrunk sequence's confirming re-run (about 12 requests).
   const budget = new Budget(opts.budget, MAX_STEP_REQUESTS + 2 * 12);
   const families = familiesFor(opts.can);
   const out: ExploreOutcome = { seed: opts.seed, budget: opts.budget, spent: 0, sequences: 0, steps: 0, families: {}, observations: [], transitions: 0 };
   const schedule = new FamilySchedule(families, opts.seed);
+  const coverage = new VariantCoverage();
   if (!families.length)
     return { ...out, unjudged: 'the profile gives exploration no partner to act as (a Gate partner, or a funded pools partner with a quote)' };
   let failing: { real: Real; model: ExploreModel; error: Divergence } | undefined;
@@ -131,6 +150,7 @@ export async function explore(opts: ExploreOptions): Promise<ExploreOutcome> {
             ),
           ),
         );
+        coverage.record(real.steps.map((x) => x.variant));
         out.steps += real.steps.length;
         for (const o of real.observations) out.observations.push({ topic: o.topic, value: o.value });
       }
@@ -140,7 +160,7 @@ export async function explore(opts: ExploreOptions): Promise<ExploreOutcome> {
     opts.signal?.throwIfAborted();
     const family = schedule.next();
     out.families[family.name] = (out.families[family.name] ?? 0) + 1;
-    const seed = (opts.seed + k) | 0;
+    const seed = seedOf(arbitraryOf(family), (opts.seed + k) | 0, coverage);
     const details = await fc.check(sequence(family), { seed, numRuns: 1, endOnFailure: false, unbiased: true });
     if (!details.failed) continue;
     if (!(details.errorInstance instanceof Divergence)) {

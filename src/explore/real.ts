@@ -20,6 +20,8 @@ export interface Step {
   /** 1-based position in the sequence. */
   n: number;
   label: string;
+  /** The command's variant (its class and parameters, not the object it picked): what the run's coverage counts. */
+  variant: string;
   exchanges: Record<Side, Exchange[]>;
 }
 
@@ -82,8 +84,8 @@ export class Real {
     private readonly onExchange?: (side: Side, ex: Exchange) => void,
   ) {}
 
-  begin(label: string): Step {
-    const step = { n: this.steps.length + 1, label, exchanges: { target: [], oracle: [] } };
+  begin(label: string, variant = label): Step {
+    const step = { n: this.steps.length + 1, label, variant, exchanges: { target: [], oracle: [] } };
     this.steps.push(step);
     return step;
   }

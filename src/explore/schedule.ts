@@ -2,7 +2,8 @@
 // lately found that no sequence had shown before (coverage-guided, as fuzzers give energy to inputs that reach new
 // paths): a transition is a step as its label names it with the objects' numbers left out ("pay out signed-quote
 // (off_ramp, active, expired)", "choose released (sandbox), then poll trade (reserved)"), with the target's statuses.
-// Every other sequence goes round the families in turn; the ones between go to a family by its energy, so one whose
+// Every other sequence goes round the families in turn (a family of many operations more than once a round: turnsOf);
+// the ones between go to a family by its energy, so one whose
 // steps keep reaching transitions not seen yet gets more of the budget and one that has shown all its few (branding:
 // five PATCHes) gets less, never none. Deterministic for a seed, so --seed replays a run.
 import type { Family } from './commands/index.js';
@@ -24,8 +25,17 @@ export function mulberry32(seed: number): () => number {
   };
 }
 
+/**
+ * A family's turns in each round: one for every four of its operations, at least one. A family of many operations and
+ * parameters (the pools trades: transacts, replays, outcomes, polls, lists) has more to cover than one of two
+ * (branding), and each of its sequences covers a smaller part of it.
+ */
+export const turnsOf = (f: Family): number => Math.max(1, Math.round(f.weights.length / 4));
+
 export class FamilySchedule {
   private readonly seen = new Set<string>();
+  /** One round of the in-order turns: every family, then those with a second turn, then a third. */
+  private readonly rounds: Family[];
   /** Per family: transitions new to the run in its last two sequences (the last counts double). */
   private readonly lately = new Map<string, [number, number]>();
   private turn = 0;
@@ -37,13 +47,15 @@ export class FamilySchedule {
     seed: number,
   ) {
     this.random = mulberry32(seed ^ 0x5eed);
+    const most = Math.max(0, ...families.map(turnsOf));
+    this.rounds = Array.from({ length: most }, (_, pass) => families.filter((f) => turnsOf(f) > pass)).flat();
   }
 
   next(): Family {
     const k = this.turn++;
     // Every other turn goes round the families in order, so a family one short sequence left looking exhausted
     // keeps its share; the turns between follow what was found new.
-    if (k < this.families.length || k % 2 === 0) return this.families[this.round++ % this.families.length]!;
+    if (k < this.families.length || k % 2 === 0) return this.rounds[this.round++ % this.rounds.length]!;
     // Energy: one for every family (none starves), plus what it found new lately.
     const energy = this.families.map((f) => {
       const [last, before] = this.lately.get(f.name) ?? [0, 0];
@@ -75,4 +87,66 @@ export class FamilySchedule {
   get transitions(): number {
     return this.seen.size;
   }
+}
+
+/**
+ * Which of a few drawn sequences the run goes on with, for each step it costs: first the one that asks for most the
+ * run has never asked for — an operation, or one of its parameters' values (the outcome the sandbox is asked for, what
+ * a change reads back): each-choice coverage, as combinatorial testing does it — then the one that walks most anew:
+ * operations, parameters alone and together, and pairs of consecutive operations (a replay after an
+ * expiry is not a replay after a lock), each counted once a sequence by 1/(1 + times the run already ran it). Blind
+ * draws repeat what is cheap and likely (a lock, then a read); this spreads a small budget over the operations'
+ * variants and orders, as a fuzzer favours inputs that reach new edges. Deterministic for a seed: the draws are
+ * fast-check's own, from seeds derived from the sequence's.
+ */
+export class VariantCoverage {
+  private readonly uses = new Map<string, number>();
+
+  /** What a sequence ran: the variants of the steps that applied, in order. */
+  record(variants: readonly string[]): void {
+    for (const key of keysOf(variants).all) this.uses.set(key, (this.uses.get(key) ?? 0) + 1);
+  }
+
+  /**
+   * How much a drawn sequence (its commands' variants, whether or not each will apply) would walk anew for each step it
+   * costs: the choices the run has never made (compared first), then everything it walks anew. A long sequence is not
+   * favoured for its length alone: it costs the budget as much as it walks.
+   */
+  score(variants: readonly string[]): { unmade: number; perStep: number } {
+    const keys = keysOf(variants);
+    let s = 0;
+    for (const key of keys.all) s += 1 / (1 + (this.uses.get(key) ?? 0));
+    const unmade = [...keys.choices].filter((k) => !this.uses.has(k)).length;
+    return { unmade: unmade / (1 + variants.length), perStep: s / (1 + variants.length) };
+  }
+
+  /** Whether score a is better than score b. */
+  static better(a: { unmade: number; perStep: number }, b: { unmade: number; perStep: number }): boolean {
+    return a.unmade !== b.unmade ? a.unmade > b.unmade : a.perStep > b.perStep;
+  }
+
+  /** Distinct variants and pairs the run has walked. */
+  get walked(): number {
+    return this.uses.size;
+  }
+}
+
+/**
+ * What a sequence walks, each counted once: every step's operation and each of its parameters' values (its choices),
+ * its whole variant, and each pair of consecutive operations.
+ */
+function keysOf(variants: readonly string[]): { all: Set<string>; choices: Set<string> } {
+  const all = new Set<string>();
+  const choices = new Set<string>();
+  const ops = variants.map((v) => v.slice(0, v.indexOf('(') >>> 0));
+  variants.forEach((v, i) => {
+    const op = ops[i]!;
+    choices.add(op);
+    const params = v.slice(op.length + 1, -1);
+    if (params) for (const p of params.split(', ')) choices.add(`${op}(${p})`);
+    all.add(v);
+    if (i > 0) all.add(`${ops[i - 1]} → ${op}`);
+  });
+  for (const c of choices) all.add(c);
+  return { all, choices };
 }

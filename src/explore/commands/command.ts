@@ -5,6 +5,9 @@ import fc from 'fast-check';
 import type { ExploreModel } from '../model.js';
 import { MAX_STEP_REQUESTS, type Real } from '../real.js';
 
+/** Fields that pick an object of the model (which one is not a variant of the operation), and the last label. */
+const OBJECT_PICKS = new Set(['index', 'other', 'shown']);
+
 export abstract class ExploreCommand implements fc.AsyncCommand<ExploreModel, Real, false> {
   /** The step as it last ran (the twin it picked resolved), for the counterexample. */
   protected shown = '';
@@ -20,13 +23,25 @@ export abstract class ExploreCommand implements fc.AsyncCommand<ExploreModel, Re
     return true;
   }
 
+  /**
+   * The step's variant: its operation and parameters (the outcome it chooses, what it reads back, the field it
+   * patches), without the object it picks. The run's coverage counts variants, so the next sequence can favour the
+   * ones not walked yet (schedule.ts VariantCoverage).
+   */
+  variantKey(): string {
+    const params = Object.entries(this)
+      .filter(([k, v]) => !OBJECT_PICKS.has(k) && (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean'))
+      .map(([k, v]) => `${k}=${v}`);
+    return `${this.constructor.name}(${params.join(', ')})`;
+  }
+
   check(m: Readonly<ExploreModel>): boolean {
     return !m.spent && this.applies(m);
   }
 
   async run(m: ExploreModel, r: Real): Promise<void> {
     this.shown = this.label(m);
-    r.begin(this.shown);
+    r.begin(this.shown, this.variantKey());
     m.serial++;
     await this.act(m, r);
     // The next step must fit: when it cannot, every command stands down and the sequence ends as it is.

@@ -160,7 +160,8 @@ export class ExpireQuote extends OnQuote {
     return m.can.expireSignedQuote && super.applies(m);
   }
   label(m: ExploreModel): string {
-    return `${super.label(m)}${this.then === 'around' ? ', reading it before and after' : ''}`;
+    const redeemed = railsOf(m, this.twin(m)).length ? `, then replay its ${this.twin(m).side === 'off_ramp' ? 'pay-out' : 'pay-in'}` : '';
+    return `${super.label(m)}${this.then === 'around' ? ', reading it before and after' : ''}${redeemed}`;
   }
   async act(m: ExploreModel, r: Real): Promise<void> {
     const q = this.twin(m);
@@ -178,8 +179,13 @@ export class ExpireQuote extends OnQuote {
     if (answers.every((a) => a === 'ok')) q.expired = true;
     else q.parted = `expireSignedQuote answered ${answers[0]} on the target and ${answers[1]} on the oracle`;
     if (this.then === 'around' && !q.parted) await readQuote(r, q);
+    // The answer a redemption's key keeps is a view of the quote too: an expiry must leave it as it was.
+    if (!q.parted) for (const x of railsOf(m, q)) await replayRail(r, x);
   }
 }
+
+/** The pay-outs or pay-ins the sequence redeemed the quote by. */
+const railsOf = (m: Readonly<ExploreModel>, q: SignedQuoteTwin): RailTwin[] => m.rails.filter((x) => x.quote === q.name);
 
 /** What redeeming the quote must answer now: the rule it follows, and whether it is judged (a declared lifetime). */
 function redemptionRule(m: Readonly<ExploreModel>, q: SignedQuoteTwin, redeems: RequirementId): { rule: RequirementId; judged: boolean } {
@@ -328,24 +334,27 @@ abstract class OnRail extends ExploreCommand {
 }
 
 /** The same key and body again: the original answer, whatever happened to the quote since (consumed, expired). */
+async function replayRail(r: Real, x: RailTwin): Promise<void> {
+  const rule: RequirementId = x.kind === 'pay_out' ? 'GATE-RAIL-PAYOUT-IDEMPOTENT-REPLAY' : 'GATE-RAIL-PAYIN-IDEMPOTENT-REPLAY';
+  const path = x.kind === 'pay_out' ? '/rails/pay_outs' : '/rails/pay_ins';
+  const ex = await r.both((side) => r.gate(side).post(path, x.body[side], { idempotencyKey: x.idempotencyKey, retry: false }));
+  sameOutcome(r, ex, { requirement: { '2xx': rule, 409: rule } });
+  for (const side of SIDES) {
+    if (ex[side].status !== x.status[side])
+      diverge(r, {
+        requirement: rule,
+        what: `the replay of ${x.name} answers its original status on the ${side}`,
+        target: side === 'target' ? ex.target.status : '(as before)',
+        oracle: side === 'oracle' ? ex.oracle.status : '(as before)',
+      });
+    sameAsBefore(r, rule, `the replay of ${x.name} answers the original`, side, x.created[side], bodyOf(ex[side]), ['id', 'amount', 'quote_id']);
+  }
+}
+
 export class ReplayRail extends OnRail {
   protected readonly verb = 'replay';
-  async act(m: ExploreModel, r: Real): Promise<void> {
-    const x = this.twin(m);
-    const rule: RequirementId = x.kind === 'pay_out' ? 'GATE-RAIL-PAYOUT-IDEMPOTENT-REPLAY' : 'GATE-RAIL-PAYIN-IDEMPOTENT-REPLAY';
-    const path = x.kind === 'pay_out' ? '/rails/pay_outs' : '/rails/pay_ins';
-    const ex = await r.both((side) => r.gate(side).post(path, x.body[side], { idempotencyKey: x.idempotencyKey, retry: false }));
-    sameOutcome(r, ex, { requirement: { '2xx': rule, 409: rule } });
-    for (const side of SIDES) {
-      if (ex[side].status !== x.status[side])
-        diverge(r, {
-          requirement: rule,
-          what: `the replay of ${x.name} answers its original status on the ${side}`,
-          target: side === 'target' ? ex.target.status : '(as before)',
-          oracle: side === 'oracle' ? ex.oracle.status : '(as before)',
-        });
-      sameAsBefore(r, rule, `the replay of ${x.name} answers the original`, side, x.created[side], bodyOf(ex[side]), ['id', 'amount', 'quote_id']);
-    }
+  act(m: ExploreModel, r: Real): Promise<void> {
+    return replayRail(r, this.twin(m));
   }
 }
 
