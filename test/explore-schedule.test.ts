@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { FAMILIES } from '../src/explore/commands/index.js';
 import { ExpireQuote, ReplayRail } from '../src/explore/commands/gate/rails.js';
 import { Settle } from '../src/explore/commands/pools/trades.js';
-import { FamilySchedule, VariantCoverage, turnsOf } from '../src/explore/schedule.js';
+import { FamilySchedule, VariantCoverage } from '../src/explore/schedule.js';
 
 const v = (c: { variantKey(): string }) => c.variantKey();
 /** How a sequence of these variants scores now: above `than` or not. */
@@ -25,17 +25,18 @@ describe('variants', () => {
 describe('variant coverage', () => {
   it('scores what the run has not walked above what it has, and lowers a variant each time it runs', () => {
     const c = new VariantCoverage();
-    const released = [v(new Settle(0, 'released', 'none'))];
+    const open = 'Transact(then=none, fresh=true)';
+    const released = [open, v(new Settle(0, 'released', 'none'))];
     const fresh = c.score(released);
-    expect(fresh.unmade).toBe(3 / 2); // the operation, its outcome, what it reads back: for one step
+    expect(fresh.unmade).toBe(6 / 3); // each step's operation and parameters, for two steps and the opening's cost
     c.record(released);
     const once = c.score(released);
     c.record(released);
     expect(once.unmade).toBe(0);
     expect(once.perStep).toBeLessThan(fresh.perStep);
     expect(c.score(released).perStep).toBeLessThan(once.perStep);
-    expect(above(c, [v(new Settle(0, 'failed', 'none'))], released)).toBe(true);
-    expect(above(c, released, [v(new Settle(0, 'failed', 'none'))])).toBe(false);
+    expect(above(c, [open, v(new Settle(0, 'failed', 'none'))], released)).toBe(true);
+    expect(above(c, released, [open, v(new Settle(0, 'failed', 'none'))])).toBe(false);
   });
 
   it('counts a parameter value never asked for as new, whatever it is combined with', () => {
@@ -43,10 +44,12 @@ describe('variant coverage', () => {
     c.record([v(new Settle(0, 'settled', 'none'))]);
     c.record([v(new Settle(0, 'settled', 'get'))]);
     // Both whole variants are new; only the first asks for an outcome the run has not.
-    expect(above(c, [v(new Settle(0, 'released', 'none'))], [v(new Settle(0, 'settled', 'get'))])).toBe(true);
+    const open = 'Transact(then=none, fresh=true)';
+    c.record([open]);
+    expect(above(c, [open, v(new Settle(0, 'released', 'none'))], [open, v(new Settle(0, 'settled', 'get'))])).toBe(true);
     // A choice never made outranks any number of new combinations of choices made before.
     const made = [v(new Settle(0, 'settled', 'none')), v(new Settle(0, 'settled', 'get'))];
-    expect(above(c, [v(new Settle(0, 'released', 'get'))], [...made, ...made.reverse(), ...made])).toBe(true);
+    expect(above(c, [open, v(new Settle(0, 'released', 'get'))], [open, ...made, ...made.reverse(), ...made])).toBe(true);
   });
 
   it('counts an order of operations not walked yet: a replay after an expiry is new after replays after a lock', () => {
@@ -62,7 +65,24 @@ describe('variant coverage', () => {
     const walked = Array.from({ length: 6 }, (_, i) => `Read(n=${i})`);
     c.record(walked);
     // One step new against the same step plus five walked ones: the short one walks more for what it costs.
-    expect(above(c, ['Fresh(x=1)'], ['Fresh(x=1)', ...walked.slice(1)])).toBe(true);
+    expect(above(c, [walked[0]!, 'Fresh(x=1)'], [walked[0]!, 'Fresh(x=1)', ...walked.slice(1)])).toBe(true);
+  });
+
+  it('counts the choices of an operation at its first draw only (a later draw often does not apply)', () => {
+    const c = new VariantCoverage();
+    const open = 'Transact(then=none, fresh=true)';
+    c.record([open, v(new Settle(0, 'settled', 'none'))]);
+    // The trade takes the first outcome asked for; a second Settle of the same sequence finds it terminal.
+    expect(above(c, [open, v(new Settle(0, 'released', 'none'))], [open, v(new Settle(0, 'settled', 'none')), v(new Settle(0, 'released', 'none'))])).toBe(
+      true,
+    );
+  });
+
+  it('puts a sequence of its opening step alone last', () => {
+    const c = new VariantCoverage();
+    expect(above(c, ['Open(a=1)', 'Read(b=1)'], ['Open(a=2)'])).toBe(true);
+    c.record(['Open(a=1)', 'Read(b=1)']);
+    expect(above(c, ['Open(a=1)', 'Read(b=1)'], ['Open(a=2)'])).toBe(true);
   });
 });
 
@@ -76,14 +96,38 @@ describe('the family schedule', () => {
     expect(order(7)).toEqual(order(7));
   });
 
-  it('gives a family of many operations more turns than one of few', () => {
+  it('gives its turns in order to the family that has spent least of the budget', () => {
     const s = new FamilySchedule(FAMILIES, 7);
-    const turns = new Map<string, number>();
-    for (let k = 0; k < 120; k++) {
-      const name = s.next().name;
-      turns.set(name, (turns.get(name) ?? 0) + 1);
-    }
-    expect(turnsOf(FAMILIES.find((f) => f.name === 'pools trades')!)).toBeGreaterThan(turnsOf(FAMILIES.find((f) => f.name === 'branding')!));
-    expect(turns.get('pools trades')!).toBeGreaterThan(turns.get('branding')!);
+    for (let k = 0; k < FAMILIES.length; k++) s.next();
+    // Every family once; the pools trades' sequence cost ten times the others'.
+    for (const f of FAMILIES) s.record(f, [`${f.name} made`], f.name === 'pools trades' ? 100 : 10);
+    // The turns between (by energy) cost nothing here, so only the in-order turns move what was spent.
+    const turns = Array.from({ length: 2 * (FAMILIES.length - 1) }, (_, i) => {
+      const f = s.next();
+      if (i % 2 === 0) s.record(f, [], 10);
+      return f.name;
+    });
+    const inOrder = turns.filter((_, i) => i % 2 === 0);
+    expect(inOrder).not.toContain('pools trades');
+    expect(new Set(inOrder).size).toBe(inOrder.length);
+  });
+
+  it('gives its energy turns to what a family found new for the requests it spent', () => {
+    const [a, b] = [FAMILIES.find((f) => f.name === 'sessions')!, FAMILIES.find((f) => f.name === 'customers')!];
+    const s = new FamilySchedule([a, b], 11);
+    s.record(
+      a,
+      Array.from({ length: 10 }, (_, i) => `a${i}`),
+      100,
+    );
+    s.record(
+      b,
+      Array.from({ length: 10 }, (_, i) => `b${i}`),
+      10,
+    );
+    const picks = { [a.name]: 0, [b.name]: 0 };
+    for (let k = 0; k < 400; k++) picks[s.next().name]!++;
+    // In-order turns are even between the two; the energy turns go mostly to the family that found as much for less.
+    expect(picks[b.name]!).toBeGreaterThan(picks[a.name]! + 100);
   });
 });

@@ -89,7 +89,7 @@ function arbitraryOf(f: Family): fc.Arbitrary<Commands> {
 }
 
 /** Sequences drawn for each one run: the run goes on with the one that walks most that is new (VariantCoverage). */
-const CANDIDATES = 8;
+const CANDIDATES = 16;
 
 /** The seed of sequence k: of CANDIDATES seeds derived from it, the one whose sequence walks most that is new. */
 function seedOf(arbitrary: fc.Arbitrary<Commands>, base: number, coverage: VariantCoverage): number {
@@ -149,6 +149,7 @@ export async function explore(opts: ExploreOptions): Promise<ExploreOutcome> {
               x.exchanges.target.map((e) => e.status),
             ),
           ),
+          real.steps.reduce((n, x) => n + x.exchanges.target.length, 0),
         );
         coverage.record(real.steps.map((x) => x.variant));
         out.steps += real.steps.length;

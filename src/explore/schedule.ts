@@ -2,8 +2,8 @@
 // lately found that no sequence had shown before (coverage-guided, as fuzzers give energy to inputs that reach new
 // paths): a transition is a step as its label names it with the objects' numbers left out ("pay out signed-quote
 // (off_ramp, active, expired)", "choose released (sandbox), then poll trade (reserved)"), with the target's statuses.
-// Every other sequence goes round the families in turn (a family of many operations more than once a round: turnsOf);
-// the ones between go to a family by its energy, so one whose
+// Every other sequence goes to the family that has spent least of the budget so far; the ones between go to a family
+// by its energy, so one whose
 // steps keep reaching transitions not seen yet gets more of the budget and one that has shown all its few (branding:
 // five PATCHes) gets less, never none. Deterministic for a seed, so --seed replays a run.
 import type { Family } from './commands/index.js';
@@ -25,21 +25,13 @@ export function mulberry32(seed: number): () => number {
   };
 }
 
-/**
- * A family's turns in each round: one for every four of its operations, at least one. A family of many operations and
- * parameters (the pools trades: transacts, replays, outcomes, polls, lists) has more to cover than one of two
- * (branding), and each of its sequences covers a smaller part of it.
- */
-export const turnsOf = (f: Family): number => Math.max(1, Math.round(f.weights.length / 4));
-
 export class FamilySchedule {
   private readonly seen = new Set<string>();
-  /** One round of the in-order turns: every family, then those with a second turn, then a third. */
-  private readonly rounds: Family[];
-  /** Per family: transitions new to the run in its last two sequences (the last counts double). */
+  /** Requests each family's sequences have spent. */
+  private readonly spent = new Map<string, number>();
+  /** Per family: transitions new to the run per ten requests, in its last two sequences (the last counts double). */
   private readonly lately = new Map<string, [number, number]>();
   private turn = 0;
-  private round = 0;
   private readonly random: () => number;
 
   constructor(
@@ -47,16 +39,17 @@ export class FamilySchedule {
     seed: number,
   ) {
     this.random = mulberry32(seed ^ 0x5eed);
-    const most = Math.max(0, ...families.map(turnsOf));
-    this.rounds = Array.from({ length: most }, (_, pass) => families.filter((f) => turnsOf(f) > pass)).flat();
   }
 
   next(): Family {
     const k = this.turn++;
-    // Every other turn goes round the families in order, so a family one short sequence left looking exhausted
-    // keeps its share; the turns between follow what was found new.
-    if (k < this.families.length || k % 2 === 0) return this.rounds[this.round++ % this.rounds.length]!;
-    // Energy: one for every family (none starves), plus what it found new lately.
+    // Each family once in order; then every other turn goes to the family that has spent least so far, so each keeps
+    // its share of the budget in requests (one whose sequences cost three times as much does not take three times
+    // the share, and one short sequence left looking exhausted keeps its share); the turns between follow what was
+    // found new.
+    if (k < this.families.length) return this.families[k]!;
+    if (k % 2 === 0) return this.families.reduce((a, f) => ((this.spent.get(f.name) ?? 0) < (this.spent.get(a.name) ?? 0) ? f : a));
+    // Energy: one for every family (none starves), plus what it found new lately for what it spent.
     const energy = this.families.map((f) => {
       const [last, before] = this.lately.get(f.name) ?? [0, 0];
       return 1 + 2 * last + before;
@@ -69,8 +62,12 @@ export class FamilySchedule {
     return this.families.at(-1)!;
   }
 
-  /** What a sequence of the family ran: its transitions, counted new once in the run. */
-  record(family: Family, transitions: readonly string[]): void {
+  /**
+   * What a sequence of the family ran: its transitions, counted new once in the run, for the requests it cost (a
+   * family whose long sequences show much that is new at a high price gets no more than one that shows it cheaply).
+   */
+  record(family: Family, transitions: readonly string[], requests = transitions.length): void {
+    this.spent.set(family.name, (this.spent.get(family.name) ?? 0) + requests);
     // A sequence none of whose steps applied says nothing of what is left to find.
     if (!transitions.length) return;
     let fresh = 0;
@@ -80,7 +77,7 @@ export class FamilySchedule {
       fresh++;
     }
     const [last] = this.lately.get(family.name) ?? [0, 0];
-    this.lately.set(family.name, [fresh, last]);
+    this.lately.set(family.name, [(10 * fresh) / Math.max(1, requests), last]);
   }
 
   /** Distinct transitions the run has shown (reported: how much of the state space it walked). */
@@ -117,6 +114,8 @@ export class VariantCoverage {
     let s = 0;
     for (const key of keys.all) s += 1 / (1 + (this.uses.get(key) ?? 0));
     const unmade = [...keys.choices].filter((k) => !this.uses.has(k)).length;
+    // A sequence of its opening step alone walks nothing its family's other sequences do not: last.
+    if (variants.length < 2) return { unmade: -1, perStep: -1 };
     return { unmade: unmade / (1 + variants.length), perStep: s / (1 + variants.length) };
   }
 
@@ -132,8 +131,9 @@ export class VariantCoverage {
 }
 
 /**
- * What a sequence walks, each counted once: every step's operation and each of its parameters' values (its choices),
- * its whole variant, and each pair of consecutive operations.
+ * What a sequence walks, each counted once: every step's operation and each of its parameters' values (its choices;
+ * those of an operation's first draw alone count as choices made), its whole variant, and each pair of consecutive
+ * operations.
  */
 function keysOf(variants: readonly string[]): { all: Set<string>; choices: Set<string> } {
   const all = new Set<string>();
@@ -141,12 +141,14 @@ function keysOf(variants: readonly string[]): { all: Set<string>; choices: Set<s
   const ops = variants.map((v) => v.slice(0, v.indexOf('(') >>> 0));
   variants.forEach((v, i) => {
     const op = ops[i]!;
-    choices.add(op);
     const params = v.slice(op.length + 1, -1);
-    if (params) for (const p of params.split(', ')) choices.add(`${op}(${p})`);
+    const own = [op, ...(params ? params.split(', ').map((p) => `${op}(${p})`) : [])];
+    // An operation's choices count at its first draw only: a later draw of it often does not apply (its object has
+    // moved on: a trade the sandbox chose an outcome for takes no other), so it must not make a sequence look new.
+    if (ops.indexOf(op) === i) for (const c of own) choices.add(c);
+    for (const c of own) all.add(c);
     all.add(v);
     if (i > 0) all.add(`${ops[i - 1]} → ${op}`);
   });
-  for (const c of choices) all.add(c);
   return { all, choices };
 }
