@@ -1,5 +1,6 @@
 // What one run is while it goes (Run) and what it was asked (RunOptions): shared by the run itself (run.ts) and the
-// way it ends on disk and on the terminal (runReports.ts), so neither imports the other's module.
+// way it ends on disk and on the terminal (runReports.ts) and the kinds it schedules (runScheduledKinds.ts), so none
+// imports another for a type.
 import type { Profile } from '../profile/schema.js';
 import type { CheckResult, RunResults, RunScope } from '../report/results.js';
 import type { RunRecord } from '../runner/journal.js';
@@ -7,6 +8,8 @@ import type { TargetClocks } from '../client/targetClock.js';
 import type { Progress } from '../runner/progress.js';
 import type { SuiteKindName } from '../suites/kind.js';
 import type { HarnessFlags } from './harnessFlags.js';
+import type { HarRecorder } from '../report/har.js';
+import type { SuiteRunContext } from '../suites/kind.js';
 
 export interface RunOptions extends HarnessFlags {
   profile?: string;
@@ -61,4 +64,12 @@ export interface Run {
   profile?: Profile;
   /** The rate-limit scenario's checks judged on the conformance stream (each replaces the scenario's skip of the same name). */
   minuteStream?: CheckResult[];
+}
+
+/** What the run records beside the results: every exchange as HAR (--har), and a reproduction of each failure. */
+export interface Recorders {
+  har?: HarRecorder;
+  reproduce: NonNullable<SuiteRunContext['reproduce']>;
+  /** The run's one Gate pacer (every kind's). */
+  pacer?: import('../client/pacer.js').Pacer;
 }
