@@ -85,7 +85,7 @@ export class Real {
     private readonly onExchange?: (side: Side, ex: Exchange) => void,
   ) {}
 
-  begin(label: string, variant = label): Step {
+  begin(label: string, variant: string): Step {
     const step = { n: this.steps.length + 1, label, variant, exchanges: { target: [], oracle: [] } };
     this.steps.push(step);
     return step;

@@ -3,9 +3,9 @@
 // paths): a transition is a step as its label names it with the objects' numbers left out ("pay out signed-quote
 // (off_ramp, active, expired)", "choose released (sandbox), then poll trade (reserved)"), with the target's statuses.
 // Every other sequence goes to the family that has spent least of the budget so far; the ones between go to a family
-// by its energy, so one whose
-// steps keep reaching transitions not seen yet gets more of the budget and one that has shown all its few (branding:
-// five PATCHes) gets less, never none. Deterministic for a seed, so --seed replays a run.
+// by its energy, so one whose steps keep reaching transitions not seen yet (for the requests they cost) gets more of
+// the budget and one that has shown all its few (branding: five PATCHes) gets less, never none. Deterministic for a
+// seed, so --seed replays a run.
 import type { Family } from './commands/index.js';
 
 /** A step's transition: its label with object numbers dropped, and the target's answer statuses. */
@@ -110,23 +110,18 @@ export class VariantCoverage {
    * favoured for its length alone: it costs the budget as much as it walks.
    */
   score(variants: readonly string[]): { unmade: number; perStep: number } {
+    // A sequence of its opening step alone walks nothing its family's other sequences do not: last.
+    if (variants.length < 2) return { unmade: -1, perStep: -1 };
     const keys = keysOf(variants);
     let s = 0;
     for (const key of keys.all) s += 1 / (1 + (this.uses.get(key) ?? 0));
     const unmade = [...keys.choices].filter((k) => !this.uses.has(k)).length;
-    // A sequence of its opening step alone walks nothing its family's other sequences do not: last.
-    if (variants.length < 2) return { unmade: -1, perStep: -1 };
     return { unmade: unmade / (1 + variants.length), perStep: s / (1 + variants.length) };
   }
 
   /** Whether score a is better than score b. */
   static better(a: { unmade: number; perStep: number }, b: { unmade: number; perStep: number }): boolean {
     return a.unmade !== b.unmade ? a.unmade > b.unmade : a.perStep > b.perStep;
-  }
-
-  /** Distinct variants and pairs the run has walked. */
-  get walked(): number {
-    return this.uses.size;
   }
 }
 
