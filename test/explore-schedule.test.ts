@@ -28,7 +28,7 @@ describe('variant coverage', () => {
     const open = 'Transact(then=none, fresh=true)';
     const released = [open, v(new Settle(0, 'released', 'none'))];
     const fresh = c.score(released);
-    expect(fresh.unmade).toBe(6 / 3); // each step's operation and parameters, for two steps and the opening's cost
+    expect(fresh.unmade).toBe(4 / 3); // each step's operation and the parameters that move something, for two steps and the opening's cost
     c.record(released);
     const once = c.score(released);
     c.record(released);
@@ -60,6 +60,16 @@ describe('variant coverage', () => {
     expect(above(c, [expire, replay], ['LockQuote(side=off_ramp, then=read)', replay])).toBe(true);
   });
 
+  it('counts what a step reads back as no choice of its own: the outcome asked of the sandbox is', () => {
+    const c = new VariantCoverage();
+    const open = 'Transact(then=none, fresh=true)';
+    c.record([open, v(new Settle(0, 'settled', 'none'))]);
+    // A read-back never made (the trade read after) is walked anew, not a choice: an outcome never asked outranks it.
+    expect(c.score([open, v(new Settle(0, 'settled', 'get'))]).unmade).toBe(0);
+    expect(c.score([open, v(new Settle(0, 'settled', 'get'))]).perStep).toBeGreaterThan(0);
+    expect(above(c, [open, v(new Settle(0, 'released', 'none'))], [open, v(new Settle(0, 'settled', 'get'))])).toBe(true);
+  });
+
   it('does not favour a sequence for its length alone', () => {
     const c = new VariantCoverage();
     const walked = Array.from({ length: 6 }, (_, i) => `Read(n=${i})`);
@@ -76,6 +86,14 @@ describe('variant coverage', () => {
     expect(above(c, [open, v(new Settle(0, 'released', 'none'))], [open, v(new Settle(0, 'settled', 'none')), v(new Settle(0, 'released', 'none'))])).toBe(
       true,
     );
+  });
+
+  it('counts an operation drawn after the opening as a choice, though the opening was the same operation', () => {
+    const c = new VariantCoverage();
+    const open = 'Transact(then=none, fresh=true)';
+    c.record([open, v(new Settle(0, 'settled', 'none'))]);
+    expect(c.score([open, 'Transact(then=none, fresh=false)']).unmade).toBeGreaterThan(0);
+    expect(c.score([open, 'Transact(then=none, fresh=true)']).unmade).toBe(0);
   });
 
   it('puts a sequence of its opening step alone last', () => {

@@ -127,8 +127,8 @@ export class VariantCoverage {
 
 /**
  * What a sequence walks, each counted once: every step's operation and each of its parameters' values (its choices;
- * those of an operation's first draw alone count as choices made), its whole variant, and each pair of consecutive
- * operations.
+ * those of the opening and of an operation's first draw after it alone count as choices made, what a step reads back
+ * never), its whole variant, and each pair of consecutive operations.
  */
 function keysOf(variants: readonly string[]): { all: Set<string>; choices: Set<string> } {
   const all = new Set<string>();
@@ -140,7 +140,11 @@ function keysOf(variants: readonly string[]): { all: Set<string>; choices: Set<s
     const own = [op, ...(params ? params.split(', ').map((p) => `${op}(${p})`) : [])];
     // An operation's choices count at its first draw only: a later draw of it often does not apply (its object has
     // moved on: a trade the sandbox chose an outcome for takes no other), so it must not make a sequence look new.
-    if (ops.indexOf(op) === i) for (const c of own) choices.add(c);
+    // What a step reads back (`then`) is no choice of its own: it moves nothing, and its many values (a read of
+    // each list) would outnumber the few that choose where the object goes (the outcome asked of the sandbox).
+    // The opening is drawn from the family's openings alone (a transact of a fresh quote): the operation's first
+    // draw after it is a choice of its own (a transact of a quote the sequence holds).
+    if (i === 0 || ops.indexOf(op, 1) === i) for (const c of own) if (!c.startsWith(`${op}(then=`)) choices.add(c);
     for (const c of own) all.add(c);
     all.add(v);
     if (i > 0) all.add(`${ops[i - 1]} → ${op}`);

@@ -22,16 +22,17 @@ function usable(m: Readonly<ExploreModel>): SessionTwin[] {
 const VARIANTS = ['plain', 'metadata', 'reference'] as const;
 
 /**
- * What a step that moves a session reads back: the session after it (retrieve), with the list it shows in, or the session
- * before and after it (around: what a read kept from before the change must not outlive it). Every change is read back:
- * a cache, a second copy or an index one path forgets shows in the read that follows it.
+ * What a step reads back: the session after it (retrieve), with the list it shows in, or the session before and after
+ * it and the list after (around: what a read kept from before the change must not outlive it). A change is read back on
+ * every view that shows it, the session and the list: a cache, a second copy or an index one path forgets shows in the
+ * read that follows it.
  */
 export type SessionReadBack = 'none' | 'get' | 'list' | 'around';
 const THEN: Record<SessionReadBack, string> = {
   none: '',
   get: ', then retrieve it',
   list: ', then retrieve it and list sessions',
-  around: ', retrieving it before and after',
+  around: ', retrieving it before and after and listing sessions',
 };
 
 async function readBefore(m: ExploreModel, r: Real, s: SessionTwin, then: SessionReadBack): Promise<void> {
@@ -41,7 +42,7 @@ async function readBefore(m: ExploreModel, r: Real, s: SessionTwin, then: Sessio
 async function readBack(m: ExploreModel, r: Real, s: SessionTwin, then: SessionReadBack): Promise<void> {
   if (then === 'none') return;
   await retrieve(m, r, s);
-  if (then === 'list') await listSessions(m, r);
+  if (then === 'list' || then === 'around') await listSessions(m, r);
 }
 
 /** A session both sides created: its twin, added to the model. */
@@ -173,11 +174,71 @@ export class GetSession extends OnSession {
   }
 }
 
+/**
+ * A step that ends a session (cancel, the sandbox's completion), inside its lifetime or late: a late one first moves
+ * expires_at into the past (sandbox) where it is not yet. Past expires_at a session still reads open until a bootstrap,
+ * and a move that comes then decides its status: the state a status derived with the wrong precedence shows, which a
+ * sequence otherwise reaches only by drawing the expiry and the move in that order. A session takes one ending: when
+ * the one the step picked has ended, the step opens a fresh one first while the sequence may make more (as a trade's
+ * outcome does), so the endings drawn are asked; past that, a cancel is asked of the ended one (its 409).
+ */
+abstract class EndSession extends OnSession {
+  constructor(
+    index: number,
+    then: SessionReadBack,
+    readonly late = false,
+  ) {
+    super(index, then);
+  }
+  /** What the profile must allow for the step at all (the sandbox's completion trigger). */
+  protected allowed(_m: Readonly<ExploreModel>): boolean {
+    return true;
+  }
+  /** The step opens a fresh session first: the one it picked has ended (or none is left), and one more may be made. */
+  private fresh(m: Readonly<ExploreModel>): boolean {
+    const s = pick(usable(m), this.index);
+    return (!s || s.state !== 'open') && live(m.sessions).length < FEW;
+  }
+  override applies(m: Readonly<ExploreModel>): boolean {
+    if (!m.can.gate || !this.allowed(m) || (this.late && !m.can.expireSession)) return false;
+    return this.fresh(m) ? live(m.sessions).length > 0 : super.applies(m);
+  }
+  private expiresFirst(s: SessionTwin): boolean {
+    return this.late && s.state === 'open' && !s.expiresPast;
+  }
+  override label(m: ExploreModel): string {
+    const late = 'move past expires_at (sandbox), then ';
+    if (this.fresh(m)) return `create a session, then ${this.late ? late : ''}${this.verb} the session${THEN[this.then]}`;
+    return this.expiresFirst(this.twin(m)) ? `${late}${super.label(m)}` : super.label(m);
+  }
+  /**
+   * The session the step ends: the one it picked, or a fresh one; with a late step's expiry first. Undefined when the
+   * sides parted on the way (a side refused the creation or the trigger).
+   */
+  protected async subject(m: ExploreModel, r: Real): Promise<SessionTwin | undefined> {
+    let s: SessionTwin | undefined = this.twin(m);
+    if (this.fresh(m)) {
+      const made = m.sessions.length;
+      await new CreateSession('plain', 'get').act(m, r);
+      s = m.sessions.length > made ? m.sessions.at(-1) : undefined;
+    }
+    if (!s || s.parted) return undefined;
+    if (this.expiresFirst(s)) {
+      await sandboxBoth(r, s, 'expireSession');
+      if (s.parted) return undefined;
+      s.expiresPast = true;
+      s.movedBy = 'GATE-SESS-RETRIEVE-NO-STATUS-CHANGE';
+    }
+    return s;
+  }
+}
+
 /** Cancel: an open session becomes cancelled; a terminal one gives 409 and stays. */
-export class CancelSession extends OnSession {
+export class CancelSession extends EndSession {
   protected readonly verb = 'cancel';
   async act(m: ExploreModel, r: Real): Promise<void> {
-    const s = this.twin(m);
+    const s = await this.subject(m, r);
+    if (!s) return;
     await readBefore(m, r, s, this.then);
     const ex = await r.both((side) => r.gate(side).post(path(s.id[side], '/cancel'), undefined, { retry: false }));
     sameOutcome(r, ex, { requirement: { '2xx': 'GATE-SESS-CANCEL', 409: 'GATE-SESS-CANCEL-TERMINAL-409' } });
@@ -193,14 +254,18 @@ export class CancelSession extends OnSession {
 }
 
 /** The sandbox completes an open session (a linked buy succeeds): it reads completed. */
-export class CompleteSession extends OnSession {
+export class CompleteSession extends EndSession {
   protected readonly verb = 'complete (sandbox)';
+  protected override allowed(m: Readonly<ExploreModel>): boolean {
+    return m.can.completeSession;
+  }
   // Past expires_at a session still reads open until a bootstrap: a linked buy may still complete it.
   protected when(s: SessionTwin, m: Readonly<ExploreModel>): boolean {
     return m.can.completeSession && s.state === 'open';
   }
   async act(m: ExploreModel, r: Real): Promise<void> {
-    const s = this.twin(m);
+    const s = await this.subject(m, r);
+    if (!s) return;
     await readBefore(m, r, s, this.then);
     await sandboxBoth(r, s, 'completeSession');
     if (s.parted) return;
@@ -300,16 +365,16 @@ async function sandboxBoth(r: Real, s: SessionTwin, name: 'completeSession' | 'e
 
 export function sessionCommands(): fc.Arbitrary<ExploreCommand>[] {
   const i = objectIndex();
-  // A step that moves a session reads it back more often than not: a read before and after it is where caches and
-  // second copies that one path forgot show.
-  const then = fc.constantFrom<SessionReadBack>('get', 'around', 'list');
+  // A step that changes a session reads it back, and the list it shows in: a read before and after it, and the list
+  // after, are where caches, second copies and indexes that one path forgot show.
+  const then = fc.constantFrom<SessionReadBack>('list', 'around');
   return [
     fc.tuple(fc.constantFrom(...VARIANTS), fc.constantFrom<SessionReadBack>('get', 'list')).map(([v, t]) => new CreateSession(v, t)),
     i.map((n) => new GetSession(n)),
-    fc.tuple(i, then).map(([n, t]) => new CancelSession(n, t)),
+    fc.tuple(i, then, fc.boolean()).map(([n, t, late]) => new CancelSession(n, t, late)),
     i.map((n) => new ReplaySessionCreate(n)),
     i.map((n) => new ConflictingSessionCreate(n)),
-    fc.tuple(i, then).map(([n, t]) => new CompleteSession(n, t)),
+    fc.tuple(i, then, fc.boolean()).map(([n, t, late]) => new CompleteSession(n, t, late)),
     fc.tuple(i, then).map(([n, t]) => new ExpireSession(n, t)),
     fc.tuple(i, then).map(([n, t]) => new BootstrapSession(n, t)),
     fc.constant(null).map(() => new ListSessions()),

@@ -253,7 +253,12 @@ async function pollOnce(m: ExploreModel, r: Real, t: TradeTwin, q: QuoteTwin): P
   return true;
 }
 
-/** The sandbox chooses the outcome (each side its own tradeOutcome), then the poll that discovers it. */
+/**
+ * The sandbox chooses the outcome (each side its own tradeOutcome), then the poll that discovers it. The outcome is
+ * the trade family's widest choice (four ways out of reserved, each moving money its own way), and a trade takes one:
+ * when the trade the step picked has moved on, the step reserves a fresh one first (a firm quote, transacted, its
+ * balance read after), so every outcome drawn is asked and a sequence can ask several.
+ */
 export class Settle extends OnTrade {
   constructor(
     index: number,
@@ -265,12 +270,25 @@ export class Settle extends OnTrade {
   protected get verb(): string {
     return `choose ${this.outcome} (sandbox), then poll`;
   }
-  protected when(t: TradeTwin, m: Readonly<ExploreModel>): boolean {
-    return m.can.tradeOutcome && t.state === 'reserved' && !t.chosen;
+  private static open(t: TradeTwin | undefined): t is TradeTwin {
+    return !!t && t.state === 'reserved' && !t.chosen;
+  }
+  override applies(m: Readonly<ExploreModel>): boolean {
+    if (!m.can.pools || !m.can.tradeOutcome || !live(m.trades).length) return false;
+    return Settle.open(pick(live(m.trades), this.index)) || live(m.quotes).length < FEW;
+  }
+  override label(m: ExploreModel): string {
+    if (Settle.open(pick(live(m.trades), this.index))) return super.label(m);
+    return `request a firm quote and transact it, then ${this.verb} the trade${thenLabel(this.then)}`;
   }
   async act(m: ExploreModel, r: Real): Promise<void> {
-    const t = this.twin(m);
-    await readBefore(m, r, this.then);
+    let t: TradeTwin | undefined = this.twin(m);
+    if (!Settle.open(t)) {
+      const made = m.trades.length;
+      await new Transact(0, 'none', true).act(m, r);
+      t = m.trades.length > made ? m.trades.at(-1) : undefined;
+      if (!t || t.parted) return;
+    } else await readBefore(m, r, this.then);
     const q = this.quoteOf(m, t);
     const ok: boolean[] = [];
     for (const side of SIDES) {
