@@ -138,12 +138,12 @@ function keysOf(variants: readonly string[]): { all: Set<string>; choices: Set<s
     const op = ops[i]!;
     const params = v.slice(op.length + 1, -1);
     const own = [op, ...(params ? params.split(', ').map((p) => `${op}(${p})`) : [])];
-    // An operation's choices count at its first draw only: a later draw of it often does not apply (its object has
-    // moved on: a trade the sandbox chose an outcome for takes no other), so it must not make a sequence look new.
-    // What a step reads back (`then`) is no choice of its own: it moves nothing, and its many values (a read of
-    // each list) would outnumber the few that choose where the object goes (the outcome asked of the sandbox).
-    // The opening is drawn from the family's openings alone (a transact of a fresh quote): the operation's first
-    // draw after it is a choice of its own (a transact of a quote the sequence holds).
+    // Choices count at the opening and at an operation's first draw after it: a later draw often does not apply
+    // (its object has moved on, and the sequence may make no more), so it must not make a sequence look new; the
+    // opening is drawn from the family's openings alone, so the same operation drawn after it is a choice of its own
+    // (a transact of a quote the sequence holds, after the transact of a fresh one). What a step reads back (`then`)
+    // is no choice: it moves nothing, and its many values (a read of each list) would outnumber the few that choose
+    // where the object goes (the outcome asked of the sandbox).
     if (i === 0 || ops.indexOf(op, 1) === i) for (const c of own) if (!c.startsWith(`${op}(then=`)) choices.add(c);
     for (const c of own) all.add(c);
     all.add(v);

@@ -260,8 +260,8 @@ export class CompleteSession extends EndSession {
     return m.can.completeSession;
   }
   // Past expires_at a session still reads open until a bootstrap: a linked buy may still complete it.
-  protected when(s: SessionTwin, m: Readonly<ExploreModel>): boolean {
-    return m.can.completeSession && s.state === 'open';
+  protected when(s: SessionTwin): boolean {
+    return s.state === 'open';
   }
   async act(m: ExploreModel, r: Real): Promise<void> {
     const s = await this.subject(m, r);
