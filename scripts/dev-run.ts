@@ -1,11 +1,13 @@
 // Developer aid: run the checks of some suite files against a fresh embedded
 // target (optionally with seeded faults or another profile) and print each
-// result. npx tsx scripts/dev-run.ts conformance/gate/sessions.ts [--fault NAME] [--profile FILE] [--grep TEXT] [--kind chaos]
+// result. npx tsx scripts/dev-run.ts conformance/gate/sessions.ts [--fault NAME] [--profile FILE] [--dialect SEED|everywhere] [--grep TEXT] [--kind chaos]
+// --dialect builds the world on the profile: one choice per open point of the specs (src/reference/dialect.ts).
 import { relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { installChaos } from '../src/chaos/kit.js';
 import { startToxiproxy } from '../src/chaos/toxiproxy.js';
 import { loadProfile } from '../src/profile/load.js';
+import { dialectOf, dialectProfile } from '../src/reference/dialect.js';
 import { startReference } from '../src/reference/server.js';
 import { requirementResults } from '../src/report/verdict.js';
 import type { SuiteDef } from '../src/runner/check.js';
@@ -21,13 +23,15 @@ const faults: string[] = [];
 for (let f = opt('--fault'); f; f = opt('--fault')) faults.push(f);
 const profileFile = opt('--profile') ?? 'fixtures/profiles/embedded.json';
 const grep = opt('--grep');
+const dialect = opt('--dialect');
 const kind = (opt('--kind') ?? (args.some((a) => a.startsWith('chaos/')) ? 'chaos' : 'conformance')) as 'conformance' | 'chaos';
 const suites: LoadedSuite[] = [];
 for (const f of args) {
   const mod = (await import(pathToFileURL(resolve(f)).href)) as { default: SuiteDef };
   suites.push({ ...mod.default, file: relative(process.cwd(), resolve(f)) });
 }
-const ref = await startReference({ profile: loadProfile(profileFile), faults, ephemeralPorts: true });
+const base = loadProfile(profileFile);
+const ref = await startReference({ profile: dialect ? dialectProfile(base, dialectOf(dialect)) : base, faults, ephemeralPorts: true });
 const tp = kind === 'chaos' ? await startToxiproxy() : undefined;
 const started = Date.now();
 try {

@@ -232,7 +232,11 @@ program
   .option('--fault <name...>', 'seeded faults to switch on')
   .option('--list-faults', 'list the seeded faults and exit')
   .option('--write-profile <file>', 'write the running profile (its URLs and the live keys the target issued) for a harness in another process')
-  .action(async (opts: { profile?: string; fault?: string[]; listFaults?: boolean; writeProfile?: string }) => {
+  .option(
+    '--dialect <seed>',
+    'a world that reads the specs its own way: one choice per open point (rampart spec-map lists them) drawn from the seed, or "everywhere" (every point other than the reference\'s own)',
+  )
+  .action(async (opts: { profile?: string; fault?: string[]; listFaults?: boolean; writeProfile?: string; dialect?: string }) => {
     const { ALL_FAULTS } = await import('../reference/faults.js');
     if (opts.listFaults) {
       for (const f of ALL_FAULTS) process.stdout.write(`${f.name}\t${f.service}\t${f.requirements.join(',')}\t${f.description}\n`);
@@ -242,7 +246,15 @@ program
     const { loadProfile } = await import('../profile/load.js');
     const { EMBEDDED_PROFILE } = await import('./target.js');
     const { startReference } = await import('../reference/server.js');
-    const profile = loadProfile(opts.profile ?? EMBEDDED_PROFILE);
+    let profile = loadProfile(opts.profile ?? EMBEDDED_PROFILE);
+    if (opts.dialect !== undefined) {
+      const { dialectOf, dialectProfile } = await import('../reference/dialect.js');
+      try {
+        profile = dialectProfile(profile, dialectOf(opts.dialect), `${profile.name} (dialect ${opts.dialect})`);
+      } catch (e) {
+        throw new RunError((e as Error).message.split('\n')[0]!, EXIT.usage);
+      }
+    }
     let running;
     try {
       running = await startReference({ profile, faults: opts.fault ?? [], log: (l) => process.stderr.write(redact(l) + '\n') });

@@ -2,6 +2,7 @@
 // the APIs. The harness reads it to know what it may test; the embedded
 // reference target reads the same file to build its world.
 import { z } from 'zod';
+import { dialectProblem } from '../model/openPoints/index.js';
 import { baseUrl, comment } from './common.js';
 import { PoolsSection } from './poolsSection.js';
 import { RequestTemplate } from './requestTemplate.js';
@@ -445,6 +446,16 @@ export const Profile = z
           .default('spec')
           .describe(
             "The sandbox controls' own language: 'spec' (the pool-state control takes the spec's words — available, pool_dry, engine_unavailable, rate_unavailable — and the 5xx control fails itself) or 'own' (the pool-state control takes open, dry, engine_down, no_rate, and the 5xx control arms the partner's next request instead of failing itself; a profile maps values and arms: the second world).",
+          ),
+        dialect: z
+          .record(z.string(), z.string())
+          .superRefine((d, ctx) => {
+            const why = dialectProblem(d);
+            if (why) ctx.addIssue({ code: 'custom', message: why });
+          })
+          .optional()
+          .describe(
+            "One choice per open point of the specs (rampart spec-map --json lists them under openPoints, each with its choices): the world the embedded target takes where the specs leave a value, a field, a moment or an order open. Absent points take the reference's own (the first choice). `rampart serve --dialect SEED` draws one.",
           ),
         poolsAdditiveFields: z
           .boolean()

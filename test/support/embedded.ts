@@ -30,3 +30,13 @@ export async function runAgainst(ref: { profile: Profile }, suites: LoadedSuite[
 }
 
 export { loadConformanceSuites };
+
+/**
+ * A world that reads the specs its own way (src/reference/dialect.ts): "everywhere" (the dialect world: every open
+ * point other than the reference's own) or a seed (one choice per point, drawn), built on the embedded profile.
+ */
+export async function startDialect(spec: string, opts: { faults?: string[]; profileFile?: string } = {}): Promise<RunningReference> {
+  const { dialectOf, dialectProfile } = await import('../../src/reference/dialect.js');
+  const profile = dialectProfile(loadProfile(opts.profileFile ?? 'fixtures/profiles/embedded.json'), dialectOf(spec), `dialect ${spec}`);
+  return startReference({ profile, faults: opts.faults ?? [], ephemeralPorts: true });
+}

@@ -1,0 +1,6 @@
+// What a world's choice at an open point of the kit side changes in its profile besides reference.dialect (a knob
+// of the reference, a value the profile then declares, a template): see src/reference/dialect.ts.
+import type { OpenPointId } from '../../model/openPoints/index.js';
+import type { WorldEffect } from './dialect.js';
+
+export const KIT_WORLD_EFFECTS: Partial<Record<OpenPointId, WorldEffect>> = {};
