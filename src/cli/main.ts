@@ -210,8 +210,10 @@ program
 
 program
   .command('spec-map')
-  .description('every sentence, list item and table row of both specs: tested (by which requirements), partial, not shown, not testable, or unaccounted')
-  .option('--json', 'print the counts per spec and each partial passage with its reasons as JSON')
+  .description(
+    'every sentence, list item and table row of both specs: tested (by which requirements), partial, not shown, not testable, or unaccounted; and the open points the specs leave to the target, each with its choices',
+  )
+  .option('--json', 'print the counts per spec, each partial passage with its reasons, what stays untestable and the open points as JSON')
   .option('--html <file>', 'write the highlighted specs as one HTML page')
   .action(async (opts: { json?: boolean; html?: string }) => {
     const { buildSpecMap, formatSpecMap, specMapHtml, specMapJson, SPEC_MAP_CSS } = await import('../report/specMap.js');

@@ -6,8 +6,10 @@
 // passage highlighted by its state, for `rampart spec-map` and report.html.
 import { marked, type Token, type Tokens } from 'marked';
 import { CATALOGUE, type Requirement } from '../model/catalogue/index.js';
+import { OPEN_POINTS } from '../model/openPoints/index.js';
 import { CASES, NOT_SHOWN, NOT_TESTABLE, type Reviewed, type SpecCases } from '../model/specMap/index.js';
 import { normalise, passages, specText, type Passage, type SpecName } from '../model/specText.js';
+import { formatOpenPoints, openPointsJson } from './openPointsMap.js';
 import type { RequirementStatus } from './results.js';
 
 export type PassageState = 'tested' | 'partial' | 'notShown' | 'notTestable' | 'unaccounted';
@@ -28,6 +30,8 @@ export interface MappedPassage extends Passage {
   cases?: PassageCase[];
   /** Why it is partial / not shown / not testable. */
   reason?: string;
+  /** The open points (src/model/openPoints) this passage leaves to the target, by id. */
+  openPoints?: string[];
 }
 
 export interface SpecMap {
@@ -88,7 +92,16 @@ export function buildSpecMap(catalogue: readonly Requirement[] = CATALOGUE): Spe
         else if (nt) [state, reason] = ['notTestable', nt.reason];
         else state = 'unaccounted';
       }
-      all.push({ ...p, state, requirements: [...new Set(reqs.map((x) => x.r.id))], ...(cases ? { cases } : {}), ...(reason ? { reason } : {}) });
+      const open = OPEN_POINTS.filter((e) => e.spec === spec && p.plain.includes(normalise(e.passage))).map((e) => e.id);
+      for (const id of open) used.add(`open:${id}`);
+      all.push({
+        ...p,
+        state,
+        requirements: [...new Set(reqs.map((x) => x.r.id))],
+        ...(cases ? { cases } : {}),
+        ...(reason ? { reason } : {}),
+        ...(open.length ? { openPoints: open } : {}),
+      });
       counts[spec][state]++;
       const sec = (bySection[spec][p.section] ??= zero());
       sec[state]++;
@@ -101,6 +114,7 @@ export function buildSpecMap(catalogue: readonly Requirement[] = CATALOGUE): Spe
   ] as const)
     for (const x of list) if (!used.has(`${key}:${x.spec}:${x.quote}`)) dangling.push({ what: `${key} (${x.spec})`, quote: x.quote });
   for (const x of CASES) if (!used.has(`cases:${x.spec}:${x.quote}`)) dangling.push({ what: `cases (${x.spec}): no anchored passage`, quote: x.quote });
+  for (const e of OPEN_POINTS) if (!used.has(`open:${e.id}`)) dangling.push({ what: `open point ${e.id}`, quote: e.passage });
   return { passages: all, counts, bySection, dangling };
 }
 
@@ -138,10 +152,12 @@ export function untestable(m: SpecMap): { spec: SpecName; id: string; passage: s
 }
 
 /** What `rampart spec-map --json` prints: the counts per spec, each partial passage with its reasons, and what stays untestable. */
-export function specMapJson(
-  m: SpecMap,
-): Record<SpecName, Record<PassageState, number>> & { partial: ReturnType<typeof partialPassages>; untestable: ReturnType<typeof untestable> } {
-  return { ...m.counts, partial: partialPassages(m), untestable: untestable(m) };
+export function specMapJson(m: SpecMap): Record<SpecName, Record<PassageState, number>> & {
+  partial: ReturnType<typeof partialPassages>;
+  untestable: ReturnType<typeof untestable>;
+  openPoints: ReturnType<typeof openPointsJson>;
+} {
+  return { ...m.counts, partial: partialPassages(m), untestable: untestable(m), openPoints: openPointsJson(m) };
 }
 
 /** Text summary: counts per spec section, then what is unaccounted. */
@@ -168,6 +184,7 @@ export function formatSpecMap(m: SpecMap): string {
     lines.push('', `untestable (${never.length}): rules of the service no request can reach`);
     for (const u of never) lines.push(`  ${u.id} ${u.case ? `${u.case}: ` : ''}${u.reason}`);
   }
+  lines.push('', ...formatOpenPoints(m));
   const un = m.passages.filter((p) => p.state === 'unaccounted');
   if (un.length) {
     lines.push('', `unaccounted passages (${un.length}): anchor a requirement to each, or list it in src/model/specMap.ts with its reason`);
@@ -225,7 +242,9 @@ export function specMapHtml(m: SpecMap, spec: SpecName, status: (id: string) => 
     return `ps s-${p.state}${tone}`;
   };
   const by = (p: MappedPassage) => p.requirements.map((id) => `${id}${status(id) ? ` (${status(id)})` : ''}`).join(', ');
-  const title = (p: MappedPassage) =>
+  const opens = (p: MappedPassage) => (p.openPoints?.length ? ` · open: ${p.openPoints.join(', ')}` : '');
+  const title = (p: MappedPassage) => titleOf(p) + opens(p);
+  const titleOf = (p: MappedPassage) =>
     p.state === 'tested'
       ? `tested by ${by(p)}`
       : p.state === 'partial'
