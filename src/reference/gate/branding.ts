@@ -6,6 +6,7 @@
 import { GATE_LIMITS } from '../../model/limits.js';
 import { HttpError, jsonObject } from '../kit/http.js';
 import type { BrandingState, GateArea, GateCaller, GateWorld } from './world.js';
+import { brandingRead, brandingRefused, brandingWritten } from './blindBrandingCache.js';
 
 const B = GATE_LIMITS.branding;
 const COLORS = ['primary_color', 'secondary_color', 'accent_color'] as const;
@@ -139,7 +140,8 @@ export const area: GateArea = {
     router.on('GET', '/branding', (req) => {
       const caller = world.authSecret(req);
       const st = settingsOf(caller);
-      if (!world.faults.has('seq-brand-read-cache-survives-name-patch')) return { status: 200, body: brandingView(world, st.branding) };
+      if (!world.faults.has('seq-brand-read-cache-survives-name-patch'))
+        return { status: 200, body: brandingRead(world, st, brandingView(world, st.branding)) };
       // Sequence fault: the cached view, made at the first read after the last color change.
       let view = readCache.get(st);
       if (!view) readCache.set(st, (view = brandingView(world, st.branding)));
@@ -165,6 +167,7 @@ export const area: GateArea = {
       if (name !== undefined && name !== null && (typeof name !== 'string' || name.length > nameMax)) {
         errs.push(`brand_name must be a string of at most ${B.brandNameMax} characters`);
       }
+      brandingRefused(world, settingsOf(caller), body, errs);
       if (errs.length) throw new HttpError(400, errs.join('; '), 'parameter_invalid');
       const st = settingsOf(caller);
       const next: BrandingState = world.faults.has('brand-patch-replaces')
@@ -177,7 +180,7 @@ export const area: GateArea = {
       }
       st.branding = next;
       if (COLORS.some((c) => c in body)) readCache.delete(st);
-      return { status: 200, body: brandingView(world, next) };
+      return { status: 200, body: brandingWritten(world, st, brandingView(world, next)) };
     });
   },
 };

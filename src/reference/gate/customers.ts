@@ -17,6 +17,7 @@
 import { HttpError, jsonObject, type Reply, type Req } from '../kit/http.js';
 import type { GateArea, GateCaller, GateWorld } from './world.js';
 import { CUSTOMER_FAULTS, HISTORY_CUSTOMERS } from './customerFaults.js';
+import { cachedCustomerRead, externalIdIndexed, noteCustomerPatched, patchThroughCustomerCache, rememberCustomerRead } from './blindCustomerCopies.js';
 
 interface CustomerRecord {
   id: string;
@@ -233,12 +234,14 @@ export const area: GateArea = {
     router.on('GET', '/customers/:id', (req) => {
       const caller = world.authSecret(req);
       if (world.faults.has('cust-missing-400') && !store(world).byId.has(req.params.id!)) throw new HttpError(400, 'Invalid customer id', 'parameter_invalid');
+      const cached = cachedCustomerRead(world, scopeOf(caller), req.params.id!);
+      if (cached) return { status: 200, body: cached };
       const v: Record<string, unknown> = view(world, requireCustomer(world, caller, req.params.id!, world.faults.has('cust-deleted-readable')));
       if (world.faults.has('cust-get-omits-livemode')) delete v.livemode;
-      return { status: 200, body: v };
+      return { status: 200, body: rememberCustomerRead(world, scopeOf(caller), req.params.id!, v) };
     });
 
-    router.on('PATCH', '/customers/:id', (req) => patchCustomer(world, req, emitView));
+    router.on('PATCH', '/customers/:id', (req) => patchThroughCustomerCache(world, patchCustomer(world, req, emitView)));
 
     router.on('DELETE', '/customers/:id', (req) => {
       const caller = world.authSecret(req);
@@ -276,7 +279,7 @@ function newCustomer(world: GateWorld, caller: GateCaller, req: Req, emitView: E
   for (const c of s.byId.values()) {
     if (c.scope !== scope) continue;
     if (c.deleted_at !== null && releaseDeleted) continue;
-    if (c.external_id === ext && !world.faults.has('cust-duplicate-external-id-allowed'))
+    if (c.external_id === ext && externalIdIndexed(world, c) && !world.faults.has('cust-duplicate-external-id-allowed'))
       throw new HttpError(409, 'A customer with this external_id already exists', 'customer_exists');
     if (c.email.toLowerCase() === (email as string).toLowerCase() && !world.faults.has('cust-duplicate-email-allowed')) {
       throw new HttpError(409, 'A customer with this email already exists', 'customer_exists');
@@ -340,6 +343,7 @@ function patchCustomer(world: GateWorld, req: Req, emitView: EmitView): Reply {
     c.metadata = world.faults.has('cust-metadata-merged') ? { ...c.metadata, ...m } : m;
   }
   c.updated_at = world.iso();
+  noteCustomerPatched(world, c);
   if (!world.faults.has('cust-updated-event-missing')) emitView(caller, 'customer.updated', view(world, c));
   return { status: 200, body: view(world, c) };
 }

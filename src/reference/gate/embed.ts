@@ -17,6 +17,7 @@ import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypt
 import { GATE_LIMITS } from '../../model/limits.js';
 import { HttpError, jsonObject, type Reply, type Req } from '../kit/http.js';
 import { expireOnRead } from './sessions.js';
+import { embedSessionStatus, noteEmbedBound } from './blindSessionCopies.js';
 import type { GateArea, GateCaller, GateWorld, SessionRecord } from './world.js';
 
 interface EmbedClaims {
@@ -307,6 +308,7 @@ export const area: GateArea = {
           s.partner === caller.partner.name ? caller : { partner: world.profile.gate.partners.find((p) => p.name === s.partner)!, mode: s.mode };
         if (!world.faults.has('embed-no-expiry-on-bootstrap')) expireOnRead(world, owner, s);
         if (s.status !== 'open') throw new HttpError(409, `Session ${s.id} is ${s.status}.`, 'session_not_open');
+        noteEmbedBound(world, s);
         return { status: 200, body: issueView(world.faults.has('embed-client-secret-not-bound') ? null : s) };
       }),
     );
@@ -324,7 +326,7 @@ export const area: GateArea = {
         let s: SessionRecord | null = null;
         if (claims.sid) {
           s = world.session(caller, claims.sid);
-          const open = s.status === 'open' && world.clock.now() <= s.expiresAtMs;
+          const open = embedSessionStatus(world, s) === 'open' && world.clock.now() <= s.expiresAtMs;
           if (!open && !world.faults.has('embed-refresh-after-session-closed')) {
             throw new HttpError(409, `Session ${s.id} is no longer open.`, 'session_not_open');
           }

@@ -20,6 +20,7 @@ import { area as rails } from './rails.js';
 import { area as sandboxHelpers } from './sandboxHelpers.js';
 import { area as sessions } from './sessions.js';
 import { area as webhookOperations } from './webhookOperations.js';
+import { BLIND_GATE_FAULTS } from './blindFaults.js';
 import { createGateWorld, type GateArea, type GateWorld } from './world.js';
 
 // auth comes first: its fault stand-ins shadow the real routes while their fault is on.
@@ -44,6 +45,7 @@ export const GATE_FAULTS: FaultDef[] = [
   ...OUTBOX_FAULTS,
   ...RATE_LIMIT_FAULTS,
   ...CLOCK_FAULTS.filter((f) => f.service === 'gate'),
+  ...BLIND_GATE_FAULTS,
 ];
 
 export function createGateService(deps: { profile: Profile; faults: ActiveFaults; clock: Clock; outbox: WebhookOutbox }): {

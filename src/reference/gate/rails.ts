@@ -24,6 +24,7 @@ import { decAdd, decGreater, volumes } from './railVolumes.js';
 import { ownQuote, quotes, quoteState, redeemQuote, type SignedQuote } from './quotesTransactions.js';
 import type { GateArea, GateCaller, GateWorld } from './world.js';
 import { RAIL_FAULTS } from './railFaults.js';
+import { railKeyRecords } from './blindRailReplays.js';
 
 interface RailRecord {
   id: string;
@@ -145,7 +146,7 @@ export const area: GateArea = {
           if (!first) firstPayInByKey.set(k, (first = Promise.resolve().then(() => fn())));
           return first;
         }
-        return world.idempotent(caller, req, scope, { required: !keyOptional }, () => fn());
+        return railKeyRecords(world, kind, caller, req, () => world.idempotent(caller, req, scope, { required: !keyOptional }, () => fn()));
       };
       return handle((again = false) => {
         const body = jsonObject(req);

@@ -14,6 +14,7 @@ import { HttpError, jsonObject, type Req } from '../kit/http.js';
 import { listedStatus, listedView, noteTerminal, readCache, readView } from './sessionReadCopies.js';
 import type { GateArea, GateCaller, GateWorld, SessionRecord } from './world.js';
 import { SESSION_FAULTS } from './sessionFaults.js';
+import { noteSessionCancelled, noteSessionKey, sessionKeyScope } from './blindSessionCopies.js';
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** The spec's decimal string (src/model/schemas/common.ts Decimal). */
@@ -134,11 +135,13 @@ export const area: GateArea = {
       if (typeof key === 'string' && key.trim() !== '' && !UUID_RE.test(key.trim()) && !world.faults.has('sess-idempotency-key-not-uuid-accepted')) {
         throw new HttpError(400, 'Idempotency-Key must be a UUID.', 'idempotency_key_invalid');
       }
-      return world.idempotent(caller, req, 'gate_sessions', { required: true }, () => {
+      const scope = sessionKeyScope(world, caller, req);
+      return world.idempotent(caller, req, scope, { required: true }, () => {
         const body = jsonObject(req);
         const errs = validateCreate(body, world);
         if (errs.length) throw new HttpError(400, errs.join('; '), 'parameter_invalid');
         const { record, kycAccepted } = createSession(world, caller, body);
+        noteSessionKey(world, caller, req, record);
         if (world.faults.has('seq-sess-list-status-stale')) listedStatus.set(record, 'open');
         world.settings(caller).sessionsCreated++;
         const view = world.sessionView(record);
@@ -214,6 +217,7 @@ export const area: GateArea = {
       if (!world.faults.has('sess-cancel-noop')) s.status = 'cancelled';
       if (world.faults.has('seq-sess-list-status-stale')) listedStatus.set(s, s.status);
       noteTerminal(world, s);
+      noteSessionCancelled(world, s);
       const view = world.sessionView(s);
       if (!world.faults.has('sess-cancelled-event-missing')) world.emit(caller, 'gate_session.cancelled', view);
       return { status: 200, body: view };

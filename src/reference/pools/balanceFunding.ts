@@ -6,6 +6,7 @@ import { format } from './money.js';
 import { unavailableReason } from './poolStates.js';
 import { postedByBalanceRead } from './transact.js';
 import type { LedgerEntry, PartnerState, PoolsArea, PoolsWorld, Caller } from './world.js';
+import { ledgerPageStart, noteLedgerCursor, poolScopedBalance } from './blindBalanceCopies.js';
 
 const LEDGER_CURSOR = /^[A-Za-z0-9_-]{1,128}$/;
 
@@ -155,7 +156,7 @@ export const area: PoolsArea = {
       const p = caller.partner;
       // Sequence fault: the read posts every pending reservation (transact.ts draws again for a posted trade).
       if (f.has('seq-pools-other-key-transact-draws-again')) for (const t of world.tradeByQuote.values()) postedByBalanceRead.add(t);
-      let balance: unknown = p.balanceGate ? format(cachedBalance(world, st), 2) : null;
+      let balance: unknown = p.balanceGate ? format(poolScopedBalance(world, st, pool.id, cachedBalance(world, st)), 2) : null;
       if (!p.balanceGate && f.has('pools-balance-gate-off-zero')) balance = '0.00';
       if (typeof balance === 'string' && f.has('pools-balance-as-number')) balance = Number(balance);
       return {
@@ -222,11 +223,13 @@ export const area: PoolsArea = {
         const i = all.findIndex((e) => e.id === cursor);
         start = i === -1 ? all.length : f.has('pools-ledger-cursor-repeats') ? i : i + 1;
       }
+      start = ledgerPageStart(world, world.state(caller), cursor, start);
       const rest = all.slice(start);
       const page = rest.slice(0, limit);
       const hasMore = rest.length > limit;
       const data = page.flatMap((e) => ledgerView(world, e));
       const next = hasMore ? page[page.length - 1]!.id : null;
+      noteLedgerCursor(world, world.state(caller), next, start + page.length);
       return { status: 200, body: after ? { entries: data, next } : { data, nextCursor: next, hasMore } };
     });
   },

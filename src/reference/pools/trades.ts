@@ -4,6 +4,7 @@
 import { HttpError, type Req } from '../kit/http.js';
 import { parse } from './money.js';
 import type { Caller, PoolsArea, PoolsWorld, TradeRecord } from './world.js';
+import { afterPoll, indexedCreatedAt, tradeRead } from './blindTradeCopies.js';
 
 const TRADE_STATUSES = ['quoted', 'reserved', 'settled', 'released', 'failed', 'returned'];
 /** What no transactId can hold: control characters, or U+FFFD where the query's bytes were not UTF-8. */
@@ -113,8 +114,8 @@ function listTrades(world: PoolsWorld, req: Req) {
       t.mode === caller.mode &&
       (side === null || t.side === side) &&
       (status === null || f.has('pools-trades-status-filter-ignored') || indexedStatus(world, t) === status) &&
-      (after === null || (exclusive ? t.createdAtMs > after : t.createdAtMs >= after)) &&
-      (before === null || (exclusive ? t.createdAtMs < before : t.createdAtMs <= before)),
+      (after === null || (exclusive ? t.createdAtMs > after : indexedCreatedAt(world, t) >= after)) &&
+      (before === null || (exclusive ? t.createdAtMs < before : indexedCreatedAt(world, t) <= before)),
   );
   all.sort((a, b) => (f.has('pools-trades-oldest-first') ? a.seq - b.seq : b.seq - a.seq));
   let start = 0;
@@ -397,6 +398,7 @@ export const area: PoolsArea = {
       // Fault: a settled trade polled again is settled anew, and this time the settlement fails.
       if (f.has('pools-settled-repoll-fails') && t.status === 'settled' && (world.outcomes.get(t.quoteId) ?? 'settled') === 'settled') t.status = 'failed';
       else if (!f.has('pools-poll-does-not-advance') && !returnHidden) advance(world, caller, t);
+      afterPoll(world, t);
       const body: Record<string, unknown> = { ...world.tradeView(t) };
       if (f.has('pools-poll-status-unknown') && t.status === 'settled') body.status = 'complete';
       return { status: 200, body };
@@ -411,7 +413,7 @@ export const area: PoolsArea = {
       const caller = world.auth(req);
       const t = world.trade(caller, req.params.transactId!);
       if (f.has('pools-trade-read-advances')) advance(world, caller, t);
-      const body = world.tradeView(t);
+      const body = tradeRead(world, t, world.tradeView(t));
       if (f.has('pools-trade-read-missing-pair')) delete body.pair;
       return { status: 200, body };
     });

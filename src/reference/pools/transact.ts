@@ -7,6 +7,7 @@ import { HttpError, jsonObject, type Reply } from '../kit/http.js';
 import { format, lessBps, mul, parse } from './money.js';
 import { PRICING } from './pricing.js';
 import type { Caller, PoolsArea, PoolsWorld, QuoteRecord, TradeRecord } from './world.js';
+import { heldKeyRecord } from './blindTradeCopies.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -309,7 +310,7 @@ export const area: PoolsArea = {
         .update(`${pool.id}\n${JSON.stringify(b.quoteId ?? null)}`)
         .digest('hex');
       const idemKey = keyStr ? `${caller.partner.name}\u0000${caller.mode}\u0000${keyStr}` : null;
-      const prior = idemKey ? idem.get(idemKey) : undefined;
+      const prior = idemKey ? heldKeyRecord(world, idem.get(idemKey)) : undefined;
       if (prior) {
         if (prior.fingerprint !== fingerprint && !f.has('pools-idempotency-conflict-undetected')) {
           throw new HttpError(409, 'This Idempotency-Key was used with a different request body.', 'idempotency-conflict');
