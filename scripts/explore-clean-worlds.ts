@@ -1,6 +1,7 @@
 // rampart explore against correct targets: WORLD=embedded (the embedded profile), alt (the second world: other ids,
-// keys, readings and sandbox dialect) or field (the embedded target as a remote sandbox: latency each way, its own
-// clock, a lived-in history). SEEDS explorations of BUDGET requests, each on a fresh world (its rate windows empty),
+// keys, readings and sandbox dialect), field (the embedded target as a remote sandbox: latency each way, its own
+// clock, a lived-in history), dialect (every open point of the inventory its second choice: startDialect('everywhere'))
+// or draw:SEED (one choice per open point, drawn from SEED). SEEDS explorations of BUDGET requests, each on a fresh world (its rate windows empty),
 // the clean embedded reference as the oracle. Any divergence here is a false failure. Prints per seed and in all,
 // with the wall beside the plan's bound for the world's round trip (RTT, ms; the field world's is 200).
 // Run: WORLD=field SEEDS=20 npx tsx scripts/explore-clean-worlds.ts
@@ -11,7 +12,7 @@ import { capabilitiesOf, contextOf, explorePartners, sideOf } from '../src/explo
 import { planExplore } from '../src/plan/explore.js';
 import type { Profile } from '../src/profile/schema.js';
 import { viewFor } from '../src/runner/partition.js';
-import { startEmbedded } from '../test/support/embedded.js';
+import { startDialect, startEmbedded } from '../test/support/embedded.js';
 import { startFieldWorld } from '../test/support/fieldWorld.js';
 
 const world = process.env.WORLD ?? 'embedded';
@@ -23,6 +24,8 @@ async function start(): Promise<{ profile: Profile; close(): Promise<void> }> {
   if (world === 'field')
     return startFieldWorld({ clockOffsetSeconds: 2, history: { sessions: 30, customers: 15, trades: 60, deliveries: 20 }, retryScale: 0.01 });
   if (world === 'alt') return startEmbedded({ profileFile: 'fixtures/profiles/embedded-alt.json' });
+  if (world === 'dialect') return startDialect('everywhere');
+  if (world.startsWith('draw:')) return startDialect(world.slice(5));
   return startEmbedded();
 }
 
@@ -49,10 +52,10 @@ for (let s = 1; s <= seeds; s++) {
     wallSum += wall;
     boundSum += bound;
     if (out.finding) divergences++;
-    if (out.flaky) flaky++;
-    const f = out.finding ?? out.flaky;
+    if (out.intermittent) flaky++;
+    const f = out.finding ?? out.intermittent;
     console.log(
-      `${world} seed ${s * 7919}: ${f ? `${out.finding ? 'DIVERGENCE' : 'flaky'} [${f.requirement}] ${f.what} — target ${JSON.stringify(f.target)}, oracle ${JSON.stringify(f.oracle)} | ${f.steps.map((x) => x.label).join(' ; ')}` : out.crash ? `CRASH ${out.crash.split('\n')[0]}` : out.unjudged ? `unjudged: ${out.unjudged}` : 'no divergence'} (${out.sequences} sequences, ${out.steps} steps, ${out.spent} requests, ${wall.toFixed(1)} s; plan ≥ ${bound.toFixed(1)} s)`,
+      `${world} seed ${s * 7919}: ${f ? `${out.finding ? 'DIVERGENCE' : 'intermittent'} [${f.requirement}] ${f.what} — target ${JSON.stringify(f.target)}, oracle ${JSON.stringify(f.oracle)} | ${f.steps.map((x) => x.label).join(' ; ')}` : out.crash ? `CRASH ${out.crash.split('\n')[0]}` : out.stopped ? `stopped (${out.stopped.kind}): ${out.stopped.why}` : 'no divergence'} (${out.judged.length} requirements judged, ${out.sequences} sequences, ${out.steps} steps, ${out.spent} requests, ${wall.toFixed(1)} s; plan ≥ ${bound.toFixed(1)} s)`,
     );
   } finally {
     await oracle.close();
@@ -60,6 +63,6 @@ for (let s = 1; s <= seeds; s++) {
   }
 }
 console.log(
-  `${world}: ${divergences} divergences and ${flaky} flaky over ${seeds} seeds; wall ${wallSum.toFixed(1)} s against the plans' ${boundSum.toFixed(1)} s (${(wallSum / Math.max(0.001, boundSum)).toFixed(2)}×)`,
+  `${world}: ${divergences} divergences and ${flaky} intermittent over ${seeds} seeds; wall ${wallSum.toFixed(1)} s against the plans' ${boundSum.toFixed(1)} s (${(wallSum / Math.max(0.001, boundSum)).toFixed(2)}×)`,
 );
 process.exit(0);

@@ -1,8 +1,10 @@
 // How often rampart explore finds each sequence fault: for each fault (FAULTS=a,b), SEEDS seeds at BUDGET requests
 // against the embedded target with that fault, the clean embedded reference as the oracle; FAULTS empty: the clean target.
+// DIALECT=everywhere (or a seed) runs the faulty target in that world of the open points (src/reference/dialect.ts).
 // Run: FAULTS=seq-… SEEDS=5 npx tsx scripts/explore-find-rate.ts (TRACE=rails prints each rails sequence's steps; TRACE=all every family's)
 import { loadProfile } from '../src/profile/load.js';
 import { startReference } from '../src/reference/server.js';
+import { dialectOf, dialectProfile } from '../src/reference/dialect.js';
 import { startOracle } from '../src/cli/oracle.js';
 import { explore, explorationTag } from '../src/explore/explore.js';
 import { capabilitiesOf, contextOf, explorePartners, sideOf } from '../src/explore/sides.js';
@@ -15,7 +17,8 @@ const seedList = process.env.SEED_LIST
   : Array.from({ length: Number(process.env.SEEDS ?? 5) }, (_, i) => (i + 1) * 1000);
 const seeds = seedList.length;
 const budgetN = Number(process.env.BUDGET ?? 400);
-const base = loadProfile(process.env.PROFILE ?? 'fixtures/profiles/embedded.json');
+const loaded = loadProfile(process.env.PROFILE ?? 'fixtures/profiles/embedded.json');
+const base = process.env.DIALECT ? dialectProfile(loaded, dialectOf(process.env.DIALECT), `dialect ${process.env.DIALECT}`) : loaded;
 for (const f of faults.length ? faults : ['']) {
   const target = await startReference({
     profile: { ...base, reference: { ...base.reference!, rateLimits: process.env.NOLIMITS ? false : base.reference!.rateLimits } },
@@ -48,10 +51,10 @@ for (const f of faults.length ? faults : ['']) {
         else if (process.env.TRACE === 'brief') console.log(`    ${family}: ${steps.length} steps`);
       },
     });
-    const fd = out.finding ?? out.flaky;
+    const fd = out.finding ?? out.intermittent;
     if (out.finding) found++;
     rows.push(
-      `  seed ${seed}: ${fd ? `${out.finding ? 'FOUND' : 'flaky'} ${fd.steps.length} steps [${fd.requirement}] ${fd.what} | ${fd.steps.map((x) => x.label).join(' ; ')}` : out.crash ? `CRASH ${out.crash.slice(0, 300)}` : out.unjudged ? `unjudged ${out.unjudged}` : 'none'} (spent ${out.spent}${out.foundAfter !== undefined ? `, found after ${out.foundAfter}` : ''}, ${out.sequences} seq, ${((Date.now() - t0) / 1000).toFixed(1)} s)${process.env.TRACE ? ` requests by family: ${JSON.stringify(perFamily)}` : ''}`,
+      `  seed ${seed}: ${fd ? `${out.finding ? 'FOUND' : 'intermittent'} ${fd.steps.length} steps [${fd.requirement}] ${fd.what} | ${fd.steps.map((x) => x.label).join(' ; ')}` : out.crash ? `CRASH ${out.crash.slice(0, 300)}` : out.stopped ? `stopped ${out.stopped.why}` : 'none'} (spent ${out.spent}${out.foundAfter !== undefined ? `, found after ${out.foundAfter}` : ''}, ${out.sequences} seq, ${((Date.now() - t0) / 1000).toFixed(1)} s)${process.env.TRACE ? ` requests by family: ${JSON.stringify(perFamily)}` : ''}`,
     );
   }
   console.log(`${f || 'clean'}: ${found}/${seeds}\n${rows.join('\n')}`);

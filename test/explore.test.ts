@@ -58,16 +58,19 @@ const profileFile = (p: Profile, name: string) => {
 };
 
 describe('rampart explore', () => {
-  it('the clean target: no divergence, none flaky, on every family', async () => {
+  it('the clean target: no divergence, none intermittent, on every family, each walked', async () => {
     for (const seed of [11, 12]) {
       // Two explorations inside the explore partner's minute windows (its five keys' Gate share).
       const out = await exploreOnce(clean.profile, seed, undefined, 200);
-      expect({ finding: out.finding?.what, flaky: out.flaky?.what, crash: out.crash, unjudged: out.unjudged }).toEqual({
+      expect({ finding: out.finding?.what, intermittent: out.intermittent?.what, crash: out.crash, stopped: out.stopped?.why }).toEqual({
         finding: undefined,
-        flaky: undefined,
+        intermittent: undefined,
         crash: undefined,
-        unjudged: undefined,
+        stopped: undefined,
       });
+      for (const [name, f] of Object.entries(out.families))
+        expect({ name, leftOut: f.leftOut, walked: f.steps > 0 }).toEqual({ name, leftOut: undefined, walked: true });
+      expect(out.judged.length).toBeGreaterThan(20);
       expect(Object.keys(out.families).sort()).toEqual([
         'branding',
         'customers',
@@ -91,6 +94,7 @@ describe('rampart explore', () => {
     expect(found, 'found within 15 seeds').toBeDefined();
     const f = found!.out.finding!;
     expect(f.confirmed).toBe(true);
+    expect(f.rerun.outcome).toBe('parted again');
     expect(f.requirement).toBe('POOLS-SQ-REJECT');
     expect(f.steps.length).toBeLessThanOrEqual(6);
     expect(f.steps.length).toBeLessThanOrEqual(f.firstSeenSteps);
@@ -140,9 +144,12 @@ describe('rampart explore', () => {
     expect(run.code).toBe(0);
     const { results } = latest(run.reports);
     expect(results.summary.verdict).toBe('PASSED');
+    // The requirements its comparisons judged are the run's scope, each passed by the explore check.
     expect(results.summary.verdictLine).toMatch(
-      /^partial run \(explore only, service pools\): no requirement in scope; explore: no divergence in \d+ sequences/,
+      /^partial run \(explore only, service pools\): all \d+ requirements in scope passed; explore: no divergence in \d+ sequences \(\d+ steps, \d+ requirements judged/,
     );
+    expect(results.requirements.length).toBe(results.exploration!.judged!.length);
+    expect(results.requirements.every((r) => r.status === 'passed' && r.checks.some((c) => c.name.startsWith('explore:')))).toBe(true);
     expect(results.exploration?.findings).toEqual([]);
   }, 240_000);
 });

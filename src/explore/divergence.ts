@@ -7,6 +7,7 @@ import type { RequirementId } from '../model/catalogue/index.js';
 import { relate, type ResourceRelations } from '../model/relations.js';
 import { nameOf, type ExploreModel, type Side } from './model.js';
 import type { Real } from './real.js';
+import { Stopped } from './stop.js';
 
 export interface DivergenceDetail {
   /** The step (1-based) whose answers part. */
@@ -29,19 +30,25 @@ export class Divergence extends Error {
   }
 }
 
-/** The target could not be judged at this step (a 429 past the pacer, no answer): the sequence stops, unjudged. */
-export class Unjudged extends Error {
-  constructor(readonly why: string) {
-    super(why);
-    this.name = 'Unjudged';
-  }
-}
-
 const is2xx = (s: number) => s >= 200 && s < 300;
 
 export function diverge(r: Real, d: Omit<DivergenceDetail, 'step' | 'label'>): never {
   const step = r.steps.at(-1)!;
   throw new Divergence({ step: step.n, label: step.label, ...d });
+}
+
+/**
+ * A comparison of the step: its rule judged (the explore check names what its comparisons judged), and a divergence
+ * thrown when it does not hold. The detail is built only then.
+ */
+export function holds(
+  r: Real,
+  ok: boolean,
+  requirement: RequirementId | undefined,
+  detail: () => Omit<DivergenceDetail, 'step' | 'label' | 'requirement'>,
+): void {
+  if (requirement) r.judged(requirement);
+  if (!ok) diverge(r, { ...(requirement ? { requirement } : {}), ...detail() });
 }
 
 /** The error envelope's documented fields (type; the code where the spec names one). */
@@ -69,8 +76,14 @@ const cls = (s: number): number | '2xx' => (is2xx(s) ? '2xx' : s);
 export function sameOutcome(r: Real, ex: Record<Side, Exchange>, rule: OutcomeRule): string | undefined {
   const t = ex.target.status;
   const o = ex.oracle.status;
-  if (t === 429) throw new Unjudged(`the target answered 429 at step ${r.steps.length} although rampart paced inside its documented windows`);
+  // The client waited and retried as the spec advises: a 429 still is the target limiting the run, never a verdict.
+  if (t === 429)
+    throw new Stopped(
+      'rate-limited',
+      `rate limited by the target: it answered 429 at step ${r.steps.length} (${r.steps.at(-1)?.label}) after rampart's paced retries`,
+    );
   const requirement = rule.requirement[cls(o)] ?? rule.requirement[cls(t)];
+  if (requirement) r.judged(requirement);
   if (cls(t) !== cls(o)) {
     const reading = rule.readings?.find((g) => g.includes(cls(t)) && g.includes(cls(o)));
     if (reading) return `target ${t}, oracle ${o}: both documented`;
@@ -107,6 +120,7 @@ export function sameFields(
       refOf: (side, id) => nameOf(m, side, id),
       stableOf: (side, key) => r.stableOf(side, key),
       remember: (side, key, v) => r.remember(side, key, v),
+      judged: (id) => r.judged(id),
       requirementOf: opts.requirementOf,
     },
     opts.scope,
@@ -125,6 +139,7 @@ export function sameFields(
 export function sameAsBefore(r: Real, requirement: RequirementId, what: string, side: Side, before: unknown, now: unknown, fields: readonly string[]): void {
   const b = (before ?? {}) as Record<string, unknown>;
   const n = (now ?? {}) as Record<string, unknown>;
+  r.judged(requirement);
   for (const f of fields)
     if (JSON.stringify(b[f]) !== JSON.stringify(n[f]))
       diverge(r, {

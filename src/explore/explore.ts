@@ -2,15 +2,19 @@
 // the oracle, compared on what the specs determine (fast-check model-based testing). Sequence k is generated from
 // seed + k, each with one family of operations (sessions, customers, branding, webhook deliveries, rails, pools)
 // that the schedule picks by what the family's sequences lately reached first (schedule.ts), until the search share of
-// the request budget is spent. The first divergence is shrunk by fast-check to the shortest sequence that still
-// parts, within the rest of the budget, then run once more to rule out flakiness: a finding.
+// the request budget is spent. At the first divergence its re-run's requests are held back, then it is shrunk by
+// fast-check to the shortest sequence that still parts within the rest, and run once more (rerun.ts): a finding,
+// unless the re-run reached the step and did not part (intermittent). A stop ends it as it ends every kind (stop.ts).
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { FAMILIES, maxCommandsOf, type Family } from './commands/index.js';
-import { Divergence, Unjudged, type DivergenceDetail } from './divergence.js';
+import type { RequirementId } from '../model/catalogue/index.js';
+import { Divergence, type DivergenceDetail } from './divergence.js';
+import { rerun, type Rerun, type RerunOutcome } from './rerun.js';
+import { stopOf, type Stopped } from './stop.js';
 import { newModel, type Capabilities, type ExploreModel } from './model.js';
 import { FamilySchedule, VariantCoverage, transitionOf } from './schedule.js';
-import { Budget, MAX_STEP_REQUESTS, Real, type ExploreContext, type SideClients, type Step } from './real.js';
+import { Budget, Real, type ExploreContext, type SideClients, type Step } from './real.js';
 import type { Side } from './model.js';
 import type { Exchange } from '../client/types.js';
 import type { ExploreCommand } from './commands/command.js';
@@ -37,7 +41,7 @@ export interface RecordedStep {
 }
 
 export interface Finding extends DivergenceDetail {
-  /** The shrunk sequence as it ran the last time (the confirming re-run): steps and both sides' exchanges. */
+  /** The shrunk sequence as it ran the last time (its confirming re-run where that parted again): steps and both sides' exchanges. */
   steps: RecordedStep[];
   family: string;
   /** Replays the sequence exactly: fast-check's seed and shrink path of the failing sequence. */
@@ -45,37 +49,53 @@ export interface Finding extends DivergenceDetail {
   path: string;
   /** Steps of the sequence that first parted, before shrinking. */
   firstSeenSteps: number;
-  /** The shrunk sequence parted again on its re-run (else it is reported as flaky, never as a finding). */
+  /** The shrunk sequence parted again on its re-run. */
   confirmed: boolean;
+  /** How its re-run went: parted again, reached the step and did not part (intermittent), or could not reach it (and why). */
+  rerun: RerunOutcome;
   /** The objects the sequence made, by name, with their ids on the target (a replay fills them in). */
   objects: { name: string; target: string }[];
   /** The exploration's tag: the emails, external ids and metadata the sequence sent carry it. */
   tag: string;
 }
 
+/** What one family of operations walked (the search's sequences only: shrinking and the re-run are counted apart). */
+export interface FamilyOutcome {
+  service: 'gate' | 'pools';
+  /** Sequences that applied at least one step (a draw none of whose steps applied is no sequence). */
+  sequences: number;
+  steps: number;
+  requests: number;
+  /** Why the profile cannot act on the family at all: it never ran, and the report says so. */
+  leftOut?: string;
+}
+
 export interface ExploreOutcome {
   seed: number;
   budget: number;
   spent: number;
+  /** Sequences of the search that applied at least one step, and their steps. */
   sequences: number;
   steps: number;
-  families: Record<string, number>;
+  /** Every family of the run's services, by name: what it walked, or why the profile leaves it out. */
+  families: Record<string, FamilyOutcome>;
+  /** A divergence that stands: it parted again on its re-run, or its re-run could not reach its step. */
   finding?: Finding;
-  /** A divergence the re-run did not reproduce: reported, not failed. */
-  flaky?: Finding;
+  /** A divergence whose re-run reached its step and did not part: its rule unverified, never passed, never hidden. */
+  intermittent?: Finding;
   /** Requests spent when the first divergence showed (the rest went to shrinking and the confirming re-run). */
   foundAfter?: number;
   /** Distinct transitions the sequences walked (a step's label without object numbers, with the target's statuses). */
   transitions: number;
-  /** Why the exploration stopped without judging (the target throttled, an answer never came). */
-  unjudged?: string;
+  /** The rules the search's comparisons judged, each holding (a divergence's own rule among them). */
+  judged: RequirementId[];
+  /** Why the exploration could not go on (the run's stop, no answer, rate-limited, a full hour window). */
+  stopped?: Stopped;
   /** What the specs leave open and the target chose, by topic. */
   observations: { topic: string; value: string }[];
-  /** A defect of the explorer itself (a command threw something other than a divergence). */
+  /** A defect of the explorer itself (a command threw something other than a divergence or a stop). */
   crash?: string;
 }
-
-const familiesFor = (can: Capabilities) => FAMILIES.filter((f) => (f.service === 'gate' ? can.gate : can.pools) && (f.when?.(can) ?? true));
 
 type Commands = Iterable<fc.AsyncCommand<ExploreModel, Real, boolean>>;
 
@@ -105,62 +125,69 @@ function seedOf(arbitrary: fc.Arbitrary<Commands>, base: number, coverage: Varia
   return best.seed;
 }
 
+/** The sequence that parted first, as shrinking left it: its model, its sides, its divergence. */
+interface Failing {
+  real: Real;
+  model: ExploreModel;
+  error: Divergence;
+}
+
 export async function explore(opts: ExploreOptions): Promise<ExploreOutcome> {
-  // Kept back at every point: a step's most requests and a shrunk sequence's confirming re-run (about 12 requests).
-  const budget = new Budget(opts.budget, MAX_STEP_REQUESTS + 2 * 12);
-  const families = familiesFor(opts.can);
-  const out: ExploreOutcome = { seed: opts.seed, budget: opts.budget, spent: 0, sequences: 0, steps: 0, families: {}, observations: [], transitions: 0 };
-  const schedule = new FamilySchedule(families, opts.seed);
+  const budget = new Budget(opts.budget);
+  const families = FAMILIES.filter((f) => opts.can.services.includes(f.service));
+  const acting = families.filter((f) => !leftOutWhy(f, opts.can));
+  const out: ExploreOutcome = {
+    seed: opts.seed,
+    budget: opts.budget,
+    spent: 0,
+    sequences: 0,
+    steps: 0,
+    families: Object.fromEntries(families.map((f) => [f.name, familyOutcome(f, opts.can)])),
+    observations: [],
+    transitions: 0,
+    judged: [],
+  };
+  if (!acting.length) return { ...out, stopped: undefined };
+  const schedule = new FamilySchedule(acting, opts.seed);
   const coverage = new VariantCoverage();
-  if (!families.length)
-    return { ...out, unjudged: 'the profile gives exploration no partner to act as (a Gate partner, or a funded pools partner with a quote)' };
-  let failing: { real: Real; model: ExploreModel; error: Divergence } | undefined;
-  let unjudged: string | undefined;
+  const judged = new Set<RequirementId>();
+  const state: { failing?: Failing; stopped?: Stopped } = {};
   const sequence = (family: Family) =>
     fc.asyncProperty(arbitraryOf(family), async (cmds) => {
-      // Out of budget (the search's share, or shrinking's): the sequence is skipped unsent, and shrinking ends with what it has.
-      if (unjudged || !budget.canStart()) fc.pre(false);
+      // Out of budget (the search's share, or shrinking's), or stopped: the sequence is skipped unsent, and shrinking ends with what it has.
+      if (state.stopped || !budget.canStart()) fc.pre(false);
       const real = new Real(opts.sides, budget, opts.context, opts.signal, opts.onExchange);
       const model: ExploreModel = newModel(opts.can);
-      out.sequences++;
+      const searching = !budget.shrinking;
       try {
         await fc.asyncModelRun(() => ({ model, real }), cmds);
       } catch (e) {
-        if (e instanceof Unjudged) {
-          unjudged = e.why;
-          return;
-        }
         if (e instanceof Divergence) {
-          if (!budget.shrinking) out.foundAfter = budget.spent;
-          budget.shrinking = true;
-          failing = { real, model, error: e };
+          if (!budget.shrinking) {
+            out.foundAfter = budget.spent;
+            budget.holdRerun(real.requests);
+          }
+          state.failing = { real, model, error: e };
+          throw e;
         }
-        throw e;
+        const stop = stopOf(e, opts.signal);
+        if (!stop) throw e;
+        state.stopped = stop;
       } finally {
         opts.onSequence?.(
           family.name,
           real.steps.map((x) => x.label),
         );
-        schedule.record(
-          family,
-          real.steps.map((x) =>
-            transitionOf(
-              x.label,
-              x.exchanges.target.map((e) => e.status),
-            ),
-          ),
-          real.steps.reduce((n, x) => n + x.exchanges.target.length, 0),
-        );
-        coverage.record(real.steps.map((x) => x.variant));
-        out.steps += real.steps.length;
-        for (const o of real.observations) out.observations.push({ topic: o.topic, value: o.value });
+        if (searching) recordSequence(out, family, real, schedule, coverage, judged);
       }
     });
 
-  for (let k = 0; budget.canStart() && !unjudged; k++) {
-    opts.signal?.throwIfAborted();
+  for (let k = 0; budget.canStart() && !state.stopped; k++) {
+    if (opts.signal?.aborted) {
+      state.stopped = stopOf(undefined, opts.signal);
+      break;
+    }
     const family = schedule.next();
-    out.families[family.name] = (out.families[family.name] ?? 0) + 1;
     const seed = seedOf(arbitraryOf(family), (opts.seed + k) | 0, coverage);
     const details = await fc.check(sequence(family), { seed, numRuns: 1, endOnFailure: false, unbiased: true });
     if (!details.failed) continue;
@@ -168,46 +195,87 @@ export async function explore(opts: ExploreOptions): Promise<ExploreOutcome> {
       out.crash = String((details.errorInstance as Error)?.stack ?? details.errorInstance ?? 'the explorer failed');
       break;
     }
-    const shrunk = failing!;
-    const firstSeen = details.counterexample ? [...(details.counterexample[0] as Commands)].length : shrunk.real.steps.length;
+    const cmds = details.counterexample![0] as Commands;
+    const shrunk = state.failing!;
     opts.log?.(`explore: ${family.name} sequence ${k + 1} parted (${shrunk.error.detail.what}); shrunk to ${shrunk.real.steps.length} steps; running it again`);
-    const again = await rerun(opts, budget, details.counterexample![0] as Commands);
+    // A stop while it shrank (the loop's condition narrows what the property may set since).
+    const stoppedShrinking = state.stopped as Stopped | undefined;
+    const again: Rerun = stoppedShrinking
+      ? { outcome: 'not re-run', why: `the exploration stopped while it shrank: ${stoppedShrinking.why}` }
+      : await rerun(opts, budget, cmds, shrunk.error.detail.step);
+    if (again.stop) state.stopped = again.stop;
+    const last = again.outcome === 'parted again' ? again.run! : shrunk;
     const finding: Finding = {
-      ...(again ?? shrunk).error.detail,
-      steps: (again ?? shrunk).real.steps.map((s) => ({ n: s.n, label: s.label, exchanges: s.exchanges })),
+      ...last.error.detail,
+      steps: last.real.steps.map((s) => ({ n: s.n, label: s.label, exchanges: s.exchanges })),
       family: family.name,
       seed,
       path: details.counterexamplePath ?? '',
-      firstSeenSteps: firstSeen,
-      confirmed: !!again,
-      objects: objectsOf((again ?? shrunk).model),
+      firstSeenSteps: details.counterexample ? [...(details.counterexample[0] as Commands)].length : shrunk.real.steps.length,
+      confirmed: again.outcome === 'parted again',
+      rerun: { outcome: again.outcome, ...(again.why ? { why: again.why } : {}) },
+      objects: objectsOf(last.model),
       tag: opts.context.tag,
     };
-    if (again) out.finding = finding;
-    else out.flaky = finding;
+    if (again.outcome === 'did not part') out.intermittent = finding;
+    else out.finding = finding;
     break;
   }
   out.spent = budget.spent;
   out.transitions = schedule.transitions;
-  if (unjudged) out.unjudged = unjudged;
+  out.judged = [...judged].sort();
+  if (state.stopped) out.stopped = state.stopped;
   return out;
 }
 
-/** The shrunk sequence once more on fresh objects: its divergence again, or undefined (flaky). */
-async function rerun(opts: ExploreOptions, budget: Budget, cmds: Commands): Promise<{ real: Real; model: ExploreModel; error: Divergence } | undefined> {
-  // The re-run may use the reserve kept for it.
-  const confirm = new Budget(budget.total - budget.spent, 0, 1);
-  const real = new Real(opts.sides, confirm, opts.context, opts.signal, opts.onExchange);
-  const model = newModel(opts.can);
-  try {
-    await fc.asyncModelRun(() => ({ model, real }), [...cmds]);
-  } catch (e) {
-    if (e instanceof Divergence) return { real, model, error: e };
-    if (!(e instanceof Unjudged)) throw e;
-  } finally {
-    budget.charge(confirm.spent);
-  }
-  return undefined;
+/** What the profile lets a family do: why it cannot act at all, or undefined. */
+function leftOutWhy(f: Family, can: Capabilities): string | undefined {
+  const service =
+    f.service === 'gate'
+      ? can.gate
+        ? undefined
+        : (can.why.gate ?? 'no Gate partner to act as')
+      : can.pools
+        ? undefined
+        : (can.why.pools ?? 'no funded pools partner to act as');
+  return service ?? f.when?.(can);
+}
+
+function familyOutcome(f: Family, can: Capabilities): FamilyOutcome {
+  const leftOut = leftOutWhy(f, can);
+  return { service: f.service, sequences: 0, steps: 0, requests: 0, ...(leftOut ? { leftOut } : {}) };
+}
+
+/** A sequence of the search, counted: its family's share, the schedule's and the coverage's view, what it judged. */
+function recordSequence(
+  out: ExploreOutcome,
+  family: Family,
+  real: Real,
+  schedule: FamilySchedule,
+  coverage: VariantCoverage,
+  judged: Set<RequirementId>,
+): void {
+  schedule.record(
+    family,
+    real.steps.map((x) =>
+      transitionOf(
+        x.label,
+        x.exchanges.target.map((e) => e.status),
+      ),
+    ),
+    real.requests,
+  );
+  coverage.record(real.steps.map((x) => x.variant));
+  for (const o of real.observations) out.observations.push({ topic: o.topic, value: o.value });
+  for (const id of real.judgedRules) judged.add(id);
+  // A draw none of whose steps applied sent nothing and walked nothing: no sequence.
+  if (!real.steps.length) return;
+  const f = out.families[family.name]!;
+  f.sequences++;
+  f.steps += real.steps.length;
+  f.requests += real.requests;
+  out.sequences++;
+  out.steps += real.steps.length;
 }
 
 /** Every object a sequence made, by name, with its target id. */

@@ -121,8 +121,12 @@ export interface ExploreModel {
 }
 
 export interface Capabilities {
+  /** The services the run explores (--service narrows them). */
+  services: readonly ('gate' | 'pools')[];
   gate: boolean;
   pools: boolean;
+  /** Why a service of the run has no partner explore may act as, or its rails cannot be locked (reported with every family it leaves out). */
+  why: Partial<Record<'gate' | 'pools' | 'rails', string>>;
   completeSession: boolean;
   expireSession: boolean;
   embed: boolean;

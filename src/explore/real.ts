@@ -2,7 +2,9 @@
 // the same partner's credentials, every step's exchanges on both sides kept for the finding, and the request
 // budget charged for what the target was sent (the oracle on loopback is free).
 import type { ApiClient, Exchange } from '../client/types.js';
+import type { RequirementId } from '../model/catalogue/index.js';
 import type { RequestTemplate } from '../profile/schema.js';
+import { stopOf } from './stop.js';
 import { sendWith } from '../needs/support/triggers.js';
 import type { Side } from './model.js';
 
@@ -33,19 +35,25 @@ export interface Step {
  */
 export const SEARCH_SHARE = 0.75;
 
-/** Requests the exploration may send the target: a search share for new sequences, the rest kept for shrinking. */
+/**
+ * Requests the exploration may send the target: a search share for new sequences; after the first divergence, the
+ * confirming re-run's requests held back first and shrinking given the rest, so a finding is never dropped for a
+ * re-run that shrinking left too little to reach its step.
+ */
 export class Budget {
   spent = 0;
-  /** After the first divergence, the rest of the budget is shrinking's (and the confirming re-run's). */
-  shrinking = false;
+  /** After the first divergence: the requests held back for its confirming re-run. */
+  private rerun?: number;
   constructor(
     readonly total: number,
-    /** Requests kept back at every point for one more step and the re-run of a shrunk sequence. */
-    readonly reserve: number,
     readonly searchShare = SEARCH_SHARE,
   ) {}
+  /** After the first divergence, the rest of the budget is shrinking's (its re-run's held back). */
+  get shrinking(): boolean {
+    return this.rerun !== undefined;
+  }
   private get limit(): number {
-    return this.shrinking ? this.total - this.reserve : Math.floor(this.total * this.searchShare);
+    return this.rerun !== undefined ? this.total - this.rerun : Math.floor(this.total * this.searchShare);
   }
   /** A new sequence may start. */
   canStart(): boolean {
@@ -57,6 +65,18 @@ export class Budget {
   }
   charge(n = 1): void {
     this.spent += n;
+  }
+  /**
+   * The first divergence showed after its sequence sent `cost` requests: the re-run's are held back before shrinking
+   * starts (a shrunk sequence costs no more than the one it came from, and a step's most on top), as far as the budget
+   * has them; shrinking spends only what is left beside them.
+   */
+  holdRerun(cost: number): void {
+    this.rerun = Math.max(0, Math.min(cost + MAX_STEP_REQUESTS, this.total - this.spent));
+  }
+  /** What the confirming re-run may spend: everything left (the held requests at least), every one of it. */
+  rerunBudget(): Budget {
+    return new Budget(Math.max(0, this.total - this.spent), 1);
   }
 }
 
@@ -74,6 +94,10 @@ export interface ExploreContext {
 
 export class Real {
   readonly steps: Step[] = [];
+  /** Requests this sequence sent the target. */
+  requests = 0;
+  /** The rules the sequence's comparisons judged (each held, or the sequence would have parted on it). */
+  readonly judgedRules = new Set<RequirementId>();
   private readonly stables: Record<Side, Map<string, unknown>> = { target: new Map(), oracle: new Map() };
   private turn = 0;
   constructor(
@@ -112,10 +136,8 @@ export class Real {
 
   /** Send on the target, then the same on the oracle; both answers recorded in the step. */
   async both(send: (side: Side) => Promise<Exchange>): Promise<Record<Side, Exchange>> {
-    this.signal?.throwIfAborted();
     this.turn++;
-    const target = await send('target');
-    this.budget.charge();
+    const target = await this.onTarget(() => send('target'));
     this.current.exchanges.target.push(target);
     this.onExchange?.('target', target);
     const oracle = await send('oracle');
@@ -126,12 +148,31 @@ export class Real {
 
   /** One side alone (a list walk whose pages differ in number on each side): recorded, charged when it is the target. */
   async one(side: Side, send: () => Promise<Exchange>): Promise<Exchange> {
-    this.signal?.throwIfAborted();
-    const ex = await send();
-    if (side === 'target') this.budget.charge();
+    const ex = side === 'target' ? await this.onTarget(send) : await send();
     this.current.exchanges[side].push(ex);
     this.onExchange?.(side, ex);
     return ex;
+  }
+
+  /**
+   * A request of the target, charged: one that got no answer after the client's retries (or met the run's stop, a
+   * full hour window, a route refusing everything) stops the exploration as it stops every kind.
+   */
+  private async onTarget(send: () => Promise<Exchange>): Promise<Exchange> {
+    if (this.signal?.aborted) throw stopOf(undefined, this.signal);
+    try {
+      const ex = await send();
+      this.budget.charge();
+      this.requests++;
+      return ex;
+    } catch (e) {
+      throw stopOf(e, this.signal) ?? e;
+    }
+  }
+
+  /** A rule one of the sequence's comparisons judged. */
+  judged(id: RequirementId): void {
+    this.judgedRules.add(id);
   }
 
   /** A sandbox trigger on one side with that side's own template; undefined when the side declares none. */

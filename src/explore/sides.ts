@@ -30,8 +30,30 @@ export function explorePartners(view: Profile, service?: 'gate' | 'pools'): Expl
   return { ...(gate ? { gate } : {}), ...(pools ? { pools } : {}) };
 }
 
-export function capabilitiesOf(target: Profile, partners: ExplorePartners): Capabilities {
+/** Why the profile gives explore no partner of a service, or no rails (each family it leaves out says so). */
+function whyNot(target: Profile, partners: ExplorePartners): Capabilities['why'] {
+  const why: Capabilities['why'] = {};
+  if (!partners.gate)
+    why.gate = target.gate.partners.length
+      ? 'every Gate partner is kept unbranded (brandingUnset) for the checks that read the default branding: explore PATCHes branding'
+      : 'the profile has no Gate partner';
+  const pools = target.pools;
+  if (!pools) why.pools = 'the profile has no pools section';
+  else if (!pools.quote) why.pools = 'the profile gives no pools.quote (the body of a firm quote on its pool)';
+  else if (!partners.pools)
+    why.pools = pools.partners.some((p) => p.state === 'funded')
+      ? 'the funded pools partner has a velocity cap (velocityCap): a trade of explore could be refused for traffic it cannot see; add a funded partner without one'
+      : 'the profile has no funded pools partner';
+  if (partners.gate && !partners.gate.rails) why.rails = `the Gate partner ${partners.gate.name} is not rail-entitled (rails)`;
+  else if (!target.gate.triggers.createSignedQuote)
+    why.rails = 'the profile declares no gate.triggers.createSignedQuote: no signed quote can be locked (POST /quotes is not shown)';
+  return why;
+}
+
+export function capabilitiesOf(target: Profile, partners: ExplorePartners, service?: 'gate' | 'pools'): Capabilities {
   return {
+    services: service ? [service] : target.pools ? ['gate', 'pools'] : ['gate'],
+    why: whyNot(target, partners),
     gate: !!partners.gate,
     pools: !!partners.pools && !!target.pools?.quote,
     completeSession: !!target.gate.triggers.completeSession,
@@ -70,8 +92,15 @@ export function contextOf(target: Profile, tag: string): ExploreContext {
   };
 }
 
+/** The target's retries: conformance's (src/runner/run.ts CLIENT_RETRY). */
+const TARGET_RETRY = { maxRetries: 3, baseDelayMs: 300, maxDelayMs: 3_000 };
+/** The oracle on loopback answers every request: a retry would only hide rampart's own defect. */
+const NO_RETRY = { maxRetries: 0, baseDelayMs: 0, maxDelayMs: 0 };
+
 export interface SideOptions {
   pacer?: Pacer;
+  /** The pools requests' pacer (announced pauses only: the pools request-rate limits are not shown). */
+  poolsPacer?: Pacer;
   clocks?: TargetClocks;
   signal?: AbortSignal;
 }
@@ -91,10 +120,13 @@ export function sideOf(profile: Profile, side: Side, partners: ExplorePartners, 
       ...limits,
       // Only the target is paced: the oracle is the embedded reference on loopback, its rate limits off.
       ...(side === 'target' && service === 'gate' && opts.pacer ? { pacer: opts.pacer } : {}),
+      ...(side === 'target' && service === 'pools' && opts.poolsPacer ? { pacer: opts.poolsPacer } : {}),
       ...(side === 'target' && opts.clocks ? { clock: opts.clocks[service] } : {}),
       ...(opts.signal ? { signal: opts.signal } : {}),
-      // A step is judged on the answer it got: a retry would hide what the target did with the first request.
-      retry: { maxRetries: 0, baseDelayMs: 0, maxDelayMs: 0 },
+      // The target's requests follow the spec's retry rule, as conformance's do: a network error, a 429 (on pools a
+      // throttle or the velocity cap) or a 5xx is sent again with bounded backoff and the same Idempotency-Key, and a
+      // step is judged on the answer that came; one that never comes stops the exploration (exit 3, or 5 when limited).
+      retry: side === 'target' ? TARGET_RETRY : NO_RETRY,
     });
   return {
     ...(gp

@@ -51,6 +51,8 @@ export interface RelationContext {
   remember(side: 'target' | 'oracle', key: string, value: unknown): void;
   /** Per field, the rule its divergence breaks in this step (a status after a cancel breaks the cancel's rule). */
   requirementOf?: Partial<Record<string, RequirementId>>;
+  /** Told the rule of every field compared (an open one is not): what the comparison judged. */
+  judged?(requirement: RequirementId): void;
 }
 
 function deepEqual(a: unknown, b: unknown): boolean {
@@ -103,6 +105,7 @@ export function relate(
     const o = oracle[field];
     const requirement = ctx.requirementOf?.[field] ?? rule.requirement ?? rules.requirement;
     const diverge = () => out.push({ field, relation: rule.relation, requirement, target: t, oracle: o });
+    if (rule.relation !== 'open') ctx.judged?.(requirement);
     switch (rule.relation) {
       case 'same':
         if (!deepEqual(t, o)) diverge();

@@ -227,8 +227,22 @@ export interface FindingRecord {
   firstSeenSteps: number;
   /** It parted again when run once more on fresh objects. */
   confirmed: boolean;
+  /** How its re-run went: parted again; reached the step and did not part (intermittent); or could not reach it, and why. */
+  rerun?: { outcome: 'parted again' | 'did not part' | 'not re-run'; why?: string };
   /** A bash script of the target's side of the steps, in order, each id and Idempotency-Key filled in from the steps before. */
   replay: { script: string; env: string[]; notes: string[] };
+}
+
+/** What one family of explored operations walked in the search, or why the profile leaves it out. */
+export interface ExploredFamily {
+  service: 'gate' | 'pools';
+  /** Sequences that applied at least one step. */
+  sequences: number;
+  steps: number;
+  /** Requests its sequences sent the target. */
+  requests: number;
+  /** Why the profile cannot act on it: it never ran. */
+  leftOut?: string;
 }
 
 export interface ExplorationRecord {
@@ -237,8 +251,12 @@ export interface ExplorationRecord {
   spent: number;
   sequences: number;
   steps: number;
-  /** Sequences per family of operations. */
+  /** Sequences per family of operations that ran. */
   families: Record<string, number>;
+  /** Per family of the run's services: sequences, steps and requests applied, or why the profile leaves it out. */
+  byFamily?: Record<string, ExploredFamily>;
+  /** The requirements the sequences' comparisons judged (the explore check names those that held). */
+  judged?: string[];
   /** Distinct transitions walked: a step as its label names it (object numbers left out), with the target's statuses. */
   transitions?: number;
   /** Requests spent when the first divergence showed. */
@@ -246,8 +264,11 @@ export interface ExplorationRecord {
   /** What the oracle was (the embedded reference from the target's profile, on loopback). */
   oracle: string;
   findings: FindingRecord[];
-  /** A divergence that did not part again on its re-run: reported, not failed. */
+  /** An intermittent divergence: its re-run reached its step and did not part — its requirement unverified, the run INCOMPLETE. */
   flaky?: FindingRecord;
+  /** Why the exploration judged nothing. */
   unjudged?: string;
+  /** Why it could not go on (the run's stop, no answer, rate-limited, a full hour window): the run ends as every kind does on it. */
+  stopped?: { kind: string; why: string };
   crash?: string;
 }

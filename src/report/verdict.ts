@@ -10,6 +10,8 @@ import type { CheckResult, GatesOfRun, RequirementResult, RequirementStatus, Run
 
 type KindName = RunScope['kinds'][number];
 const ALL_KINDS: readonly KindName[] = ['conformance', 'chaos', 'load'];
+/** The kinds a whole run holds: at --depth full explore too (certify --depth full explores), so a full run without it is partial. */
+const wholeKinds = (depth: 'quick' | 'full'): readonly KindName[] => (depth === 'full' ? [...ALL_KINDS, 'explore'] : ALL_KINDS);
 
 /** A check a suite kind declares, whether or not this run selected it. */
 export interface DeclaredCheck {
@@ -43,7 +45,7 @@ export function runScope(
   opts: { depth: 'quick' | 'full'; service?: 'gate' | 'pools'; grep?: string; scenarios?: string[]; cases?: string[]; gates?: GatesOfRun },
 ): RunScope {
   const parts: string[] = [];
-  if (!ALL_KINDS.every((k) => kinds.includes(k))) parts.push(kinds.length ? `${kinds.join(' and ')} only` : 'no suite kind');
+  if (!wholeKinds(opts.depth).every((k) => kinds.includes(k))) parts.push(kinds.length ? `${kinds.join(' and ')} only` : 'no suite kind');
   if (opts.service) parts.push(`service ${opts.service}`);
   if (opts.grep) parts.push(`grep ${JSON.stringify(opts.grep)}`);
   if (opts.scenarios?.length) parts.push(`scenario ${opts.scenarios.join(', ')}`);
@@ -85,7 +87,8 @@ const KINDS_OF_COMMAND: Record<string, readonly KindName[]> = {
 
 /** The run's scope: as recorded, or (results written before it was) what its command runs. */
 export function scopeOf(results: Pick<RunResults, 'scope' | 'command' | 'depth'>): RunScope {
-  return results.scope ?? runScope(KINDS_OF_COMMAND[results.command] ?? [], { depth: results.depth });
+  const kinds = results.command === 'certify' ? wholeKinds(results.depth) : (KINDS_OF_COMMAND[results.command] ?? []);
+  return results.scope ?? runScope(kinds, { depth: results.depth });
 }
 
 const NOT_ASSERTED: readonly CheckResult['status'][] = ['skipped', 'unverified', 'not_run'];
@@ -146,9 +149,11 @@ export function requirementResults(checks: readonly CheckResult[], scope: ScopeO
     if (ran.has(checkKeyOf(d))) continue;
     for (const id of d.requirements) unrunByReq.set(id, [...(unrunByReq.get(id) ?? []), d.name]);
   }
+  // What explore's comparisons judged is in the scope of a run that explores, whichever kind's catalogue entry it is.
+  const explored = new Set(scope.kinds.includes('explore') ? checks.filter((c) => c.suite === 'explore').flatMap((c) => c.requirements) : []);
   const out: RequirementResult[] = [];
   for (const r of CATALOGUE) {
-    if (!scope.kinds.includes(r.suite)) continue;
+    if (!scope.kinds.includes(r.suite) && !explored.has(r.id)) continue;
     if (scope.service && r.service !== scope.service) continue;
     const cs = byReq.get(r.id) ?? [];
     if (scope.onlyNamed && cs.length === 0) continue;
@@ -199,7 +204,8 @@ export function verdictOf(results: Pick<RunResults, 'requirements' | 'checks' | 
       .slice(0, 2)
       .map((c) => c.name)
       .join('; ')}${cs.length > 2 ? '; …' : ''}`;
-  const explored = failedOtherChecks.filter((c) => c.suite === 'explore');
+  // A finding is said as explore's whether or not its requirement is in the run's scope.
+  const explored = results.checks.filter((c) => c.status === 'failed' && c.suite === 'explore');
   const gateFailures = failedOtherChecks.filter((c) => c.requirements.length === 0 && c.suite !== 'explore');
   const otherFailures = failedOtherChecks.filter((c) => c.requirements.length > 0 && c.suite !== 'explore');
   const failures = [
@@ -226,8 +232,15 @@ export function verdictOf(results: Pick<RunResults, 'requirements' | 'checks' | 
   if (results.error) return { verdict: 'INCOMPLETE', line: `the run stopped: ${results.error.message}`, ...judged };
   // A performance gate check that judged nothing (too few samples for any percentile) names no requirement, yet the
   // run did not judge what it was for: never CERTIFIED or PASSED on it.
-  const exploreUnjudged = results.checks.find((c) => c.suite === 'explore' && c.status === 'unverified');
-  if (exploreUnjudged) return { verdict: 'INCOMPLETE', line: `explore judged nothing: ${exploreUnjudged.reason ?? 'no reason given'}`, ...judged };
+  // An explore check naming no requirement that did not pass (it judged nothing, stopped, a family that applied no
+  // step at --depth full, an intermittent divergence no requirement names): the run did not judge what it was for.
+  const exploreUnjudged = results.checks.find((c) => c.suite === 'explore' && c.status !== 'passed' && c.status !== 'failed' && !c.requirements.length);
+  if (exploreUnjudged)
+    return {
+      verdict: 'INCOMPLETE',
+      line: `explore${exploreUnjudged.status === 'unverified' ? ' judged nothing' : ''}: ${exploreUnjudged.reason ?? 'no reason given'}`,
+      ...judged,
+    };
   const gatesUnjudged = results.checks.filter((c) => c.status === 'unverified' && c.requirements.length === 0 && c.suite !== 'explore');
   if (gatesUnjudged.length)
     return {
@@ -239,7 +252,9 @@ export function verdictOf(results: Pick<RunResults, 'requirements' | 'checks' | 
   const explorePassed = results.checks.some((c) => c.status === 'passed' && c.suite === 'explore');
   const e = results.exploration;
   const gates = `${gatesPassed ? `; ${gatesPassed} performance gate check${gatesPassed === 1 ? '' : 's'} passed` : ''}${
-    explorePassed && e ? `; explore: no divergence in ${e.sequences} sequences (${e.steps} steps, seed ${e.seed})` : ''
+    explorePassed && e
+      ? `; explore: no divergence in ${e.sequences} sequences (${e.steps} steps${e.judged ? `, ${e.judged.length} requirements judged` : ''}, seed ${e.seed})`
+      : ''
   }`;
   if (inScope.length === 0) {
     // A partial run of performance gates alone (rampart load --scenario smoke), or of explore, has no requirement to pass.

@@ -1,14 +1,17 @@
 // Explore: random sequences of documented operations against the target and, step by step, the oracle (the
 // embedded reference the CLI started from the target's profile), compared on what the specs determine
-// (src/explore). One check: passed when no sequence parted; a finding fails the requirement it names (or, when
-// none names it, fails as a gap in the catalogue); a target that stopped it (a 429 past the pacer) leaves it
-// unverified with the reason.
+// (src/explore). Its checks: the exploration's, naming every requirement its comparisons judged — passed when no
+// sequence parted, failed on a finding (or, when no requirement names it, as a gap in the catalogue); a divergence
+// that did not part again on a re-run that reached it, unverified on its requirement; at --depth full, a family the
+// profile supports that applied no step, not run. A stop (the run's, no answer, rate-limited, a full hour window)
+// ends it as it ends every kind: not run with the reason, the run's exit 3 or 5.
 import { toExchangeRecord } from '../report/exchangeRecord.js';
 import { exploreReplay } from '../report/exploreReplay.js';
 import type { CheckResult, ExplorationRecord, FindingRecord, Observation } from '../report/results.js';
-import { FAMILIES } from '../explore/commands/index.js';
 import { explore, explorationTag, type ExploreOutcome, type Finding } from '../explore/explore.js';
 import { capabilitiesOf, contextOf, explorePartners, sideOf } from '../explore/sides.js';
+import { Pacer } from '../client/pacer.js';
+import { RouteRefusals } from '../runner/routeRefusals.js';
 import { defaultExploreBudget } from '../plan/explore.js';
 import { viewFor } from '../runner/partition.js';
 import { EXIT, RunError } from '../exitCodes.js';
@@ -66,10 +69,16 @@ export const exploreKind: SuiteKind = {
     };
     const out = await explore({
       sides: {
-        target: sideOf(ctx.profile, 'target', partners, { pacer: ctx.pacer, clocks: ctx.clocks, signal: ctx.signal }),
+        // Pools requests paced as conformance's are: the target's announced pauses (its request-rate limits are not shown).
+        target: sideOf(ctx.profile, 'target', partners, {
+          pacer: ctx.pacer,
+          poolsPacer: new Pacer({ paceWindows: false }),
+          clocks: ctx.clocks,
+          signal: ctx.signal,
+        }),
         oracle: sideOf(ctx.oracle, 'oracle', partners, { signal: ctx.signal }),
       },
-      can: capabilitiesOf(ctx.profile, partners),
+      can: capabilitiesOf(ctx.profile, partners, ctx.service),
       context: contextOf(ctx.profile, explorationTag()),
       budget,
       seed,
@@ -78,11 +87,22 @@ export const exploreKind: SuiteKind = {
       onExchange,
     });
     const exploration = recordOf(out);
-    const check = checkOf(out, exploration, Date.now() - started);
+    const checks = checksOf(out, exploration, ctx.depth, Date.now() - started);
+    const check = checks[0]!;
     ctx.log(
-      `${check.status === 'failed' ? '✗' : check.status === 'passed' ? '✓' : '?'} explore: ${out.sequences} sequences, ${out.steps} steps, ${out.spent} requests${out.finding ? ` — ${out.finding.what}` : ''}`,
+      `${check.status === 'failed' ? '✗' : check.status === 'passed' ? '✓' : '?'} explore: ${out.sequences} sequences, ${out.steps} steps, ${out.spent} requests, ${out.judged.length} requirements judged${out.finding ? ` — ${out.finding.what}` : out.stopped ? ` — stopped: ${out.stopped.why}` : ''}`,
     );
-    return { checks: [check], observations: observationsOf(out), metrics: {}, exploration, stats: { requests, sleeps: [], holds: [] } };
+    for (const [name, f] of Object.entries(out.families))
+      ctx.log(`  ${name}: ${f.leftOut ? `left out — ${f.leftOut}` : `${f.sequences} sequences, ${f.steps} steps, ${f.requests} requests`}`);
+    return {
+      checks,
+      observations: observationsOf(out),
+      metrics: {},
+      exploration,
+      stats: { requests, sleeps: [], holds: [] },
+      ...(out.stopped?.kind === 'outage' ? { outage: out.stopped.why } : {}),
+      ...(out.stopped?.kind === 'rate-limited' ? { rateLimited: out.stopped.why } : {}),
+    };
   },
 };
 
@@ -99,6 +119,7 @@ function findingRecord(f: Finding): FindingRecord {
     path: f.path,
     firstSeenSteps: f.firstSeenSteps,
     confirmed: f.confirmed,
+    rerun: f.rerun,
     replay: exploreReplay({
       steps: f.steps.map((s) => ({ n: s.n, label: s.label, target: s.exchanges.target })),
       objects: f.objects,
@@ -112,28 +133,77 @@ function findingRecord(f: Finding): FindingRecord {
 }
 
 function recordOf(out: ExploreOutcome): ExplorationRecord {
+  const ran = Object.entries(out.families).filter(([, f]) => !f.leftOut);
   return {
     seed: out.seed,
     budget: out.budget,
     spent: out.spent,
     sequences: out.sequences,
     steps: out.steps,
-    families: out.families,
+    families: Object.fromEntries(ran.map(([name, f]) => [name, f.sequences])),
+    byFamily: out.families,
+    judged: out.judged,
     transitions: out.transitions,
     ...(out.foundAfter !== undefined ? { foundAfter: out.foundAfter } : {}),
     oracle: "the embedded reference, started on loopback from the target's profile (its partners, catalog and declared timing)",
     findings: out.finding ? [findingRecord(out.finding)] : [],
-    ...(out.flaky ? { flaky: findingRecord(out.flaky) } : {}),
-    ...(out.unjudged ? { unjudged: out.unjudged } : {}),
+    ...(out.intermittent ? { flaky: findingRecord(out.intermittent) } : {}),
+    ...(unjudgedWhy(out) ? { unjudged: unjudgedWhy(out) } : {}),
+    ...(out.stopped ? { stopped: { kind: out.stopped.kind, why: out.stopped.why } } : {}),
     ...(out.crash ? { crash: out.crash } : {}),
   };
 }
 
-function checkOf(out: ExploreOutcome, rec: ExplorationRecord, durationMs: number): CheckResult {
-  const base = { name: EXPLORE_CHECK, suite: 'explore' as const, file: FILE, durationMs };
+/** Why an exploration that ran to its end judged nothing, or undefined. */
+function unjudgedWhy(out: ExploreOutcome): string | undefined {
+  if (out.judged.length || out.finding || out.stopped || out.crash) return undefined;
+  const left = Object.entries(out.families).filter(([, f]) => f.leftOut);
+  if (left.length === Object.keys(out.families).length)
+    return `the profile lets explore act on no family (${left.map(([n, f]) => `${n}: ${f.leftOut}`).join('; ')})`;
+  return `its ${out.sequences} sequences compared nothing the specs determine (${out.spent} of ${out.budget} requests)`;
+}
+
+const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
+
+/** The exploration's checks: its own (every rule it judged), an intermittent divergence's, a route refusing everything, families that applied nothing. */
+function checksOf(out: ExploreOutcome, rec: ExplorationRecord, depth: 'quick' | 'full', durationMs: number): CheckResult[] {
+  const base = { suite: 'explore' as const, file: FILE, durationMs };
+  const apart = new Set([out.finding?.requirement, out.intermittent?.requirement].filter(Boolean));
+  const held = out.judged.filter((id) => !apart.has(id));
+  const checks: CheckResult[] = [mainCheck(out, rec, held, { ...base, name: EXPLORE_CHECK })];
+  const i = out.intermittent;
+  if (i)
+    checks.push({
+      ...base,
+      name: `explore: a divergence that did not part again (${i.what})`,
+      requirements: i.requirement ? [i.requirement] : [],
+      status: 'unverified',
+      reason: `a ${i.family} sequence parted at step ${i.step} (${i.what}: target ${JSON.stringify(i.target)}, oracle ${JSON.stringify(i.oracle)}), and its re-run reached that step and did not part: intermittent, neither passed nor failed — replay it with rampart explore --seed ${i.seed}`,
+    });
+  if (out.stopped?.refusal) {
+    const refusals = new RouteRefusals();
+    refusals.add(out.stopped.refusal);
+    checks.push(...refusals.checks('explore'));
+  }
+  // At --depth full every family the profile supports must have walked: one that applied no step leaves the run INCOMPLETE.
+  if (depth === 'full' && !out.finding && !out.stopped)
+    for (const [name, f] of Object.entries(out.families))
+      if (!f.leftOut && f.steps === 0)
+        checks.push({
+          ...base,
+          name: `explore: the ${name} family`,
+          requirements: [],
+          status: 'not_run',
+          reason: `the profile supports ${name}, but no sequence of it applied a step (${plural(f.sequences, 'sequence')} within ${out.spent} of ${out.budget} requests): raise --budget`,
+        });
+  return checks;
+}
+
+function mainCheck(out: ExploreOutcome, rec: ExplorationRecord, held: string[], base: Omit<CheckResult, 'requirements' | 'status'>): CheckResult {
   const f = rec.findings[0];
   if (f) {
     const last = f.steps.find((s) => s.n === f.step);
+    const rerun = f.rerun?.outcome === 'not re-run' ? ` — not re-run (${f.rerun.why}): the divergence in hand stands` : '';
     return {
       ...base,
       requirements: f.requirement ? [f.requirement] : [],
@@ -141,7 +211,7 @@ function checkOf(out: ExploreOutcome, rec: ExplorationRecord, durationMs: number
       failure: {
         kind: 'assertion',
         ...(f.requirement ? { requirement: f.requirement } : {}),
-        message: `after ${f.steps.length} step${f.steps.length === 1 ? '' : 's'} (${f.steps.map((s) => s.label).join(' → ')}), ${f.what}${f.requirement ? '' : ' — no requirement of the catalogue names this: a gap in the catalogue'}`,
+        message: `after ${plural(f.steps.length, 'step')} (${f.steps.map((s) => s.label).join(' → ')}), ${f.what}${f.requirement ? '' : ' — no requirement of the catalogue names this: a gap in the catalogue'}${rerun}`,
         expected: `as the oracle: ${JSON.stringify(f.oracle)}`,
         actual: JSON.stringify(f.target),
         exchanges: [...(last?.target ?? [])],
@@ -151,24 +221,24 @@ function checkOf(out: ExploreOutcome, rec: ExplorationRecord, durationMs: number
   }
   if (out.crash)
     return { ...base, requirements: [], status: 'failed', failure: { kind: 'crash', message: `the explorer failed: ${out.crash.split('\n')[0]}` } };
-  if (out.unjudged) return { ...base, requirements: [], status: 'unverified', reason: out.unjudged };
-  return { ...base, requirements: [], status: 'passed' };
+  const stop = out.stopped;
+  // As a check's request ends on each: a full hour window skips it, every other stop leaves it not run.
+  if (stop)
+    return {
+      ...base,
+      requirements: held,
+      status: stop.kind === 'hour-window' ? 'skipped' : 'not_run',
+      reason: `explore stopped after ${plural(out.sequences, 'sequence')}: ${stop.why}`,
+    };
+  if (rec.unjudged) return { ...base, requirements: [], status: 'unverified', reason: rec.unjudged };
+  return { ...base, requirements: held, status: 'passed' };
 }
 
 function observationsOf(out: ExploreOutcome): Observation[] {
-  const obs: Observation[] = out.observations.map((o) => ({
+  return out.observations.map((o) => ({
     topic: o.topic,
     service: o.topic.startsWith('POOLS') ? ('pools' as const) : ('gate' as const),
     check: EXPLORE_CHECK,
     value: o.value,
   }));
-  if (out.flaky)
-    obs.push({
-      topic: 'explore-flaky-divergence',
-      service: FAMILIES.find((f) => f.name === out.flaky!.family)?.service ?? 'gate',
-      check: EXPLORE_CHECK,
-      value: { what: out.flaky.what, steps: out.flaky.steps.map((s) => s.label) },
-      note: 'a sequence parted once and not on its re-run: reported, not failed',
-    });
-  return obs;
 }

@@ -31,8 +31,11 @@ export interface Family {
    * keeps the object its steps act on.
    */
   opening: number[];
-  /** Whether the profile lets the family act at all (besides its service): else its sequences would all be empty. */
-  when?: (can: Capabilities) => boolean;
+  /**
+   * Why the profile does not let the family act at all (besides its service), or undefined when it does: its sequences
+   * would all be empty, so it is left out and the report says why.
+   */
+  when?: (can: Capabilities) => string | undefined;
 }
 
 export const FAMILIES: Family[] = [
@@ -43,17 +46,24 @@ export const FAMILIES: Family[] = [
   // read, PATCH
   { name: 'branding', service: 'gate', commands: brandingCommands, weights: [3, 5], opening: [1] },
   // POST /webhooks/test (the first points the webhook_url), list, replay
-  { name: 'webhook deliveries', service: 'gate', commands: deliveryCommands, weights: [5, 4, 1], opening: [0] },
+  {
+    name: 'webhook deliveries',
+    service: 'gate',
+    commands: deliveryCommands,
+    weights: [5, 4, 1],
+    opening: [0],
+    when: (can) => (can.webhooks ? undefined : 'the profile declares no gate.triggers.configureWebhook: no delivery can be made on both sides'),
+  },
   // Each rail on its own side of the quote: lock, pay out (or pay in), expire (sandbox), replay, read the quote, read
   // the pay-out (or pay-in).
-  { name: 'pay-outs', service: 'gate', commands: () => railCommands('off_ramp'), weights: [2, 4, 4, 3, 1, 1], opening: [0], when: (can) => can.rails },
+  { name: 'pay-outs', service: 'gate', commands: () => railCommands('off_ramp'), weights: [2, 4, 4, 3, 1, 1], opening: [0], when: (can) => can.why.rails },
   {
     name: 'pay-ins',
     service: 'gate',
     commands: () => railCommands('on_ramp'),
     weights: [2, 4, 4, 3, 1, 1],
     opening: [0],
-    when: (can) => can.rails && can.payIn,
+    when: (can) => can.why.rails ?? (can.payIn ? undefined : 'the profile declares no gate.triggers.payInBody: no pay-in can be sent'),
   },
   // The pools quote's own lifecycle (active, then rejected, consumed or expired; its reads): the quote state table.
   {

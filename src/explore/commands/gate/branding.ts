@@ -49,7 +49,7 @@ async function setEveryToken(m: ExploreModel, r: Real): Promise<void> {
     accent_color: hex(m.serial + 7),
     brand_name: `Explore ${r.context.tag} ${m.serial}`,
   };
-  const ex = await r.both((side) => r.gate(side).patch('/branding', body, { retry: false }));
+  const ex = await r.both((side) => r.gate(side).patch('/branding', body));
   sameOutcome(r, ex, { requirement: { '2xx': 'GATE-BRAND-PATCH-MERGE' } });
   if (ex.oracle.status >= 300) return;
   const now = { target: tokens(bodyOf(ex.target)), oracle: tokens(bodyOf(ex.oracle)) };
@@ -104,7 +104,7 @@ export class PatchBranding extends ExploreCommand {
     // The sequence's starting point first: a shrunk sequence then replays alone, whatever ran before it.
     if (!started(m)) await setEveryToken(m, r);
     const body = PATCHES[this.variant % PATCHES.length]!.body(m.serial);
-    const ex = await r.both((side) => r.gate(side).patch('/branding', body, { retry: false }));
+    const ex = await r.both((side) => r.gate(side).patch('/branding', body));
     sameOutcome(r, ex, { requirement: { '2xx': 'GATE-BRAND-PATCH-MERGE', 400: 'GATE-BRAND-COLOR-PATTERN' } });
     if (ex.oracle.status >= 300) return;
     const now = { target: tokens(bodyOf(ex.target)), oracle: tokens(bodyOf(ex.oracle)) };

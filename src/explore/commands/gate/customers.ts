@@ -60,7 +60,7 @@ export class CreateCustomer extends ExploreCommand {
   async act(m: ExploreModel, r: Real): Promise<void> {
     const body = newCustomer(r, m.serial);
     const key = randomUUID();
-    const ex = await r.both((side) => r.gate(side).post('/customers', body, { idempotencyKey: key, retry: false }));
+    const ex = await r.both((side) => r.gate(side).post('/customers', body, { idempotencyKey: key }));
     sameOutcome(r, ex, { requirement: { '2xx': 'GATE-CUST-CREATE', 409: 'GATE-CUST-DUP-EMAIL-409' } });
     if (ex.oracle.status >= 300) return;
     const ids: Partial<Record<Side, string>> = {};
@@ -135,7 +135,7 @@ export class DuplicateCustomer extends OnCustomer {
   async act(m: ExploreModel, r: Real): Promise<void> {
     const c = this.twin(m);
     const body = { ...newCustomer(r, m.serial), [this.field]: this.field === 'email' ? c.email : c.externalId };
-    const ex = await r.both((side) => r.gate(side).post('/customers', body, { idempotencyKey: true, retry: false }));
+    const ex = await r.both((side) => r.gate(side).post('/customers', body, { idempotencyKey: true }));
     const rule: RequirementId =
       c.state === 'deleted' ? 'GATE-CUST-DUP-SOFT-DELETED-409' : this.field === 'email' ? 'GATE-CUST-DUP-EMAIL-409' : 'GATE-CUST-DUP-EXTERNAL-ID-409';
     sameOutcome(r, ex, { requirement: { 409: rule, '2xx': rule } });
@@ -186,7 +186,7 @@ export class PatchCustomer extends OnCustomer {
     await readBefore(m, r, c, this.then);
     const p = PATCHES[this.variant % PATCHES.length]!;
     const body = p.body(m.serial);
-    const ex = await r.both((side) => r.gate(side).patch(path(c.id[side]), body, { retry: false }));
+    const ex = await r.both((side) => r.gate(side).patch(path(c.id[side]), body));
     sameOutcome(r, ex, { requirement: { '2xx': 'GATE-CUST-PATCH-SET', 404: 'GATE-CUST-DELETED-404' } });
     if (ex.oracle.status >= 300) return;
     // Fields this PATCH set break its rule; the others, kept, break "omitted fields are unchanged".
@@ -212,7 +212,7 @@ export class DeleteCustomer extends OnCustomer {
     const c = this.twin(m);
     await readBefore(m, r, c, this.then);
     const again = c.state === 'deleted';
-    const ex = await r.both((side) => r.gate(side).delete(path(c.id[side]), { retry: false }));
+    const ex = await r.both((side) => r.gate(side).delete(path(c.id[side])));
     const rule: RequirementId = again ? 'GATE-CUST-DELETE-IDEMPOTENT' : 'GATE-CUST-DELETE-MARKER';
     sameOutcome(r, ex, { requirement: { '2xx': rule, 404: rule } });
     if (ex.oracle.status >= 300) return;

@@ -71,7 +71,7 @@ export class SendTestEvent extends ExploreCommand {
   async act(m: ExploreModel, r: Real): Promise<void> {
     // The sequence's first delivery points both sides' webhook_url at its address first.
     if (!m.webhook.url && !(await configureWebhook(m, r))) return;
-    const ex = await r.both((side) => r.gate(side).post('/webhooks/test', undefined, { retry: false }));
+    const ex = await r.both((side) => r.gate(side).post('/webhooks/test', undefined));
     // Both sides were given a webhook_url by this sequence: a 400 (no webhook_url) on one of them is a divergence.
     sameOutcome(r, ex, { requirement: { '2xx': 'GATE-WHOPS-TEST-PENDING', 400: 'GATE-WHOPS-TEST-NO-URL-400' } });
     if (ex.oracle.status >= 300) return;
@@ -248,7 +248,7 @@ export class ReplayDelivery extends ExploreCommand {
   async act(m: ExploreModel, r: Real): Promise<void> {
     const d = this.twin(m);
     const dead = d.seen.target === 'dead_lettered' && d.seen.oracle === 'dead_lettered';
-    const ex = await r.both((side) => r.gate(side).post(`${LIST}/${encodeURIComponent(d.id[side])}/replay`, {}, { idempotencyKey: true, retry: false }));
+    const ex = await r.both((side) => r.gate(side).post(`${LIST}/${encodeURIComponent(d.id[side])}/replay`, {}, { idempotencyKey: true }));
     if (dead) sameOutcome(r, ex, { requirement: { '2xx': 'GATE-WHOPS-REPLAY-DEAD-LETTERED' } });
     else r.observe('GATE-WHOPS-REPLAY-NOT-DEAD-LETTERED', `target ${ex.target.status}, oracle ${ex.oracle.status} (last listed ${d.seen.target ?? 'never'})`);
     // Requeued (or not): it moves on its own again.

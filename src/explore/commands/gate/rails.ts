@@ -31,7 +31,7 @@ function clearlyAlive(m: Readonly<ExploreModel>, q: SignedQuoteTwin): boolean | 
 async function openSession(m: ExploreModel, r: Real): Promise<SessionTwin | undefined> {
   const body = { ...r.context.sessionBody, user_reference: `explore-${r.context.tag}-${m.serial}` };
   const key = randomUUID();
-  const ex = await r.both((side) => r.gate(side).post('/gate_sessions', body, { idempotencyKey: key, retry: false }));
+  const ex = await r.both((side) => r.gate(side).post('/gate_sessions', body, { idempotencyKey: key }));
   sameOutcome(r, ex, { requirement: { '2xx': 'GATE-SESS-CREATE-SHAPE' } });
   if (ex.oracle.status >= 300) return undefined;
   return addSession(m, { target: bodyOf(ex.target), oracle: bodyOf(ex.oracle) }, key, body);
@@ -204,7 +204,7 @@ async function redeem(
   const path = rail.kind === 'pay_out' ? '/rails/pay_outs' : '/rails/pay_ins';
   const redeems: RequirementId = rail.kind === 'pay_out' ? 'GATE-RAIL-PAYOUT-201' : 'GATE-RAIL-PAYIN-REDEEMS';
   const { rule, judged } = redemptionRule(m, q, redeems);
-  const ex = await r.both((side) => r.gate(side).post(path, rail.body[side], { idempotencyKey: rail.idempotencyKey, retry: false }));
+  const ex = await r.both((side) => r.gate(side).post(path, rail.body[side], { idempotencyKey: rail.idempotencyKey }));
   if (!judged && ex.target.status === 409 && ok(ex.oracle)) {
     q.parted = `the target refused the redemption (409) of a quote the profile declares no lifetime for, or near its end: it may have expired`;
     r.observe('explore-signed-quote-lifetime', q.parted);
@@ -337,7 +337,7 @@ abstract class OnRail extends ExploreCommand {
 async function replayRail(r: Real, x: RailTwin): Promise<void> {
   const rule: RequirementId = x.kind === 'pay_out' ? 'GATE-RAIL-PAYOUT-IDEMPOTENT-REPLAY' : 'GATE-RAIL-PAYIN-IDEMPOTENT-REPLAY';
   const path = x.kind === 'pay_out' ? '/rails/pay_outs' : '/rails/pay_ins';
-  const ex = await r.both((side) => r.gate(side).post(path, x.body[side], { idempotencyKey: x.idempotencyKey, retry: false }));
+  const ex = await r.both((side) => r.gate(side).post(path, x.body[side], { idempotencyKey: x.idempotencyKey }));
   sameOutcome(r, ex, { requirement: { '2xx': rule, 409: rule } });
   for (const side of SIDES) {
     if (ex[side].status !== x.status[side])

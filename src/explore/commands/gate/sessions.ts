@@ -80,7 +80,7 @@ export class CreateSession extends ExploreCommand {
     if (this.variant === 'metadata') body.metadata = { rampart: 'explore', tag: r.context.tag, n: m.serial };
     if (this.variant === 'reference') body.user_reference = `explore-${r.context.tag}-${m.serial}`;
     const key = randomUUID();
-    const ex = await r.both((side) => r.gate(side).post('/gate_sessions', body, { idempotencyKey: key, retry: false }));
+    const ex = await r.both((side) => r.gate(side).post('/gate_sessions', body, { idempotencyKey: key }));
     sameOutcome(r, ex, { requirement: { '2xx': 'GATE-SESS-CREATE-SHAPE', 400: 'GATE-SESS-CREATE-MALFORMED-400' } });
     if (ex.oracle.status >= 300) return;
     const shape = CreatedGateSession.safeParse(ex.target.json);
@@ -129,7 +129,7 @@ export class ReplaySessionCreate extends OnSession {
   protected readonly verb = 'replay the creation of';
   async act(m: ExploreModel, r: Real): Promise<void> {
     const s = this.twin(m);
-    const ex = await r.both((side) => r.gate(side).post('/gate_sessions', s.body, { idempotencyKey: s.idempotencyKey, retry: false }));
+    const ex = await r.both((side) => r.gate(side).post('/gate_sessions', s.body, { idempotencyKey: s.idempotencyKey }));
     sameOutcome(r, ex, { requirement: { '2xx': 'GATE-SESS-IDEMPOTENT-REPLAY', 409: 'GATE-SESS-IDEMPOTENT-REPLAY' } });
     if (ex.oracle.status >= 300) return;
     for (const side of ['target', 'oracle'] as Side[])
@@ -150,7 +150,7 @@ export class ConflictingSessionCreate extends OnSession {
   async act(m: ExploreModel, r: Real): Promise<void> {
     const s = this.twin(m);
     const other = { ...s.body, amount: String(Number(s.body.amount ?? 10) + 1) + '.00' };
-    const ex = await r.both((side) => r.gate(side).post('/gate_sessions', other, { idempotencyKey: s.idempotencyKey, retry: false }));
+    const ex = await r.both((side) => r.gate(side).post('/gate_sessions', other, { idempotencyKey: s.idempotencyKey }));
     sameOutcome(r, ex, { requirement: { 409: 'GATE-SESS-IDEMPOTENCY-CONFLICT-409', '2xx': 'GATE-SESS-IDEMPOTENCY-CONFLICT-409' } });
   }
 }
@@ -240,7 +240,7 @@ export class CancelSession extends EndSession {
     const s = await this.subject(m, r);
     if (!s) return;
     await readBefore(m, r, s, this.then);
-    const ex = await r.both((side) => r.gate(side).post(path(s.id[side], '/cancel'), undefined, { retry: false }));
+    const ex = await r.both((side) => r.gate(side).post(path(s.id[side], '/cancel'), undefined));
     sameOutcome(r, ex, { requirement: { '2xx': 'GATE-SESS-CANCEL', 409: 'GATE-SESS-CANCEL-TERMINAL-409' } });
     if (ex.oracle.status >= 300) return;
     const b = { target: bodyOf(ex.target), oracle: bodyOf(ex.oracle) };
@@ -304,7 +304,7 @@ export class BootstrapSession extends OnSession {
     await readBefore(m, r, s, this.then);
     const ex = await r.both((side) => {
       const pk = r.sides[side].publishable!;
-      return pk.client.post('/embed/bootstrap', { clientSecret: s.clientSecret[side] }, { auth: 'publishable', headers: { Origin: pk.origin }, retry: false });
+      return pk.client.post('/embed/bootstrap', { clientSecret: s.clientSecret[side] }, { auth: 'publishable', headers: { Origin: pk.origin } });
     });
     // The answer for a session that is not open, or past expires_at, is not shown: only an open live one must bootstrap.
     if (s.state === 'open' && !s.expiresPast) sameOutcome(r, ex, { requirement: { '2xx': 'GATE-EMBED-BOOTSTRAP' } });

@@ -38,7 +38,7 @@ export function usableQuotes(m: Readonly<ExploreModel>): QuoteTwin[] {
 export async function requestFirmQuote(m: ExploreModel, r: Real): Promise<QuoteTwin | undefined> {
   const p = r.context.pools!;
   const body = { ...p.quote, type: 'firm' };
-  const ex = await r.both((side) => r.pools(side).post(poolPath(p.pool, '/quote'), body, { retry: false }));
+  const ex = await r.both((side) => r.pools(side).post(poolPath(p.pool, '/quote'), body));
   sameOutcome(r, ex, { requirement: { '2xx': 'POOLS-QUOTE-FIRM-SHAPE', 400: 'POOLS-QUOTE-BODY-REQUIRED-400' } });
   if (ex.oracle.status >= 300) return undefined;
   const b = { target: bodyOf(ex.target), oracle: bodyOf(ex.oracle) };
@@ -89,7 +89,7 @@ export class IndicativeQuote extends ExploreCommand {
   }
   async act(m: ExploreModel, r: Real): Promise<void> {
     const p = r.context.pools!;
-    const ex = await r.both((side) => r.pools(side).post(poolPath(p.pool, '/quote'), { ...p.quote, type: 'indicative' }, { retry: false }));
+    const ex = await r.both((side) => r.pools(side).post(poolPath(p.pool, '/quote'), { ...p.quote, type: 'indicative' }));
     sameOutcome(r, ex, { requirement: { '2xx': 'POOLS-QUOTE-INDICATIVE' } });
     const t = bodyOf(ex.target);
     if (ex.oracle.status >= 300 || t.available !== true) return;
@@ -151,7 +151,7 @@ export class RejectQuote extends OnQuote {
   async act(m: ExploreModel, r: Real): Promise<void> {
     const q = this.twin(m);
     if (this.then === 'around') await readQuote(m, r, q);
-    const ex = await r.both((side) => r.pools(side).post(quotePath(q.id[side], '/reject'), undefined, { retry: false }));
+    const ex = await r.both((side) => r.pools(side).post(quotePath(q.id[side], '/reject'), undefined));
     sameOutcome(r, ex, { requirement: { '2xx': 'POOLS-SQ-REJECT', 409: 'POOLS-SQ-REJECT-TERMINAL-409' } });
     if (ex.oracle.status >= 300) return;
     sameFields(

@@ -82,7 +82,7 @@ export class Transact extends ExploreCommand {
     if (!q) return;
     const { state } = quoteState(m, q);
     const key = randomUUID();
-    const ex = await r.both((side) => r.pools(side).post(transactPath(r.context.pools!.pool), { quoteId: q.id[side] }, { idempotencyKey: key, retry: false }));
+    const ex = await r.both((side) => r.pools(side).post(transactPath(r.context.pools!.pool), { quoteId: q.id[side] }, { idempotencyKey: key }));
     const byState: Record<QuoteTwin['state'], RequirementId> = {
       active: 'POOLS-TX-RESERVED',
       consumed: 'POOLS-TX-OTHER-KEY-SAME-QUOTE',
@@ -178,9 +178,7 @@ export class ReplayTransact extends OnTrade {
     const t = this.twin(m);
     await readBefore(m, r, this.then);
     const q = this.quoteOf(m, t);
-    const ex = await r.both((side) =>
-      r.pools(side).post(transactPath(r.context.pools!.pool), { quoteId: q.id[side] }, { idempotencyKey: t.idempotencyKey, retry: false }),
-    );
+    const ex = await r.both((side) => r.pools(side).post(transactPath(r.context.pools!.pool), { quoteId: q.id[side] }, { idempotencyKey: t.idempotencyKey }));
     sameOutcome(r, ex, { requirement: { '2xx': 'POOLS-TX-REPLAY-SAME-TRADE', 409: 'POOLS-TX-REPLAY-SAME-TRADE' } });
     if (ex.oracle.status >= 300) return;
     for (const side of SIDES)
@@ -220,7 +218,7 @@ export class ConflictingTransact extends OnTrade {
     const other = pick(usableQuotes(m), this.other)!;
     if (other.name === t.quote) return;
     const ex = await r.both((side) =>
-      r.pools(side).post(transactPath(r.context.pools!.pool), { quoteId: other.id[side] }, { idempotencyKey: t.idempotencyKey, retry: false }),
+      r.pools(side).post(transactPath(r.context.pools!.pool), { quoteId: other.id[side] }, { idempotencyKey: t.idempotencyKey }),
     );
     sameOutcome(r, ex, { requirement: { 409: 'POOLS-TX-KEY-CONFLICT-409', '2xx': 'POOLS-TX-KEY-CONFLICT-409' }, documentedCodes: ['idempotency-conflict'] });
   }
