@@ -16,6 +16,7 @@ import { HttpError, newRequestId, readBody, send, sendError, type Req, type Rout
 import { WebhookOutbox } from './kit/outbox.js';
 import { GateRateLimiter } from './kit/rateLimiter.js';
 import { createPoolsService } from './pools/index.js';
+import { poolsBasePath } from './pools/wire.js';
 import { fillHistory } from './history.js';
 
 export interface RunningReference {
@@ -66,6 +67,8 @@ function clientKey(req: IncomingMessage): string {
 
 interface Pipeline {
   service: 'gate' | 'pools';
+  /** The path the base address ends in (/v1; the pools world may take another, wire.ts poolsBasePath). */
+  base: string;
   router: Router;
   env: 'test' | 'live';
   limiter: GateRateLimiter | null;
@@ -94,12 +97,12 @@ async function handle(p: Pipeline, req: IncomingMessage, res: ServerResponse): P
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const fullPath = q === -1 ? url : url.slice(0, q);
-    if (fullPath !== BASE && !fullPath.startsWith(`${BASE}/`)) throw new HttpError(404, `Unknown route: ${req.method} ${fullPath}`, 'route_not_found');
-    const path = fullPath.slice(BASE.length) || '/';
+    if (fullPath !== p.base && !fullPath.startsWith(`${p.base}/`)) throw new HttpError(404, `Unknown route: ${req.method} ${fullPath}`, 'route_not_found');
+    const path = fullPath.slice(p.base.length) || '/';
     const method = (req.method ?? 'GET').toUpperCase();
     const m = p.router.match(method, path);
     if (p.limiter) p.limiter.check(clientKey(req), method, path, m.pattern ? `${method} ${m.pattern}` : `${method} ?`);
-    if (!m.handler) throw new HttpError(404, `Unknown route: ${method} ${BASE}${path}`, 'route_not_found');
+    if (!m.handler) throw new HttpError(404, `Unknown route: ${method} ${p.base}${path}`, 'route_not_found');
     const rawBody = await readBody(req);
     const r: Req = {
       method,
@@ -181,8 +184,10 @@ export async function startReference(opts: StartReferenceOptions): Promise<Runni
   const servers: Server[] = [];
   const start = async (router: Router, env: 'test' | 'live', withLimiter: boolean, baseUrl: string | undefined): Promise<string> => {
     const service = withLimiter ? 'gate' : 'pools';
+    const base = service === 'pools' ? poolsBasePath(issued) : BASE;
     const pipeline: Pipeline = {
       service,
+      base,
       router,
       env,
       limiter: withLimiter ? limiter : null,
@@ -200,7 +205,7 @@ export async function startReference(opts: StartReferenceOptions): Promise<Runni
     servers.push(server);
     const port = await listen(server, opts.ephemeralPorts ? 0 : portOf(baseUrl), host);
     const hostPart = host.includes(':') ? `[${host}]` : host;
-    return `http://${hostPart}:${port}${BASE}`;
+    return `http://${hostPart}:${port}${base}`;
   };
 
   try {

@@ -36,6 +36,17 @@ export interface EnqueueInput {
   eventId: string;
   eventType: string;
   body: string;
+  /**
+   * A service whose spec leaves its retry policy and signature recipe open (pools) may give its own: attempts before
+   * the dead letter, the gaps before attempts 2, 3, … (ms at scale 1), and 'body-only' (v1= over the body alone).
+   */
+  policy?: DeliveryPolicy;
+}
+
+export interface DeliveryPolicy {
+  attempts: number;
+  scheduleMs: readonly number[];
+  recipe?: 'gate' | 'body-only';
 }
 
 const WH = GATE_LIMITS.webhook;
@@ -229,6 +240,7 @@ export const OUTBOX_FAULTS: FaultDef[] = [
 interface Entry {
   d: Delivery;
   secret: string;
+  policy?: DeliveryPolicy;
   timer: NodeJS.Timeout | null;
   abort: AbortController | null;
 }
@@ -291,7 +303,7 @@ export class WebhookOutbox {
       updatedAt: now,
       body: e.body,
     };
-    const entry: Entry = { d, secret: e.secret, timer: null, abort: null };
+    const entry: Entry = { d, secret: e.secret, policy: e.policy, timer: null, abort: null };
     this.entries.set(d.id, entry);
     const key = ownerKey(e.partner, e.service, e.mode);
     let ids = this.byOwner.get(key);
@@ -362,17 +374,18 @@ export class WebhookOutbox {
     entry.timer.unref?.();
   }
 
-  private maxAttempts(service: 'gate' | 'pools'): number {
+  private maxAttempts(service: 'gate' | 'pools', policy?: DeliveryPolicy): number {
+    const max = policy?.attempts ?? WH.maxAttempts;
     // Fault: a pools delivery the partner never acknowledges is tried once more than its declared threshold.
-    if (service === 'pools' && this.faults.has('outbox-pools-dead-letter-late')) return WH.maxAttempts + 1;
-    if (this.faults.has('outbox-dead-letter-after-4')) return WH.maxAttempts - 1;
-    if (this.faults.has('outbox-dead-letter-after-6')) return WH.maxAttempts + 1;
-    return WH.maxAttempts;
+    if (service === 'pools' && this.faults.has('outbox-pools-dead-letter-late')) return max + 1;
+    if (this.faults.has('outbox-dead-letter-after-4')) return max - 1;
+    if (this.faults.has('outbox-dead-letter-after-6')) return max + 1;
+    return max;
   }
 
   /** Delay before attempt n+1 after n failed attempts (n ≥ 1), scaled. */
-  private retryDelayMs(failedAttempts: number): number {
-    const schedule = WH.retryScheduleMs;
+  private retryDelayMs(failedAttempts: number, policy?: DeliveryPolicy): number {
+    const schedule = policy?.scheduleMs ?? WH.retryScheduleMs;
     const secondGapFlat = failedAttempts === 2 && this.faults.has('outbox-retry-second-gap-1m');
     const base = this.faults.has('outbox-retry-schedule-flat')
       ? FLAT_RETRY_MS
@@ -408,7 +421,9 @@ export class WebhookOutbox {
 
     const t = Math.floor((this.clock.now() - signedTimestampLagMs(this.faults)) / 1000) - (this.faults.has('outbox-signature-timestamp-stale') ? 600 : 0);
     const signedBody = this.faults.has('outbox-signature-over-reserialised-body') ? reserialise(d.body) : d.body;
-    const sig = createHmac('sha256', entry.secret).update(`${t}.${signedBody}`).digest('hex');
+    const sig = createHmac('sha256', entry.secret)
+      .update(entry.policy?.recipe === 'body-only' ? signedBody : `${t}.${signedBody}`)
+      .digest('hex');
     const tsHeader = this.faults.has('outbox-timestamp-header-mismatch') ? t - 7 : t;
 
     const ignoreTimeout = this.faults.has('outbox-attempt-timeout-ignored');
@@ -464,13 +479,13 @@ export class WebhookOutbox {
       (status !== null && status >= 500 && this.faults.has('outbox-5xx-not-retried')) ||
       (status === null && this.faults.has('outbox-network-error-dead-letters')) ||
       (d.service === 'pools' && this.faults.has('outbox-pools-no-redelivery'));
-    if (terminalNow || d.attempts >= this.maxAttempts(d.service)) {
+    if (terminalNow || d.attempts >= this.maxAttempts(d.service, entry.policy)) {
       d.status = 'dead_lettered';
       d.nextAttemptAt = null;
       this.log(`webhook ${d.service} ${d.eventType} ${d.id} dead-lettered after ${d.attempts} attempts (${d.lastError})`);
       return;
     }
-    const delay = d.service === 'pools' && this.faults.has('outbox-pools-retry-back-to-back') ? 0 : this.retryDelayMs(d.attempts);
+    const delay = d.service === 'pools' && this.faults.has('outbox-pools-retry-back-to-back') ? 0 : this.retryDelayMs(d.attempts, entry.policy);
     d.status = 'pending';
     d.nextAttemptAt = now + delay;
     this.schedule(entry, delay);

@@ -2,6 +2,7 @@
 // Balance = payin credits − buy debits + releases + refunds, at every moment.
 import { createHash } from 'node:crypto';
 import { HttpError } from '../kit/http.js';
+import { choiceOf } from '../kit/dialect.js';
 import { format } from './money.js';
 import { unavailableReason } from './poolStates.js';
 import { postedByBalanceRead } from './transact.js';
@@ -156,14 +157,14 @@ export const area: PoolsArea = {
       const p = caller.partner;
       // Sequence fault: the read posts every pending reservation (transact.ts draws again for a posted trade).
       if (f.has('seq-pools-other-key-transact-draws-again')) for (const t of world.tradeByQuote.values()) postedByBalanceRead.add(t);
-      let balance: unknown = p.balanceGate ? format(poolScopedBalance(world, st, pool.id, cachedBalance(world, st)), 2) : null;
+      let balance: unknown = p.balanceGate ? world.money(format(poolScopedBalance(world, st, pool.id, cachedBalance(world, st)), 2)) : null;
       if (!p.balanceGate && f.has('pools-balance-gate-off-zero')) balance = '0.00';
       if (typeof balance === 'string' && f.has('pools-balance-as-number')) balance = Number(balance);
       return {
         status: 200,
         body: {
           poolId: pool.id,
-          pair: pool.id,
+          pair: world.pair(pool),
           tier: p.tier ?? 'standard',
           available: unavailableReason(world, caller, pool) === null,
           allowedPools: f.has('pools-entitled-set-lost') ? [] : (p.allowedPools ?? []),
@@ -183,8 +184,9 @@ export const area: PoolsArea = {
       if (!caller.partner.balanceGate && !f.has('pools-funding-gate-off-200'))
         throw new HttpError(404, 'Funding is not available: the balance gate is off for this partner.', 'funding_not_available');
       const h = createHash('sha256').update(`funding:${caller.partner.name}`).digest('hex');
-      // The operator has not provisioned every partner's virtual IBAN (profile ibanProvisioned: false).
-      const unprovisioned = caller.partner.ibanProvisioned === false;
+      // The operator has not provisioned every partner's virtual IBAN (profile ibanProvisioned: false; reading
+      // pools.funding.iban 'null', no partner's yet).
+      const unprovisioned = caller.partner.ibanProvisioned === false || choiceOf(world.profile, 'pools.funding.iban') === 'null';
       const iban = unprovisioned
         ? f.has('pools-funding-iban-placeholder')
           ? 'PENDING'
@@ -193,11 +195,15 @@ export const area: PoolsArea = {
             .toString()
             .padStart(18, '0')
             .slice(0, 18)}`;
+      const reference = `RMP-${h.slice(0, 10).toUpperCase()}`;
+      const text = 'Send a SEPA credit transfer in EUR to the IBAN with the reference in the remittance field.';
       const body: Record<string, unknown> = {
         currency,
         iban,
-        reference: `RMP-${h.slice(0, 10).toUpperCase()}`,
-        instructions: 'Send a SEPA credit transfer in EUR to the IBAN with the reference in the remittance field.',
+        reference,
+        // Reading (pools.funding.instructions 'object'): the instructions as an object, not a string.
+        instructions:
+          choiceOf(world.profile, 'pools.funding.instructions') === 'object' ? { method: 'sepa_credit_transfer', remittance: reference, text } : text,
         // Reading (reference.poolsAdditiveFields): the payment scheme that funds the balance, under a generic name.
         ...(world.profile.reference?.poolsAdditiveFields ? { provider: 'sepa_credit_transfer' } : {}),
       };
@@ -251,6 +257,7 @@ function ledgerOf(world: PoolsWorld, caller: Caller): LedgerEntry[] {
 function ledgerView(world: PoolsWorld, e: LedgerEntry): Record<string, unknown>[] {
   const f = world.faults;
   // Faults: a debit booked anonymously (no trade ids) and mistyped; a refund booked anonymously, twice.
+  const lean = choiceOf(world.profile, 'pools.ledger.fields') === 'lean';
   const anonymous =
     (e.type === 'buy_debit' && f.has('pools-ledger-debit-anonymous-mistyped')) || (e.type === 'buy_refund' && f.has('pools-ledger-refund-anonymous-twice'));
   const view = {
@@ -261,11 +268,12 @@ function ledgerView(world: PoolsWorld, e: LedgerEntry): Record<string, unknown>[
         : e.type === 'payin_credit' && f.has('pools-payin-credit-type')
           ? 'deposit'
           : e.type,
-    currency: e.currency,
-    amount: e.amount,
-    balanceAfter: e.balanceAfter,
+    // Reading (pools.ledger.fields 'lean'): no currency, balanceAfter or quoteId.
+    ...(lean ? {} : { currency: e.currency }),
+    amount: world.money(e.amount),
+    ...(lean ? {} : { balanceAfter: world.money(e.balanceAfter) }),
     transactId: anonymous ? null : e.transactId,
-    quoteId: anonymous ? null : e.quoteId,
+    ...(lean ? {} : { quoteId: anonymous ? null : e.quoteId }),
     createdAt: world.iso(e.createdAtMs),
   };
   return e.type === 'buy_refund' && f.has('pools-ledger-refund-anonymous-twice') ? [view, { ...view, id: `${e.id}b` }] : [view];

@@ -2,7 +2,8 @@
 // (secret key plus entitlement).
 import { HttpError } from '../kit/http.js';
 import { unavailableReason } from './poolStates.js';
-import { PRICING } from './pricing.js';
+import { choiceOf } from '../kit/dialect.js';
+import { orderBounds, PRICING } from './pricing.js';
 import type { PoolDef, PoolsArea } from './world.js';
 
 export const area: PoolsArea = {
@@ -159,6 +160,8 @@ export const area: PoolsArea = {
       const available = (p: PoolDef) => {
         if (f.has('pools-discovery-available-static')) return p.available;
         const reason = unavailableReason(world, caller, p);
+        // Reading (pools.pool.availableWhileEngineDown 'true'): an engine outage leaves the pool itself available.
+        if (reason === 'engine_unavailable' && choiceOf(world.profile, 'pools.pool.availableWhileEngineDown') === 'true') return true;
         // Fault: the catalogue's dry pool is listed available while its quotes answer pool_dry.
         return reason === null || (reason === 'pool_dry' && !p.available && f.has('pools-discovery-dry-listed-available'));
       };
@@ -166,7 +169,7 @@ export const area: PoolsArea = {
         .filter((p) => allowed.has(p.id) && (available(p) || !f.has('pools-discovery-hides-unavailable')))
         .map((p, i) => ({
           id: f.has('pools-pool-id-not-pair-shaped') ? `pool_${i + 1}` : p.id,
-          pair: p.id,
+          pair: world.pair(p),
           fiatCurrency: p.fiatCurrency,
           cryptoCurrency: p.cryptoCurrency,
           available: f.has('pools-discovery-available-as-string') ? String(available(p)) : available(p),
@@ -203,7 +206,7 @@ export const area: PoolsArea = {
         status: 200,
         body: {
           poolId: f.has('pools-capabilities-other-pool-id') ? world.pools.find((x) => x.id !== pool.id)!.id : pool.id,
-          pair: reversed ? `${pool.cryptoCurrency}-${pool.fiatCurrency}` : pool.id,
+          pair: reversed ? world.pair({ ...pool, fiatCurrency: pool.cryptoCurrency, cryptoCurrency: pool.fiatCurrency }) : world.pair(pool),
           fiatCurrency: reversed ? pool.cryptoCurrency : pool.fiatCurrency,
           cryptoCurrency: reversed ? pool.fiatCurrency : pool.cryptoCurrency,
           supportedNetworks: f.has('pools-capabilities-non-evm-network') ? [...pool.supportedNetworks, 'tron'] : pool.supportedNetworks,
@@ -211,8 +214,8 @@ export const area: PoolsArea = {
           tier: f.has('pools-capabilities-tier-default') ? 'default' : (p.tier ?? 'standard'),
           drawFeeBps: bps(PRICING.feeBps),
           spreadCapBps: bps(f.has('pools-spread-cap-understated') ? 20 : PRICING.spreadCapBps),
-          minOrderUsdt: PRICING.minOrderUsdt,
-          maxOrderUsdt: PRICING.maxOrderUsdt,
+          minOrderUsdt: world.money(orderBounds(world.profile).minOrderUsdt),
+          maxOrderUsdt: world.money(orderBounds(world.profile).maxOrderUsdt),
           cryptoDepositAddress: world.depositAddress(f.has('pools-deposit-address-shared') ? { ...p, name: 'shared' } : p, pool),
         },
       };

@@ -27,6 +27,8 @@
 // - Sandbox helpers: POST {helperPrefix}/trades/{quoteId}/outcome { outcome }, PUT {helperPrefix}/webhook-settings { webhook_url },
 //   POST {helperPrefix}/pools/{poolId}/state { state } (for the calling partner) and POST {helperPrefix}/payins { amount } (payin_credit); secret key, sandbox base only.
 // - The pools routes have no request-rate limit.
+// Each of these the dialect worlds may read otherwise (src/model/openPoints/pools): wire.ts, eventWire.ts, dialectRoutes.ts
+// and the areas' choiceOf reads take the other documented choices.
 import type { Profile } from '../../profile/schema.js';
 import { CLOCK_FAULTS, type Clock } from '../kit/clock.js';
 import type { ActiveFaults, FaultDef } from '../kit/faults.js';
@@ -34,6 +36,7 @@ import { Router } from '../kit/http.js';
 import type { WebhookOutbox } from '../kit/outbox.js';
 import { area as authErrors, withErrorFaults } from './authErrors.js';
 import { area as balanceFunding } from './balanceFunding.js';
+import { withDialectRoutes } from './dialectRoutes.js';
 import { area as discovery } from './discovery.js';
 import { area as quotes } from './quotes.js';
 import { area as sandboxHelpers } from './sandboxHelpers.js';
@@ -53,7 +56,7 @@ export function createPoolsService(deps: { profile: Profile; faults: ActiveFault
   world: PoolsWorld;
 } {
   const world = createPoolsWorld(deps);
-  const router = withErrorFaults(new Router(), deps.faults);
+  const router = withDialectRoutes(withErrorFaults(new Router(), deps.faults), world);
   for (const a of POOLS_AREAS) a.register(router, world);
   return { router, world };
 }

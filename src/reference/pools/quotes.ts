@@ -7,7 +7,8 @@ import type { ActiveFaults } from '../kit/faults.js';
 import { HttpError, jsonObject, type Reply } from '../kit/http.js';
 import { div, format, isDecimal, lessBps, mul, parse } from './money.js';
 import { unavailableReason } from './poolStates.js';
-import { PRICING } from './pricing.js';
+import { choiceOf } from '../kit/dialect.js';
+import { orderBounds, PRICING } from './pricing.js';
 import { statedExpiresAtMs, type Caller, type PoolDef, type PoolsArea, type PoolsWorld, type QuoteRecord, type Side } from './world.js';
 
 const NETWORKS: readonly string[] = POOLS_LIMITS.cryptoNetworks;
@@ -264,7 +265,7 @@ export const area: PoolsArea = {
       const { caller, pool } = world.authEntitled(req, req.params.id!);
       if (f.has('pools-quote-requires-idempotency-key') && typeof req.headers['idempotency-key'] !== 'string')
         throw new HttpError(400, 'Idempotency-Key header is required.', 'idempotency_key_required');
-      const asked = readQuoteBody(f, pool, jsonObject(req));
+      const asked = readQuoteBody(world, pool, jsonObject(req));
       // Unavailable routes answer 200 with available false, never a lock (rule 5).
       const reason = unavailableReason(world, caller, pool);
       if (reason) {
@@ -290,7 +291,9 @@ interface QuoteAsk {
 }
 
 /** The quote request's body checked field by field: every problem found, one 400 naming them (the first one's code). */
-function readQuoteBody(f: ActiveFaults, pool: PoolDef, b: Record<string, any>): QuoteAsk {
+function readQuoteBody(world: PoolsWorld, pool: PoolDef, b: Record<string, any>): QuoteAsk {
+  const f = world.faults;
+  const bounds = orderBounds(world.profile);
   const errors: { message: string; code: string }[] = [];
   const bad = (message: string, code = 'invalid_request') => errors.push({ message, code });
 
@@ -319,7 +322,7 @@ function readQuoteBody(f: ActiveFaults, pool: PoolDef, b: Record<string, any>): 
   else if (typeof amount !== 'string' || !/^-?\d+(\.\d+)?$/.test(amount)) bad('amount must be a decimal string', 'parameter_invalid');
   // A decimal string the spec allows, but zero, negative or beyond any order: outside the pool's order bounds.
   else if (!isDecimal(amount) || parse(amount) <= 0n)
-    bad(`The order is outside ${PRICING.minOrderUsdt}–${PRICING.maxOrderUsdt} USDT equivalent for pool ${pool.id}.`, 'order_size_out_of_bounds');
+    bad(`The order is outside ${bounds.minOrderUsdt}–${bounds.maxOrderUsdt} USDT equivalent for pool ${pool.id}.`, 'order_size_out_of_bounds');
   let type = b.type ?? (f.has('pools-quote-type-default-indicative') ? 'indicative' : 'firm');
   if (f.has('pools-quote-type-unknown-firm') && type !== 'indicative') type = 'firm';
   if (type !== 'firm' && type !== 'indicative') bad('type must be firm or indicative', 'parameter_invalid');
@@ -335,7 +338,9 @@ function readQuoteBody(f: ActiveFaults, pool: PoolDef, b: Record<string, any>): 
       bad(`destNetwork must be one of ${pool.supportedNetworks.join(', ')}`, 'unsupported_network');
     }
   }
-  if (errors.length > 0) throw new HttpError(400, errors.map((e) => e.message).join('; '), errors[0]!.code);
+  // Reading (pools.quote.validationJoin 'first-only'): the first problem found answers alone.
+  const shown = choiceOf(world.profile, 'pools.quote.validationJoin') === 'first-only' ? errors.slice(0, 1) : errors;
+  if (errors.length > 0) throw new HttpError(400, shown.map((e) => e.message).join('; '), errors[0]!.code);
   return { side, amount, type, network, dest, destNetwork };
 }
 
@@ -370,25 +375,23 @@ function quoteAnswer(world: PoolsWorld, caller: Caller, pool: PoolDef, asked: Qu
   if (f.has('pools-rate-input-per-output') && side === 'on_ramp') priced.rate = format(div(parse('1'), parse(priced.rate)), 10);
   if (f.has('pools-off-ramp-rate-inverted') && side === 'off_ramp') priced.rate = format(div(parse('1'), parse(priced.rate)), 10);
   if (f.has('pools-quote-rate-rounded')) priced.rate = format(parse(priced.rate), 4);
-  const outside = priced.usdtEquivalent < parse(PRICING.minOrderUsdt) || priced.usdtEquivalent > parse(PRICING.maxOrderUsdt);
+  const bounds = orderBounds(world.profile);
+  const outside = priced.usdtEquivalent < parse(bounds.minOrderUsdt) || priced.usdtEquivalent > parse(bounds.maxOrderUsdt);
   if (outside && !f.has('pools-order-bounds-unchecked')) {
     throw new HttpError(
       400,
-      `The order is outside ${PRICING.minOrderUsdt}–${PRICING.maxOrderUsdt} USDT equivalent for pool ${pool.id}.`,
+      `The order is outside ${bounds.minOrderUsdt}–${bounds.maxOrderUsdt} USDT equivalent for pool ${pool.id}.`,
       'order_size_out_of_bounds',
     );
   }
   const bps = (n: number) => (f.has('pools-quote-bps-as-strings') ? String(n) : n);
-  const common = {
-    poolId: pool.id,
-    side,
-    cryptoNetwork: network,
-    fiatAmount: priced.fiatAmount,
-    cryptoAmount: priced.cryptoAmount,
-    rate: priced.rate,
-    spreadBps: bps(PRICING.spreadBps),
-    feeBps: bps(PRICING.feeBps),
-  };
+  // Reading (pools.quote.fields 'shown-only'): the answer carries the shown fields alone, no amounts, pool, side, network or type.
+  const shownOnly = choiceOf(world.profile, 'pools.quote.fields') === 'shown-only';
+  const extra = shownOnly
+    ? {}
+    : { poolId: pool.id, side, cryptoNetwork: network, fiatAmount: world.money(priced.fiatAmount), cryptoAmount: world.money(priced.cryptoAmount) };
+  const common = { ...extra, rate: world.money(priced.rate), spreadBps: bps(PRICING.spreadBps), feeBps: bps(PRICING.feeBps) };
+  const typeField = shownOnly ? {} : { type: type as string };
   if (type === 'indicative') {
     // The persisted fault stores the indicative quote like a firm one and hands out its id.
     const stored = f.has('pools-indicative-persisted')
@@ -400,7 +403,7 @@ function quoteAnswer(world: PoolsWorld, caller: Caller, pool: PoolDef, asked: Qu
         ...common,
         available: true,
         executable: false,
-        type: 'indicative',
+        ...typeField,
         ...stored,
         ...(f.has('pools-indicative-has-quote-id') ? { quoteId: world.newId('pq') } : {}),
       },
@@ -408,9 +411,10 @@ function quoteAnswer(world: PoolsWorld, caller: Caller, pool: PoolDef, asked: Qu
   }
   const q = storeQuote(world, caller, pool, side as Side, network as string, destNetwork, dest, priced);
   const internals = f.has('pools-quote-exposes-provider') ? { liquidityProvider: 'engine-b', routing: 'direct' } : {};
+  // Reading (pools.quote.firmStatus): 201 Created, or 200.
   return {
-    status: 201,
-    body: { quoteId: q.quoteId, expiresAt: world.iso(statedExpiresAtMs(q, f)), ...common, available: true, executable: true, type: 'firm', ...internals },
+    status: choiceOf(world.profile, 'pools.quote.firmStatus') === '200' ? 200 : 201,
+    body: { quoteId: q.quoteId, expiresAt: world.iso(statedExpiresAtMs(q, f)), ...common, available: true, executable: true, ...typeField, ...internals },
   };
 }
 
@@ -426,7 +430,8 @@ function storeQuote(
   priced: Priced,
 ): QuoteRecord {
   const f = world.faults;
-  const now = world.clock.now();
+  // A world of whole-second stamps keeps whole-second instants: createdAt and expiresAt are then exact.
+  const now = world.stamp();
   let ttlS = f.has('pools-quote-ttl-60s') ? 60 : f.has('pools-quote-ttl-30s') ? 30 : (world.profile.reference?.quoteTtlSeconds ?? 15);
   if (f.has('pools-ttl-drifts-under-load') && activeQuotes(world) >= 5) ttlS = 30;
   const q: QuoteRecord = {

@@ -4,6 +4,7 @@
 // pre-funded balance, and a day passing for the velocity window. Reached by the harness only through the profile's
 // triggers; they exist on the sandbox base only (404 on production) and need
 // the partner's secret key.
+import { choiceOf } from '../kit/dialect.js';
 import { HttpError, jsonObject, type Req } from '../kit/http.js';
 import { isDecimal, parse } from './money.js';
 import { POOL_STATES, setPoolState, type PoolState } from './poolStates.js';
@@ -18,8 +19,13 @@ function sandboxCaller(world: PoolsWorld, req: Req): Caller {
   return caller;
 }
 
-/** The second world's pool-state words (reference.controlDialect 'own'): its control's language, not the spec's. */
-const OWN_STATE_WORDS: Record<string, PoolState> = { open: 'available', dry: 'pool_dry', engine_down: 'engine_unavailable', no_rate: 'rate_unavailable' };
+/** The second world's pool-state words (reference.controlDialect 'own', pools.controls.words 'own-words'): its control's language, not the spec's. */
+export const OWN_STATE_WORDS: Record<string, PoolState> = {
+  open: 'available',
+  dry: 'pool_dry',
+  engine_down: 'engine_unavailable',
+  no_rate: 'rate_unavailable',
+};
 
 /** The incoming bank fee of the second world's pay-ins (reference.poolsBalanceFees). */
 const PAYIN_FEE = '0.25';
@@ -51,9 +57,9 @@ export const area: PoolsArea = {
     });
 
     // The pool's state for the calling partner only: other partners keep seeing the catalogue's.
-    // Reading (reference.controlDialect 'own', the second world): the control takes its own words (dry, not pool_dry).
-    const words: Record<string, PoolState> =
-      world.profile.reference?.controlDialect === 'own' ? OWN_STATE_WORDS : Object.fromEntries(POOL_STATES.map((x) => [x, x]));
+    // Reading (reference.controlDialect 'own', the second world, or pools.controls.words): the control takes its own words (dry, not pool_dry).
+    const own = world.profile.reference?.controlDialect === 'own' || choiceOf(world.profile, 'pools.controls.words') === 'own-words';
+    const words: Record<string, PoolState> = own ? OWN_STATE_WORDS : Object.fromEntries(POOL_STATES.map((x) => [x, x]));
     router.on('POST', `${prefix}/pools/:poolId/state`, (req) => {
       const caller = sandboxCaller(world, req);
       const pool = world.pool(req.params.poolId!);

@@ -119,7 +119,7 @@ export const area: PoolsArea = {
       const q = world.quote(caller, req.params.quoteId!);
       const status = world.quoteStatus(q);
       if (status !== 'active' && !f.has('pools-reject-terminal-200')) throw new HttpError(409, `Quote ${q.quoteId} is already ${status}.`, `quote_${status}`);
-      if (status === 'active') q.rejectedAtMs = world.clock.now();
+      if (status === 'active') q.rejectedAtMs = world.stamp();
       const v = view(q);
       if (status === 'active' && f.has('pools-reject-moves-money')) world.post(world.state(caller), 'buy_debit', -parse(q.fiatAmount), null);
       if (status === 'active' && f.has('pools-event-on-reject')) world.emitEvent(caller.partner.name, caller.mode, 'pool.quote.rejected', v);

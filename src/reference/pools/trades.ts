@@ -1,8 +1,10 @@
 // Status polling (GET /pools/transactions/{quoteId}, which advances
 // settlement) and the pure trade reads (GET /pools/trades and
 // GET /pools/trades/{transactId}, which never do).
+import { choiceOf } from '../kit/dialect.js';
 import { HttpError, type Req } from '../kit/http.js';
 import { parse } from './money.js';
+import { idShaped } from './wire.js';
 import type { Caller, PoolsArea, PoolsWorld, TradeRecord } from './world.js';
 import { afterPoll, indexedCreatedAt, tradeRead } from './blindTradeCopies.js';
 
@@ -10,23 +12,35 @@ const TRADE_STATUSES = ['quoted', 'reserved', 'settled', 'released', 'failed', '
 /** What no transactId can hold: control characters, or U+FFFD where the query's bytes were not UTF-8. */
 const MALFORMED_CURSOR = /[\u0000-\u001f\u007f\ufffd]/;
 
+/** Polls each reserved trade has had (pools.poll.advance 'second-poll': the first keeps it reserved). */
+const pollsWhileReserved = new WeakMap<TradeRecord, number>();
+
 /** One settlement step, as a poll discovers it. */
 function advance(world: PoolsWorld, caller: Caller, t: TradeRecord): void {
   const f = world.faults;
   const outcome = world.outcomes.get(t.quoteId) ?? 'settled';
-  const now = world.clock.now();
+  const now = world.stamp();
   const st = world.state(caller);
   if (t.status === 'reserved') {
+    // Reading (pools.poll.advance 'second-poll'): settlement progresses on the first poll and ends on a later one.
+    const polls = (pollsWhileReserved.get(t) ?? 0) + 1;
+    pollsWhileReserved.set(t, polls);
+    if (polls < 2 && choiceOf(world.profile, 'pools.poll.advance') === 'second-poll') return;
     if (outcome === 'settled' || outcome === 'returned') {
       t.status = 'settled';
       t.settledAtMs = now;
       t.engineFillTxId = world.newId('fill');
       if (!f.has('pools-settled-event-missing')) world.emitTradeEvent(t, 'pool.transaction.settled');
       if (f.has('pools-event-id-per-poll')) world.emitTradeEvent(t, 'pool.transaction.settled');
+      // Reading (pools.poll.returnedPath 'at-once'): the return is discovered by the same poll, which reads returned.
+      if (outcome === 'returned' && choiceOf(world.profile, 'pools.poll.returnedPath') === 'at-once') returnTrade(world, st, t);
     } else {
-      // failed and released unwind the reservation: the debit comes back.
+      // released unwinds the reservation: the debit comes back; failed too, unless (reading pools.trade.failedUnwinds 'keeps') it keeps it.
       t.status = outcome;
-      if (!(outcome === 'released' && f.has('pools-release-keeps-reservation')) && t.reserved !== 0n) world.post(st, 'reservation_release', t.reserved, t);
+      const keeps =
+        (outcome === 'released' && f.has('pools-release-keeps-reservation')) ||
+        (outcome === 'failed' && choiceOf(world.profile, 'pools.trade.failedUnwinds') === 'keeps');
+      if (!keeps && t.reserved !== 0n) world.post(st, 'reservation_release', t.reserved, t);
       if (outcome === 'failed' && !f.has('pools-failed-event-missing')) world.emitTradeEvent(t, 'pool.transaction.failed');
       if (outcome === 'released' && !f.has('pools-released-event-missing')) world.emitTradeEvent(t, 'pool.transaction.released');
     }
@@ -40,17 +54,20 @@ function advance(world: PoolsWorld, caller: Caller, t: TradeRecord): void {
   }
   if ((f.has('pools-event-id-per-poll') || f.has('pools-settled-event-refired-on-repoll')) && t.status === 'settled' && outcome === 'settled')
     world.emitTradeEvent(t, 'pool.transaction.settled');
-  if (outcome === 'returned' && (t.status === 'settled' || (t.status === 'returned' && f.has('pools-refund-twice')))) {
-    // The bank returned the payout: an automatic, idempotent refund and no webhook.
-    t.status = 'returned';
-    if (!t.refunded || f.has('pools-refund-twice')) {
-      t.refunded = true;
-      world.post(st, 'buy_refund', parse(t.fiatAmount), t);
-    }
-    if (f.has('pools-webhook-on-returned')) world.emitEvent(t.partner, t.mode, 'pool.transaction.returned', world.tradeView(t));
-    // Fault: the returned webhook names only an internal reference (the payload shape is not shown), never the trade or its quote.
-    if (f.has('pools-returned-webhook-anonymous')) world.emitEvent(t.partner, t.mode, 'pool.transaction.returned', { reference: world.newId('ret') });
+  if (outcome === 'returned' && (t.status === 'settled' || (t.status === 'returned' && f.has('pools-refund-twice')))) returnTrade(world, st, t);
+}
+
+/** The bank returned the payout: an automatic, idempotent refund and no webhook. */
+function returnTrade(world: PoolsWorld, st: ReturnType<PoolsWorld['state']>, t: TradeRecord): void {
+  const f = world.faults;
+  t.status = 'returned';
+  if (!t.refunded || f.has('pools-refund-twice')) {
+    t.refunded = true;
+    world.post(st, 'buy_refund', parse(t.fiatAmount), t);
   }
+  if (f.has('pools-webhook-on-returned')) world.emitEvent(t.partner, t.mode, 'pool.transaction.returned', world.tradeView(t));
+  // Fault: the returned webhook names only an internal reference (the payload shape is not shown), never the trade or its quote.
+  if (f.has('pools-returned-webhook-anonymous')) world.emitEvent(t.partner, t.mode, 'pool.transaction.returned', { reference: world.newId('ret') });
 }
 
 /**
@@ -100,7 +117,9 @@ function listTrades(world: PoolsWorld, req: Req) {
   // The spec fixes no cursor format: a cursor this partner was never handed is unknown (an empty page). Malformed is
   // what no transactId can be: text with control characters, or bytes that are not text at all.
   let malformed = false;
-  if (cursor !== null && MALFORMED_CURSOR.test(cursor)) {
+  // Reading (pools.trades.malformedCursor 'not-id-shaped'): any cursor not shaped like a transactId is malformed.
+  const strict = choiceOf(world.profile, 'pools.trades.malformedCursor') === 'not-id-shaped';
+  if (cursor !== null && (MALFORMED_CURSOR.test(cursor) || (strict && !idShaped(cursor, 'ptx')))) {
     // Fault: a malformed cursor is looked up like any other, found nowhere, and answered with an empty page.
     if (f.has('pools-trades-malformed-cursor-empty-page')) return { data: [], nextCursor: null, hasMore: false };
     if (!f.has('pools-trades-malformed-cursor-ignored'))
@@ -117,7 +136,11 @@ function listTrades(world: PoolsWorld, req: Req) {
       (after === null || (exclusive ? t.createdAtMs > after : indexedCreatedAt(world, t) >= after)) &&
       (before === null || (exclusive ? t.createdAtMs < before : indexedCreatedAt(world, t) <= before)),
   );
-  all.sort((a, b) => (f.has('pools-trades-oldest-first') ? a.seq - b.seq : b.seq - a.seq));
+  // Newest first; equal createdAt in creation order, or (reading pools.trades.tieOrder 'transact-id-desc') by transactId.
+  const byId = choiceOf(world.profile, 'pools.trades.tieOrder') === 'transact-id-desc';
+  const newestFirst = (a: TradeRecord, b: TradeRecord) =>
+    byId ? b.createdAtMs - a.createdAtMs || (a.transactId < b.transactId ? 1 : a.transactId > b.transactId ? -1 : 0) : b.seq - a.seq;
+  all.sort((a, b) => (f.has('pools-trades-oldest-first') ? a.seq - b.seq : newestFirst(a, b)));
   let start = 0;
   if (cursor !== null && !malformed) {
     const i = all.findIndex((t) => t.transactId === cursor);
@@ -399,7 +422,9 @@ export const area: PoolsArea = {
       if (f.has('pools-settled-repoll-fails') && t.status === 'settled' && (world.outcomes.get(t.quoteId) ?? 'settled') === 'settled') t.status = 'failed';
       else if (!f.has('pools-poll-does-not-advance') && !returnHidden) advance(world, caller, t);
       afterPoll(world, t);
-      const body: Record<string, unknown> = { ...world.tradeView(t) };
+      // Reading (pools.poll.fields 'status-only'): the poll answers the trade's status alone.
+      const view = world.tradeView(t);
+      const body: Record<string, unknown> = choiceOf(world.profile, 'pools.poll.fields') === 'status-only' ? { status: view.status } : { ...view };
       if (f.has('pools-poll-status-unknown') && t.status === 'settled') body.status = 'complete';
       return { status: 200, body };
     });

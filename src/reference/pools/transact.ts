@@ -3,6 +3,7 @@
 // rule 3); the fiat amount is reserved from the pre-funded balance; the
 // delivery address comes from the quote, never from this body.
 import { createHash } from 'node:crypto';
+import { choiceOf } from '../kit/dialect.js';
 import { HttpError, jsonObject, type Reply } from '../kit/http.js';
 import { format, lessBps, mul, parse } from './money.js';
 import { PRICING } from './pricing.js';
@@ -81,7 +82,7 @@ function createTrade(world: PoolsWorld, caller: Caller, q: QuoteRecord, bodyAddr
     spreadBps: q.spreadBps,
     feeBps: q.feeBps,
     engineFillTxId: null,
-    createdAtMs: world.clock.now(),
+    createdAtMs: world.stamp(),
     settledAtMs: null,
     seq: world.nextSeq(),
     refunded: false,
@@ -117,7 +118,12 @@ function repriced(world: PoolsWorld, q: QuoteRecord): { cryptoAmount: string; qu
     : { quotedRate: rate, cryptoAmount: q.cryptoAmount };
 }
 
-const tradeReply = (world: PoolsWorld, t: TradeRecord, status: number): Reply => ({ status, body: world.tradeView(t) });
+/** transact's answer: the whole trade, or (reading pools.transact.fields 'three-fields') only the three fields shown. */
+function tradeReply(world: PoolsWorld, t: TradeRecord, status: number): Reply {
+  const view = world.tradeView(t);
+  if (choiceOf(world.profile, 'pools.transact.fields') === 'whole-trade') return { status, body: view };
+  return { status, body: { transactId: view.transactId, quoteId: view.quoteId, status: view.status } };
+}
 
 /** Trades a balance read has posted (the sequence fault seq-pools-other-key-transact-draws-again). */
 export const postedByBalanceRead = new WeakSet<TradeRecord>();
@@ -316,11 +322,14 @@ export const area: PoolsArea = {
           throw new HttpError(409, 'This Idempotency-Key was used with a different request body.', 'idempotency-conflict');
         }
         if (f.has('pools-replay-new-trade')) throw new HttpError(409, 'The quote was already consumed.', 'quote_consumed');
-        if (f.has('pools-velocity-counts-retries')) checkVelocity(world, caller, String((prior.reply.body as { fiatAmount?: string }).fiatAmount ?? '0'));
+        const replayed = world.tradeByQuote.get(String(b.quoteId));
+        if (f.has('pools-velocity-counts-retries')) checkVelocity(world, caller, replayed?.fiatAmount ?? '0');
         if (f.has('pools-replay-debits-again')) {
           const t = world.tradeByQuote.get(String(b.quoteId));
           if (t) world.post(world.state(caller), 'buy_debit', -t.reserved, t);
         }
+        // Reading (pools.transact.replay 'trade-now'): the existing trade as it is now, not the original response.
+        if (replayed && choiceOf(world.profile, 'pools.transact.replay') === 'trade-now') return tradeReply(world, replayed, prior.reply.status);
         return prior.reply;
       }
       // Any string is a quote id to look up (an empty or unknown one is 404); only a missing or non-string one is malformed.
@@ -329,8 +338,11 @@ export const area: PoolsArea = {
       if (q.poolId !== pool.id) throw new HttpError(400, `Quote ${q.quoteId} belongs to pool ${q.poolId}, not ${pool.id}.`, 'quote_pool_mismatch');
       const status = world.quoteStatus(q);
       const existing = world.tradeByQuote.get(q.quoteId);
-      // Endpoint rule 3 (chosen over the state table's 409): a consumed quote answers its existing trade.
+      // Endpoint rule 3 (chosen over the state table's 409): a consumed quote answers its existing trade. Reading
+      // pools.transact.consumedNewKey '409', the state table: a terminal quote gives 409.
       if (status === 'consumed' && existing && !f.has('pools-consumed-quote-second-trade')) {
+        if (choiceOf(world.profile, 'pools.transact.consumedNewKey') === '409')
+          throw new HttpError(409, `Quote ${q.quoteId} was already consumed.`, 'quote_consumed');
         // Sequence fault: the reserve is drawn again on this path (the same key's replay path draws nothing).
         if (f.has('seq-pools-other-key-transact-draws-again') && existing.reserved !== 0n && postedByBalanceRead.has(existing))
           world.post(world.state(caller), 'buy_debit', -existing.reserved, existing);
@@ -355,7 +367,8 @@ export const area: PoolsArea = {
       if (f.has('pools-transact-race-double-trade')) await new Promise((r) => setTimeout(r, 25));
       const t = createTrade(world, caller, q, b.destAddress);
       if (f.has('pools-event-on-reserve')) world.emitEvent(t.partner, t.mode, 'pool.transaction.reserved', world.tradeView(t));
-      const reply = tradeReply(world, t, 201);
+      // Reading (pools.transact.status): 201 Created, or 200.
+      const reply = tradeReply(world, t, choiceOf(world.profile, 'pools.transact.status') === '200' ? 200 : 201);
       if (f.has('pools-transact-status-quoted')) (reply.body as Record<string, unknown>).status = 'quoted';
       return remember(idem, idemKey, fingerprint, reply);
     });

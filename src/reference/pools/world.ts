@@ -2,14 +2,17 @@
 // the pool catalogue, partners by key, credential and entitlement checks,
 // quotes, trades, the balance ledger and terminal-trade webhooks. Areas (one
 // file per spec area) register routes against this world.
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { PoolsPartner, Profile } from '../../profile/schema.js';
 import { toChecksumAddress } from '../../model/eip55.js';
-import { STATED_TTL_300S_FAULTS, type Clock } from '../kit/clock.js';
+import { HIDDEN_CREATED_AT_FAULTS, STATED_TTL_300S_FAULTS, type Clock } from '../kit/clock.js';
 import type { ActiveFaults, FaultDef } from '../kit/faults.js';
 import { HttpError, type Req, type Router } from '../kit/http.js';
+import { choiceOf } from '../kit/dialect.js';
 import type { WebhookOutbox } from '../kit/outbox.js';
 import { format, parse, type Fixed } from './money.js';
+import { idOf, isoOf, moneyOf, pairOf, stampOf } from './wire.js';
+import { deliveryPolicy, eventPayload } from './eventWire.js';
 
 export type PoolsMode = 'test' | 'live';
 export type Side = 'on_ramp' | 'off_ramp';
@@ -134,6 +137,12 @@ export interface PoolsWorld {
   depositAddress(partner: PoolsPartner, pool: PoolDef): string;
   newId(prefix: string): string;
   iso(ms: number): string;
+  /** The instant a record made now keeps (whole seconds where this world stamps them, so its stamps are exact). */
+  stamp(): number;
+  /** A money or rate string as this world writes it (wire.ts). */
+  money(s: string): string;
+  /** A pool's pair as this world writes it (wire.ts). */
+  pair(pool: PoolDef): string;
   nextSeq(): number;
 }
 
@@ -194,8 +203,19 @@ export function poolCatalogue(profile: Profile): PoolDef[] {
   }
   const dry = profile.pools?.pools.dry;
   for (const d of defs) if (d.id === dry) d.available = false;
+  // Reading (pools.capabilities.networks 'other-evm'): the catalogue's pools allow other EVM chains.
+  if (choiceOf(profile, 'pools.capabilities.networks') === 'other-evm')
+    for (const d of defs) d.supportedNetworks = OTHER_EVM_NETWORKS[d.id] ?? d.supportedNetworks;
   return defs;
 }
+
+/** Another world's EVM allowlists (pools.capabilities.networks 'other-evm'). */
+const OTHER_EVM_NETWORKS: Record<string, string[]> = {
+  'EUR-USDT': ['polygon', 'arbitrum', 'base'],
+  'EUR-USDC': ['arbitrum', 'optimism'],
+  'EUR-BTC': ['polygon'],
+  'EUR-ETH': ['arbitrum', 'base'],
+};
 
 const KEY = /^(sk|pk)_(test|live)_[A-Za-z0-9]+$/;
 
@@ -264,19 +284,24 @@ function authentication(world: PoolsWorld, keys: ReadonlyMap<string, PoolsKey>, 
     authEntitled(req, poolId) {
       const caller = world.auth(req, { entitled: true });
       const p = caller.partner;
-      // Precedence (not shown; chosen): access state first, then the pool.
+      // Precedence (not shown; chosen): access state first, then the pool — or, reading pools.entitled.order 'pool-first', the pool first.
+      const poolFirst = choiceOf(world.profile, 'pools.entitled.order') === 'pool-first';
+      const poolOf = () => {
+        const pool = world.pool(poolId);
+        if (!pool) throw new HttpError(404, `No such pool: ${poolId}`, 'pool_not_found');
+        if (!(p.allowedPools ?? []).includes(pool.id) && !faults.has('pools-not-allowed-accepted')) {
+          throw new HttpError(403, `Pool ${pool.id} is not in this partner's allowed set.`, 'pool_not_allowed');
+        }
+        return pool;
+      };
+      const first = poolFirst ? poolOf() : undefined;
       if (p.state === 'not_enabled' && !faults.has('pools-not-enabled-accepted'))
         throw new HttpError(403, 'Pools are not enabled for this partner.', 'pools_not_enabled');
       if (p.state === 'suspended' && !faults.has('pools-suspended-accepted'))
         throw new HttpError(403, 'Pool access is suspended for this partner.', 'pool_access_suspended');
       if (p.state === 'kyc_pending' && !faults.has('pools-kyc-pending-accepted'))
         throw new HttpError(403, 'KYC is not approved for this partner.', 'kyc_not_approved');
-      const pool = world.pool(poolId);
-      if (!pool) throw new HttpError(404, `No such pool: ${poolId}`, 'pool_not_found');
-      if (!(p.allowedPools ?? []).includes(pool.id) && !faults.has('pools-not-allowed-accepted')) {
-        throw new HttpError(403, `Pool ${pool.id} is not in this partner's allowed set.`, 'pool_not_allowed');
-      }
-      return { caller, pool };
+      return { caller, pool: first ?? poolOf() };
     },
   };
 }
@@ -347,14 +372,14 @@ function views(world: PoolsWorld, faults: ActiveFaults, clock: Clock): Pick<Pool
       return {
         quoteId: q.quoteId,
         poolId: q.poolId,
-        pair: pool.id,
+        pair: world.pair(pool),
         side: q.side,
         cryptoNetwork: q.cryptoNetwork,
         destNetwork: q.destNetwork,
         destAddress: q.destAddress,
-        fiatAmount: q.fiatAmount,
-        cryptoAmount: q.cryptoAmount,
-        rate: q.rate,
+        fiatAmount: world.money(q.fiatAmount),
+        cryptoAmount: world.money(q.cryptoAmount),
+        rate: world.money(q.rate),
         spreadBps: q.spreadBps,
         feeBps: q.feeBps,
         status: world.quoteStatus(q),
@@ -362,7 +387,7 @@ function views(world: PoolsWorld, faults: ActiveFaults, clock: Clock): Pick<Pool
         consumedAt: q.consumedAtMs === null ? null : world.iso(q.consumedAtMs),
         rejectedAt: q.rejectedAtMs === null ? null : world.iso(q.rejectedAtMs),
         // Under a clock fault the stored quote hides when it was made (with expiresAt stated 300 s ahead).
-        ...(STATED_TTL_300S_FAULTS.some((n) => faults.has(n)) ? {} : { createdAt: world.iso(q.createdAtMs) }),
+        ...(HIDDEN_CREATED_AT_FAULTS.some((n) => faults.has(n)) ? {} : { createdAt: world.iso(q.createdAtMs) }),
       };
     },
 
@@ -372,16 +397,16 @@ function views(world: PoolsWorld, faults: ActiveFaults, clock: Clock): Pick<Pool
         transactId: t.transactId,
         quoteId: t.quoteId,
         poolId: t.poolId,
-        pair: pool.id,
+        pair: world.pair(pool),
         side: t.side,
         status: t.status,
         fiatCurrency: pool.fiatCurrency,
         cryptoCurrency: pool.cryptoCurrency,
         cryptoNetwork: t.cryptoNetwork,
         destAddress: t.destAddress,
-        fiatAmount: t.fiatAmount,
-        cryptoAmount: t.cryptoAmount,
-        quotedRate: t.quotedRate,
+        fiatAmount: world.money(t.fiatAmount),
+        cryptoAmount: world.money(t.cryptoAmount),
+        quotedRate: world.money(t.quotedRate),
         spreadBps: t.spreadBps,
         feeBps: t.feeBps,
         totalBps: faults.has('pools-total-bps-spread-only') ? t.spreadBps : t.spreadBps + t.feeBps,
@@ -408,7 +433,7 @@ function ledger(world: PoolsWorld, clock: Clock): Pick<PoolsWorld, 'post'> {
         balanceAfter: format(st.balance, 2),
         transactId: t?.transactId ?? null,
         quoteId: t?.quoteId ?? null,
-        createdAtMs: clock.now(),
+        createdAtMs: world.stamp(),
         seq: world.nextSeq(),
       };
       st.ledger.push(e);
@@ -433,17 +458,17 @@ function webhookEvents(
       const secret = st.partner.webhookSecret;
       if (!st.webhookUrl || !secret) return;
       const eventId = randomUUID();
-      const body = JSON.stringify({ eventId, type, createdAt: world.iso(clock.now()), data });
+      const body = JSON.stringify(eventPayload(world, eventId, type, data));
       // The signature fault signs with a secret the partner was never given.
       const signWith = faults.has('pools-event-signed-with-other-secret') ? `${secret}-other` : secret;
-      outbox.enqueue({ partner, service: 'pools', mode, url: st.webhookUrl, secret: signWith, eventId, eventType: type, body });
+      const policy = deliveryPolicy(world.profile);
+      outbox.enqueue({ partner, service: 'pools', mode, url: st.webhookUrl, secret: signWith, eventId, eventType: type, body, ...(policy ? { policy } : {}) });
     },
   };
 }
 
 /** Deposit addresses, ids, timestamps and the creation counter. */
-function identities(profile: Profile): Pick<PoolsWorld, 'depositAddress' | 'newId' | 'iso' | 'nextSeq'> {
-  const uuidIds = profile.reference?.idStyle === 'uuid';
+function identities(profile: Profile, clock: Clock): Pick<PoolsWorld, 'depositAddress' | 'newId' | 'iso' | 'nextSeq' | 'stamp' | 'money' | 'pair'> {
   let seq = 0;
   return {
     depositAddress(partner, pool) {
@@ -452,12 +477,24 @@ function identities(profile: Profile): Pick<PoolsWorld, 'depositAddress' | 'newI
     },
 
     newId(prefix) {
-      // The second world (reference.idStyle 'uuid') issues bare UUIDs for every resource.
-      return uuidIds ? randomUUID() : `${prefix}_${randomBytes(12).toString('hex')}`;
+      // Reading (pools.ids.style, or the second world's reference.idStyle 'uuid'): bare UUIDs.
+      return idOf(profile, prefix);
     },
 
     iso(ms) {
-      return new Date(ms).toISOString();
+      return isoOf(profile, ms);
+    },
+
+    stamp() {
+      return stampOf(profile, clock.now());
+    },
+
+    money(s) {
+      return moneyOf(profile, s);
+    },
+
+    pair(pool) {
+      return pairOf(profile, pool);
     },
 
     nextSeq() {
@@ -490,7 +527,7 @@ export function createPoolsWorld(deps: WorldDeps): PoolsWorld {
     ...views(world, faults, clock),
     ...ledger(world, clock),
     ...webhookEvents(world, deps, partners),
-    ...identities(profile),
+    ...identities(profile, clock),
   };
   return Object.assign(world, whole);
 }
