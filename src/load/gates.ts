@@ -10,6 +10,21 @@ import { packagePath } from '../packageRoot.js';
 
 const ms = z.record(z.string(), z.number().positive());
 
+/**
+ * Gates relative to a baseline run (`--baseline last-certified|RUN_ID`), per k6 scenario and route group: this run's
+ * p95 (p99) at most `p95Ratio` (`p99Ratio`) times the baseline's — and never failed for less than `minDeltaMs` more,
+ * the noise of a loopback run — judged only where both runs have the samples the percentile needs. Without
+ * --baseline they judge nothing and the absolute gates alone stand, as before.
+ */
+export const RelativeGates = z
+  .object({
+    p95Ratio: z.number().min(1).max(10).default(1.2),
+    p99Ratio: z.number().min(1).max(10).optional(),
+    minDeltaMs: z.number().min(0).max(10_000).default(50),
+  })
+  .strict();
+export type RelativeGates = z.infer<typeof RelativeGates>;
+
 export const Gates = z
   .object({
     $comment: z.string().optional(),
@@ -22,6 +37,7 @@ export const Gates = z
     raceVus: z.number().int().min(2).max(200).default(16),
     smokeDurationSeconds: z.number().positive().max(900).default(30),
     soakDurationSeconds: z.number().positive().max(7200).default(600),
+    relative: RelativeGates.default({ p95Ratio: 1.2, minDeltaMs: 50 }),
   })
   .strict();
 export type Gates = z.infer<typeof Gates>;
@@ -70,6 +86,13 @@ export function loosenedGates(gates: Gates, defaults: Gates): string[] {
       else if (mine > limit) out.push(`${table}.${group} ${mine} ms > ${limit} ms`);
     }
   for (const k of LOAD_SHAPE) if (gates[k] < defaults[k]) out.push(`${k} ${gates[k]} < ${defaults[k]}`);
+  // Relative gates judge only a run with --baseline; a file asking less of them is looser all the same.
+  const r = gates.relative;
+  const d = defaults.relative;
+  if (r.p95Ratio > d.p95Ratio) out.push(`relative.p95Ratio ${r.p95Ratio} > ${d.p95Ratio}`);
+  if (d.p99Ratio !== undefined && (r.p99Ratio === undefined || r.p99Ratio > d.p99Ratio))
+    out.push(r.p99Ratio === undefined ? `relative.p99Ratio dropped (default ${d.p99Ratio})` : `relative.p99Ratio ${r.p99Ratio} > ${d.p99Ratio}`);
+  if (r.minDeltaMs > d.minDeltaMs) out.push(`relative.minDeltaMs ${r.minDeltaMs} ms > ${d.minDeltaMs} ms`);
   return out;
 }
 

@@ -7,7 +7,9 @@
 // scenario function that threw, or a rate-limit case that started and never
 // finished fails every requirement of the scenario, with the reason — even
 // when some of its checks had passed before.
-import type { CheckResult } from '../report/results.js';
+import type { CheckResult, Observation } from '../report/results.js';
+import type { ScenarioLatency } from '../history/latency.js';
+import type { RelativeGates } from './gates.js';
 import { CATALOGUE } from '../model/catalogue/index.js';
 import type { ScenarioName } from '../../scenarios/lib/requirements.js';
 import { ROUTE_GROUP_IDS, routeProbes } from '../../scenarios/lib/routeProbes.js';
@@ -182,4 +184,98 @@ export function latencySamples(summary: Summary | undefined): {
       else unjudged.push({ metric, expr, count, need });
     }
   return { judged, unjudged };
+}
+
+/** A baseline run's latency, as the run store kept it (src/history), or why there is none to judge against. */
+export type BaselineLatency = { runId: string; latency: readonly ScenarioLatency[] } | { missing: string };
+
+/**
+ * The relative gates of a run with --baseline (src/load/gates.ts RelativeGates), per k6 scenario and route group:
+ * this run's p95 (and p99 when the gates ask) against the baseline's, a regression past both the ratio and the
+ * noise floor a failed check naming the route group and the baseline run. A percentile judges only where both
+ * runs have its samples (percentileMinSamples); what could not be judged is an observation, and a scenario where
+ * nothing could be a check unverified — never passed on nothing.
+ */
+export function relativeGateChecks(
+  current: readonly ScenarioLatency[],
+  baseline: BaselineLatency,
+  rules: RelativeGates,
+): { checks: CheckResult[]; observations: Observation[] } {
+  const checks: CheckResult[] = [];
+  const observations: Observation[] = [];
+  const scenarios = [...new Set(current.map((l) => l.scenario))].sort();
+  const base = (s: string) => ({ suite: 'load' as const, file: `scenarios/${s}.ts`, requirements: [], durationMs: 0 });
+  for (const scenario of scenarios) {
+    const name = `${scenario}: relative gates (p95${rules.p99Ratio ? '/p99' : ''} per route group against the baseline)`;
+    if ('missing' in baseline) {
+      checks.push({ ...base(scenario), name, status: 'unverified', reason: baseline.missing });
+      continue;
+    }
+    let judged = 0;
+    let breached = 0;
+    for (const now of current.filter((l) => l.scenario === scenario)) {
+      const then = baseline.latency.find((l) => l.scenario === scenario && l.group === now.group);
+      for (const [stat, ratio] of [
+        ['p95', rules.p95Ratio],
+        ['p99', rules.p99Ratio],
+      ] as const) {
+        if (ratio === undefined) continue;
+        const verdict = relativeVerdict(stat, ratio, rules.minDeltaMs, now, then);
+        if ('unjudged' in verdict) {
+          observations.push({
+            topic: 'load-relative-gate',
+            service: now.group === 'pools' ? 'pools' : 'gate',
+            check: name,
+            value: { scenario, group: now.group, stat, baseline: baseline.runId, why: verdict.unjudged },
+            note: `${scenario} ${now.group} ${stat} not judged against baseline ${baseline.runId}: ${verdict.unjudged}`,
+          });
+          continue;
+        }
+        judged++;
+        if (verdict.ok) continue;
+        breached++;
+        checks.push({
+          ...base(scenario),
+          name: `${scenario}: relative gate ${stat} of route group ${now.group} against baseline ${baseline.runId}`,
+          status: 'failed',
+          failure: {
+            message: `performance regression against baseline run ${baseline.runId}: route group ${now.group} ${stat} ${fmtMs(verdict.now)} > ${fmtMs(verdict.limit)} (${ratio} × the baseline's ${fmtMs(verdict.then)}, and more than ${rules.minDeltaMs} ms above it)`,
+            kind: 'assertion',
+            expected: `${stat} ≤ max(${ratio} × ${fmtMs(verdict.then)}, ${fmtMs(verdict.then)} + ${rules.minDeltaMs} ms) = ${fmtMs(verdict.limit)} (baseline ${baseline.runId})`,
+            actual: `${stat} ${fmtMs(verdict.now)} on ${now.samples} samples (baseline: ${then?.samples} samples)`,
+          },
+        });
+      }
+    }
+    if (breached) continue;
+    if (judged) checks.push({ ...base(scenario), name, status: 'passed' });
+    else
+      checks.push({
+        ...base(scenario),
+        name,
+        status: 'unverified',
+        reason: `no route group of ${scenario} had the samples to judge against baseline ${baseline.runId} (a p95 needs ${percentileMinSamples('p(95)')} in both runs)`,
+      });
+  }
+  return { checks, observations };
+}
+
+const fmtMs = (v: number) => `${Math.round(v * 10) / 10} ms`;
+
+function relativeVerdict(
+  stat: 'p95' | 'p99',
+  ratio: number,
+  minDeltaMs: number,
+  now: ScenarioLatency,
+  then: ScenarioLatency | undefined,
+): { unjudged: string } | { ok: boolean; now: number; then: number; limit: number } {
+  const need = percentileMinSamples(stat === 'p95' ? 'p(95)' : 'p(99)')!;
+  if (!then) return { unjudged: 'the baseline has no latency for this route group' };
+  const a = now[stat];
+  const b = then[stat];
+  if (a === undefined || b === undefined) return { unjudged: `${a === undefined ? 'this run' : 'the baseline'} has no ${stat}` };
+  if ((now.samples ?? 0) < need) return { unjudged: `this run has ${now.samples ?? 0} samples, a ${stat} needs ${need}` };
+  if ((then.samples ?? 0) < need) return { unjudged: `the baseline has ${then.samples ?? 0} samples, a ${stat} needs ${need}` };
+  const limit = Math.max(ratio * b, b + minDeltaMs);
+  return { ok: a <= limit, now: a, then: b, limit };
 }

@@ -1,7 +1,9 @@
 // GitHub Actions: a markdown job summary (appended to $GITHUB_STEP_SUMMARY)
 // and one `::error` workflow command per failed check. Everything is redacted
-// first: job summaries and logs are as public as the repository.
+// first: job summaries and logs are as public as the repository. With the run store's history, the summary says
+// which failures are new, which intermittent and which still failing.
 import { appendFileSync, readFileSync } from 'node:fs';
+import { describeFailure, failureOf, nightLine, type Night } from '../history/night.js';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { redact, redactDeep } from '../secrets/index.js';
@@ -37,7 +39,7 @@ function requirementOf(c: CheckResult): string {
 }
 
 /** The job summary: verdict, counts, failures table. */
-export function githubStepSummary(input: RunResults): string {
+export function githubStepSummary(input: RunResults, night?: Night): string {
   const results = redactDeep(input);
   const v = bannerOf(results);
   const s = results.summary;
@@ -47,6 +49,7 @@ export function githubStepSummary(input: RunResults): string {
     '',
     `${v.detail}. Profile **${results.profile.name}**, depth ${results.depth}, spec ${results.environment.specVersion}, rampart ${results.tool.version}, run \`${results.runId}\` (${results.startedAt} → ${results.finishedAt}).`,
     '',
+    ...historyLines(night),
     '| passed | failed | partial | skipped | unverified | not run | not covered | out of scope |',
     '|---:|---:|---:|---:|---:|---:|---:|---:|',
     `| ${s.passed} | ${s.failed} | ${s.partial} | ${s.skipped} | ${s.unverified} | ${s.notRun} | ${s.notCovered} | ${s.outOfScope} |`,
@@ -75,10 +78,19 @@ export function githubStepSummary(input: RunResults): string {
   }
   const failures = failedChecks(results);
   if (failures.length) {
-    lines.push('', `### Failures (${failures.length})`, '', '| requirement | check | expected | actual | request id |', '|---|---|---|---|---|');
+    const told = !!night;
+    lines.push(
+      '',
+      `### Failures (${failures.length})`,
+      '',
+      `| requirement | check |${told ? ' history |' : ''} expected | actual | request id |`,
+      `|---|---|${told ? '---|' : ''}---|---|---|`,
+    );
     for (const c of failures.slice(0, MAX_SUMMARY_ROWS)) {
       const f = c.failure;
-      lines.push(`| ${code(requirementOf(c))} | ${cell(c.name)} | ${cell(f?.expected ?? f?.message)} | ${cell(f?.actual)} | ${code(f?.requestId)} |`);
+      const standing = failureOf(night, c);
+      const history = told ? ` ${cell(standing && night ? describeFailure(standing, night.group.runs) : '')} |` : '';
+      lines.push(`| ${code(requirementOf(c))} | ${cell(c.name)} |${history} ${cell(f?.expected ?? f?.message)} | ${cell(f?.actual)} | ${code(f?.requestId)} |`);
     }
     if (failures.length > MAX_SUMMARY_ROWS) lines.push('', `…and ${failures.length - MAX_SUMMARY_ROWS} more: see report.html.`);
   }
@@ -86,11 +98,21 @@ export function githubStepSummary(input: RunResults): string {
 }
 
 /** Appends the summary to $GITHUB_STEP_SUMMARY when it is set; returns the file written, if any. */
-export function writeGithubStepSummary(results: RunResults, env: NodeJS.ProcessEnv = process.env): string | undefined {
+export function writeGithubStepSummary(results: RunResults, env: NodeJS.ProcessEnv = process.env, night?: Night): string | undefined {
   const file = env.GITHUB_STEP_SUMMARY;
   if (!file) return undefined;
-  appendFileSync(file, githubStepSummary(results) + '\n');
+  appendFileSync(file, githubStepSummary(results, night) + '\n');
   return file;
+}
+
+/** The night against the runs before it: its failures told apart (new, intermittent, still failing), nothing retried. */
+function historyLines(night: Night | undefined): string[] {
+  if (!night) return [];
+  const line = nightLine(night);
+  return [
+    `**History** (${night.at + 1} run${night.at ? 's' : ''} of this target and scope in the run store): ${line ? cell(line) : 'no failure tonight'}.`,
+    '',
+  ];
 }
 
 /** Workflow-command data: %, CR and LF are escaped (GitHub's toolkit escapeData). */
@@ -119,7 +141,7 @@ export function lineOfCheck(file: string, name: string, root = REPO_ROOT): numbe
 }
 
 /** One `::error file=…,line=…,title=…::message` line per failed check. */
-export function githubAnnotations(input: RunResults, opts: { root?: string } = {}): string[] {
+export function githubAnnotations(input: RunResults, opts: { root?: string; night?: Night } = {}): string[] {
   const root = opts.root ?? REPO_ROOT;
   return failedChecks(input).map((raw) => {
     const c = redactDeep(raw);
@@ -132,8 +154,10 @@ export function githubAnnotations(input: RunResults, opts: { root?: string } = {
     }
     props.push(`title=${escapeProperty(`rampart ${requirementOf(c)}: ${c.name}`)}`);
     const f = c.failure;
+    const standing = failureOf(opts.night, raw);
     const message = [
       f?.message ?? 'failed',
+      standing && opts.night ? `history: ${describeFailure(standing, opts.night.group.runs)}` : undefined,
       f?.expected !== undefined ? `expected: ${f.expected}` : undefined,
       f?.actual !== undefined ? `actual: ${f.actual}` : undefined,
       f?.requestId ? `request id: ${f.requestId}` : undefined,

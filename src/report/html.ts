@@ -18,6 +18,8 @@ import { PAGE_CSS, PAGE_JS } from './htmlPage.js';
 import type { RequirementResult, RunResults } from './results.js';
 import { buildSpecMap, SPEC_MAP_CSS, specMapHtml } from './specMap.js';
 import { inSpecOrder } from './sectionOrder.js';
+import { HISTORY_CSS, historyBanner, historySection } from './historySection.js';
+import type { Night } from '../history/night.js';
 import { gatesFact, scopeOf, timeScaleNote } from './verdict.js';
 import { describeTargetClock } from '../wire/targetTime.js';
 
@@ -190,7 +192,7 @@ export function bannerOf(results: RunResults): { cls: string; label: string; det
   return { cls, label: s.verdict, detail: `${s.verdictLine} — ${scope}` };
 }
 
-function bannerHtml(results: RunResults): string {
+function bannerHtml(results: RunResults, night?: Night): string {
   const v = bannerOf(results);
   const s = results.summary;
   const runScope = scopeOf(results);
@@ -221,7 +223,7 @@ function bannerHtml(results: RunResults): string {
     : results.error
       ? `<p class="stop">The run stopped: ${esc(results.error.message)} (exit ${esc(results.error.exitCode)})</p>`
       : '';
-  return `<section id="verdict" class="verdict ${v.cls}"><div class="big">${esc(v.label)}</div><div class="line">${esc(s.verdictLine)}</div>${stop}
+  return `<section id="verdict" class="verdict ${v.cls}"><div class="big">${esc(v.label)}</div><div class="line">${esc(s.verdictLine)}</div>${stop}${historyBanner(night)}
 <dl class="scope">${facts.map(([k, t]) => `<dt>${esc(k)}</dt><dd>${esc(t)}</dd>`).join('')}</dl></section>`;
 }
 
@@ -256,7 +258,7 @@ ${results.summary.requests ? `<tr><th>requests</th><td>${esc(`Gate ${results.sum
 </table></details>`;
 }
 
-export function toHtml(input: RunResults, history: HistoryRecord[] = []): string {
+export function toHtml(input: RunResults, history: HistoryRecord[] = [], night?: Night): string {
   const results = redactDeep(input);
   // A trend only means something across runs of the same command against the same target.
   const comparable = history.filter((h) => h.profile === results.profile.name && h.command === results.command);
@@ -272,13 +274,13 @@ export function toHtml(input: RunResults, history: HistoryRecord[] = []): string
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${esc(`rampart ${results.command} — ${v.label} — ${results.profile.name}`)}</title>
-<style>${PAGE_CSS}${SPEC_MAP_CSS}${EXPLORATION_CSS}</style></head>
+<style>${PAGE_CSS}${SPEC_MAP_CSS}${EXPLORATION_CSS}${HISTORY_CSS}</style></head>
 <body><main>
 <h1>rampart ${esc(results.command)} report <span class="small">${esc(results.profile.name)} · ${esc(results.startedAt)}</span></h1>
-${bannerHtml(results)}
+${bannerHtml(results, night)}
 ${countsHtml(s)}
 ${runDetails(results)}
-<nav><a href="#failures">failures (${failedCount})</a>${results.exploration ? `<a href="#exploration">exploration (${results.exploration.findings.length})</a>` : ''}<a href="#not-asserted">not asserted (${s.incompleteReasons?.length ?? 0} reasons)</a><a href="#matrix">requirements (${results.requirements.length})</a><a href="#observations">observations (${results.observations.length})</a><a href="#charts">charts</a><a href="#trend">trend</a><a href="#specmap">spec map</a></nav>
+<nav><a href="#failures">failures (${failedCount})</a>${results.exploration ? `<a href="#exploration">exploration (${results.exploration.findings.length})</a>` : ''}<a href="#not-asserted">not asserted (${s.incompleteReasons?.length ?? 0} reasons)</a><a href="#matrix">requirements (${results.requirements.length})</a><a href="#observations">observations (${results.observations.length})</a><a href="#charts">charts</a><a href="#trend">trend</a><a href="#history">history${night ? ` (${night.group.runs.length} runs)` : ''}</a><a href="#specmap">spec map</a></nav>
 <div id="filterbar" hidden><input id="filter" type="search" placeholder="filter failures, requirements and observations: an id, a check, any text" aria-label="filter"> <span id="filter-count" class="small"></span></div>
 <h2 id="failures">Failures <span class="small">${failedCount ? `${failedCount} failed check${failedCount === 1 ? '' : 's'}: expected (−) against actual (+), and a command to replay each` : ''}</span></h2>
 ${failures.html}
@@ -298,6 +300,8 @@ ${observationGroups(results)}
 <h3>Webhook retry gaps against the schedule</h3>${retryGapChart(m.retryGaps)}
 <h2 id="trend">Trend over the last runs</h2>
 ${trendChart(hist)}
+<h2 id="history">History <span class="small">this run among the last runs of its target and scope, from the run store</span></h2>
+${historySection(night)}
 <h2 id="specmap">Spec coverage map</h2>
 <p class="legend">Every sentence, list item and table row of both specs: tested (by the requirements named, coloured by their status in this run), not shown (left open by the spec: observed, never failed), not testable from outside (hover for why), or unaccounted.</p>
 ${specMapSection(results)}
@@ -313,8 +317,9 @@ export async function renderReport(runDir: string): Promise<string> {
   const results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as RunResults;
   // Run directories live in <reportsDir>/<runId>; reports/latest may be a symlink, so resolve the history from the real parent when possible.
   const history = readHistory(dirname(dir));
+  const { readNight } = await import('../history/recordNight.js');
   const out = join(dir, 'report.html');
-  const html = toHtml(results, history);
+  const html = toHtml(results, history, await readNight(results, dirname(dir)));
   const findings = scanText(html);
   if (findings.length) throw new Error(`secret scan: ${[...new Set(findings.map((f) => f.kind))].join(', ')} in report.html; not written`);
   writeFileSync(out, html);

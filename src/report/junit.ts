@@ -1,4 +1,6 @@
-// junit.xml for CI: one <testsuite> per suite kind × service, one <testcase> per check.
+// junit.xml for CI: one <testsuite> per suite kind × service, one <testcase> per check. With the run store's
+// history, each failure says whether it is new, intermittent or still failing, and the verdict's properties list them.
+import { describeFailure, failureOf, nightClasses, type Night } from '../history/night.js';
 import type { CheckResult, RunResults } from './results.js';
 import { gatesFact, scopeOf } from './verdict.js';
 
@@ -25,10 +27,15 @@ function secs(ms: number): string {
   return (Math.max(0, ms || 0) / 1000).toFixed(3);
 }
 
-function testcase(c: CheckResult): string {
+function testcase(c: CheckResult, night?: Night): string {
+  const standing = failureOf(night, c);
+  const history = standing && night ? describeFailure(standing, night.group.runs) : undefined;
   const name = c.requirements.length ? `${c.name} [${c.requirements.join(', ')}]` : c.name;
   const classname = `${c.suite}.${serviceOfCheck(c)}${c.file ? '.' + c.file.replace(/\.[a-z]+$/i, '').replace(/[\\/]/g, '.') : ''}`;
-  const props = c.requirements.map((r) => `        <property name="requirement" value="${xmlEscape(r)}"/>`).join('\n');
+  const props = [
+    ...c.requirements.map((r) => `        <property name="requirement" value="${xmlEscape(r)}"/>`),
+    ...(history ? [`        <property name="history" value="${xmlEscape(history)}"/>`] : []),
+  ].join('\n');
   let body = props ? `      <properties>\n${props}\n      </properties>\n` : '';
   if (c.status === 'failed') {
     const f = c.failure;
@@ -40,6 +47,7 @@ function testcase(c: CheckResult): string {
       ...(f?.exchanges ?? []).map((x) => `${x.method} ${x.url} → ${x.status ?? x.error ?? 'no response'}${x.requestId ? ` (request id ${x.requestId})` : ''}`),
     ].filter(Boolean);
     const msg = [
+      ...(history ? [`[${history}]`] : []),
       f?.message ?? 'failed',
       f?.expected !== undefined ? `expected ${f.expected}` : '',
       f?.actual !== undefined ? `actual ${f.actual}` : '',
@@ -55,7 +63,7 @@ function testcase(c: CheckResult): string {
   return `    <testcase name="${xmlEscape(name)}" classname="${xmlEscape(classname)}" time="${secs(c.durationMs)}"${body ? `>\n${body}    </testcase>` : '/>'}`;
 }
 
-export function toJunit(results: RunResults): string {
+export function toJunit(results: RunResults, night?: Night): string {
   const groups = new Map<string, CheckResult[]>();
   for (const c of results.checks) {
     const key = `${c.suite}.${serviceOfCheck(c)}`;
@@ -71,6 +79,7 @@ export function toJunit(results: RunResults): string {
     ['scope', scope.whole ? 'whole run' : `partial run (${scope.partial})`],
     ['depth', results.depth],
     ...(scope.gates ? [['gates', gatesFact(scope)]] : []),
+    ...historyProps(night),
   ]
     .map(([k, v]) => `      <property name="${k}" value="${xmlEscape(v)}"/>`)
     .join('\n');
@@ -82,7 +91,7 @@ export function toJunit(results: RunResults): string {
     const skipped = checks.filter((c) => c.status !== 'passed' && c.status !== 'failed').length;
     const time = checks.reduce((t, c) => t + (c.durationMs || 0), 0);
     suites.push(
-      `  <testsuite name="${xmlEscape(key)}" tests="${checks.length}" failures="${failures}" errors="0" skipped="${skipped}" time="${secs(time)}" timestamp="${xmlEscape(results.startedAt.replace(/Z$/, ''))}">\n${checks.map(testcase).join('\n')}\n  </testsuite>`,
+      `  <testsuite name="${xmlEscape(key)}" tests="${checks.length}" failures="${failures}" errors="0" skipped="${skipped}" time="${secs(time)}" timestamp="${xmlEscape(results.startedAt.replace(/Z$/, ''))}">\n${checks.map((c) => testcase(c, night)).join('\n')}\n  </testsuite>`,
     );
   }
   if (results.error) {
@@ -102,4 +111,16 @@ export function toJunit(results: RunResults): string {
     (suites.length ? '\n' : '') +
     `</testsuites>\n`
   );
+}
+
+/** The verdict's history: which failures are new, which intermittent, which still failing, and against what. */
+function historyProps(night: Night | undefined): string[][] {
+  if (!night) return [];
+  const c = nightClasses(night);
+  return [
+    ['history', `${night.at} earlier run${night.at === 1 ? '' : 's'} of this target and scope in ${night.store}`],
+    ['newFailures', c.new.join(', ')],
+    ['intermittentFailures', c.intermittent.join(', ')],
+    ['stillFailing', c['still failing'].join(', ')],
+  ];
 }

@@ -1,6 +1,7 @@
-// Writes reports/<runId>/ (results.json, junit.xml, report.html), points
-// reports/latest at it and appends the history record. Everything written is
-// redacted first and the whole run directory is scanned afterwards.
+// Writes reports/<runId>/ (results.json, junit.xml, ctrf.json, report.html), points
+// reports/latest at it, appends the history record and records the run in the run
+// store (src/history), whose nights before it tell its failures apart in the reports.
+// Everything written is redacted first and the whole run directory is scanned afterwards.
 import { randomBytes } from 'node:crypto';
 import { cpSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -8,6 +9,9 @@ import { redact, redactDeep } from '../secrets/index.js';
 import { appendHistory, readHistory } from './history.js';
 import { toHtml } from './html.js';
 import { toJunit } from './junit.js';
+import { toCtrf } from './ctrf.js';
+import { recordNight, type RunHistoryOption } from '../history/recordNight.js';
+import type { Night } from '../history/night.js';
 import type { RunResults } from './results.js';
 import { isProbablyText, listFiles, maskAuthorizationBearer, scanDir, scanText } from '../secrets/index.js';
 
@@ -89,8 +93,10 @@ export async function writeRun(
     reportsDir: string;
     /** Files that must see every other report file (the certificate hashes them): written last, then scanned. */
     finalize?: (dir: string, safe: RunResults) => void;
+    /** The run store to record the run in (default: the SQLite file beside the reports), or false for none. */
+    history?: RunHistoryOption;
   },
-): Promise<{ dir: string; files: string[] }> {
+): Promise<{ dir: string; files: string[]; night?: Night }> {
   // Masking the serialised form too catches opaque bearer values under an "authorization" key,
   // so results.json, junit.xml and report.html all derive from the same masked object.
   const safe = JSON.parse(mask(JSON.stringify(redactDeep(results)))) as RunResults;
@@ -106,14 +112,21 @@ export async function writeRun(
     if (masked !== text) writeFileSync(path, masked);
   }
 
+  // The run in the store first: the nights before it tell its failures apart in every report below.
+  const night = await recordNight(safe, { reportsDir: opts.reportsDir, runDir: dir, history: opts.history });
+
   const files: string[] = [];
   const resultsPath = join(dir, 'results.json');
   writeChecked(resultsPath, JSON.stringify(safe, null, 2) + '\n', 'results.json');
   files.push(resultsPath);
 
   const junitPath = join(dir, 'junit.xml');
-  writeChecked(junitPath, toJunit(safe), 'junit.xml');
+  writeChecked(junitPath, toJunit(safe, night), 'junit.xml');
   files.push(junitPath);
+
+  const ctrfPath = join(dir, 'ctrf.json');
+  writeChecked(ctrfPath, JSON.stringify(toCtrf(safe, night), null, 2) + '\n', 'ctrf.json');
+  files.push(ctrfPath);
 
   const historyPath = appendHistory(opts.reportsDir, safe);
   const historyText = readFileSync(historyPath, 'utf8');
@@ -124,7 +137,7 @@ export async function writeRun(
   files.push(historyPath);
 
   const htmlPath = join(dir, 'report.html');
-  writeChecked(htmlPath, toHtml(safe, readHistory(opts.reportsDir)), 'report.html');
+  writeChecked(htmlPath, toHtml(safe, readHistory(opts.reportsDir), night), 'report.html');
   files.push(htmlPath);
 
   opts.finalize?.(dir, safe);
@@ -133,5 +146,5 @@ export async function writeRun(
   if (findings.length) throw new SecretLeakError(findings);
 
   pointLatest(opts.reportsDir, dir);
-  return { dir, files };
+  return { dir, files, ...(night ? { night } : {}) };
 }
