@@ -28,6 +28,10 @@ const commonRunOptions = (c: Command) =>
     .addOption(depthOption())
     .option('--fault <name...>', 'start the embedded target with these seeded faults (see rampart serve --list-faults)')
     .option('--reports-dir <dir>', 'where run directories go', 'reports')
+    .option(
+      '--history <url>',
+      'record the run in a PostgreSQL store shared by many runners (postgres://…; default: RAMPART_HISTORY_URL, else <reports-dir>/history.db)',
+    )
     .option('--concurrency <n>', 'checks run at once')
     .option('--resume <runDir>', 'continue an interrupted run: finished checks keep their results, the rest run, one report')
     .option('--fail-incomplete', 'exit 6 when the verdict is INCOMPLETE (requirements in scope not all asserted)')
@@ -39,6 +43,8 @@ const commonRunOptions = (c: Command) =>
       '--rate-limit-budget <seconds>',
       'how long every key may be paused by Retry-After before the run ends (default: harness.rateLimitBudgetSeconds, 120)',
     );
+const baselineHelp =
+  "judge the gates file's relative gates (p95 per scenario and route group against the baseline's) against a run of the store: last-certified (the newest passing run of this target and scope) or a run id";
 // A partial run takes --sign-key only to refuse it with the reason (a certificate is a whole run's), not as an unknown option.
 const signKeyRefused = () => new Option('--sign-key <file>', 'refused: only rampart certify signs a certificate').hideHelp();
 
@@ -61,6 +67,7 @@ commonRunOptions(
     .option('--scenario <name...>', 'scenarios to run (default: all but soak)')
     .option('--case <name...>', 'only these cases of the scenarios (e.g. burst)')
     .option('--gates <file>', "performance gates (thresholds) file (default: rampart's own fixtures/gates.json)")
+    .option('--baseline <run>', baselineHelp)
     .option('--allow-live', 'allow live keys and production base URLs')
     .option('--segments <n>', 'run each scenario as n k6 processes (execution segments, as k6-operator splits a TestRun), each with its own keys')
     .option('--k6-out <spec...>', 'k6 outputs to pass through (--out), e.g. json=FILE, csv=FILE, experimental-prometheus-rw, opentelemetry')
@@ -128,6 +135,7 @@ commonRunOptions(
     .command('certify')
     .description('conformance, load and chaos against one target, one report (and, at --depth full, explore)')
     .option('--gates <file>', "performance gates (thresholds) file (default: rampart's own fixtures/gates.json)")
+    .option('--baseline <run>', baselineHelp)
     .option('--sign-key <file>', 'sign certificate.json with this Ed25519 key (rampart keys generate)')
     .option('--allow-live', 'allow live keys and production base URLs'),
 ).action(async (opts: RunOptions) => {
@@ -319,6 +327,7 @@ program
 (await import('./commands/keys.js')).registerKeys(program);
 (await import('./commands/verify.js')).registerVerify(program);
 registerSetup(program);
+(await import('./commands/history.js')).registerHistory(program);
 
 try {
   await program.parseAsync(process.argv);

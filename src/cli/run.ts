@@ -21,7 +21,7 @@ import { createProgress } from '../runner/progress.js';
 import type { SuiteKind, SuiteKindName } from '../suites/kind.js';
 import type { WebhookReceiver } from '../webhooks/types.js';
 import { applyHarnessFlags } from './harnessFlags.js';
-import { gatesOfRun, resumeOptions } from './resume.js';
+import { gatesOfRun, profileSha256, resumeOptions } from './resume.js';
 import { printVerdict, writeReports } from './runReports.js';
 import type { Recorders, Run, RunOptions } from './runState.js';
 import { runScheduledKinds, scheduleOf } from './runScheduledKinds.js';
@@ -82,14 +82,21 @@ export async function runKinds(kindNames: SuiteKindName[], command: string, opts
     gates: gatesOfRun(asked.kindNames, asked.opts.gates),
   });
   if (refusesSigning(asked.opts, scope)) return EXIT.usage;
+  const history = await openHistory(asked, command, scope);
+  if (typeof history === 'number') return history;
   const run = openRun({ ...asked, command, scope });
   const onSignal = stopOnSignals(run);
-  if (!(await signingKeyLoads(run.opts.signKey))) return EXIT.usage;
+  if (!(await signingKeyLoads(run.opts.signKey))) {
+    await history.store?.close();
+    return EXIT.usage;
+  }
   const recorders = await openRecorders(run);
   await runAgainstTarget(run, recorders);
+  if (history.baseline && run.kindNames.includes('load')) await judgeRelativeGates(run, history.baseline);
   const full = await judge(run);
   const exitCode = exitCodeOf(full, { failIncomplete: run.opts.failIncomplete });
-  const written = await writeReports(run, full, recorders.har);
+  const written = await writeReports(run, full, recorders.har, { ...history, context: { ...history.context, exitCode } });
+  await history.store?.close();
   // An interrupted run keeps its handlers and leaves explicitly below: removing them, or letting Node exit
   // naturally (it closes its signal watchers one by one), opens a window where a second signal ends the
   // process by the signal instead of with 130 / 143.
@@ -100,6 +107,54 @@ export async function runKinds(kindNames: SuiteKindName[], command: string, opts
   printVerdict(run, full, written, recorders.har);
   if (run.interrupted) process.exit(exitCode);
   return exitCode;
+}
+
+/**
+ * The run store (src/history), opened before anything is written: a --history store that cannot be opened, or a
+ * --baseline it cannot resolve, refuses the run (exit 2). The target's identity leaves the embedded target's faults
+ * out: its runs with and without --fault are one target.
+ */
+async function openHistory(
+  asked: { opts: RunOptions; resumed?: RunRecord; profileSha256?: string; kindNames: SuiteKindName[] },
+  command: string,
+  scope: RunScope,
+): Promise<import('../history/runHistory.js').RunHistory | number> {
+  const { openRunHistory, RunHistoryError } = await import('../history/runHistory.js');
+  const { scopeKeyOf } = await import('../history/identity.js');
+  let targetHash: string | undefined;
+  try {
+    targetHash = profileSha256(asked.opts.profile, undefined);
+  } catch {
+    // A profile that cannot be loaded ends the run with its own line and report.
+  }
+  try {
+    return await openRunHistory({
+      history: asked.opts.history,
+      baseline: asked.opts.baseline,
+      reportsDir: asked.opts.resume ? join(asked.opts.resume, '..') : asked.opts.reportsDir,
+      targetHash,
+      profileHash: asked.profileSha256,
+      faults: asked.opts.fault,
+      scopeKey: scopeKeyOf({ command, depth: asked.opts.depth, scope }),
+      runId: asked.resumed?.runId,
+    });
+  } catch (e) {
+    if (!(e instanceof RunHistoryError)) throw e;
+    process.stderr.write(redact(`rampart: ${e.message}`) + '\n');
+    return EXIT.usage;
+  }
+}
+
+/** --baseline: this run's p95 per scenario and route group against the baseline's (src/load/verdict.ts relativeGateChecks). */
+async function judgeRelativeGates(run: Run, baseline: import('../history/baseline.js').ResolvedBaseline): Promise<void> {
+  const { relativeGatesOfRun } = await import('../history/runHistory.js');
+  try {
+    const { checks, observations } = relativeGatesOfRun(run.results, run.runDir, baseline, run.opts.gates);
+    run.results.checks.push(...checks);
+    run.results.observations.push(...observations);
+  } catch (e) {
+    recordRunError(run, e);
+  }
 }
 
 /** CERTIFIED and a signed certificate belong to a whole run by rampart's gates (or stricter) alone: any other run is refused the key now. */

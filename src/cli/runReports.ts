@@ -10,18 +10,23 @@ import { writeRun } from '../report/writeRun.js';
 import { describeTargetClock } from '../wire/targetTime.js';
 import { writeCertificate as writeCertificateImpl } from '../report/certificate.js';
 import type { Run } from './runState.js';
+import type { RunHistory } from '../history/runHistory.js';
+import type { Night } from '../history/night.js';
 
 /** The run directory written (HAR, results, reports, and last the certificate of a whole run), and CI told. */
 export async function writeReports(
   run: Run,
   full: RunResults,
   har: HarRecorder | undefined,
-): Promise<{ dir: string; certificate?: { path: string; signed: boolean } }> {
+  history?: RunHistory,
+): Promise<{ dir: string; certificate?: { path: string; signed: boolean }; night?: Night; store?: string }> {
   if (har) har.write(join(run.runDir, 'run.har'));
   // Only a whole run writes a certificate (a partial one was refused its signing key above).
   let certificate: { path: string; signed: boolean } | undefined;
-  const { dir } = await writeRun(full, {
+  const { dir, night } = await writeRun(full, {
     reportsDir: run.reportsDir,
+    // The store the run opened before its traffic (none when even the default file could not be used).
+    history: history?.store ? { store: history.store, context: history.context } : false,
     // The certificate hashes every other report file: it is written last.
     finalize: run.scope.whole
       ? (d, safe) => {
@@ -29,16 +34,17 @@ export async function writeReports(
         }
       : undefined,
   });
-  if (process.env.GITHUB_STEP_SUMMARY) (await import('../report/github.js')).writeGithubStepSummary(full);
-  if (run.opts.annotations === 'github') for (const l of (await import('../report/github.js')).githubAnnotations(full)) process.stdout.write(l + '\n');
-  return { dir, certificate };
+  if (process.env.GITHUB_STEP_SUMMARY) (await import('../report/github.js')).writeGithubStepSummary(full, process.env, night);
+  if (run.opts.annotations === 'github')
+    for (const l of (await import('../report/github.js')).githubAnnotations(full, { night })) process.stdout.write(l + '\n');
+  return { dir, certificate, ...(night ? { night } : {}), ...(history?.store ? { store: history.store.where } : {}) };
 }
 
 /** The verdict and where to read more: stdout; a run error's one line: stderr. */
 export function printVerdict(
   run: Run,
   full: RunResults,
-  written: { dir: string; certificate?: { path: string; signed: boolean } },
+  written: { dir: string; certificate?: { path: string; signed: boolean }; night?: Night; store?: string },
   har: HarRecorder | undefined,
 ): void {
   const { scope, opts, command } = run;
@@ -60,6 +66,7 @@ export function printVerdict(
           ]
         : []),
       ...(s.verdict === 'INTERRUPTED' ? [`resume with: rampart ${command} --resume ${dir}`] : []),
+      ...historyLine(written),
       `report: ${dir}/report.html`,
       ...(certificate ? [`certificate: ${certificate.path} (${certificate.signed ? 'signed' : 'unsigned: pass --sign-key to sign it'})`] : []),
       ...(har ? [`HAR: ${dir}/run.har (${har.size} exchanges)`] : []),
@@ -75,4 +82,20 @@ function gatesLine(gates: NonNullable<RunScope['gates']>, file: string): string 
 
 function writeCertificateSync(dir: string, results: RunResults, signKey: string | undefined, profile: Profile | undefined) {
   return writeCertificateImpl(dir, results, { signKeyFile: signKey, profile });
+}
+
+/** Where the run was recorded, and how its failures stand against the runs before it. */
+function historyLine(written: { night?: Night; store?: string }): string[] {
+  if (!written.store) return [];
+  const n = written.night;
+  if (!n) return [`history: ${written.store} (the run was not recorded: see above)`];
+  const f = n.group.failures[n.at];
+  const count = (c: string) => [...(f?.requirements.values() ?? []), ...(f?.checks.values() ?? [])].filter((x) => x.class === c).length;
+  const failures =
+    f && f.requirements.size + f.checks.size
+      ? ` — failures: ${count('new')} new, ${count('intermittent')} intermittent, ${count('still failing')} still failing`
+      : '';
+  return [
+    `history: run ${n.at + 1} of this target and scope in ${written.store}${failures}${n.baseline ? `; baseline ${n.baseline.runId}` : ''} (rampart history shows them)`,
+  ];
 }

@@ -38,6 +38,10 @@ export interface RunOptions extends HarnessFlags {
   k6Out?: string[];
   seed?: string;
   emit?: string[];
+  /** The run store: a postgres:// URL (default: RAMPART_HISTORY_URL, else reports/history.db). */
+  history?: string;
+  /** load, certify: judge the relative gates against this run of the store (last-certified or a run id). */
+  baseline?: string;
 }
 
 /** One run as it goes: what it is, where it writes, what it has so far, and how it stops. */
