@@ -3,6 +3,7 @@
 import type { FaultDef } from './kit/faults.js';
 import { GATE_FAULTS } from './gate/index.js';
 import { POOLS_FAULTS } from './pools/index.js';
+import { NIGHT_FAULTS } from './nightFaults.js';
 
 function checkUnique(defs: FaultDef[]): FaultDef[] {
   const seen = new Set<string>();
@@ -13,4 +14,4 @@ function checkUnique(defs: FaultDef[]): FaultDef[] {
   return defs;
 }
 
-export const ALL_FAULTS: FaultDef[] = checkUnique([...GATE_FAULTS, ...POOLS_FAULTS]);
+export const ALL_FAULTS: FaultDef[] = checkUnique([...GATE_FAULTS, ...POOLS_FAULTS, ...NIGHT_FAULTS]);

@@ -18,6 +18,7 @@ import { GateRateLimiter } from './kit/rateLimiter.js';
 import { createPoolsService } from './pools/index.js';
 import { poolsBasePath } from './pools/wire.js';
 import { fillHistory } from './history.js';
+import { nightFaultsOn, slowDelayMs } from './nightFaults.js';
 
 export interface RunningReference {
   /** The profile with base URLs rewritten to the real ports. */
@@ -100,6 +101,8 @@ async function handle(p: Pipeline, req: IncomingMessage, res: ServerResponse): P
     if (fullPath !== p.base && !fullPath.startsWith(`${p.base}/`)) throw new HttpError(404, `Unknown route: ${req.method} ${fullPath}`, 'route_not_found');
     const path = fullPath.slice(p.base.length) || '/';
     const method = (req.method ?? 'GET').toUpperCase();
+    const slow = slowDelayMs(p.faults, p.service, method, path);
+    if (slow) await new Promise((r) => setTimeout(r, slow));
     const m = p.router.match(method, path);
     if (p.limiter) p.limiter.check(clientKey(req), method, path, m.pattern ? `${method} ${m.pattern}` : `${method} ?`);
     if (!m.handler) throw new HttpError(404, `Unknown route: ${method} ${p.base}${path}`, 'route_not_found');
@@ -148,9 +151,10 @@ function listen(server: Server, port: number, host: string): Promise<number> {
 
 export async function startReference(opts: StartReferenceOptions): Promise<RunningReference> {
   const faultNames = resolveFaults(opts.faults ?? []);
-  const faults = new ActiveFaults(faultNames);
   const host = opts.host ?? '127.0.0.1';
   const log = opts.log ?? (() => {});
+  // A fault of some starts only is drawn here, once per start (nightFaults.ts).
+  const faults = new ActiveFaults(nightFaultsOn(faultNames, log));
   const issued = issuePoolsLiveKeys(issueLiveKeys(opts.profile));
   const ref = issued.reference;
   const steady = new OffsetClock(opts.clock ?? systemClock, (ref?.clockOffsetSeconds ?? 0) * 1000);
