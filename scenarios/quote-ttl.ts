@@ -4,7 +4,9 @@
 // (within the profile's tolerance); a transact sent clearly before expiry
 // succeeds, one sent clearly after gets 409; nothing answers 5xx. Every
 // absolute instant is the target's: judged on its clock, which each VU learns
-// from the Date headers (starting from rampart's own estimate).
+// from the Date headers (starting from rampart's own estimate), and, while that
+// does not show it, from the stored quote's createdAt (the target's own stamp of
+// a quote made while its request was in flight).
 import { sleep } from 'k6';
 import exec from 'k6/execution';
 import { Rate } from 'k6/metrics';
@@ -77,8 +79,8 @@ const header = (r: Res, name: string) => {
 };
 /**
  * The target's clock, when the TTL may be judged on it: its offset bounds; a reason when it is known more loosely
- * than the rule affords (unverified); undefined after failing the TTL rule when the clock jumped or none shows at
- * all (no Date header, and rampart handed over no estimate) — the target's fault, never a pass.
+ * than the rule affords, or not at all (no Date header, no stamp, and rampart handed over no estimate: unverified,
+ * as neither is required); undefined after failing the TTL rule when the clock jumped — the target's fault.
  */
 function judgeable(): { lo: number; hi: number } | string | undefined {
   const r = targetClock().reading();
@@ -86,7 +88,7 @@ function judgeable(): { lo: number; hi: number } | string | undefined {
     return r.estimate.uncertaintyMs <= pools.clockBoundMs
       ? r
       : `the target's clock is known to ± ${r.estimate.uncertaintyMs} ms, wider than the ± ${pools.clockBoundMs} ms the TTL can be judged with`;
-  if (r.kind === 'unsettled') return r.why;
+  if (r.kind === 'unsettled' || r.kind === 'none') return r.why;
   checkReq(
     R.ttl[0],
     r.why,
@@ -133,6 +135,12 @@ export default guarded('ttl', (): void => {
     return;
   }
   const expiresAt = Date.parse(body.expiresAt);
+  // While the Date headers do not show the target's clock, the stored quote's createdAt does: stamped while the quote
+  // was made, inside the request's span (the stored read does not consume or extend the quote).
+  if (targetClock().reading().kind !== 'known') {
+    const stored = call('GET', `${base}/pools/quotes/${encodeURIComponent(body.quoteId)}`, key, { tags: { name: 'GET /pools/quotes/{id}', group: 'pools' } });
+    if (stored.status >= 200 && stored.status < 300) targetClock().stamp(sentAt, sentAt + quoteDur, json(stored)?.createdAt);
+  }
   // The quote was made while its request was in flight: on the target's clock, within this span.
   const made = judgeable();
   if (typeof made === 'string') {

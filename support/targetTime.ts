@@ -3,9 +3,10 @@
 // (src/client/targetClock.ts), waits that end once its clock is surely past an
 // instant, and the verdict of a time rule. Each rule states the clock
 // uncertainty it can afford (src/model/limits.ts CLOCK_BOUNDS). A target whose
-// clock jumped between answers, or that sends no Date header and stamps nothing
-// it makes, fails the rule that needed its clock; a clock known more loosely than
-// the rule affords ends it unverified with the numbers.
+// clock jumped between answers fails the rule that needed its clock; one that
+// sends no Date header and stamps nothing it makes (the specs require neither)
+// leaves the rule unverified with the reason, and so does a clock known more
+// loosely than the rule affords, with the numbers.
 import type { ApiClient, Exchange } from '../src/client/types.js';
 import type { ClockReading } from '../src/client/targetClock.js';
 import type { ClockBound } from '../src/model/limits.js';
@@ -45,15 +46,15 @@ export function clockNote(client: ApiClient): string {
 }
 
 /**
- * The target's clock for a rule: known, or the rule fails (the clock jumped, or the target gives none at all —
- * the target's fault, never a reason to pass) or ends unverified (too few samples yet to tell). Where the
- * sources disagree, or answers carry no Date header, the check observes it.
+ * The target's clock for a rule: known, or the rule fails (the clock jumped — the target's fault, never a reason to
+ * pass) or ends unverified (too few samples yet to tell; or no clock shown at all, which no spec requires). Where
+ * the sources disagree, the Date headers name two clocks, or answers carry no Date header, the check observes it.
  */
 export function clockFor(t: CheckTools, client: ApiClient, rule: TimeRule): KnownClock {
   const r = client.clock.reading();
   if (!observed.has(t)) observeClock(t, client);
   if (r.kind === 'known') return r;
-  if (r.kind === 'unsettled') t.unverified(`${r.why} (${clockNote(client)})`);
+  if (r.kind === 'unsettled' || r.kind === 'none') t.unverified(`${r.why} (${clockNote(client)})`);
   t.expect.that(false, `the target's clock can be read to judge this rule: ${r.why}`, { requirement: rule.requirement, actual: clockNote(client) });
   throw new Error('unreachable');
 }
@@ -69,6 +70,12 @@ function observeClock(t: CheckTools, client: ApiClient): void {
       'target-clock-sources-disagree',
       clockNote(client),
       "the target's own timestamps and its Date headers name different clocks: judged on its timestamps",
+    );
+  if (report.date?.state === 'jumped' && report.basis === 'stamps')
+    t.observe(
+      'target-date-headers-two-clocks',
+      clockNote(client),
+      "the target's Date headers name more than one clock (a fleet whose nodes' clocks differ), its own timestamps one: judged on its timestamps",
     );
   if (report.missingDate)
     t.observe(

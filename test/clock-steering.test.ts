@@ -1,13 +1,17 @@
 // A verdict the target cannot steer through its clock. A correct target whose
 // answers now and then carry a Date header far off (one node of a fleet, a
-// proxy) keeps every time rule passing; a target that uses its clock to hide a
+// proxy), carry none at all, or come from a fleet's two clocks in turn keeps
+// every time rule passing on its stamps; a target that uses its clock to hide a
 // broken rule — Date headers from another clock, a stray Date to widen the
-// estimate, no Date header at all, a clock that jumps — fails that rule by an
-// assertion naming it: never unverified, never passed.
+// estimate, no Date header beside a broken lifetime, a clock that jumps — fails
+// that rule by an assertion naming it: never unverified, never passed.
 import { describe, expect, it } from 'vitest';
 import { CLOCK_FAULTS } from '../src/reference/kit/clock.js';
 import { ALL_FAULTS } from '../src/reference/faults.js';
 import type { Profile } from '../src/profile/schema.js';
+import { loadProfile } from '../src/profile/load.js';
+import { dialectProfile } from '../src/reference/dialect.js';
+import { startReference } from '../src/reference/server.js';
 import { loadConformanceSuites, onlyChecksFor, runAgainst, startEmbedded } from './support/embedded.js';
 import { caughtBy } from './support/selftest.js';
 
@@ -43,6 +47,27 @@ describe('the target clock cannot be steered', () => {
       await ref.close();
     }
   }, 180_000);
+
+  // The worlds of gate.transport.dateHeader other than the reference's own: no Date header (the stamps judge), and a
+  // fleet's two clocks in turn (4 s apart; the stamps stay on the target's own).
+  it.each(['absent', 'two-clocks'])(
+    'Gate Date headers %s: every time rule still passes, judged on the stamps',
+    async (choice) => {
+      const profile = dialectProfile(loadProfile('fixtures/profiles/embedded.json'), { 'gate.transport.dateHeader': choice }, `dateHeader ${choice}`);
+      const ref = await startReference({ profile, ephemeralPorts: true });
+      try {
+        const suites = onlyChecksFor(await loadConformanceSuites(), TIME_RULES);
+        const out = await runAgainst(ref, suites, { concurrency: 8 });
+        const notPassed = out.checks.filter((c) => c.status !== 'passed').map((c) => `${c.name}: ${c.status} ${c.failure?.message ?? c.reason ?? ''}`);
+        expect(notPassed).toEqual([]);
+        const topic = choice === 'absent' ? 'target-no-date-header' : 'target-date-headers-two-clocks';
+        expect(out.observations.some((o) => o.topic === topic)).toBe(true);
+      } finally {
+        await ref.close();
+      }
+    },
+    180_000,
+  );
 
   const steering = ALL_FAULTS.filter((f) => CLOCK_FAULTS.includes(f) || f.name === 'sess-ends-early-no-date');
   const worlds = ['fixtures/profiles/embedded.json', 'fixtures/profiles/embedded-alt.json'];

@@ -17,9 +17,14 @@
 // one answer ten minutes off widens nothing. Samples that agree with each other
 // away from the rest — a run of them in a row, or a third of all — are a step of
 // the clock (it jumped), and so is a set of samples no one clock holds two thirds
-// of: a time rule judged on such a clock fails, whichever source showed it. The stamps judge when they
-// are steady (intersected with the Date headers when both agree; alone when the
-// Date headers name another clock); the Date headers only when no stamp is known.
+// of. The stamps judge when they are steady (intersected with the Date headers when
+// both agree; alone when the Date headers name another clock, or several: a fleet
+// whose nodes' clocks differ stamps its Date headers from each, and that is
+// observed, never fatal, once enough steady stamps show the target's own clock);
+// the Date headers only when no stamp is known. A time rule fails on a clock that
+// jumped in the target's own stamps, or in its Date headers when no steady stamp
+// says otherwise; a target that shows no clock at all (no Date header, no stamp —
+// neither is required) leaves the rule unverified.
 //
 // Runs inside k6 too (scenarios/quote-ttl.ts): no runtime imports.
 import type { ClockEstimate, ClockSourceReport, RoundTrip, TargetClockReport, TargetSpan } from '../wire/targetTime.js';
@@ -37,6 +42,12 @@ const DOMINANT_SHARE = 2 / 3;
 const DOMINANT_MIN_SAMPLES = 6;
 /** Slack each side of a sample: Date.now() and performance.now() are read a moment apart. */
 const SLACK_MS = 1;
+/**
+ * Steady stamps, none discarded, that outweigh Date headers naming two clocks without further evidence: a clock that
+ * steps between answers (every other one, say) would have shown its other clock among so many stamps (six stamps all
+ * on one of two clocks: one chance in 32).
+ */
+const STAMPS_OVER_DATE = 6;
 
 interface Sample {
   lo: number;
@@ -148,8 +159,10 @@ export class ClockSource {
 /** The clock a time rule is judged on: known within [lo, hi] (offset, ms), or why it cannot be — and whether that is the target's fault. */
 export type ClockReading =
   | { kind: 'known'; lo: number; hi: number; basis: 'stamps' | 'date' | 'stamps+date'; estimate: ClockEstimate }
-  /** jumped: the target's clock stepped between answers; none: no Date header and no stamp — both the target's fault. */
-  | { kind: 'jumped' | 'none'; why: string }
+  /** jumped: the target's clock stepped between answers — the target's fault. */
+  | { kind: 'jumped'; why: string }
+  /** none: no Date header and no stamp — neither is required, so nothing to judge the rule on, and no fault. */
+  | { kind: 'none'; why: string }
   /** Too few samples yet to tell a step from a stray answer. */
   | { kind: 'unsettled'; why: string };
 
@@ -179,6 +192,13 @@ export class TargetClock {
   private rtts: number[] = [];
   private answers = 0;
   private missingDate = 0;
+  /** The Date sample of each recent answer, by the time its request left (null: two answers left in that ms). */
+  private readonly recentDates = new Map<number, Region | null>();
+  /**
+   * Stamped answers whose own Date header named another clock than their stamp: the Date headers come from a clock
+   * the target's timestamps are not on (a fleet's front), which a clock that steps never shows (it moves both).
+   */
+  private splitAnswers = 0;
 
   /** Take one answer: when the request left, when its headers came back (rampart's clock), its Date header. */
   observe(sentAt: number, answeredAt: number, dateHeader: string | undefined): void {
@@ -192,7 +212,10 @@ export class TargetClock {
       this.missingDate++;
       return;
     }
-    this.date.add(d - 500 - answeredAt, d + 1000 - sentAt, answeredAt);
+    const sample = { lo: d - 500 - answeredAt, hi: d + 1000 - sentAt };
+    this.date.add(sample.lo, sample.hi, answeredAt);
+    this.recentDates.set(sentAt, this.recentDates.has(sentAt) ? null : sample);
+    if (this.recentDates.size > MAX_RTTS) this.recentDates.delete(this.recentDates.keys().next().value!);
   }
 
   /**
@@ -204,7 +227,10 @@ export class TargetClock {
     const s = Date.parse(iso);
     if (!Number.isFinite(s)) return;
     const res = stampResolutionMs(iso);
-    this.stamps.add(s - res / 2 - answeredAt, s + res - sentAt, answeredAt);
+    const sample = { lo: s - res / 2 - answeredAt, hi: s + res - sentAt };
+    this.stamps.add(sample.lo, sample.hi, answeredAt);
+    const own = this.recentDates.get(sentAt);
+    if (own && gap(own, sample) >= JUMP_MIN_MS) this.splitAnswers++;
   }
 
   /** Start from an estimate judged elsewhere (rampart's, handed to k6): it counts as the target's own stamp. */
@@ -216,9 +242,20 @@ export class TargetClock {
   reading(): ClockReading {
     const s = this.stamps.report();
     const d = this.date.report();
-    // A step in either source is the target's fault: its stamps are few, and its Date headers may be the first to show it.
+    // A step in the stamps is the target's fault. One in the Date headers is too while the stamps cannot say
+    // otherwise (they are few, and the Date headers may be the first to show it). Steady stamps, none off, show the
+    // target's own clock once a stamped answer's own Date header named another clock (a clock that steps moves both)
+    // or once they are many: Date headers from two clocks are then a fleet's, observed by the checks, never fatal.
     if (s?.state === 'jumped') return { kind: 'jumped', why: `the target's own timestamps ${jumpWhy(s)}` };
-    if (d?.state === 'jumped') return { kind: 'jumped', why: `the target's Date headers ${jumpWhy(d)}` };
+    if (d?.state === 'jumped') {
+      const stampsHold = s?.state === 'steady' && s.outliers === 0 && (this.splitAnswers > 0 || s.samples >= STAMPS_OVER_DATE);
+      if (!stampsHold)
+        return {
+          kind: 'jumped',
+          why: `the target's Date headers ${jumpWhy(d)}${s ? `, and its ${s.samples} stamp(s) so far (${s.outliers} off) do not show a steadier clock of its own` : ''}`,
+        };
+      return { kind: 'known', lo: s.lo, hi: s.hi, basis: 'stamps', estimate: estimateOf(s, s.samples) };
+    }
     if (s?.state === 'steady') {
       const both = d?.state === 'steady' && gap(s, d) <= 0;
       const r = both ? { lo: Math.max(s.lo, d.lo), hi: Math.min(s.hi, d.hi) } : s;
@@ -232,7 +269,7 @@ export class TargetClock {
       };
     return {
       kind: 'none',
-      why: `none of the target's ${this.answers} answers carried a Date header (RFC 9110 §6.6.1: an origin server with a clock sends one) and none of the objects it made carried a creation time: its timestamps stand on no clock rampart can read`,
+      why: `none of the target's ${this.answers} answers carried a Date header and none of the objects it made carried a creation time (the specs require neither: created_at is "string or null"): its timestamps stand on no clock rampart can read`,
     };
   }
 

@@ -170,7 +170,7 @@ export async function startReference(opts: StartReferenceOptions): Promise<Runni
     log,
   });
   const gate = createGateService({ profile: issued, faults, clock, outbox });
-  const limiter = (ref?.rateLimits ?? true) ? new GateRateLimiter(steady, faults, issued.timing.rateWindowScale ?? 1) : null;
+  const limiter = (ref?.rateLimits ?? true) ? new GateRateLimiter(steady, faults, issued.timing.rateWindowScale ?? 1, issued) : null;
   const pools = issued.pools ? createPoolsService({ profile: issued, faults, clock, outbox }) : null;
 
   if (ref?.history) {
@@ -182,7 +182,7 @@ export async function startReference(opts: StartReferenceOptions): Promise<Runni
   }
 
   const dates = {
-    gate: new DateHeaders('gate', clock, faults, ref?.dateHeaderOutliers),
+    gate: new DateHeaders('gate', clock, faults, ref?.dateHeaderOutliers, issued),
     pools: new DateHeaders('pools', clock, faults, ref?.dateHeaderOutliers),
   };
   const servers: Server[] = [];

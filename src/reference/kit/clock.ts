@@ -1,6 +1,8 @@
 // The embedded target's clock. Injected so tests can move time without waiting.
 // Also what its answers say of it (the Date header), and the seeded faults of a
 // target that tries to steer rampart's reading of its clock.
+import type { Profile } from '../../profile/schema.js';
+import { choiceOf } from './dialect.js';
 import type { ActiveFaults, FaultDef } from './faults.js';
 
 export interface Clock {
@@ -61,17 +63,24 @@ export const CLOCK_FAULTS: FaultDef[] = [
     suite: 'conformance',
   },
   {
-    name: 'clock-pools-no-date-no-created-at',
+    // A target with neither a Date header nor a stamp leaves its time rules unverified (neither is required): this
+    // one keeps its stamps, so the broken TTL is judged on them alone.
+    name: 'clock-pools-no-date-ttl-300s',
     service: 'pools',
     requirements: ['POOLS-TTL-EXPIRES-AT'],
     description:
-      'Pools answers carry no Date header, the stored quote carries no createdAt, and firm quotes state expiresAt 300 s ahead (they are refused after 15 s): the target shows no clock to judge expiresAt on.',
+      "Pools answers carry no Date header, and firm quotes state expiresAt 300 s ahead (they are refused after 15 s): the stored quote's createdAt is the only clock the target shows, and it judges expiresAt.",
     suite: 'conformance',
   },
 ];
 
-/** Faults under which a firm quote states expiresAt 300 s ahead and its stored view hides createdAt. */
-export const STATED_TTL_300S_FAULTS = ['clock-pools-ttl-300s-date-outlier', 'clock-pools-no-date-no-created-at'] as const;
+/** Faults under which a firm quote states expiresAt 300 s ahead. */
+export const STATED_TTL_300S_FAULTS = ['clock-pools-ttl-300s-date-outlier', 'clock-pools-no-date-ttl-300s'] as const;
+/** Faults under which the stored quote hides its createdAt too (the Date headers are then the clock). */
+export const HIDDEN_CREATED_AT_FAULTS = ['clock-pools-ttl-300s-date-outlier'] as const;
+
+/** How far the second clock of a fleet's Date headers is off the target's own (gate.transport.dateHeader 'two-clocks'). */
+const FLEET_OFFSET_MS = -4_000;
 
 /** How far (ms) the t= of a Gate delivery lags the target's clock under a clock fault. */
 export function signedTimestampLagMs(faults: ActiveFaults): number {
@@ -105,23 +114,31 @@ export interface DateOutliers {
   offsetSeconds: number;
 }
 
-/** The Date header of each answer of one service: its clock's time, or none, or another clock's under a fault. */
+/**
+ * The Date header of each answer of one service: its clock's time, or none, or another clock's under a fault. The
+ * world's choice at gate.transport.dateHeader shapes the Gate answers' (none at all, or a fleet's two clocks in turn).
+ */
 export class DateHeaders {
   private n = 0;
+  private readonly trait: 'one-clock' | 'absent' | 'two-clocks';
   constructor(
     private readonly service: 'gate' | 'pools',
     private readonly clock: Clock,
     private readonly faults: ActiveFaults,
     private readonly outliers?: DateOutliers,
-  ) {}
+    profile?: Profile,
+  ) {
+    this.trait = service === 'gate' && profile ? choiceOf(profile, 'gate.transport.dateHeader') : 'one-clock';
+  }
 
   /** The next answer's Date header, or undefined for none. */
   next(): string | undefined {
     const n = this.n++;
     const f = (name: string) => this.faults.has(name);
-    if (this.service === 'pools' && f('clock-pools-no-date-no-created-at')) return undefined;
-    if (this.service === 'gate' && f('sess-ends-early-no-date')) return undefined;
+    if (this.service === 'pools' && f('clock-pools-no-date-ttl-300s')) return undefined;
+    if (this.service === 'gate' && (f('sess-ends-early-no-date') || this.trait === 'absent')) return undefined;
     let at = this.clock.now();
+    if (this.trait === 'two-clocks' && n % 2 === 1) at += FLEET_OFFSET_MS;
     if (this.service === 'gate' && f('clock-gate-date-from-proxy')) at -= 15 * MINUTE;
     const outlier =
       this.service === 'gate' && f('clock-gate-date-outlier-stale-t')

@@ -24,6 +24,8 @@ export const STEERING = {
 export const CUSTOMER_WRITES_READ60 = 'rate-route-customer-writes-read60';
 /** The 60-per-minute window holds 55. */
 export const MINUTE_WINDOW_55 = 'rate-minute-window-55';
+/** Capabilities (a read60 route) in a row window of 45 per minute: narrower than its row, wider than the 30 group. */
+export const NARROW_READ60 = 'rate-route-capabilities-45-per-minute';
 
 const STEERING_FAULTS: FaultDef[] = [
   {
@@ -62,6 +64,14 @@ const STEERING_FAULTS: FaultDef[] = [
     service: 'gate',
     requirements: ['GATE-RATE-ROUTES-WRITE30'],
     description: 'Customer writes (a write30 route) are counted in the read60 row: 60 per minute instead of 30.',
+    suite: 'load',
+  },
+  {
+    name: NARROW_READ60,
+    service: 'gate',
+    requirements: ['GATE-RATE-ROUTES-READ60'],
+    description:
+      "Capabilities (a read60 route) are limited to 45 per minute in their row window: the 46th back to back gets 429 while the key's minute window has room (another route of the key is accepted).",
     suite: 'load',
   },
   {

@@ -1,20 +1,36 @@
-// Gate rate limiting: three concurrent sliding windows per client (the
-// credential presented), 10/10 s, 60/min and 300/h, where a route-specific
-// limit from the Limits table replaces only the first window.
+// Gate rate limiting: three concurrent windows per client (the credential
+// presented), 10/10 s, 60/min and 300/h, where a route-specific limit from the
+// Limits table replaces only the first window. Where the spec leaves the
+// windows open (src/model/openPoints/gate/limits.ts) the world's choice
+// decides: sliding windows or fixed buckets, whether a refused request counts,
+// whether a partner's keys carry requests from before the run, and which
+// header (if any) a 429 says when to retry with.
 import { gateRouteGroup, GATE_RATE_WINDOWS, ROUTE_GROUP_FIRST_WINDOW, scaledWindowsFor, type RateWindow, type RouteGroup } from '../../model/limits.js';
+import type { Profile } from '../../profile/schema.js';
 import type { Clock } from './clock.js';
+import { choiceOf } from './dialect.js';
 import type { ActiveFaults } from './faults.js';
 import { HttpError } from './http.js';
-import { CUSTOMER_WRITES_READ60, MINUTE_WINDOW_55, MISPLACED_ROUTES, misplacedName, STEERING } from './rateLimitFaults.js';
+import { CUSTOMER_WRITES_READ60, MINUTE_WINDOW_55, MISPLACED_ROUTES, misplacedName, NARROW_READ60, STEERING } from './rateLimitFaults.js';
 
-/** Timestamps of accepted requests in one window, oldest first (bounded by the window limit). */
+/** Timestamps of counted requests in one window, oldest first (bounded by the window limit). */
 class WindowLog {
   private readonly stamps: number[] = [];
   private head = 0;
-  constructor(readonly spec: RateWindow) {}
+  constructor(
+    readonly spec: RateWindow,
+    /** Fixed buckets (every count starts again at a multiple of the window on the target's clock), else sliding. */
+    private readonly fixed = false,
+  ) {}
+
+  /** The earliest time a counted request still counts at `now`. */
+  private since(now: number): number {
+    return this.fixed ? Math.floor(now / this.spec.windowMs) * this.spec.windowMs : now - this.spec.windowMs + 1;
+  }
 
   private prune(now: number): void {
-    while (this.head < this.stamps.length && this.stamps[this.head]! <= now - this.spec.windowMs) this.head++;
+    const since = this.since(now);
+    while (this.head < this.stamps.length && this.stamps[this.head]! < since) this.head++;
     if (this.head > 1024 && this.head * 2 > this.stamps.length) {
       this.stamps.splice(0, this.head);
       this.head = 0;
@@ -30,7 +46,8 @@ class WindowLog {
   retryAfterMs(now: number): number {
     this.prune(now);
     const oldest = this.stamps[this.head];
-    return oldest === undefined ? 0 : Math.max(0, oldest + this.spec.windowMs - now);
+    if (oldest === undefined) return 0;
+    return Math.max(0, (this.fixed ? this.since(now) : oldest) + this.spec.windowMs - now);
   }
 
   add(now: number): void {
@@ -38,8 +55,23 @@ class WindowLog {
   }
 }
 
+/** Requests each key of a lived-in sandbox sent before the run: in its hour window, sent 60 to 55 minutes before. */
+const LIVED_IN_REQUESTS = 100;
+const LIVED_IN_SPAN = 5 / 60;
+
+/** The 429's header saying when to retry, as the world's choice spells it (none: no header). */
+function retryHeaders(profile: Profile | undefined, seconds: number): Record<string, string> {
+  const how = profile ? choiceOf(profile, 'gate.limits.retryDelay') : 'retry-after';
+  if (how === 'none') return {};
+  return how === 'ratelimit-reset' ? { 'ratelimit-reset': String(seconds) } : { 'retry-after': String(seconds) };
+}
+
 export class GateRateLimiter {
   private readonly logs = new Map<string, WindowLog>();
+  /** Fixed buckets instead of sliding windows (gate.limits.windows). */
+  private readonly fixed: boolean;
+  /** A refused request counts in its windows too (gate.limits.counted). */
+  private readonly countRefused: boolean;
 
   /** Whether a fault breaks the envelope of the 429 of window `i` (0: the route's first, 1: the minute) of `group`. */
   private windowFault(i: number, group: RouteGroup): boolean {
@@ -51,11 +83,31 @@ export class GateRateLimiter {
     private readonly faults: ActiveFaults,
     /** The declared rate-window scale (profile timing.rateWindowScale): window lengths shrink, limits stay. */
     private readonly scale = 1,
-  ) {}
+    /** The world's profile: its choices at the Limits' open points (absent: the reference's own). */
+    private readonly profile?: Profile,
+  ) {
+    this.fixed = !!profile && choiceOf(profile, 'gate.limits.windows') === 'fixed';
+    this.countRefused = !!profile && choiceOf(profile, 'gate.limits.counted') === 'every-request';
+    if (profile && choiceOf(profile, 'gate.limits.atStart') === 'lived-in') this.liveIn(profile);
+  }
+
+  /**
+   * A lived-in sandbox: each secret key of the partners not reserved for load already sent requests in its hour
+   * window before the run (none in its minute), leaving it over the run's first minutes.
+   */
+  private liveIn(profile: Profile): void {
+    const hour = { limit: GATE_RATE_WINDOWS.hour.limit, windowMs: GATE_RATE_WINDOWS.hour.windowMs * this.scale };
+    const now = this.clock.now();
+    const keys = profile.gate.partners.filter((p) => p.reservedFor !== 'load').flatMap((p) => [p.secretKey, ...(p.extraSecretKeys ?? [])]);
+    for (const key of keys) {
+      const l = this.log(`auth:Bearer ${key}\u0000hour`, hour);
+      for (let i = 0; i < LIVED_IN_REQUESTS; i++) l.add(now - hour.windowMs + 1 + Math.round(((i + 1) / LIVED_IN_REQUESTS) * LIVED_IN_SPAN * hour.windowMs));
+    }
+  }
 
   private log(key: string, spec: RateWindow): WindowLog {
     let l = this.logs.get(key);
-    if (!l) this.logs.set(key, (l = new WindowLog(spec)));
+    if (!l) this.logs.set(key, (l = new WindowLog(spec, this.fixed)));
     return l;
   }
 
@@ -117,6 +169,8 @@ export class GateRateLimiter {
     } else if (group === 'read60' && this.faults.has('rate-read60-window-90s')) {
       windows = [{ ...windows[0]!, windowMs: windows[0]!.windowMs * 1.5 }, ...windows.slice(1)];
     }
+    if (group === 'read60' && /^\/capabilities(\/.*)?$/.test(p) && this.faults.has(NARROW_READ60))
+      windows = [{ ...windows[0]!, limit: 45 }, ...windows.slice(1)];
     if (this.faults.has('rate-hour-window-30min') && windows.length > 2) windows[2] = { ...windows[2]!, windowMs: windows[2]!.windowMs / 2 };
     if (this.faults.has('rate-hour-window-off-by-one') && windows.length > 2) windows[2] = { ...windows[2]!, limit: windows[2]!.limit + 1 };
     if (this.faults.has(MINUTE_WINDOW_55) && windows.length > 1) windows[1] = { ...windows[1]!, limit: 55 };
@@ -135,14 +189,13 @@ export class GateRateLimiter {
       const limit = windows[i]!.limit * (doubled ? 2 : 1);
       if (l.count(now) >= limit) {
         const retryAfter = Math.max(1, Math.ceil(l.retryAfterMs(now) / 1000));
+        if (this.countRefused) for (const x of logs) x.add(now);
         throw new HttpError(
           429,
           'Too many requests: rate limit exceeded.',
           'rate_limited',
           this.faults.has('rate-429-wrong-type') || this.windowFault(i, group) ? 'invalid_request' : 'rate_limited',
-          {
-            'retry-after': String(retryAfter),
-          },
+          retryHeaders(this.profile, retryAfter),
         );
       }
     }
