@@ -282,8 +282,11 @@ const HOUR_LIMIT = gate.limits.hour.limit;
 /** A side-effect-free request any secret key may send (capabilities): shows the key is accepted, when no probe did. */
 const CONTROL_PATH = '/capabilities/countries';
 
-/** A request sent on a key: when, in which group; `hourOnly`: one of the key's case, sent before its windows drained but the hour's. */
-type Stamp = { t: number; g: RouteGroup; hourOnly?: true };
+/**
+ * A request sent on a key: when, in which group; `hourOnly`: one of the key's case, sent before its windows drained but
+ * the hour's; `noGroup`: one of another case, out of its group's window but maybe still in the key's minute window.
+ */
+type Stamp = { t: number; g: RouteGroup; hourOnly?: true; noGroup?: true };
 
 /**
  * The earliest time from now a walk of `sends` requests in `group`, needing `room` free slots of the key's minute
@@ -298,7 +301,7 @@ function earliestStart(log: Stamp[], group: RouteGroup, room: number, sends: num
     const within = (w: number) => log.filter((x) => x.t > t - w - tolMs(w));
     const inHour = within(hourMs);
     const inMinute = within(minuteMs).filter((x) => !x.hourOnly);
-    const inGroup = within(GROUP_WINDOW_MS[group]).filter((x) => x.g === group && !x.hourOnly);
+    const inGroup = within(GROUP_WINDOW_MS[group]).filter((x) => x.g === group && !x.hourOnly && !x.noGroup);
     if (inHour.length + sends > HOUR_LIMIT) t = leaves(inHour, inHour.length + sends - HOUR_LIMIT, hourMs);
     else if (inGroup.length) t = leaves(inGroup, inGroup.length, GROUP_WINDOW_MS[group]);
     else if (inMinute.length + room > MINUTE_LIMIT) t = leaves(inMinute, inMinute.length + room - MINUTE_LIMIT, minuteMs);
@@ -325,39 +328,67 @@ function reportProbe(p: RouteProbe, v: RouteVerdict): void {
 /** A probe nothing was judged on: its route is a part of its group's rule left unverified. */
 const unjudged = (p: RouteProbe, detail: string): RouteVerdict => ({ judged: false, ok: false, statuses: [], detail });
 
+/** Side-effect-free reads any secret key may send, each of its group: a probe's witness takes one of another group. */
+const WITNESSES: { path: string; group: RouteGroup }[] = [
+  { path: CONTROL_PATH, group: 'read60' },
+  { path: '/dashboard/webhook-settings', group: 'default' },
+];
+
 /**
  * Routes one key probes: each waits until its group's window is empty and the key's minute and hour windows have
  * room. A probe answered 401/403 throughout is judged at the end against what the key met: a secret key the
  * target accepts (a 2xx on this key, from a probe or one control request) refused on a route no documented
  * 401/403 condition reaches (not a rail route's 403, which may be "rail access not enabled") hides whether the
  * route is limited behind a refusal with no cause: it fails; otherwise it is a part left unverified.
+ * `prior`: requests the key's case sent before the lane — drained but for the hour window, or (`inMinute`, one of
+ * another case moments ago) still in the key's minute window.
  */
-function routeLane(key: string, probes: RouteProbe[], hourBase: number, deadline: number): void {
+function routeLane(key: string, probes: RouteProbe[], prior: { requests: number; inMinute?: boolean }, deadline: number): void {
   // Send times on this key (and on the publishable key), with the group of each: the windows the probes must find
-  // empty. The key's case sent `hourBase` requests before (still in its hour window).
+  // empty. The key's case sent `prior.requests` requests before (still in its hour window, maybe in its minute's).
+  const before = (): Stamp => (prior.inMinute ? { t: Date.now(), g: 'default', noGroup: true } : { t: Date.now(), g: 'default', hourOnly: true });
   const logs = {
-    secret: Array.from({ length: hourBase }, (): Stamp => ({ t: Date.now(), g: 'default', hourOnly: true })),
+    secret: Array.from({ length: prior.requests }, before),
     publishable: [] as Stamp[],
   };
-  const queue = probes.map((p) => ({ p, lastTry: false }));
-  const startOf = (p: RouteProbe) =>
-    earliestStart(logs[p.publishable ? 'publishable' : 'secret'], p.group, PROBE_MINUTE_ROOM[p.group], PROBE_MAX_SENDS[p.group], deadline);
+  const queue: { p: RouteProbe; lastTry: boolean; notBefore?: number }[] = probes.map((p) => ({ p, lastTry: false }));
+  const startOf = (p: RouteProbe, notBefore = 0) =>
+    Math.max(notBefore, earliestStart(logs[p.publishable ? 'publishable' : 'secret'], p.group, PROBE_MINUTE_ROOM[p.group], PROBE_MAX_SENDS[p.group], deadline));
+  // One read of another group than the probe's, inside every window the key's own requests leave room in (refused ones counted).
+  const witness = (p: RouteProbe): number | undefined => {
+    const log = logs.secret;
+    const now = Date.now();
+    const sentWithin = (w: number, g?: RouteGroup) => log.filter((x) => x.t > now - w - tolMs(w) && (!g || (x.g === g && !x.hourOnly && !x.noGroup))).length;
+    const room = (g: RouteGroup) =>
+      sentWithin(GROUP_WINDOW_MS[g], g) < (g === 'default' ? gate.limits.first.limit : gate.limits.routeFirst[g].limit) &&
+      sentWithin(minuteMs) < MINUTE_LIMIT &&
+      sentWithin(hourMs) < HOUR_LIMIT;
+    const w = p.publishable ? undefined : WITNESSES.find((x) => x.group !== p.group && room(x.group));
+    if (!w) return undefined;
+    const r = call('GET', `${base}${w.path}`, key, { tags: { case: 'routes', name: `GET ${w.path}` } });
+    log.push({ t: Date.now(), g: w.group });
+    return r.status;
+  };
   let accepted: string | undefined;
   const refusedCredential: { p: RouteProbe; v: RouteVerdict }[] = [];
   const wait = (t: number) => {
     if (t > Date.now()) sleep((t - Date.now()) / 1000);
   };
   while (queue.length) {
-    queue.sort((a, b) => startOf(a.p) - startOf(b.p));
-    const { p, lastTry } = queue.shift()!;
+    queue.sort((a, b) => startOf(a.p, a.notBefore) - startOf(b.p, b.notBefore));
+    const { p, lastTry, notBefore } = queue.shift()!;
     if (p.publishable && !gate.embed) {
       reportProbe(p, unjudged(p, 'no load-reserved partner with a publishable key and an allowed origin (or a k6-operator bundle, which carries none)'));
       continue;
     }
-    const start = startOf(p);
-    if (start === Infinity) {
-      const why = lastTry ? 'its second try (a fixed window edge may have fallen inside the first walk)' : 'it';
-      reportProbe(p, unjudged(p, `the key's hour window had no room for ${why} before the run's end: add keys of the probes' own (extraSecretKeys)`));
+    const start = startOf(p, notBefore);
+    if (start === Infinity || start > deadline) {
+      const why = !lastTry
+        ? 'it'
+        : notBefore
+          ? 'its second try (a quiet minute after an early refusal)'
+          : 'its second try (a fixed window edge may have fallen inside the first walk)';
+      reportProbe(p, unjudged(p, `the key's windows had no room for ${why} before the run's end: add keys of the probes' own (extraSecretKeys)`));
       continue;
     }
     wait(start);
@@ -365,10 +396,12 @@ function routeLane(key: string, probes: RouteProbe[], hourBase: number, deadline
     const tags = { case: 'routes', name: `${p.method} ${p.path}` };
     let refusal: Res | undefined;
     const log = logs[p.publishable ? 'publishable' : 'secret'];
+    const walkStart = Date.now();
     const v = probeRoute(
       {
         now: () => Date.now(),
         sleepUntil: wait,
+        witness: () => witness(p),
         send: () => {
           const r = p.publishable
             ? http.request(p.method, url, JSON.stringify(p.body ?? {}), {
@@ -388,7 +421,8 @@ function routeLane(key: string, probes: RouteProbe[], hourBase: number, deadline
       lastTry,
     );
     if (refusal) expect429Envelope(refusal, `${p.item} (${p.group} row)`);
-    if (v.retry) queue.push({ p, lastTry: true });
+    // An early refusal's next try: once a whole minute window (and its margin) has passed since this walk began.
+    if (v.retry) queue.push({ p, lastTry: true, ...(v.early ? { notBefore: walkStart + minuteMs + tolMs(minuteMs) + 1 } : {}) });
     else if (v.credentialRefused) refusedCredential.push({ p, v });
     else reportProbe(p, v);
   }
@@ -433,7 +467,7 @@ function judgeRefusedCredential(
 function lanesAfter(c: 'burst' | 'replacesFirstOnly', deadline: number): void {
   for (const l of lanes.filter((x) => x.after === c)) {
     sleep((minuteMs + tolMs(minuteMs)) / 1000);
-    routeLane(keyFor(c), l.probes, l.hourBase, deadline);
+    routeLane(keyFor(c), l.probes, { requests: l.hourBase }, deadline);
   }
 }
 
@@ -447,7 +481,8 @@ export const runCase = guarded('rate-limits', (): void => {
   if (lane) {
     // The perClient key answers one probe of burst first: start once that default window has passed.
     if (lane.startAfterFirstWindow) sleep((firstWindowMs + tolMs(firstWindowMs)) / 1000 + 1);
-    routeLane(laneKey(lane), lane.probes, lane.hourBase, deadline);
+    // The perClient key's one request of burst may still be in its minute window.
+    routeLane(laneKey(lane), lane.probes, { requests: lane.hourBase, inMinute: lane.startAfterFirstWindow }, deadline);
   } else {
     CASES[c as Exclude<CaseName, 'perClient'>]();
     if (c === 'burst' || c === 'replacesFirstOnly') lanesAfter(c, deadline);

@@ -25,8 +25,11 @@ function readings(group: RouteGroup): Record<string, () => Limiter> {
   };
 }
 
-/** A probe of `group` against `limiter`, started at `t0` (its first try; one more a window later when it asks). */
-function run(group: RouteGroup, limiter: Limiter, t0: number): RouteVerdict {
+/**
+ * A probe of `group` against `limiter`, started at `t0` (its first try; one more a window later when it asks, or, after
+ * an early refusal, a quiet minute window after its first walk began). `witness` answers a request of another route.
+ */
+function run(group: RouteGroup, limiter: Limiter, t0: number, witness?: (t: number) => number | undefined): RouteVerdict {
   let now = t0;
   const io = {
     now: () => now,
@@ -37,12 +40,32 @@ function run(group: RouteGroup, limiter: Limiter, t0: number): RouteVerdict {
       now += 7;
       return limiter(now) ? 200 : 429;
     },
+    ...(witness ? { witness: () => witness((now += 7)) } : {}),
   };
   const probe: RouteProbe = { item: 'a route', group, method: 'GET', path: '/x' };
   const first = probeRoute(io, probe, timing, false);
   if (!first.retry) return first;
-  io.sleepUntil(now + ROUTE_GROUP_FIRST_WINDOW[group].windowMs * SCALE * 1.1);
+  io.sleepUntil(first.early ? t0 + timing.minuteMs + timing.toleranceMs + 1 : now + ROUTE_GROUP_FIRST_WINDOW[group].windowMs * SCALE * 1.1);
   return probeRoute(io, probe, timing, true);
+}
+
+/**
+ * A key's windows as a target keeps them: the route's row window and the key's minute window, each sliding (refused
+ * requests counted or not); `prior` requests of the key sent just before the probe (another route, a preflight).
+ * Returns the probe's limiter and the witness (a request of another route: only the minute window counts it).
+ */
+function keyWindows(row: { limit: number; ms: number }, prior: number, countRefused = false) {
+  const minute = { limit: GATE_RATE_WINDOWS.minute.limit, ms: GATE_RATE_WINDOWS.minute.windowMs * SCALE };
+  const rowLog: number[] = [];
+  const minuteLog: number[] = Array.from({ length: prior }, () => -1);
+  const admit = (t: number, logs: number[][], limits: { limit: number; ms: number }[]) => {
+    const ok = logs.every((l, i) => l.filter((x) => x > t - limits[i]!.ms).length < limits[i]!.limit);
+    if (ok || countRefused) for (const l of logs) l.push(t);
+    return ok;
+  };
+  const limiter: Limiter = (t) => admit(t, [rowLog, minuteLog], [row, minute]);
+  const witness = (t: number) => (admit(t, [minuteLog], [minute]) ? 200 : 429);
+  return { limiter, witness };
 }
 
 const GROUPS: RouteGroup[] = ['write10', 'write30', 'read60', 'default'];
@@ -95,6 +118,53 @@ describe('route probes of the Limits rows', () => {
       expect([v.judged, v.ok], v.detail).toEqual([true, false]);
       expect(v.detail).toMatch(/refused at request 56 of 61/);
     }
+  });
+
+  it('a read60 route whose key already sent requests inside the minute passes: refused early, it is tried again a quiet minute later', () => {
+    const row = { limit: 60, ms: GATE_RATE_WINDOWS.minute.windowMs * SCALE };
+    for (const countRefused of [false, true])
+      for (const prior of [1, 5, 29]) {
+        const { limiter, witness } = keyWindows(row, prior, countRefused);
+        const v = run('read60', limiter, 0, witness);
+        expect([v.judged, v.ok], `${prior} before, refusals counted ${countRefused}: ${v.detail}`).toEqual([true, true]);
+      }
+  });
+
+  it('a read60 route in a row window narrower than 60 fails on both tries, its witness on another route accepted', () => {
+    for (const prior of [0, 1]) {
+      const { limiter, witness } = keyWindows({ limit: 45, ms: GATE_RATE_WINDOWS.minute.windowMs * SCALE }, prior);
+      const v = run('read60', limiter, 0, witness);
+      expect([v.judged, v.ok], v.detail).toEqual([true, false]);
+      expect(v.detail).toMatch(/refused at request 46 of 61: fewer than 60 pass.*on both tries.*another route of the key answered 200/);
+    }
+  });
+
+  it('a route refusing every request fails when another route of the key is accepted, and is not judged when the key is refused as a whole', () => {
+    const alone = run(
+      'read60',
+      () => false,
+      0,
+      () => 200,
+    );
+    expect([alone.judged, alone.ok], alone.detail).toEqual([true, false]);
+    expect(alone.detail).toMatch(/refused at its first request of 61/);
+    // The key's hour window full (traffic from outside the run): every route refused, the witness too.
+    const whole = run(
+      'read60',
+      () => false,
+      0,
+      () => 429,
+    );
+    expect([whole.judged, whole.ok], whole.detail).toEqual([false, false]);
+    expect(whole.detail).toMatch(/limited as a whole/);
+    // No witness could be sent: the refusal stands, twice a quiet minute apart.
+    const none = run(
+      'write30',
+      () => false,
+      0,
+      () => undefined,
+    );
+    expect([none.judged, none.ok], none.detail).toEqual([true, false]);
   });
 
   it('a read60 route counted only by the minute window passes (60 per minute either way: the two cannot be told apart)', () => {

@@ -146,10 +146,15 @@ export function routeLanes(o: {
     pl.lane.probes.push(p);
   };
   const longs = o.probes.filter((x) => isLong(x) && !x.publishable).sort((a, b) => PROBE_MAX_SENDS[b.group] - PROBE_MAX_SENDS[a.group]);
+  // A probe needing the key's minute window empty (read60) waits a minute first on the perClient key: burst's one
+  // request on it may still be in that window.
+  const heldFirst = (x: Planned, p: RouteProbe) => !x.lane.probes.length && !!x.lane.startAfterFirstWindow && PROBE_MINUTE_ROOM[p.group] >= 60;
+  const readyAt = (x: Planned, p: RouteProbe) => x.freeAt + (heldFirst(x, p) ? minute * 1.1 : 0);
   for (const p of longs) {
     const fits = planned.filter((x) => x.hourUsed + PROBE_MAX_SENDS[p.group] <= hourLimit);
-    const pl = (fits.length ? fits : planned).reduce((a, b) => (b.freeAt < a.freeAt ? b : a));
-    if (pl.lane.probes.length) pl.lane.minutes++;
+    const pl = (fits.length ? fits : planned).reduce((a, b) => (readyAt(b, p) < readyAt(a, p) ? b : a));
+    if (pl.lane.probes.length || heldFirst(pl, p)) pl.lane.minutes++;
+    pl.freeAt = readyAt(pl, p);
     take(pl, p);
     pl.freeAt += minute * 1.1;
     // The room left beside it in its minute: a read60 probe fills the window, a write30 one leaves 29.
@@ -175,7 +180,10 @@ export function routeLanes(o: {
   return planned.map((x) => x.lane).filter((l) => l.probes.length);
 }
 
-/** How long a lane's probes may take: its minutes and hours on its key, each short one a default window and its walks, one retry. */
+/**
+ * How long a lane's probes may take: its minutes and hours on its key, each short one a default window and its walks,
+ * one retry — and one quiet minute more, for a probe refused early on a key that held requests it could not count.
+ */
 export function laneBoundMs(l: RouteLane, limits: GateLimits, scale: number): number {
   const minute = limits.minute.windowMs * scale * 1.1;
   const hour = limits.hour.windowMs * scale;
@@ -183,7 +191,7 @@ export function laneBoundMs(l: RouteLane, limits: GateLimits, scale: number): nu
   const long = l.probes.filter((p) => isLong(p) && !p.publishable).length;
   const short = l.probes.length - long;
   const requests = l.probes.reduce((n, p) => n + PROBE_MAX_SENDS[p.group], 0);
-  return l.startMs + l.hours * hour + l.minutes * minute + short * 2 * first + 2 * requests * REQUEST_MS;
+  return l.startMs + l.hours * hour + (l.minutes + 1) * minute + short * 2 * first + 2 * requests * REQUEST_MS;
 }
 
 /**

@@ -102,6 +102,12 @@ export interface RouteProbeIO {
   sleepUntil(t: number): void;
   /** Send the probe's request once; the status answered. */
   send(): number;
+  /**
+   * Send one side-effect-free request of the same key on a route of another group, right after a refusal: its
+   * status, or undefined when none can be sent inside every window rampart's own requests of the key leave room in
+   * (under every reading: refused requests counted). Accepted, it shows the key's minute and hour windows had room.
+   */
+  witness?(): number | undefined;
 }
 
 export interface RouteTiming {
@@ -124,6 +130,12 @@ export interface RouteVerdict {
   ok: boolean;
   /** Try again later (a fixed bucket may have rolled over inside the walk): the scenario gives one more try. */
   retry?: boolean;
+  /**
+   * The retry is for a refusal before the row's count: the key's windows may have held requests the probe did not
+   * know of (sent before the scenario, or from outside the run). The scenario starts the next try only once a whole
+   * minute window has passed since this walk began, so none of them can still be in any window but the hour's.
+   */
+  early?: boolean;
   statuses: number[];
   detail: string;
 }
@@ -139,8 +151,13 @@ const credentialRefused = (statuses: number[]) => statuses.length > 0 && statuse
  * - write10 / default: 10 pass, the 11th is refused (not a 30 or 60 group); then, one default window later, the
  *   next request is refused for write10 (its window is a minute) and accepted for default (10 s).
  * A walk whose last request passed may have straddled a fixed bucket's edge: `retry` (judged on the next try);
- * `lastTry` turns that into a failure. A walk answered 401/403 throughout judged nothing by itself: it ends at
- * once, `credentialRefused` (the scenario judges it against what the key met elsewhere).
+ * `lastTry` turns that into a failure. A walk refused before the row's count may have met requests of the key the
+ * probe could not count (rampart's preflight, a request of another case, traffic from outside the run): `retry`,
+ * `early` — the next try starts a quiet minute window later. Refused early again, it is judged with a witness (a
+ * request of the key on another route group): accepted, the key's minute and hour windows had room, and the route
+ * refused on its own, twice, a quiet minute apart — it fails; refused too, the key was limited as a whole (its hour
+ * window, or traffic from outside the run): the route is not judged. A walk answered 401/403 throughout judged
+ * nothing by itself: it ends at once, `credentialRefused` (the scenario judges it against what the key met elsewhere).
  */
 export function probeRoute(io: RouteProbeIO, probe: RouteProbe, timing: RouteTiming, lastTry: boolean): RouteVerdict {
   const n = PROBE_REQUESTS[probe.group];
@@ -170,12 +187,7 @@ export function probeRoute(io: RouteProbeIO, probe: RouteProbe, timing: RouteTim
       statuses,
       detail: `every answer refused the credential (${[...new Set(statuses)].join(', ')}), none was 429: none may have been counted`,
     };
-  if (refusedAt === 1) return v(false, `refused at its first request of ${n}, on a key whose windows were empty: no window lets the route through`);
-  if (refusedAt && refusedAt <= limit) {
-    const other =
-      probe.group === 'read60' && refusedAt <= 30 ? ' (the window of the 30 or 10 group)' : probe.group === 'read60' ? '' : ' (the window of another group)';
-    return v(false, `refused at request ${refusedAt} of ${n}: fewer than ${limit} pass, a window narrower than the ${probe.group} row's${other}`);
-  }
+  if (refusedAt && refusedAt <= limit) return early(io, probe, refusedAt, lastTry, v);
   if (!refusedAt) {
     if (!lastTry) return v(false, `request ${n} passed`, { retry: true });
     return probe.group === 'read60'
@@ -211,4 +223,30 @@ export function probeRoute(io: RouteProbeIO, probe: RouteProbe, timing: RouteTim
   return refused(again)
     ? v(true, `capacity came back once within the default window (a fixed minute edge), and not again: a minute window`)
     : v(false, `capacity came back one default window after the limit twice: the 10-per-10-s window, not 10 per minute`);
+}
+
+type Verdict = (ok: boolean, detail: string, extra?: Partial<RouteVerdict>) => RouteVerdict;
+
+/** A walk refused at request `at`, before the row's count: tried once more a quiet minute later, then judged with a witness. */
+function early(io: RouteProbeIO, probe: RouteProbe, at: number, lastTry: boolean, v: Verdict): RouteVerdict {
+  const n = PROBE_REQUESTS[probe.group];
+  const what =
+    at === 1
+      ? `refused at its first request of ${n}: no window lets the route through`
+      : `refused at request ${at} of ${n}: fewer than ${n - 1} pass, a window narrower than the ${probe.group} row's${
+          probe.group === 'read60' && at <= 30 ? ' (the window of the 30 or 10 group)' : probe.group === 'read60' ? '' : ' (the window of another group)'
+        }`;
+  if (!lastTry)
+    return v(false, `${what} (the key may have held requests the probe could not count: tried again a quiet minute later)`, { retry: true, early: true });
+  const w = io.witness?.();
+  if (w === 429)
+    return {
+      ...v(
+        false,
+        `${what} on both tries, a quiet minute window apart, and another route of the key was refused too: the key was limited as a whole (its hour window, or traffic from outside the run), not the route alone`,
+      ),
+      judged: false,
+    };
+  const witness = w === undefined ? 'no request of another route could be sent inside the windows' : `another route of the key answered ${w}`;
+  return v(false, `${what}, on both tries, a quiet minute window apart (${witness})`);
 }
