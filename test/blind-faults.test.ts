@@ -132,13 +132,17 @@ const SEQUENCES: Record<string, Sequence> = {
     return { holds: again.body.id === first.body.id, seen: { first: first.body.id, again: again.body.id, status: again.body.status } };
   },
 
-  // read → delete → read: 404.
-  async 'seq-blind-cust-read-cache-survives-delete'(t) {
-    const c = await t.customer(`del-${randomUUID()}`);
-    expect((await t.gate('GET', `/customers/${c.body.id}`)).status).toBe(200);
-    expect((await t.gate('DELETE', `/customers/${c.body.id}`)).status).toBe(200);
+  // create with a key → PATCH → the same create again → read: the patched customer.
+  async 'seq-blind-cust-replay-reprimes-cache'(t) {
+    const n = randomUUID();
+    const body = { external_id: `ext-${n}`, email: `${n}@blind.example.test`, phone: '+491510000000', first_name: 'Before' };
+    const key = randomUUID();
+    const c = await t.gate('POST', '/customers', { body, idem: key });
+    expect(c.status).toBe(201);
+    expect((await t.gate('PATCH', `/customers/${c.body.id}`, { body: { first_name: 'After' } })).status).toBe(200);
+    expect((await t.gate('POST', '/customers', { body, idem: key })).body.id).toBe(c.body.id);
     const read = await t.gate('GET', `/customers/${c.body.id}`);
-    return { holds: read.status === 404, seen: read.status };
+    return { holds: read.body.first_name === 'After', seen: read.body.first_name };
   },
 
   // create → patch → create with another email and the same external_id: 409.

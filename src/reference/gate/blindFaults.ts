@@ -22,11 +22,11 @@ export const BLIND_GATE_FAULTS: FaultDef[] = [
     suite: 'explore',
   },
   {
-    name: 'seq-blind-cust-read-cache-survives-delete',
+    name: 'seq-blind-cust-replay-reprimes-cache',
     service: 'gate',
-    requirements: ['GATE-CUST-DELETED-404'],
+    requirements: ['GATE-CUST-GET', 'GATE-CUST-DELETED-404'],
     description:
-      'Sequence: GET /customers/{id} answers from a per-customer read cache filled by the first read; PATCH writes through it, DELETE does not evict it — a customer read, then deleted, still reads 200 with its record (not 404) on GET /customers/{id}, though the list leaves it out.',
+      'Sequence: GET /customers/{id} answers from a write-through cache; POST /customers and PATCH write their answer through it, DELETE evicts — and an Idempotency-Key replay of the create, answering its stored response, writes the customer as created back into the cache: create with a key, PATCH (or DELETE), the same create again, then GET answers the record from before the PATCH (or 200 for the deleted customer).',
     suite: 'explore',
   },
   {

@@ -17,7 +17,15 @@
 import { HttpError, jsonObject, type Reply, type Req } from '../kit/http.js';
 import type { GateArea, GateCaller, GateWorld } from './world.js';
 import { CUSTOMER_FAULTS, HISTORY_CUSTOMERS } from './customerFaults.js';
-import { cachedCustomerRead, externalIdIndexed, noteCustomerPatched, patchThroughCustomerCache, rememberCustomerRead } from './blindCustomerCopies.js';
+import {
+  cachedCustomerRead,
+  createThroughCustomerCache,
+  evictCustomerRead,
+  externalIdIndexed,
+  noteCustomerPatched,
+  patchThroughCustomerCache,
+  rememberCustomerRead,
+} from './blindCustomerCopies.js';
 
 interface CustomerRecord {
   id: string;
@@ -206,7 +214,7 @@ export const area: GateArea = {
           return first;
         }
       }
-      return world.idempotent(caller, req, 'customers', { required: false }, create);
+      return createThroughCustomerCache(world, scopeOf(caller), await world.idempotent(caller, req, 'customers', { required: false }, create));
     });
 
     router.on('GET', '/customers', (req) => {
@@ -248,6 +256,7 @@ export const area: GateArea = {
       const c = requireCustomer(world, caller, req.params.id!, !world.faults.has('cust-delete-not-idempotent'));
       if (c.deleted_at === null) {
         c.deleted_at = world.iso();
+        evictCustomerRead(world, c.id);
         if (!world.faults.has('cust-deleted-event-missing')) emitView(caller, 'customer.deleted', marker(world, c));
       }
       return { status: 200, body: marker(world, c) };
