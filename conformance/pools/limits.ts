@@ -151,7 +151,7 @@ export default defineSuite({
           const requested = decAdd(sum, amount);
           const q = await unlessThrottled(
             t,
-            () => actor.client.post(poolPath(mainPool(t), '/quote'), quoteBody(t, { type: 'firm', amount }), { retry: false }),
+            (o) => actor.client.post(poolPath(mainPool(t), '/quote'), quoteBody(t, { type: 'firm', amount }), { retry: false, ...o }),
             decCmp(decAdd(prior.high, requested), cap) > 0,
           );
           if (q.status === 400)
@@ -169,7 +169,7 @@ export default defineSuite({
             const id = quoteId;
             ex = await unlessThrottled(
               t,
-              () => actor.client.post(poolPath(mainPool(t), '/transact'), { quoteId: id }, { idempotencyKey: `rampart-vel-${id}`, retry: false }),
+              (o) => actor.client.post(poolPath(mainPool(t), '/transact'), { quoteId: id }, { idempotencyKey: `rampart-vel-${id}`, retry: false, ...o }),
               decCmp(decAdd(prior.high, decAdd(sum, fiat)), cap) > 0,
             );
           }
@@ -247,7 +247,7 @@ export default defineSuite({
         const trade = async (amount: string, within: boolean): Promise<Exchange> => {
           const q = await unlessThrottled(
             t,
-            () => actor.client.post(poolPath(mainPool(t), '/quote'), quoteBody(t, { type: 'firm', amount }), { retry: false }),
+            (o) => actor.client.post(poolPath(mainPool(t), '/quote'), quoteBody(t, { type: 'firm', amount }), { retry: false, ...o }),
             !within,
           );
           if (q.status === 400)
@@ -258,7 +258,7 @@ export default defineSuite({
           const { quoteId } = t.expect.schema(expect2xx(t, q, R, `a firm quote of ${amount}`), FirmQuote, R);
           return unlessThrottled(
             t,
-            () => actor.client.post(poolPath(mainPool(t), '/transact'), { quoteId }, { idempotencyKey: `rampart-roll-${quoteId}`, retry: false }),
+            (o) => actor.client.post(poolPath(mainPool(t), '/transact'), { quoteId }, { idempotencyKey: `rampart-roll-${quoteId}`, retry: false, ...o }),
             !within,
           );
         };
@@ -316,7 +316,7 @@ export default defineSuite({
         for (let i = 0; i < MAX_UNCAPPED_TRADES && decCmp(sum, spend) < 0; i++) {
           const q = await unlessThrottled(
             t,
-            () => actor.client.post(poolPath(mainPool(t), '/quote'), quoteBody(t, { type: 'firm', amount }), { retry: false }),
+            (o) => actor.client.post(poolPath(mainPool(t), '/quote'), quoteBody(t, { type: 'firm', amount }), { retry: false, ...o }),
             false,
           );
           if (q.status === 400)
@@ -332,7 +332,7 @@ export default defineSuite({
           const quoteId = t.expect.schema(q, FirmQuote, R).quoteId;
           const ex = await unlessThrottled(
             t,
-            () => actor.client.post(poolPath(mainPool(t), '/transact'), { quoteId }, { idempotencyKey: `rampart-nocap-${quoteId}`, retry: false }),
+            (o) => actor.client.post(poolPath(mainPool(t), '/transact'), { quoteId }, { idempotencyKey: `rampart-nocap-${quoteId}`, retry: false, ...o }),
             false,
           );
           t.expect.that(ex.status !== 429, `a partner without a velocity cap is not refused 429 (24 h notional of this check: ${sum} before this ${amount})`, {

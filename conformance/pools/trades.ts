@@ -158,6 +158,9 @@ export default defineSuite({
           // a target stamping whole seconds gets trades more than a second apart.
           if (i < 2) await t.sleep(/[.,]\d/.test(made[i]!.createdAt) ? 20 : 1_100, 'distinct trade timestamps', 'harness');
         }
+        // The upper bound is inclusive: wait out its stamp's resolution, so a trade another check makes meanwhile on this
+        // partner is stamped after it (a whole-second stamp is shared by every trade of that second).
+        await t.sleep(/[.,]\d/.test(made[2]!.createdAt) ? 20 : 1_100, "past the upper bound's stamp", 'harness');
         const bounds = { created_after: made[0]!.createdAt, created_before: made[2]!.createdAt };
         const { ex: fullEx, page: full } = await page(t, actor, { ...bounds, limit: POOLS_LIMITS.trades.limitMax }, 'POOLS-TRADES-LIST-SHAPE');
         for (const m of made) {

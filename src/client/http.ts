@@ -71,6 +71,16 @@ function unannouncedWaitMs(n: number, scale: number): number {
   return windows[Math.min(n, windows.length - 1)]! * scale;
 }
 
+/**
+ * How many times a pools request refused with 429 is sent again (whatever its retry setting). A pools 429 is the
+ * velocity cap or "throttle", and the rate of the throttle is not shown: a throttled request was not processed, and
+ * one the cap refused is refused again (idempotent retries are excluded from the cap), so resending is safe. A check
+ * that provokes the cap marks its request deliberate (pace: false) and gets the 429 at once. The wait is the
+ * target's Retry-After, else a growing back-off.
+ */
+const POOLS_THROTTLE_RESENDS = 4;
+const POOLS_THROTTLE_WAIT_MS = 500;
+
 const untracked: WaitTracker = { harness: (_w, p) => p, target: (_w, p) => p };
 
 /** The reservation of a client without windows to pace: nothing to hold, nothing to give back. */
@@ -246,6 +256,7 @@ export function createApiClient(opts: ClientOptions): ApiClient {
     const perAttemptMs = req.timeoutMs ?? defaultTimeout;
     let headerTimeoutCount = 0;
     let paced429 = 0;
+    let throttled429 = 0;
     const refusals: Refusal[] = [];
 
     const track = opts.track ?? untracked;
@@ -308,6 +319,18 @@ export function createApiClient(opts: ClientOptions): ApiClient {
         paced429++;
         if (announcedMs === undefined) opts.pacer!.pause(key, now() + waitMs);
         opts.onRetry?.({ attempt: attempt + 1, delayMs: waitMs, exchange: ex });
+        continue;
+      }
+      if (ex && ex.status === 429 && !deliberate && opts.service === 'pools' && throttled429 < POOLS_THROTTLE_RESENDS) {
+        const waitMs = announcedMs ?? POOLS_THROTTLE_WAIT_MS * 2 ** throttled429;
+        if (waitMs > budgetMs) {
+          opts.onExchange?.(ex);
+          throw rateLimited(what, waitMs, budgetMs, `${ex.status}${ex.headers['retry-after'] ? ` with Retry-After ${ex.headers['retry-after']}` : ''}`, url);
+        }
+        throttled429++;
+        opts.onRetry?.({ attempt: attempt + 1, delayMs: waitMs, exchange: ex });
+        // A paced key waits in the pacer (paused above when the target announced the wait); otherwise, here.
+        if (!(key && announcedMs !== undefined)) await track.target(`the pools throttle's wait on ${pathOnly}`, sleep(waitMs, signal));
         continue;
       }
       const retryable = ex ? RETRYABLE_STATUS(ex.status) : RETRYABLE_TRANSPORT.has(err!.kind);
