@@ -5,8 +5,9 @@
 // profile (a clean and a faulted instance, `serve` and a test) agree.
 import { createHash } from 'node:crypto';
 import type { Profile } from '../profile/schema.js';
+import { choiceOf } from './kit/dialect.js';
 
-// The random part's alphabet is the world's (reference.keyAlphabet): the second world's keys are lowercase hex.
+// The random part's alphabet is the world's (gate.keys.alphabet, or the reference.keyAlphabet knob): hex is lowercase.
 const ALPHABETS = { alnum: '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz', hex: '0123456789abcdef' } as const;
 
 function derive(prefix: string, purpose: string, sandboxKey: string, alphabet: string): string {
@@ -23,7 +24,8 @@ export function issueLiveKeys(profile: Profile): Profile {
   if (unknown.length)
     throw new Error(`reference.liveKeysFor names ${unknown.join(', ')}, not a gate partner of profile ${profile.name} — fix the name or remove it`);
   const wanted = new Set(names);
-  const alphabet = ALPHABETS[profile.reference?.keyAlphabet ?? 'alnum'];
+  const hex = choiceOf(profile, 'gate.keys.alphabet') === 'hex' || profile.reference?.keyAlphabet === 'hex';
+  const alphabet = ALPHABETS[hex ? 'hex' : 'alnum'];
   return {
     ...profile,
     gate: {

@@ -8,7 +8,8 @@ import type { Profile } from '../profile/schema.js';
 import { ALL_FAULTS } from './faults.js';
 import { issueLiveKeys } from './liveKeys.js';
 import { issuePoolsLiveKeys } from './pools/liveKeys.js';
-import { gateErrorReply, gateServerErrorReply } from './gate/errors.js';
+import { gateErrorReadings, gateErrorReply, gateServerErrorReply, type GateErrorReadings } from './gate/errors.js';
+import { gateRequestIdStyle } from './gate/wire.js';
 import { createGateService } from './gate/index.js';
 import { DateHeaders, JumpingClock, OffsetClock, systemClock, type Clock } from './kit/clock.js';
 import { ActiveFaults } from './kit/faults.js';
@@ -82,6 +83,8 @@ interface Pipeline {
   requestIdStyle: 'uuid' | 'base62';
   /** The generic text of a Gate 500 (reference.serverErrorMessage; absent: the envelope's own). */
   serverErrorMessage?: string;
+  /** What the Gate world's errors leave open, as it chose (code values, doc_url, the joined message). */
+  gateErrors?: GateErrorReadings;
 }
 
 function setDate(p: Pipeline, res: ServerResponse): void {
@@ -128,13 +131,13 @@ async function handle(p: Pipeline, req: IncomingMessage, res: ServerResponse): P
     }
     setDate(p, res);
     if (err instanceof HttpError) {
-      if (p.service === 'gate') send(res, requestId, gateErrorReply(p.faults, err, requestId));
+      if (p.service === 'gate') send(res, requestId, gateErrorReply(p.faults, err, requestId, p.gateErrors));
       else sendError(res, requestId, err);
       return;
     }
     // The message stays in our log (never a secret: handlers do not put keys in errors); the client sees a generic text.
     p.log(`500 ${req.method} ${(req.url ?? '').split('?')[0]} request_id=${requestId}: ${(err as Error)?.stack ?? String(err)}`);
-    if (p.service === 'gate') send(res, requestId, gateServerErrorReply(p.faults, err, requestId, p.serverErrorMessage));
+    if (p.service === 'gate') send(res, requestId, gateServerErrorReply(p.faults, err, requestId, p.serverErrorMessage, p.gateErrors));
     else sendError(res, requestId, new HttpError(500, 'internal', 'internal_error', 'server_error'));
   }
 }
@@ -199,8 +202,10 @@ export async function startReference(opts: StartReferenceOptions): Promise<Runni
       log,
       dates: dates[service],
       answered: () => service === 'gate' && clock.answered(),
-      requestIdStyle: ref?.requestIdStyle ?? 'uuid',
+      // The Gate request ids follow the Gate world's choice (gate.errors.requestId), the pools ids the knob.
+      requestIdStyle: service === 'gate' ? gateRequestIdStyle(issued) : (ref?.requestIdStyle ?? 'uuid'),
       serverErrorMessage: ref?.serverErrorMessage,
+      gateErrors: service === 'gate' ? gateErrorReadings(issued) : undefined,
     };
     const server = createServer((req, res) => {
       void handle(pipeline, req, res);

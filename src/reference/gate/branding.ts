@@ -4,6 +4,7 @@
 // Not shown — chosen (also in README.md): null in an update clears that token (back to default);
 // brand_name must be non-empty; state is per partner and environment.
 import { GATE_LIMITS } from '../../model/limits.js';
+import { choiceOf } from '../kit/dialect.js';
 import { HttpError, jsonObject } from '../kit/http.js';
 import type { BrandingState, GateArea, GateCaller, GateWorld } from './world.js';
 import { brandingRead, brandingRefused, brandingWritten } from './blindBrandingCache.js';
@@ -176,7 +177,9 @@ export const area: GateArea = {
       for (const k of FIELDS) {
         const v = body[k];
         if (k === 'accent_color' && world.faults.has('brand-accent-color-not-stored')) continue;
-        if (v !== undefined) next[k as keyof BrandingState] = v as string | null;
+        // Reading (gate.branding.colorCase 'lowercased'): a colour is stored in lower case (either case matches the pattern).
+        const lower = typeof v === 'string' && (COLORS as readonly string[]).includes(k) && choiceOf(world.profile, 'gate.branding.colorCase') === 'lowercased';
+        if (v !== undefined) next[k as keyof BrandingState] = lower ? (v as string).toLowerCase() : (v as string | null);
       }
       st.branding = next;
       if (COLORS.some((c) => c in body)) readCache.delete(st);

@@ -17,8 +17,9 @@
 // - Payment/payout methods: a malformed `currency` (not 3 letters) or `country_code` (not 2 letters)
 //   gives 400; a well-formed but unknown/unsupported one resolves to no methods (200, empty data).
 // - Payout-method object: { object: 'payout_method', id, name, currency, side: 'off_ramp', icon_url, fees }.
+import { choiceOf } from '../kit/dialect.js';
 import { HttpError, type Reply, type Req } from '../kit/http.js';
-import type { GateArea } from './world.js';
+import type { GateArea, GateWorld } from './world.js';
 
 interface CountryDef {
   code: string;
@@ -197,6 +198,12 @@ function assetView(a: AssetDef, side: 'on_ramp' | 'off_ramp', currency?: string 
   return view;
 }
 
+/** An asset's amount bounds as the world writes money (gate.money.precision). */
+function assetMoney(world: GateWorld, view: Record<string, unknown>): Record<string, unknown> {
+  for (const k of ['min_amount', 'max_amount']) if (typeof view[k] === 'string') view[k] = world.money(view[k] as string);
+  return view;
+}
+
 function offeredIn(a: AssetDef, country: string | null): boolean {
   if (country === null) return true;
   const c = findCountry(country);
@@ -204,7 +211,9 @@ function offeredIn(a: AssetDef, country: string | null): boolean {
   return a.regions === null || a.regions.includes(c.code);
 }
 
-function methodView(m: MethodDef, side: 'on_ramp' | 'off_ramp', emptyFeesNull = false) {
+function methodView(m: MethodDef, side: 'on_ramp' | 'off_ramp', emptyFeesNull = false, ownWords = false) {
+  // A payout method in the world's own words (its object is not shown): label and a fee schedule.
+  if (ownWords) return { object: 'payout_method', id: m.id, label: m.name, currency: m.currency, side, fee_schedule: { ...m.fees } };
   return {
     object: side === 'on_ramp' ? 'payment_method' : 'payout_method',
     id: m.id,
@@ -368,9 +377,17 @@ export const area: GateArea = {
     },
   ],
   register(router, world) {
+    // Readings: the country, currency and payout-method objects are not shown (gate.capabilities.objects), nor which of
+    // them the lists hold (gate.capabilities.countryList).
+    const ownWords = choiceOf(world.profile, 'gate.capabilities.objects') === 'alpha-label';
+    const supportedOnly = choiceOf(world.profile, 'gate.capabilities.countryList') === 'supported-only';
     router.on('GET', '/capabilities/countries', (req) => {
       world.authSecret(req);
-      const countries = COUNTRIES.map((c) => ({ object: 'country', code: c.code, name: c.name, supported: c.supported, default_currency: c.defaultCurrency }));
+      const countries = COUNTRIES.filter((c) => !supportedOnly || c.supported).map((c) =>
+        ownWords
+          ? { object: 'country', alpha2: c.code, label: c.name, supported: c.supported, default_currency: c.defaultCurrency }
+          : { object: 'country', code: c.code, name: c.name, supported: c.supported, default_currency: c.defaultCurrency },
+      );
       if (world.faults.has('cap-countries-bare-array')) return { status: 200, body: countries };
       return list(world.faults.has('cap-lists-url-wrong') ? '/capabilities' : '/capabilities/countries', countries);
     });
@@ -379,7 +396,11 @@ export const area: GateArea = {
       world.authSecret(req);
       return list(
         world.faults.has('cap-lists-url-wrong') ? '/capabilities' : '/capabilities/currencies',
-        CURRENCIES.map((c) => ({ object: 'currency', code: c.code, name: c.name, decimals: c.decimals, supported: c.supported })),
+        CURRENCIES.filter((c) => !supportedOnly || c.supported).map((c) =>
+          ownWords
+            ? { object: 'currency', alpha3: c.code, label: c.name, minor_units: c.decimals, supported: c.supported }
+            : { object: 'currency', code: c.code, name: c.name, decimals: c.decimals, supported: c.supported },
+        ),
       );
     });
 
@@ -396,7 +417,7 @@ export const area: GateArea = {
         if (activeQ !== null && a.active !== (activeQ === 'true')) continue;
         if (!offeredIn(a, region)) continue;
         for (const s of a.sides)
-          if (side === null || s === side) data.push(nameFaults(assetView(a, s, undefined, !world.faults.has('cap-asset-name-null')), a));
+          if (side === null || s === side) data.push(assetMoney(world, nameFaults(assetView(a, s, undefined, !world.faults.has('cap-asset-name-null')), a)));
       }
       return list(world.faults.has('cap-assets-list-url-wrong') ? '/capabilities/asset' : '/capabilities/assets', data);
     });
@@ -422,7 +443,7 @@ export const area: GateArea = {
       if (!offeredIn(a, region) && !world.faults.has('cap-asset-region-ignored')) throw missing();
       // Fault: an asset offered on both sides answers its on_ramp entry to side=off_ramp.
       const shown = side === 'off_ramp' && a.sides.includes('on_ramp') && world.faults.has('cap-asset-off-ramp-answers-on-ramp') ? 'on_ramp' : side;
-      const asset = nameFaults(assetView(a, shown, cur ? cur.toUpperCase() : null, !world.faults.has('cap-asset-name-null')), a);
+      const asset = assetMoney(world, nameFaults(assetView(a, shown, cur ? cur.toUpperCase() : null, !world.faults.has('cap-asset-name-null')), a));
       return { status: 200, body: world.faults.has('cap-asset-single-wrapped') ? { data: asset } : asset };
     });
 
@@ -443,8 +464,10 @@ export const area: GateArea = {
           throw new HttpError(400, 'currency must be an ISO 4217 code', 'invalid_currency');
         }
         const country = countryParam(req);
-        // Reading (reference.undocumentedInputs 'strict'): the payout methods (query not shown) need a currency or a country.
-        if (side === 'off_ramp' && world.profile.reference?.undocumentedInputs === 'strict' && !cur && !country) {
+        // Reading (gate.capabilities.payoutMethodsQuery, or the undocumentedInputs knob 'strict'): the payout methods (query not shown) need a currency or a country.
+        const queryNeeded =
+          choiceOf(world.profile, 'gate.capabilities.payoutMethodsQuery') === 'currency-required' || world.profile.reference?.undocumentedInputs === 'strict';
+        if (side === 'off_ramp' && queryNeeded && !cur && !country) {
           throw new HttpError(400, 'currency or country_code is required', 'parameter_missing');
         }
         const resolvesCountry = !(side === 'on_ramp' && world.faults.has('cap-payment-methods-country-ignored'));
@@ -456,7 +479,7 @@ export const area: GateArea = {
         const anyCurrency = side === 'on_ramp' && !!cur && world.faults.has('cap-payment-methods-currency-ignored');
         const data =
           resolved && currencySupported(resolved)
-            ? pool.filter((m) => anyCurrency || m.currency === resolved).map((m) => methodView(m, side, emptyFeesNull))
+            ? pool.filter((m) => anyCurrency || m.currency === resolved).map((m) => methodView(m, side, emptyFeesNull, side === 'off_ramp' && ownWords))
             : [];
         if (side === 'on_ramp' && data.length === 0 && world.faults.has('cap-payment-methods-unresolved-404')) {
           throw new HttpError(404, 'No payment methods', 'not_found');

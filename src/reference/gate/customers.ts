@@ -14,7 +14,9 @@
 //   caller, deleted ones included, else 400 invalid_cursor); out-of-range limit gives 400.
 // - DELETE of an unknown id is 404; a repeat DELETE returns the same marker (same deleted_at).
 // - customer.deleted carries the deleted marker.
+import { choiceOf } from '../kit/dialect.js';
 import { HttpError, jsonObject, type Reply, type Req } from '../kit/http.js';
+import { listBounds, listOrdered } from './lists.js';
 import type { GateArea, GateCaller, GateWorld } from './world.js';
 import { CUSTOMER_FAULTS, HISTORY_CUSTOMERS } from './customerFaults.js';
 import {
@@ -44,6 +46,8 @@ interface CustomerRecord {
   kyc_status: string;
   metadata: Record<string, unknown>;
   created_at: string;
+  /** The moment created_at stands for (the kyc move counts from it). */
+  createdAtMs: number;
   updated_at: string;
   deleted_at: string | null;
 }
@@ -66,10 +70,19 @@ export function scopeOf(caller: GateCaller): string {
 }
 
 /**
- * Cursor page over items already in list order (newest first). `starting_after`
- * must name an item of `all` (the caller's whole set, hidden ones included).
+ * Cursor page over items newest first, listed in the world's order (gate.lists.order) with its page size
+ * (gate.lists.pageSize). `starting_after` must name an item of `all` (the caller's whole set, hidden ones included):
+ * another is 400, or an empty page where `unknownCursor` says so.
  */
-export function cursorPage<T extends { id: string }>(req: Req, all: T[], visible: (t: T) => boolean, maxLimit = 100, defLimit = 10) {
+export function cursorPage<T extends { id: string }>(
+  world: GateWorld,
+  req: Req,
+  newestFirst: T[],
+  visible: (t: T) => boolean,
+  unknownCursor: 'refused' | 'empty' = 'refused',
+) {
+  const all = listOrdered(world, newestFirst);
+  const { max: maxLimit, def: defLimit } = listBounds(world);
   const limitQ = req.query.get('limit');
   let limit = defLimit;
   if (limitQ !== null) {
@@ -82,8 +95,8 @@ export function cursorPage<T extends { id: string }>(req: Req, all: T[], visible
   let start = 0;
   if (after !== null && after !== '') {
     const i = all.findIndex((t) => t.id === after);
-    if (i < 0) throw new HttpError(400, 'starting_after does not name an object of this list', 'invalid_cursor');
-    start = i + 1;
+    if (i < 0 && unknownCursor === 'refused') throw new HttpError(400, 'starting_after does not name an object of this list', 'invalid_cursor');
+    start = i < 0 ? all.length : i + 1;
   }
   const rest = all.slice(start).filter(visible);
   return { data: rest.slice(0, limit), has_more: rest.length > limit };
@@ -107,9 +120,10 @@ function seedHistory(world: GateWorld): void {
         first_name: null,
         last_name: null,
         country_code: null,
-        kyc_status: 'not_started',
+        kyc_status: kycValues(world).initial,
         metadata: {},
         created_at: at,
+        createdAtMs: Date.parse(at),
         updated_at: at,
         deleted_at: null,
       };
@@ -126,11 +140,27 @@ const PATCHABLE = new Set(['first_name', 'last_name', 'country_code', 'metadata'
 const SERVER_MANAGED = new Set(['kyc_status', 'mode']);
 const IMMUTABLE = new Set(['email', 'phone', 'external_id', 'kyc_status', 'mode']);
 
-/** Reading (reference.customerKycPendingAfterSeconds): kyc_status, server-managed, moves from not_started to pending on its own. */
+/** The kyc_status values of the world (gate.customer.kycValues; not shown): a new customer's, and the one it may move to. */
+function kycValues(world: GateWorld): { initial: string; moved: string } {
+  return choiceOf(world.profile, 'gate.customer.kycValues') === 'unverified'
+    ? { initial: 'unverified', moved: 'in_review' }
+    : { initial: 'not_started', moved: 'pending' };
+}
+
+/**
+ * Reading (gate.customer.kycMoves, or the customerKycPendingAfterSeconds knob): kyc_status, server-managed, moves from
+ * its first value to the next on its own.
+ */
 function kycStatus(world: GateWorld, c: CustomerRecord): string {
-  const after = world.profile.reference?.customerKycPendingAfterSeconds;
-  if (after === undefined || c.kyc_status !== 'not_started') return c.kyc_status;
-  return world.clock.now() - Date.parse(c.created_at) >= after * 1000 ? 'pending' : c.kyc_status;
+  const after = world.profile.reference?.customerKycPendingAfterSeconds ?? (choiceOf(world.profile, 'gate.customer.kycMoves') === 'after-1s' ? 1 : undefined);
+  const { initial, moved } = kycValues(world);
+  if (after === undefined || c.kyc_status !== initial) return c.kyc_status;
+  return world.clock.now() - c.createdAtMs >= after * 1000 ? moved : c.kyc_status;
+}
+
+/** A country_code as stored: as sent, or upper-cased (gate.customer.countryCase). */
+function storedCountry(world: GateWorld, v: string | null): string | null {
+  return v !== null && choiceOf(world.profile, 'gate.customer.countryCase') === 'uppercased' ? v.toUpperCase() : v;
 }
 
 function view(world: GateWorld, c: CustomerRecord) {
@@ -159,8 +189,10 @@ function view(world: GateWorld, c: CustomerRecord) {
 const listCopy = new WeakMap<CustomerRecord, ReturnType<typeof view>>();
 
 function marker(world: GateWorld, c: CustomerRecord) {
-  if (world.faults.has('cust-delete-marker-no-flag')) return { id: c.id, object: 'customer', deleted_at: c.deleted_at };
-  return { id: c.id, object: 'customer', deleted: true, deleted_at: c.deleted_at };
+  // Reading (gate.customer.deletedAt): deleted_at is "string or null".
+  const deletedAt = choiceOf(world.profile, 'gate.customer.deletedAt') === 'null' ? null : c.deleted_at;
+  if (world.faults.has('cust-delete-marker-no-flag')) return { id: c.id, object: 'customer', deleted_at: deletedAt };
+  return { id: c.id, object: 'customer', deleted: true, deleted_at: deletedAt };
 }
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
@@ -214,7 +246,11 @@ export const area: GateArea = {
           return first;
         }
       }
-      return createThroughCustomerCache(world, scopeOf(caller), await world.idempotent(caller, req, 'customers', { required: false }, create));
+      return createThroughCustomerCache(
+        world,
+        scopeOf(caller),
+        await world.idempotent(caller, req, 'customers', { required: false, validate: () => validateCustomer(world, jsonObject(req)) }, create),
+      );
     });
 
     router.on('GET', '/customers', (req) => {
@@ -225,7 +261,9 @@ export const area: GateArea = {
       const all = [...store(world).byId.values()].filter((c) => c.scope === scope || (anyPartner && c.mode === caller.mode)).sort((a, b) => b.seq - a.seq);
       const showDeleted = world.faults.has('cust-deleted-listed');
       const stale = world.faults.has('cust-list-stale-snapshot');
-      const page = cursorPage(req, all, (c) => (showDeleted || c.deleted_at === null) && (!stale || c.history === true));
+      // Reading (gate.customer.listCursor): a starting_after naming no customer of the caller is 400, or an empty page.
+      const unknownCursor = choiceOf(world.profile, 'gate.customer.listCursor') === 'unknown-empty' ? 'empty' : 'refused';
+      const page = cursorPage(world, req, all, (c) => (showDeleted || c.deleted_at === null) && (!stale || c.history === true), unknownCursor);
       // Fault: no list envelope (object, data, has_more, url), and no item is a Customer (a stub of id and email).
       if (world.faults.has('cust-list-bare-array')) return { status: 200, body: page.data.map((c) => ({ id: c.id, email: c.email })) };
       return {
@@ -257,7 +295,9 @@ export const area: GateArea = {
       if (c.deleted_at === null) {
         c.deleted_at = world.iso();
         evictCustomerRead(world, c.id);
-        if (!world.faults.has('cust-deleted-event-missing')) emitView(caller, 'customer.deleted', marker(world, c));
+        // Reading (gate.customer.deletedEventData): customer.deleted carries "object or its id".
+        const data = choiceOf(world.profile, 'gate.customer.deletedEventData') === 'id' ? c.id : marker(world, c);
+        if (!world.faults.has('cust-deleted-event-missing')) emitView(caller, 'customer.deleted', data);
       }
       return { status: 200, body: marker(world, c) };
     });
@@ -267,20 +307,30 @@ export const area: GateArea = {
 /** Sends a customer event: its data the customer (or, under a seeded fault, wrapped). */
 type EmitView = (caller: GateCaller, type: string, data: unknown) => void;
 
-/** POST /customers: the body checked, the identity unique in the partner's scope, the customer stored and announced. */
-function newCustomer(world: GateWorld, caller: GateCaller, req: Req, emitView: EmitView): Reply {
-  const body = jsonObject(req);
+/** A creation's body checked: 400 with every refusal joined. */
+function validateCustomer(world: GateWorld, body: Record<string, unknown>): void {
   const errs: string[] = [];
   const kycSettable = world.faults.has('cust-kyc-status-settable');
   for (const k of Object.keys(body)) {
     if (k === 'kyc_status' && kycSettable && typeof body.kyc_status === 'string') continue;
     if (SERVER_MANAGED.has(k)) errs.push(`${k} is server-managed`);
   }
-  const ext = body.external_id;
-  const email = body.email;
   for (const k of ['external_id', 'email', 'phone'] as const) if (typeof body[k] !== 'string') errs.push(`${k} is required (a string)`);
+  // Reading (gate.customer.createFields 'country-required'): the fields a creation takes are not shown; this world needs a country.
+  if (choiceOf(world.profile, 'gate.customer.createFields') === 'country-required' && body.country_code === undefined) errs.push('country_code is required');
   checkProfileFields(body, errs, true);
   if (errs.length) throw new HttpError(400, errs.join('; '), 'parameter_invalid');
+}
+
+/** POST /customers: the body checked, the identity unique in the partner's scope, the customer stored and announced. */
+function newCustomer(world: GateWorld, caller: GateCaller, req: Req, emitView: EmitView): Reply {
+  const body = jsonObject(req);
+  validateCustomer(world, body);
+  const kycSettable = world.faults.has('cust-kyc-status-settable');
+  const ext = body.external_id;
+  const email = body.email;
+  // Reading (gate.customer.phoneRepeat 'unique'): a repeated phone is refused like a repeated email.
+  const phoneUnique = choiceOf(world.profile, 'gate.customer.phoneRepeat') === 'unique';
 
   const scope = scopeOf(caller);
   const s = store(world);
@@ -293,8 +343,10 @@ function newCustomer(world: GateWorld, caller: GateCaller, req: Req, emitView: E
     if (c.email.toLowerCase() === (email as string).toLowerCase() && !world.faults.has('cust-duplicate-email-allowed')) {
       throw new HttpError(409, 'A customer with this email already exists', 'customer_exists');
     }
+    if (phoneUnique && c.phone === body.phone) throw new HttpError(409, 'A customer with this phone already exists', 'customer_exists');
   }
-  const now = world.iso();
+  const createdAtMs = world.moment();
+  const now = world.iso(createdAtMs);
   const rec: CustomerRecord = {
     id: world.newId('cus'),
     scope,
@@ -306,10 +358,11 @@ function newCustomer(world: GateWorld, caller: GateCaller, req: Req, emitView: E
     phone: body.phone as string,
     first_name: (body.first_name as string | null | undefined) ?? null,
     last_name: (body.last_name as string | null | undefined) ?? null,
-    country_code: typeof body.country_code === 'string' ? body.country_code : null,
-    kyc_status: kycSettable && typeof body.kyc_status === 'string' ? body.kyc_status : 'not_started',
+    country_code: typeof body.country_code === 'string' ? storedCountry(world, body.country_code) : null,
+    kyc_status: kycSettable && typeof body.kyc_status === 'string' ? body.kyc_status : kycValues(world).initial,
     metadata: isPlainObject(body.metadata) && !world.faults.has('cust-create-metadata-dropped') ? structuredClone(body.metadata) : {},
     created_at: now,
+    createdAtMs,
     updated_at: now,
     deleted_at: null,
   };
@@ -322,7 +375,9 @@ function newCustomer(world: GateWorld, caller: GateCaller, req: Req, emitView: E
 /** PATCH /customers/:id: only the patchable fields, checked; null clears; metadata replaced whole; customer.updated sent. */
 function patchCustomer(world: GateWorld, req: Req, emitView: EmitView): Reply {
   const caller = world.authSecret(req);
-  const c = requireCustomer(world, caller, req.params.id!);
+  // Reading (gate.customer.missingOrder): the customer is looked up before its body is checked, or after.
+  const bodyFirst = choiceOf(world.profile, 'gate.customer.missingOrder') === '400-first';
+  const found = bodyFirst ? undefined : requireCustomer(world, caller, req.params.id!);
   const body = jsonObject(req, true);
   const errs: string[] = [];
   for (const k of Object.keys(body)) {
@@ -333,6 +388,7 @@ function patchCustomer(world: GateWorld, req: Req, emitView: EmitView): Reply {
   }
   checkProfileFields(body, errs, !world.faults.has('cust-name-length-unchecked'), !world.faults.has('cust-country-pattern-unchecked'));
   if (errs.length) throw new HttpError(400, errs.join('; '), 'parameter_invalid');
+  const c = found ?? requireCustomer(world, caller, req.params.id!);
 
   const keepOnNull = world.faults.has('cust-null-ignored');
   if (world.faults.has('cust-patch-omitted-cleared') && !('last_name' in body)) c.last_name = null;
@@ -345,7 +401,7 @@ function patchCustomer(world: GateWorld, req: Req, emitView: EmitView): Reply {
   }
   if ('country_code' in body) {
     const v = body.country_code as string | null;
-    if (!(v === null && keepOnNull)) c.country_code = v;
+    if (!(v === null && keepOnNull)) c.country_code = storedCountry(world, v);
   }
   if ('metadata' in body) {
     const m = structuredClone(body.metadata as Record<string, unknown>);

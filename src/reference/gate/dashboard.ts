@@ -14,16 +14,22 @@
 // - rotate: answers 200 { object: 'webhook_secret', secret } once; later events are signed with it.
 //   The account-assertion token of the spec is not implemented (its transport is not shown).
 import { randomBytes } from 'node:crypto';
+import { choiceOf } from '../kit/dialect.js';
 import { HttpError, jsonObject } from '../kit/http.js';
+import { refuseAccountAssertion } from './accountAssertion.js';
 import type { GateArea, GateCaller, GateWorld } from './world.js';
 import { listDeliveries } from './webhookOperations.js';
 
 /** The first webhook_url each partner and mode was given (fault dash-settings-get-stale answers it forever). */
 const firstUrls = new WeakMap<GateWorld, Map<string, string | null>>();
 
+/** Reading (gate.dashboard.shapes 'nested'): the dashboard's own words — url, signing_secret.value, counters nested. */
+const nested = (world: GateWorld) => choiceOf(world.profile, 'gate.dashboard.shapes') === 'nested';
+
 function settingsView(world: GateWorld, caller: GateCaller): Record<string, unknown> {
   const first = firstUrls.get(world)?.get(`${caller.mode}\u0000${caller.partner.name}`);
   const url = world.faults.has('dash-settings-get-stale') && first !== undefined ? first : world.settings(caller).webhookUrl;
+  if (nested(world)) return { object: 'webhook_settings', endpoint: { url, enabled: url !== null }, mode: caller.mode };
   return { object: 'webhook_settings', webhook_url: url, mode: caller.mode, livemode: caller.mode === 'live' };
 }
 
@@ -112,6 +118,7 @@ export const area: GateArea = {
       first.set(`live\u0000${p.name}`, url);
     }
     router.on('GET', '/dashboard/webhook-settings', (req) => {
+      refuseAccountAssertion(world, req);
       const caller = world.authSecret(req);
       const view = settingsView(world, caller);
       if (world.faults.has('dash-settings-no-object')) delete view.object;
@@ -119,25 +126,29 @@ export const area: GateArea = {
     });
 
     router.on('PATCH', '/dashboard/webhook-settings', (req) => {
+      refuseAccountAssertion(world, req);
       const caller = world.authSecret(req);
       const body = jsonObject(req);
       const errs: string[] = [];
-      for (const k of Object.keys(body)) if (k !== 'webhook_url') errs.push(`unknown property: ${k}`);
-      const url = body.webhook_url;
-      if (url === undefined) errs.push('webhook_url is required');
+      const field = nested(world) ? 'url' : 'webhook_url';
+      for (const k of Object.keys(body)) if (k !== field) errs.push(`unknown property: ${k}`);
+      const url = body[field];
+      if (url === undefined) errs.push(`${field} is required`);
       else if (url !== null) {
         let ok = false;
         if (typeof url === 'string' && url.length <= 2048) {
           try {
             const u = new URL(url);
-            // Reading (reference.liveHttpWebhooks 'undelivered'): a live http URL is accepted here and never sent to (deliverableUrl).
-            const liveHttpTaken = world.profile.reference?.liveHttpWebhooks === 'undelivered' || world.faults.has('dash-live-http-accepted');
+            // Reading (gate.events.liveHttp, or the liveHttpWebhooks knob, 'undelivered'): a live http URL is accepted here and never sent to (deliverableUrl).
+            const undelivered =
+              choiceOf(world.profile, 'gate.events.liveHttp') === 'undelivered' || world.profile.reference?.liveHttpWebhooks === 'undelivered';
+            const liveHttpTaken = undelivered || world.faults.has('dash-live-http-accepted');
             ok = u.protocol === 'https:' || (u.protocol === 'http:' && (caller.mode === 'test' || liveHttpTaken));
           } catch {
             ok = false;
           }
         }
-        if (!ok) errs.push(caller.mode === 'live' ? 'webhook_url must be an absolute https URL in live mode' : 'webhook_url must be an absolute http(s) URL');
+        if (!ok) errs.push(caller.mode === 'live' ? `${field} must be an absolute https URL in live mode` : `${field} must be an absolute http(s) URL`);
       }
       if (errs.length) throw new HttpError(400, errs.join('; '), 'parameter_invalid');
       if (url !== null && caller.partner.noWebhookUrl)
@@ -149,6 +160,7 @@ export const area: GateArea = {
     });
 
     router.on('GET', '/dashboard/webhook-deliveries', (req) => {
+      refuseAccountAssertion(world, req);
       const caller = world.authSecret(req);
       const body = listDeliveries(world, caller, req, '/v1/dashboard/webhook-deliveries') as Record<string, unknown>;
       if (world.faults.has('dash-deliveries-no-object')) delete body.object;
@@ -156,30 +168,47 @@ export const area: GateArea = {
     });
 
     router.on('POST', '/dashboard/webhook-secret/rotate', (req) => {
+      refuseAccountAssertion(world, req);
       const caller = world.authSecret(req);
       const secret = `whsec_${randomBytes(24).toString('base64url').replace(/[-_]/g, 'x').slice(0, 32)}`;
       if (!world.faults.has('dash-rotate-keeps-old-secret')) world.settings(caller).webhookSecret = secret;
-      return { status: 200, body: { ...(world.faults.has('dash-rotate-no-object') ? {} : { object: 'webhook_secret' }), secret, mode: caller.mode } };
+      const object = world.faults.has('dash-rotate-no-object') ? {} : { object: 'webhook_secret' };
+      if (nested(world)) return { status: 200, body: { ...object, signing_secret: { value: secret, created_at: world.iso() }, mode: caller.mode } };
+      return { status: 200, body: { ...object, secret, mode: caller.mode } };
     });
 
     router.on('GET', '/dashboard/usage', (req) => {
+      refuseAccountAssertion(world, req);
       const caller = world.authSecret(req);
       if (world.faults.has('dash-usage-secret-key-refused'))
         throw new HttpError(403, 'This endpoint needs an account assertion.', 'account_assertion_required');
       const deliveries = world.outbox.list(caller.partner.name, 'gate', caller.mode);
+      const object = world.faults.has('dash-usage-no-object') ? {} : { object: 'usage' };
+      const sessionsCreated = world.settings(caller).sessionsCreated;
+      const deadLettered = deliveries.filter((d) => d.status === 'dead_lettered').length;
+      if (nested(world))
+        return {
+          status: 200,
+          body: {
+            ...object,
+            mode: caller.mode,
+            counters: { sessions: { created: sessionsCreated }, webhooks: { deliveries: deliveries.length, dead_lettered: deadLettered } },
+          },
+        };
       return {
         status: 200,
         body: {
-          ...(world.faults.has('dash-usage-no-object') ? {} : { object: 'usage' }),
+          ...object,
           mode: caller.mode,
-          sessions_created: world.settings(caller).sessionsCreated,
+          sessions_created: sessionsCreated,
           webhook_deliveries: deliveries.length,
-          webhook_deliveries_dead_lettered: deliveries.filter((d) => d.status === 'dead_lettered').length,
+          webhook_deliveries_dead_lettered: deadLettered,
         },
       };
     });
 
     router.on('GET', '/dashboard/volume', (req) => {
+      refuseAccountAssertion(world, req);
       const caller = world.authSecret(req);
       const byCurrency = new Map<string, { amount: string; count: number }>();
       for (const t of world.transactions.values()) {
@@ -192,7 +221,7 @@ export const area: GateArea = {
         body: {
           ...(world.faults.has('dash-volume-no-object') ? {} : { object: 'volume' }),
           mode: caller.mode,
-          data: [...byCurrency].map(([currency, v]) => ({ currency, amount: v.amount, count: v.count })),
+          data: [...byCurrency].map(([currency, v]) => ({ currency, amount: world.money(v.amount), count: v.count })),
         },
       };
     });

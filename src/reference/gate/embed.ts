@@ -15,6 +15,7 @@
 // - Before the partner is known (bad credential) the policy is frame-ancestors 'none'.
 import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { GATE_LIMITS } from '../../model/limits.js';
+import { choiceOf } from '../kit/dialect.js';
 import { HttpError, jsonObject, type Reply, type Req } from '../kit/http.js';
 import { expireOnRead } from './sessions.js';
 import { embedSessionStatus, noteEmbedBound } from './blindSessionCopies.js';
@@ -87,6 +88,29 @@ function originAllowed(world: GateWorld, allowed: string[], origin: string): boo
     }
   }
   return false;
+}
+
+/** The bootstrap's field names in camelCase (gate.embed.fieldNames: the names are not shown). */
+const CAMEL: Record<string, string> = {
+  embed_token: 'embedToken',
+  expires_at: 'expiresAt',
+  partner_id: 'partnerId',
+  session_id: 'sessionId',
+  target_token: 'targetToken',
+  target_network: 'targetNetwork',
+  return_url: 'returnUrl',
+};
+
+/** The embed session as the world names its fields: snake_case, or camelCase. */
+function named(world: GateWorld, v: Record<string, unknown>): Record<string, unknown> {
+  if (choiceOf(world.profile, 'gate.embed.fieldNames') !== 'camel') return v;
+  return Object.fromEntries(Object.entries(v).map(([k, x]) => [CAMEL[k] ?? k, x]));
+}
+
+/** Reading (gate.embed.refresh): the refresh's answer is not shown — the bootstrap's shape, or the new token and its expiry alone. */
+function refreshAnswer(world: GateWorld, issued: Record<string, unknown>): Record<string, unknown> {
+  if (choiceOf(world.profile, 'gate.embed.refresh') !== 'token-only') return issued;
+  return { object: 'embed_token', embed_token: issued.embed_token, expires_at: issued.expires_at };
 }
 
 function cspFor(world: GateWorld, caller: GateCaller | null): string {
@@ -242,12 +266,12 @@ export const area: GateArea = {
       return {
         object: 'embed_session',
         embed_token: token,
-        expires_at: new Date(exp * 1000).toISOString(),
+        expires_at: world.iso(exp * 1000),
         partner_id: caller.partner.name,
         mode: caller.mode,
         session_id: s?.id ?? null,
         // Fault: the session context leaves out the bound amount and currency.
-        amount: world.faults.has('embed-context-no-amount') ? null : (s?.amount ?? null),
+        amount: world.faults.has('embed-context-no-amount') || !s ? null : world.money(s.amount),
         currency: world.faults.has('embed-context-no-amount') ? null : (s?.currency ?? null),
         target_token: s?.targetToken ?? null,
         target_network: s?.targetNetwork ?? null,
@@ -289,7 +313,7 @@ export const area: GateArea = {
         const issueView = (s: SessionRecord | null) => {
           const v = issue(caller, s);
           if (world.faults.has('embed-bootstrap-no-object')) delete (v as Record<string, unknown>).object;
-          return v;
+          return named(world, v);
         };
         if (cs === undefined || cs === null) return { status: 200, body: issueView(null) };
         if (typeof cs !== 'string' || !cs.startsWith(GATE_LIMITS.clientSecretPrefix))
@@ -331,9 +355,9 @@ export const area: GateArea = {
             throw new HttpError(409, `Session ${s.id} is no longer open.`, 'session_not_open');
           }
         }
-        const refreshed: Record<string, unknown> = issue(caller, s);
+        const refreshed = refreshAnswer(world, issue(caller, s));
         if (world.faults.has('embed-refresh-no-object')) delete refreshed.object;
-        return { status: 200, body: refreshed };
+        return { status: 200, body: named(world, refreshed) };
       }),
     );
   },

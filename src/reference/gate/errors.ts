@@ -3,6 +3,8 @@
 // and the seeded faults of that envelope. A thrown HttpError is the documented
 // error; any other throw is a 500 whose message is scrubbed to a generic text
 // (the stack goes to the log only).
+import type { Profile } from '../../profile/schema.js';
+import { choiceOf } from '../kit/dialect.js';
 import type { ActiveFaults } from '../kit/faults.js';
 import { errorEnvelope, HttpError, newRequestId, NOT_JSON, type Reply } from '../kit/http.js';
 import type { GateArea } from './world.js';
@@ -19,10 +21,53 @@ const RETYPE: Record<string, [number, string]> = {
 let requestCounter = 0;
 let codeCounter = 0;
 
-/** The envelope as sent, with the envelope faults that are on applied to it. */
-function envelopeReply(faults: ActiveFaults, err: HttpError, requestId: string, message?: string): Reply {
+/** What the world's errors leave open, as it chose (src/model/openPoints/gate/errors.ts). */
+export interface GateErrorReadings {
+  /** Every code is the error's type (the documented fallback) instead of a specific machine code. */
+  codeIsType: boolean;
+  /** doc_url names a page per code instead of null. */
+  docUrl: boolean;
+  /** A 400's joined message groups fields failing one check in one part, and gives each field a part of its own too (gateErrorReply). */
+  groupedParts: boolean;
+}
+
+export function gateErrorReadings(profile: Profile): GateErrorReadings {
+  return {
+    codeIsType: choiceOf(profile, 'gate.errors.codes') === 'type',
+    docUrl: choiceOf(profile, 'gate.errors.docUrl') === 'url',
+    groupedParts: choiceOf(profile, 'gate.errors.validationJoin') === 'grouped-and-repeated',
+  };
+}
+
+/**
+ * A validation message "a must …; b must …; c is required" rewritten with its parts grouped: the fields whose parts say
+ * the same after the field's name share one part ("a and b must …"), and each field named adds a part of its own
+ * ("a is invalid") — every field is named in several parts, and some part names two.
+ */
+export function groupedMessage(message: string): string {
+  const parts = message.split('; ');
+  const byRest = new Map<string, string[]>();
+  const loose: string[] = [];
+  const fields: string[] = [];
+  for (const part of parts) {
+    const m = /^([a-z][a-z0-9_]*) (.+)$/.exec(part);
+    if (!m) {
+      loose.push(part);
+      continue;
+    }
+    byRest.set(m[2]!, [...(byRest.get(m[2]!) ?? []), m[1]!]);
+    if (!fields.includes(m[1]!)) fields.push(m[1]!);
+  }
+  const grouped = [...byRest].map(([rest, names]) => `${names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names[0]} ${rest}`);
+  return [...grouped, ...loose, ...fields.map((f) => `${f} is invalid`)].join('; ');
+}
+
+/** The envelope as sent, with the world's readings and the envelope faults that are on applied to it. */
+function envelopeReply(faults: ActiveFaults, err: HttpError, requestId: string, message?: string, readings?: GateErrorReadings): Reply {
   const body: Record<string, unknown> = errorEnvelope(err, requestId);
   if (message !== undefined) body.message = message;
+  if (readings?.codeIsType) body.code = err.type;
+  if (readings?.docUrl) body.doc_url = `https://docs.gate.example/errors/${String(body.code)}`;
   if (faults.has('err-code-empty')) body.code = '';
   // Faults: the code is the human message; the code falls back to another type than the envelope's.
   if (faults.has('err-code-is-message')) body.code = body.message;
@@ -41,16 +86,18 @@ function envelopeReply(faults: ActiveFaults, err: HttpError, requestId: string, 
 }
 
 /** The answer to a documented error (an HttpError thrown by a Gate route). */
-export function gateErrorReply(faults: ActiveFaults, err: HttpError, requestId: string): Reply {
+export function gateErrorReply(faults: ActiveFaults, err: HttpError, requestId: string, readings?: GateErrorReadings): Reply {
   // Fault: a body that is not JSON reaches the handler and fails there (scrubbed, but a 500, not the 400).
-  if (faults.has('err-malformed-json-500') && err.status === 400 && err.message === NOT_JSON) return gateServerErrorReply(faults, err, requestId);
+  if (faults.has('err-malformed-json-500') && err.status === 400 && err.message === NOT_JSON)
+    return gateServerErrorReply(faults, err, requestId, undefined, readings);
   let e = err;
   for (const [name, [status, type]] of Object.entries(RETYPE)) {
     if (faults.has(name) && e.status === status) e = new HttpError(status, e.message, e.code, type as HttpError['type'], e.headers);
   }
   // Validation errors are joined with "; " where they are raised; the fault re-joins them with ", ".
-  const message = faults.has('err-validation-joined-comma') && e.status === 400 ? e.message.split('; ').join(', ') : undefined;
-  return envelopeReply(faults, e, requestId, message);
+  const joined = readings?.groupedParts && e.status === 400 ? groupedMessage(e.message) : e.message;
+  const message = faults.has('err-validation-joined-comma') && e.status === 400 ? joined.split('; ').join(', ') : joined === e.message ? undefined : joined;
+  return envelopeReply(faults, e, requestId, message, readings);
 }
 
 /** Leak faults: a 500 whose message is one line of internals a blacklist of stack frames and exception names misses. */
@@ -61,13 +108,13 @@ const LEAKED_TEXT: Record<string, string> = {
 };
 
 /** The answer to an unexpected exception: 500 server_error with a generic message (the profile's reference.serverErrorMessage, if any). */
-export function gateServerErrorReply(faults: ActiveFaults, thrown: unknown, requestId: string, generic?: string): Reply {
+export function gateServerErrorReply(faults: ActiveFaults, thrown: unknown, requestId: string, generic?: string, readings?: GateErrorReadings): Reply {
   const err = new HttpError(500, 'internal', 'internal_error', 'server_error');
   const leaked = Object.entries(LEAKED_TEXT).find(([name]) => faults.has(name));
-  if (leaked) return envelopeReply(faults, err, requestId, leaked[1]);
-  if (!faults.has('err-5xx-leaks-stack')) return envelopeReply(faults, err, requestId, generic);
+  if (leaked) return envelopeReply(faults, err, requestId, leaked[1], readings);
+  if (!faults.has('err-5xx-leaks-stack')) return envelopeReply(faults, err, requestId, generic, readings);
   const e = thrown as Error | undefined;
-  return envelopeReply(faults, err, requestId, e?.stack ?? `${e?.name ?? 'Error'}: ${e?.message ?? String(thrown)}`);
+  return envelopeReply(faults, err, requestId, e?.stack ?? `${e?.name ?? 'Error'}: ${e?.message ?? String(thrown)}`, readings);
 }
 
 export const area: GateArea = {

@@ -21,6 +21,7 @@ import { area as sandboxHelpers } from './sandboxHelpers.js';
 import { area as sessions } from './sessions.js';
 import { area as webhookOperations } from './webhookOperations.js';
 import { BLIND_GATE_FAULTS } from './blindFaults.js';
+import { readingsAround } from './replies.js';
 import { createGateWorld, type GateArea, type GateWorld } from './world.js';
 
 // auth comes first: its fault stand-ins shadow the real routes while their fault is on.
@@ -54,6 +55,9 @@ export function createGateService(deps: { profile: Profile; faults: ActiveFaults
 } {
   const world = createGateWorld(deps);
   const router = new Router();
+  // Every route answers with the world's readings of what its answer leaves open (its success status, additive fields).
+  const on = router.on.bind(router);
+  router.on = (method, pattern, handler) => on(method, pattern, readingsAround(world.profile, method, pattern, handler));
   for (const a of GATE_AREAS) a.register(router, world);
   return { router, world };
 }

@@ -20,6 +20,7 @@
 // - GET /transactions: newest first, `limit` 1–100 (default 10), `starting_after` (a refid of the
 //   caller, else 400). Transaction object: { object: 'transaction', refid, ... } as the world records it.
 import { randomBytes } from 'node:crypto';
+import { choiceOf } from '../kit/dialect.js';
 import { HttpError, jsonObject, type Reply, type Req } from '../kit/http.js';
 import { currencySupported, defaultMethod, findAsset, PAYMENT_METHODS, PAYOUT_METHODS } from './capabilities.js';
 import { cursorPage, scopeOf } from './customers.js';
@@ -64,10 +65,26 @@ export function quotes(world: GateWorld): Map<string, SignedQuote> {
   return m;
 }
 
-/** Current state: an active quote past expires_at reads as expired. */
+/**
+ * Current state: an active quote past expires_at reads as expired; so does one whose session ended, where the world
+ * lets a quote expire with its session (gate.signedQuote.transitions: the quote's transitions are not shown).
+ */
 export function quoteState(world: GateWorld, q: SignedQuote): SignedQuote['state'] {
   if (q.state === 'active' && world.clock.now() >= q.expiresAtMs) return 'expired';
+  if (q.state === 'active' && choiceOf(world.profile, 'gate.signedQuote.transitions') === 'expires-with-session') {
+    const session = world.sessions.get(q.gate_session_id);
+    if (session && session.status !== 'open') return 'expired';
+  }
   return q.state;
+}
+
+/** What the world shows of a signed quote (gate.signedQuote.fields, gate.signedQuote.provider): its whole record, or less. */
+function quoteReadings(world: GateWorld, v: Record<string, unknown>): Record<string, unknown> {
+  if (choiceOf(world.profile, 'gate.signedQuote.provider') === 'absent') delete v.provider;
+  if (choiceOf(world.profile, 'gate.signedQuote.fields') !== 'minimal') return v;
+  // Only what the spec shows of a quote: its fiat_pay_or_receive and its state (here under status), with its id and expiry.
+  const { object, id, state, fiat_pay_or_receive, expires_at, provider } = v;
+  return { object, id, status: state, fiat_pay_or_receive, expires_at, ...(provider === undefined ? {} : { provider }) };
 }
 
 export function quoteView(world: GateWorld, q: SignedQuote) {
@@ -77,12 +94,12 @@ export function quoteView(world: GateWorld, q: SignedQuote) {
     state: quoteState(world, q),
     side: q.side,
     gate_session_id: q.gate_session_id,
-    amount: q.amount,
+    amount: world.money(q.amount),
     currency: q.currency,
-    fee: q.fee,
-    fiat_pay_or_receive: q.fiat_pay_or_receive,
+    fee: world.money(q.fee),
+    fiat_pay_or_receive: world.money(q.fiat_pay_or_receive),
     asset: q.asset,
-    crypto_amount: q.crypto_amount,
+    crypto_amount: world.money(q.crypto_amount),
     rate: q.rate,
     method: q.method,
     signature: q.signature,
@@ -100,7 +117,7 @@ export function quoteView(world: GateWorld, q: SignedQuote) {
   }
   // Fault rail-payout-method-not-quote-unshown: the quote shows no method (allowed), and the pay-out takes another.
   if (world.faults.has('rail-payout-method-not-quote-unshown')) delete v.method;
-  return v;
+  return quoteReadings(world, v);
 }
 
 /** The caller's quote or 404 (cross-tenant is 404). */
@@ -142,6 +159,11 @@ function pricing(side: QuoteSide, amount: number, currency: string, asset: strin
   };
 }
 
+/** A price's money strings as the world writes them. */
+function priced(world: GateWorld, p: ReturnType<typeof pricing>): ReturnType<typeof pricing> {
+  return { ...p, fee: world.money(p.fee), fiat_pay_or_receive: world.money(p.fiat_pay_or_receive), crypto_amount: world.money(p.crypto_amount) };
+}
+
 function sideOf(v: unknown): QuoteSide {
   if (v === undefined || v === null) return 'on_ramp';
   if (v !== 'on_ramp' && v !== 'off_ramp') throw new HttpError(400, 'side must be on_ramp or off_ramp', 'invalid_side');
@@ -150,10 +172,21 @@ function sideOf(v: unknown): QuoteSide {
 
 /** Internal bookkeeping keys of a transaction record that never go on the wire. */
 const TXN_INTERNAL = new Set(['scope', 'partner', 'caller', 'session']);
-function txnView(t: TransactionRecord): Record<string, unknown> {
-  const out: Record<string, unknown> = { object: 'transaction' };
+/** A transaction's id of its own, beside its refid, where the world's list cursor takes it (gate.transactions.list 'id-cursor'). */
+const txnIds = new WeakMap<TransactionRecord, string>();
+function txnId(world: GateWorld, t: TransactionRecord): string {
+  let id = txnIds.get(t);
+  if (!id) txnIds.set(t, (id = world.newId('txn')));
+  return id;
+}
+const idCursor = (world: GateWorld) => choiceOf(world.profile, 'gate.transactions.list') === 'id-cursor';
+
+function txnView(world: GateWorld, t: TransactionRecord): Record<string, unknown> {
+  const out: Record<string, unknown> = { object: 'transaction', ...(idCursor(world) ? { id: txnId(world, t) } : {}) };
+  // Reading (gate.transactions.fields 'minimal'): the record's fields are not shown — only its refid and status.
+  if (choiceOf(world.profile, 'gate.transactions.fields') === 'minimal') return { ...out, refid: t.refid, status: t.status };
   // Non-enumerable bookkeeping (seq, createdAtMs, sessionId) is skipped by Object.entries.
-  for (const [k, v] of Object.entries(t)) if (!TXN_INTERNAL.has(k) && !k.startsWith('_')) out[k] = v;
+  for (const [k, v] of Object.entries(t)) if (!TXN_INTERNAL.has(k) && !k.startsWith('_')) out[k] = k === 'amount' ? world.money(String(v)) : v;
   return out;
 }
 
@@ -344,13 +377,15 @@ export const area: GateArea = {
 
     router.on('GET', '/transactions', (req: Req) => {
       const caller = world.authSecret(req);
-      const all = ownTransactions(caller).map((t) => ({ id: t.refid, t }));
-      const page = cursorPage(req, all, () => true);
+      // The cursor takes the refid, or the record's own id (gate.transactions.list).
+      const all = ownTransactions(caller).map((t) => ({ id: idCursor(world) ? txnId(world, t) : t.refid, t }));
+      const page = cursorPage(world, req, all, () => true);
       // Fault: no list envelope (object, data, has_more, url), and the caller's completed transactions are not in it.
-      if (world.faults.has('txn-list-bare-array')) return { status: 200, body: page.data.filter((x) => x.t.status !== 'completed').map((x) => txnView(x.t)) };
+      if (world.faults.has('txn-list-bare-array'))
+        return { status: 200, body: page.data.filter((x) => x.t.status !== 'completed').map((x) => txnView(world, x.t)) };
       return {
         status: 200,
-        body: { object: 'list', data: page.data.map((x) => txnView(x.t)), has_more: page.has_more, url: '/v1/transactions' },
+        body: { object: 'list', data: page.data.map((x) => txnView(world, x.t)), has_more: page.has_more, url: '/v1/transactions' },
       };
     });
 
@@ -361,7 +396,7 @@ export const area: GateArea = {
       if (!t || (t.scope !== scopeOf(caller) && !world.faults.has('txn-foreign-readable'))) {
         throw new HttpError(404, `No such transaction: ${req.params.refid}`, 'resource_missing');
       }
-      const v = txnView(t);
+      const v = txnView(world, t);
       if (world.faults.has('txn-read-no-object')) delete v.object;
       return { status: 200, body: v };
     });
@@ -375,8 +410,9 @@ function quotePreview(world: GateWorld, req: Req): Reply {
   const body = jsonObject(req);
   const errs: string[] = [];
   const side = sideOf(body.side);
-  // Reading (reference.undocumentedInputs 'strict'): the preview (body not shown) requires side.
-  if (body.side === undefined && world.profile.reference?.undocumentedInputs === 'strict') errs.push('side is required');
+  // Reading (gate.preview.body, or the undocumentedInputs knob 'strict'): the preview (body not shown) requires side.
+  const sideRequired = choiceOf(world.profile, 'gate.preview.body') === 'side-required' || world.profile.reference?.undocumentedInputs === 'strict';
+  if (body.side === undefined && sideRequired) errs.push('side is required');
   if (typeof body.amount !== 'string' || !DECIMAL_RE.test(body.amount) || Number(body.amount) <= 0) {
     errs.push('amount must be a positive decimal string');
   }
@@ -395,7 +431,10 @@ function quotePreview(world: GateWorld, req: Req): Reply {
     .map((m) => ({
       payment_method: m.id,
       name: m.name,
-      ...pricing(side, amount, currency, asset!.symbol, m.fees.percent ? Number(m.fees.percent) / 100 : 0.01, m.fees.fixed ? Number(m.fees.fixed) : 0),
+      ...priced(
+        world,
+        pricing(side, amount, currency, asset!.symbol, m.fees.percent ? Number(m.fees.percent) / 100 : 0.01, m.fees.fixed ? Number(m.fees.fixed) : 0),
+      ),
     }));
   return {
     status: 200,
@@ -403,7 +442,7 @@ function quotePreview(world: GateWorld, req: Req): Reply {
       ...(world.faults.has('quote-preview-no-object') ? {} : { object: 'quote_preview' }),
       indicative: true,
       side,
-      amount: body.amount,
+      amount: world.money(body.amount as string),
       currency,
       asset: asset!.symbol,
       options,
@@ -427,7 +466,7 @@ function lockQuote(world: GateWorld, caller: GateCaller, req: Req): Reply {
   const token = typeof session.target_token === 'string' && findAsset(session.target_token)?.active ? findAsset(session.target_token)!.symbol : 'USDC';
   const amount = Number(session.amount);
   const p = pricing(side, amount, currency, token, 0.015, method.fees.fixed ? Number(method.fees.fixed) : 0);
-  const now = world.clock.now();
+  const now = world.moment();
   const q: SignedQuote = {
     id: world.newId('quote'),
     scope: scopeOf(caller),

@@ -17,7 +17,8 @@
 //   its own). Pay-ins and pay-outs both add their amount; the rail that takes a user's total past the cap
 //   succeeds with `account_blocked: true`, and every later rail of that user gives 403 account_blocked.
 // - Status stays `pending`: no documented trigger moves pay-in/pay-out states.
-import { HttpError, jsonObject, type Reply, type Req } from '../kit/http.js';
+import { choiceOf } from '../kit/dialect.js';
+import { HttpError, jsonObject, type Reply, type Req, type Router } from '../kit/http.js';
 import { scopeOf } from './customers.js';
 import { idempotencyKey, validateBody } from './railRequests.js';
 import { decAdd, decGreater, volumes } from './railVolumes.js';
@@ -30,7 +31,7 @@ interface RailRecord {
   id: string;
   scope: string;
   kind: 'pay_in' | 'pay_out';
-  status: 'pending';
+  status: 'pending' | 'settled';
   gate_session_id: string;
   quote_id: string;
   method: string;
@@ -65,7 +66,7 @@ function view(world: GateWorld, r: RailRecord) {
     gate_session_id: r.gate_session_id,
     quote_id: r.quote_id,
     method: r.method,
-    amount: r.amount,
+    amount: world.money(r.amount),
     currency: r.currency,
     reference: r.reference,
     metadata: structuredClone(r.metadata),
@@ -74,6 +75,9 @@ function view(world: GateWorld, r: RailRecord) {
     ...(r.accountBlocked ? { account_blocked: true } : {}),
   };
   if (world.faults.has('rail-provider-missing')) delete v.provider;
+  // Reading (gate.payIn.fields 'minimal'): a pay-in's fields are not shown — fewer than a pay-out's; provider stays (the Rails rule).
+  if (r.kind === 'pay_in' && choiceOf(world.profile, 'gate.payIn.fields') === 'minimal')
+    for (const k of ['kind', 'method', 'gate_session_id', 'reference', 'metadata']) delete v[k];
   return v;
 }
 
@@ -120,6 +124,28 @@ function ownRail(world: GateWorld, caller: GateCaller, id: string, kind: RailRec
   return r;
 }
 
+/** GET /rails/pay_ins/{id} and /rails/pay_outs/{id}: the caller's own rail (rail entitlement; another partner's is 404). */
+function registerReads(router: Router, world: GateWorld): void {
+  router.on('GET', '/rails/pay_ins/:id', (req) => {
+    const caller = world.authSecret(req, { rail: !world.faults.has('rail-payin-read-entitlement-ignored') });
+    const own = ownRail(world, caller, req.params.id!, 'pay_in');
+    if (world.faults.has('rail-payin-read-404') && own.scope === scopeOf(caller)) throw new HttpError(404, `No such pay_in: ${own.id}`, 'resource_missing');
+    const v = view(world, own);
+    if (world.faults.has('rail-payin-read-no-provider')) delete v.provider;
+    return { status: 200, body: v };
+  });
+  router.on('GET', '/rails/pay_outs/:id', (req) => {
+    const caller = world.authSecret(req, { rail: !world.faults.has('rail-payout-read-entitlement-ignored') });
+    const own = ownRail(world, caller, req.params.id!, 'pay_out');
+    if (world.faults.has('rail-payout-read-404')) throw new HttpError(404, `No such pay_out: ${own.id}`, 'resource_missing');
+    // Reading (gate.payOut.transitions 'settles-on-read'): a pay-out's transitions are not shown; this world settles it when read.
+    if (choiceOf(world.profile, 'gate.payOut.transitions') === 'settles-on-read' && own.status === 'pending') own.status = 'settled';
+    const v = view(world, own);
+    if (world.faults.has('rail-payout-read-no-provider')) delete v.provider;
+    return { status: 200, body: v };
+  });
+}
+
 export const area: GateArea = {
   name: 'rails',
   faults: RAIL_FAULTS,
@@ -146,13 +172,18 @@ export const area: GateArea = {
           if (!first) firstPayInByKey.set(k, (first = Promise.resolve().then(() => fn())));
           return first;
         }
-        return railKeyRecords(world, kind, caller, req, () => world.idempotent(caller, req, scope, { required: !keyOptional }, () => fn()));
+        const validate = () => validateBody(world, jsonObject(req), kind);
+        return railKeyRecords(world, kind, caller, req, () => world.idempotent(caller, req, scope, { required: !keyOptional, validate }, () => fn()));
       };
       return handle((again = false) => {
         const body = jsonObject(req);
-        validateBody(world, body, kind);
         // Fault: another partner's quote and session are found, not 404 (or 403).
         const anyTenant = kind === 'pay_out' && world.faults.has('rail-payout-foreign-quote-redeemable');
+        // Reading (gate.rails.validationOrder '404-first'): a well-formed quote_id is looked up before the body's other fields are checked.
+        const wellFormedId = typeof body.quote_id === 'string' && body.quote_id.length <= 64;
+        if (choiceOf(world.profile, 'gate.rails.validationOrder') === '404-first' && !anyTenant && wellFormedId)
+          ownQuote(world, caller, body.quote_id as string);
+        validateBody(world, body, kind);
         const q: SignedQuote = (anyTenant && quotes(world).get(body.quote_id as string)) || ownQuote(world, caller, body.quote_id as string);
         // Fault: a missing gate_session_id is taken from the quote.
         const sessionId = (body.gate_session_id as string | undefined) ?? q.gate_session_id;
@@ -225,21 +256,6 @@ export const area: GateArea = {
     router.on('POST', '/rails/pay_ins', create('pay_in'));
     router.on('POST', '/rails/pay_outs', create('pay_out'));
 
-    router.on('GET', '/rails/pay_ins/:id', (req) => {
-      const caller = world.authSecret(req, { rail: !world.faults.has('rail-payin-read-entitlement-ignored') });
-      const own = ownRail(world, caller, req.params.id!, 'pay_in');
-      if (world.faults.has('rail-payin-read-404') && own.scope === scopeOf(caller)) throw new HttpError(404, `No such pay_in: ${own.id}`, 'resource_missing');
-      const v = view(world, own);
-      if (world.faults.has('rail-payin-read-no-provider')) delete v.provider;
-      return { status: 200, body: v };
-    });
-    router.on('GET', '/rails/pay_outs/:id', (req) => {
-      const caller = world.authSecret(req, { rail: !world.faults.has('rail-payout-read-entitlement-ignored') });
-      const own = ownRail(world, caller, req.params.id!, 'pay_out');
-      if (world.faults.has('rail-payout-read-404')) throw new HttpError(404, `No such pay_out: ${own.id}`, 'resource_missing');
-      const v = view(world, own);
-      if (world.faults.has('rail-payout-read-no-provider')) delete v.provider;
-      return { status: 200, body: v };
-    });
+    registerReads(router, world);
   },
 };

@@ -5,8 +5,10 @@
 // the scrubbing of 5xx messages can be judged). Reached by the harness only through the profile's triggers; they
 // exist on the sandbox base only (404 on production) and need the partner's
 // secret key.
+import { choiceOf } from '../kit/dialect.js';
 import { HttpError, type Req } from '../kit/http.js';
 import { noteTerminal } from './sessionReadCopies.js';
+import { expireOnRead } from './sessions.js';
 import type { GateArea, GateCaller, GateWorld, SessionRecord } from './world.js';
 
 function sandboxSession(world: GateWorld, req: Req): { caller: GateCaller; s: SessionRecord } {
@@ -84,6 +86,8 @@ export const area: GateArea = {
 
     router.on('POST', `${prefix}/gate_sessions/:id/complete`, (req) => {
       const { caller, s } = sandboxSession(world, req);
+      // Reading (gate.session.lateCompletion 'expires'): a buy that succeeds past expires_at finds the session expired.
+      if (choiceOf(world.profile, 'gate.session.lateCompletion') === 'expires' && s.status === 'open') expireOnRead(world, caller, s);
       // Fault: a cancelled or expired session is completed like an open one.
       if (!(world.faults.has('sess-complete-terminal') && (s.status === 'cancelled' || s.status === 'expired'))) requireOpen(s);
       const tx = world.newTransaction(s);
@@ -107,6 +111,11 @@ export const area: GateArea = {
     router.on('POST', `${prefix}/gate_sessions/:id/fail`, (req) => {
       const { caller, s } = sandboxSession(world, req);
       requireOpen(s);
+      // Reading (gate.session.failedStatus 'cancelled'): the session ends when its linked buy fails (no status is shown for it).
+      if (choiceOf(world.profile, 'gate.session.failedStatus') === 'cancelled') {
+        s.status = 'cancelled';
+        noteTerminal(world, s);
+      }
       const view = world.sessionView(s);
       if (!world.faults.has('sess-failed-event-missing')) world.emit(caller, 'gate_session.failed', view);
       return { status: 200, body: view };
@@ -118,7 +127,9 @@ export const area: GateArea = {
       const { caller, s } = sandboxSession(world, req);
       requireOpen(s);
       const idKey = world.faults.has('evt-kyc-required-no-session-id') ? 'session_id' : 'gate_session_id';
-      const data: Record<string, unknown> = { [idKey]: s.id, kyc_status: 'pending', user_reference: s.userReference };
+      // Reading (gate.events.kycRequiredStatus): the kyc_status value is not shown.
+      const kycStatus = choiceOf(world.profile, 'gate.events.kycRequiredStatus') === 'required' ? 'required' : 'pending';
+      const data: Record<string, unknown> = { [idKey]: s.id, kyc_status: kycStatus, user_reference: s.userReference };
       if (world.faults.has('evt-kyc-required-no-user-reference')) delete data.user_reference;
       world.emit(caller, 'kyc.required', data);
       return { status: 200, body: world.sessionView(s) };
@@ -128,7 +139,11 @@ export const area: GateArea = {
     const quota = (type: 'partner.quota.warning' | 'partner.quota.exhausted', used: number) => (req: Req) => {
       const caller = world.authSecret(req);
       if (caller.mode !== 'test') throw new HttpError(404, 'Sandbox helpers exist only on the sandbox base.', 'route_not_found');
-      const counters = { object: 'usage', quota: 'requests_per_hour', used, limit: 1000, window_seconds: 3600 };
+      // Reading (gate.events.quotaCounters): the counters' shape is not shown — flat, or nested under the quota.
+      const counters =
+        choiceOf(world.profile, 'gate.events.quotaCounters') === 'nested'
+          ? { object: 'usage', quota: { name: 'requests_per_hour', window: { seconds: 3600 }, counters: { used, limit: 1000, remaining: 1000 - used } } }
+          : { object: 'usage', quota: 'requests_per_hour', used, limit: 1000, window_seconds: 3600 };
       let data: unknown = counters;
       if (type === 'partner.quota.warning' && world.faults.has('evt-quota-warning-not-counters')) data = used;
       if (type === 'partner.quota.exhausted' && world.faults.has('evt-quota-exhausted-no-counters')) data = {};
@@ -142,7 +157,7 @@ export const area: GateArea = {
     // (gate/errors.ts). The text is what a careless server would leak: an exception with internals.
     // Reading (reference.controlDialect 'own', the second world): the control arms the partner's next request
     // instead, and that request is the one that fails (world.authSecret).
-    if (world.profile.reference?.controlDialect === 'own')
+    if (choiceOf(world.profile, 'gate.controls.serverError') === 'arms-next' || world.profile.reference?.controlDialect === 'own')
       router.on('POST', `${prefix}/fail_next`, (req) => {
         const caller = world.authSecret(req);
         if (caller.mode !== 'test') throw new HttpError(404, 'Sandbox helpers exist only on the sandbox base.', 'route_not_found');

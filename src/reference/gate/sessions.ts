@@ -10,7 +10,10 @@
 //   does not name are ignored (what the service does with them is not shown).
 // - kyc_package from a partner that is not KYC-trusted is ignored (kyc_pre_verified false), not an error.
 // - List: `limit` 1–100, default 10; a starting_after that names no session of the caller yields an empty page.
+import { randomBytes } from 'node:crypto';
+import { choiceOf } from '../kit/dialect.js';
 import { HttpError, jsonObject, type Req } from '../kit/http.js';
+import { listBounds, listOrdered } from './lists.js';
 import { listedStatus, listedView, noteTerminal, readCache, readView } from './sessionReadCopies.js';
 import type { GateArea, GateCaller, GateWorld, SessionRecord } from './world.js';
 import { SESSION_FAULTS } from './sessionFaults.js';
@@ -47,6 +50,15 @@ export function expireOnRead(world: GateWorld, caller: GateCaller, s: SessionRec
   }
 }
 
+/** Readings of what a creation takes: the flow values (gate.session.flowValues) and the kyc_package's shape (gate.session.kycPackage). */
+function validateReadings(body: Record<string, unknown>, world: GateWorld, errs: string[]): void {
+  const { flow, kyc_package } = body;
+  if (choiceOf(world.profile, 'gate.session.flowValues') === 'ramp-sides' && typeof flow === 'string' && flow !== 'on_ramp' && flow !== 'off_ramp')
+    errs.push('flow must be on_ramp or off_ramp');
+  const notObject = kyc_package !== undefined && (kyc_package === null || typeof kyc_package !== 'object' || Array.isArray(kyc_package));
+  if (choiceOf(world.profile, 'gate.session.kycPackage') === 'object-only' && notObject) errs.push('kyc_package must be an object');
+}
+
 function validateCreate(body: Record<string, unknown>, world: GateWorld): string[] {
   const errs: string[] = [];
   const { amount, currency, return_url, cancel_url, metadata } = body;
@@ -69,11 +81,12 @@ function validateCreate(body: Record<string, unknown>, world: GateWorld): string
   const notObject = metadata !== undefined && (metadata === null || typeof metadata !== 'object' || Array.isArray(metadata));
   if (notObject && world.faults.has('sess-metadata-string-accepted') && typeof metadata === 'string') delete body.metadata;
   else if (notObject) errs.push('metadata must be an object');
+  validateReadings(body, world, errs);
   return errs;
 }
 
 function createSession(world: GateWorld, caller: GateCaller, body: Record<string, unknown>): { record: SessionRecord; kycAccepted: boolean } {
-  const now = world.clock.now();
+  const now = world.moment();
   const lifetimeS = world.profile.reference?.sessionLifetimeSeconds ?? 1800;
   const kycGiven = body.kyc_package !== undefined;
   // Faults: an untrusted partner's package is accepted; a trusted partner's is ignored.
@@ -95,15 +108,15 @@ function createSession(world: GateWorld, caller: GateCaller, body: Record<string
     returnUrl: typeof body.return_url === 'string' ? body.return_url : '',
     // Fault: cancel_url is not kept (the session reads it back as null).
     cancelUrl: world.faults.has('sess-cancel-url-dropped') ? null : opt('cancel_url'),
-    // Reading (reference.unsentFlow): a session created without flow is locked to on_ramp, the spec's one documented value.
-    flow: body.flow === undefined && world.profile.reference?.unsentFlow === 'on_ramp' && unsent === null ? 'on_ramp' : opt('flow'),
+    // Reading (gate.session.unsentFlow, or the unsentFlow knob): a session created without flow is locked to on_ramp, the spec's one documented value.
+    flow: body.flow === undefined && unsentFlowOnRamp(world) && unsent === null ? 'on_ramp' : opt('flow'),
     targetToken: opt('target_token'),
     targetNetwork: opt('target_network'),
     walletAddress: opt('wallet_address'),
     userReference: opt('user_reference'),
     metadata: (body.metadata as Record<string, unknown> | undefined) ?? {},
     kycPreVerified: kycAccepted,
-    clientSecret: `gsec_${world.newId('x').slice(2)}`,
+    clientSecret: clientSecret(world),
     expiredEventSent: false,
     txRefid: null,
     seq: world.nextSeq(),
@@ -115,14 +128,27 @@ function createSession(world: GateWorld, caller: GateCaller, body: Record<string
   return { record, kycAccepted };
 }
 
+function unsentFlowOnRamp(world: GateWorld): boolean {
+  return choiceOf(world.profile, 'gate.session.unsentFlow') === 'on_ramp' || world.profile.reference?.unsentFlow === 'on_ramp';
+}
+
+/** A client_secret: gsec_ and 24 letters and digits (of an id), or 48 hex characters (gate.session.clientSecret). */
+function clientSecret(world: GateWorld): string {
+  if (choiceOf(world.profile, 'gate.session.clientSecret') === 'hex-48') return `gsec_${randomBytes(24).toString('hex')}`;
+  return `gsec_${world.newId('x').slice(2)}`;
+}
+
+/** Query parameters GET /gate_sessions knows; another is refused where the world refuses what it does not know (gate.session.listFilters). */
+const LIST_QUERY = new Set(['starting_after', 'limit']);
+
 function ownSessions(world: GateWorld, caller: GateCaller): SessionRecord[] {
   const out: SessionRecord[] = [];
   // Fault: the list shows every partner's sessions of the environment.
   const anyPartner = world.faults.has('sess-list-all-partners');
   for (const s of world.sessions.values()) if ((anyPartner || s.partner === caller.partner.name) && s.mode === caller.mode) out.push(s);
-  // Newest first; seq breaks ties within one millisecond.
+  // Newest first (or, where the world lists oldest first, the other way); seq breaks ties within one millisecond.
   out.sort((a, b) => b.seq - a.seq);
-  return out;
+  return listOrdered(world, out);
 }
 
 export const area: GateArea = {
@@ -136,10 +162,14 @@ export const area: GateArea = {
         throw new HttpError(400, 'Idempotency-Key must be a UUID.', 'idempotency_key_invalid');
       }
       const scope = sessionKeyScope(world, caller, req);
-      return world.idempotent(caller, req, scope, { required: true }, () => {
+      const validate = () => {
         const body = jsonObject(req);
         const errs = validateCreate(body, world);
         if (errs.length) throw new HttpError(400, errs.join('; '), 'parameter_invalid');
+        return body;
+      };
+      return world.idempotent(caller, req, scope, { required: true, validate }, () => {
+        const body = validate();
         const { record, kycAccepted } = createSession(world, caller, body);
         noteSessionKey(world, caller, req, record);
         if (world.faults.has('seq-sess-list-status-stale')) listedStatus.set(record, 'open');
@@ -168,15 +198,21 @@ export const area: GateArea = {
 
     router.on('GET', '/gate_sessions', (req: Req) => {
       const caller = world.authSecret(req);
+      if (choiceOf(world.profile, 'gate.session.listFilters') === 'unknown-refused')
+        for (const k of req.query.keys()) if (!LIST_QUERY.has(k)) throw new HttpError(400, `unknown query parameter: ${k}`, 'parameter_unknown');
+      const { max, def } = listBounds(world);
       const limitQ = req.query.get('limit');
-      let limit = 10;
+      let limit = def;
       if (limitQ !== null) {
-        if (!/^\d{1,3}$/.test(limitQ) || Number(limitQ) < 1 || Number(limitQ) > 100) {
-          throw new HttpError(400, 'limit must be an integer between 1 and 100', 'invalid_limit');
+        if (!/^\d{1,3}$/.test(limitQ) || Number(limitQ) < 1 || Number(limitQ) > max) {
+          throw new HttpError(400, `limit must be an integer between 1 and ${max}`, 'invalid_limit');
         }
         limit = Number(limitQ);
       }
       const all = ownSessions(world, caller);
+      // Reading (gate.session.expiryNoticed 'list-too'): the list is a read, and it notices an open session past expires_at.
+      if (choiceOf(world.profile, 'gate.session.expiryNoticed') === 'list-too')
+        for (const s of all) if (s.partner === caller.partner.name) expireOnRead(world, caller, s);
       const after = req.query.get('starting_after');
       let start = 0;
       if (after !== null && after !== '') {

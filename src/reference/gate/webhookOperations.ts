@@ -7,17 +7,26 @@
 //   delivery_not_dead_lettered. An Idempotency-Key on replay is honoured (same key → same answer).
 // - POST /webhooks/test answers 201. The message is "This is a test event from Gate.".
 import { GATE_LIMITS } from '../../model/limits.js';
+import { choiceOf } from '../kit/dialect.js';
 import { HttpError, type Req } from '../kit/http.js';
 import type { Delivery } from '../kit/outbox.js';
+import { refuseAccountAssertion } from './accountAssertion.js';
 import { deliverableUrl, type GateArea, type GateCaller, type GateWorld } from './world.js';
 import { deliveryPageSource } from './blindDeliveryPages.js';
 
 const L = GATE_LIMITS.deliveries;
 const STATUSES = new Set(['pending', 'in_flight', 'succeeded', 'dead_lettered']);
 
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+/**
+ * A delivery's status as the world shows it: a delivery whose retry waits reads pending, or in_flight where the world
+ * holds it there (gate.deliveries.retryStatus; the status held while a retry waits is not shown).
+ */
+export function shownStatus(world: GateWorld, d: { status: string; attempts: number }): string {
+  return d.status === 'pending' && d.attempts > 0 && choiceOf(world.profile, 'gate.deliveries.retryStatus') === 'in_flight' ? 'in_flight' : d.status;
+}
 
 export function deliveryView(world: GateWorld, d: Delivery, listed = false): Record<string, unknown> {
+  const iso = (ms: number | null) => (ms === null ? null : world.iso(ms));
   const view: Record<string, unknown> = {
     object: 'webhook_delivery',
     id: d.id,
@@ -30,7 +39,7 @@ export function deliveryView(world: GateWorld, d: Delivery, listed = false): Rec
         : world.faults.has('whops-target-url-origin-only')
           ? new URL(d.targetUrl).origin
           : d.targetUrl,
-    status: d.status,
+    status: shownStatus(world, d),
     // Fault: the list shows only the first attempt, whatever the receiver saw.
     attempts: world.faults.has('whops-attempts-undercounted') ? Math.min(d.attempts, 1) : d.attempts,
     last_response_status: world.faults.has('whops-last-response-status-null') ? null : d.lastResponseStatus,
@@ -82,8 +91,9 @@ export function listDeliveries(world: GateWorld, caller: GateCaller, req: Req, u
     else throw new HttpError(400, 'status must be one of pending, in_flight, succeeded, dead_lettered', 'invalid_status');
   }
   let all = world.outbox.list(caller.partner.name, 'gate', caller.mode);
-  // Reading (reference.deliveryListOrder 'updated'): most recent first by the last change (an attempt, a replay), newest creation first among equals.
-  if (world.profile.reference?.deliveryListOrder === 'updated') all = [...all].sort((a, b) => b.updatedAt - a.updatedAt);
+  // Reading (gate.deliveries.listOrder, or the deliveryListOrder knob, 'updated'): most recent first by the last change (an attempt, a replay), newest creation first among equals.
+  if (choiceOf(world.profile, 'gate.deliveries.listOrder') === 'updated' || world.profile.reference?.deliveryListOrder === 'updated')
+    all = [...all].sort((a, b) => b.updatedAt - a.updatedAt);
   if (f.has('whops-list-oldest-first')) all = [...all].reverse();
   // Fault: the filter compares with an internal state name ('delivered'), so status=succeeded matches nothing.
   // Sequence fault: the filter reads a status index the retry path never writes (a failed attempt leaves it in_flight).
@@ -92,7 +102,7 @@ export function listDeliveries(world: GateWorld, caller: GateCaller, req: Req, u
       ? 'delivered'
       : d.status === 'pending' && d.attempts > 0 && f.has('seq-whops-status-index-misses-retry')
         ? 'in_flight'
-        : d.status;
+        : shownStatus(world, d);
   // Steering fault: status=succeeded loses its deliveries and says more exist (an empty first page with has_more true).
   const hides = statusFilter === 'succeeded' && f.has('whops-status-filter-succeeded-hidden-has-more');
   if (statusFilter) all = all.filter((d) => internal(d) === statusFilter && !hides);
@@ -341,14 +351,21 @@ export const area: GateArea = {
         throw new HttpError(404, `No such webhook delivery: ${req.params.id}`, 'resource_missing');
       }
       return world.idempotent(caller, req, 'webhook_replay', { required: false }, () => {
+        // Reading (gate.deliveries.replayRefused): the error for a delivery that is not dead-lettered is not shown — 409, or 400.
+        const refused = choiceOf(world.profile, 'gate.deliveries.replayRefused') === '400' ? 400 : 409;
         if (d.status !== 'dead_lettered')
-          throw new HttpError(409, `Delivery ${d.id} is ${d.status}; only dead-lettered deliveries can be replayed.`, 'delivery_not_dead_lettered');
+          throw new HttpError(
+            refused,
+            `Delivery ${d.id} is ${shownStatus(world, d)}; only dead-lettered deliveries can be replayed.`,
+            'delivery_not_dead_lettered',
+          );
         if (world.faults.has('whops-replay-noop')) return { status: 200, body: { ...deliveryView(world, d), status: 'pending' } };
         return { status: 200, body: deliveryView(world, world.outbox.replay(d.id)) };
       });
     });
 
     router.on('POST', '/webhooks/test', (req) => {
+      refuseAccountAssertion(world, req);
       const caller = world.authSecret(req);
       const st = world.settings(caller);
       if (st.webhookUrl && !deliverableUrl(world, caller))

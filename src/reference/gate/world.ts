@@ -9,6 +9,8 @@ import type { Clock } from '../kit/clock.js';
 import type { ActiveFaults, FaultDef } from '../kit/faults.js';
 import { HttpError, type Reply, type Req, type Router } from '../kit/http.js';
 import type { Delivery, WebhookOutbox } from '../kit/outbox.js';
+import { choiceOf } from '../kit/dialect.js';
+import { idMaker, moneyWriter, stampWriter, wholeSeconds } from './wire.js';
 
 export type GateMode = 'test' | 'live';
 
@@ -107,8 +109,18 @@ export interface GateWorld {
   emit(caller: GateCaller, type: string, data: unknown): void;
   /** Like emit, returning the delivery (null when no webhook_url is configured). */
   emitDelivery(caller: GateCaller, type: string, data: unknown): Delivery | null;
-  /** Idempotency-Key per (partner, mode, scope, key): same key + same fingerprint → the stored reply; different fingerprint → 409 conflict; concurrent duplicates create one object; missing key → 400 when required. */
-  idempotent(caller: GateCaller, req: Req, scope: string, opts: { required: boolean }, create: () => Reply | Promise<Reply>): Promise<Reply>;
+  /**
+   * Idempotency-Key per (partner, mode, scope, key): same key + same fingerprint → the stored reply; different fingerprint → 409
+   * conflict (or, where the world checks the body first — gate.idempotency.order — the body's 400 from `validate`); concurrent
+   * duplicates create one object; missing key → 400 when required.
+   */
+  idempotent(
+    caller: GateCaller,
+    req: Req,
+    scope: string,
+    opts: { required: boolean; validate?: () => void },
+    create: () => Reply | Promise<Reply>,
+  ): Promise<Reply>;
   /** Transactions created by completion (tx_refid); read by GET /transactions. */
   readonly transactions: Map<string, TransactionRecord>;
   /** Every session, by id. */
@@ -118,7 +130,12 @@ export interface GateWorld {
   /** Record a completed transaction for a session (sandbox completion). */
   newTransaction(s: SessionRecord): TransactionRecord;
   newId(prefix: string): string;
+  /** A timestamp as the world writes it (gate.timestamps.precision). */
   iso(ms?: number): string;
+  /** A moment a record keeps: now (or ms), whole seconds where the world's timestamps are (so what it writes is what it keeps). */
+  moment(ms?: number): number;
+  /** A money string as the world writes it (gate.money.precision). */
+  money(d: string): string;
   /** Monotonic creation counter for list ordering. */
   nextSeq(): number;
 }
@@ -200,9 +217,16 @@ function keyringOf(profile: Profile): Map<string, KeyEntry> {
   return keys;
 }
 
+/** The alternative secret-key header (its name is not shown: gate.auth.altSecretHeader), where the world takes one. */
+function altSecretKey(profile: Profile, req: Req): string | null {
+  if (choiceOf(profile, 'gate.auth.altSecretHeader') !== 'x-api-key') return null;
+  const h = req.headers['x-api-key'];
+  return typeof h === 'string' && h.trim().startsWith('sk_') ? h.trim() : null;
+}
+
 /** The key a request carries, checked: 401 missing, malformed or unknown; 403 revoked or of the other environment. */
-function credential(keys: ReadonlyMap<string, KeyEntry>, faults: ActiveFaults, req: Req): KeyEntry {
-  const token = bearerToken(req);
+function credential(keys: ReadonlyMap<string, KeyEntry>, faults: ActiveFaults, req: Req, profile: Profile): KeyEntry {
+  const token = bearerToken(req) ?? altSecretKey(profile, req);
   if (!token)
     throw new HttpError(
       faults.has('auth-missing-credential-403') ? 403 : 401,
@@ -227,13 +251,13 @@ function credential(keys: ReadonlyMap<string, KeyEntry>, faults: ActiveFaults, r
 /** Secret-key and publishable-key authentication of a request. */
 function authentication(
   keys: ReadonlyMap<string, KeyEntry>,
-  faults: ActiveFaults,
+  { faults, profile }: WorldDeps,
   armed: Set<string>,
 ): Pick<GateWorld, 'authSecret' | 'authPublishable' | 'armedFailures'> {
   return {
     armedFailures: armed,
     authSecret(req, opts) {
-      const entry = credential(keys, faults, req);
+      const entry = credential(keys, faults, req, profile);
       if (entry.kind !== 'secret' && !faults.has('auth-publishable-key-on-secret-route')) {
         throw new HttpError(403, 'A publishable key cannot be used on this route; use a secret key.', 'secret_key_required');
       }
@@ -247,7 +271,7 @@ function authentication(
     },
 
     authPublishable(req) {
-      const entry = credential(keys, faults, req);
+      const entry = credential(keys, faults, req, profile);
       if (entry.kind !== 'publishable' && !faults.has('embed-secret-key-accepted')) {
         throw new HttpError(403, 'A secret key must not be used from the browser; use a publishable key.', 'publishable_key_required');
       }
@@ -257,7 +281,7 @@ function authentication(
 }
 
 /** The caller's session, and a session as the wire shows it. */
-function sessionLookup(sessions: ReadonlyMap<string, SessionRecord>, faults: ActiveFaults): Pick<GateWorld, 'session' | 'sessionView'> {
+function sessionLookup(world: GateWorld, sessions: ReadonlyMap<string, SessionRecord>, faults: ActiveFaults): Pick<GateWorld, 'session' | 'sessionView'> {
   return {
     session(caller, id) {
       const s = sessions.get(id);
@@ -271,19 +295,20 @@ function sessionLookup(sessions: ReadonlyMap<string, SessionRecord>, faults: Act
     },
 
     sessionView(s) {
-      const stamp = (ms: number) => (faults.has('sess-timestamps-http-date') ? new Date(ms).toUTCString() : new Date(ms).toISOString());
+      const stamp = (ms: number) => (faults.has('sess-timestamps-http-date') ? new Date(ms).toUTCString() : world.iso(ms));
       return {
         id: s.id,
         object: 'gate_session',
         partner_id: s.partner,
         mode: s.mode,
-        amount: s.amount,
+        amount: world.money(s.amount),
         currency: s.currency,
         return_url: s.returnUrl,
         cancel_url: s.cancelUrl,
         status: s.status,
         expires_at: stamp(s.expiresAtMs),
-        created_at: stamp(s.createdAtMs),
+        // Reading (gate.session.createdAt): created_at is "string or null".
+        created_at: choiceOf(world.profile, 'gate.session.createdAt') === 'null' ? null : stamp(s.createdAtMs),
         flow: s.flow,
         target_token: s.targetToken,
         target_network: s.targetNetwork,
@@ -330,7 +355,19 @@ export function deliverableUrl(world: GateWorld, caller: GateCaller): string | n
 }
 
 /** Events sent through the outbox to the partner's webhook_url, as the envelope says (or a seeded fault bends it). */
-function webhookEvents(world: GateWorld, { faults, clock, outbox }: WorldDeps): Pick<GateWorld, 'emitDelivery' | 'emit'> {
+/** Event types the catalogue does not list (gate.events.unlisted) that the world sends after a listed one. */
+const UNLISTED_AFTER: Record<string, string> = {
+  'gate_session.cancelled': 'gate_session.updated',
+  'gate_session.completed': 'gate_session.updated',
+  'gate_session.expired': 'gate_session.updated',
+  'customer.created': 'customer.kyc_updated',
+};
+
+function webhookEvents(world: GateWorld, { faults, clock, outbox, profile }: WorldDeps): Pick<GateWorld, 'emitDelivery' | 'emit'> {
+  // Readings: the envelope carries more than id, type, created_at and data (gate.events.envelope); the service sends
+  // event types its catalogue does not list (gate.events.unlisted).
+  const extras = choiceOf(profile, 'gate.events.envelope') === 'with-extras';
+  const unlisted = choiceOf(profile, 'gate.events.unlisted') === 'unlisted-too';
   return {
     emitDelivery(caller, type, data) {
       const st = world.settings(caller);
@@ -339,7 +376,13 @@ function webhookEvents(world: GateWorld, { faults, clock, outbox }: WorldDeps): 
       // Faults: an event id that is no UUID; no type in the envelope; created_at as an ISO string; data wrapped in an array.
       const id = faults.has('evt-id-not-uuid') ? `evt_${randomAlnum(24)}` : randomUUID();
       const createdAt = faults.has('evt-created-at-iso') ? world.iso() : Math.floor(clock.now() / 1000);
-      const envelope: Record<string, unknown> = { id, type, created_at: createdAt, data: faults.has('evt-data-array') ? [data] : data };
+      const envelope: Record<string, unknown> = {
+        id,
+        ...(extras ? { object: 'event', livemode: caller.mode === 'live', api_version: '2026-05-25' } : {}),
+        type,
+        created_at: createdAt,
+        data: faults.has('evt-data-array') ? [data] : data,
+      };
       if (faults.has('evt-type-missing')) delete envelope.type;
       const body = JSON.stringify(envelope);
       return outbox.enqueue({
@@ -356,6 +399,8 @@ function webhookEvents(world: GateWorld, { faults, clock, outbox }: WorldDeps): 
 
     emit(caller, type, data) {
       world.emitDelivery(caller, type, data);
+      const after = UNLISTED_AFTER[type];
+      if (unlisted && after) world.emitDelivery(caller, after, data);
       // Fault: a webhook.test nobody asked for rides along with every session cancellation.
       if (type === 'gate_session.cancelled' && faults.has('evt-webhook-test-unprompted')) {
         world.emitDelivery(caller, 'webhook.test', { livemode: false, message: 'This is a test event from Gate.' });
@@ -365,7 +410,9 @@ function webhookEvents(world: GateWorld, { faults, clock, outbox }: WorldDeps): 
 }
 
 /** Idempotency-Key handling: one stored reply per (partner, mode, scope, key). */
-function idempotency(faults: ActiveFaults): Pick<GateWorld, 'idempotent'> {
+function idempotency({ faults, profile }: WorldDeps): Pick<GateWorld, 'idempotent'> {
+  // Reading (gate.idempotency.order): a repeated key with another, invalid body gets the body's 400 before the conflict.
+  const invalidFirst = choiceOf(profile, 'gate.idempotency.order') === 'invalid-first';
   const idem = new Map<string, IdemEntry>();
   return {
     async idempotent(caller, req, scope, opts, create) {
@@ -383,6 +430,7 @@ function idempotency(faults: ActiveFaults): Pick<GateWorld, 'idempotent'> {
       const found = idem.get(k);
       if (found) {
         if (found.fingerprint !== fp && !faults.has('idem-fingerprint-mismatch-replays')) {
+          if (invalidFirst) opts.validate?.();
           throw new HttpError(409, 'Idempotency-Key reused with a different request.', 'idempotency_key_conflict');
         }
         const r = await found.reply;
@@ -406,12 +454,15 @@ function records(
   world: GateWorld,
   { profile, clock }: WorldDeps,
   transactions: Map<string, TransactionRecord>,
-): Pick<GateWorld, 'newTransaction' | 'newId' | 'iso' | 'nextSeq'> {
-  const uuidIds = profile.reference?.idStyle === 'uuid';
+): Pick<GateWorld, 'newTransaction' | 'newId' | 'iso' | 'moment' | 'money' | 'nextSeq'> {
+  const newId = idMaker(profile, randomAlnum);
+  const stamp = stampWriter(profile);
+  const whole = wholeSeconds(profile);
+  const money = moneyWriter(profile);
   let seq = 0;
   return {
     newTransaction(s) {
-      const now = clock.now();
+      const now = world.moment();
       const t = {
         refid: world.newId('tx'),
         partner: s.partner,
@@ -422,7 +473,7 @@ function records(
         flow: s.flow,
         amount: s.amount,
         currency: s.currency,
-        created_at: new Date(now).toISOString(),
+        created_at: world.iso(now),
       } as TransactionRecord;
       Object.defineProperties(t, {
         sessionId: { value: s.id, enumerable: false },
@@ -433,14 +484,19 @@ function records(
       return t;
     },
 
-    newId(prefix) {
-      // The second world (reference.idStyle 'uuid') issues bare UUIDs for every resource.
-      return uuidIds ? randomUUID() : `${prefix}_${randomAlnum(24)}`;
-    },
+    // Reading (gate.ids.style, or the idStyle knob): prefixed ids, or bare UUIDs for every resource.
+    newId,
 
     iso(ms) {
-      return new Date(ms ?? clock.now()).toISOString();
+      return stamp(ms ?? clock.now());
     },
+
+    moment(ms) {
+      const at = ms ?? clock.now();
+      return whole ? Math.floor(at / 1000) * 1000 : at;
+    },
+
+    money,
 
     nextSeq() {
       return ++seq;
@@ -461,11 +517,11 @@ export function createGateWorld(deps: WorldDeps): GateWorld {
     outbox,
     transactions,
     sessions,
-    ...authentication(keyringOf(profile), faults, new Set()),
-    ...sessionLookup(sessions, faults),
+    ...authentication(keyringOf(profile), deps, new Set()),
+    ...sessionLookup(world, sessions, faults),
     ...partnerSettings(),
     ...webhookEvents(world, deps),
-    ...idempotency(faults),
+    ...idempotency(deps),
     ...records(world, deps, transactions),
   };
   return Object.assign(world, whole);

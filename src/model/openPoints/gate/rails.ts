@@ -34,13 +34,6 @@ const area = defineOpenPoints({
       choices: ['stays-pending', 'settles-on-read'],
       readBy: ['conformance/gate/rails.ts', 'relation:RAIL_PAY_OUT_RELATIONS'],
     },
-    'gate.rails.currencyCase': {
-      kind: 'spelling',
-      passage: '`currency` (ISO 4217), `reference` (string or null)',
-      what: "the case of a signed quote's and a rail's currency: upper case, or lower case (only the session's is said to be uppercased)",
-      choices: ['upper', 'lower'],
-      readBy: ['conformance/gate/rails.ts', 'relation:RAIL_PAY_OUT_RELATIONS'],
-    },
     'gate.rails.volumeCap': {
       kind: 'value',
       passage: 'Per-user cumulative volume cap on rails exists; its value: not shown.',
