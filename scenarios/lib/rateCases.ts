@@ -236,7 +236,9 @@ export function rateLimitBoundSeconds(
   const plans = windowPlans(limits, scale, toleranceRatio);
   const cases: WindowCase[] =
     depth === 'full' ? ['burst', 'write10', 'write30', 'read60', 'minute', 'hour'] : ['burst', 'write10', 'write30', 'read60', 'minute'];
-  const caseMs = Math.max(...cases.map((c) => probeBoundMs(plans[c])));
+  // A case whose first walk is refused early (its key held requests it could not count) walks again a quiet minute later.
+  const again = (c: WindowCase) => plans[c].limit * (plans[c].paceMs + REQUEST_MS) + Math.max(plans[c].windowMs, limits.minute.windowMs * scale) * 1.1;
+  const caseMs = Math.max(...cases.map((c) => probeBoundMs(plans[c]) + again(c)));
   const lanes = routes ? wholeRunLanes(limits, scale, depth, ownKeys) : [];
   const laneMs = Math.max(0, ...lanes.map((l) => laneBoundMs(l, limits, scale)));
   return Math.ceil(Math.max(caseMs, laneMs) / 1000) + 30;

@@ -40,6 +40,12 @@ export interface ProbeIO {
   send(n: number, phase: Phase): number;
   /** Called once, right after the first walk met its limit (the window is full now). */
   onLimit?(): void;
+  /**
+   * The first walk was refused at or before the limit (request `n`): the window held requests the probe could not
+   * count (sent before it, or from outside the run). true stops the probe there, its log as it is, for the caller
+   * to walk again once those have left.
+   */
+  earlyLimit?(n: number): boolean;
 }
 
 /** The share of a window allowed as error on its measured length when the profile declares none (tolerances.rateWindowRatio). */
@@ -113,6 +119,7 @@ export function runWindowProbe(io: ProbeIO, p: WindowPlan): Sent[] {
   const log: Sent[] = [];
   const limit1 = walk(io, p, log, 'walk1', io.now(), p.splitMs);
   if (!limit1) return log;
+  if (limit1.n <= p.limit && io.earlyLimit?.(limit1.n)) return log;
   io.onLimit?.();
   const r1 = probe(io, p, log, 'probe1', limit1.b);
   if (!r1) return log;
