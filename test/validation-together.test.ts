@@ -60,6 +60,27 @@ describe('invalid fields in one body', () => {
     ]);
   });
 
+  it('several parts for one field prove it; a part naming two fields proves neither, and is never failed', async () => {
+    // One field adds two parts; a part names two fields (amount and name), which are then proven only by parts of their own.
+    const sent = await run(() => answer(400, 'amount and name are not accepted; amount comes from the quote; amount must not be sent; quote_id is required'));
+    expect(sent.slice(1)).toEqual([{ gate_session_id: 's_1', quote_id: 'q_1', name: 'Ada' }]);
+  });
+
+  it('a part naming a field of the body besides a case field cannot prove it: it may mean the other', async () => {
+    // "first name" is the spaced spelling of first_name, a field of the base body: the part proves neither it nor name.
+    const sent: Record<string, unknown>[] = [];
+    await refusedTogether(
+      t,
+      async (body) => {
+        sent.push(body);
+        return answer(400, 'first name must be at most 128 characters; amount comes from the quote; quote_id is required');
+      },
+      { gate_session_id: 's_1', quote_id: 'q_1', first_name: 'Ada' },
+      cases,
+    );
+    expect(sent.slice(1)).toEqual([{ gate_session_id: 's_1', quote_id: 'q_1', first_name: 'Ada', name: 'Ada' }]);
+  });
+
   it('a field refused by no 400 of its own fails under its own rule', async () => {
     const sent: Record<string, unknown>[] = [];
     const err = await refusedTogether(

@@ -95,7 +95,7 @@ export default defineSuite({
       },
     }),
     check({
-      name: 'two invalid branding fields: a 400 reporting both joins exactly their two messages with "; ", each naming its field',
+      name: 'two invalid branding fields: a 400 reporting both joins their messages with "; " (each field named in a part; how many parts a field adds is not shown)',
       requirements: ['GATE-ERR-VALIDATION-JOINED', 'GATE-ERR-400-INVALID-REQUEST'],
       needs: ['gatePartner'],
       async run({ gatePartner: actor }, t: CheckTools) {
@@ -113,19 +113,21 @@ export default defineSuite({
           );
         }
         const parts = env.message.split('; ');
-        t.expect.equal(parts.length, 2, 'the message is the two validation messages joined with "; "', { requirement: R, exchange: ex });
-        const perPart = parts.map(fieldsNamed);
-        t.expect.that(
-          perPart.every((f) => f.length === 1) && new Set(perPart.flat()).size === 2,
-          'each "; "-separated part names exactly one of the two invalid fields',
-          {
-            requirement: R,
-            expected: Object.keys(JOINED_FIELDS),
-            actual: parts,
-            exchange: ex,
-          },
-        );
-        t.observe('gate-validation-joined', parts, 'the validation messages as the target words them');
+        t.observe('gate-validation-joined', parts, 'the validation messages as the target words them (how many parts a field adds is not shown)');
+        // Joined with "; ": the two fields are named in different parts (a part may name both, a field may add several parts).
+        const apart = parts.some((a, i) => parts.some((b, j) => i !== j && fieldsNamed(a).some((f) => fieldsNamed(b).some((g) => g !== f))));
+        if (apart) return;
+        // Both fields in one part: one validation error naming both (nothing was joined), or two messages joined another way —
+        // the part splits into clauses that each name one field alone.
+        const clauses = env.message.split(/[,;]\s+|\.\s+|\s+\|\s+|\n/);
+        const separate = clauses.filter((c) => fieldsNamed(c).length === 1);
+        t.expect.that(new Set(separate.flatMap(fieldsNamed)).size < 2, 'the two fields\' messages are joined with "; ", not with another separator', {
+          requirement: R,
+          expected: 'each field named in a part of its own, the parts joined with "; "',
+          actual: env.message,
+          exchange: ex,
+        });
+        t.unverified(`the 400 names both fields in one part ("${env.message.slice(0, 160)}"): reported as one validation error, nothing was joined to judge`);
       },
     }),
     check({

@@ -78,6 +78,13 @@ async function listedTestEvents(t: CheckTools, actor: GateWebhookActor): Promise
   return { ids, complete: false };
 }
 
+/** Every number an object holds, at any depth. */
+function numbersIn(v: unknown): number[] {
+  if (typeof v === 'number') return [v];
+  if (!v || typeof v !== 'object') return [];
+  return Object.values(v).flatMap(numbersIn);
+}
+
 /**
  * A quota event the trigger caused: a new one of `type` after the trigger (quota events name no object to match
  * on), signed, its data an object of usage counters (their exact shape is not shown: at least one number).
@@ -93,8 +100,9 @@ async function expectQuotaEvent(t: CheckTools, actor: GateWebhookActor, cause: (
   const e = await actor.hooks.waitFor((ev) => ev.eventType === type && !before.has(ev.eventId), EVENT_WAIT_MS, type, R);
   t.expect.that(e.verification.ok, `${type} carries a valid signature`, { requirement: R, actual: e.verification.reason });
   const data: unknown = e.json?.data;
-  const counters = data && typeof data === 'object' && !Array.isArray(data) ? Object.values(data).filter((v) => typeof v === 'number') : [];
-  t.expect.that(counters.length > 0, `${type} data is an object of usage counters (at least one number)`, {
+  // The counters' exact shape is not shown: flat or nested, a counter is a number somewhere in the object.
+  const counters = data && typeof data === 'object' && !Array.isArray(data) ? numbersIn(data) : [];
+  t.expect.that(counters.length > 0, `${type} data is an object of usage counters (at least one number, at any depth)`, {
     requirement: R,
     actual: JSON.stringify(data)?.slice(0, 200),
   });

@@ -13,7 +13,7 @@ import { UnshapedList } from '../../src/model/schemas/gate/capabilities.js';
 import { expectListUrl, walkList } from '../../support/gate/lists.js';
 import { firstAnswered } from '../../support/gate/unshownInput.js';
 import { expectObjectDiscriminator } from '../../support/gate/objects.js';
-import { expectProvider, expectRedeemed, inspectedPayOutLeft, lockQuote, lockRequest, openSession, payOut, readQuote } from '../../support/gate/rails.js';
+import { expectRedeemed, inspectedPayOutLeft, lockQuote, lockRequest, observeQuoteProvider, openSession, payOut, readQuote } from '../../support/gate/rails.js';
 
 const quotePath = (id: string) => `/quotes/${encodeURIComponent(id)}`;
 /** Pages of GET /transactions walked (a partner's sandbox may hold a long history). */
@@ -66,8 +66,8 @@ export default defineSuite({
   section: 'Endpoints > Quotes and transactions',
   checks: [
     check({
-      name: 'GET /quotes/{id} never redeems: the quote still pays out after two reads; the lock and the reads carry an object discriminator and provider (a signed quote is a rail)',
-      requirements: ['GATE-QUOTE-GET-NO-REDEEM', 'GATE-QUOTE-LOCK', 'GATE-CONV-OBJECT-DISCRIMINATOR', 'GATE-RAIL-PROVIDER-FIELD'],
+      name: "GET /quotes/{id} never redeems: the quote still pays out after two reads; the lock and the reads carry an object discriminator (provider observed: the quote's fields are not shown)",
+      requirements: ['GATE-QUOTE-GET-NO-REDEEM', 'GATE-QUOTE-LOCK', 'GATE-CONV-OBJECT-DISCRIMINATOR'],
       needs: ['gateRails', 'gateSignedQuote'],
       async run({ gateRails: actor, gateSignedQuote: lock }, t: CheckTools) {
         const R = 'GATE-QUOTE-GET-NO-REDEEM';
@@ -76,14 +76,14 @@ export default defineSuite({
         const tpl = t.profile.gate.triggers.createSignedQuote;
         if (q.lock && tpl?.method === 'POST' && tpl.path.split('?')[0] === '/quotes') {
           expectObjectDiscriminator(t, q.lock, 'the signed quote POST /quotes answers');
-          expectProvider(t, q.lock, 'the signed quote POST /quotes answers');
+          observeQuoteProvider(t, q.lock, 'the signed quote POST /quotes answers');
         } else t.observe('gate-quote-lock-object', 'the profile locks quotes through another request than POST /quotes: its answer is not judged');
         let read: Exchange | undefined;
         for (let i = 0; i < 2; i++) {
           read = expect2xx(t, await readQuote(actor, q.quoteId), R);
           expectObjectDiscriminator(t, read, 'the signed quote GET /quotes/{id} answers');
-          // "Rail responses carry a provider field", and locked signed quotes are among the rails (What the service does).
-          expectProvider(t, read, 'the signed quote GET /quotes/{id} answers');
+          // "Rail responses carry a provider field" stands in the pay-out rules; a quote's fields are not shown: provider is observed.
+          observeQuoteProvider(t, read, 'the signed quote GET /quotes/{id} answers');
           const fiat = (read.json as { fiat_pay_or_receive?: unknown } | undefined)?.fiat_pay_or_receive;
           // The read's fields are not shown beyond fiat_pay_or_receive; when present it is the locked value.
           if (fiat !== undefined)

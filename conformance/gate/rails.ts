@@ -23,6 +23,7 @@ import {
   openSession,
   payIn,
   payOut,
+  readQuote,
   releaseChain,
   shownTerms,
   type InspectedPayOut,
@@ -184,9 +185,10 @@ export default defineSuite({
         const M = 'GATE-RAIL-PAYOUT-CURRENCY-METHOD-FROM-QUOTE';
         await t.earlierChecksDone();
         const left = t.take<InspectedPayOut>(inspectedPayOutLeft(actor));
-        const q = left?.q ?? (await lockQuote(t, actor, lock, 'off_ramp', M));
+        // The inspection and the pay-out join the quote's block: both inside its lifetime (not shown; a sandbox may declare a short one).
+        const q = left?.q ?? (await lockQuote(t, actor, lock, 'off_ramp', M, { reads: 1 }));
         // The signed quote's fields are not shown: what the lock shows, else what its inspection (no redemption, before the pay-out) shows.
-        const inspected = left?.inspected ?? (await actor.client.get(`/quotes/${encodeURIComponent(q.quoteId)}`));
+        const inspected = left?.inspected ?? (await readQuote(actor, q.quoteId));
         const quote = { ...(inspected.status >= 200 && inspected.status < 300 ? shownTerms(inspected.json) : {}), ...q.shown };
         t.observe('gate-quote-terms-shown', {
           lock: Object.keys(q.shown),

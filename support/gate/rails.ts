@@ -222,7 +222,10 @@ export async function lockRequest(t: CheckTools, actor: GateActor, vars: { sessi
   return (await sendWith(actor.client, tpl, { ...vars, partner: actor.partner.name })).exchange;
 }
 
-/** "Rail responses carry a `provider` field" (its type is not shown: present is the rule). Signed quotes are rails too. */
+/**
+ * "Rail responses carry a `provider` field" (its type is not shown: present is the rule) — a pay-out's and a pay-in's.
+ * The sentence stands in the Rails section's pay-out rules; a signed quote's fields are not shown (observeQuoteProvider).
+ */
 export function expectProvider(t: CheckTools, ex: Exchange, what: string): void {
   const json = ex.json;
   t.expect.that(!!json && typeof json === 'object' && 'provider' in json, `${what} carries provider`, {
@@ -230,4 +233,14 @@ export function expectProvider(t: CheckTools, ex: Exchange, what: string): void 
     actual: json && typeof json === 'object' ? Object.keys(json).sort() : json,
     exchange: ex,
   });
+}
+
+/**
+ * Whether a signed quote carries provider: observed, never judged. "Request and response of POST /quotes and GET
+ * /quotes/{id}: not shown", and the provider rule stands in the pay-out rules: a quote without it is a documented reading.
+ */
+export function observeQuoteProvider(t: CheckTools, ex: Exchange, what: string): void {
+  const json = ex.json;
+  const present = !!json && typeof json === 'object' && 'provider' in json;
+  t.observe('gate-signed-quote-provider', { what, provider: present ? 'present' : 'absent' }, "the signed quote's fields are not shown");
 }

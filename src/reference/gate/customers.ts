@@ -295,8 +295,8 @@ export const area: GateArea = {
       if (c.deleted_at === null) {
         c.deleted_at = world.iso();
         evictCustomerRead(world, c.id);
-        // Reading (gate.customer.deletedEventData): customer.deleted carries "object or its id".
-        const data = choiceOf(world.profile, 'gate.customer.deletedEventData') === 'id' ? c.id : marker(world, c);
+        // Reading (gate.customer.deletedEventData): customer.deleted carries "object or its id" (data is an object: the id in one).
+        const data = choiceOf(world.profile, 'gate.customer.deletedEventData') === 'id' ? { id: c.id } : marker(world, c);
         if (!world.faults.has('cust-deleted-event-missing')) emitView(caller, 'customer.deleted', data);
       }
       return { status: 200, body: marker(world, c) };

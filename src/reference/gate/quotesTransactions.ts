@@ -109,7 +109,6 @@ export function quoteView(world: GateWorld, q: SignedQuote) {
     // A signed quote is a rail ("account-gated ... rails (locked signed quotes, pay-ins, pay-outs)"): it carries provider.
     provider: 'embedded_sandbox',
   };
-  if (world.faults.has('quote-provider-missing')) delete v.provider;
   // Fault rail-payout-currency-not-quote: the quote shows neither currency nor method (its fields are not shown: allowed).
   if (world.faults.has('rail-payout-currency-not-quote')) {
     delete v.currency;
@@ -200,13 +199,6 @@ export const area: GateArea = {
       description:
         "Sequence: GET /quotes/{id} caches the quote's state for the redemption path; a redemption drops the cache, an expiry (its lifetime, or the sandbox) does not — a quote inspected while active and expired since is still redeemed by a pay-out or pay-in.",
       suite: 'explore',
-    },
-    {
-      name: 'quote-provider-missing',
-      service: 'gate',
-      requirements: ['GATE-RAIL-PROVIDER-FIELD'],
-      description: 'The signed quote (POST /quotes, GET /quotes/{id}) carries no provider, though rail responses do.',
-      suite: 'conformance',
     },
     {
       name: 'quote-read-redeems',

@@ -52,7 +52,7 @@ const area = defineOpenPoints({
     'gate.customer.deletedEventData': {
       kind: 'reading',
       passage: 'customer object (deleted: object or its id)',
-      what: "customer.deleted's data: the deleted marker object, or the customer's id",
+      what: "customer.deleted's data: the deleted marker object, or the customer's id (in an object: the envelope's data is one)",
       choices: ['marker', 'id'],
       readBy: ['conformance/gate/events.ts', 'conformance/gate/customers.ts'],
     },
