@@ -9,7 +9,10 @@ import { startDialect } from './support/embedded.js';
 import { conformanceSelfTest, type FaultRun, type SelfTestTable, type StartWorld } from './support/selftest.js';
 
 /** Fault name → why the dialect world cannot show the rule it breaks (empty: every fault stays caught). */
-const HIDDEN_BY_DIALECT: Record<string, string> = {};
+const HIDDEN_BY_DIALECT: Record<string, string> = {
+  'pools-event-signed-with-other-secret':
+    "the dialect world signs its pools events with a recipe of its own (pools.events.signature 'body-only') that the profile cannot declare: the pools recipe is not shown, so a signature is observed there, never judged",
+};
 
 const dialectWorld: StartWorld = (faults) => startDialect('everywhere', { faults });
 

@@ -4,9 +4,10 @@
 // failed every time, it goes to the dead-letter store after the attempts the
 // sandbox declares (pools.webhookRetry: the threshold is not shown).
 // The pools retry schedule is not shown: redelivery is asserted within the
-// Gate document's schedule at the declared time scale, and its backoff only as
-// far as the rule goes: the redelivery does not come back to back; the gap is
-// observed. The pools signature recipe is not shown either: whether the Gate
+// Gate document's schedule at the declared time scale (or the sandbox's declared
+// first gap, when that is longer), and its backoff only as far as the rule goes:
+// the redelivery does not come back to back — judged against the webhook path's
+// own round trip, measured to the receiver's URL — and the gap is observed. The pools signature recipe is not shown either: whether the Gate
 // recipe verifies is observed, never failed.
 import { check, defineSuite, type CheckTools } from '../../src/runner/check.js';
 import type { ReceivedEvent } from '../../src/webhooks/types.js';
@@ -25,16 +26,43 @@ const QUIET_MS = 2_000;
 
 const acked = (e: ReceivedEvent) => e.answeredStatus !== undefined && e.answeredStatus >= 200 && e.answeredStatus < 300;
 
+/** Round trips measured on the webhook path (the slowest is taken: an immediate retry takes one). */
+const PATH_PROBES = 3;
+const PATH_PROBE_TIMEOUT_MS = 10_000;
+
+/**
+ * The webhook path's round trip, as the receiver's own URL answers it: the URL the partner's webhooks were pointed at
+ * (through the proxy or public URL they take), probed from here. A delivery's failed answer goes back and its retry
+ * comes over that path, so an immediate retry arrives about one such round trip after the attempt it follows — the
+ * API's round trip says nothing of it (another network, a tunnel). Sent before the check's programme, carrying no
+ * event id, so no programmed answer and no trade's attempt is taken by a probe. The slowest of a few.
+ */
+async function webhookPathRoundTrip(url: string): Promise<number> {
+  let slowest = 0;
+  for (let i = 0; i < PATH_PROBES; i++) {
+    const at = performance.now();
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-rampart-path-probe': String(i + 1) },
+      body: '{}',
+      signal: AbortSignal.timeout(PATH_PROBE_TIMEOUT_MS),
+    }).catch(() => undefined);
+    await res?.arrayBuffer().catch(() => undefined);
+    if (res) slowest = Math.max(slowest, performance.now() - at);
+  }
+  return Math.ceil(slowest);
+}
+
 /**
  * "With backoff": the redelivery waits after the failed attempt instead of coming back to back. Its wait is not
  * shown, so only an immediate retry is ruled out: one that arrives within what the failed attempt's answer going
- * back and the retry coming over (the round trip, p95) and rampart's own stamping take. Where the sandbox declares its
- * first gap (pools.webhookRetry), a retry as early as that gap allows (its ratio tolerance, at the declared scale) is
- * never taken for an immediate one; where that declared gap is no longer than the round trip, a redelivery that came
- * no later than an immediate one could leaves the rule unverified (a later one shows the wait all the same).
+ * back and the retry coming over (the webhook path's round trip) and rampart's own stamping take. Where the sandbox
+ * declares its first gap (pools.webhookRetry), a retry as early as that gap allows (its ratio tolerance, at the
+ * declared scale) is never taken for an immediate one; where that declared gap is no longer than the path's round
+ * trip, a redelivery that came no later than an immediate one could leaves the rule unverified (a later one shows
+ * the wait all the same).
  */
-function expectBackoff(t: CheckTools, gap: number): void {
-  const rtt = t.targetClock('pools').roundTrip()?.p95Ms ?? 0;
+function expectBackoff(t: CheckTools, gap: number, rtt: number): void {
   let floor = MEASUREMENT_SLACK_MS + rtt;
   const first = t.profile.pools?.webhookRetry?.scheduleSeconds[0];
   if (first !== undefined) {
@@ -43,13 +71,13 @@ function expectBackoff(t: CheckTools, gap: number): void {
     // the declared gap to tell it from back to back, and cannot when that gap is within the round trip.
     if (earliest <= rtt && gap <= floor)
       t.unverified(
-        `the declared first gap (as early as ${Math.round(earliest)} ms at timing.retryScale ${t.profile.timing.retryScale}) is no longer than the round trip (${rtt} ms): a retry after it cannot be told from an immediate one — raise retryScale`,
+        `the declared first gap (as early as ${Math.round(earliest)} ms at timing.retryScale ${t.profile.timing.retryScale}) is no longer than the webhook path's round trip (${rtt} ms): a retry after it cannot be told from an immediate one — raise retryScale`,
       );
     floor = Math.min(floor, earliest);
   }
   t.expect.that(gap > floor, `the redelivery waits after the failed attempt (backoff), not back to back: ${gap} ms later`, {
     requirement: R,
-    expected: `> ${Math.round(floor)} ms (an immediate retry: the round trip and rampart's stamping)`,
+    expected: `> ${Math.round(floor)} ms (an immediate retry: the webhook path's round trip, ${rtt} ms, and rampart's stamping)`,
     actual: gap,
   });
 }
@@ -64,6 +92,8 @@ export default defineSuite({
       needs: ['poolsWebhooksExclusive', 'poolsTradeOutcome'],
       budgetMs: scheduleBudgetMs(GAPS, MIN_WAIT_MS),
       async run({ poolsWebhooksExclusive: actor, poolsTradeOutcome: choose }, t: CheckTools) {
+        const pathRtt = await webhookPathRoundTrip(actor.hooks.url);
+        t.observe('pools-webhook-path-round-trip-ms', pathRtt, "measured to the receiver's URL the deliveries take");
         const made = await reservedTrade(t, actor, R);
         const ids = [made.transactId, made.quoteId];
         const before = new Set(actor.hooks.attempts().map((e) => e.eventId));
@@ -73,8 +103,12 @@ export default defineSuite({
         const fresh = () => actor.hooks.attempts().filter((e) => !before.has(e.eventId));
         const mine = () => fresh().filter((e) => eventMentions(e, ids));
 
-        // The pools schedule is not shown: allow the Gate schedule's bound for all its retries at the declared scale.
-        const bound = Math.max(MIN_WAIT_MS, latestArrivalOf(t, GAPS + 1));
+        // The pools schedule is not shown: allow the Gate schedule's bound for all its retries at the declared scale, or
+        // the sandbox's declared first gap (its tolerance, at the declared scale) where that is longer.
+        const declaredFirst = t.profile.pools?.webhookRetry?.scheduleSeconds[0];
+        const declaredBound =
+          declaredFirst === undefined ? 0 : declaredFirst * 1000 * t.profile.timing.retryScale * (1 + t.profile.tolerances.retryGapRatio) + MIN_WAIT_MS;
+        const bound = Math.max(MIN_WAIT_MS, latestArrivalOf(t, GAPS + 1), declaredBound);
         const capped = t.depth === 'quick' && bound > QUICK_SCHEDULE_BUDGET_MS;
         const waitMs = capped ? QUICK_SCHEDULE_BUDGET_MS : bound;
         t.observe(
@@ -130,7 +164,7 @@ export default defineSuite({
           attempts.map((e) => ({ ok: e.verification.ok, reason: e.verification.reason, answered: e.answeredStatus })),
           'whether the Gate recipe verifies each attempt (the pools recipe is not shown); a receiver refusal (400) still counts as a failed attempt',
         );
-        expectBackoff(t, gap);
+        expectBackoff(t, gap, pathRtt);
       },
     }),
     check({

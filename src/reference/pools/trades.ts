@@ -33,7 +33,9 @@ function advance(world: PoolsWorld, caller: Caller, t: TradeRecord): void {
       if (!f.has('pools-settled-event-missing')) world.emitTradeEvent(t, 'pool.transaction.settled');
       if (f.has('pools-event-id-per-poll')) world.emitTradeEvent(t, 'pool.transaction.settled');
       // Reading (pools.poll.returnedPath 'at-once'): the return is discovered by the same poll, which reads returned.
-      if (outcome === 'returned' && choiceOf(world.profile, 'pools.poll.returnedPath') === 'at-once') returnTrade(world, st, t);
+      // (The never-reached fault keeps it settled here too, as it keeps every settled trade from its return.)
+      if (outcome === 'returned' && choiceOf(world.profile, 'pools.poll.returnedPath') === 'at-once' && !f.has('pools-returned-never-reached'))
+        returnTrade(world, st, t);
     } else {
       // released unwinds the reservation: the debit comes back; failed too, unless (reading pools.trade.failedUnwinds 'keeps') it keeps it.
       t.status = outcome;
