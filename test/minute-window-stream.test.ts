@@ -9,6 +9,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createApiClient } from '../src/client/http.js';
 import { Pacer } from '../src/client/pacer.js';
 import { MinuteWindowStream } from '../src/load/minuteWindowStream.js';
+import type { Dialect } from '../src/model/openPoints/index.js';
+import type { Profile } from '../src/profile/schema.js';
+import { dialectProfile } from '../src/reference/dialect.js';
 import type { RunningReference } from '../src/reference/server.js';
 import { startEmbedded } from './support/embedded.js';
 
@@ -20,8 +23,9 @@ afterEach(async () => {
 });
 
 /** Ordinary traffic on one key: `n` paced reads from 4 loops at once, as conformance checks would send them. */
-async function streamOn(faults: string[], n = 150, target?: { baseUrl: string; secretKey: string }) {
-  ref = target ? undefined : await startEmbedded({ faults, tweak: (p) => ({ ...p, timing: { ...p.timing, rateWindowScale: SCALE } }) });
+async function streamOn(faults: string[], n = 150, target?: { baseUrl: string; secretKey: string }, dialect?: Dialect) {
+  const scaled = (p: Profile): Profile => ({ ...p, timing: { ...p.timing, rateWindowScale: SCALE } });
+  ref = target ? undefined : await startEmbedded({ faults, tweak: (p) => (dialect ? dialectProfile(scaled(p), dialect) : scaled(p)) });
   const partner = target ?? ref!.profile.gate.partners[0]!;
   const pacer = new Pacer({ windowScale: SCALE });
   const base = { service: 'gate' as const, baseUrl: target?.baseUrl ?? ref!.profile.gate.baseUrls.sandbox, secretKey: partner.secretKey, label: 'gate-01' };
@@ -85,7 +89,9 @@ describe("the minute window on one key's stream", () => {
     const { check, replaces, statuses } = await streamOn(['rate-minute-window-55']);
     expect(check.status, check.reason).toBe('failed');
     expect(check.failure?.requirement).toBe('GATE-RATE-MINUTE-WINDOW');
-    expect(check.failure?.message).toMatch(/got 429 before the limit: request 56 of the stream, with 55 of the key's requests inside the minute/);
+    expect(check.failure?.message).toMatch(
+      /got 429 before the limit: request \d+ of the stream, with 55 of the key.s requests inside the minute before it — as request 56 was, in an earlier attempt/,
+    );
     expect(replaces.status).toBe('failed');
     expect(replaces.failure?.requirement).toBe('GATE-RATE-ROUTE-REPLACES-FIRST-ONLY');
     // The stream went on (the paced client waited its 429 out): the evidence was in hand at the first refusal.
@@ -126,6 +132,57 @@ describe("the minute window on one key's stream", () => {
       expect(check.status, check.reason ?? check.failure?.message).toBe('passed');
       // The first probe crossed the edge and was admitted (the fixed reading allows it); the second, clear of any edge, was refused.
       expect(check.requests?.gate).toBe(2);
+    } finally {
+      server.close();
+    }
+  }, 90_000);
+
+  it('passes in a lived-in sandbox, whose key already sent requests in its hour window before the run (gate.limits.atStart)', async () => {
+    const { check, statuses } = await streamOn([], 150, undefined, { 'gate.limits.atStart': 'lived-in' });
+    expect(check.status, check.reason ?? check.failure?.message).toBe('passed');
+    expect(statuses.every((s) => s === 200)).toBe(true);
+  }, 60_000);
+
+  it('passes where windows count refused requests and move in fixed buckets (gate.limits.counted, gate.limits.windows)', async () => {
+    const { check } = await streamOn([], 200, undefined, {
+      'gate.limits.counted': 'every-request',
+      'gate.limits.windows': 'fixed',
+      'gate.limits.retryDelay': 'none',
+    });
+    expect(check.status, check.reason ?? check.failure?.message).toBe('passed');
+  }, 90_000);
+
+  it("a 429 the key's hour window explains (requests from before the run fill it) never fails the minute window: judged on the attempt after", async () => {
+    // A stand-in target: 60 per sliding 3 s minute, 300 per sliding 180 s hour whose window already holds 250
+    // requests of the key from before the run, leaving 8–10 s after it starts.
+    const minute = 60_000 * SCALE;
+    const hour = 3_600_000 * SCALE;
+    const t0 = Date.now();
+    const stamps = Array.from({ length: 250 }, (_, i) => t0 - hour + 8_000 + Math.round((i / 250) * 2_000));
+    const server = createServer((req, res) => {
+      const now = Date.now();
+      const inMinute = stamps.filter((x) => x > now - minute).length;
+      const inHour = stamps.filter((x) => x > now - hour).length;
+      const id = randomUUID();
+      if (inMinute >= 60 || inHour >= 300) {
+        res.writeHead(429, { 'content-type': 'application/json', 'x-request-id': id, 'retry-after': '1' });
+        return res.end(
+          JSON.stringify({ type: 'rate_limited', code: 'rate_limited', message: 'rate limit exceeded', request_id: id, doc_url: null, statusCode: 429 }),
+        );
+      }
+      stamps.push(now);
+      res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': id });
+      res.end(JSON.stringify({ object: 'list', data: [] }));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const port = (server.address() as AddressInfo).port;
+      const { check, observations } = await streamOn([], 260, { baseUrl: `http://127.0.0.1:${port}/v1`, secretKey: 'sk_test_lived_in' });
+      expect(check.status, check.reason ?? check.failure?.message).toBe('passed');
+      // The hour window refused the stream before the minute held 60: observed with its numbers, never a failure.
+      const early = observations.find((o) => o.topic === 'GATE-RATE-MINUTE-WINDOW-EARLY-429');
+      expect(early, JSON.stringify(observations)).toBeDefined();
+      expect((early!.value as { otherRoute: string }[]).every((r) => r.otherRoute !== 'accepted')).toBe(true);
     } finally {
       server.close();
     }

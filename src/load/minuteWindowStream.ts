@@ -8,7 +8,10 @@
 // of the key is judged by the load judge under every reading of "60 per
 // minute" (scenarios/lib/windowJudge.ts): where a fixed window's edge may
 // have fallen inside the burst and the probe passed, a second attempt starts
-// where no such edge can be; a probe still admitted then fails.
+// where no such edge can be; a probe still admitted then fails. A 429 before
+// the count fails the window only when nothing documented explains it
+// (earlyRefusal.ts): the route's own window, the hour window, requests of the
+// key from outside the run are each weighed with the numbers in hand.
 import { createApiClient } from '../client/http.js';
 import { clientLimits } from '../client/limits.js';
 import type { KeyRequest, Pacer } from '../client/pacer.js';
@@ -16,6 +19,7 @@ import type { TargetClock } from '../client/targetClock.js';
 import type { Profile } from '../profile/schema.js';
 import { loadKeys, RATE_LIMIT_KEYS, viewFor } from '../runner/partition.js';
 import { GATE_RATE_WINDOWS, gateRouteGroup, type RouteGroup } from '../model/limits.js';
+import { earlyRefusalAt, explain, unjudgedWhy, witnessOf, type EarlyRefusal } from './earlyRefusal.js';
 import type { CheckResult, Observation } from '../report/results.js';
 import { judgeWindow, type WindowVerdict } from '../../scenarios/lib/windowJudge.js';
 import type { Sent, WindowPlan } from '../../scenarios/lib/windowProbe.js';
@@ -96,10 +100,17 @@ export class MinuteWindowStream {
   private probeSent?: Promise<void>;
   private startedAt = 0;
   private restarts = 0;
+  /** The 429s before the count, each with what explains it; the one awaiting its witness. */
+  private readonly early: EarlyRefusal[] = [];
+  private pending?: EarlyRefusal;
+  /** Log indexes the judge leaves out: route-only refusals, and the attempts abandoned after an early one. */
+  private readonly dropped = new Set<number>();
+  private readonly hourMs: number;
 
   constructor(private readonly opts: MinuteStreamOptions) {
     this.windowMs = GATE_RATE_WINDOWS.minute.windowMs * opts.windowScale;
     this.toleranceMs = toleranceOf(this.windowMs, opts.toleranceRatio);
+    this.hourMs = GATE_RATE_WINDOWS.hour.windowMs * opts.windowScale;
     this.now = opts.now ?? opts.pacer.now;
   }
 
@@ -126,14 +137,59 @@ export class MinuteWindowStream {
   }
 
   private heard(r: KeyRequest): void {
-    const a = this.current;
     this.log.push({ n: this.log.length + 1, phase: 'walk1', a: r.sentAt, b: r.answeredAt, status: r.status ?? 0 });
     this.groups.push(gateRouteGroup(r.method, r.path));
+    const i = this.log.length - 1;
+    // It may be the witness an early refusal waits for (which may end the attempt and begin the next).
+    if (this.pending) this.witnessed(i);
+    const a = this.current;
     // A request a chain sent on slots granted before the hold is judged too, but starts no attempt.
-    if (!a || this.firing || r.sentAt < a.startAt) return;
+    if (!a || this.done || this.firing || r.sentAt < a.startAt) return;
     if (r.status === undefined) this.transportGap = true;
-    if (a.from < 0) a.from = this.log.length - 1;
-    this.consider(a);
+    if (a.from < 0) a.from = i;
+    if (r.status === 429 && !this.pending) this.refused(a, i);
+    else if (!this.pending) this.consider(a);
+  }
+
+  /**
+   * A request of the attempt got 429. With the key's minute window holding the limit under some reading, the minute
+   * window explains it (the stream stops: judged as it is). Before the count, its witness decides (witnessed).
+   */
+  private refused(a: Attempt, i: number): void {
+    const w = { windowMs: this.windowMs, hourMs: this.hourMs, toleranceMs: this.toleranceMs };
+    const r = earlyRefusalAt(this.log, this.groups, i, { startAt: a.startAt, firstAt: this.log[a.from]!.a }, w);
+    if (r.inWindow >= this.limit) return this.stop();
+    this.pending = r;
+  }
+
+  /** The key's request log[j], heard while an early refusal waits for its witness. */
+  private witnessed(j: number): void {
+    const r = this.pending!;
+    const w = witnessOf(r, this.log, this.groups, j, 50 + this.toleranceMs);
+    if (!w) return;
+    r.witness = w;
+    this.pending = undefined;
+    this.weigh(r);
+  }
+
+  /** What explains an early refusal, its witness known: judged on what remains. */
+  private weigh(r: EarlyRefusal): void {
+    const why = explain(r, this.early, GATE_RATE_WINDOWS.hour.limit);
+    this.early.push(r);
+    const a = this.current;
+    if (why === 'route') {
+      // Another route of the key was accepted: not the minute window's refusal; the attempt goes on without it.
+      this.dropped.add(r.index);
+      if (a && !this.firing) this.consider(a);
+      return;
+    }
+    // The hour window with rampart's own requests, or the same count twice: nothing more to try.
+    if (why !== 'outside' || !a || a.probe || ++this.restarts > RESTARTS) return this.stop();
+    // The key refused as a whole (the hour window may hold requests from before the run, the minute requests from
+    // elsewhere): the attempt is left out of the judgement, and a fresh one starts after a hold.
+    for (let i = a.from; i < this.log.length; i++) this.dropped.add(i);
+    this.attempts.pop();
+    this.begin(Math.max(this.now(), this.log[this.log.length - 1]!.b) + this.windowMs + 2 * this.toleranceMs, a.deadline);
   }
 
   /** After each answer of the attempt: fire once 60 are in, all answered, well inside the window. */
@@ -143,8 +199,6 @@ export class MinuteWindowStream {
     const now = this.now();
     const rtt = Math.max(...inAttempt.map((s) => s.b - s.a));
     const fits = now + rtt + 2 * this.toleranceMs - first.a < this.windowMs && now + rtt < a.deadline;
-    // A request paced inside every window got 429 before the limit: the evidence is in hand, nothing to try again.
-    if (inAttempt.some((s) => s.status === 429)) return this.stop();
     if (inAttempt.length >= this.limit && this.opts.pacer.inFlight(this.opts.key) === 0) {
       if (fits && !this.transportGap) void this.fire(a);
       else this.retryOrStop(a);
@@ -202,27 +256,16 @@ export class MinuteWindowStream {
   }
 
   /**
-   * The first request of an attempt (sent after its hold emptied the key's windows under every reading, paced by
-   * the pacer inside its route's own window and the hour's) that got 429 though the minute window held fewer than
-   * the limit under every reading: counting every request of the key sent up to a window (and its tolerance) before.
+   * Judge the stream from the first attempt that probed (every earlier request left the window in its hold), less
+   * what the judge leaves out: refusals of a route alone, and attempts abandoned after the key was refused as a whole.
    */
-  private earlyRefusal(probes: { index: number }[]): { n: number; inWindow: number; atMs: number; group: string } | undefined {
-    for (const a of this.attempts) {
-      if (a.from < 0) continue;
-      for (let i = a.from; i < this.log.length; i++) {
-        const s = this.log[i]!;
-        if (s.status !== 429 || probes.some((p) => p.index === i)) continue;
-        const inWindow = this.log.slice(0, i).filter((x) => x.b > s.a - this.windowMs - this.toleranceMs).length;
-        if (inWindow >= this.limit) continue;
-        return { n: i + 1, inWindow, atMs: Math.round(s.a - this.log[a.from]!.a), group: this.groups[i] ?? 'default' };
-      }
-    }
-    return undefined;
-  }
-
   private judge(): WindowVerdict {
     const plan = { limit: this.limit, windowMs: this.windowMs, toleranceMs: this.toleranceMs } as WindowPlan;
-    return judgeWindow(this.log, plan);
+    const from = this.attempts.find((a) => a.probe && a.from >= 0)?.from ?? 0;
+    return judgeWindow(
+      this.log.filter((_, i) => i >= from && !this.dropped.has(i)),
+      plan,
+    );
   }
 
   /**
@@ -231,7 +274,21 @@ export class MinuteWindowStream {
    * with limits of their own, the probe's group had room, so the minute window applies across those routes.
    */
   async finish(): Promise<{ checks: CheckResult[]; observations: Observation[] }> {
+      console.log(
+        JSON.stringify({
+          early: this.early,
+          attempts: this.attempts.map((a) => ({ s: a.startAt, from: a.from })),
+          log: this.log.slice(40, 70).map((x, i) => [i + 41, x.a % 100000, x.b % 100000, x.status]),
+        }),
+      );
     await this.probeSent;
+    // A refusal whose witness never came: nothing showed the key's other routes had room.
+    if (this.pending) {
+      this.pending.witness = 'none';
+      const r = this.pending;
+      this.pending = undefined;
+      this.weigh(r);
+    }
     this.stop();
     this.unwatch?.();
     const { check, observations } = this.minuteCheck();
@@ -258,19 +315,30 @@ export class MinuteWindowStream {
     };
     const probes = this.attempts.filter((a) => a.probe).map((a) => a.probe!);
     const observations: Observation[] = [];
-    const early = this.earlyRefusal(probes);
     const unverified = (reason: string) => ({ check: { ...base, status: 'unverified' as const, reason }, observations });
     const failed = (failure: Omit<NonNullable<CheckResult['failure']>, 'kind'>) => ({
       check: { ...base, status: 'failed' as const, failure: { kind: 'assertion' as const, ...failure } },
       observations,
     });
+    const explained = this.early.filter((r) => !r.repeats);
+    if (explained.length)
+      observations.push({
+        topic: 'GATE-RATE-MINUTE-WINDOW-EARLY-429',
+        service: 'gate',
+        check: base.name,
+        value: explained.map(({ n, admitted, hourOwn, witness }) => ({ request: n, admittedInMinute: admitted, rampartInHour: hourOwn, otherRoute: witness })),
+        note: "429s before the minute window's count that something documented explains: the route's own window (another route of the key accepted), the hour window, or requests of the key from outside the run",
+      });
+    const early = this.early.find((r) => r.repeats);
     if (early)
       return failed({
         requirement: 'GATE-RATE-MINUTE-WINDOW',
-        message: `a request paced inside every documented window got 429 before the limit: request ${early.n} of the stream, with ${early.inWindow} of the key's requests inside the minute before it (the key's windows emptied by the hold, every route's own window kept under its limit) — a window narrower than documented, under every reading of "60 per minute"`,
+        message: `a request paced inside every documented window got 429 before the limit: request ${early.n} of the stream, with ${early.admitted} of the key's requests inside the minute before it — as request ${early.repeats} was, in an earlier attempt, each after a hold that emptied the minute window of rampart's requests, each with another route of the key refused too (the hour window holds ${early.hourOwn} of rampart's, far from ${GATE_RATE_WINDOWS.hour.limit}): a window narrower than documented, under every reading of "60 per minute" (traffic from elsewhere would have to fill it to the same count each time)`,
         expected: `the first ${this.limit} requests within ${this.windowMs} ms accepted`,
-        actual: `request ${early.n} (a route of the ${early.group} group) answered 429 ${early.atMs} ms into the attempt, ${early.inWindow + 1} request(s) into the minute`,
+        actual: `request ${early.n} (a route of the ${early.group} group) answered 429 ${early.atMs} ms into the attempt, ${early.admitted + 1} request(s) into the minute`,
       });
+    const keyWide = this.early.filter((r) => r.witness !== 'accepted');
+    if (!probes.length && keyWide.length) return unverified(unjudgedWhy(keyWide, this.limit, GATE_RATE_WINDOWS.hour.limit));
     if (!probes.length)
       return unverified(
         `the key's conformance stream never sent ${this.limit} requests well inside one minute window (${this.windowMs} ms at the declared scale), so no request past the limit was sent`,
