@@ -25,7 +25,7 @@ const area = defineOpenPoints({
       passage: 'Base addresses: `{pools_base_url}` (production) and `{pools_sandbox_base_url}` (sandbox).',
       what: 'where the pools base addresses stand: at the root of their hosts (…/v1), or below a path of their own (…/pools/v1); the profile declares both',
       choices: ['host-root', 'path-prefix'],
-      readBy: ['support/pools/pools.ts'],
+      readBy: ['src/runner/run.ts', 'support/pools/pools.ts'],
     },
   },
 });

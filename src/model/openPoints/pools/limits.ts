@@ -10,7 +10,7 @@ const area = defineOpenPoints({
       passage: 'Request-rate limits of the pools routes: not shown.',
       what: 'whether the pools routes throttle: no limit, or 429 rate_limited past 20 requests a second per key (with Retry-After)',
       choices: ['none', 'throttle-20s'],
-      readBy: ['support/pools/throttle.ts'],
+      readBy: ['support/pools/throttle.ts', 'src/client/http.ts', 'conformance/pools/limits.ts'],
     },
   },
 });
