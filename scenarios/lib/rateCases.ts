@@ -133,6 +133,14 @@ export function routeLanes(o: {
         ];
   const planned: Planned[] = [...own, ...shared].map((l) => ({ lane: l, freeAt: l.startMs, hourUsed: l.hourBase, besideRoom: 60, short: 0 }));
   const hourLimit = o.limits.hour.limit;
+  // Where the keys allow, each lane keeps room in its hour window for one more walk of the longest kind: the second
+  // try of a probe refused early on a key that held requests it could not count.
+  const reserve = PROBE_MAX_SENDS.read60;
+  const hasRoom = (x: Planned, p: RouteProbe, spare: number) => x.hourUsed + PROBE_MAX_SENDS[p.group] + spare <= hourLimit;
+  const roomiest = (xs: Planned[], p: RouteProbe) => {
+    const spared = xs.filter((x) => hasRoom(x, p, reserve));
+    return spared.length ? spared : xs.filter((x) => hasRoom(x, p, 0));
+  };
   const hourMs = o.limits.hour.windowMs * o.scale;
   const take = (pl: Planned, p: RouteProbe) => {
     const sends = PROBE_MAX_SENDS[p.group];
@@ -151,7 +159,7 @@ export function routeLanes(o: {
   const heldFirst = (x: Planned, p: RouteProbe) => !x.lane.probes.length && !!x.lane.startAfterFirstWindow && PROBE_MINUTE_ROOM[p.group] >= 60;
   const readyAt = (x: Planned, p: RouteProbe) => x.freeAt + (heldFirst(x, p) ? minute * 1.1 : 0);
   for (const p of longs) {
-    const fits = planned.filter((x) => x.hourUsed + PROBE_MAX_SENDS[p.group] <= hourLimit);
+    const fits = roomiest(planned, p);
     const pl = (fits.length ? fits : planned).reduce((a, b) => (readyAt(b, p) < readyAt(a, p) ? b : a));
     if (pl.lane.probes.length || heldFirst(pl, p)) pl.lane.minutes++;
     pl.freeAt = readyAt(pl, p);
@@ -167,7 +175,10 @@ export function routeLanes(o: {
   for (const p of o.probes.filter((x) => !isLong(x) || x.publishable)) {
     const room = p.publishable ? 0 : PROBE_MINUTE_ROOM[p.group];
     const byFew = (a: Planned, b: Planned) => a.short - b.short || a.lane.startMs - b.lane.startMs;
-    const withRoom = beside.filter((x) => x.besideRoom >= room && x.hourUsed + PROBE_MAX_SENDS[p.group] <= hourLimit).sort(byFew);
+    const withRoom = roomiest(
+      beside.filter((x) => x.besideRoom >= room),
+      p,
+    ).sort(byFew);
     const pl = withRoom[0] ?? [...beside].sort(byFew)[0]!;
     if (!withRoom.length) {
       pl.lane.minutes++;
