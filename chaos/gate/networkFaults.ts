@@ -39,7 +39,10 @@ function networkCheck(label: string, fault: ReceiverFault): CheckDef {
       const deadline = Date.now() + WH.attemptTimeoutMs + FIRST_ATTEMPT_SLACK_MS;
       let seen: Delivery = ev.delivery;
       const firstLookMs = Math.max(250, fault.kind === 'timeout' ? fault.afterMs : 0);
-      for (let i = 0; seen.attempts < 1 || seen.status === 'in_flight'; i++) {
+      // An attempt has ended once it is counted and the delivery is no longer in flight — or, where the target holds a
+      // waiting retry in in_flight (the status held while a retry waits is not shown), once the attempt left its error.
+      const ended = (d: Delivery) => d.attempts >= 1 && (d.status !== 'in_flight' || d.last_error !== null || d.last_response_status !== null);
+      for (let i = 0; !ended(seen); i++) {
         if (Date.now() > deadline)
           t.expect.that(false, 'the deliveries list shows the first attempt made', { requirement: R, actual: `${seen.status}, ${seen.attempts} attempts` });
         // Each look is a request on the partner's key: the first after the fault could have ended an attempt

@@ -411,23 +411,40 @@ export default defineSuite({
           );
 
         const seen: string[] = [];
+        const read = async (cursor: string | undefined) =>
+          t.expect.schema(
+            t.expect.status(await actor.client.get('/gate_sessions', cursor ? { starting_after: cursor } : undefined), 200, 'GATE-SESS-LIST-STARTING-AFTER'),
+            GateSessionList,
+            'GATE-SESS-LIST-STARTING-AFTER',
+          );
+        let pageCursor: string | undefined;
         for (let n = 0; n < MAX_PAGES; n++) {
           seen.push(...page.data.map((s) => s.id));
           const last = page.data[page.data.length - 1];
           if (!last) break;
           requireKeyRoom(t, room, actor, 1, R);
-          const next = t.expect.schema(
-            t.expect.status(await actor.client.get('/gate_sessions', { starting_after: last.id }), 200, 'GATE-SESS-LIST-STARTING-AFTER'),
-            GateSessionList,
-            'GATE-SESS-LIST-STARTING-AFTER',
-          );
+          const next = await read(last.id);
           // The page after a cursor starts after it: nothing already walked comes back (judged before has_more, which a repeat would skew).
           const again = next.data.filter((x) => seen.includes(x.id)).map((x) => x.id);
           t.expect.equal(again, [], `the page after ${last.id} repeats no session already walked`, { requirement: 'GATE-SESS-LIST-STARTING-AFTER' });
+          if (!page.has_more && next.data.length > 0) {
+            // The list's order is not shown: one listed oldest first grows at its end, so a session made between the two
+            // reads may follow the last page. The page read again says which: has_more true now (it grew), or still false.
+            requireKeyRoom(t, room, actor, 1, R);
+            const reread = await read(pageCursor);
+            t.observe('gate-session-list-grew-at-its-end', { after: last.id, nowHasMore: reread.has_more }, "the list's order is not shown");
+            t.expect.that(reread.has_more, `has_more of the page ending at ${last.id} says whether another page follows`, {
+              requirement: 'GATE-SESS-LIST-PAGINATION',
+              expected: 'has_more true on a page another page follows (read again: the list may have grown at its end meanwhile)',
+              actual: `has_more false twice, and starting_after=${last.id} answered ${next.data.length} sessions`,
+            });
+            break;
+          }
           t.expect.equal(page.has_more, next.data.length > 0, `has_more of the page ending at ${last.id} says whether another page follows`, {
             requirement: 'GATE-SESS-LIST-PAGINATION',
           });
           if (!page.has_more) break;
+          pageCursor = last.id;
           page = next;
         }
         const dupes = seen.filter((id, i) => seen.indexOf(id) !== i);

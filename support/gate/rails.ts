@@ -11,6 +11,7 @@ import type { CheckTools, RequirementId } from '../../src/runner/check.js';
 import { RailPayOut } from '../../src/model/schemas/gate/rails.js';
 import { sendWith } from '../../src/needs/support/triggers.js';
 import { expect2xx } from '../expect.js';
+import { decEq } from '../pools/pools.js';
 import { sessionBody } from './sessions.js';
 
 /** Open a session with the profile's creation defaults (success status not shown: any 2xx). */
@@ -190,7 +191,13 @@ export async function expectPaidOut(t: CheckTools, ex: Exchange, q: LockedQuote,
   t.expect.status(ex, 201, requirement);
   const p = t.expect.schema(ex, RailPayOut, requirement);
   t.expect.equal([p.gate_session_id, p.quote_id], [q.sessionId, q.quoteId], 'the pay-out names the session and quote redeemed', { requirement, exchange: ex });
-  t.expect.equal(p.amount, q.fiat, "amount equals the quote's fiat_pay_or_receive", { requirement: 'GATE-RAIL-PAYOUT-AMOUNT-FROM-QUOTE', exchange: ex });
+  // Equal as decimals: each answer writes its money string its own way ("101.5" is "101.50"; the precision is not fixed).
+  t.expect.that(decEq(p.amount, q.fiat), "amount equals the quote's fiat_pay_or_receive", {
+    requirement: 'GATE-RAIL-PAYOUT-AMOUNT-FROM-QUOTE',
+    expected: q.fiat,
+    actual: p.amount,
+    exchange: ex,
+  });
   return p;
 }
 
