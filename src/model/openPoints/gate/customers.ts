@@ -18,7 +18,7 @@ const area = defineOpenPoints({
       passage: 'Customer fields accepted at creation and the allowed values of kyc_status: not shown.',
       what: 'the kyc_status a new customer reads and the one it may move to: not_started then pending, or unverified then in_review',
       choices: ['not_started', 'unverified'],
-      readBy: ['conformance/gate/customers.ts'],
+      readBy: ['conformance/gate/customers.ts', 'conformance/gate/sessionEvents.ts'],
     },
     'gate.customer.kycMoves': {
       kind: 'when',
@@ -33,14 +33,14 @@ const area = defineOpenPoints({
       passage: 'Request body, response and status code: not shown.',
       what: 'the success status of POST /customers',
       choices: ['201', '200'],
-      readBy: ['support/gate/customers.ts', 'conformance/gate/customers.ts'],
+      readBy: ['support/gate/customers.ts'],
     },
     'gate.customer.listCursor': {
       kind: 'not-shown',
       passage: 'Lists Customers excluding soft-deleted. Query parameters: not shown.',
       what: 'what GET /customers answers to a starting_after that names no customer of the caller: 400, or an empty page',
       choices: ['unknown-400', 'unknown-empty'],
-      readBy: ['support/gate/lists.ts', 'conformance/gate/customers.ts'],
+      readBy: ['support/gate/lists.ts', 'support/gate/customers.ts'],
     },
     'gate.customer.phoneRepeat': {
       kind: 'reading',
@@ -54,14 +54,14 @@ const area = defineOpenPoints({
       passage: 'customer object (deleted: object or its id)',
       what: "customer.deleted's data: the deleted marker object, or the customer's id (in an object: the envelope's data is one)",
       choices: ['marker', 'id'],
-      readBy: ['conformance/gate/events.ts', 'conformance/gate/customers.ts'],
+      readBy: ['conformance/gate/events.ts', 'src/model/schemas/gate/webhooks.ts'],
     },
     'gate.customer.deletedAt': {
       kind: 'nullable',
       passage: '`deleted_at` (string or null, RFC 3339)',
       what: "whether the deleted marker's deleted_at is stamped or null",
       choices: ['stamped', 'null'],
-      readBy: ['conformance/gate/customers.ts'],
+      readBy: ['conformance/gate/customers.ts', 'relation:GATE_DELETED_CUSTOMER_RELATIONS'],
     },
     'gate.customer.countryCase': {
       kind: 'spelling',

@@ -10,7 +10,7 @@ const area = defineOpenPoints({
       passage: 'Request and response shapes: not shown.',
       what: "the dashboard's shapes: the reference's (webhook-settings takes webhook_url, the rotation answers secret), or others (url, signing_secret.value, usage counters nested); the world's profile then names them (the configureWebhook trigger, gate.rotatedSecretPath)",
       choices: ['reference', 'nested'],
-      readBy: ['conformance/gate/dashboard.ts', 'support/gate/liveHttp.ts', 'src/needs/gate/webhookSecretRotation.ts'],
+      readBy: ['conformance/gate/dashboard.ts', 'src/needs/gate/webhookSettings.ts', 'src/needs/gate/webhookSecretRotation.ts'],
     },
   },
 });

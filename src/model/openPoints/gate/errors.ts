@@ -34,14 +34,14 @@ const area = defineOpenPoints({
       passage: 'body message is scrubbed to a generic internal error text',
       what: "the generic text of a 5xx: the reference's own, or another (one that names a time)",
       choices: ['generic', 'names-a-time'],
-      readBy: ['conformance/gate/errors.ts'],
+      readBy: ['support/gate/errors.ts', 'conformance/gate/errors.ts'],
     },
     'gate.errors.validationJoin': {
       kind: 'message-join',
       passage: 'validation errors joined with `; `',
       what: 'how many parts an invalid field adds to the joined message: one of its own, or several (fields failing one check share a part that names them all, and each adds a part of its own)',
       choices: ['one-per-check', 'grouped-and-repeated'],
-      readBy: ['support/gate/validation.ts'],
+      readBy: ['support/gate/validation.ts', 'conformance/gate/errors.ts'],
     },
     'gate.controls.serverError': {
       kind: 'reading',

@@ -11,14 +11,14 @@ const area = defineOpenPoints({
       passage: 'Other envelope fields: not shown.',
       what: 'whether an event envelope carries fields beyond id, type, created_at and data (object, livemode, api_version)',
       choices: ['four-fields', 'with-extras'],
-      readBy: ['conformance/gate/events.ts', 'support/gate/sessionEvents.ts'],
+      readBy: ['conformance/gate/events.ts', 'src/model/schemas/gate/webhooks.ts'],
     },
     'gate.events.unlisted': {
       kind: 'not-shown',
       passage: 'The service publishes 20 event contracts; the 14 above are the ones listed.',
       what: 'whether the service also sends event types the catalogue does not list (a session change and a customer change beside the listed ones): receivers and checks must tolerate them',
       choices: ['listed-only', 'unlisted-too'],
-      readBy: ['conformance/gate/events.ts', 'conformance/gate/sessionEvents.ts', 'support/gate/deliveries.ts', 'chaos/gate/duplicates.ts'],
+      readBy: ['conformance/gate/events.ts', 'conformance/gate/sessionEvents.ts', 'src/webhooks/receiver.ts', 'chaos/gate/duplicates.ts'],
     },
     'gate.events.quotaCounters': {
       kind: 'not-shown',
@@ -32,7 +32,7 @@ const area = defineOpenPoints({
       passage: '`gate_session_id`, `kyc_status`, `user_reference`',
       what: 'the kyc_status kyc.required carries: pending, or required',
       choices: ['pending', 'required'],
-      readBy: ['conformance/gate/sessionEvents.ts'],
+      readBy: ['conformance/gate/sessionEvents.ts', 'src/model/schemas/gate/webhooks.ts'],
     },
     'gate.events.liveHttp': {
       kind: 'when',

@@ -20,7 +20,7 @@ const area = defineOpenPoints({
       passage: 'Signed quote record fields: not shown beyond `fiat_pay_or_receive` and the states consumed and expired.',
       what: "a signed quote's fields: the reference's whole record (state, currency, method, …), or only its id, fiat_pay_or_receive, expiry and its state under status",
       choices: ['full', 'minimal'],
-      readBy: ['support/gate/rails.ts', 'conformance/gate/rails.ts', 'conformance/gate/quotesTransactions.ts'],
+      readBy: ['support/gate/rails.ts', 'conformance/gate/rails.ts', 'src/needs/gate/signedQuote.ts'],
     },
     'gate.signedQuote.lockStatus': {
       kind: 'success-status',
@@ -41,7 +41,7 @@ const area = defineOpenPoints({
       passage: 'Transitions of signed quote states: not shown.',
       what: 'what becomes of an unredeemed signed quote when its session ends (cancelled, completed, expired): it keeps its state, or it expires',
       choices: ['kept', 'expires-with-session'],
-      readBy: ['conformance/gate/rails.ts', 'support/gate/rails.ts'],
+      readBy: ['support/gate/rails.ts', 'conformance/gate/quotesTransactions.ts'],
     },
     'gate.transactions.fields': {
       kind: 'not-shown',

@@ -32,7 +32,7 @@ const area = defineOpenPoints({
       passage: 'Transitions between pay-out states: not shown.',
       what: 'whether a pay-out moves on its own: it stays pending, or it reads settled from its first read on',
       choices: ['stays-pending', 'settles-on-read'],
-      readBy: ['conformance/gate/rails.ts', 'relation:RAIL_PAY_OUT_RELATIONS'],
+      readBy: ['conformance/gate/rails.ts', 'src/model/schemas/gate/rails.ts', 'relation:RAIL_PAY_OUT_RELATIONS'],
     },
     'gate.rails.volumeCap': {
       kind: 'value',

@@ -18,7 +18,7 @@ const area = defineOpenPoints({
       passage: 'Success status code, the full set of flow values and the kyc_package shape: not shown.',
       what: 'which flow values a session takes: any string, or only the two sides of a ramp (on_ramp is one value; another is 400)',
       choices: ['any-string', 'ramp-sides'],
-      readBy: ['conformance/gate/sessions.ts', 'conformance/gate/embed.ts'],
+      readBy: ['conformance/gate/sessions.ts'],
     },
     'gate.session.kycPackage': {
       kind: 'not-shown',
@@ -32,7 +32,7 @@ const area = defineOpenPoints({
       passage: '| flow | string or null | locked flow |',
       what: "the flow of a session created without one: null, or on_ramp (the spec's one documented value)",
       choices: ['none', 'on_ramp'],
-      readBy: ['conformance/gate/sessions.ts', 'relation:GATE_SESSION_RELATIONS'],
+      readBy: ['conformance/gate/sessions.ts', 'conformance/gate/embed.ts', 'relation:GATE_SESSION_RELATIONS'],
       note: 'the reference.unsentFlow knob still applies',
     },
     'gate.session.createdAt': {
@@ -40,14 +40,14 @@ const area = defineOpenPoints({
       passage: '| created_at | string or null | ISO 8601 |',
       what: "whether a session's created_at is stamped or null (string or null)",
       choices: ['stamped', 'null'],
-      readBy: ['support/gate/sessions.ts', 'conformance/gate/sessions.ts'],
+      readBy: ['support/gate/sessions.ts', 'support/targetTime.ts'],
     },
     'gate.session.clientSecret': {
       kind: 'spelling',
       passage: '`client_secret` (prefix `gsec_`) appears only in the creation response',
       what: 'the characters after gsec_ in a client_secret',
       choices: ['alnum-24', 'hex-48'],
-      readBy: ['conformance/gate/embed.ts', 'conformance/gate/sessions.ts'],
+      readBy: ['conformance/gate/embed.ts', 'support/gate/sessions.ts'],
     },
     'gate.session.lifetime': {
       kind: 'value',
@@ -82,7 +82,7 @@ const area = defineOpenPoints({
       passage: 'No session status value is shown for either.',
       what: 'the status a session takes when its linked buy or sell fails: it stays open, or it ends cancelled (processing has no other status than open)',
       choices: ['stays-open', 'cancelled'],
-      readBy: ['conformance/gate/sessionEvents.ts', 'conformance/gate/events.ts'],
+      readBy: ['conformance/gate/sessionEvents.ts'],
     },
   },
 });

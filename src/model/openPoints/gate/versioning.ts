@@ -10,7 +10,7 @@ const area = defineOpenPoints({
       passage: 'Change policy for this service: not shown.',
       what: 'whether responses carry fields beyond those the spec shows (additive fields: livemode, an api_version, a request id)',
       choices: ['shown-fields', 'additive-fields'],
-      readBy: ['support/gate/objects.ts', 'src/model/schemas/gate/sessions.ts'],
+      readBy: ['support/gate/objects.ts', 'src/model/schemas/gate/sessions.ts', 'src/model/schemas/gate/customers.ts'],
     },
   },
 });

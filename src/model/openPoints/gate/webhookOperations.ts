@@ -11,7 +11,7 @@ const area = defineOpenPoints({
       passage: 'Status held while a retry is waiting: not shown.',
       what: 'the status a delivery reads while its retry waits: pending, or in_flight',
       choices: ['pending', 'in_flight'],
-      readBy: ['support/gate/deliveries.ts', 'chaos/gate/retrySchedule.ts', 'conformance/gate/webhookOperations.ts', 'relation:WEBHOOK_DELIVERY_RELATIONS'],
+      readBy: ['support/gate/deliveries.ts', 'chaos/gate/networkFaults.ts', 'conformance/gate/webhookOperations.ts', 'relation:WEBHOOK_DELIVERY_RELATIONS'],
     },
     'gate.deliveries.listOrder': {
       kind: 'list-order',
@@ -26,7 +26,7 @@ const area = defineOpenPoints({
       passage: 'Response and the error for a delivery that is not dead-lettered: not shown.',
       what: 'what a replay answers: 200 with the requeued delivery, or 202 with it',
       choices: ['200-delivery', '202-delivery'],
-      readBy: ['chaos/gate/deadLetterReplay.ts', 'support/gate/deliveries.ts'],
+      readBy: ['chaos/gate/deadLetterReplay.ts'],
     },
     'gate.deliveries.replayRefused': {
       kind: 'not-shown',
@@ -40,7 +40,7 @@ const area = defineOpenPoints({
       passage: 'Enqueues one synthetic `webhook.test` event',
       what: 'the success status of POST /webhooks/test',
       choices: ['201', '200'],
-      readBy: ['support/gate/deliveries.ts', 'conformance/gate/webhookOperations.ts'],
+      readBy: ['support/gate/deliveries.ts', 'conformance/gate/webhookOperations.ts', 'conformance/gate/dashboard.ts'],
     },
   },
 });
