@@ -368,6 +368,7 @@ const unjudged = (p: RouteProbe, detail: string): RouteVerdict => ({ judged: fal
 const WITNESSES: { path: string; group: RouteGroup }[] = [
   { path: CONTROL_PATH, group: 'read60' },
   { path: '/dashboard/webhook-settings', group: 'default' },
+  { path: '/branding', group: 'read60' },
 ];
 
 /**
@@ -390,7 +391,10 @@ function routeLane(key: string, probes: RouteProbe[], prior: { requests: number;
   const queue: { p: RouteProbe; lastTry: boolean; notBefore?: number }[] = probes.map((p) => ({ p, lastTry: false }));
   const startOf = (p: RouteProbe, notBefore = 0) =>
     Math.max(notBefore, earliestStart(logs[p.publishable ? 'publishable' : 'secret'], p.group, PROBE_MINUTE_ROOM[p.group], PROBE_MAX_SENDS[p.group], deadline));
-  // One read of another group than the probe's, inside every window the key's own requests leave room in (refused ones counted).
+  // Reads on other routes than the probe's, inside every window the key's own requests leave room in (refused ones
+  // counted): another group's first, then another route of its own group — the route may sit in a window the target
+  // shares with another group (a route of the default windows that belongs in a row). The first accepted shows the
+  // key's minute and hour windows had room; 429 when each one sent was refused; undefined when none could be sent.
   const witness = (p: RouteProbe): number | undefined => {
     const log = logs.secret;
     const now = Date.now();
@@ -399,11 +403,16 @@ function routeLane(key: string, probes: RouteProbe[], prior: { requests: number;
       sentWithin(GROUP_WINDOW_MS[g], g) < (g === 'default' ? gate.limits.first.limit : gate.limits.routeFirst[g].limit) &&
       sentWithin(minuteMs) < MINUTE_LIMIT &&
       sentWithin(hourMs) < HOUR_LIMIT;
-    const w = p.publishable ? undefined : WITNESSES.find((x) => x.group !== p.group && room(x.group));
-    if (!w) return undefined;
-    const r = call('GET', `${base}${w.path}`, key, { tags: { case: 'routes', name: `GET ${w.path}` } });
-    log.push({ t: Date.now(), g: w.group });
-    return r.status;
+    if (p.publishable) return undefined;
+    const other = WITNESSES.find((x) => x.group !== p.group && room(x.group));
+    const own = WITNESSES.find((x) => x.group === p.group && x.path !== p.path && room(x.group));
+    let status: number | undefined;
+    for (const w of [other, own]) {
+      if (!w || (status !== undefined && status !== 429)) continue;
+      status = call('GET', `${base}${w.path}`, key, { tags: { case: 'routes', name: `GET ${w.path}` } }).status;
+      log.push({ t: Date.now(), g: w.group });
+    }
+    return status;
   };
   let accepted: string | undefined;
   const refusedCredential: { p: RouteProbe; v: RouteVerdict }[] = [];
