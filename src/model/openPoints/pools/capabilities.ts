@@ -16,8 +16,8 @@ const area = defineOpenPoints({
     'pools.capabilities.orderBounds': {
       kind: 'value',
       passage: '| minOrderUsdt, maxOrderUsdt | per-order bounds |',
-      what: "the per-order bounds' values (read at runtime): the reference's 10–50000 USDT, or narrower ones",
-      choices: ['10-50000', '25-20000'],
+      what: "the per-order bounds' values (read at runtime): the reference's 1–5,000,000 USDT, or narrower ones (both above the profile's oversized amount, so it still reaches the balance rule)",
+      choices: ['1-5000000', '5-2000000'],
       readBy: ['conformance/pools/limits.ts', 'support/pools/pools.ts'],
     },
   },
