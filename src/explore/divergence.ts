@@ -4,7 +4,7 @@
 // sequence failing, and shrinks the sequence to the shortest that still parts.
 import type { Exchange } from '../client/types.js';
 import type { RequirementId } from '../model/catalogue/index.js';
-import { relate, type ResourceRelations } from '../model/relations.js';
+import { relate, sameValue, type ResourceRelations } from '../model/relations.js';
 import { nameOf, type ExploreModel, type Side } from './model.js';
 import type { Real } from './real.js';
 import { Stopped } from './stop.js';
@@ -135,13 +135,25 @@ export function sameFields(
     });
 }
 
-/** A relation within one side across two of its answers (an idempotent replay gives its original answer again). */
-export function sameAsBefore(r: Real, requirement: RequirementId, what: string, side: Side, before: unknown, now: unknown, fields: readonly string[]): void {
+/**
+ * A relation within one side across two of its answers (an idempotent replay gives its original answer again): each
+ * field as before — a decimal as the same number, a timestamp as the same instant (`as`), never as text.
+ */
+export function sameAsBefore(
+  r: Real,
+  requirement: RequirementId,
+  what: string,
+  side: Side,
+  before: unknown,
+  now: unknown,
+  fields: readonly string[],
+  as: Partial<Record<string, 'decimal' | 'instant'>> = {},
+): void {
   const b = (before ?? {}) as Record<string, unknown>;
   const n = (now ?? {}) as Record<string, unknown>;
   r.judged(requirement);
   for (const f of fields)
-    if (JSON.stringify(b[f]) !== JSON.stringify(n[f]))
+    if (!sameValue(as[f] ?? 'same', b[f], n[f]))
       diverge(r, {
         requirement,
         what: `${what}: field ${f} on the ${side} changed`,

@@ -73,6 +73,8 @@ export interface SignedQuoteTwin extends Twin<'active' | 'consumed'> {
   session: string;
   /** Each side's fiat_pay_or_receive, where its lock answer shows one. */
   fiat: Record<Side, string | undefined>;
+  /** Each side's currency of the quote, where its lock answer or its inspection shows one (a pay-out takes it). */
+  currency: Record<Side, string | undefined>;
   /** The sandbox's expireSignedQuote moved it (on both sides): no redemption may take it any more. */
   expired?: boolean;
   /** Harness time the lock was sent (ms): a declared lifetime counts from here. */

@@ -87,7 +87,14 @@ export const MAX_STEP_REQUESTS = 6;
 export interface ExploreContext {
   sessionBody: Record<string, unknown>;
   customerTemplate?: Record<string, unknown>;
-  pools?: { pool: string; quote: Record<string, unknown>; ttlSeconds: number; ttlToleranceSeconds: number };
+  pools?: {
+    pool: string;
+    quote: Record<string, unknown>;
+    ttlSeconds: number;
+    ttlToleranceSeconds: number;
+    /** The oracle's networks for the pool, read once (the quote body's destNetwork is the target's to allow). */
+    oracleNetworks?: string[];
+  };
   /** A per-exploration tag: every email, external id and metadata of the sequence carries it. */
   tag: string;
 }

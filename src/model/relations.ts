@@ -9,11 +9,12 @@ import type { RequirementId } from './catalogue/index.js';
  * How one field of two answers relates:
  * - same: equal on both sides (deep), the value the sequence determines;
  * - decimal: the same number, however each side writes the decimal string;
+ * - instant: the same instant, however each side writes the timestamp (its precision, its zone designator);
  * - ref: an id; both sides name the same object of the sequence (or both a new one);
  * - stable: whatever each side says, it says it in every answer of the sequence (a partner id);
  * - open: not compared (a timestamp, free text, a value the specs leave to the target).
  */
-export type Relation = 'same' | 'decimal' | 'ref' | 'stable' | 'open';
+export type Relation = 'same' | 'decimal' | 'instant' | 'ref' | 'stable' | 'open';
 
 export interface FieldRelation {
   relation: Relation;
@@ -30,6 +31,7 @@ export interface ResourceRelations {
 
 export const same = (requirement?: RequirementId): FieldRelation => ({ relation: 'same', ...(requirement ? { requirement } : {}) });
 export const decimal = (requirement?: RequirementId): FieldRelation => ({ relation: 'decimal', ...(requirement ? { requirement } : {}) });
+export const instant = (requirement?: RequirementId): FieldRelation => ({ relation: 'instant', ...(requirement ? { requirement } : {}) });
 export const ref = (requirement?: RequirementId): FieldRelation => ({ relation: 'ref', ...(requirement ? { requirement } : {}) });
 export const stable = (requirement?: RequirementId): FieldRelation => ({ relation: 'stable', ...(requirement ? { requirement } : {}) });
 export const open = (): FieldRelation => ({ relation: 'open' });
@@ -77,6 +79,26 @@ export function sameDecimal(a: unknown, b: unknown): boolean {
   return x !== undefined && x === norm(b);
 }
 
+/**
+ * Two timestamps as one instant ("…:15Z", "…:15.000Z" and "…:15+00:00"): equal to the coarser one's precision, so a
+ * stamp written in whole seconds names the same instant as the same stamp written to the millisecond.
+ */
+export function sameInstant(a: unknown, b: unknown): boolean {
+  if (typeof a !== 'string' || typeof b !== 'string') return false;
+  const x = Date.parse(a);
+  const y = Date.parse(b);
+  if (Number.isNaN(x) || Number.isNaN(y)) return false;
+  const fraction = (v: string) => /T\d{2}:\d{2}:\d{2}\.\d+/.test(v);
+  return fraction(a) && fraction(b) ? x === y : Math.floor(x / 1000) === Math.floor(y / 1000);
+}
+
+/** One value of two answers as a relation compares it: the same JSON, the same number, or the same instant. */
+export function sameValue(how: 'same' | 'decimal' | 'instant', a: unknown, b: unknown): boolean {
+  if (how === 'decimal') return a === b || sameDecimal(a, b);
+  if (how === 'instant') return a === b || sameInstant(a, b);
+  return deepEqual(a, b);
+}
+
 /** -1, 0 or 1 as decimal string a is below, at or above b (scaled to the longer fraction: never floats). */
 export function compareDecimals(a: string, b: string): number {
   const scale = Math.max(a.split('.')[1]?.length ?? 0, b.split('.')[1]?.length ?? 0);
@@ -111,7 +133,8 @@ export function relate(
         if (!deepEqual(t, o)) diverge();
         break;
       case 'decimal':
-        if (!(t === o || sameDecimal(t, o))) diverge();
+      case 'instant':
+        if (!sameValue(rule.relation, t, o)) diverge();
         break;
       case 'ref': {
         const rt = ctx.refOf('target', t);

@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import type { RequirementId } from '../../../model/catalogue/index.js';
 import { BRANDING_TOKENS } from '../../../model/schemas/gate/branding.js';
-import { diverge, sameOutcome } from '../../divergence.js';
+import { holds, sameOutcome } from '../../divergence.js';
 import type { ExploreModel, Side } from '../../model.js';
 import type { Real } from '../../real.js';
 import { ExploreCommand, bodyOf } from '../command.js';
@@ -29,13 +29,11 @@ function asBefore(r: Real, m: ExploreModel, now: Record<Side, Record<string, unk
     if (!before) continue;
     for (const k of BRANDING_TOKENS) {
       if (except.includes(k)) continue;
-      if (JSON.stringify(before[k] ?? null) !== JSON.stringify(now[side][k] ?? null))
-        diverge(r, {
-          requirement: rule,
-          what: `branding token ${k} kept on the ${side}`,
-          target: side === 'target' ? now.target[k] : '(kept)',
-          oracle: side === 'oracle' ? now.oracle[k] : '(kept)',
-        });
+      holds(r, JSON.stringify(before[k] ?? null) === JSON.stringify(now[side][k] ?? null), rule, () => ({
+        what: `branding token ${k} kept on the ${side}`,
+        target: side === 'target' ? now.target[k] : '(kept)',
+        oracle: side === 'oracle' ? now.oracle[k] : '(kept)',
+      }));
     }
   }
 }
@@ -53,10 +51,22 @@ async function setEveryToken(m: ExploreModel, r: Real): Promise<void> {
   sameOutcome(r, ex, { requirement: { '2xx': 'GATE-BRAND-PATCH-MERGE' } });
   if (ex.oracle.status >= 300) return;
   const now = { target: tokens(bodyOf(ex.target)), oracle: tokens(bodyOf(ex.oracle)) };
-  for (const [k, v] of Object.entries(body))
-    if (now.target[k] !== v)
-      diverge(r, { requirement: 'GATE-BRAND-PATCH-MERGE', what: `branding token ${k} as the PATCH set it`, target: now.target[k], oracle: now.oracle[k] });
+  expectSet(r, body, now);
   m.branding = now;
+}
+
+/** A colour reads back as sent or lower-cased (gate.branding.colorCase: either matches the pattern); other tokens as sent. */
+const asSet = (k: string, shown: unknown, sent: unknown) =>
+  shown === sent || (k.endsWith('_color') && typeof shown === 'string' && typeof sent === 'string' && shown.toLowerCase() === sent.toLowerCase());
+
+/** Every token a PATCH supplied reads as it set it, on the target. */
+function expectSet(r: Real, body: Record<string, unknown>, now: Record<Side, Record<string, unknown>>): void {
+  for (const [k, v] of Object.entries(body))
+    holds(r, asSet(k, now.target[k], v), 'GATE-BRAND-PATCH-MERGE', () => ({
+      what: `branding token ${k} as the PATCH set it`,
+      target: now.target[k],
+      oracle: now.oracle[k],
+    }));
 }
 
 const started = (m: Readonly<ExploreModel>) => !!m.branding.target && !!m.branding.oracle;
@@ -108,9 +118,7 @@ export class PatchBranding extends ExploreCommand {
     sameOutcome(r, ex, { requirement: { '2xx': 'GATE-BRAND-PATCH-MERGE', 400: 'GATE-BRAND-COLOR-PATTERN' } });
     if (ex.oracle.status >= 300) return;
     const now = { target: tokens(bodyOf(ex.target)), oracle: tokens(bodyOf(ex.oracle)) };
-    for (const [k, v] of Object.entries(body))
-      if (now.target[k] !== v)
-        diverge(r, { requirement: 'GATE-BRAND-PATCH-MERGE', what: `branding token ${k} as the PATCH set it`, target: now.target[k], oracle: now.oracle[k] });
+    expectSet(r, body, now);
     asBefore(r, m, now, Object.keys(body), 'GATE-BRAND-PATCH-MERGE');
     m.branding = now;
     if (this.then === 'get') await readBranding(m, r);

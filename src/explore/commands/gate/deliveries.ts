@@ -13,7 +13,7 @@ import {
   WebhookDelivery,
 } from '../../../model/schemas/gate/webhooks.js';
 import { TemplateError } from '../../../needs/support/triggers.js';
-import { diverge, sameAsBefore, sameFields, sameOutcome } from '../../divergence.js';
+import { diverge, holds, sameAsBefore, sameFields, sameOutcome } from '../../divergence.js';
 import { live, pick, type DeliveryTwin, type ExploreModel, type Side } from '../../model.js';
 import type { Real } from '../../real.js';
 import { ExploreCommand, FEW, bodyOf, objectIndex } from '../command.js';
@@ -76,32 +76,26 @@ export class SendTestEvent extends ExploreCommand {
     sameOutcome(r, ex, { requirement: { '2xx': 'GATE-WHOPS-TEST-PENDING', 400: 'GATE-WHOPS-TEST-NO-URL-400' } });
     if (ex.oracle.status >= 300) return;
     const shape = WebhookDelivery.safeParse(ex.target.json);
-    if (!shape.success)
-      diverge(r, {
-        requirement: 'GATE-WHOPS-TEST-PENDING',
-        what: `the test delivery: ${shape.error.issues[0]?.path.join('.')} ${shape.error.issues[0]?.message}`,
-        target: ex.target.json,
-        oracle: 'a WebhookDelivery',
-      });
+    holds(r, shape.success, 'GATE-WHOPS-TEST-PENDING', () => ({
+      what: `the test delivery: ${shape.error!.issues[0]?.path.join('.')} ${shape.error!.issues[0]?.message}`,
+      target: ex.target.json,
+      oracle: 'a WebhookDelivery',
+    }));
     const b = { target: bodyOf(ex.target), oracle: bodyOf(ex.oracle) };
     sameFields(r, m, WEBHOOK_TEST_RELATIONS, b, { what: 'the test delivery' });
-    if (b.target.target_url !== m.webhook.url)
-      diverge(r, {
-        requirement: 'GATE-WHOPS-DELIVERY-TARGET-URL',
-        what: 'the test delivery goes to the configured webhook_url',
-        target: b.target.target_url,
-        oracle: m.webhook.url,
-      });
+    holds(r, !(b.target.target_url !== m.webhook.url), 'GATE-WHOPS-DELIVERY-TARGET-URL', () => ({
+      what: 'the test delivery goes to the configured webhook_url',
+      target: b.target.target_url,
+      oracle: m.webhook.url,
+    }));
     // Not idempotent: each call is a new event with its own event id.
     for (const side of SIDES) {
       const again = m.deliveries.find((d) => d.created[side].event_id === b[side].event_id);
-      if (again)
-        diverge(r, {
-          requirement: 'GATE-WHOPS-TEST-NEW-EVENT',
-          what: `the test delivery's event id on the ${side} is ${again.name}'s`,
-          target: side === 'target' ? b.target.event_id : '(a new one)',
-          oracle: side === 'oracle' ? b.oracle.event_id : '(a new one)',
-        });
+      holds(r, !again, 'GATE-WHOPS-TEST-NEW-EVENT', () => ({
+        what: `the test delivery's event id on the ${side} is ${again!.name}'s`,
+        target: side === 'target' ? b.target.event_id : '(a new one)',
+        oracle: side === 'oracle' ? b.oracle.event_id : '(a new one)',
+      }));
     }
     m.deliveries.push({
       name: `delivery#${m.deliveries.length + 1}`,
@@ -158,13 +152,11 @@ export async function listDeliveries(m: ExploreModel, r: Real, filter: DeliveryF
   if (filter !== 'all')
     for (const d of mine) {
       const item = found.target.get(d.id.target)?.item;
-      if (item && item.status !== filter)
-        diverge(r, {
-          requirement: 'GATE-WHOPS-LIST-STATUS-FILTER',
-          what: `${d.name} listed under status=${filter}`,
-          target: `listed, status ${String(item.status)}`,
-          oracle: `only ${filter} deliveries listed`,
-        });
+      holds(r, !(item && item.status !== filter), 'GATE-WHOPS-LIST-STATUS-FILTER', () => ({
+        what: `${d.name} listed under status=${filter}`,
+        target: `listed, status ${String(item!.status)}`,
+        oracle: `only ${filter} deliveries listed`,
+      }));
     }
   for (const d of mine) judgeListed(r, m, d, found.target.get(d.id.target), found.oracle.get(d.id.oracle));
   judgeOrder(r, mine, found.target, firstPage.target);
@@ -196,13 +188,11 @@ function judgeListed(r: Real, m: ExploreModel, d: DeliveryTwin, t: Listed | unde
 /** A terminal delivery (succeeded, dead_lettered) has no next attempt; a succeeded one has its delivered_at. */
 function expectSettled(r: Real, d: DeliveryTwin, item: Record<string, unknown>): void {
   if (!(TERMINAL_DELIVERY_STATUSES as readonly unknown[]).includes(item.status)) return;
-  if (item.next_attempt_at !== null || (item.status === 'succeeded' && !item.delivered_at))
-    diverge(r, {
-      requirement: 'GATE-WHOPS-DELIVERY-TERMINAL-NO-NEXT',
-      what: `${d.name}, ${String(item.status)}`,
-      target: { next_attempt_at: item.next_attempt_at, delivered_at: item.delivered_at },
-      oracle: { next_attempt_at: null, delivered_at: item.status === 'succeeded' ? 'set' : 'any' },
-    });
+  holds(r, !(item.next_attempt_at !== null || (item.status === 'succeeded' && !item.delivered_at)), 'GATE-WHOPS-DELIVERY-TERMINAL-NO-NEXT', () => ({
+    what: `${d.name}, ${String(item.status)}`,
+    target: { next_attempt_at: item.next_attempt_at, delivered_at: item.delivered_at },
+    oracle: { next_attempt_at: null, delivered_at: item.status === 'succeeded' ? 'set' : 'any' },
+  }));
 }
 
 const time = (v: unknown) => (typeof v === 'string' ? Date.parse(v) : NaN);
@@ -221,13 +211,11 @@ function judgeOrder(r: Real, mine: DeliveryTwin[], listed: Map<string, Listed>, 
   const rises = (key: 'created_at' | 'updated_at') => seen.some((x, i) => i > 0 && time(x.at.item[key]) > time(seen[i - 1]!.at.item[key]));
   const byCreation = seen.every((x, i) => i === 0 || x.made < seen[i - 1]!.made) && !rises('created_at');
   const byChange = seen.every((x) => !Number.isNaN(time(x.at.item.updated_at))) && !rises('updated_at');
-  if (!byCreation && !byChange)
-    diverge(r, {
-      requirement: 'GATE-WHOPS-LIST-ORDER',
-      what: 'the order of the sequence’s deliveries (most recent first: by creation or by last change)',
-      target: seen.map((x) => `${x.d.name} created ${String(x.at.item.created_at)} updated ${String(x.at.item.updated_at)}`),
-      oracle: 'the later made first, or updated_at never increasing',
-    });
+  holds(r, !(!byCreation && !byChange), 'GATE-WHOPS-LIST-ORDER', () => ({
+    what: 'the order of the sequence’s deliveries (most recent first: by creation or by last change)',
+    target: seen.map((x) => `${x.d.name} created ${String(x.at.item.created_at)} updated ${String(x.at.item.updated_at)}`),
+    oracle: 'the later made first, or updated_at never increasing',
+  }));
   r.observe('GATE-WHOPS-LIST-ORDER', byCreation && byChange ? 'both readings' : byCreation ? 'by creation' : 'by last change');
 }
 

@@ -10,7 +10,7 @@ import type { RequirementId } from '../../../model/catalogue/index.js';
 import { sameDecimal } from '../../../model/relations.js';
 import { RAIL_PAY_OUT_RELATIONS, RailPayOut } from '../../../model/schemas/gate/rails.js';
 import { fillDeep, pick as pickPath, TemplateError } from '../../../needs/support/triggers.js';
-import { diverge, sameAsBefore, sameFields, sameOutcome } from '../../divergence.js';
+import { diverge, holds, sameAsBefore, sameFields, sameOutcome } from '../../divergence.js';
 import { live, pick, type ExploreModel, type RailTwin, type SessionTwin, type Side, type SignedQuoteTwin } from '../../model.js';
 import type { Real } from '../../real.js';
 import { ExploreCommand, FEW, bodyOf, objectIndex } from '../command.js';
@@ -55,7 +55,7 @@ export class LockQuote extends ExploreCommand {
     const s = await openSession(m, r);
     if (!s) return;
     const lockSentAt = Date.now();
-    const got: Partial<Record<Side, { id?: unknown; fiat?: unknown; status: number | string }>> = {};
+    const got: Partial<Record<Side, { id?: unknown; fiat?: unknown; currency?: unknown; status: number | string }>> = {};
     for (const side of SIDES) {
       try {
         const ex = await r.trigger(side, 'gate', 'createSignedQuote', { sessionId: s.id[side], side: this.side });
@@ -64,6 +64,7 @@ export class LockQuote extends ExploreCommand {
           status: ex?.status ?? 'no trigger',
           id: ok(ex) ? pickPath(ex!.json, extract.id ?? 'id') : undefined,
           fiat: ok(ex) && extract.fiat_pay_or_receive ? pickPath(ex!.json, extract.fiat_pay_or_receive) : undefined,
+          currency: ok(ex) ? bodyOf(ex!).currency : undefined,
         };
       } catch (e) {
         if (!(e instanceof TemplateError)) throw e;
@@ -77,13 +78,12 @@ export class LockQuote extends ExploreCommand {
       return;
     }
     const fiat = { target: got.target?.fiat, oracle: got.oracle?.fiat };
-    if (fiat.target !== undefined && (typeof fiat.target !== 'string' || !/^\d+(\.\d+)?$/.test(fiat.target)))
-      diverge(r, {
-        requirement: 'GATE-QUOTE-LOCK',
-        what: 'the locked quote’s fiat_pay_or_receive, a decimal string',
-        target: fiat.target,
-        oracle: fiat.oracle,
-      });
+    holds(r, fiat.target === undefined || (typeof fiat.target === 'string' && /^\d+(\.\d+)?$/.test(fiat.target)), 'GATE-QUOTE-LOCK', () => ({
+      what: 'the locked quote’s fiat_pay_or_receive, a decimal string',
+      target: fiat.target,
+      oracle: fiat.oracle,
+    }));
+    const currencyOf = (side: Side) => (typeof got[side]?.currency === 'string' ? (got[side]!.currency as string) : undefined);
     const q: SignedQuoteTwin = {
       name: `signed-quote#${m.signedQuotes.length + 1}`,
       id: { target: idOf('target')!, oracle: idOf('oracle')! },
@@ -93,6 +93,7 @@ export class LockQuote extends ExploreCommand {
       side: this.side,
       session: s.name,
       fiat: { target: fiat.target as string | undefined, oracle: fiat.oracle as string | undefined },
+      currency: { target: currencyOf('target'), oracle: currencyOf('oracle') },
       lockSentAt,
     };
     m.signedQuotes.push(q);
@@ -127,15 +128,16 @@ async function readQuote(r: Real, q: SignedQuoteTwin): Promise<void> {
   sameOutcome(r, ex, { requirement: { '2xx': 'GATE-QUOTE-GET-NO-REDEEM' } });
   if (ex.oracle.status >= 300) return;
   for (const side of SIDES) {
-    const shown = bodyOf(ex[side]).fiat_pay_or_receive;
+    const read = bodyOf(ex[side]);
+    const shown = read.fiat_pay_or_receive;
     const locked = q.fiat[side];
-    if (shown !== undefined && locked !== undefined && !sameDecimal(shown, locked))
-      diverge(r, {
-        requirement: 'GATE-QUOTE-LOCK',
-        what: `${q.name}'s fiat_pay_or_receive as read on the ${side}, against its lock`,
-        target: side === 'target' ? shown : '(as locked)',
-        oracle: side === 'oracle' ? shown : '(as locked)',
-      });
+    holds(r, shown === undefined || locked === undefined || sameDecimal(shown, locked), 'GATE-QUOTE-LOCK', () => ({
+      what: `${q.name}'s fiat_pay_or_receive as read on the ${side}, against its lock`,
+      target: side === 'target' ? shown : '(as locked)',
+      oracle: side === 'oracle' ? shown : '(as locked)',
+    }));
+    // What the lock did not show of the quote's currency, its inspection may (the quote's fields are not shown).
+    if (q.currency[side] === undefined && typeof read.currency === 'string') q.currency[side] = read.currency;
   }
 }
 
@@ -257,26 +259,42 @@ export class PayOut extends OnQuote {
     });
     if (!made) return;
     const shape = RailPayOut.safeParse(made.created.target);
-    if (!shape.success)
-      diverge(r, {
-        requirement: 'GATE-RAIL-PAYOUT-201',
-        what: `the pay-out: ${shape.error.issues[0]?.path.join('.')} ${shape.error.issues[0]?.message}`,
-        target: made.created.target,
-        oracle: 'a rail_pay_out',
-      });
+    holds(r, shape.success, 'GATE-RAIL-PAYOUT-201', () => ({
+      what: `the pay-out: ${shape.error!.issues[0]?.path.join('.')} ${shape.error!.issues[0]?.message}`,
+      target: made.created.target,
+      oracle: 'a rail_pay_out',
+    }));
     sameFields(r, m, RAIL_PAY_OUT_RELATIONS, made.created, { what: `${made.name}` });
     for (const side of SIDES) {
       const amount = made.created[side].amount;
-      if (q.fiat[side] !== undefined && !sameDecimal(amount, q.fiat[side]))
-        diverge(r, {
-          requirement: 'GATE-RAIL-PAYOUT-AMOUNT-FROM-QUOTE',
-          what: `${made.name}'s amount on the ${side}, against ${q.name}'s fiat_pay_or_receive ${q.fiat[side]}`,
-          target: side === 'target' ? amount : '(the quote’s)',
-          oracle: side === 'oracle' ? amount : '(the quote’s)',
-        });
+      holds(r, q.fiat[side] === undefined || sameDecimal(amount, q.fiat[side]), 'GATE-RAIL-PAYOUT-AMOUNT-FROM-QUOTE', () => ({
+        what: `${made.name}'s amount on the ${side}, against ${q.name}'s fiat_pay_or_receive ${q.fiat[side]}`,
+        target: side === 'target' ? amount : '(the quote’s)',
+        oracle: side === 'oracle' ? amount : '(the quote’s)',
+      }));
+      payOutCurrency(r, made, q, s, side);
     }
     if (this.then === 'read') await readRail(m, r, made);
   }
+}
+
+/**
+ * A pay-out's currency is its locked quote's, as the lock or the quote's inspection shows it (its case is the target's:
+ * gate.rails.currencyCase), else the one its session fixes — judged on each side against its own, as conformance does.
+ */
+function payOutCurrency(r: Real, made: RailTwin, q: SignedQuoteTwin, s: SessionTwin, side: Side): void {
+  const currency = made.created[side].currency;
+  const fixed = q.currency[side] ?? (typeof s.body.currency === 'string' ? s.body.currency : undefined);
+  holds(
+    r,
+    fixed === undefined || (typeof currency === 'string' && currency.toUpperCase() === fixed.toUpperCase()),
+    'GATE-RAIL-PAYOUT-CURRENCY-METHOD-FROM-QUOTE',
+    () => ({
+      what: `${made.name}'s currency on the ${side}, against ${q.currency[side] ? `${q.name}'s` : `${s.name}'s`} ${fixed}`,
+      target: side === 'target' ? currency : `(${fixed})`,
+      oracle: side === 'oracle' ? currency : `(${fixed})`,
+    }),
+  );
 }
 
 /** POST /rails/pay_ins redeeming an on_ramp quote (the profile's body): its answer is not shown beyond a success. */
@@ -340,14 +358,14 @@ async function replayRail(r: Real, x: RailTwin): Promise<void> {
   const ex = await r.both((side) => r.gate(side).post(path, x.body[side], { idempotencyKey: x.idempotencyKey }));
   sameOutcome(r, ex, { requirement: { '2xx': rule, 409: rule } });
   for (const side of SIDES) {
-    if (ex[side].status !== x.status[side])
-      diverge(r, {
-        requirement: rule,
-        what: `the replay of ${x.name} answers its original status on the ${side}`,
-        target: side === 'target' ? ex.target.status : '(as before)',
-        oracle: side === 'oracle' ? ex.oracle.status : '(as before)',
-      });
-    sameAsBefore(r, rule, `the replay of ${x.name} answers the original`, side, x.created[side], bodyOf(ex[side]), ['id', 'amount', 'quote_id']);
+    holds(r, ex[side].status === x.status[side], rule, () => ({
+      what: `the replay of ${x.name} answers its original status on the ${side}`,
+      target: side === 'target' ? ex.target.status : '(as before)',
+      oracle: side === 'oracle' ? ex.oracle.status : '(as before)',
+    }));
+    sameAsBefore(r, rule, `the replay of ${x.name} answers the original`, side, x.created[side], bodyOf(ex[side]), ['id', 'amount', 'quote_id'], {
+      amount: 'decimal',
+    });
   }
 }
 
@@ -378,6 +396,7 @@ async function readRail(m: ExploreModel, r: Real, x: RailTwin): Promise<void> {
       x.created[side],
       b[side],
       x.kind === 'pay_out' ? ['id', 'amount', 'currency', 'quote_id', 'gate_session_id', 'reference'] : ['id'],
+      { amount: 'decimal' },
     );
 }
 

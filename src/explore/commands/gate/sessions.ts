@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { CreatedGateSession, GATE_SESSION_RELATIONS } from '../../../model/schemas/gate/sessions.js';
-import { diverge, sameAsBefore, sameFields, sameOutcome } from '../../divergence.js';
+import { diverge, holds, sameAsBefore, sameFields, sameOutcome } from '../../divergence.js';
 import { live, pick, type ExploreModel, type SessionTwin, type Side } from '../../model.js';
 import type { Real } from '../../real.js';
 import { ExploreCommand, FEW, bodyOf, objectIndex } from '../command.js';
@@ -84,13 +84,11 @@ export class CreateSession extends ExploreCommand {
     sameOutcome(r, ex, { requirement: { '2xx': 'GATE-SESS-CREATE-SHAPE', 400: 'GATE-SESS-CREATE-MALFORMED-400' } });
     if (ex.oracle.status >= 300) return;
     const shape = CreatedGateSession.safeParse(ex.target.json);
-    if (!shape.success)
-      diverge(r, {
-        requirement: 'GATE-SESS-CREATE-SHAPE',
-        what: `the created session: ${shape.error.issues[0]?.message}`,
-        target: ex.target.json,
-        oracle: 'a GateSession with client_secret',
-      });
+    holds(r, shape.success, 'GATE-SESS-CREATE-SHAPE', () => ({
+      what: `the created session: ${shape.error!.issues[0]?.message}`,
+      target: ex.target.json,
+      oracle: 'a GateSession with client_secret',
+    }));
     const b = { target: bodyOf(ex.target), oracle: bodyOf(ex.oracle) };
     // Nothing of the sequence has this id yet: a reused id would name an earlier session.
     sameFields(r, m, GATE_SESSION_RELATIONS, b, { what: 'the created session' });
@@ -133,14 +131,16 @@ export class ReplaySessionCreate extends OnSession {
     sameOutcome(r, ex, { requirement: { '2xx': 'GATE-SESS-IDEMPOTENT-REPLAY', 409: 'GATE-SESS-IDEMPOTENT-REPLAY' } });
     if (ex.oracle.status >= 300) return;
     for (const side of ['target', 'oracle'] as Side[])
-      sameAsBefore(r, 'GATE-SESS-IDEMPOTENT-REPLAY', 'the replay returns the original response', side, s.created[side], bodyOf(ex[side]), [
-        'id',
-        'status',
-        'amount',
-        'currency',
-        'metadata',
-        'client_secret',
-      ]);
+      sameAsBefore(
+        r,
+        'GATE-SESS-IDEMPOTENT-REPLAY',
+        'the replay returns the original response',
+        side,
+        s.created[side],
+        bodyOf(ex[side]),
+        ['id', 'status', 'amount', 'currency', 'metadata', 'client_secret'],
+        { amount: 'decimal' },
+      );
   }
 }
 
@@ -149,10 +149,19 @@ export class ConflictingSessionCreate extends OnSession {
   protected readonly verb = 'reuse the key of';
   async act(m: ExploreModel, r: Real): Promise<void> {
     const s = this.twin(m);
-    const other = { ...s.body, amount: String(Number(s.body.amount ?? 10) + 1) + '.00' };
+    // Another valid amount (one more, its decimals kept): the body differs only in its fingerprint, never in its validity,
+    // so which of 409 and 400 comes first (gate.idempotency.order) is never asked.
+    const other = { ...s.body, amount: anotherAmount(s.body.amount) };
     const ex = await r.both((side) => r.gate(side).post('/gate_sessions', other, { idempotencyKey: s.idempotencyKey }));
     sameOutcome(r, ex, { requirement: { 409: 'GATE-SESS-IDEMPOTENCY-CONFLICT-409', '2xx': 'GATE-SESS-IDEMPOTENCY-CONFLICT-409' } });
   }
+}
+
+/** A valid amount other than `amount`: one more in its own decimals ("26.5" → "27.5", "10.00" → "11.00"). */
+export function anotherAmount(amount: unknown): string {
+  const m = typeof amount === 'string' ? /^(\d+)(\.\d+)?$/.exec(amount) : null;
+  if (!m) return '11.00';
+  return `${BigInt(m[1]!) + 1n}${m[2] ?? ''}`;
 }
 
 /** Retrieve: the session as its transitions left it, no client_secret, and retrieve itself never moves it. */
@@ -162,8 +171,11 @@ async function retrieve(m: ExploreModel, r: Real, s: SessionTwin): Promise<void>
   if (ex.oracle.status >= 300) return;
   const b = { target: bodyOf(ex.target), oracle: bodyOf(ex.oracle) };
   sameFields(r, m, GATE_SESSION_RELATIONS, b, { what: `${s.name} retrieved`, requirementOf: { status: s.movedBy } });
-  if ('client_secret' in b.target)
-    diverge(r, { requirement: 'GATE-SESS-CLIENT-SECRET-CREATE-ONLY', what: 'retrieve carries client_secret', target: 'present', oracle: 'absent' });
+  holds(r, !('client_secret' in b.target), 'GATE-SESS-CLIENT-SECRET-CREATE-ONLY', () => ({
+    what: 'retrieve carries client_secret',
+    target: 'present',
+    oracle: 'absent',
+  }));
   s.state = b.oracle.status as SessionTwin['state'];
 }
 
@@ -267,12 +279,60 @@ export class CompleteSession extends EndSession {
     const s = await this.subject(m, r);
     if (!s) return;
     await readBefore(m, r, s, this.then);
-    await sandboxBoth(r, s, 'completeSession');
+    if (s.expiresPast) await completeLate(r, s);
+    else {
+      await sandboxBoth(r, s, 'completeSession');
+      s.state = 'completed';
+    }
     if (s.parted) return;
-    s.state = 'completed';
     s.movedBy = 'GATE-SESS-COMPLETE';
     await readBack(m, r, s, this.then);
   }
+}
+
+/**
+ * A linked buy that succeeds after expires_at: the target completes the session or expires it (gate.session.
+ * lateCompletion), as its own read shows; the model takes the target's, and the oracle is steered there — its own
+ * completion, or its expiry noticed (a bootstrap) — before the step reads both back.
+ */
+async function completeLate(r: Real, s: SessionTwin): Promise<void> {
+  const done = await r.trigger('target', 'gate', 'completeSession', { sessionId: s.id.target });
+  if (!done || done.status >= 300) {
+    s.parted = `the completeSession trigger answered ${done?.status ?? 'nothing'} on the target`;
+    return;
+  }
+  const read = await r.one('target', () => r.gate('target').get(path(s.id.target)));
+  const status = bodyOf(read).status;
+  holds(r, read.status >= 300 || status === 'completed' || status === 'expired', 'GATE-SESS-COMPLETE', () => ({
+    what: `${s.name} completed past expires_at: it reads completed, or expired`,
+    target: status,
+    oracle: 'completed or expired',
+  }));
+  if (read.status >= 300) return;
+  r.observe('gate.session.lateCompletion', status === 'completed' ? 'completes' : 'expires');
+  if (status === 'completed') await sandboxOracle(r, s, 'completeSession');
+  else await expireOnOracle(r, s);
+  if (!s.parted) s.state = status as SessionTwin['state'];
+}
+
+/** The oracle's session moved by its own control alone (steered to the target's documented path). */
+async function sandboxOracle(r: Real, s: SessionTwin, name: 'completeSession'): Promise<void> {
+  const ex = await r.trigger('oracle', 'gate', name, { sessionId: s.id.oracle });
+  if (!ex || ex.status >= 300) s.parted = `the oracle's ${name} answered ${ex?.status ?? 'nothing'}`;
+}
+
+/**
+ * The oracle notices the expiry of a session past expires_at as the target did (a read the target counts as the first
+ * past it): its own bootstrap, which the oracle's profile always allows. Parted where it still reads otherwise.
+ */
+async function expireOnOracle(r: Real, s: SessionTwin): Promise<void> {
+  const pk = r.sides.oracle.publishable;
+  if (pk && s.clientSecret.oracle)
+    await r.one('oracle', () =>
+      pk.client.post('/embed/bootstrap', { clientSecret: s.clientSecret.oracle }, { auth: 'publishable', headers: { Origin: pk.origin } }),
+    );
+  const read = await r.one('oracle', () => r.gate('oracle').get(path(s.id.oracle)));
+  if (bodyOf(read).status !== 'expired') s.parted = `the oracle, steered to the target's expiry, reads ${String(bodyOf(read).status)}`;
 }
 
 /** The sandbox moves expires_at into the past; the next bootstrap expires the session. */
@@ -332,11 +392,28 @@ async function listSessions(m: ExploreModel, r: Real): Promise<void> {
     const o = found.oracle.get(s.id.oracle);
     if (!o) continue;
     if (!t) {
-      if (found.complete.target) diverge(r, { requirement: 'GATE-SESS-LIST-PAGINATION', what: `${s.name} in the list`, target: 'absent', oracle: 'listed' });
+      holds(r, !found.complete.target, 'GATE-SESS-LIST-PAGINATION', () => ({ what: `${s.name} in the list`, target: 'absent', oracle: 'listed' }));
       continue;
     }
-    sameFields(r, m, GATE_SESSION_RELATIONS, { target: t.item, oracle: o.item }, { what: `${s.name} as listed`, requirementOf: { status: s.movedBy } });
+    const oracle = await noticedByList(r, s, t.item, o.item);
+    if (s.parted) continue;
+    sameFields(r, m, GATE_SESSION_RELATIONS, { target: t.item, oracle }, { what: `${s.name} as listed`, requirementOf: { status: s.movedBy } });
   }
+}
+
+/**
+ * A list is a read too: where the target notices there that an open session is past expires_at (gate.session.
+ * expiryNoticed 'list-too') and lists it expired, the model takes that and the oracle is steered there (its own
+ * bootstrap), so the session is judged expired from here on. Returns the oracle's item as it now stands.
+ */
+async function noticedByList(r: Real, s: SessionTwin, t: Record<string, unknown>, o: Record<string, unknown>): Promise<Record<string, unknown>> {
+  if (!(s.state === 'open' && s.expiresPast && t.status === 'expired' && o.status === 'open')) return o;
+  r.observe('gate.session.expiryNoticed', 'list-too');
+  await expireOnOracle(r, s);
+  if (s.parted) return o;
+  s.state = 'expired';
+  s.movedBy = 'GATE-SESS-EXPIRE-ON-BOOTSTRAP';
+  return { ...o, status: 'expired' };
 }
 
 export class ListSessions extends ExploreCommand {

@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import type { RequirementId } from '../../../model/catalogue/index.js';
 import { compareDecimals } from '../../../model/relations.js';
-import { diverge, sameOutcome } from '../../divergence.js';
+import { holds, sameOutcome } from '../../divergence.js';
 import type { BalanceMove, ExploreModel } from '../../model.js';
 import type { Real } from '../../real.js';
 import { ExploreCommand, bodyOf } from '../command.js';
@@ -33,14 +33,12 @@ export async function readBalance(m: ExploreModel, r: Real): Promise<void> {
   if (!judged) r.observe('POOLS-BAL-FAILED', 'a trade failed since the last read: whether a failure unwinds its reservation is not shown');
   if (judged && typeof before.target === 'string' && typeof before.oracle === 'string' && typeof now.target === 'string' && typeof now.oracle === 'string') {
     const dir = { target: compareDecimals(now.target, before.target), oracle: compareDecimals(now.oracle, before.oracle) };
-    if (dir.target !== dir.oracle)
-      diverge(r, {
-        // Nothing the sequence did since moves money: no rule of the catalogue names a move from nowhere (a gap, reported so).
-        ...(RULES.find(([k]) => since.has(k)) ? { requirement: RULES.find(([k]) => since.has(k))![1] } : {}),
-        what: `the balance since the last read (after ${[...since].join(', ') || 'nothing that moves money'})`,
-        target: `${word(dir.target)} (${before.target} → ${now.target})`,
-        oracle: `${word(dir.oracle)} (${before.oracle} → ${now.oracle})`,
-      });
+    // Nothing the sequence did since moves money: no rule of the catalogue names a move from nowhere (a gap, reported so).
+    holds(r, dir.target === dir.oracle, RULES.find(([k]) => since.has(k))?.[1], () => ({
+      what: `the balance since the last read (after ${[...since].join(', ') || 'nothing that moves money'})`,
+      target: `${word(dir.target)} (${before.target} → ${now.target})`,
+      oracle: `${word(dir.oracle)} (${before.oracle} → ${now.oracle})`,
+    }));
   }
   // The balance is older than the sequence (every earlier sequence moved it): the sequence judges it from the first read
   // that follows a move of its own, so what it judges follows from its own steps (a shrunk one replays alone).

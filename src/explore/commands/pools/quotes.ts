@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import type { RequirementId } from '../../../model/catalogue/index.js';
 import { STORED_QUOTE_RELATIONS } from '../../../model/schemas/pools/resources.js';
-import { diverge, sameAsBefore, sameFields, sameOutcome } from '../../divergence.js';
+import { diverge, holds, sameAsBefore, sameFields, sameOutcome } from '../../divergence.js';
 import { live, pick, type ExploreModel, type QuoteTwin, type Side } from '../../model.js';
 import type { Real } from '../../real.js';
 import { ExploreCommand, FEW, bodyOf, objectIndex } from '../command.js';
@@ -34,23 +34,41 @@ export function usableQuotes(m: Readonly<ExploreModel>): QuoteTwin[] {
   return live(m.quotes).filter((q) => lifeOf(m, q) !== 'near' || q.state !== 'active');
 }
 
+/**
+ * The quote body a side is sent: the profile's. Its destNetwork is one of the target's own networks (pools.capabilities
+ * .networks: a pool's EVM allowlist is the target's to set); the oracle is sent one of its own where it lacks that one
+ * — nothing compared shows the destination's network, so both sides quote the same order.
+ */
+export async function quoteBody(r: Real, side: Side, type: 'firm' | 'indicative'): Promise<Record<string, unknown>> {
+  const p = r.context.pools!;
+  const body: Record<string, unknown> = { ...p.quote, type };
+  if (side === 'target' || typeof body.destNetwork !== 'string') return body;
+  if (!p.oracleNetworks) {
+    const caps = await r.pools('oracle').get(poolPath(p.pool, '/capabilities'));
+    const listed = bodyOf(caps).supportedNetworks;
+    p.oracleNetworks = Array.isArray(listed) ? listed.filter((n): n is string => typeof n === 'string') : [];
+  }
+  if (!p.oracleNetworks.includes(body.destNetwork)) {
+    if (p.oracleNetworks[0]) body.destNetwork = p.oracleNetworks[0];
+    else delete body.destNetwork;
+  }
+  return body;
+}
+
 /** A firm quote on both sides: the sequence's new quote, or undefined when the oracle gave none or the pool is not available on the target. */
 export async function requestFirmQuote(m: ExploreModel, r: Real): Promise<QuoteTwin | undefined> {
   const p = r.context.pools!;
-  const body = { ...p.quote, type: 'firm' };
-  const ex = await r.both((side) => r.pools(side).post(poolPath(p.pool, '/quote'), body));
+  const ex = await r.both(async (side) => r.pools(side).post(poolPath(p.pool, '/quote'), await quoteBody(r, side, 'firm')));
   sameOutcome(r, ex, { requirement: { '2xx': 'POOLS-QUOTE-FIRM-SHAPE', 400: 'POOLS-QUOTE-BODY-REQUIRED-400' } });
   if (ex.oracle.status >= 300) return undefined;
   const b = { target: bodyOf(ex.target), oracle: bodyOf(ex.oracle) };
   // A pool's availability is its current state on the target, which the profile cannot tell the oracle.
   if (b.target.available !== true) return undefined;
-  if (b.target.executable !== true || typeof b.target.quoteId !== 'string')
-    diverge(r, {
-      requirement: 'POOLS-QUOTE-FIRM-SHAPE',
-      what: 'a firm quote of an available pool',
-      target: { executable: b.target.executable, quoteId: b.target.quoteId },
-      oracle: { executable: true, quoteId: 'an id' },
-    });
+  holds(r, !(b.target.executable !== true || typeof b.target.quoteId !== 'string'), 'POOLS-QUOTE-FIRM-SHAPE', () => ({
+    what: 'a firm quote of an available pool',
+    target: { executable: b.target.executable, quoteId: b.target.quoteId },
+    oracle: { executable: true, quoteId: 'an id' },
+  }));
   const q: QuoteTwin = {
     name: `quote#${m.quotes.length + 1}`,
     id: { target: String(b.target.quoteId), oracle: String(b.oracle.quoteId) },
@@ -89,17 +107,15 @@ export class IndicativeQuote extends ExploreCommand {
   }
   async act(m: ExploreModel, r: Real): Promise<void> {
     const p = r.context.pools!;
-    const ex = await r.both((side) => r.pools(side).post(poolPath(p.pool, '/quote'), { ...p.quote, type: 'indicative' }));
+    const ex = await r.both(async (side) => r.pools(side).post(poolPath(p.pool, '/quote'), await quoteBody(r, side, 'indicative')));
     sameOutcome(r, ex, { requirement: { '2xx': 'POOLS-QUOTE-INDICATIVE' } });
     const t = bodyOf(ex.target);
     if (ex.oracle.status >= 300 || t.available !== true) return;
-    if (t.executable !== false || (t.quoteId !== undefined && t.quoteId !== null))
-      diverge(r, {
-        requirement: 'POOLS-QUOTE-INDICATIVE',
-        what: 'an indicative quote',
-        target: { executable: t.executable, quoteId: t.quoteId },
-        oracle: { executable: false },
-      });
+    holds(r, !(t.executable !== false || (t.quoteId !== undefined && t.quoteId !== null)), 'POOLS-QUOTE-INDICATIVE', () => ({
+      what: 'an indicative quote',
+      target: { executable: t.executable, quoteId: t.quoteId },
+      oracle: { executable: false },
+    }));
   }
 }
 
@@ -135,7 +151,11 @@ export async function readQuote(m: ExploreModel, r: Real, q: QuoteTwin): Promise
   const b = { target: bodyOf(ex.target), oracle: bodyOf(ex.oracle) };
   sameFields(r, m, STORED_QUOTE_RELATIONS, b, { what: `${q.name} read`, requirementOf: { status: rule } });
   for (const side of ['target', 'oracle'] as Side[])
-    sameAsBefore(r, 'POOLS-SQ-READ-NO-EXTEND', 'the stored quote keeps its terms and expiry', side, q.created[side], b[side], ['rate', 'expiresAt']);
+    // The same number and the same instant, however each writes them (pools.money.precision, pools.timestamps.precision).
+    sameAsBefore(r, 'POOLS-SQ-READ-NO-EXTEND', 'the stored quote keeps its terms and expiry', side, q.created[side], b[side], ['rate', 'expiresAt'], {
+      rate: 'decimal',
+      expiresAt: 'instant',
+    });
 }
 
 export class GetQuote extends OnQuote {

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import type { RequirementId } from '../../../model/catalogue/index.js';
 import { TRADE_RELATIONS, TRANSACT_RELATIONS, TERMINAL_TRADE_STATUSES } from '../../../model/schemas/pools/resources.js';
-import { diverge, sameAsBefore, sameFields, sameOutcome } from '../../divergence.js';
+import { diverge, holds, sameAsBefore, sameFields, sameOutcome } from '../../divergence.js';
 import { live, nameOf, pick, type ExploreModel, type QuoteTwin, type Side, type TradeTwin } from '../../model.js';
 import type { Real } from '../../real.js';
 import { ExploreCommand, FEW, bodyOf, objectIndex } from '../command.js';
@@ -103,13 +103,11 @@ export class Transact extends ExploreCommand {
     const b = { target: bodyOf(ex.target), oracle: bodyOf(ex.oracle) };
     if (state === 'consumed' && ex.target.status < 300) {
       // The existing trade: the one this sequence made of the quote.
-      if (nameOf(m, 'target', b.target.transactId) !== q.trade)
-        diverge(r, {
-          requirement: 'POOLS-TX-OTHER-KEY-SAME-QUOTE',
-          what: `the trade a second key gets for ${q.name}`,
-          target: b.target.transactId,
-          oracle: q.trade,
-        });
+      holds(r, !(nameOf(m, 'target', b.target.transactId) !== q.trade), 'POOLS-TX-OTHER-KEY-SAME-QUOTE', () => ({
+        what: `the trade a second key gets for ${q.name}`,
+        target: b.target.transactId,
+        oracle: q.trade,
+      }));
     }
     if (state === 'consumed') {
       // Either reading answers the one trade there is: no money moves.
@@ -171,7 +169,10 @@ abstract class OnTrade extends ExploreCommand {
   }
 }
 
-/** The same key and body again: the existing trade, in whatever state it has reached. */
+/**
+ * The same key and body again: the existing trade. The spec shows transactId, quoteId and status for transact, and a
+ * replay may answer the original response or the trade as it is now (pools.transact.replay): its status is either.
+ */
 export class ReplayTransact extends OnTrade {
   protected readonly verb = 'replay the transact of';
   async act(m: ExploreModel, r: Real): Promise<void> {
@@ -181,21 +182,18 @@ export class ReplayTransact extends OnTrade {
     const ex = await r.both((side) => r.pools(side).post(transactPath(r.context.pools!.pool), { quoteId: q.id[side] }, { idempotencyKey: t.idempotencyKey }));
     sameOutcome(r, ex, { requirement: { '2xx': 'POOLS-TX-REPLAY-SAME-TRADE', 409: 'POOLS-TX-REPLAY-SAME-TRADE' } });
     if (ex.oracle.status >= 300) return;
-    for (const side of SIDES)
-      sameAsBefore(r, 'POOLS-TX-REPLAY-SAME-TRADE', 'a safe retry returns the existing trade', side, t.created[side], bodyOf(ex[side]), [
-        'transactId',
-        'quoteId',
-      ]);
-    sameFields(
-      r,
-      m,
-      TRADE_RELATIONS,
-      { target: bodyOf(ex.target), oracle: bodyOf(ex.oracle) },
-      {
-        what: `${t.name} replayed`,
-        requirementOf: { status: t.movedBy },
-      },
-    );
+    for (const side of SIDES) {
+      const now = bodyOf(ex[side]);
+      sameAsBefore(r, 'POOLS-TX-REPLAY-SAME-TRADE', 'a safe retry returns the existing trade', side, t.created[side], now, ['transactId', 'quoteId']);
+      const original = t.created[side].status;
+      holds(r, now.status === original || now.status === t.state, 'POOLS-TX-REPLAY-SAME-TRADE', () => ({
+        what: `${t.name} replayed: its status on the ${side}, the original answer's or the trade's now`,
+        target: side === 'target' ? now.status : '(either)',
+        oracle: side === 'oracle' ? now.status : `${String(original)} or ${t.state}`,
+      }));
+      if (side === 'target' && original !== t.state)
+        r.observe('pools.transact.replay', now.status === original ? 'the original response' : 'the trade as it is now');
+    }
     m.balance.since.add('replay');
     await readBack(m, r, t, this.then);
   }
@@ -224,31 +222,82 @@ export class ConflictingTransact extends OnTrade {
   }
 }
 
-/** The status poll on both sides, and what it moved; false when the sides parted on it (which outcome is not shown). */
+/**
+ * The states a poll may leave the trade in, from where it stands: a reserved trade may stay reserved a poll longer
+ * (pools.poll.advance) or end — in the outcome the sandbox chose (a returned one reading settled first or returned at
+ * once: pools.poll.returnedPath), or without a choice in any of the three (which is not shown); a settled one may turn
+ * returned; every other terminal state stays.
+ */
+export function pollStates(t: Pick<TradeTwin, 'state' | 'chosen'>): readonly TradeTwin['state'][] {
+  if (t.state === 'reserved') {
+    if (!t.chosen) return ['reserved', 'settled', 'failed', 'released'];
+    return t.chosen === 'returned' ? ['reserved', 'settled', 'returned'] : ['reserved', t.chosen];
+  }
+  return t.state === 'settled' ? ['settled', 'returned'] : [t.state];
+}
+
+const pollPath = (q: QuoteTwin, side: Side) => `/pools/transactions/${encodeURIComponent(q.id[side])}`;
+
+/**
+ * The status poll, the target first: it may take any documented path (pollStates), and the model takes the target's;
+ * the oracle is then steered there — its own sandbox outcome where the target's poll chose one, and its polls (free)
+ * until it reads the same — or, where the target did not move, left unpolled (a poll moves it). False when the trade
+ * can no longer be judged (the sides parted on it).
+ */
 async function pollOnce(m: ExploreModel, r: Real, t: TradeTwin, q: QuoteTwin): Promise<boolean> {
-  const ex = await r.both((side) => r.pools(side).get(`/pools/transactions/${encodeURIComponent(q.id[side])}`));
-  sameOutcome(r, ex, { requirement: { '2xx': 'POOLS-POLL-STATUS' } });
-  if (ex.oracle.status >= 300) return false;
-  const st = { target: String(bodyOf(ex.target).status), oracle: String(bodyOf(ex.oracle).status) };
-  const wasTerminal = terminal(t.state);
-  if (st.target !== st.oracle) {
-    // Which terminal state a poll reaches is not shown unless the sandbox chose it; a terminal trade stays.
-    if (wasTerminal && !(t.state === 'settled' && st.target === 'returned'))
-      diverge(r, { requirement: 'POOLS-POLL-TERMINAL-FINAL', what: `${t.name} polled again`, target: st.target, oracle: st.oracle });
-    if (t.chosen)
-      diverge(r, { requirement: 'POOLS-POLL-ADVANCES', what: `${t.name}'s poll after the sandbox chose ${t.chosen}`, target: st.target, oracle: st.oracle });
-    t.parted = `the poll moved it to ${st.target} on the target and ${st.oracle} on the oracle (which outcome a poll reaches is not shown)`;
-    r.observe('POOLS-POLL-ADVANCES', t.parted);
+  const target = await r.one('target', () => r.pools('target').get(pollPath(q, 'target')));
+  const to = bodyOf(target).status;
+  if (target.status >= 300 || typeof to !== 'string') {
+    const oracle = await r.one('oracle', () => r.pools('oracle').get(pollPath(q, 'oracle')));
+    sameOutcome(r, { target, oracle }, { requirement: { '2xx': 'POOLS-POLL-STATUS' } });
+    holds(r, oracle.status >= 300, 'POOLS-POLL-STATUS', () => ({ what: `${t.name} polled: its status`, target: to ?? null, oracle: bodyOf(oracle).status }));
     return false;
   }
-  if (st.oracle !== t.state) {
-    if (st.oracle === 'released') m.balance.since.add('unwind');
-    if (st.oracle === 'failed') m.balance.since.add('failed');
-    if (st.oracle === 'returned') m.balance.since.add('refund');
-    t.state = st.oracle as TradeTwin['state'];
-    t.movedBy = st.oracle === 'returned' ? 'POOLS-POLL-RETURNED' : 'POOLS-POLL-ADVANCES';
+  r.judged('POOLS-POLL-STATUS');
+  const allowed = pollStates(t);
+  holds(r, (allowed as readonly string[]).includes(to), terminal(t.state) ? 'POOLS-POLL-TERMINAL-FINAL' : 'POOLS-POLL-ADVANCES', () => ({
+    what: `${t.name} (${t.state}${t.chosen ? `, the sandbox chose ${t.chosen}` : ''}) polled`,
+    target: to,
+    oracle: `one of ${allowed.join(', ')}`,
+  }));
+  const next = to as TradeTwin['state'];
+  if (next === t.state) {
+    if (next === 'reserved') r.observe('pools.poll.advance', `${t.name} stayed reserved on this poll`);
+    return true;
   }
+  if (t.state === 'reserved' && next === 'returned') r.observe('pools.poll.returnedPath', `${t.name} read returned on the poll that ended it`);
+  if (!(await steerOracle(r, t, q, next))) return false;
+  if (next === 'released') m.balance.since.add('unwind');
+  if (next === 'failed') m.balance.since.add('failed');
+  if (next === 'returned') m.balance.since.add('refund');
+  t.state = next;
+  t.movedBy = next === 'returned' ? 'POOLS-POLL-RETURNED' : 'POOLS-POLL-ADVANCES';
   return true;
+}
+
+/** Polls of the oracle (free) that may bring it to the target's state: a returned outcome may read settled first. */
+const ORACLE_POLLS = 3;
+
+/**
+ * The oracle's trade brought to the state the target's poll reached: the outcome its own sandbox control sets where
+ * the sandbox chose none (or none that leads there), then its polls. The trade parts where the oracle cannot follow.
+ */
+async function steerOracle(r: Real, t: TradeTwin, q: QuoteTwin, to: TradeTwin['state']): Promise<boolean> {
+  const outcome = to === 'reserved' ? undefined : to;
+  const leads = t.chosen === to || (t.chosen === 'returned' && to === 'settled');
+  if (outcome && !leads) {
+    const set = await r.trigger('oracle', 'pools', 'tradeOutcome', { quoteId: q.id.oracle, transactId: t.id.oracle, outcome });
+    if (!set || set.status >= 300) {
+      t.parted = `the target's poll reached ${to}, and the oracle's tradeOutcome control refused it (${set?.status ?? 'none'})`;
+      return false;
+    }
+  }
+  let seen: unknown;
+  for (let i = 0; i < ORACLE_POLLS && seen !== to; i++) seen = bodyOf(await r.one('oracle', () => r.pools('oracle').get(pollPath(q, 'oracle')))).status;
+  if (seen === to) return true;
+  t.parted = `the target's poll reached ${to}; the oracle, steered there, read ${String(seen)}`;
+  r.observe('explore-steer-trade', t.parted);
+  return false;
 }
 
 /**
@@ -299,9 +348,17 @@ export class Settle extends OnTrade {
     }
     t.chosen = this.outcome;
     const from = t.state;
-    if (await pollOnce(m, r, t, q)) await readBack(m, r, t, this.then, from);
+    // A poll may keep the trade reserved a poll longer (pools.poll.advance): the step polls until it moves, a few times.
+    for (let i = 0; i < SETTLE_POLLS; i++) {
+      if (!(await pollOnce(m, r, t, q))) return;
+      if (t.state !== from) break;
+    }
+    await readBack(m, r, t, this.then, from);
   }
 }
+
+/** Polls a sandbox outcome gets to show within its step. */
+const SETTLE_POLLS = 3;
 
 /** The status poll: it advances settlement; a terminal outcome stays (a settled trade may still turn returned). */
 export class Poll extends OnTrade {
@@ -333,13 +390,11 @@ export class GetTrade extends OnTrade {
 
 function expectTotalBps(r: Real, name: string, trade: Record<string, unknown>): void {
   const { spreadBps, feeBps, totalBps } = trade;
-  if (typeof spreadBps === 'number' && typeof feeBps === 'number' && totalBps !== spreadBps + feeBps)
-    diverge(r, {
-      requirement: 'POOLS-TRADES-TOTAL-BPS',
-      what: `${name}: totalBps = spreadBps + feeBps`,
-      target: { spreadBps, feeBps, totalBps },
-      oracle: 'the sum',
-    });
+  holds(r, !(typeof spreadBps === 'number' && typeof feeBps === 'number' && totalBps !== spreadBps + feeBps), 'POOLS-TRADES-TOTAL-BPS', () => ({
+    what: `${name}: totalBps = spreadBps + feeBps`,
+    target: { spreadBps, feeBps, totalBps },
+    oracle: 'the sum',
+  }));
 }
 
 const listLabel = (filter: TradeFilter) => `list trades${filter === 'none' ? '' : ` (${filter === 'on_ramp' ? 'side' : 'status'} ${filter})`}`;
@@ -365,24 +420,20 @@ async function listTrades(m: ExploreModel, r: Real, filter: TradeFilter): Promis
     const tx = found.target.get(t.id.target);
     const ox = found.oracle.get(t.id.oracle);
     if (!matches(t)) {
-      if (tx)
-        diverge(r, {
-          requirement: 'POOLS-TRADES-FILTERS',
-          what: `${t.name} (${t.state}) in the list filtered by ${filter}`,
-          target: `listed as ${String(tx.item.status)}`,
-          oracle: ox ? 'listed' : 'absent',
-        });
+      holds(r, !tx, 'POOLS-TRADES-FILTERS', () => ({
+        what: `${t.name} (${t.state}) in the list filtered by ${filter}`,
+        target: `listed as ${String(tx!.item.status)}`,
+        oracle: ox ? 'listed' : 'absent',
+      }));
       continue;
     }
     if (!ox) continue;
     if (!tx) {
-      if (found.complete.target)
-        diverge(r, {
-          requirement: 'POOLS-TRADES-FILTERS',
-          what: `${t.name} (${t.state}) in the list filtered by ${filter}`,
-          target: 'absent',
-          oracle: 'listed',
-        });
+      holds(r, !found.complete.target, 'POOLS-TRADES-FILTERS', () => ({
+        what: `${t.name} (${t.state}) in the list filtered by ${filter}`,
+        target: 'absent',
+        oracle: 'listed',
+      }));
       continue;
     }
     sameFields(r, m, TRADE_RELATIONS, { target: tx.item, oracle: ox.item }, { what: `${t.name} as listed`, requirementOf: { status: t.movedBy } });
@@ -394,13 +445,11 @@ async function listTrades(m: ExploreModel, r: Real, filter: TradeFilter): Promis
   for (let i = 0; i < seen.length; i++)
     for (let j = i + 1; j < seen.length; j++) {
       const [a, b] = [seen[i]!, seen[j]!];
-      if (a.created !== b.created && a.created > b.created !== a.at.at < b.at.at)
-        diverge(r, {
-          requirement: 'POOLS-TRADES-NEWEST-FIRST',
-          what: `the order of ${a.t.name} and ${b.t.name}`,
-          target: `${a.t.name} at ${a.at.at}, ${b.t.name} at ${b.at.at}`,
-          oracle: 'newest first',
-        });
+      holds(r, !(a.created !== b.created && a.created > b.created !== a.at.at < b.at.at), 'POOLS-TRADES-NEWEST-FIRST', () => ({
+        what: `the order of ${a.t.name} and ${b.t.name}`,
+        target: `${a.t.name} at ${a.at.at}, ${b.t.name} at ${b.at.at}`,
+        oracle: 'newest first',
+      }));
     }
 }
 

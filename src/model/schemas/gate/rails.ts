@@ -36,7 +36,9 @@ export const RAIL_PAY_OUT_RELATIONS: ResourceRelations = {
     kind: same('GATE-RAIL-PAYOUT-201'),
     gate_session_id: ref('GATE-RAIL-PAYOUT-201'),
     quote_id: ref('GATE-RAIL-PAYOUT-201'),
-    currency: same('GATE-RAIL-PAYOUT-CURRENCY-METHOD-FROM-QUOTE'),
+    // The locked quote's (its case open: gate.rails.currencyCase), else the session's: judged on each side against its
+    // own quote and session (src/explore/commands/gate/rails.ts), never against the oracle's spelling.
+    currency: open(),
     reference: same('GATE-RAIL-PAYOUT-201'),
     amount: open(),
     method: open(),

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { Decimal, IsoTimestamp } from '../common.js';
 import { POOLS_LIMITS } from '../../limits.js';
-import { ref, same, type ResourceRelations } from '../../relations.js';
+import { ref, same, stable, type ResourceRelations } from '../../relations.js';
 
 /** A documented field whose type the spec leaves "not shown": present, any value. */
 const present = (name: string) => z.custom<unknown>((v) => v !== undefined, `${name} is required`);
@@ -181,7 +181,8 @@ export const STORED_QUOTE_RELATIONS: ResourceRelations = {
   fields: {
     quoteId: ref('POOLS-SQ-SHAPE'),
     poolId: same('POOLS-SQ-SHAPE'),
-    pair: same('POOLS-SQ-SHAPE'),
+    // The pair's spelling is open (pools.pool.pair: EUR-USDT, EUR/USDT, EURUSDT): each side writes it its one way.
+    pair: stable('POOLS-SQ-SHAPE'),
     side: same('POOLS-SQ-SHAPE'),
     cryptoNetwork: same('POOLS-SQ-SHAPE'),
     status: same('POOLS-SQ-PRECEDENCE'),
@@ -198,7 +199,8 @@ export const TRADE_RELATIONS: ResourceRelations = {
     transactId: ref('POOLS-TRADES-SHAPE'),
     quoteId: ref('POOLS-TRADES-SHAPE'),
     poolId: same('POOLS-TRADES-SHAPE'),
-    pair: same('POOLS-TRADES-SHAPE'),
+    // The pair's spelling is open (pools.pool.pair): each side writes it its one way in every answer.
+    pair: stable('POOLS-TRADES-SHAPE'),
     side: same('POOLS-TRADES-SHAPE'),
     fiatCurrency: same('POOLS-TRADES-SHAPE'),
     cryptoCurrency: same('POOLS-TRADES-SHAPE'),
