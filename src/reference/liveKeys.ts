@@ -5,9 +5,8 @@
 // profile (a clean and a faulted instance, `serve` and a test) agree.
 import { createHash } from 'node:crypto';
 import type { Profile } from '../profile/schema.js';
-import { choiceOf } from './kit/dialect.js';
 
-// The random part's alphabet is the world's (gate.keys.alphabet, or the reference.keyAlphabet knob): hex is lowercase.
+// The random part's alphabet is the world's (reference.keyAlphabet, which the open point gate.keys.alphabet sets): hex is lowercase.
 const ALPHABETS = { alnum: '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz', hex: '0123456789abcdef' } as const;
 
 function derive(prefix: string, purpose: string, sandboxKey: string, alphabet: string): string {
@@ -24,8 +23,7 @@ export function issueLiveKeys(profile: Profile): Profile {
   if (unknown.length)
     throw new Error(`reference.liveKeysFor names ${unknown.join(', ')}, not a gate partner of profile ${profile.name} — fix the name or remove it`);
   const wanted = new Set(names);
-  const hex = choiceOf(profile, 'gate.keys.alphabet') === 'hex' || profile.reference?.keyAlphabet === 'hex';
-  const alphabet = ALPHABETS[hex ? 'hex' : 'alnum'];
+  const alphabet = ALPHABETS[profile.reference?.keyAlphabet ?? 'alnum'];
   return {
     ...profile,
     gate: {

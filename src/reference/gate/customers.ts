@@ -148,11 +148,11 @@ function kycValues(world: GateWorld): { initial: string; moved: string } {
 }
 
 /**
- * Reading (gate.customer.kycMoves, or the customerKycPendingAfterSeconds knob): kyc_status, server-managed, moves from
- * its first value to the next on its own.
+ * Reading (reference.customerKycPendingAfterSeconds, which the open point gate.customer.kycMoves sets): kyc_status,
+ * server-managed, moves from its first value to the next on its own.
  */
 function kycStatus(world: GateWorld, c: CustomerRecord): string {
-  const after = world.profile.reference?.customerKycPendingAfterSeconds ?? (choiceOf(world.profile, 'gate.customer.kycMoves') === 'after-1s' ? 1 : undefined);
+  const after = world.profile.reference?.customerKycPendingAfterSeconds;
   const { initial, moved } = kycValues(world);
   if (after === undefined || c.kyc_status !== initial) return c.kyc_status;
   return world.clock.now() - c.createdAtMs >= after * 1000 ? moved : c.kyc_status;

@@ -139,10 +139,9 @@ export const area: GateArea = {
         if (typeof url === 'string' && url.length <= 2048) {
           try {
             const u = new URL(url);
-            // Reading (gate.events.liveHttp, or the liveHttpWebhooks knob, 'undelivered'): a live http URL is accepted here and never sent to (deliverableUrl).
-            const undelivered =
-              choiceOf(world.profile, 'gate.events.liveHttp') === 'undelivered' || world.profile.reference?.liveHttpWebhooks === 'undelivered';
-            const liveHttpTaken = undelivered || world.faults.has('dash-live-http-accepted');
+            // Reading (reference.liveHttpWebhooks 'undelivered', which the open point gate.events.liveHttp sets): a live http URL is
+            // accepted here and never sent to (deliverableUrl).
+            const liveHttpTaken = world.profile.reference?.liveHttpWebhooks === 'undelivered' || world.faults.has('dash-live-http-accepted');
             ok = u.protocol === 'https:' || (u.protocol === 'http:' && (caller.mode === 'test' || liveHttpTaken));
           } catch {
             ok = false;

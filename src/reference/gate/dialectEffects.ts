@@ -27,13 +27,24 @@ function tenth(d: string): string {
   return `${padded.slice(0, -scale)}.${padded.slice(-scale)}`;
 }
 
+/** A knob of the reference that is a reading: the world's choice is its value (on any base profile, the second world's too). */
+function knob(name: string, value: (choice: string) => unknown = (c) => c): WorldEffect {
+  return (p: ProfileJson, choice: string) => {
+    const v = value(choice);
+    p.reference = { ...(p.reference ?? {}), [name]: v };
+    if (v === undefined) delete p.reference[name];
+  };
+}
+
 export const GATE_WORLD_EFFECTS: Partial<Record<OpenPointId, WorldEffect>> = {
+  'gate.keys.alphabet': knob('keyAlphabet'),
+  'gate.session.unsentFlow': knob('unsentFlow'),
+  'gate.customer.kycMoves': knob('customerKycPendingAfterSeconds', (c) => (c === 'after-1s' ? 1 : undefined)),
+  'gate.events.liveHttp': knob('liveHttpWebhooks'),
+  'gate.deliveries.listOrder': knob('deliveryListOrder'),
+  'gate.errors.serverMessage': knob('serverErrorMessage', (c) => (c === 'names-a-time' ? BUSY_TEXT : undefined)),
   'gate.session.lifetime': lifetime('sessionLifetimeSeconds', '1800'),
   'gate.signedQuote.lifetime': lifetime('signedQuoteLifetimeSeconds', '600'),
-
-  'gate.errors.serverMessage': (p, choice) => {
-    if (choice === 'names-a-time') p.reference = { ...(p.reference ?? {}), serverErrorMessage: BUSY_TEXT };
-  },
 
   // The 5xx control arms the partner's next request: the profile's serverError trigger arms it, then sends the request judged.
   'gate.controls.serverError': (p, choice) => {

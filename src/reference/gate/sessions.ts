@@ -108,7 +108,7 @@ function createSession(world: GateWorld, caller: GateCaller, body: Record<string
     returnUrl: typeof body.return_url === 'string' ? body.return_url : '',
     // Fault: cancel_url is not kept (the session reads it back as null).
     cancelUrl: world.faults.has('sess-cancel-url-dropped') ? null : opt('cancel_url'),
-    // Reading (gate.session.unsentFlow, or the unsentFlow knob): a session created without flow is locked to on_ramp, the spec's one documented value.
+    // Reading (reference.unsentFlow, which the open point gate.session.unsentFlow sets): a session created without flow is locked to on_ramp, the spec's one documented value.
     flow: body.flow === undefined && unsentFlowOnRamp(world) && unsent === null ? 'on_ramp' : opt('flow'),
     targetToken: opt('target_token'),
     targetNetwork: opt('target_network'),
@@ -129,7 +129,7 @@ function createSession(world: GateWorld, caller: GateCaller, body: Record<string
 }
 
 function unsentFlowOnRamp(world: GateWorld): boolean {
-  return choiceOf(world.profile, 'gate.session.unsentFlow') === 'on_ramp' || world.profile.reference?.unsentFlow === 'on_ramp';
+  return world.profile.reference?.unsentFlow === 'on_ramp';
 }
 
 /** A client_secret: gsec_ and 24 letters and digits (of an id), or 48 hex characters (gate.session.clientSecret). */

@@ -91,9 +91,9 @@ export function listDeliveries(world: GateWorld, caller: GateCaller, req: Req, u
     else throw new HttpError(400, 'status must be one of pending, in_flight, succeeded, dead_lettered', 'invalid_status');
   }
   let all = world.outbox.list(caller.partner.name, 'gate', caller.mode);
-  // Reading (gate.deliveries.listOrder, or the deliveryListOrder knob, 'updated'): most recent first by the last change (an attempt, a replay), newest creation first among equals.
-  if (choiceOf(world.profile, 'gate.deliveries.listOrder') === 'updated' || world.profile.reference?.deliveryListOrder === 'updated')
-    all = [...all].sort((a, b) => b.updatedAt - a.updatedAt);
+  // Reading (reference.deliveryListOrder 'updated', which the open point gate.deliveries.listOrder sets): most recent first by
+  // the last change (an attempt, a replay), newest creation first among equals.
+  if (world.profile.reference?.deliveryListOrder === 'updated') all = [...all].sort((a, b) => b.updatedAt - a.updatedAt);
   if (f.has('whops-list-oldest-first')) all = [...all].reverse();
   // Fault: the filter compares with an internal state name ('delivered'), so status=succeeded matches nothing.
   // Sequence fault: the filter reads a status index the retry path never writes (a failed attempt leaves it in_flight).

@@ -12,7 +12,7 @@ const area = defineOpenPoints({
       what: 'the alphabet of the 32 characters of the keys the target issues itself (live keys): letters and digits, or lowercase hex',
       choices: ['alnum', 'hex'],
       readBy: ['src/profile/schema.ts', 'src/secrets/shapes.ts', 'src/needs/gate/liveKey.ts'],
-      note: 'the reference.keyAlphabet knob still applies',
+      note: 'the choice is the value of the reference.keyAlphabet knob (a world effect sets it)',
     },
     'gate.auth.accountAssertion': {
       kind: 'not-shown',

@@ -26,7 +26,7 @@ const area = defineOpenPoints({
       what: "whether a customer's kyc_status (server-managed) moves on its own: never, or a second after creation",
       choices: ['never', 'after-1s'],
       readBy: ['conformance/gate/customers.ts', 'relation:GATE_CUSTOMER_RELATIONS'],
-      note: 'the reference.customerKycPendingAfterSeconds knob still applies',
+      note: 'the choice sets the reference.customerKycPendingAfterSeconds knob (a world effect: absent, or 1)',
     },
     'gate.customer.createStatus': {
       kind: 'success-status',

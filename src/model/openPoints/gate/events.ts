@@ -40,7 +40,7 @@ const area = defineOpenPoints({
       what: 'when "HTTPS required in live mode" is enforced: an http webhook_url is refused at the settings call, or accepted there and never sent to',
       choices: ['refuse', 'undelivered'],
       readBy: ['support/gate/liveHttp.ts', 'conformance/gate/dashboard.ts'],
-      note: 'the reference.liveHttpWebhooks knob still applies',
+      note: 'the choice is the value of the reference.liveHttpWebhooks knob (a world effect sets it)',
     },
   },
 });

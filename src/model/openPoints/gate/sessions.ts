@@ -33,7 +33,7 @@ const area = defineOpenPoints({
       what: "the flow of a session created without one: null, or on_ramp (the spec's one documented value)",
       choices: ['none', 'on_ramp'],
       readBy: ['conformance/gate/sessions.ts', 'conformance/gate/embed.ts', 'relation:GATE_SESSION_RELATIONS'],
-      note: 'the reference.unsentFlow knob still applies',
+      note: 'the choice is the value of the reference.unsentFlow knob (a world effect sets it)',
     },
     'gate.session.createdAt': {
       kind: 'nullable',

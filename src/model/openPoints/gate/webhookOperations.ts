@@ -19,7 +19,7 @@ const area = defineOpenPoints({
       what: 'what "most recent first" orders the deliveries by: creation, or the latest change (an attempt, a replay)',
       choices: ['created', 'updated'],
       readBy: ['support/gate/deliveryOrder.ts', 'conformance/gate/webhookOperations.ts'],
-      note: 'the reference.deliveryListOrder knob still applies',
+      note: 'the choice is the value of the reference.deliveryListOrder knob (a world effect sets it)',
     },
     'gate.deliveries.replayResponse': {
       kind: 'not-shown',
