@@ -322,7 +322,22 @@ export default defineSuite({
         await expectOpenBeforeExpiresAt(t, actor, created);
         // The behaviour judged needs expires_at in the past; if the way to expire it did not get there, nothing is judged.
         const read = await readPastExpiry(t, actor, expire, session, 'GATE-SESS-RETRIEVE-NO-STATUS-CHANGE');
-        t.expect.equal(read.status, 'open', 'retrieve past expires_at still reads open', { requirement: 'GATE-SESS-RETRIEVE-NO-STATUS-CHANGE' });
+        // "First read past expiry": which reads notice it is not shown beyond the bootstrap (a list is a read too), and
+        // another check may have listed this partner's sessions meanwhile. A session read expired is tried once more, on
+        // a fresh session read at once: a retrieve that expires sessions reads expired twice.
+        const judged =
+          read.status === 'open'
+            ? read
+            : await readPastExpiry(
+                t,
+                actor,
+                expire,
+                (await createSession(t, actor, 'GATE-SESS-RETRIEVE-NO-STATUS-CHANGE')).session,
+                'GATE-SESS-RETRIEVE-NO-STATUS-CHANGE',
+              );
+        if (judged !== read)
+          t.observe('gate-session-expired-before-retrieve', { first: read.status, again: judged.status }, 'which reads notice an expiry is not shown');
+        t.expect.equal(judged.status, 'open', 'retrieve past expires_at still reads open', { requirement: 'GATE-SESS-RETRIEVE-NO-STATUS-CHANGE' });
 
         const boot = await bootstrap(actor, { origin: actor.origin }, { clientSecret: session.client_secret });
         t.observe('gate-bootstrap-past-expiry-status', boot.status, 'the bootstrap response past expiry is not shown');
