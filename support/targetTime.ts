@@ -71,11 +71,13 @@ function observeClock(t: CheckTools, client: ApiClient): void {
       clockNote(client),
       "the target's own timestamps and its Date headers name different clocks: judged on its timestamps",
     );
-  if (report.date?.state === 'jumped' && report.basis === 'stamps')
+  if (report.date?.state === 'jumped' && report.clock)
     t.observe(
       'target-date-headers-two-clocks',
       clockNote(client),
-      "the target's Date headers name more than one clock (a fleet whose nodes' clocks differ), its own timestamps one: judged on its timestamps",
+      report.basis === 'stamps'
+        ? "the target's Date headers name more than one clock (a fleet whose nodes' clocks differ), its own timestamps one: judged on its timestamps"
+        : "the target's Date headers name two clocks a few seconds apart (a fleet's nodes), and its stamps cannot yet tell which is its own: judged to within both",
     );
   if (report.missingDate)
     t.observe(

@@ -144,33 +144,50 @@ describe('TargetClock', () => {
     expect(c.report()).toMatchObject({ basis: 'stamps', date: { state: 'jumped' }, stamps: { state: 'steady', outliers: 0 } });
   });
 
-  it("Date headers from two clocks and a few stamps: known once a stamped answer's own Date header names the other clock", () => {
+  it("Date headers from a fleet's two clocks and a few stamps: known to within both clocks, then to the stamps once an answer's own Date names the other", () => {
     const c = new TargetClock();
     // Stamps on answers 0, 10, 20: their Date headers on the target's own clock, so nothing tells a fleet from a step yet.
     const t = feed(c, 0, 30, { stampEvery: 10, dateOffset: (i) => (i % 2 ? -4000 : undefined) });
     expect(c.report().stamps?.samples).toBe(3);
-    const r = c.reading();
-    expect(r.kind).toBe('jumped');
-    expect(r.kind !== 'known' && r.why).toMatch(/its 3 stamp\(s\) so far \(0 off\) do not show a steadier clock/);
+    expect(c.reading()).toMatchObject({ kind: 'known', basis: 'date' });
+    const e = c.estimate()!;
+    // The span of both clocks: the true offset (0) inside, four seconds and the Date's own second wide.
+    expect(Math.abs(e.offsetMs)).toBeLessThanOrEqual(e.uncertaintyMs);
+    expect(e.uncertaintyMs).toBeGreaterThan(2_000);
+    expect(e.uncertaintyMs).toBeLessThan(4_000);
     // One stamped answer whose Date header came from the other clock: the stamps are the target's own, steady.
     feed(c, 0, 2, { stampEvery: 1, from: t, seed: 9, dateOffset: (i) => (i === 1 ? -4000 : undefined) });
     expect(c.report().stamps?.samples).toBe(5);
     expect(c.reading()).toMatchObject({ kind: 'known', basis: 'stamps' });
+    expect(c.estimate()!.uncertaintyMs).toBeLessThan(300);
   });
 
-  it('Date headers from two clocks and stamps that each agree with their own answer: known once the stamps are many', () => {
+  it('Date headers from two clocks and stamps that each agree with their own answer: the stamps judge once they are many', () => {
     const c = new TargetClock();
     const t = feed(c, 0, 30, { stampEvery: 10, dateOffset: (i) => (i % 2 ? -4000 : undefined) });
-    expect(c.reading().kind).toBe('jumped');
+    expect(c.reading()).toMatchObject({ kind: 'known', basis: 'date' });
     feed(c, 0, 30, { stampEvery: 10, from: t, seed: 9, dateOffset: (i) => (i % 2 ? -4000 : undefined) });
     expect(c.report().stamps?.samples).toBe(6);
     expect(c.reading()).toMatchObject({ kind: 'known', basis: 'stamps' });
   });
 
-  it('Date headers from two clocks and no stamp at all: the clock jumped (nothing shows which clock the timestamps stand on)', () => {
+  it("Date headers from two clocks minutes apart, and too few stamps to say which is the target's own: the clock jumped", () => {
+    const none = new TargetClock();
+    feed(none, 0, 40, { dateOffset: (i) => (i % 2 ? 600_000 : undefined) });
+    expect(none.reading().kind).toBe('jumped');
+    const few = new TargetClock();
+    feed(few, 0, 40, { stampEvery: 20, dateOffset: (i) => (i % 2 ? 600_000 : undefined) });
+    expect(few.report().stamps?.samples).toBe(2);
+    const r = few.reading();
+    expect(r.kind).toBe('jumped');
+    expect(r.kind !== 'known' && r.why).toMatch(/its 2 stamp\(s\) so far \(0 off\) do not show a steadier clock/);
+  });
+
+  it("Date headers from a fleet's two clocks and no stamp at all: known to within both", () => {
     const c = new TargetClock();
-    feed(c, 0, 40, { dateOffset: (i) => (i % 2 ? -4000 : undefined) });
-    expect(c.reading().kind).toBe('jumped');
+    feed(c, 1500, 40, { dateOffset: (i) => (i % 2 ? 1500 - 4000 : undefined) });
+    expect(c.reading()).toMatchObject({ kind: 'known', basis: 'date' });
+    expect(Math.abs(c.estimate()!.offsetMs - 1500)).toBeLessThanOrEqual(c.estimate()!.uncertaintyMs);
   });
 
   it('a clock that steps every other answer, stamps and Date headers alike, jumped even with many stamps', () => {

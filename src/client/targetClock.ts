@@ -19,12 +19,13 @@
 // the clock (it jumped), and so is a set of samples no one clock holds two thirds
 // of. The stamps judge when they are steady (intersected with the Date headers when
 // both agree; alone when the Date headers name another clock, or several: a fleet
-// whose nodes' clocks differ stamps its Date headers from each, and that is
-// observed, never fatal, once enough steady stamps show the target's own clock);
-// the Date headers only when no stamp is known. A time rule fails on a clock that
-// jumped in the target's own stamps, or in its Date headers when no steady stamp
-// says otherwise; a target that shows no clock at all (no Date header, no stamp —
-// neither is required) leaves the rule unverified.
+// whose nodes' clocks differ stamps its Date headers from each — observed, never
+// fatal); the Date headers only when no stamp is known, and from a fleet's clocks a
+// few seconds apart, while the stamps cannot yet tell which is the target's own, to
+// within both. A time rule fails on a clock that jumped in the target's own stamps,
+// or in its Date headers by minutes with no steady stamps to say otherwise; a target
+// that shows no clock at all (no Date header, no stamp — neither is required)
+// leaves the rule unverified.
 //
 // Runs inside k6 too (scenarios/quote-ttl.ts): no runtime imports.
 import type { ClockEstimate, ClockSourceReport, RoundTrip, TargetClockReport, TargetSpan } from '../wire/targetTime.js';
@@ -48,6 +49,11 @@ const SLACK_MS = 1;
  * on one of two clocks: one chance in 32).
  */
 const STAMPS_OVER_DATE = 6;
+/**
+ * The widest span two Date clocks may cover and still be taken as one fleet's, while the stamps cannot yet tell which
+ * is the target's own: its nodes a few seconds apart. A step of minutes is a clock that jumps.
+ */
+const FLEET_SPAN_MS = 60_000;
 
 interface Sample {
   lo: number;
@@ -242,20 +248,11 @@ export class TargetClock {
   reading(): ClockReading {
     const s = this.stamps.report();
     const d = this.date.report();
-    // A step in the stamps is the target's fault. One in the Date headers is too while the stamps cannot say
-    // otherwise (they are few, and the Date headers may be the first to show it). Steady stamps, none off, show the
-    // target's own clock once a stamped answer's own Date header named another clock (a clock that steps moves both)
-    // or once they are many: Date headers from two clocks are then a fleet's, observed by the checks, never fatal.
+    // A step in the stamps is the target's fault. Date headers from two clocks are a fleet's, never fatal, when the
+    // stamps show the target's own clock, or, while they are too few to, when the two clocks are close: the clock is
+    // then known to within both (each rule judges that span against what it affords).
     if (s?.state === 'jumped') return { kind: 'jumped', why: `the target's own timestamps ${jumpWhy(s)}` };
-    if (d?.state === 'jumped') {
-      const stampsHold = s?.state === 'steady' && s.outliers === 0 && (this.splitAnswers > 0 || s.samples >= STAMPS_OVER_DATE);
-      if (!stampsHold)
-        return {
-          kind: 'jumped',
-          why: `the target's Date headers ${jumpWhy(d)}${s ? `, and its ${s.samples} stamp(s) so far (${s.outliers} off) do not show a steadier clock of its own` : ''}`,
-        };
-      return { kind: 'known', lo: s.lo, hi: s.hi, basis: 'stamps', estimate: estimateOf(s, s.samples) };
-    }
+    if (d?.state === 'jumped') return this.overTwoClocks(s, d);
     if (s?.state === 'steady') {
       const both = d?.state === 'steady' && gap(s, d) <= 0;
       const r = both ? { lo: Math.max(s.lo, d.lo), hi: Math.min(s.hi, d.hi) } : s;
@@ -270,6 +267,27 @@ export class TargetClock {
     return {
       kind: 'none',
       why: `none of the target's ${this.answers} answers carried a Date header and none of the objects it made carried a creation time (the specs require neither: created_at is "string or null"): its timestamps stand on no clock rampart can read`,
+    };
+  }
+
+  /**
+   * The clock when the Date headers name two clocks (or more). Steady stamps, none off, once a stamped answer's own
+   * Date header named the other clock (a clock that steps moves both) or once they are many: the stamps. Else, with no
+   * stamp against them, two clocks at most FLEET_SPAN_MS apart: the span of both (stamps elsewhere: a proxy's clocks,
+   * the stamps). Farther apart, or stamps off among themselves: the clock jumped.
+   */
+  private overTwoClocks(s: (ClockSourceReport & Region) | undefined, d: ClockSourceReport & Region): ClockReading {
+    if (s?.state === 'steady' && s.outliers === 0 && (this.splitAnswers > 0 || s.samples >= STAMPS_OVER_DATE))
+      return { kind: 'known', lo: s.lo, hi: s.hi, basis: 'stamps', estimate: estimateOf(s, s.samples) };
+    const span = d.jump ? { lo: Math.min(d.lo, d.lo + d.jump.byMs), hi: Math.max(d.hi, d.hi + d.jump.byMs) } : undefined;
+    const near = !!span && span.hi - span.lo <= FLEET_SPAN_MS;
+    if (near && (!s || (s.state === 'steady' && s.outliers === 0))) {
+      if (s && gap(s, span) > 0) return { kind: 'known', lo: s.lo, hi: s.hi, basis: 'stamps', estimate: estimateOf(s, s.samples) };
+      return { kind: 'known', ...span, basis: 'date', estimate: estimateOf(span, d.samples) };
+    }
+    return {
+      kind: 'jumped',
+      why: `the target's Date headers ${jumpWhy(d)}${s ? `, and its ${s.samples} stamp(s) so far (${s.outliers} off) do not show a steadier clock of its own` : ''}`,
     };
   }
 
