@@ -7,6 +7,7 @@ import type { RunResults } from '../report/results.js';
 import { insertRows, type Db, type SqlValue } from './db.js';
 import { faultsOfName, scopeKeyOf, targetKeyOf, targetNameOf } from './identity.js';
 import { runLatency } from './latency.js';
+import { checkKey } from '../runner/suites.js';
 
 /** What the run knows beside its results: the target's identity, the baseline it was judged against, its exit. */
 export interface RunContext {
@@ -23,7 +24,8 @@ export interface RunContext {
 
 const json = (v: unknown): string | null => (v === undefined ? null : JSON.stringify(v));
 
-export const checkKeyOf = (c: { suite: string; file?: string; name: string }) => `${c.suite}:${c.file ?? ''}::${c.name}`;
+/** A check's key across runs: the runner's own (kind:file::name). */
+export const checkKeyOf = (c: { suite: string; file?: string; name: string }) => checkKey(c.suite, c.file ?? '', c.name);
 
 const RUN_TABLES = ['requirement_results', 'check_results', 'latency', 'target_clocks', 'findings', 'runs'] as const;
 

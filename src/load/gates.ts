@@ -18,6 +18,7 @@ const ms = z.record(z.string(), z.number().positive());
  */
 export const RelativeGates = z
   .object({
+    $comment: z.string().optional(),
     p95Ratio: z.number().min(1).max(10).default(1.2),
     p99Ratio: z.number().min(1).max(10).optional(),
     minDeltaMs: z.number().min(0).max(10_000).default(50),

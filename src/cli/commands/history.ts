@@ -78,16 +78,17 @@ export function registerHistory(program: Command): void {
     process.stdout.write(redact(opts.json ? JSON.stringify(view, null, 2) : formatHistory(view).join('\n')) + '\n');
   });
 
-  storeOptions(
-    history
-      .command('prune')
-      .description('remove runs older than an age from the store, with everything recorded of them')
-      .requiredOption('--keep <age>', 'keep runs of the last age: 90d, 12h, 2w'),
-  ).action(async (opts: { reportsDir: string; history?: string; keep: string }) => {
-    const age = ageMs(opts.keep);
-    if (age === undefined) throw new RunError(`--keep ${opts.keep}: give an age such as 90d, 12h or 2w`, EXIT.usage);
-    const before = new Date(Date.now() - age).toISOString();
-    const removed = await withStore(opts, (store) => store.prune(before));
-    process.stdout.write(`pruned ${removed} run${removed === 1 ? '' : 's'} started before ${before}\n`);
-  });
+  // --reports-dir and --history are the history command's own (read with the subcommand's: optsWithGlobals).
+  history
+    .command('prune')
+    .description('remove runs older than an age from the store, with everything recorded of them')
+    .requiredOption('--keep <age>', 'keep runs of the last age: 90d, 12h, 2w')
+    .action(async (_: unknown, cmd: Command) => {
+      const opts = cmd.optsWithGlobals<{ reportsDir: string; history?: string; keep: string }>();
+      const age = ageMs(opts.keep);
+      if (age === undefined) throw new RunError(`--keep ${opts.keep}: give an age such as 90d, 12h or 2w`, EXIT.usage);
+      const before = new Date(Date.now() - age).toISOString();
+      const removed = await withStore(opts, (store) => store.prune(before));
+      process.stdout.write(`pruned ${removed} run${removed === 1 ? '' : 's'} started before ${before}\n`);
+    });
 }
