@@ -8,7 +8,7 @@ import type { LatencySeries } from '../history/group.js';
 import { esc, fmt } from './htmlEscape.js';
 
 export const HISTORY_CSS = `
-.strips td{padding:2px 6px}.strips td.ids{white-space:nowrap}.strip{display:inline-flex;gap:2px;vertical-align:middle}
+table.strips{width:auto}.strips td{padding:2px 8px}.strips td.ids{white-space:nowrap}.strip{display:inline-flex;gap:2px;vertical-align:middle;margin:0 8px 0 4px}
 .strip i{display:inline-block;width:10px;height:14px;border-radius:2px;background:#d0d7de}
 .strip i.h-passed{background:#1a7f37}.strip i.h-failed{background:#cf222e}.strip i.h-none{background:#f0f2f4;border:1px dashed #d0d7de;box-sizing:border-box}
 .strip i.h-other{background:#d4a72c}.strip i.now{outline:2px solid #0d1117;outline-offset:1px}
