@@ -7,7 +7,7 @@ import { format } from './money.js';
 import { unavailableReason } from './poolStates.js';
 import { postedByBalanceRead } from './transact.js';
 import type { LedgerEntry, PartnerState, PoolsArea, PoolsWorld, Caller } from './world.js';
-import { ledgerPageStart, noteLedgerCursor, poolScopedBalance } from './blindBalanceCopies.js';
+import { ledgerPageStart, poolScopedBalance } from './blindBalanceCopies.js';
 
 const LEDGER_CURSOR = /^[A-Za-z0-9_-]{1,128}$/;
 
@@ -235,7 +235,6 @@ export const area: PoolsArea = {
       const hasMore = rest.length > limit;
       const data = page.flatMap((e) => ledgerView(world, e));
       const next = hasMore ? page[page.length - 1]!.id : null;
-      noteLedgerCursor(world, world.state(caller), next, start + page.length);
       return { status: 200, body: after ? { entries: data, next } : { data, nextCursor: next, hasMore } };
     });
   },

@@ -1,10 +1,10 @@
 // The second copies of the partner's money that blind sequence faults keep (pools/blindFaults.ts): a balance cache
-// keyed by the pool in the path, and the ledger's cursors resolved through the offset their page ended at. Each is
-// written by the paths its fault names, so it parts from the ledger only after a sequence.
+// keyed by the pool in the path, and the index the ledger's cursors are resolved through. Each is written by the paths
+// its fault names, so it parts from the ledger only after a sequence.
 import type { LedgerEntry, PartnerState, PoolsWorld } from './world.js';
 
 const BALANCE_PER_POOL = 'seq-blind-pools-balance-cached-per-pool';
-const LEDGER_OFFSET = 'seq-blind-pools-ledger-cursor-offset';
+const LEDGER_INDEX = 'seq-blind-pools-ledger-cursor-misses-payins';
 
 interface CachedBalance {
   balance: bigint;
@@ -35,19 +35,19 @@ export function poolScopedBalance(world: PoolsWorld, st: PartnerState, poolId: s
   return balance;
 }
 
-/** Per partner state: a cursor handed out → the offset the page after it began at when it was served. */
-const offsets = new WeakMap<PartnerState, Map<string, number>>();
+/** Per partner state: the entry ids the ledger's cursor index holds, and how many postings it has looked at. */
+const cursorIndexes = new WeakMap<PartnerState, { ids: Set<string>; seen: number }>();
 
-/** Where the ledger page after `cursor` starts: `start` (after the entry it names), or under the fault the offset noted. */
+/**
+ * Where the ledger page after `cursor` starts: `start` (after the entry it names), or under the fault the end of the
+ * list (an empty page) when the entry it names is not in the cursor index. The index is built from the whole ledger at
+ * the first read, then fed by the trade postings; a pay-in (the funding side writes the ledger row alone) never joins it.
+ */
 export function ledgerPageStart(world: PoolsWorld, st: PartnerState, cursor: string | null, start: number): number {
-  if (!world.faults.has(LEDGER_OFFSET) || cursor === null) return start;
-  return offsets.get(st)?.get(cursor) ?? start;
-}
-
-/** A page ending at offset `end` handed out `next`: under the fault the cursor is remembered by that offset. */
-export function noteLedgerCursor(world: PoolsWorld, st: PartnerState, next: string | null, end: number): void {
-  if (!world.faults.has(LEDGER_OFFSET) || next === null) return;
-  let m = offsets.get(st);
-  if (!m) offsets.set(st, (m = new Map()));
-  m.set(next, end);
+  if (!world.faults.has(LEDGER_INDEX)) return start;
+  let index = cursorIndexes.get(st);
+  if (!index) cursorIndexes.set(st, (index = { ids: new Set(st.ledger.map((e) => e.id)), seen: st.ledger.length }));
+  for (const e of st.ledger.slice(index.seen)) if (e.type !== 'payin_credit') index.ids.add(e.id);
+  index.seen = st.ledger.length;
+  return cursor !== null && !index.ids.has(cursor) ? st.ledger.length : start;
 }

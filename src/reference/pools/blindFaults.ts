@@ -22,11 +22,11 @@ export const BLIND_POOLS_FAULTS: FaultDef[] = [
     suite: 'explore',
   },
   {
-    name: 'seq-blind-pools-ledger-cursor-offset',
+    name: 'seq-blind-pools-ledger-cursor-misses-payins',
     service: 'pools',
     requirements: ['POOLS-LEDGER-CURSOR'],
     description:
-      'Sequence: GET /pools/ledger resolves its next cursor through the offset the page ended at when it was served, not through the entry it names; a posting between the pages (a transact, a release, a pay-in) shifts the list — the next page starts too early and shows again an entry the first page showed.',
+      'Sequence: GET /pools/ledger resolves its next cursor through a cursor index built from the whole ledger at the first read and then fed by the trade postings (reservation, release, refund); a pay-in, which the funding side writes to the ledger alone, never joins it — after a ledger read, a pay-in, then a page ending at that pay-in hands out a next cursor that leads to an empty page (hasMore was true).',
     suite: 'explore',
   },
   {
