@@ -10,6 +10,7 @@ import type { Handler, Reply } from '../kit/http.js';
 /** Routes whose success status is an open point: the point, the reference's status, and the status each choice answers. */
 const SUCCESS_STATUS: Record<string, { point: OpenPointId; own: number; status: Record<string, number> }> = {
   'POST /gate_sessions': { point: 'gate.session.createStatus', own: 201, status: { '201': 201, '200': 200 } },
+  'POST /gate_sessions/:id/cancel': { point: 'gate.session.cancelStatus', own: 200, status: { '200': 200, '202': 202 } },
   'POST /customers': { point: 'gate.customer.createStatus', own: 201, status: { '201': 201, '200': 200 } },
   'POST /quotes': { point: 'gate.signedQuote.lockStatus', own: 201, status: { '201': 201, '200': 200 } },
   'POST /rails/pay_ins': { point: 'gate.payIn.createStatus', own: 201, status: { '201': 201, '200': 200 } },

@@ -13,6 +13,13 @@ const area = defineOpenPoints({
       choices: ['201', '200'],
       readBy: ['support/gate/sessions.ts', 'support/gate/rails.ts'],
     },
+    'gate.session.cancelStatus': {
+      kind: 'success-status',
+      passage: 'No body shown. Cancels an open session; 409 if already terminal.',
+      what: 'the success status of POST /gate_sessions/{id}/cancel',
+      choices: ['200', '202'],
+      readBy: ['conformance/gate/sessions.ts', 'conformance/gate/events.ts'],
+    },
     'gate.session.flowValues': {
       kind: 'not-shown',
       passage: 'Success status code, the full set of flow values and the kyc_package shape: not shown.',
