@@ -141,6 +141,12 @@ export class ClockSource {
     if (this.samples.length > MAX_SAMPLES) this.samples.shift();
   }
 
+  /** The stretch every sample allows some part of (their union's hull), or undefined when there are none. */
+  span(): Region | undefined {
+    if (!this.samples.length) return undefined;
+    return { lo: Math.min(...this.samples.map((x) => x.lo)), hi: Math.max(...this.samples.map((x) => x.hi)) };
+  }
+
   /** What the samples say, or undefined when there are none. */
   report(): (ClockSourceReport & Region) | undefined {
     const n = this.samples.length;
@@ -259,6 +265,10 @@ export class TargetClock {
       return { kind: 'known', ...r, basis: both ? 'stamps+date' : 'stamps', estimate: estimateOf(r, s.samples + (both ? d.samples : 0)) };
     }
     if (d?.state === 'steady') return { kind: 'known', lo: d.lo, hi: d.hi, basis: 'date', estimate: estimateOf(d, d.samples) };
+    // A few Date headers that disagree, no stamp: a fleet's first answers, its clocks a few seconds apart, hold the
+    // target's clock within all of them; farther apart, one may be a stray answer: not settled yet.
+    const all = this.date.span();
+    if (!s && d && all && all.hi - all.lo <= FLEET_SPAN_MS) return { kind: 'known', ...all, basis: 'date', estimate: estimateOf(all, d.samples) };
     if (s || d)
       return {
         kind: 'unsettled',

@@ -11,10 +11,10 @@ const area = defineOpenPoints({
     'gate.transport.dateHeader': {
       kind: 'value',
       passage: 'Timestamps are ISO 8601 / RFC 3339 strings',
-      what: "what the Date header of a Gate answer shows of the target's clock: its own clock on every answer, no Date header at all (the objects' own stamps are then the clock), or two clocks in turn (a fleet whose nodes' clocks differ by seconds; the stamps stay on the target's own)",
-      choices: ['one-clock', 'absent', 'two-clocks'],
+      what: "what the Date header of a Gate answer shows of the target's clock: its own clock on every answer, two clocks in turn (a fleet whose nodes' clocks differ by seconds; the stamps stay on the target's own), or no Date header at all (the objects' own stamps are then the clock)",
+      choices: ['one-clock', 'two-clocks', 'absent'],
       readBy: ['src/client/targetClock.ts', 'support/targetTime.ts', 'scenarios/quote-ttl.ts'],
-      note: 'no passage requires a Date header, and a created_at may be null: the time rules judge on whichever clock the answers show, and end unverified where none shows',
+      note: 'no passage requires a Date header, and a created_at may be null: the time rules judge on whichever clock the answers show, and end unverified where none shows. The dialect world takes the fleet: answers that carry two clocks at once are the reading farthest from one clock (no Date at all leaves the stamps alone, which a world drawn from a seed takes)',
     },
   },
 });
