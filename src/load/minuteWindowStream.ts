@@ -274,13 +274,6 @@ export class MinuteWindowStream {
    * with limits of their own, the probe's group had room, so the minute window applies across those routes.
    */
   async finish(): Promise<{ checks: CheckResult[]; observations: Observation[] }> {
-      console.log(
-        JSON.stringify({
-          early: this.early,
-          attempts: this.attempts.map((a) => ({ s: a.startAt, from: a.from })),
-          log: this.log.slice(40, 70).map((x, i) => [i + 41, x.a % 100000, x.b % 100000, x.status]),
-        }),
-      );
     await this.probeSent;
     // A refusal whose witness never came: nothing showed the key's other routes had room.
     if (this.pending) {

@@ -18,6 +18,7 @@ const area = defineOpenPoints({
         'scenarios/lib/windowJudge.ts',
         'scenarios/lib/routeProbes.ts',
         'src/load/minuteWindowStream.ts',
+        'src/load/earlyRefusal.ts',
         'src/client/pacer.ts',
       ],
       note: '"10 requests per 10 seconds … Exceeding gives 429": a refused request is still a request the client sent, so both readings are the passage\'s',
@@ -34,7 +35,13 @@ const area = defineOpenPoints({
       passage: 'Rate limits apply per client in three concurrent windows: 10 requests per 10 seconds, 60 per minute, 300 per hour.',
       what: "what a client's windows hold when a run starts: nothing, or its requests from before the run (a lived-in sandbox: its partners' own keys already sent requests in the last hour; none in the last minute)",
       choices: ['empty', 'lived-in'],
-      readBy: ['src/load/minuteWindowStream.ts', 'src/client/pacer.ts', 'scenarios/lib/routeProbes.ts'],
+      readBy: [
+        'src/load/minuteWindowStream.ts',
+        'src/load/earlyRefusal.ts',
+        'src/client/routeRefusal.ts',
+        'scenarios/lib/routeProbes.ts',
+        'scenarios/rate-limits.ts',
+      ],
       note: "the spec counts every request of the client in its windows, not only a run's: the keys a profile reserves for load are the fresh ones (the rate-limit cases need their windows empty, as README says)",
     },
     'gate.limits.retryDelay': {
