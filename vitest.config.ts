@@ -3,8 +3,9 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    // The field world's whole runs (tens of minutes): `npm run test:field`, which .ci/run runs beside npm test.
-    exclude: ['test/field/**', 'node_modules/**'],
+    // The field world's whole runs (tens of minutes): `npm run test:field`, which .ci/run runs beside npm test;
+    // the run store's whole runs (minutes): `npm run test:nights`, likewise.
+    exclude: ['test/field/**', 'test/nights/**', 'node_modules/**'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

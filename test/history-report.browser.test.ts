@@ -36,7 +36,7 @@ describe('the History section of report.html', () => {
       const reportsDir = join(tmp, 'reports');
       const dirs: string[] = [];
       for (let i = 1; i <= 6; i++) {
-        const statuses = { [TRON]: i % 2 === 0 ? 'failed' : 'passed', ...(i === 6 ? { 'POOLS-CAP-TIER': 'failed' } : {}) } as const;
+        const statuses = { [TRON]: i % 2 === 0 ? 'failed' : 'passed', ...(i === 6 ? { 'POOLS-CAP-TIER': 'failed' as const } : {}) } as const;
         const { dir } = await writeRun(nightRun({ ...nightAt(20 + i), statuses, latency: latency(i === 6 ? 260 : 8 + i) }), { reportsDir });
         dirs.push(dir);
       }
