@@ -192,12 +192,14 @@ export default defineSuite({
         t.expect.schema(first, UnshapedList, L);
         expectListUrl(t, first, '/transactions', L);
         const idOf = (x: Record<string, unknown>) => x.refid ?? x.id;
-        const mine = await walkList(t, actor, '/transactions', { requirement: L, maxPages: MAX_TXN_PAGES, idOf });
+        // Which value the cursor takes is not shown: the refid (the record's identity), else an id of the record's own.
+        const cursorsOf = (x: Record<string, unknown>) => [x.refid, x.id];
+        const mine = await walkList(t, actor, '/transactions', { requirement: L, maxPages: MAX_TXN_PAGES, idOf, cursorsOf });
         const listed = mine.items.some((x) => stringsIn(x).includes(refid));
         if (mine.complete)
           t.expect.that(listed, 'the whole list holds the completed transaction', { requirement: L, actual: `absent from all ${mine.items.length} listed` });
 
-        const theirs = await walkList(t, other, '/transactions', { requirement: T, maxPages: MAX_TXN_PAGES, idOf });
+        const theirs = await walkList(t, other, '/transactions', { requirement: T, maxPages: MAX_TXN_PAGES, idOf, cursorsOf });
         t.expect.that(!theirs.items.some((x) => stringsIn(x).includes(refid)), "another partner's transaction list does not show the transaction", {
           requirement: T,
           actual: `${refid} is listed`,

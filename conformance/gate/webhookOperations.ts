@@ -237,6 +237,9 @@ export default defineSuite({
       budgetMs: 90_000,
       async run({ gateWebhooks: actor }, t: CheckTools) {
         const first = await testDelivery(t, actor, 'GATE-WHOPS-TEST-PENDING');
+        // A timestamp may be whole seconds (its precision is not fixed): a second apart, the two deliveries' created_at
+        // and updated_at differ, so the order "most recent first" is told on either.
+        await t.sleep(1_100, 'a whole second between the two test deliveries', 'harness');
         const second = await testDelivery(t, actor, 'GATE-WHOPS-TEST-PENDING');
         for (const { ex, delivery } of [first, second]) {
           t.expect.equal(delivery.event_type, 'webhook.test', 'the test delivery has event_type webhook.test', {

@@ -85,39 +85,57 @@ export interface Walked {
 }
 
 /**
- * Walk a Gate list whose query parameters are not shown (GET /transactions): page one, then
- * starting_after with the last item's id (`idOf`), this API's cursor convention, within `maxPages`.
- * A cursor the target refuses, ignores (a page repeats items) or cannot be taken from the items
- * ends the walk as incomplete, never as a failure: the cursor is not documented for this list.
+ * Walk a Gate list whose query parameters are not shown (GET /transactions): page one, then starting_after with a
+ * value the page's last item offers (`cursorsOf`, in order: its refid, then an id of its own — which the cursor
+ * takes is not shown), this API's cursor convention, within `maxPages`. A value the target refuses or ignores (a page
+ * repeats items) is followed by the next one; when none moves the list, or none can be taken from the items, the walk
+ * ends as incomplete, never as a failure: the cursor is not documented for this list.
  */
 export async function walkList(
   t: CheckTools,
   actor: GateActor,
   path: string,
-  opts: { requirement: RequirementId; maxPages: number; idOf: (item: Record<string, unknown>) => unknown },
+  opts: {
+    requirement: RequirementId;
+    maxPages: number;
+    idOf: (item: Record<string, unknown>) => unknown;
+    cursorsOf?: (item: Record<string, unknown>) => unknown[];
+  },
 ): Promise<Walked> {
   const items: unknown[] = [];
   const seen = new Set<string>();
-  let after: string | undefined;
+  const cursorsOf = opts.cursorsOf ?? ((x: Record<string, unknown>) => [opts.idOf(x)]);
+  const page1 = await actor.client.get(path);
+  let list = t.expect.schema(expect2xx(t, page1, opts.requirement, `GET ${path}`), UnshapedList, opts.requirement);
+  /** Which of the cursor values the target took (once one moved the list, the walk keeps to it). */
+  let taken = 0;
   for (let page = 0; page < opts.maxPages; page++) {
-    const ex = await actor.client.get(path, after ? { starting_after: after } : undefined);
-    if (after && (ex.status < 200 || ex.status >= 300))
-      return { items, complete: false, stopped: `${path} answered ${ex.status} to starting_after (its query parameters are not shown)` };
-    const list = t.expect.schema(expect2xx(t, ex, opts.requirement, `GET ${path}`), UnshapedList, opts.requirement);
-    const ids = list.data.map((x) => opts.idOf((x ?? {}) as Record<string, unknown>));
-    if (after && ids.some((id) => typeof id === 'string' && seen.has(id)))
-      return {
-        items,
-        complete: false,
-        stopped: `${path} repeated items after starting_after=${after} (its query parameters are not shown): the cursor was not honoured`,
-      };
-    for (const id of ids) if (typeof id === 'string') seen.add(id);
+    for (const id of list.data.map((x) => opts.idOf((x ?? {}) as Record<string, unknown>))) if (typeof id === 'string') seen.add(id);
     items.push(...list.data);
     if (!list.has_more) return { items, complete: true };
-    const last = ids[ids.length - 1];
-    if (typeof last !== 'string' || last.length === 0)
-      return { items, complete: false, stopped: `the last item of a ${path} page carries no id to continue from` };
-    after = last;
+    if (page === opts.maxPages - 1) break;
+    const last = (list.data[list.data.length - 1] ?? {}) as Record<string, unknown>;
+    const values = cursorsOf(last).filter((v): v is string => typeof v === 'string' && v.length > 0);
+    if (values.length === 0) return { items, complete: false, stopped: `the last item of a ${path} page carries no id to continue from` };
+    const tried: string[] = [];
+    let next: typeof list | undefined;
+    for (let i = Math.min(taken, values.length - 1); i < values.length && !next; i++) {
+      const ex = await actor.client.get(path, { starting_after: values[i]! });
+      if (ex.status < 200 || ex.status >= 300) {
+        tried.push(`starting_after=${values[i]} answered ${ex.status}`);
+        continue;
+      }
+      const got = t.expect.schema(ex, UnshapedList, opts.requirement);
+      const ids = got.data.map((x) => opts.idOf((x ?? {}) as Record<string, unknown>));
+      if (ids.some((id) => typeof id === 'string' && seen.has(id))) {
+        tried.push(`starting_after=${values[i]} repeated items`);
+        continue;
+      }
+      next = got;
+      taken = i;
+    }
+    if (!next) return { items, complete: false, stopped: `${path}: ${tried.join('; ')} (its query parameters are not shown): the cursor was not honoured` };
+    list = next;
   }
   return { items, complete: false, stopped: `${path} goes on past ${opts.maxPages} pages (${items.length} items)` };
 }

@@ -11,6 +11,7 @@ import { CLOCK_BOUNDS } from '../../src/model/limits.js';
 import { clockNote, sleepUntilTargetPast, stampCreated, targetNow, type TimeRule } from '../targetTime.js';
 import { expect2xx } from '../expect.js';
 import { decEq } from '../pools/pools.js';
+import { createCustomer } from './customers.js';
 
 /** A session body from the profile's sessionDefaults, with overrides (undefined removes a field). */
 export function sessionBody(t: Pick<CheckTools, 'profile'>, overrides: Record<string, unknown> = {}): Record<string, unknown> {
@@ -88,6 +89,9 @@ export async function expectOpenBeforeExpiresAt(t: CheckTools, actor: EmbedActor
   const ageMs = created.exchange.startedAt + created.exchange.durationMs + EARLY_END_PROBE_AGE_MS - Date.now();
   if (ageMs > 0) await t.sleep(ageMs, 'the session ageing before a bootstrap ahead of its expires_at', 'harness');
   const exp = Date.parse(created.session.expires_at);
+  // A session's created_at may be null ("string or null"): where no clock is known yet, a customer's created_at
+  // (RFC 3339, always stamped) shows the target's own.
+  if (created.session.created_at === null && actor.client.clock.reading().kind !== 'known') await createCustomer(t, actor, R);
   // Ahead by more than the bootstrap's own way there (twice the slowest round trip) and a second.
   const way = 2 * (actor.client.clock.roundTrip()?.p95Ms ?? 0) + 1_000;
   const now = targetNow(t, actor.client, expiresAtRule(R));

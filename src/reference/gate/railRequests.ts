@@ -64,6 +64,12 @@ export function idempotencyKey(req: Req, mustBeUuid: boolean, faults: ActiveFaul
   return key;
 }
 
+/** The length a rail's gate_session_id and quote_id may reach ("max 64"; the seeded faults move it). */
+export function railIdMax(world: GateWorld, kind: 'pay_in' | 'pay_out'): number {
+  if (kind !== 'pay_out') return 64;
+  return world.faults.has('rail-payout-id-unbounded') ? Infinity : world.faults.has('rail-payout-id-max-63') ? 63 : 64;
+}
+
 export function validateBody(world: GateWorld, body: Record<string, unknown>, kind: 'pay_in' | 'pay_out'): void {
   const errs: string[] = [];
   for (const k of Object.keys(body)) {
@@ -83,8 +89,7 @@ export function validateBody(world: GateWorld, body: Record<string, unknown>, ki
     if (k === 'gate_session_id' && v === undefined && kind === 'pay_out' && world.faults.has('rail-payout-session-id-optional')) continue;
     if (typeof v !== 'string') errs.push(`${k} is required`);
     // Fault rail-payout-id-max-63: the limit is one short, so a 64-char id (within "max 64") is refused too.
-    const max =
-      kind === 'pay_out' && world.faults.has('rail-payout-id-unbounded') ? Infinity : kind === 'pay_out' && world.faults.has('rail-payout-id-max-63') ? 63 : 64;
+    const max = railIdMax(world, kind);
     if (typeof v === 'string' && v.length > max) errs.push(`${k} must be at most ${max} characters`);
   }
   if ('reference' in body && body.reference !== null) {

@@ -20,7 +20,7 @@
 import { choiceOf } from '../kit/dialect.js';
 import { HttpError, jsonObject, type Reply, type Req, type Router } from '../kit/http.js';
 import { scopeOf } from './customers.js';
-import { idempotencyKey, validateBody } from './railRequests.js';
+import { idempotencyKey, railIdMax, validateBody } from './railRequests.js';
 import { decAdd, decGreater, volumes } from './railVolumes.js';
 import { ownQuote, quotes, quoteState, redeemQuote, type SignedQuote } from './quotesTransactions.js';
 import type { GateArea, GateCaller, GateWorld } from './world.js';
@@ -180,7 +180,7 @@ export const area: GateArea = {
         // Fault: another partner's quote and session are found, not 404 (or 403).
         const anyTenant = kind === 'pay_out' && world.faults.has('rail-payout-foreign-quote-redeemable');
         // Reading (gate.rails.validationOrder '404-first'): a well-formed quote_id is looked up before the body's other fields are checked.
-        const wellFormedId = typeof body.quote_id === 'string' && body.quote_id.length <= 64;
+        const wellFormedId = typeof body.quote_id === 'string' && body.quote_id.length <= railIdMax(world, kind);
         if (choiceOf(world.profile, 'gate.rails.validationOrder') === '404-first' && !anyTenant && wellFormedId)
           ownQuote(world, caller, body.quote_id as string);
         validateBody(world, body, kind);

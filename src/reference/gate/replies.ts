@@ -19,13 +19,15 @@ const SUCCESS_STATUS: Record<string, { point: OpenPointId; own: number; status: 
   'POST /webhooks/deliveries/:id/replay': { point: 'gate.deliveries.replayResponse', own: 200, status: { '200-delivery': 200, '202-delivery': 202 } },
 };
 
-/** Fields a response may carry beyond those the spec shows (additive changes): the version it answers in, and livemode. */
+/**
+ * Fields a response may carry beyond those the spec shows (additive changes): the version it answers in and the
+ * environment — names no resource documents, so no documented field is ever supplied by them.
+ */
 function withAdditive(body: unknown, live: boolean): unknown {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return body;
   const o = body as Record<string, unknown>;
   if (typeof o.object !== 'string') return body;
-  const out: Record<string, unknown> = { ...o, api_version: '2026-05-25' };
-  if (!('livemode' in out)) out.livemode = live;
+  const out: Record<string, unknown> = { ...o, api_version: '2026-05-25', environment: live ? 'production' : 'sandbox' };
   if (Array.isArray(o.data)) out.data = o.data.map((x) => withAdditive(x, live));
   return out;
 }

@@ -146,9 +146,9 @@ function ownSessions(world: GateWorld, caller: GateCaller): SessionRecord[] {
   // Fault: the list shows every partner's sessions of the environment.
   const anyPartner = world.faults.has('sess-list-all-partners');
   for (const s of world.sessions.values()) if ((anyPartner || s.partner === caller.partner.name) && s.mode === caller.mode) out.push(s);
-  // Newest first (or, where the world lists oldest first, the other way); seq breaks ties within one millisecond.
+  // Newest first; seq breaks ties within one millisecond.
   out.sort((a, b) => b.seq - a.seq);
-  return listOrdered(world, out);
+  return out;
 }
 
 export const area: GateArea = {
@@ -209,7 +209,8 @@ export const area: GateArea = {
         }
         limit = Number(limitQ);
       }
-      const all = ownSessions(world, caller);
+      // Listed newest first, or oldest first where the world lists so (gate.lists.order).
+      const all = listOrdered(world, ownSessions(world, caller));
       // Reading (gate.session.expiryNoticed 'list-too'): the list is a read, and it notices an open session past expires_at.
       if (choiceOf(world.profile, 'gate.session.expiryNoticed') === 'list-too')
         for (const s of all) if (s.partner === caller.partner.name) expireOnRead(world, caller, s);

@@ -8,7 +8,7 @@ const area = defineOpenPoints({
     'gate.versioning.changePolicy': {
       kind: 'fields',
       passage: 'Change policy for this service: not shown.',
-      what: 'whether responses carry fields beyond those the spec shows (additive fields: livemode, an api_version, a request id)',
+      what: 'whether responses carry fields beyond those the spec shows (additive fields: an api_version, the environment)',
       choices: ['shown-fields', 'additive-fields'],
       readBy: ['support/gate/objects.ts', 'src/model/schemas/gate/sessions.ts', 'src/model/schemas/gate/customers.ts'],
     },
