@@ -232,6 +232,26 @@ export function createApiClient(opts: ClientOptions): ApiClient {
     }
   }
 
+  /**
+   * A pools 429 the harness did not provoke (the throttle: the pools routes' request-rate limits are not shown): wait as
+   * told — or, unannounced, from half a second, doubling — then the request goes again; past the run's budget it ends
+   * rate limited.
+   */
+  async function waitOutPoolsThrottle(
+    ex: Exchange,
+    o: { announcedMs?: number; resends: number; attempt: number; what: string; url: string; pathOnly: string; paced: boolean; signal?: AbortSignal },
+  ): Promise<void> {
+    const waitMs = o.announcedMs ?? POOLS_THROTTLE_WAIT_MS * 2 ** o.resends;
+    if (waitMs > budgetMs) {
+      opts.onExchange?.(ex);
+      throw rateLimited(o.what, waitMs, budgetMs, `${ex.status}${ex.headers['retry-after'] ? ` with Retry-After ${ex.headers['retry-after']}` : ''}`, o.url);
+    }
+    opts.onRetry?.({ attempt: o.attempt + 1, delayMs: waitMs, exchange: ex });
+    // A paced key waits in the pacer (paused when the target announced the wait); otherwise, here.
+    if (!(o.paced && o.announcedMs !== undefined))
+      await (opts.track ?? untracked).target(`the pools throttle's wait on ${o.pathOnly}`, sleep(waitMs, o.signal));
+  }
+
   async function request(req: ApiRequest): Promise<Exchange> {
     const url = buildUrl(req);
     const what = `${req.method} ${redact(url)}`;
@@ -322,15 +342,7 @@ export function createApiClient(opts: ClientOptions): ApiClient {
         continue;
       }
       if (ex && ex.status === 429 && !deliberate && opts.service === 'pools' && throttled429 < POOLS_THROTTLE_RESENDS) {
-        const waitMs = announcedMs ?? POOLS_THROTTLE_WAIT_MS * 2 ** throttled429;
-        if (waitMs > budgetMs) {
-          opts.onExchange?.(ex);
-          throw rateLimited(what, waitMs, budgetMs, `${ex.status}${ex.headers['retry-after'] ? ` with Retry-After ${ex.headers['retry-after']}` : ''}`, url);
-        }
-        throttled429++;
-        opts.onRetry?.({ attempt: attempt + 1, delayMs: waitMs, exchange: ex });
-        // A paced key waits in the pacer (paused above when the target announced the wait); otherwise, here.
-        if (!(key && announcedMs !== undefined)) await track.target(`the pools throttle's wait on ${pathOnly}`, sleep(waitMs, signal));
+        await waitOutPoolsThrottle(ex, { announcedMs, resends: throttled429++, attempt, what, url, pathOnly, paced: !!key, signal });
         continue;
       }
       const retryable = ex ? RETRYABLE_STATUS(ex.status) : RETRYABLE_TRANSPORT.has(err!.kind);

@@ -2,7 +2,19 @@
 // reading pools.capabilities.networks), joined by any pool a profile of another target names.
 import type { Profile } from '../../profile/schema.js';
 import { choiceOf } from '../kit/dialect.js';
-import type { PoolDef } from './world.js';
+
+/** One pool of the catalogue, as the world keeps it. */
+export interface PoolDef {
+  id: string;
+  fiatCurrency: string;
+  cryptoCurrency: string;
+  /** Current state: a dry pool answers quotes with available false (pool_dry). */
+  available: boolean;
+  /** Mid rate, crypto per one fiat unit. */
+  mid: string;
+  cryptoDecimals: number;
+  supportedNetworks: string[];
+}
 
 /** The pool catalogue of the embedded target; the profile names main, dry and not-allowed pools from it. */
 export function poolCatalogue(profile: Profile): PoolDef[] {

@@ -4,15 +4,13 @@ import type { Profile } from '../../profile/schema.js';
 import { GATE_LIMITS } from '../../model/limits.js';
 import type { DeliveryPolicy } from '../kit/outbox.js';
 import { choiceOf } from '../kit/dialect.js';
-import type { PoolsWorld } from './world.js';
 
 /** The world's own retry policy (pools.events.retry 'longer-fewer'): a longer first gap, fewer attempts. */
 export const LONGER_FEWER_RETRY = { attempts: 4, scheduleSeconds: [120, 600, 3600] } as const;
 
 /** The event's body: { eventId, type, createdAt, data: Trade }, or { id, event, created, trade } naming the trade only. */
-export function eventPayload(world: PoolsWorld, eventId: string, type: string, data: unknown): Record<string, unknown> {
-  const createdAt = world.iso(world.clock.now());
-  if (choiceOf(world.profile, 'pools.events.payload') === 'event-id-data') return { eventId, type, createdAt, data };
+export function eventPayload(profile: Profile, createdAt: string, eventId: string, type: string, data: unknown): Record<string, unknown> {
+  if (choiceOf(profile, 'pools.events.payload') === 'event-id-data') return { eventId, type, createdAt, data };
   const trade = data && typeof data === 'object' ? (data as Record<string, unknown>) : {};
   const identity = Object.fromEntries(['transactId', 'quoteId', 'status'].filter((k) => k in trade).map((k) => [k, trade[k]]));
   return { id: eventId, event: type, created: createdAt, trade: Object.keys(identity).length ? identity : data };

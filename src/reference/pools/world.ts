@@ -10,7 +10,7 @@ import type { ActiveFaults, FaultDef } from '../kit/faults.js';
 import { HttpError, type Req, type Router } from '../kit/http.js';
 import { choiceOf } from '../kit/dialect.js';
 import type { WebhookOutbox } from '../kit/outbox.js';
-import { poolCatalogue } from './catalogue.js';
+import { poolCatalogue, type PoolDef } from './catalogue.js';
 import { format, parse, type Fixed } from './money.js';
 import { idOf, isoOf, moneyOf, pairOf, stampOf } from './wire.js';
 import { deliveryPolicy, eventPayload } from './eventWire.js';
@@ -20,17 +20,7 @@ export type Side = 'on_ramp' | 'off_ramp';
 export type TradeStatus = 'quoted' | 'reserved' | 'settled' | 'released' | 'failed' | 'returned';
 export type Outcome = 'settled' | 'failed' | 'released' | 'returned';
 
-export interface PoolDef {
-  id: string;
-  fiatCurrency: string;
-  cryptoCurrency: string;
-  /** Current state: a dry pool answers quotes with available false (pool_dry). */
-  available: boolean;
-  /** Mid rate, crypto per one fiat unit. */
-  mid: string;
-  cryptoDecimals: number;
-  supportedNetworks: string[];
-}
+export type { PoolDef };
 
 export interface Caller {
   partner: PoolsPartner;
@@ -396,7 +386,7 @@ function webhookEvents(
       const secret = st.partner.webhookSecret;
       if (!st.webhookUrl || !secret) return;
       const eventId = randomUUID();
-      const body = JSON.stringify(eventPayload(world, eventId, type, data));
+      const body = JSON.stringify(eventPayload(world.profile, world.iso(world.clock.now()), eventId, type, data));
       // The signature fault signs with a secret the partner was never given.
       const signWith = faults.has('pools-event-signed-with-other-secret') ? `${secret}-other` : secret;
       const policy = deliveryPolicy(world.profile);
