@@ -64,7 +64,7 @@ function assertNoSecrets(r: CliRun): void {
   expect(scanText(r.stderr)).toEqual([]);
   // The profile's own keys must not appear in any form either.
   for (const p of embedded.gate.partners.slice(0, 3)) for (const s of [p.secretKey, p.webhookSecret]) expect(r.stdout + r.stderr).not.toContain(s);
-  for (const name of readdirSync(r.reportsDir)) if (name !== 'latest') expect(scanDir(join(r.reportsDir, name))).toEqual([]);
+  for (const name of readdirSync(r.reportsDir)) if (name !== 'latest' && name !== 'history.db') expect(scanDir(join(r.reportsDir, name))).toEqual([]);
 }
 
 let closedPort = 0;

@@ -48,8 +48,11 @@ describe('a night told apart from the nights before it', () => {
     const xml = readFileSync(join(written[3]!.dir, 'junit.xml'), 'utf8');
     expect(xml).toContain('<property name="intermittentFailures" value="POOLS-QUOTE-NETWORK-DEFAULT-TRON"/>');
     expect(xml).toContain('<property name="newFailures" value="POOLS-CAP-TIER"/>');
-    expect(xml).toMatch(/failure message="\[intermittent \(failed 2 of the last 4 runs that judged it\)\] · POOLS-QUOTE-NETWORK-DEFAULT-TRON broken/);
-    expect(xml).toContain(`failure message="[new failure (passed in run ${series[2]!.runId})] · POOLS-CAP-TIER broken`);
+    expect(xml).toContain('<property name="history" value="intermittent (failed 2 of the last 4 runs that judged it)"/>');
+    expect(xml).toMatch(
+      /<failure message="POOLS-QUOTE-NETWORK-DEFAULT-TRON broken · expected x · actual y" type="AssertionError">history: intermittent \(failed 2 of the last 4 runs that judged it\)\n/,
+    );
+    expect(xml).toContain(`type="AssertionError">history: new failure (passed in run ${series[2]!.runId})\nrequirement: POOLS-CAP-TIER`);
     const first = readFileSync(join(written[0]!.dir, 'junit.xml'), 'utf8');
     expect(first).toContain('<property name="newFailures" value=""/>');
   });

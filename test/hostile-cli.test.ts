@@ -101,7 +101,7 @@ function expectEnded(r: CliRun, exitCode: number, cause: RegExp, maxMs: number):
   expect(lines[0]).toMatch(cause);
   expect(r.ms).toBeLessThan(maxMs);
   expect(r.peakRss).toBeLessThan(PEAK_LIMIT);
-  const runs = readdirSync(r.reportsDir).filter((n) => n !== 'latest' && n !== 'history');
+  const runs = readdirSync(r.reportsDir).filter((n) => n !== 'latest' && n !== 'history' && n !== 'history.db');
   expect(runs).toHaveLength(1);
   const latest = realpathSync(join(r.reportsDir, 'latest'));
   expect(latest).toBe(realpathSync(join(r.reportsDir, runs[0]!)));

@@ -69,14 +69,17 @@ export async function readGroup(store: HistoryStore, filter: RunFilter): Promise
       ids.map((id) => checkResults.get(id)?.get(row.key)?.durationMs ?? null),
     );
   const requirementsOf = await store.checkRequirements(ids);
+  // The group's first run has nothing to compare with: its failures are told apart from nothing.
   const failures: RunFailures[] = runs.map((run, at) => ({
     runId: run.runId,
-    requirements: classified(requirements, at, versions),
-    checks: classified(
-      checks.filter((c) => requirementless(c.key, requirementsOf)),
-      at,
-      versions,
-    ),
+    requirements: at ? classified(requirements, at, versions) : new Map(),
+    checks: at
+      ? classified(
+          checks.filter((c) => requirementless(c.key, requirementsOf)),
+          at,
+          versions,
+        )
+      : new Map(),
   }));
   return { runs, requirements, checks, checkDurations, failures, latency: latencySeries(ids, await store.latency(ids)) };
 }

@@ -1,7 +1,7 @@
 // junit.xml for CI: one <testsuite> per suite kind × service, one <testcase> per check. With the run store's
 // history, each failure says whether it is new, intermittent or still failing, and the verdict's properties list them.
 import { describeFailure, failureOf, nightClasses, type Night } from '../history/night.js';
-import type { CheckResult, RunResults } from './results.js';
+import type { CheckResult, RaceFindingRecord, RunResults } from './results.js';
 import { gatesFact, scopeOf } from './verdict.js';
 
 // XML 1.0 forbids most control characters even when escaped.
@@ -27,7 +27,21 @@ function secs(ms: number): string {
   return (Math.max(0, ms || 0) / 1000).toFixed(3);
 }
 
-function testcase(c: CheckResult, night?: Night): string {
+/** A race finding's burst, for the failure's text: each request's send and answer times and answer, and the replay command. */
+function raceLines(f: RaceFindingRecord | undefined): string[] {
+  if (!f) return [];
+  return [
+    `race ${f.family}, burst ${f.round} (seed ${f.seed}), first request sent ${f.startedAt}:`,
+    ...f.burst.map(
+      (r, i) =>
+        `  ${i + 1}. ${r.label}: sent ${r.sentAs + 1}. at +${r.sentMs} ms, ${r.answeredMs !== undefined ? `answered +${r.answeredMs} ms` : 'no answer'} → ${r.exchange?.status ?? r.noAnswer ?? 'no answer'} (${r.effect})`,
+    ),
+    `closest serial order ${f.closest.order.map((i) => i + 1).join(' → ') || '(none applied)'}: parts at ${f.closest.request !== undefined ? `request ${f.closest.request + 1}` : 'the reads after'} on ${f.closest.what}`,
+    `replay: ${f.replay.script.split('\n').find((l) => l.startsWith('npx rampart races')) ?? ''}`,
+  ];
+}
+
+function testcase(c: CheckResult, night?: Night, race?: RaceFindingRecord): string {
   const standing = failureOf(night, c);
   const history = standing && night ? describeFailure(standing, night.group.runs) : undefined;
   const name = c.requirements.length ? `${c.name} [${c.requirements.join(', ')}]` : c.name;
@@ -35,19 +49,23 @@ function testcase(c: CheckResult, night?: Night): string {
   const props = [
     ...c.requirements.map((r) => `        <property name="requirement" value="${xmlEscape(r)}"/>`),
     ...(history ? [`        <property name="history" value="${xmlEscape(history)}"/>`] : []),
+    ...(race
+      ? [`        <property name="races.family" value="${xmlEscape(race.family)}"/>`, `        <property name="races.seed" value="${race.seed}"/>`]
+      : []),
   ].join('\n');
   let body = props ? `      <properties>\n${props}\n      </properties>\n` : '';
   if (c.status === 'failed') {
     const f = c.failure;
     const lines = [
+      history ? `history: ${history}` : '',
       f?.requirement ? `requirement: ${f.requirement}` : '',
       f?.expected !== undefined ? `expected: ${f.expected}` : '',
       f?.actual !== undefined ? `actual:   ${f.actual}` : '',
       f?.requestId ? `request id: ${f.requestId}` : '',
       ...(f?.exchanges ?? []).map((x) => `${x.method} ${x.url} → ${x.status ?? x.error ?? 'no response'}${x.requestId ? ` (request id ${x.requestId})` : ''}`),
+      ...raceLines(race),
     ].filter(Boolean);
     const msg = [
-      ...(history ? [`[${history}]`] : []),
       f?.message ?? 'failed',
       f?.expected !== undefined ? `expected ${f.expected}` : '',
       f?.actual !== undefined ? `actual ${f.actual}` : '',
@@ -65,6 +83,7 @@ function testcase(c: CheckResult, night?: Night): string {
 
 export function toJunit(results: RunResults, night?: Night): string {
   const groups = new Map<string, CheckResult[]>();
+  const races = new Map((results.races?.findings ?? []).map((f) => [f.check, f]));
   for (const c of results.checks) {
     const key = `${c.suite}.${serviceOfCheck(c)}`;
     const list = groups.get(key) ?? [];
@@ -91,7 +110,7 @@ export function toJunit(results: RunResults, night?: Night): string {
     const skipped = checks.filter((c) => c.status !== 'passed' && c.status !== 'failed').length;
     const time = checks.reduce((t, c) => t + (c.durationMs || 0), 0);
     suites.push(
-      `  <testsuite name="${xmlEscape(key)}" tests="${checks.length}" failures="${failures}" errors="0" skipped="${skipped}" time="${secs(time)}" timestamp="${xmlEscape(results.startedAt.replace(/Z$/, ''))}">\n${checks.map((c) => testcase(c, night)).join('\n')}\n  </testsuite>`,
+      `  <testsuite name="${xmlEscape(key)}" tests="${checks.length}" failures="${failures}" errors="0" skipped="${skipped}" time="${secs(time)}" timestamp="${xmlEscape(results.startedAt.replace(/Z$/, ''))}">\n${checks.map((c) => testcase(c, night, c.suite === 'races' ? races.get(c.name) : undefined)).join('\n')}\n  </testsuite>`,
     );
   }
   if (results.error) {

@@ -112,13 +112,14 @@ export async function writeRun(
     if (masked !== text) writeFileSync(path, masked);
   }
 
-  // The run in the store first: the nights before it tell its failures apart in every report below.
-  const night = await recordNight(safe, { reportsDir: opts.reportsDir, runDir: dir, history: opts.history });
-
   const files: string[] = [];
   const resultsPath = join(dir, 'results.json');
   writeChecked(resultsPath, JSON.stringify(safe, null, 2) + '\n', 'results.json');
   files.push(resultsPath);
+
+  // Recorded once results.json passed the scan (the store keeps nothing it did not), before the reports that tell
+  // the run's failures apart by the nights before it.
+  const night = await recordNight(safe, { reportsDir: opts.reportsDir, runDir: dir, history: opts.history });
 
   const junitPath = join(dir, 'junit.xml');
   writeChecked(junitPath, toJunit(safe, night), 'junit.xml');
