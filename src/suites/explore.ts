@@ -237,7 +237,7 @@ function mainCheck(out: ExploreOutcome, rec: ExplorationRecord, held: string[], 
 function observationsOf(out: ExploreOutcome): Observation[] {
   return out.observations.map((o) => ({
     topic: o.topic,
-    service: o.topic.startsWith('POOLS') ? ('pools' as const) : ('gate' as const),
+    service: /^pools/i.test(o.topic) ? ('pools' as const) : ('gate' as const),
     check: EXPLORE_CHECK,
     value: o.value,
   }));
