@@ -10,15 +10,6 @@ import { conformanceSelfTest, type FaultRun, type SelfTestTable, type StartWorld
 
 /** Fault name → why the dialect world cannot show the rule it breaks (empty: every fault stays caught). */
 const HIDDEN_BY_DIALECT: Record<string, string> = {
-  // The Gate clock faults below hide a broken time rule behind what the objects' own stamps would show; the dialect
-  // world's sessions carry created_at null (gate.session.createdAt, "string or null"), so the rule's check holds no
-  // stamp and judges on the clock the answers show, as it must.
-  'sess-ends-early-no-date':
-    'with no Date header (the fault) and sessions whose created_at is null (the dialect), the target shows no clock at all: the session-expiry rule ends unverified (neither is required), never failed',
-  'clock-gate-date-from-proxy':
-    "its Date headers and the t= stand on the proxy's clock, and no stamp says otherwise (sessions' created_at null): on the one clock the target shows, t= is fresh",
-  'clock-gate-date-outlier-stale-t':
-    "the check's second Gate answer is the fault's Date 15 minutes off, and no stamp says which of its two answers shows the target's clock (sessions' created_at null): the clock is not settled, the rule unverified",
   'pools-event-signed-with-other-secret':
     "the dialect world signs its pools events with a recipe of its own (pools.events.signature 'body-only') that the profile cannot declare: the pools recipe is not shown, so a signature is observed there, never judged",
 };

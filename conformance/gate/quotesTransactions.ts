@@ -195,6 +195,12 @@ export default defineSuite({
         // Which value the cursor takes is not shown: the refid (the record's identity), else an id of the record's own.
         const cursorsOf = (x: Record<string, unknown>) => [x.refid, x.id];
         const mine = await walkList(t, actor, '/transactions', { requirement: L, maxPages: MAX_TXN_PAGES, idOf, cursorsOf });
+        if (mine.cursorTaken !== undefined)
+          t.observe(
+            'gate-transactions-cursor',
+            mine.cursorTaken === 0 ? 'refid' : "the record's own id",
+            "the transaction list's query parameters are not shown",
+          );
         const listed = mine.items.some((x) => stringsIn(x).includes(refid));
         if (mine.complete)
           t.expect.that(listed, 'the whole list holds the completed transaction', { requirement: L, actual: `absent from all ${mine.items.length} listed` });

@@ -82,6 +82,8 @@ export interface Walked {
   complete: boolean;
   /** Why the walk stopped short, when it did. */
   stopped?: string;
+  /** Which of the cursor values (cursorsOf, by position) the target took, once one moved the list. */
+  cursorTaken?: number;
 }
 
 /**
@@ -112,7 +114,7 @@ export async function walkList(
   for (let page = 0; page < opts.maxPages; page++) {
     for (const id of list.data.map((x) => opts.idOf((x ?? {}) as Record<string, unknown>))) if (typeof id === 'string') seen.add(id);
     items.push(...list.data);
-    if (!list.has_more) return { items, complete: true };
+    if (!list.has_more) return { items, complete: true, ...(page > 0 ? { cursorTaken: taken } : {}) };
     if (page === opts.maxPages - 1) break;
     const last = (list.data[list.data.length - 1] ?? {}) as Record<string, unknown>;
     const values = cursorsOf(last).filter((v): v is string => typeof v === 'string' && v.length > 0);
