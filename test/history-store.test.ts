@@ -139,7 +139,11 @@ for (const b of backends) {
         clock: await db.all<Record<string, unknown>>('SELECT service, offset_ms, round_trip_p95_ms FROM target_clocks'),
         findings: await db.all<Record<string, unknown>>('SELECT kind, requirement_id, seed, confirmed FROM findings'),
         seeds: await db.all<Record<string, unknown>>('SELECT seeds FROM runs'),
+        checks: await db.all<Record<string, unknown>>('SELECT check_key, requirements FROM checks ORDER BY check_key'),
       }));
+      // Each check's name is kept once, however many runs refer to it.
+      expect(rows.checks.map((r) => r.check_key)).toEqual([...checks.keys()].sort());
+      expect(JSON.parse(String(rows.checks[0]!.requirements))).toEqual(['POOLS-CAP-TIER']);
       expect(rows.clock.map((r) => ({ ...r, offset_ms: Number(r.offset_ms), round_trip_p95_ms: Number(r.round_trip_p95_ms) }))).toEqual([
         { service: 'pools', offset_ms: 12, round_trip_p95_ms: 5 },
       ]);

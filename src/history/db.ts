@@ -29,12 +29,12 @@ export function numbered(sql: string): string {
 }
 
 /** Rows inserted a hundred at a time: one statement per chunk instead of one per row (a run has hundreds). */
-export async function insertRows(db: Db, table: string, columns: readonly string[], rows: readonly SqlValue[][]): Promise<void> {
+export async function insertRows(db: Db, table: string, columns: readonly string[], rows: readonly SqlValue[][], onConflict = ''): Promise<void> {
   const CHUNK = 100;
   for (let i = 0; i < rows.length; i += CHUNK) {
     const chunk = rows.slice(i, i + CHUNK);
     const tuple = `(${columns.map(() => '?').join(', ')})`;
-    await db.run(`INSERT INTO ${table} (${columns.join(', ')}) VALUES ${chunk.map(() => tuple).join(', ')}`, chunk.flat());
+    await db.run(`INSERT INTO ${table} (${columns.join(', ')}) VALUES ${chunk.map(() => tuple).join(', ')}${onConflict ? ` ${onConflict}` : ''}`, chunk.flat());
   }
 }
 

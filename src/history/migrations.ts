@@ -56,20 +56,25 @@ export const MIGRATIONS: readonly Migration[] = [
         checks TEXT NOT NULL,
         PRIMARY KEY (run_id, requirement_id)
       )`,
-      `CREATE TABLE check_results (
-        run_id TEXT NOT NULL,
+      // A check's name, file and requirements once (a run refers to it by a hash of its key), its result per run.
+      `CREATE TABLE checks (
+        check_id TEXT PRIMARY KEY,
         check_key TEXT NOT NULL,
         name TEXT NOT NULL,
         suite TEXT NOT NULL,
         file TEXT,
-        requirements TEXT NOT NULL,
+        requirements TEXT NOT NULL
+      )`,
+      `CREATE TABLE check_results (
+        run_id TEXT NOT NULL,
+        check_id TEXT NOT NULL,
         status TEXT NOT NULL,
         reason TEXT,
         duration_ms DOUBLE PRECISION NOT NULL,
         failure_kind TEXT,
         failure_requirement TEXT,
         failure_message TEXT,
-        PRIMARY KEY (run_id, check_key)
+        PRIMARY KEY (run_id, check_id)
       )`,
     ],
   },

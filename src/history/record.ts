@@ -3,7 +3,8 @@
 // check its status and duration, per k6 scenario and route group the percentiles and error rate, the target's clock
 // offset and round trip, and explore's findings with their seeds. Written in one transaction; a run recorded again
 // (a --resume finishing it) replaces its rows.
-import type { RunResults } from '../report/results.js';
+import { createHash } from 'node:crypto';
+import type { CheckResult, RunResults } from '../report/results.js';
 import { insertRows, type Db, type SqlValue } from './db.js';
 import { faultsOfName, scopeKeyOf, targetKeyOf, targetNameOf } from './identity.js';
 import { runLatency } from './latency.js';
@@ -31,6 +32,11 @@ const RUN_TABLES = ['requirement_results', 'check_results', 'latency', 'target_c
 
 export async function deleteRun(db: Db, runId: string): Promise<void> {
   for (const t of RUN_TABLES) await db.run(`DELETE FROM ${t} WHERE run_id = ?`, [runId]);
+}
+
+/** Checks no run refers to any more (after a prune). */
+export async function deleteOrphanChecks(db: Db): Promise<void> {
+  await db.run('DELETE FROM checks WHERE check_id NOT IN (SELECT check_id FROM check_results)');
 }
 
 function runRow(results: RunResults, ctx: RunContext): Record<string, SqlValue> {
@@ -81,11 +87,44 @@ async function insertOne(db: Db, table: string, row: Record<string, SqlValue>): 
   await insertRows(db, table, Object.keys(row), [Object.values(row)]);
 }
 
+/** A check's id in the store: a hash of its key, so a run's rows stay short and its name is kept once. */
+export const checkIdOf = (key: string) => createHash('sha256').update(key).digest('hex').slice(0, 16);
+
+/** Each check once (its newest name, file and requirements), and its result in this run. */
+async function recordChecks(db: Db, runId: string, all: readonly CheckResult[]): Promise<void> {
+  // One row per check: a name twice in one file (never by design) keeps its first.
+  const seen = new Set<string>();
+  const checks = all.filter((c) => !seen.has(checkKeyOf(c)) && seen.add(checkKeyOf(c)));
+  await insertRows(
+    db,
+    'checks',
+    ['check_id', 'check_key', 'name', 'suite', 'file', 'requirements'],
+    checks.map((c) => [checkIdOf(checkKeyOf(c)), checkKeyOf(c), c.name, c.suite, c.file ?? null, JSON.stringify(c.requirements)]),
+    'ON CONFLICT (check_id) DO UPDATE SET requirements = excluded.requirements',
+  );
+  await insertRows(
+    db,
+    'check_results',
+    ['run_id', 'check_id', 'status', 'reason', 'duration_ms', 'failure_kind', 'failure_requirement', 'failure_message'],
+    checks.map((c) => [
+      runId,
+      checkIdOf(checkKeyOf(c)),
+      c.status,
+      c.reason ?? null,
+      c.durationMs || 0,
+      c.failure?.kind ?? null,
+      c.failure?.requirement ?? null,
+      c.failure?.message ?? null,
+    ]),
+  );
+}
+
 /** The run's rows, replacing any it had. */
 export async function recordRun(db: Db, results: RunResults, ctx: RunContext): Promise<void> {
   const id = results.runId;
   await deleteRun(db, id);
   await insertOne(db, 'runs', runRow(results, ctx));
+  // Per requirement its checks' statuses and durations in the order of its checks (their names are the checks' own rows).
   await insertRows(
     db,
     'requirement_results',
@@ -97,44 +136,10 @@ export async function recordRun(db: Db, results: RunResults, ctx: RunContext): P
       r.status,
       r.reason ?? null,
       r.checks.reduce((a, c) => a + (c.durationMs || 0), 0),
-      JSON.stringify(r.checks.map((c) => [c.name, c.status, Math.round(c.durationMs || 0)])),
+      JSON.stringify(r.checks.map((c) => [c.status, Math.round(c.durationMs || 0)])),
     ]),
   );
-  // One row per check: a name twice in one file (never by design) keeps its first.
-  const seen = new Set<string>();
-  const checks = results.checks.filter((c) => !seen.has(checkKeyOf(c)) && seen.add(checkKeyOf(c)));
-  await insertRows(
-    db,
-    'check_results',
-    [
-      'run_id',
-      'check_key',
-      'name',
-      'suite',
-      'file',
-      'requirements',
-      'status',
-      'reason',
-      'duration_ms',
-      'failure_kind',
-      'failure_requirement',
-      'failure_message',
-    ],
-    checks.map((c) => [
-      id,
-      checkKeyOf(c),
-      c.name,
-      c.suite,
-      c.file ?? null,
-      JSON.stringify(c.requirements),
-      c.status,
-      c.reason ?? null,
-      c.durationMs || 0,
-      c.failure?.kind ?? null,
-      c.failure?.requirement ?? null,
-      c.failure?.message ?? null,
-    ]),
-  );
+  await recordChecks(db, id, results.checks);
   await insertRows(
     db,
     'latency',

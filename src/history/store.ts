@@ -8,7 +8,7 @@ import type { RunResults } from '../report/results.js';
 import type { DbHandle, SqlValue } from './db.js';
 import { importJsonHistory } from './importJson.js';
 import { migrate } from './migrations.js';
-import { deleteRun, recordRun, type RunContext } from './record.js';
+import { deleteOrphanChecks, deleteRun, recordRun, type RunContext } from './record.js';
 import type { ScenarioLatency } from './latency.js';
 
 export interface StoredRun {
@@ -152,7 +152,10 @@ export class HistoryStore {
     const out = new Map<string, Map<string, { status: string; durationMs: number }>>(runIds.map((id) => [id, new Map()]));
     if (!runIds.length) return out;
     const rows = await this.handle.read((db) =>
-      db.all<Row>(`SELECT run_id, check_key, status, duration_ms FROM check_results WHERE run_id IN (${placeholders(runIds.length)})`, [...runIds]),
+      db.all<Row>(
+        `SELECT r.run_id, c.check_key, r.status, r.duration_ms FROM check_results r JOIN checks c ON c.check_id = r.check_id WHERE r.run_id IN (${placeholders(runIds.length)})`,
+        [...runIds],
+      ),
     );
     for (const r of rows) out.get(String(r.run_id))?.set(String(r.check_key), { status: String(r.status), durationMs: Number(r.duration_ms) });
     return out;
@@ -163,7 +166,10 @@ export class HistoryStore {
     const out = new Map<string, string[]>();
     if (!runIds.length) return out;
     const rows = await this.handle.read((db) =>
-      db.all<Row>(`SELECT DISTINCT check_key, requirements FROM check_results WHERE run_id IN (${placeholders(runIds.length)})`, [...runIds]),
+      db.all<Row>(
+        `SELECT c.check_key, c.requirements FROM checks c WHERE c.check_id IN (SELECT check_id FROM check_results WHERE run_id IN (${placeholders(runIds.length)}))`,
+        [...runIds],
+      ),
     );
     for (const r of rows) out.set(String(r.check_key), JSON.parse(String(r.requirements)) as string[]);
     return out;
@@ -214,6 +220,7 @@ export class HistoryStore {
       await migrate(db);
       const old = await db.all<Row>('SELECT run_id FROM runs WHERE started_at < ?', [before]);
       for (const r of old) await deleteRun(db, String(r.run_id));
+      await deleteOrphanChecks(db);
       return old.length;
     });
   }
