@@ -3,7 +3,7 @@
 // fails for the first time. The fourth run's junit.xml, step summary, annotations and report banner say which failure
 // is new and which intermittent; its ctrf.json is valid by the CTRF reference package's validate, with insights, a
 // baseline and flaky filled from the store. Nothing is retried or hidden: the verdict is the night's.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { validate } from 'ctrf';
@@ -12,7 +12,7 @@ import type { Night } from '../src/history/night.js';
 import { reportIdOf } from '../src/report/ctrf.js';
 import { githubAnnotations, githubStepSummary } from '../src/report/github.js';
 import type { RunResults } from '../src/report/results.js';
-import { writeRun } from '../src/report/writeRun.js';
+import { writeRun, writeRunEmergency } from '../src/report/writeRun.js';
 import { nightAt, nightRun } from './support/nights.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'rampart-nights-'));
@@ -103,6 +103,16 @@ describe('a night told apart from the nights before it', () => {
     const first = JSON.parse(readFileSync(join(written[0]!.dir, 'ctrf.json'), 'utf8'));
     expect(first.baseline).toBeUndefined();
     expect(first.insights.runsAnalyzed).toBe(1);
+  });
+
+  it('a run interrupted twice (written at once, synchronously) still leaves a valid ctrf.json of what finished', () => {
+    const dir = join(tmp, 'twice');
+    mkdirSync(dir);
+    const { summary: _s, ...partial } = nightRun(nightAt(8));
+    writeRunEmergency(dir, partial, partial.checks.slice(0, 2));
+    const doc = JSON.parse(readFileSync(join(dir, 'ctrf.json'), 'utf8'));
+    expect(validate(doc).errors).toEqual([]);
+    expect(doc.results.summary).toMatchObject({ tests: 2, extra: { verdict: 'INTERRUPTED' } });
   });
 
   it('a ctrf.json is written without a store too, valid all the same', async () => {

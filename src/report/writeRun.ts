@@ -81,6 +81,13 @@ export function writeRunEmergency(
   const text = mask(JSON.stringify(redactDeep(body), null, 2) + '\n');
   if (scanText(text).length) return;
   writeFileSync(join(runDir, 'results.json'), text);
+  // Every run directory holds ctrf.json: the checks that finished, told apart from nothing (no store is read now).
+  try {
+    const ctrf = mask(JSON.stringify(toCtrf(JSON.parse(text) as RunResults), null, 2) + '\n');
+    if (!scanText(ctrf).length) writeFileSync(join(runDir, 'ctrf.json'), ctrf);
+  } catch {
+    // What is known is too partial to say in CTRF: results.json and report.html stand.
+  }
   writeFileSync(
     join(runDir, 'report.html'),
     `<!doctype html><meta charset="utf-8"><title>rampart — INTERRUPTED</title><h1>INTERRUPTED</h1><p>The run was interrupted twice and exited at once. ${checks.length} checks had finished; see results.json, or resume the run with <code>--resume</code>.</p>`,
