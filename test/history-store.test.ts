@@ -109,6 +109,10 @@ for (const b of backends) {
           },
         ],
       };
+      // A run of rampart races: its findings and seed are kept beside explore's.
+      Object.assign(results, {
+        races: { seed: 9, findings: [{ requirement: 'POOLS-CAP-TIER', what: 'two trades', family: 'pools-transact', seed: 9, round: 2 }] },
+      });
       for (let i = 0; i < 2; i++) await store.record(results, { targetHash: 'abc', profileHash: 'def', exitCode: 1 });
       const runs = await store.runs();
       expect(runs).toHaveLength(1);
@@ -137,7 +141,7 @@ for (const b of backends) {
       ]);
       const rows = await (store as unknown as { handle: DbHandle }).handle.read(async (db) => ({
         clock: await db.all<Record<string, unknown>>('SELECT service, offset_ms, round_trip_p95_ms FROM target_clocks'),
-        findings: await db.all<Record<string, unknown>>('SELECT kind, requirement_id, seed, confirmed FROM findings'),
+        findings: await db.all<Record<string, unknown>>('SELECT kind, requirement_id, seed, confirmed FROM findings ORDER BY kind'),
         seeds: await db.all<Record<string, unknown>>('SELECT seeds FROM runs'),
         checks: await db.all<Record<string, unknown>>('SELECT check_key, requirements FROM checks ORDER BY check_key'),
       }));
@@ -149,8 +153,9 @@ for (const b of backends) {
       ]);
       expect(rows.findings.map((r) => ({ ...r, confirmed: Number(r.confirmed) }))).toEqual([
         { kind: 'explore', requirement_id: 'POOLS-CAP-TIER', seed: '-1234567', confirmed: 1 },
+        { kind: 'races', requirement_id: 'POOLS-CAP-TIER', seed: '9', confirmed: 1 },
       ]);
-      expect(JSON.parse(String(rows.seeds[0]!.seeds))).toEqual({ explore: 42 });
+      expect(JSON.parse(String(rows.seeds[0]!.seeds))).toEqual({ explore: 42, races: 9 });
     });
 
     it('groups the runs by target and scope, and prune removes old runs with every row of them', async () => {

@@ -1,7 +1,7 @@
 // One run as the store keeps it: a row of the run (times, command and scope, rampart's version, the profile's name
 // and hash, the target's base URLs, the verdict), per requirement its status, reason and its checks' durations, per
 // check its status and duration, per k6 scenario and route group the percentiles and error rate, the target's clock
-// offset and round trip, and explore's findings with their seeds. Written in one transaction; a run recorded again
+// offset and round trip, and explore's and the races' findings with their seeds. Written in one transaction; a run recorded again
 // (a --resume finishing it) replaces its rows.
 import { createHash } from 'node:crypto';
 import type { CheckResult, RunResults } from '../report/results.js';
@@ -41,8 +41,10 @@ export async function deleteOrphanChecks(db: Db): Promise<void> {
 
 function runRow(results: RunResults, ctx: RunContext): Record<string, SqlValue> {
   const scope = results.scope;
+  const races = racesOf(results);
   const seeds = {
     ...(results.exploration ? { explore: results.exploration.seed } : {}),
+    ...(typeof races?.seed === 'number' ? { races: races.seed } : {}),
     ...Object.fromEntries(
       Object.entries(results.metrics ?? {})
         .map(([k, m]) => [/^k6:(.+)$/.exec(k)?.[1], (m as { seed?: unknown } | undefined)?.seed] as const)
@@ -174,12 +176,34 @@ export async function recordRun(db: Db, results: RunResults, ctx: RunContext): P
         JSON.stringify(t),
       ]),
   );
+  await insertRows(db, 'findings', ['run_id', 'kind', 'seq', 'requirement_id', 'what', 'family', 'seed', 'path', 'confirmed'], findingRows(results));
+}
+
+/** What a run's races found, as far as the store keeps it (results written by a rampart with races carry it). */
+interface RacesLike {
+  seed?: number;
+  findings?: { requirement?: string; what: string; family: string; seed: number; round?: number }[];
+}
+const racesOf = (results: RunResults) => (results as { races?: RacesLike }).races;
+
+/** Explore's findings (and the one that did not part again) and the races' findings, each with its seed. */
+function findingRows(results: RunResults): SqlValue[][] {
+  const id = results.runId;
   const e = results.exploration;
-  const findings = [...(e?.findings ?? []).map((f) => ({ f, kind: 'explore' })), ...(e?.flaky ? [{ f: e.flaky, kind: 'explore-flaky' }] : [])];
-  await insertRows(
-    db,
-    'findings',
-    ['run_id', 'kind', 'seq', 'requirement_id', 'what', 'family', 'seed', 'path', 'confirmed'],
-    findings.map(({ f, kind }, i) => [id, kind, i, f.requirement ?? null, f.what, f.family, String(f.seed), f.path, f.confirmed ? 1 : 0]),
+  const explored = [...(e?.findings ?? []).map((f) => ({ f, kind: 'explore' })), ...(e?.flaky ? [{ f: e.flaky, kind: 'explore-flaky' }] : [])];
+  const rows: SqlValue[][] = explored.map(({ f, kind }, i) => [
+    id,
+    kind,
+    i,
+    f.requirement ?? null,
+    f.what,
+    f.family,
+    String(f.seed),
+    f.path,
+    f.confirmed ? 1 : 0,
+  ]);
+  (racesOf(results)?.findings ?? []).forEach((f, i) =>
+    rows.push([id, 'races', i, f.requirement ?? null, f.what, f.family, String(f.seed), f.round === undefined ? null : `round ${f.round}`, 1]),
   );
+  return rows;
 }
