@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { oracleKey, oracleProfileOf, startOracle, type RunningOracle } from '../src/cli/oracle.js';
 import { Pacer } from '../src/client/pacer.js';
 import { anotherAmount } from '../src/explore/commands/gate/sessions.js';
-import { pollStates } from '../src/explore/commands/pools/trades.js';
+import { pollStates } from '../src/explore/commands/pools/polls.js';
 import { explore, explorationTag } from '../src/explore/explore.js';
 import { capabilitiesOf, contextOf, explorePartners, sideOf } from '../src/explore/sides.js';
 import { GATE_LIMITS } from '../src/model/limits.js';

@@ -13,7 +13,7 @@ import {
   WebhookDelivery,
 } from '../../../model/schemas/gate/webhooks.js';
 import { TemplateError } from '../../../needs/support/triggers.js';
-import { diverge, holds, sameAsBefore, sameFields, sameOutcome } from '../../divergence.js';
+import { holds, sameAsBefore, sameFields, sameOutcome } from '../../divergence.js';
 import { live, pick, type DeliveryTwin, type ExploreModel, type Side } from '../../model.js';
 import type { Real } from '../../real.js';
 import { ExploreCommand, FEW, bodyOf, objectIndex } from '../command.js';

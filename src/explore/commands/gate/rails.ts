@@ -10,7 +10,7 @@ import type { RequirementId } from '../../../model/catalogue/index.js';
 import { sameDecimal } from '../../../model/relations.js';
 import { RAIL_PAY_OUT_RELATIONS, RailPayOut } from '../../../model/schemas/gate/rails.js';
 import { fillDeep, pick as pickPath, TemplateError } from '../../../needs/support/triggers.js';
-import { diverge, holds, sameAsBefore, sameFields, sameOutcome } from '../../divergence.js';
+import { holds, sameAsBefore, sameFields, sameOutcome } from '../../divergence.js';
 import { live, pick, type ExploreModel, type RailTwin, type SessionTwin, type Side, type SignedQuoteTwin } from '../../model.js';
 import type { Real } from '../../real.js';
 import { ExploreCommand, FEW, bodyOf, objectIndex } from '../command.js';
