@@ -51,12 +51,12 @@ function thrown(fn: () => unknown): ProfileError {
 }
 
 describe('loadProfile', () => {
-  it('parses the embedded profile: both services, 44 gate and 20 pools partners', () => {
+  it('parses the embedded profile: both services, 49 gate and 22 pools partners', () => {
     const p = loadProfile(EMBEDDED, {});
     expect(p.name).toBe('embedded');
     expect(p.gate.baseUrls.sandbox).toBe('http://127.0.0.1:4010/v1');
-    expect(p.gate.partners).toHaveLength(44);
-    expect(p.pools?.partners).toHaveLength(20);
+    expect(p.gate.partners).toHaveLength(49);
+    expect(p.pools?.partners).toHaveLength(22);
     expect(p.webhooks.listenPort).toBe(0);
   });
 

@@ -132,6 +132,30 @@ commonRunOptions(
 
 commonRunOptions(
   program
+    .command('races')
+    .description(
+      'bursts of concurrent documented requests on shared objects (one Idempotency-Key, one signed quote, one email, one balance), judged against fresh oracle worlds: some serial order that keeps real time must explain every answer and the state after',
+    )
+    .addOption(signKeyRefused())
+    .addOption(new Option('--service <service>', 'only one service').choices(['gate', 'pools']))
+    .option('--budget <n>', 'requests the target may be sent (default: 2 bursts per family, 4 at --depth full)')
+    .option('--seed <n>', 'replay the orders of sending exactly (the seed the report gives)')
+    .option('--family <id...>', 'only these race families (rampart plan --for races lists them)')
+    .option(
+      '--times <n>',
+      "with one --family: fire its burst N times at once, each on fresh objects, and say how often a finding shows (a finding's replay script)",
+    ),
+).action(async (opts: RunOptions) => {
+  const { parseRaceBudget, parseTimes } = await import('../races/options.js');
+  const { parseSeed } = await import('../explore/options.js');
+  parseRaceBudget(opts.budget);
+  parseSeed(opts.seed);
+  parseTimes(opts.times, opts.family);
+  process.exitCode = await runKinds(['races'], 'races', opts);
+});
+
+commonRunOptions(
+  program
     .command('certify')
     .description('conformance, load and chaos against one target, one report (and, at --depth full, explore)')
     .option('--gates <file>', "performance gates (thresholds) file (default: rampart's own fixtures/gates.json)")
@@ -148,8 +172,11 @@ program
   .description("before any traffic: the checks this profile runs and skips (and why), the requests per key, and the run's lower bound")
   .option('--profile <file>', "target profile (default: the embedded target's)")
   .addOption(new Option('--depth <depth>', 'quick or full').choices(['quick', 'full']).default('quick'))
-  .addOption(new Option('--for <command>', 'the run to plan').choices(['conformance', 'chaos', 'load', 'explore', 'certify']).default('certify'))
-  .option('--budget <n>', "rampart explore's request budget (default: what fits the explore partner's keys' hour windows, at most 400)")
+  .addOption(new Option('--for <command>', 'the run to plan').choices(['conformance', 'chaos', 'load', 'explore', 'races', 'certify']).default('certify'))
+  .option(
+    '--budget <n>',
+    "rampart explore's request budget (default: what fits the explore partner's keys' hour windows, at most 400), or rampart races' (default: 2 bursts per family)",
+  )
   .addOption(new Option('--service <service>', 'only one service').choices(['gate', 'pools']))
   .option('--grep <text>', 'only checks whose name, file or requirement ids contain the text')
   .option('--json', 'print the plan as JSON')
@@ -177,8 +204,10 @@ program
       }
       const profile = loadProfile(opts.profile ?? EMBEDDED_PROFILE);
       const { parseBudget } = await import('../explore/options.js');
-      const exploreBudget = parseBudget(opts.budget);
-      type Kind = 'conformance' | 'chaos' | 'load' | 'explore';
+      const { parseRaceBudget } = await import('../races/options.js');
+      const exploreBudget = opts.for === 'races' ? undefined : parseBudget(opts.budget);
+      const raceBudget = opts.for === 'races' ? parseRaceBudget(opts.budget) : undefined;
+      type Kind = 'conformance' | 'chaos' | 'load' | 'explore' | 'races';
       const kinds: Kind[] =
         opts.for === 'certify' ? ['conformance', 'chaos', 'load', ...(opts.depth === 'full' ? (['explore'] as const) : [])] : [opts.for as Kind];
       const plan = await planRun(profile, {
@@ -188,6 +217,7 @@ program
         grep: opts.grep,
         roundTrip: planRoundTrip(profile, rtt),
         ...(exploreBudget !== undefined ? { exploreBudget } : {}),
+        ...(raceBudget !== undefined ? { raceBudget } : {}),
       });
       if (opts.json) process.stdout.write(JSON.stringify(plan, null, 2) + '\n');
       else process.stdout.write(formatPlan(plan).join('\n') + '\n');

@@ -105,3 +105,45 @@ export async function startOracle(target: Profile, log?: (line: string) => void)
     throw new RunError(`the explore oracle (the embedded reference, from this profile's partners) could not start: ${(e as Error).message}`, EXIT.usage);
   }
 }
+
+/**
+ * What one fresh oracle world of `rampart races` starts from: the target's world as its answers showed it before a
+ * burst (a funded partner's pools balance), and the documented readings of open points the world takes (an id of the
+ * inventory → one of its choices: where the specs leave an answer open, each reading is tried in turn).
+ */
+export interface OracleWorldSpec {
+  /** The opening balance of the oracle's funded pools partners: the target's, read before the burst. */
+  poolsOpeningBalance?: string;
+  readings?: Readonly<Record<string, string>>;
+}
+
+/** Fresh oracle worlds on demand, each from the same starting state: a race replays each candidate order on its own. */
+export interface OracleWorlds {
+  fresh(spec?: OracleWorldSpec): Promise<RunningOracle>;
+}
+
+/**
+ * The oracle-world factory of `rampart races`: the embedded reference on loopback from the profile derived from the
+ * target's (oracleProfileOf), started anew for every serial order a race judge tries (a world starts in about a
+ * millisecond), so every order replays from the same starting state, and closed by the caller.
+ */
+export function oracleWorlds(target: Profile, log?: (line: string) => void): OracleWorlds {
+  const base = oracleProfileOf(target);
+  return {
+    async fresh(spec = {}) {
+      const [{ startReference }, { dialectProfile }] = await Promise.all([import('../reference/server.js'), import('../reference/dialect.js')]);
+      let profile = base;
+      if (spec.poolsOpeningBalance !== undefined)
+        profile = Profile.parse({ ...profile, reference: { ...profile.reference, poolsOpeningBalance: spec.poolsOpeningBalance } });
+      // A reading's effect on the world (a knob, a declared value) is the reference's own (src/reference/dialect.ts).
+      if (spec.readings && Object.keys(spec.readings).length)
+        profile = dialectProfile(profile, spec.readings as Parameters<typeof dialectProfile>[1], profile.name);
+      try {
+        const running = await startReference({ profile, ephemeralPorts: true, log });
+        return { profile: running.profile, close: () => running.close() };
+      } catch (e) {
+        throw new RunError(`a races oracle world (the embedded reference, from this profile's partners) could not start: ${(e as Error).message}`, EXIT.usage);
+      }
+    },
+  };
+}

@@ -38,6 +38,7 @@ async function kindsOf(names: SuiteKindName[]): Promise<SuiteKind[]> {
     if (n === 'chaos') out.push((await import('../suites/chaos.js')).chaos);
     if (n === 'load') out.push((await import('../suites/load.js')).load);
     if (n === 'explore') out.push((await import('../suites/explore.js')).exploreKind);
+    if (n === 'races') out.push((await import('../suites/races.js')).racesKind);
   }
   return out;
 }
@@ -305,7 +306,9 @@ async function runAgainstTarget(run: Run, recorders: Recorders): Promise<void> {
       const { startOracle } = await import('./oracle.js');
       oracle = await startOracle(profile);
     }
-    const stopped = await runScheduledKinds(run, profile, kinds, schedule, { ...recorders, receiver, oracle: oracle?.profile });
+    // races' oracle: fresh worlds of the embedded reference, one per serial order it tries (src/cli/oracle.ts).
+    const raceWorlds = kinds.some((k) => k.name === 'races') ? (await import('./oracle.js')).oracleWorlds(profile) : undefined;
+    const stopped = await runScheduledKinds(run, profile, kinds, schedule, { ...recorders, receiver, oracle: oracle?.profile, raceWorlds });
     if (stopped.outage && !run.interrupted) throw new RunError(`the target stopped answering mid-run: ${stopped.outage}`, EXIT.unreachable);
     if (stopped.rateLimited && !run.interrupted) throw new RunError(stopped.rateLimited, EXIT.rateLimited);
   } catch (e) {
@@ -338,6 +341,7 @@ async function announcePlan(run: Run, profile: Profile): Promise<void> {
     service: run.opts.service,
     grep: run.opts.grep,
     roundTrip: planRoundTrip(profile),
+    ...(run.command === 'races' && run.opts.budget !== undefined ? { raceBudget: Number(run.opts.budget) } : {}),
   });
   // The plan goes to stdout with the verdict; stderr keeps progress and the one line of a run error.
   process.stdout.write(formatPlan(plan).join('\n') + '\n');
@@ -360,7 +364,8 @@ async function readyKinds(run: Run, profile: Profile): Promise<SuiteKind[]> {
   await preflight(profile, services, run.clocks);
   if (kindNames.includes('load') || kindNames.includes('chaos')) assertSafeForTraffic(profile, !!opts.allowLive, kindNames.includes('load') ? 'load' : 'chaos');
   const kinds = await kindsOf(kindNames);
-  for (const k of kinds) await k.validate?.({ profile, service: opts.service, scenarios: opts.scenario, cases: opts.case, gatesFile: opts.gates });
+  for (const k of kinds)
+    await k.validate?.({ profile, service: opts.service, scenarios: opts.scenario, cases: opts.case, gatesFile: opts.gates, raceFamilies: opts.family });
   const note = timeScaleNote({ timeScales: run.timeScales } as RunResults['summary']);
   if (note) run.progress.line(`- target declares ${note}`);
   return kinds;

@@ -9,6 +9,9 @@ import type { SuiteKind, SuiteKindName, SuiteOutcome } from '../suites/kind.js';
 import type { WebhookReceiver } from '../webhooks/types.js';
 import type { Recorders, Run } from './runState.js';
 
+/** What the run hands every kind: its recorders, its receiver, explore's oracle and races' oracle worlds. */
+type KindShared = Recorders & { receiver: WebhookReceiver; oracle?: Profile; raceWorlds?: import('../races/worlds.js').RaceWorlds };
+
 /** How the kinds went: why the run stopped early, if it did, and each kind's lower bound. */
 interface KindsOutcome {
   outage?: string;
@@ -33,13 +36,7 @@ export async function scheduleOf(run: Run, profile: Profile, kinds: SuiteKind[])
 }
 
 /** The kinds, group by group; the run's bound is the longest chain of what must run in turn. */
-export async function runScheduledKinds(
-  run: Run,
-  profile: Profile,
-  kinds: SuiteKind[],
-  schedule: Schedule,
-  shared: Recorders & { receiver: WebhookReceiver; oracle?: Profile },
-): Promise<KindsOutcome> {
+export async function runScheduledKinds(run: Run, profile: Profile, kinds: SuiteKind[], schedule: Schedule, shared: KindShared): Promise<KindsOutcome> {
   const outcome: KindsOutcome = { bounds: new Map(), gateSent: [] };
   const spent: number[] = [];
   // One Gate pacer for every kind: kinds that take turns on one key see each other's requests in its windows.
@@ -92,13 +89,7 @@ async function judgedMinuteStream(run: Run, stream: import('../load/minuteWindow
 }
 
 /** One kind: run (or, for load scenarios finished before an interruption, kept), its results added to the run's. */
-async function runKind(
-  run: Run,
-  profile: Profile,
-  kind: SuiteKind,
-  shared: Recorders & { receiver: WebhookReceiver; oracle?: Profile },
-  outcome: KindsOutcome,
-): Promise<void> {
+async function runKind(run: Run, profile: Profile, kind: SuiteKind, shared: KindShared, outcome: KindsOutcome): Promise<void> {
   const { opts, runDir, stop, progress, results } = run;
   if (stop.signal.aborted) return;
   const kindDone = new Map([...run.done].filter(([k]) => k.startsWith(`${kind.name}:`)));
@@ -138,7 +129,12 @@ async function runKind(
       seed: opts.seed,
       receiver: shared.receiver,
       ...(shared.oracle ? { oracle: shared.oracle } : {}),
-      ...(opts.budget !== undefined ? { exploreBudget: Number(opts.budget) } : {}),
+      ...(opts.budget !== undefined ? { exploreBudget: Number(opts.budget), raceBudget: Number(opts.budget) } : {}),
+      ...(shared.raceWorlds ? { raceWorlds: shared.raceWorlds } : {}),
+      ...(opts.family?.length ? { raceFamilies: opts.family } : {}),
+      ...(opts.times !== undefined ? { raceTimes: Number(opts.times) } : {}),
+      ...(opts.profile ? { profileFile: opts.profile } : {}),
+      ...(opts.fault?.length ? { faults: opts.fault } : {}),
       clocks: run.clocks,
       pacer: shared.pacer,
       gateSent: outcome.gateSent,
@@ -152,6 +148,7 @@ async function runKind(
   results.checks.push(...out.checks.filter((c) => !replaced(c)), ...stream);
   results.observations.push(...out.observations);
   if (out.exploration) results.exploration = out.exploration;
+  if (out.races) results.races = out.races;
   results.metrics = { ...(results.metrics ?? {}), ...out.metrics };
   if (out.stats) {
     const b = spentLowerBound(out.stats, profile.timing.rateWindowScale);

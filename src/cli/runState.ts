@@ -27,8 +27,11 @@ export interface RunOptions extends HarnessFlags {
   failIncomplete?: boolean;
   /** Write every exchange of the run as HAR 1.2 (reports/<run>/run.har). */
   har?: boolean;
-  /** explore: the request budget (--budget). */
+  /** explore, races: the request budget (--budget). */
   budget?: string;
+  /** races: only these families (--family), and the replay of one: its bursts N at once (--times). */
+  family?: string[];
+  times?: string;
   /** certify: sign certificate.json with this Ed25519 key. */
   signKey?: string;
   /** 'github': print ::error annotations per failure. */

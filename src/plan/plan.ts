@@ -21,6 +21,7 @@ import { checkKey, loadSuites, needsOfCheck, type CheckKind } from '../runner/su
 import { formatDuration, spreadLowerBoundMs } from './lowerBound.js';
 import type { PlanRoundTrip } from './roundTrip.js';
 import { planExplore, type ExplorePlan } from './explore.js';
+import { planRaces, racesPlanLine, type RacesPlan } from './races.js';
 
 const HOUR_LIMIT = GATE_RATE_WINDOWS.hour.limit;
 
@@ -73,11 +74,13 @@ export interface Plan {
   /** The round trip multiplied through the requests that go one after another, and where it came from. */
   roundTrip: PlanRoundTrip;
   /** Each kind's own bound (ms): its rate windows, its longest chain of waits and round trips, its held-alone chain; load its scenarios. */
-  byKind: Partial<Record<'conformance' | 'chaos' | 'load' | 'explore', number>>;
+  byKind: Partial<Record<'conformance' | 'chaos' | 'load' | 'explore' | 'races', number>>;
   /** Each load scenario's mandatory time (ms): what its windows, lanes and durations force. */
   scenarios: Record<string, number>;
   /** rampart explore: its request budget, the keys it spreads them over, and the time they take. */
   explore?: ExplorePlan;
+  /** rampart races: its families, bursts and requests, and the time they take. */
+  races?: RacesPlan;
   /** The route probes of the rate-limit scenario: on keys of their own from the first second, or sharing the cases' keys and waiting. */
   routeLanes?: { ownKeys: number; fastestNeeds: number; sharedLanes: number; lanesMs: number; casesMs: number };
 }
@@ -89,19 +92,21 @@ function add(into: Partial<Record<RouteGroup, number>>, from: Partial<Record<Rou
 export async function planRun(
   profile: Profile,
   opts: {
-    kinds: ('conformance' | 'chaos' | 'load' | 'explore')[];
+    kinds: ('conformance' | 'chaos' | 'load' | 'explore' | 'races')[];
     depth: 'quick' | 'full';
     service?: 'gate' | 'pools';
     grep?: string;
     roundTrip?: PlanRoundTrip;
     /** rampart explore's request budget (its default when not given). */
     exploreBudget?: number;
+    /** rampart races' request budget (its default rounds when not given). */
+    raceBudget?: number;
   },
   cal: Calibration = readCalibration(),
 ): Promise<Plan> {
   const scale = profile.timing.rateWindowScale;
   const roundTrip = opts.roundTrip ?? { ms: 0, source: 'none' as const };
-  const checkKinds = opts.kinds.filter((k): k is CheckKind => k !== 'load' && k !== 'explore');
+  const checkKinds = opts.kinds.filter((k): k is CheckKind => k !== 'load' && k !== 'explore' && k !== 'races');
   /** What each kind of checks sends and waits: kinds on disjoint keys run at once in certify. */
   const perKind = new Map<CheckKind, KindCost>();
   const counts = { pools: 0, run: 0, uncalibrated: 0, skipped: [] as Plan['skipped'] };
@@ -136,6 +141,9 @@ export async function planRun(
     ? Object.fromEntries(LOAD_SCENARIOS.map((n) => [n, Math.round(mandatorySeconds(n, opts.depth, loadGates(), profile, roundTrip.ms) * 1000)]))
     : {};
   const explore = opts.kinds.includes('explore') ? planExplore(profile, { budget: opts.exploreBudget, rttMs: roundTrip.ms }) : undefined;
+  const races = opts.kinds.includes('races')
+    ? planRaces(profile, { depth: opts.depth, service: opts.service, budget: opts.raceBudget, rttMs: roundTrip.ms })
+    : undefined;
   const minuteStream = minuteStreamPartner(profile, opts) ? { probes: 1, holdMs: minuteStreamHoldMs(profile) } : undefined;
   // Kinds on disjoint partners run at once (the longest of them), groups sharing partners one after another.
   const composed = (extraKeys: number, hour: boolean) =>
@@ -144,7 +152,15 @@ export async function planRun(
         sum +
         Math.max(
           0,
-          ...group.map((k) => (k === 'load' ? loadMs : k === 'explore' ? (explore?.ms ?? 0) : Math.max(rateOf(k, extraKeys, hour), perKind.get(k)!.waitMs))),
+          ...group.map((k) =>
+            k === 'load'
+              ? loadMs
+              : k === 'explore'
+                ? (explore?.ms ?? 0)
+                : k === 'races'
+                  ? (races?.ms ?? 0)
+                  : Math.max(rateOf(k, extraKeys, hour), perKind.get(k)!.waitMs),
+          ),
         ),
       0,
     );
@@ -196,17 +212,19 @@ export async function planRun(
       ...Object.fromEntries(checkKinds.map((k) => [k, Math.round(Math.max(rateOf(k, 0, waitHour), perKind.get(k)!.waitMs))])),
       ...(opts.kinds.includes('load') ? { load: Math.round(loadMs) } : {}),
       ...(explore ? { explore: Math.round(explore.ms) } : {}),
+      ...(races ? { races: Math.round(races.ms) } : {}),
     },
     scenarios,
     ...(opts.kinds.includes('load') ? { routeLanes: routeLanesOf(profile, opts.depth, roundTrip.ms) } : {}),
     ...(explore ? { explore } : {}),
+    ...(races ? { races } : {}),
   };
 }
 
 /** The plan as the first lines of a run (and `rampart plan` without --json). */
 export function formatPlan(p: Plan): string[] {
   const lines = [
-    `plan for ${p.profile} (${[...p.kinds, ...(p.bound.loadMs ? ['load'] : []), ...(p.explore ? ['explore'] : [])].join(' + ') || 'load'}, --depth ${p.depth}${p.rateWindowScale !== 1 ? `, rate windows ×${p.rateWindowScale}` : ''}): ${p.checks.run} checks run, ${p.checks.skipped} skipped`,
+    `plan for ${p.profile} (${[...p.kinds, ...(p.bound.loadMs ? ['load'] : []), ...(p.explore ? ['explore'] : []), ...(p.races ? ['races'] : [])].join(' + ') || 'load'}, --depth ${p.depth}${p.rateWindowScale !== 1 ? `, rate windows ×${p.rateWindowScale}` : ''}): ${p.checks.run} checks run, ${p.checks.skipped} skipped`,
     `  ${p.keys.gateSecret} Gate key${p.keys.gateSecret === 1 ? '' : 's'}: ~${p.requests.gate.total} Gate requests${p.requests.gate.load ? ` (${p.requests.gate.load} of them the smoke's traffic)` : ''} (~${p.requests.gate.perKey} per secret key${p.keys.gatePublishable ? `, ~${p.requests.gate.perPublishableKey} per publishable key` : ''}), ${p.requests.pools} pools requests`,
     p.keyHour.fits
       ? `  the busiest Gate key sends ~${p.keyHour.busiestKey} of its ${p.keyHour.limit} requests per hour: the run fits one hour window (no check skips or waits for it)`
@@ -237,6 +255,7 @@ export function formatPlan(p: Plan): string[] {
           `  explore: ${p.explore.searched} requests to the target searching (~${p.explore.gateRequests} Gate over ${p.explore.keys} key${p.explore.keys === 1 ? '' : 's'}, ~${p.explore.perKey} each of its 300 per hour; ~${p.explore.poolsRequests} pools), up to ${p.explore.budget} with a divergence to shrink; the oracle on loopback beside it: ≥ ${formatDuration(p.explore.ms)}`,
         ]
       : []),
+    ...(p.races ? [racesPlanLine(p.races, formatDuration)] : []),
     ...(p.minuteStream
       ? [
           `  the 60-per-minute window is judged on the conformance stream (no keys reserved for the rate-limit cases): ${p.minuteStream.probes} Gate request past the limit (2 at most), the key held ${formatDuration(p.minuteStream.holdMs)} first`,

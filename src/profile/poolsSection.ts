@@ -50,7 +50,7 @@ export const PoolsPartner = z
     velocityClock: z.boolean().optional(),
     webhookSecret: z.string().min(1).optional(),
     /** Kept for one suite kind ('load', 'chaos') so certify can run the kinds at once on disjoint partners. */
-    reservedFor: z.enum(['load', 'chaos', 'explore']).optional(),
+    reservedFor: z.enum(['load', 'chaos', 'explore', 'races']).optional(),
   })
   .strict();
 export type PoolsPartner = z.infer<typeof PoolsPartner>;

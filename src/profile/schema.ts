@@ -106,7 +106,7 @@ export const GatePartner = z
      * them unused for an hour before a --depth full run). 'chaos': kept for the
      * chaos suites, so certify can run them beside conformance.
      */
-    reservedFor: z.enum(['load', 'chaos', 'explore']).optional(),
+    reservedFor: z.enum(['load', 'chaos', 'explore', 'races']).optional(),
   })
   .strict();
 export type GatePartner = z.infer<typeof GatePartner>;

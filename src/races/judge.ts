@@ -19,6 +19,8 @@ export interface Parting {
   what: string;
   target: unknown;
   oracle: unknown;
+  /** The rule the parting step breaks, where the comparison names one. */
+  requirement?: string;
 }
 
 export interface JudgeInput<A, S> {
@@ -33,6 +35,8 @@ export interface JudgeInput<A, S> {
   compareAfter(target: S, oracle: S): Omit<Parting, 'request'> | undefined;
   /** The most orders tried before the burst ends unverified. */
   maxOrders: number;
+  /** Told of each order's replay before its answers are compared (a comparison that names ids as the order meets them starts afresh). */
+  begin?(order: Order, replay: Replay<A, S>): void;
 }
 
 export type Judgement =
@@ -69,7 +73,9 @@ export async function judgeBurst<A, S>(input: JudgeInput<A, S>): Promise<Judgeme
         why: `no order among the first ${tried} explained the burst and more remain: the search stopped at its bound (${input.maxOrders} orders)`,
       };
     tried++;
-    const f = fare(input, order, await input.replay(order));
+    const replayed = await input.replay(order);
+    input.begin?.(order, replayed);
+    const f = fare(input, order, replayed);
     if (!f.parting) return { verdict: 'explained', order, tried };
     if (!closest || f.matched > closest.matched) closest = { order, matched: f.matched, parting: f.parting };
   }

@@ -5,6 +5,7 @@
 // Inline CSS, SVG and script only, a Content-Security-Policy that forbids any
 // fetch, and every value from the run escaped (targets control the bodies we show).
 import { EXPLORATION_CSS, explorationSection } from './exploration.js';
+import { RACES_CSS, racesSection } from './races.js';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { redact, redactDeep } from '../secrets/index.js';
@@ -274,17 +275,18 @@ export function toHtml(input: RunResults, history: HistoryRecord[] = [], night?:
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${esc(`rampart ${results.command} — ${v.label} — ${results.profile.name}`)}</title>
-<style>${PAGE_CSS}${SPEC_MAP_CSS}${EXPLORATION_CSS}${HISTORY_CSS}</style></head>
+<style>${PAGE_CSS}${SPEC_MAP_CSS}${EXPLORATION_CSS}${RACES_CSS}${HISTORY_CSS}</style></head>
 <body><main>
 <h1>rampart ${esc(results.command)} report <span class="small">${esc(results.profile.name)} · ${esc(results.startedAt)}</span></h1>
 ${bannerHtml(results, night)}
 ${countsHtml(s)}
 ${runDetails(results)}
-<nav><a href="#failures">failures (${failedCount})</a>${results.exploration ? `<a href="#exploration">exploration (${results.exploration.findings.length})</a>` : ''}<a href="#not-asserted">not asserted (${s.incompleteReasons?.length ?? 0} reasons)</a><a href="#matrix">requirements (${results.requirements.length})</a><a href="#observations">observations (${results.observations.length})</a><a href="#charts">charts</a><a href="#trend">trend</a><a href="#history">history${night ? ` (${night.group.runs.length} runs)` : ''}</a><a href="#specmap">spec map</a></nav>
+<nav><a href="#failures">failures (${failedCount})</a>${results.exploration ? `<a href="#exploration">exploration (${results.exploration.findings.length})</a>` : ''}${results.races ? `<a href="#races">races (${results.races.findings.length})</a>` : ''}<a href="#not-asserted">not asserted (${s.incompleteReasons?.length ?? 0} reasons)</a><a href="#matrix">requirements (${results.requirements.length})</a><a href="#observations">observations (${results.observations.length})</a><a href="#charts">charts</a><a href="#trend">trend</a><a href="#history">history${night ? ` (${night.group.runs.length} runs)` : ''}</a><a href="#specmap">spec map</a></nav>
 <div id="filterbar" hidden><input id="filter" type="search" placeholder="filter failures, requirements and observations: an id, a check, any text" aria-label="filter"> <span id="filter-count" class="small"></span></div>
 <h2 id="failures">Failures <span class="small">${failedCount ? `${failedCount} failed check${failedCount === 1 ? '' : 's'}: expected (−) against actual (+), and a command to replay each` : ''}</span></h2>
 ${failures.html}
 ${explorationSection(results)}
+${racesSection(results)}
 <h2 id="not-asserted">Not asserted, by reason <span class="small">what the profile or machine lacks</span></h2>
 ${notAsserted(results)}
 <h2 id="matrix">Requirement matrix</h2>

@@ -26,7 +26,7 @@ export type Verdict = 'CERTIFIED' | 'PASSED' | 'NOT CERTIFIED' | 'INCOMPLETE' | 
 
 /** What a run covered: the suite kinds it ran and every filter that narrowed them. */
 export interface RunScope {
-  kinds: ('conformance' | 'chaos' | 'load' | 'explore')[];
+  kinds: ('conformance' | 'chaos' | 'load' | 'explore' | 'races')[];
   depth: 'quick' | 'full';
   service?: 'gate' | 'pools';
   grep?: string;
@@ -90,7 +90,7 @@ export interface CheckFailure {
 
 export interface CheckResult {
   name: string;
-  suite: 'conformance' | 'load' | 'chaos' | 'explore';
+  suite: 'conformance' | 'load' | 'chaos' | 'explore' | 'races';
   file?: string;
   requirements: readonly string[];
   status: CheckStatus;
@@ -178,6 +178,8 @@ export interface RunResults {
   resumedFrom?: string;
   /** rampart explore: the sequences it ran against the target and the oracle, and what it found. */
   exploration?: ExplorationRecord;
+  /** rampart races: the bursts it fired, how each family went, and every burst no serial order explains. */
+  races?: RacesRecord;
   /** Each target's clock against rampart's and the round trip to it, as the run's answers told them. */
   target?: { gate?: TargetClockReport; pools?: TargetClockReport };
 }
@@ -197,7 +199,7 @@ export interface RunPlanRecord {
   /** The round trip the plan counted (ms) and where it came from. */
   roundTrip?: { ms: number; source: 'option' | 'doctor' | 'none' };
   /** Per kind, and per load scenario: so a slow part shows where its time went. */
-  kinds?: Partial<Record<'conformance' | 'chaos' | 'load' | 'explore', PlanPart>>;
+  kinds?: Partial<Record<'conformance' | 'chaos' | 'load' | 'explore' | 'races', PlanPart>>;
   scenarios?: Record<string, PlanPart>;
 }
 
@@ -271,4 +273,91 @@ export interface ExplorationRecord {
   /** Why it could not go on (the run's stop, no answer, rate-limited, a full hour window): the run ends as every kind does on it. */
   stopped?: { kind: string; why: string };
   crash?: string;
+}
+
+/** One request of a race's burst: when it left and came back (ms after the burst's first send), and its answer. */
+export interface RaceRequestRecord {
+  label: string;
+  /** Its place in the order of sending (0 first). */
+  sentAs: number;
+  sentMs: number;
+  /** Absent: no answer came (a timeout, a reset). */
+  answeredMs?: number;
+  /** applied (its answer is determined), maybe (5xx, an in-flight 409, no answer), refused (429). */
+  effect: 'applied' | 'maybe' | 'refused';
+  exchange?: ExchangeRecord;
+  noAnswer?: string;
+}
+
+/** A request outside the burst (the steps before it, the reads after it), on one side. */
+export interface RaceStepRecord {
+  label: string;
+  exchange: ExchangeRecord;
+}
+
+/** A burst no serial order that keeps real time explains: everything a developer needs to act on it. */
+export interface RaceFindingRecord {
+  family: string;
+  /** The check that failed on it (its family's). */
+  check: string;
+  /** The rule the parting step breaks. */
+  requirement?: string;
+  /** One line: what the burst showed. */
+  what: string;
+  /** The round of the family it showed in, and the run's seed (`rampart races --seed` replays the order of sending). */
+  round: number;
+  seed: number;
+  /** When the burst's first request left (ISO 8601, rampart's clock). */
+  startedAt: string;
+  /** The target's steps before the burst (the objects it raced on). */
+  steps: RaceStepRecord[];
+  burst: RaceRequestRecord[];
+  /** What the target read after the burst. */
+  after: RaceStepRecord[];
+  /** Why no serial order explains it: the closest order, how much of it matched, and where it parts. */
+  closest: {
+    order: number[];
+    /** Requests of the order whose answers matched before it parted (the reads after count as one more). */
+    matched: number;
+    /** The burst's request whose answer parts (its index); absent: the reads after the burst. */
+    request?: number;
+    what: string;
+    target: unknown;
+    oracle: unknown;
+    /** The documented readings the oracle took for it (open point → choice), when the family names any. */
+    reading: Record<string, string>;
+    /** The oracle's answers in that order, and its reads after. */
+    oracleAnswers: { request: number; exchange: ExchangeRecord }[];
+    oracleAfter: RaceStepRecord[];
+  };
+  /** Candidate orders tried (every reading). */
+  tried: number;
+  /** A script that fires the burst N times in parallel and says how often the finding showed. */
+  replay: { script: string; env: string[]; notes: string[] };
+}
+
+/** How one race family went in the run. */
+export interface RaceFamilyRecord {
+  service: 'gate' | 'pools';
+  requirements: string[];
+  status: CheckStatus;
+  rounds: number;
+  /** Bursts explained by a serial order. */
+  explained: number;
+  /** Requests it sent the target. */
+  requests: number;
+  reason?: string;
+}
+
+export interface RacesRecord {
+  seed: number;
+  /** Rounds each family was asked for. */
+  rounds: number;
+  bursts: number;
+  /** Candidate orders replayed on fresh oracle worlds. */
+  ordersTried: number;
+  families: Record<string, RaceFamilyRecord>;
+  findings: RaceFindingRecord[];
+  /** What the oracle was. */
+  oracle: string;
 }

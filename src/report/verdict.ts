@@ -149,8 +149,9 @@ export function requirementResults(checks: readonly CheckResult[], scope: ScopeO
     if (ran.has(checkKeyOf(d))) continue;
     for (const id of d.requirements) unrunByReq.set(id, [...(unrunByReq.get(id) ?? []), d.name]);
   }
-  // What explore's comparisons judged is in the scope of a run that explores, whichever kind's catalogue entry it is.
-  const explored = new Set(scope.kinds.includes('explore') ? checks.filter((c) => c.suite === 'explore').flatMap((c) => c.requirements) : []);
+  // What explore's comparisons judged, and what races' bursts judged, is in the scope of a run of that kind, whichever kind's catalogue entry it is.
+  const judgedBy = (kind: 'explore' | 'races') => (scope.kinds.includes(kind) ? checks.filter((c) => c.suite === kind).flatMap((c) => c.requirements) : []);
+  const explored = new Set([...judgedBy('explore'), ...judgedBy('races')]);
   const out: RequirementResult[] = [];
   for (const r of CATALOGUE) {
     if (!scope.kinds.includes(r.suite) && !explored.has(r.id)) continue;

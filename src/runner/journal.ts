@@ -14,7 +14,7 @@ export const RUN_FILE = 'run.json';
 export interface RunRecord {
   runId: string;
   command: string;
-  kinds: ('conformance' | 'chaos' | 'load' | 'explore')[];
+  kinds: ('conformance' | 'chaos' | 'load' | 'explore' | 'races')[];
   depth: 'quick' | 'full';
   service?: 'gate' | 'pools';
   grep?: string;

@@ -6,7 +6,7 @@
 // another, and the run says why.
 import type { Profile } from '../profile/schema.js';
 
-export type KindName = 'conformance' | 'chaos' | 'load' | 'explore';
+export type KindName = 'conformance' | 'chaos' | 'load' | 'explore' | 'races';
 
 /** How many reserved keys the rate-limit cases need (one per case, windows empty). */
 export const RATE_LIMIT_KEYS = 8;

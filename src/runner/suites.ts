@@ -11,7 +11,7 @@ import type { Service } from '../needs/define.js';
 import { PACKAGE_ROOT as ROOT } from '../packageRoot.js';
 import type { CheckDef, SuiteDef } from './check.js';
 
-export type CheckKind = 'conformance' | 'chaos';
+export type CheckKind = 'conformance' | 'chaos' | 'races';
 
 export interface LoadedSuite extends SuiteDef {
   file: string;

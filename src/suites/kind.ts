@@ -1,4 +1,4 @@
-// The three kinds of suite — conformance, chaos, load — behind one interface:
+// The kinds of suite — conformance, chaos, load, explore, races — behind one interface:
 // each returns check results, observations and metrics; none judges them
 // (src/report/verdict.ts does). `certify` is every kind.
 import type { Exchange } from '../client/types.js';
@@ -10,7 +10,7 @@ import type { DeclaredCheck } from '../report/verdict.js';
 import type { Progress } from '../runner/progress.js';
 import type { RunStats } from '../runner/run.js';
 
-export type SuiteKindName = 'conformance' | 'chaos' | 'load' | 'explore';
+export type SuiteKindName = 'conformance' | 'chaos' | 'load' | 'explore' | 'races';
 
 export interface SuiteRunContext {
   profile: Profile;
@@ -47,6 +47,14 @@ export interface SuiteRunContext {
   /** explore: the oracle's profile (the embedded reference the CLI started from the target's), and the request budget. */
   oracle?: Profile;
   exploreBudget?: number;
+  /** races: fresh oracle worlds (the CLI makes them: src/cli/oracle.ts oracleWorlds), its budget, --family and --times. */
+  raceWorlds?: import('../races/worlds.js').RaceWorlds;
+  raceBudget?: number;
+  raceFamilies?: string[];
+  raceTimes?: number;
+  /** How the run named its target (the profile file, or the embedded target's faults): a replay script names it the same way. */
+  profileFile?: string;
+  faults?: string[];
   /** load: Gate requests the run's earlier kinds sent, by partner (the traffic keys may be theirs: one hour window). */
   gateSent?: readonly { partner: string; at: number }[];
   log: (line: string) => void;
@@ -63,12 +71,14 @@ export interface SuiteOutcome {
   rateLimited?: string;
   /** explore: what the sequences found. */
   exploration?: import('../report/results.js').ExplorationRecord;
+  /** races: the bursts it fired and what it found. */
+  races?: import('../report/results.js').RacesRecord;
 }
 
 export interface SuiteKind {
   name: SuiteKindName;
   /** Checks before any traffic: a usage error here ends the run with exit 2. */
-  validate?(ctx: Pick<SuiteRunContext, 'profile' | 'scenarios' | 'cases' | 'gatesFile' | 'service'>): Promise<void> | void;
+  validate?(ctx: Pick<SuiteRunContext, 'profile' | 'scenarios' | 'cases' | 'gatesFile' | 'service' | 'raceFamilies'>): Promise<void> | void;
   run(ctx: SuiteRunContext): Promise<SuiteOutcome>;
   /**
    * Every check the kind holds for the service, before --grep, --scenario or --case: the judge marks a requirement
