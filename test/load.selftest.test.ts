@@ -60,9 +60,11 @@ const quickIds = new Set(
 );
 // Load faults, and every other fault breaking a rule a quick case asserts (TTL 30 s, TTL not enforced, a quote
 // expiring early, a reserve of the wrong amount): the scenarios' check of that rule must catch it too.
-const loadFaults = ALL_FAULTS.filter((f) => f.suite !== 'explore' && f.requirements.some((id) => quickIds.has(id)));
+const loadFaults = ALL_FAULTS.filter((f) => f.suite !== 'explore' && f.suite !== 'races' && f.requirements.some((id) => quickIds.has(id)));
 /** Load faults no quick case can see: the hour window's, proven in load-hour.selftest.test.ts. */
-const hourOnly = ALL_FAULTS.filter((f) => (f.suite === 'load' || f.requirements.some((id) => loadIds.has(id))) && !loadFaults.includes(f));
+const hourOnly = ALL_FAULTS.filter(
+  (f) => f.suite !== 'races' && (f.suite === 'load' || f.requirements.some((id) => loadIds.has(id))) && !loadFaults.includes(f),
+);
 
 // The clean run is load.clean.test.ts: a process of its own, its windows measured undisturbed by the fault runs here.
 describe.skipIf(!!noK6)(`load scenarios against the embedded target${noK6 ? ` (skipped: ${noK6})` : ''}`, () => {

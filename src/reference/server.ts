@@ -107,7 +107,9 @@ async function handle(p: Pipeline, req: IncomingMessage, res: ServerResponse): P
     const slow = slowDelayMs(p.faults, p.service, method, path);
     if (slow) await new Promise((r) => setTimeout(r, slow));
     const m = p.router.match(method, path);
-    if (p.limiter) p.limiter.check(clientKey(req), method, path, m.pattern ? `${method} ${m.pattern}` : `${method} ?`);
+    // A race fault of the limiter records the request a round trip later (src/reference/gate/raceFaults.ts): awaited.
+    const counted = p.limiter?.check(clientKey(req), method, path, m.pattern ? `${method} ${m.pattern}` : `${method} ?`);
+    if (counted) await counted;
     if (!m.handler) throw new HttpError(404, `Unknown route: ${method} ${p.base}${path}`, 'route_not_found');
     const rawBody = await readBody(req);
     const r: Req = {

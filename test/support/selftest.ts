@@ -205,8 +205,8 @@ export async function chaosSelfTest(
   const suites = await loadSuites('chaos');
   const fullDepth = new Set<string>(CATALOGUE.filter((r) => r.depth === 'full').map((r) => r.id));
   const covered = new Set<string>(suites.flatMap((s) => s.checks.flatMap((c) => c.requirements)));
-  // Sequence faults (suite explore) are missed by every fixed check by design: only explore finds them.
-  const faults = ALL_FAULTS.filter((f) => f.suite !== 'explore' && f.requirements.some((id) => covered.has(id)));
+  // Sequence faults (suite explore) and race faults (suite races) are missed by every fixed check by design: only explore, or races, finds them.
+  const faults = ALL_FAULTS.filter((f) => !onlyFoundApart(f) && f.requirements.some((id) => covered.has(id)));
   const runs = await faultRuns(faults, parallel, async (f) => {
     const fast = f.requirements.some((id) => fullDepth.has(id));
     const w = await start([f.name], { realTime: fast });
@@ -222,9 +222,15 @@ export async function chaosSelfTest(
 }
 
 /**
+ * A fault made to be missed by every fixed check: a sequence fault (suite explore, only explore finds it) or a race
+ * fault (suite races, a check-then-act gap only requests arriving together meet: only races finds it).
+ */
+export const onlyFoundApart = (f: FaultDef): boolean => f.suite === 'explore' || f.suite === 'races';
+
+/**
  * Faults the conformance self-test runs: its own, and other suites' that break a conformance requirement. Sequence
- * faults (suite explore) are left out: each is made to be missed by every fixed check, and only explore finds it.
+ * and race faults (onlyFoundApart) are left out: each is made to be missed by every fixed check.
  */
 export function conformanceFaultsOf(all: readonly FaultDef[], conformanceIds: ReadonlySet<string>): FaultDef[] {
-  return all.filter((f) => f.suite !== 'explore' && ((f.suite ?? 'conformance') === 'conformance' || f.requirements.some((id) => conformanceIds.has(id))));
+  return all.filter((f) => !onlyFoundApart(f) && ((f.suite ?? 'conformance') === 'conformance' || f.requirements.some((id) => conformanceIds.has(id))));
 }

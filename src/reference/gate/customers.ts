@@ -19,6 +19,7 @@ import { HttpError, jsonObject, type Reply, type Req } from '../kit/http.js';
 import { listBounds, listOrdered } from './lists.js';
 import type { GateArea, GateCaller, GateWorld } from './world.js';
 import { CUSTOMER_FAULTS, HISTORY_CUSTOMERS } from './customerFaults.js';
+import { customerCheckedBeforeGap, RACE, raceGap, sleepRaceGap } from './raceFaults.js';
 import {
   cachedCustomerRead,
   createThroughCustomerCache,
@@ -235,7 +236,7 @@ export const area: GateArea = {
     const firstByKey = new Map<string, Promise<Reply>>();
     router.on('POST', '/customers', async (req) => {
       const caller = world.authSecret(req);
-      const create = (): Reply => newCustomer(world, caller, req, emitView);
+      const create = (): Reply | Promise<Reply> => newCustomer(world, caller, req, emitView);
       const key = req.headers['idempotency-key'];
       if (typeof key === 'string' && key !== '') {
         if (world.faults.has('cust-idem-key-ignored')) return create();
@@ -287,7 +288,7 @@ export const area: GateArea = {
       return { status: 200, body: rememberCustomerRead(world, scopeOf(caller), req.params.id!, v) };
     });
 
-    router.on('PATCH', '/customers/:id', (req) => patchThroughCustomerCache(world, patchCustomer(world, req, emitView)));
+    router.on('PATCH', '/customers/:id', async (req) => patchThroughCustomerCache(world, await patchCustomer(world, req, emitView)));
 
     router.on('DELETE', '/customers/:id', (req) => {
       const caller = world.authSecret(req);
@@ -323,10 +324,9 @@ function validateCustomer(world: GateWorld, body: Record<string, unknown>): void
 }
 
 /** POST /customers: the body checked, the identity unique in the partner's scope, the customer stored and announced. */
-function newCustomer(world: GateWorld, caller: GateCaller, req: Req, emitView: EmitView): Reply {
+function newCustomer(world: GateWorld, caller: GateCaller, req: Req, emitView: EmitView): Reply | Promise<Reply> {
   const body = jsonObject(req);
   validateCustomer(world, body);
-  const kycSettable = world.faults.has('cust-kyc-status-settable');
   const ext = body.external_id;
   const email = body.email;
   // Reading (gate.customer.phoneRepeat 'unique'): a repeated phone is refused like a repeated email.
@@ -335,16 +335,40 @@ function newCustomer(world: GateWorld, caller: GateCaller, req: Req, emitView: E
   const scope = scopeOf(caller);
   const s = store(world);
   const releaseDeleted = world.faults.has('cust-deleted-identity-released');
-  for (const c of s.byId.values()) {
-    if (c.scope !== scope) continue;
-    if (c.deleted_at !== null && releaseDeleted) continue;
-    if (c.external_id === ext && externalIdIndexed(world, c) && !world.faults.has('cust-duplicate-external-id-allowed'))
-      throw new HttpError(409, 'A customer with this external_id already exists', 'customer_exists');
-    if (c.email.toLowerCase() === (email as string).toLowerCase() && !world.faults.has('cust-duplicate-email-allowed')) {
-      throw new HttpError(409, 'A customer with this email already exists', 'customer_exists');
+  // Which identities are checked: all of them, or (a race fault: the rest checked with the write after the gap) some.
+  const unique = (only?: readonly string[]) => {
+    const checks = (k: string) => !only || only.includes(k);
+    for (const c of s.byId.values()) {
+      if (c.scope !== scope) continue;
+      if (c.deleted_at !== null && releaseDeleted) continue;
+      if (checks('external_id') && c.external_id === ext && externalIdIndexed(world, c) && !world.faults.has('cust-duplicate-external-id-allowed'))
+        throw new HttpError(409, 'A customer with this external_id already exists', 'customer_exists');
+      if (checks('email') && c.email.toLowerCase() === (email as string).toLowerCase() && !world.faults.has('cust-duplicate-email-allowed')) {
+        throw new HttpError(409, 'A customer with this email already exists', 'customer_exists');
+      }
+      if (checks('phone') && phoneUnique && c.phone === body.phone) throw new HttpError(409, 'A customer with this phone already exists', 'customer_exists');
     }
-    if (phoneUnique && c.phone === body.phone) throw new HttpError(409, 'A customer with this phone already exists', 'customer_exists');
+  };
+  const beforeGap = customerCheckedBeforeGap(world.faults);
+  if (!beforeGap) {
+    unique();
+    return writeCustomer(world, caller, body, emitView);
   }
+  unique(beforeGap);
+  const rest = ['email', 'external_id', 'phone'].filter((k) => !beforeGap.includes(k as never));
+  return sleepRaceGap().then(() => {
+    unique(rest);
+    return writeCustomer(world, caller, body, emitView);
+  });
+}
+
+/** The customer of a checked creation body, stored and announced. */
+function writeCustomer(world: GateWorld, caller: GateCaller, body: Record<string, unknown>, emitView: EmitView): Reply {
+  const kycSettable = world.faults.has('cust-kyc-status-settable');
+  const ext = body.external_id;
+  const email = body.email;
+  const scope = scopeOf(caller);
+  const s = store(world);
   const createdAtMs = world.moment();
   const now = world.iso(createdAtMs);
   const rec: CustomerRecord = {
@@ -373,7 +397,7 @@ function newCustomer(world: GateWorld, caller: GateCaller, req: Req, emitView: E
 }
 
 /** PATCH /customers/:id: only the patchable fields, checked; null clears; metadata replaced whole; customer.updated sent. */
-function patchCustomer(world: GateWorld, req: Req, emitView: EmitView): Reply {
+function patchCustomer(world: GateWorld, req: Req, emitView: EmitView): Reply | Promise<Reply> {
   const caller = world.authSecret(req);
   // Reading (gate.customer.missingOrder): the customer is looked up before its body is checked, or after.
   const bodyFirst = choiceOf(world.profile, 'gate.customer.missingOrder') === '400-first';
@@ -389,7 +413,21 @@ function patchCustomer(world: GateWorld, req: Req, emitView: EmitView): Reply {
   checkProfileFields(body, errs, !world.faults.has('cust-name-length-unchecked'), !world.faults.has('cust-country-pattern-unchecked'));
   if (errs.length) throw new HttpError(400, errs.join('; '), 'parameter_invalid');
   const c = found ?? requireCustomer(world, caller, req.params.id!);
+  // Race fault: the record read here is written back whole a round trip later (a DELETE in between is undone).
+  const gap = raceGap(world.faults, RACE.customerPatch);
+  if (gap) {
+    const read = c.deleted_at;
+    return gap.then(() => {
+      const reply = applyPatch(world, caller, c, body, emitView);
+      c.deleted_at = read;
+      return reply;
+    });
+  }
+  return applyPatch(world, caller, c, body, emitView);
+}
 
+/** A checked PATCH body applied to the customer: null clears, metadata replaced whole, customer.updated sent. */
+function applyPatch(world: GateWorld, caller: GateCaller, c: CustomerRecord, body: Record<string, unknown>, emitView: EmitView): Reply {
   const keepOnNull = world.faults.has('cust-null-ignored');
   if (world.faults.has('cust-patch-omitted-cleared') && !('last_name' in body)) c.last_name = null;
   for (const k of ['first_name', 'last_name'] as const) {

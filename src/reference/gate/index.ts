@@ -21,6 +21,7 @@ import { area as sandboxHelpers } from './sandboxHelpers.js';
 import { area as sessions } from './sessions.js';
 import { area as webhookOperations } from './webhookOperations.js';
 import { BLIND_GATE_FAULTS } from './blindFaults.js';
+import { RACE_GATE_FAULTS } from './raceFaults.js';
 import { readingsAround } from './replies.js';
 import { createGateWorld, type GateArea, type GateWorld } from './world.js';
 
@@ -47,6 +48,7 @@ export const GATE_FAULTS: FaultDef[] = [
   ...RATE_LIMIT_FAULTS,
   ...CLOCK_FAULTS.filter((f) => f.service === 'gate'),
   ...BLIND_GATE_FAULTS,
+  ...RACE_GATE_FAULTS,
 ];
 
 export function createGateService(deps: { profile: Profile; faults: ActiveFaults; clock: Clock; outbox: WebhookOutbox }): {

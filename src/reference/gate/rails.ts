@@ -26,6 +26,7 @@ import { ownQuote, quotes, quoteState, redeemQuote, type SignedQuote } from './q
 import type { GateArea, GateCaller, GateWorld } from './world.js';
 import { RAIL_FAULTS } from './railFaults.js';
 import { railKeyRecords } from './blindRailReplays.js';
+import { RACE, raceGap, railRedeemRaceGap } from './raceFaults.js';
 
 interface RailRecord {
   id: string;
@@ -175,7 +176,7 @@ export const area: GateArea = {
         const validate = () => validateBody(world, jsonObject(req), kind);
         return railKeyRecords(world, kind, caller, req, () => world.idempotent(caller, req, scope, { required: !keyOptional, validate }, () => fn()));
       };
-      return handle((again = false) => {
+      return handle(async (again = false) => {
         const body = jsonObject(req);
         // Fault: another partner's quote and session are found, not 404 (or 403).
         const anyTenant = kind === 'pay_out' && world.faults.has('rail-payout-foreign-quote-redeemable');
@@ -208,12 +209,18 @@ export const area: GateArea = {
         if (capOn && vol.blocked.has(user)) throw new HttpError(403, 'The account is blocked for future rails pending manual review.', 'account_blocked');
         if (kind === 'pay_in' && world.faults.has('rail-payin-not-redeeming')) {
           if (quoteState(world, q) !== 'active') throw new HttpError(409, 'This quote cannot be redeemed', 'quote_not_active');
-        } else
+        } else {
+          // Race faults: the quote was checked active; it is consumed a round trip later without checking again.
+          const checked = await railRedeemRaceGap(world.faults, kind, quoteState(world, q));
           redeemQuote(world, q, {
-            allowConsumed: again || world.faults.has('quote-consumed-redeemable'),
+            allowConsumed: again || checked || world.faults.has('quote-consumed-redeemable'),
             allowExpired: world.faults.has('quote-expired-redeemable'),
           });
-        const total = decAdd(vol.total.get(user) ?? '0', q.fiat_pay_or_receive);
+        }
+        // Race fault: the user's total is read, and written with this rail's amount a round trip later.
+        const before = vol.total.get(user) ?? '0';
+        await raceGap(world.faults, RACE.volumeCap);
+        const total = decAdd(before, q.fiat_pay_or_receive);
         vol.total.set(user, total);
         const pushedPastCap = capOn && decGreater(total, cap);
         if (pushedPastCap) vol.blocked.add(user);

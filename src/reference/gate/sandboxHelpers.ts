@@ -10,6 +10,7 @@ import { HttpError, type Req } from '../kit/http.js';
 import { noteTerminal } from './sessionReadCopies.js';
 import { expireOnRead } from './sessions.js';
 import type { GateArea, GateCaller, GateWorld, SessionRecord } from './world.js';
+import { RACE, raceGap } from './raceFaults.js';
 
 function sandboxSession(world: GateWorld, req: Req): { caller: GateCaller; s: SessionRecord } {
   const caller = world.authSecret(req);
@@ -84,12 +85,14 @@ export const area: GateArea = {
   register(router, world) {
     const prefix = world.profile.reference?.helperPrefix ?? '/_sandbox';
 
-    router.on('POST', `${prefix}/gate_sessions/:id/complete`, (req) => {
+    router.on('POST', `${prefix}/gate_sessions/:id/complete`, async (req) => {
       const { caller, s } = sandboxSession(world, req);
       // Reading (gate.session.lateCompletion 'expires'): a buy that succeeds past expires_at finds the session expired.
       if (choiceOf(world.profile, 'gate.session.lateCompletion') === 'expires' && s.status === 'open') expireOnRead(world, caller, s);
       // Fault: a cancelled or expired session is completed like an open one.
       if (!(world.faults.has('sess-complete-terminal') && (s.status === 'cancelled' || s.status === 'expired'))) requireOpen(s);
+      // Race fault: the session was checked open; it is completed a round trip later, whatever happened in between.
+      await raceGap(world.faults, RACE.sessionCompletion);
       const tx = world.newTransaction(s);
       if (!world.faults.has('sess-complete-noop')) s.status = 'completed';
       noteTerminal(world, s);

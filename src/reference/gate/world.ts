@@ -11,6 +11,7 @@ import { HttpError, type Reply, type Req, type Router } from '../kit/http.js';
 import type { Delivery, WebhookOutbox } from '../kit/outbox.js';
 import { choiceOf } from '../kit/dialect.js';
 import { idMaker, moneyWriter, stampWriter, wholeSeconds } from './wire.js';
+import { idempotencyRaceGap } from './raceFaults.js';
 
 export type GateMode = 'test' | 'live';
 
@@ -436,6 +437,9 @@ function idempotency({ faults, profile }: WorldDeps): Pick<GateWorld, 'idempoten
         const r = await found.reply;
         return { ...r, headers: { ...(r.headers ?? {}), 'idempotent-replayed': 'true' } };
       }
+      // Race fault: the key found no record, and it is recorded a round trip later (src/reference/gate/raceFaults.ts).
+      const gap = idempotencyRaceGap(faults, scope);
+      if (gap) await gap;
       const reply = Promise.resolve().then(create);
       idem.set(k, { fingerprint: fp, reply });
       try {

@@ -11,7 +11,7 @@ export interface FaultDef {
   requirements: string[];
   description: string;
   /** The suite expected to catch it. */
-  suite?: 'conformance' | 'load' | 'chaos' | 'explore';
+  suite?: 'conformance' | 'load' | 'chaos' | 'explore' | 'races';
 }
 
 export class ActiveFaults {

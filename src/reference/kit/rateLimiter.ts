@@ -12,6 +12,7 @@ import { choiceOf } from './dialect.js';
 import type { ActiveFaults } from './faults.js';
 import { HttpError } from './http.js';
 import { CUSTOMER_WRITES_READ60, MINUTE_WINDOW_55, MISPLACED_ROUTES, misplacedName, NARROW_READ60, STEERING } from './rateLimitFaults.js';
+import { rateWindowRaceGap } from '../gate/raceFaults.js';
 
 /** Timestamps of counted requests in one window, oldest first (bounded by the window limit). */
 class WindowLog {
@@ -128,7 +129,7 @@ export class GateRateLimiter {
    * Count one request of `client` on a route; throws 429 (rate_limited) when any window is full.
    * `routeKey` names the operation (method + route pattern) so each route-specific first window is its own.
    */
-  check(client: string, method: string, path: string, routeKey: string): void {
+  check(client: string, method: string, path: string, routeKey: string): void | Promise<void> {
     const now = this.clock.now();
     const doubled = this.faults.has('rate-windows-shared-double-limit');
     const who = this.faults.has('rate-windows-shared-across-keys') || doubled ? '*' : client;
@@ -199,6 +200,9 @@ export class GateRateLimiter {
         );
       }
     }
+    // Race fault: the request was counted in; it is recorded a round trip later (requests arriving in between find the window as it was).
+    const gap = rateWindowRaceGap(this.faults, group);
+    if (gap) return gap.then(() => logs.forEach((l) => l.add(now)));
     for (const l of logs) l.add(now);
   }
 }

@@ -44,12 +44,18 @@ import { area as storedQuotes } from './storedQuotes.js';
 import { area as trades } from './trades.js';
 import { area as transact } from './transact.js';
 import { BLIND_POOLS_FAULTS } from './blindFaults.js';
+import { RACE_POOLS_FAULTS } from './raceFaults.js';
 import { createPoolsWorld, type PoolsArea, type PoolsWorld } from './world.js';
 
 export const POOLS_AREAS: PoolsArea[] = [authErrors, discovery, quotes, transact, storedQuotes, trades, balanceFunding, sandboxHelpers];
 
 /** Every seeded fault of the pools areas (each breaks exactly one documented rule). */
-export const POOLS_FAULTS: FaultDef[] = [...POOLS_AREAS.flatMap((a) => a.faults), ...CLOCK_FAULTS.filter((f) => f.service === 'pools'), ...BLIND_POOLS_FAULTS];
+export const POOLS_FAULTS: FaultDef[] = [
+  ...POOLS_AREAS.flatMap((a) => a.faults),
+  ...CLOCK_FAULTS.filter((f) => f.service === 'pools'),
+  ...BLIND_POOLS_FAULTS,
+  ...RACE_POOLS_FAULTS,
+];
 
 export function createPoolsService(deps: { profile: Profile; faults: ActiveFaults; outbox: WebhookOutbox; clock: Clock }): {
   router: Router;

@@ -4,6 +4,7 @@
 import { HttpError } from '../kit/http.js';
 import { parse } from './money.js';
 import type { PoolsArea } from './world.js';
+import { POOLS_RACE, poolsRaceGap } from './raceFaults.js';
 
 /** The read cache of the sequence fault seq-pools-quote-read-cache-survives-reject (per quote record). */
 const quoteReadCache = new WeakMap<object, { status: string; view: unknown }>();
@@ -114,11 +115,13 @@ export const area: PoolsArea = {
       return { status: 200, body: view(q) };
     });
 
-    router.on('POST', '/pools/quotes/:quoteId/reject', (req) => {
+    router.on('POST', '/pools/quotes/:quoteId/reject', async (req) => {
       const caller = world.auth(req);
       const q = world.quote(caller, req.params.quoteId!);
       const status = world.quoteStatus(q);
       if (status !== 'active' && !f.has('pools-reject-terminal-200')) throw new HttpError(409, `Quote ${q.quoteId} is already ${status}.`, `quote_${status}`);
+      // Race fault: the quote was checked active; it is marked rejected a round trip later.
+      await poolsRaceGap(f, POOLS_RACE.reject);
       if (status === 'active') q.rejectedAtMs = world.stamp();
       const v = view(q);
       if (status === 'active' && f.has('pools-reject-moves-money')) world.post(world.state(caller), 'buy_debit', -parse(q.fiatAmount), null);

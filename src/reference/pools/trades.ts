@@ -7,6 +7,7 @@ import { parse } from './money.js';
 import { idShaped } from './wire.js';
 import type { Caller, PoolsArea, PoolsWorld, TradeRecord } from './world.js';
 import { afterPoll, indexedCreatedAt, tradeRead } from './blindTradeCopies.js';
+import { refundOnStaleRead } from './raceFaults.js';
 
 const TRADE_STATUSES = ['quoted', 'reserved', 'settled', 'released', 'failed', 'returned'];
 /** What no transactId can hold: control characters, or U+FFFD where the query's bytes were not UTF-8. */
@@ -413,16 +414,19 @@ export const area: PoolsArea = {
   register(router, world) {
     const f = world.faults;
 
-    router.on('GET', '/pools/transactions/:quoteId', (req) => {
+    router.on('GET', '/pools/transactions/:quoteId', async (req) => {
       const caller = world.auth(req);
       const q = world.quote(caller, req.params.quoteId!);
       const t = world.tradeByQuote.get(q.quoteId);
       // A quote never transacted has no trade to report (not shown; chosen: 404).
       if (!t) throw new HttpError(404, `No trade for quote ${q.quoteId}.`, 'trade_not_found');
       const returnHidden = f.has('pools-returned-never-reached') && t.status === 'settled';
+      // Race fault: a return decided on what this poll read, and refunded a round trip later.
+      const raced = await refundOnStaleRead(world, caller, t);
       // Fault: a settled trade polled again is settled anew, and this time the settlement fails.
-      if (f.has('pools-settled-repoll-fails') && t.status === 'settled' && (world.outcomes.get(t.quoteId) ?? 'settled') === 'settled') t.status = 'failed';
-      else if (!f.has('pools-poll-does-not-advance') && !returnHidden) advance(world, caller, t);
+      if (!raced && f.has('pools-settled-repoll-fails') && t.status === 'settled' && (world.outcomes.get(t.quoteId) ?? 'settled') === 'settled')
+        t.status = 'failed';
+      else if (!raced && !f.has('pools-poll-does-not-advance') && !returnHidden) advance(world, caller, t);
       afterPoll(world, t);
       // Reading (pools.poll.fields 'status-only'): the poll answers the trade's status alone.
       const view = world.tradeView(t);

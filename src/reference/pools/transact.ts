@@ -9,6 +9,7 @@ import { format, lessBps, mul, parse } from './money.js';
 import { PRICING } from './pricing.js';
 import type { Caller, PoolsArea, PoolsWorld, QuoteRecord, TradeRecord } from './world.js';
 import { heldKeyRecord } from './blindTradeCopies.js';
+import { debitDeferred, POOLS_RACE, poolsRaceGap, velocityRaceGap } from './raceFaults.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -96,7 +97,7 @@ function createTrade(world: PoolsWorld, caller: Caller, q: QuoteRecord, bodyAddr
   const st = world.state(caller);
   // Fault: the reservation draws nothing from the balance (the trade is never paid for).
   t.reserved = world.faults.has('pools-reserve-draws-nothing') ? 0n : reservationOf(world, q.fiatAmount);
-  if (t.reserved !== 0n) world.post(st, 'buy_debit', -t.reserved, t);
+  if (t.reserved !== 0n && !debitDeferred(world.faults)) world.post(st, 'buy_debit', -t.reserved, t);
   return t;
 }
 
@@ -359,6 +360,9 @@ export const area: PoolsArea = {
           throw new HttpError(402, 'Insufficient crypto balance: send crypto to cryptoDepositAddress first.', 'insufficient_crypto_balance');
       }
       if (!f.has('pools-velocity-cap-ignored')) checkVelocity(world, caller, q.fiatAmount);
+      // Race fault: a capped partner's notional was checked; the trade is made a round trip later.
+      const velocityGap = velocityRaceGap(f, caller);
+      if (velocityGap) await velocityGap;
       const st = world.state(caller);
       if (st.balance < reservationOf(world, q.fiatAmount) && !f.has('pools-insufficient-balance-accepted')) {
         throw new HttpError(402, 'Insufficient pre-funded balance to reserve this trade.', 'insufficient_balance');
@@ -366,6 +370,11 @@ export const area: PoolsArea = {
       // The race fault yields between check and create, so concurrent transacts both pass the check.
       if (f.has('pools-transact-race-double-trade')) await new Promise((r) => setTimeout(r, 25));
       const t = createTrade(world, caller, q, b.destAddress);
+      // Race fault: the balance was checked and the trade made; its debit is posted a round trip later.
+      if (debitDeferred(f) && t.reserved !== 0n) {
+        await poolsRaceGap(f, POOLS_RACE.balance);
+        world.post(st, 'buy_debit', -t.reserved, t);
+      }
       if (f.has('pools-event-on-reserve')) world.emitEvent(t.partner, t.mode, 'pool.transaction.reserved', world.tradeView(t));
       // Reading (pools.transact.status): 201 Created, or 200.
       const reply = tradeReply(world, t, choiceOf(world.profile, 'pools.transact.status') === '200' ? 200 : 201);
