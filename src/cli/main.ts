@@ -218,6 +218,7 @@ program
         roundTrip: planRoundTrip(profile, rtt),
         ...(exploreBudget !== undefined ? { exploreBudget } : {}),
         ...(raceBudget !== undefined ? { raceBudget } : {}),
+        ...(opts.for === 'certify' ? { raceInCertify: true } : {}),
       });
       if (opts.json) process.stdout.write(JSON.stringify(plan, null, 2) + '\n');
       else process.stdout.write(formatPlan(plan).join('\n') + '\n');

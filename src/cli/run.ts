@@ -342,6 +342,7 @@ async function announcePlan(run: Run, profile: Profile): Promise<void> {
     grep: run.opts.grep,
     roundTrip: planRoundTrip(profile),
     ...(run.command === 'races' && run.opts.budget !== undefined ? { raceBudget: Number(run.opts.budget) } : {}),
+    ...(run.command === 'certify' ? { raceInCertify: true } : {}),
   });
   // The plan goes to stdout with the verdict; stderr keeps progress and the one line of a run error.
   process.stdout.write(formatPlan(plan).join('\n') + '\n');

@@ -130,7 +130,7 @@ async function runKind(run: Run, profile: Profile, kind: SuiteKind, shared: Kind
       receiver: shared.receiver,
       ...(shared.oracle ? { oracle: shared.oracle } : {}),
       ...(opts.budget !== undefined ? { exploreBudget: Number(opts.budget), raceBudget: Number(opts.budget) } : {}),
-      ...(shared.raceWorlds ? { raceWorlds: shared.raceWorlds } : {}),
+      ...(shared.raceWorlds ? { raceWorlds: shared.raceWorlds, raceInCertify: run.command === 'certify' } : {}),
       ...(opts.family?.length ? { raceFamilies: opts.family } : {}),
       ...(opts.times !== undefined ? { raceTimes: Number(opts.times) } : {}),
       ...(opts.profile ? { profileFile: opts.profile } : {}),

@@ -101,6 +101,8 @@ export async function planRun(
     exploreBudget?: number;
     /** rampart races' request budget (its default rounds when not given). */
     raceBudget?: number;
+    /** Races inside certify: its own small budget (src/races/rounds.ts CERTIFY_ROUNDS). */
+    raceInCertify?: boolean;
   },
   cal: Calibration = readCalibration(),
 ): Promise<Plan> {
@@ -142,7 +144,7 @@ export async function planRun(
     : {};
   const explore = opts.kinds.includes('explore') ? planExplore(profile, { budget: opts.exploreBudget, rttMs: roundTrip.ms }) : undefined;
   const races = opts.kinds.includes('races')
-    ? planRaces(profile, { depth: opts.depth, service: opts.service, budget: opts.raceBudget, rttMs: roundTrip.ms })
+    ? planRaces(profile, { depth: opts.depth, service: opts.service, budget: opts.raceBudget, rttMs: roundTrip.ms, certify: opts.raceInCertify })
     : undefined;
   const minuteStream = minuteStreamPartner(profile, opts) ? { probes: 1, holdMs: minuteStreamHoldMs(profile) } : undefined;
   // Kinds on disjoint partners run at once (the longest of them), groups sharing partners one after another.
@@ -185,7 +187,8 @@ export async function planRun(
   const smokeOnConformance = Math.max(0, ...[...smoke].filter(([k]) => conformanceKeySet.has(k)).map(([, n]) => n));
   const smokeElsewhere = Math.max(0, ...[...smoke].filter(([k]) => !conformanceKeySet.has(k)).map(([, n]) => n));
   const loadGate = [...smoke.values()].reduce((a, b) => a + b, 0);
-  const perKey = checksPerKey + smokeOnConformance;
+  // Races on the conformance partners' keys (none reserved for it) fill the same hour windows.
+  const perKey = checksPerKey + smokeOnConformance + (races?.sharesKeys ? races.perKey : 0);
   const perPublishableKey = keys.gatePublishable ? Math.ceil(publishableTotal / keys.gatePublishable) : 0;
   const busiestKey = Math.max(perKey, perPublishableKey, smokeElsewhere);
   const overPerKey = busiestKey - HOUR_LIMIT;

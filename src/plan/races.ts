@@ -10,7 +10,7 @@ import type { AnyRaceFamily } from '../races/families/index.js';
 import { RACE_FAMILIES } from '../races/families/index.js';
 import { viewFor } from '../runner/partition.js';
 import { needsOfCheck } from '../runner/suites.js';
-import { DEFAULT_ROUNDS, roundsOf } from '../races/rounds.js';
+import { roundsOf } from '../races/rounds.js';
 import { spreadLowerBoundMs } from './lowerBound.js';
 
 export interface RacesPlan {
@@ -25,6 +25,8 @@ export interface RacesPlan {
   keys: number;
   /** The busiest key's share of its 300-per-hour window. */
   perKey: number;
+  /** No partner is reserved for races: it shares the conformance partners' keys (and their hour windows), after them. */
+  sharesKeys: boolean;
   ms: number;
 }
 
@@ -34,7 +36,10 @@ function needsOf(f: AnyRaceFamily): string[] {
   return needsOfCheck({ name: f.name, requirements: f.requirements, needs: own, run: async () => undefined });
 }
 
-export function planRaces(profile: Profile, opts: { depth: 'quick' | 'full'; service?: 'gate' | 'pools'; budget?: number; rttMs: number }): RacesPlan {
+export function planRaces(
+  profile: Profile,
+  opts: { depth: 'quick' | 'full'; service?: 'gate' | 'pools'; budget?: number; rttMs: number; certify?: boolean },
+): RacesPlan {
   const view = viewFor(profile, 'races');
   const skipped: RacesPlan['skipped'] = [];
   const runs: AnyRaceFamily[] = [];
@@ -44,7 +49,7 @@ export function planRaces(profile: Profile, opts: { depth: 'quick' | 'full'; ser
     if (missing) skipped.push({ family: f.id, need: missing.need, reason: missing.reason });
     else runs.push(f);
   }
-  const rounds = opts.budget === undefined ? DEFAULT_ROUNDS[opts.depth] : roundsOf(opts.budget, runs, opts.depth);
+  const rounds = roundsOf(opts.budget, runs, opts.depth, opts.certify);
   const byGroup: Partial<Record<RouteGroup, number>> = {};
   let pools = 0;
   let chain = 0;
@@ -75,6 +80,7 @@ export function planRaces(profile: Profile, opts: { depth: 'quick' | 'full'; ser
     byGroup,
     keys,
     perKey: Math.ceil(gateRequests / Math.max(1, keys)),
+    sharesKeys: !profile.gate.partners.some((p) => p.reservedFor === 'races'),
     ms: Math.max(rateMs, chain),
   };
 }

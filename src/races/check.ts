@@ -1,8 +1,8 @@
 // A race family as a check of the runner: its requirements and needs declared (a profile without them skips it with
 // the reason), its body the family's rounds — each a burst fired at the target and judged against fresh oracle
 // worlds. A burst no serial order explains fails the rule its parting step breaks; a search past its bound leaves
-// the check unverified with the reason, never passed. With --times N (the replay script) the family's N rounds run
-// at once and the check says how often the finding showed.
+// the check unverified with the reason, never passed. With --times N (the replay script) the family is N checks of
+// one burst each, run at once on the partners they lease (src/suites/races.ts counts how often the finding showed).
 import type { ApiClient } from '../client/types.js';
 import { mulberry32 } from '../explore/schedule.js';
 import type { GateActor, PoolsActor } from '../needs/define.js';
@@ -25,8 +25,6 @@ export interface RacesRun {
   pacer: Pacer;
   seed: number;
   rounds: number;
-  /** --times N: the replay of one family, its N rounds at once. */
-  times?: number;
   /** The run's tag (every email and reference carries it). */
   tag: string;
   /** How the run named its target, for the replay script. */
@@ -98,15 +96,11 @@ async function oneRound(run: RacesRun, family: RaceFamily, fr: FamilyRun, t: Che
   return out;
 }
 
-async function rounds(run: RacesRun, family: RaceFamily, fr: FamilyRun, t: CheckTools): Promise<void> {
-  if (run.times) {
-    const outs = await Promise.all(Array.from({ length: run.times }, (_, r) => oneRound(run, family, fr, t, r + 1)));
-    const shown = outs.filter((o) => o.judgement.verdict === 'unexplained');
-    t.observe('races.replay', { family: family.id, bursts: run.times, showed: shown.length }, `the finding showed in ${shown.length} of ${run.times} bursts`);
-    if (shown.length) failOn(run, family, shown[0]!, outs.indexOf(shown[0]!) + 1, `the finding showed in ${shown.length} of ${run.times} bursts`);
-    const unverified = outs.find((o) => o.judgement.verdict === 'unverified');
-    if (unverified?.judgement.verdict === 'unverified')
-      t.unverified(`the finding showed in 0 of ${run.times} bursts; one burst's search ran past its bound: ${unverified.judgement.why}`);
+async function rounds(run: RacesRun, family: RaceFamily, fr: FamilyRun, t: CheckTools, only?: number): Promise<void> {
+  if (only !== undefined) {
+    const out = await oneRound(run, family, fr, t, only);
+    if (out.judgement.verdict === 'unexplained') failOn(run, family, out, only);
+    if (out.judgement.verdict === 'unverified') t.unverified(out.judgement.why);
     return;
   }
   let unverified: string | undefined;
@@ -138,10 +132,11 @@ async function windowBody(run: RacesRun, family: Extract<AnyRaceFamily, { judge:
   });
 }
 
-export function familyCheck(family: AnyRaceFamily, run: RacesRun): CheckDef {
+/** A family's check: its rounds, or (the replay's --times) only burst `only`, named apart. */
+export function familyCheck(family: AnyRaceFamily, run: RacesRun, only?: { burst: number; of: number }): CheckDef {
   const partnerNeeds = [family.partner.gate, family.partner.pools].filter((n): n is NonNullable<typeof n> => !!n);
   return {
-    name: family.name,
+    name: only ? `${family.name} — burst ${only.burst} of ${only.of}` : family.name,
     requirements: family.requirements,
     needs: [...new Set([...partnerNeeds, ...(family.needs ?? [])])],
     async run(needs, t) {
@@ -154,7 +149,7 @@ export function familyCheck(family: AnyRaceFamily, run: RacesRun): CheckDef {
         partners: { ...(gate ? { gate: gate.partner.name } : {}), ...(pools ? { pools: pools.partner.name } : {}) },
       };
       familyRecord(run, family);
-      await rounds(run, family, fr, t);
+      await rounds(run, family, fr, t, only?.burst);
     },
   };
 }

@@ -50,6 +50,8 @@ export interface SuiteRunContext {
   /** races: fresh oracle worlds (the CLI makes them: src/cli/oracle.ts oracleWorlds), its budget, --family and --times. */
   raceWorlds?: import('../races/worlds.js').RaceWorlds;
   raceBudget?: number;
+  /** races inside certify: its own small budget (CERTIFY_ROUNDS), beside the other kinds. */
+  raceInCertify?: boolean;
   raceFamilies?: string[];
   raceTimes?: number;
   /** How the run named its target (the profile file, or the embedded target's faults): a replay script names it the same way. */

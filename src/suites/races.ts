@@ -22,8 +22,14 @@ function familiesOf(ctx: Pick<SuiteRunContext, 'service' | 'raceFamilies'>): Any
   return all.filter((f) => ctx.raceFamilies!.includes(f.id));
 }
 
-function suitesOf(families: readonly AnyRaceFamily[], run: RacesRun): LoadedSuite[] {
-  return families.map((f) => ({ service: f.service, section: 'Races', file: f.file, checks: [familyCheck(f, run)] }));
+/** One check per family; with --times N, the one family's N bursts each a check of its own (each leases its partner). */
+function suitesOf(families: readonly AnyRaceFamily[], run: RacesRun, times?: number): LoadedSuite[] {
+  return families.map((f) => ({
+    service: f.service,
+    section: 'Races',
+    file: f.file,
+    checks: times ? Array.from({ length: times }, (_, i) => familyCheck(f, run, { burst: i + 1, of: times })) : [familyCheck(f, run)],
+  }));
 }
 
 export const racesKind: SuiteKind = {
@@ -40,7 +46,7 @@ export const racesKind: SuiteKind = {
     if (!ctx.raceWorlds) throw new Error('races needs its oracle worlds (the CLI makes them)');
     const families = familiesOf(ctx);
     const seed = ctx.seed !== undefined ? Number(ctx.seed) : Math.floor(Math.random() * 2 ** 31);
-    const rounds = roundsOf(ctx.raceBudget, families, ctx.depth);
+    const rounds = roundsOf(ctx.raceBudget, families, ctx.depth, ctx.raceInCertify);
     const record: RacesRecord = {
       seed,
       rounds,
@@ -56,7 +62,6 @@ export const racesKind: SuiteKind = {
       pacer,
       seed,
       rounds,
-      ...(ctx.raceTimes ? { times: ctx.raceTimes } : {}),
       tag: randomUUID().slice(0, 8),
       ...(ctx.profileFile ? { profileFile: ctx.profileFile } : {}),
       ...(ctx.faults?.length ? { faults: ctx.faults } : {}),
@@ -67,7 +72,7 @@ export const racesKind: SuiteKind = {
     );
     const out = await runChecks({
       profile: ctx.profile,
-      suites: suitesOf(families, run),
+      suites: suitesOf(families, run, ctx.raceTimes),
       kind: 'races',
       depth: ctx.depth,
       grep: ctx.grep,
@@ -93,9 +98,20 @@ export const racesKind: SuiteKind = {
       if (c.reason) rec.reason = c.reason;
     }
     ctx.log(`races: ${record.bursts} bursts, ${record.ordersTried} serial orders replayed on the oracle, ${record.findings.length} unexplained`);
+    const observations = [...out.observations];
+    if (ctx.raceTimes) {
+      const line = `the finding showed in ${record.findings.length} of ${ctx.raceTimes} bursts`;
+      ctx.log(`races replay (${families.map((f) => f.id).join(', ')}): ${line}`);
+      observations.push({
+        topic: 'races.replay',
+        service: families[0]?.service ?? 'gate',
+        value: { family: families[0]?.id, bursts: ctx.raceTimes, showed: record.findings.length },
+        note: line,
+      });
+    }
     return {
       checks: out.checks,
-      observations: out.observations,
+      observations,
       metrics: {},
       stats: out.stats,
       races: record,

@@ -2,6 +2,7 @@
 // world), in process, through the same kind the CLI runs — its oracle worlds made from the world's profile the way
 // the CLI makes them (src/cli/oracle.ts oracleWorlds).
 import { mkdtempSync } from 'node:fs';
+import { Writable } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pacer } from '../../src/client/pacer.js';
@@ -35,7 +36,8 @@ export async function racesAgainst(
     profile,
     depth: opts.depth ?? 'quick',
     ...(opts.service ? { service: opts.service } : {}),
-    progress: createProgress({ live: false, quiet: true }),
+    // Each check's line goes nowhere: the caller prints what it wants of the record.
+    progress: createProgress({ live: false, quiet: true, out: new Writable({ write: (_c, _e, done) => done() }) as NodeJS.WriteStream }),
     signal: new AbortController().signal,
     runDir: mkdtempSync(join(tmpdir(), 'rampart-races-')),
     pacer: new Pacer({ windowScale: profile.timing.rateWindowScale, refuseHourWait: true }),

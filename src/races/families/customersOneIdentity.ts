@@ -3,14 +3,13 @@
 // that checks the identity and writes the customer a round trip later lets both through. After the burst the list
 // holds the shared identity once.
 import type { RequirementId } from '../../model/catalogue/index.js';
-import { GATE_CUSTOMER_RELATIONS } from '../../model/schemas/gate/customers.js';
 import { defineFamily, familyFile, type AnswerRule, type RaceFamily, type RaceObjects } from '../family.js';
-import { countCustomers, customerBody } from './gateSteps.js';
+import { countCustomers, CUSTOMER_CREATED_RELATIONS, customerBody } from './gateSteps.js';
 
 type Objects = RaceObjects & { bodies: Record<string, unknown>[] };
 
 function oneIdentity(field: 'email' | 'external_id', requirement: RequirementId): RaceFamily {
-  const rule: AnswerRule = { outcome: { requirement: { '2xx': 'GATE-CUST-CREATE', 409: requirement } }, relations: GATE_CUSTOMER_RELATIONS };
+  const rule: AnswerRule = { outcome: { requirement: { '2xx': 'GATE-CUST-CREATE', 409: requirement } }, relations: CUSTOMER_CREATED_RELATIONS };
   const same = field === 'email' ? { email: true } : { externalId: true };
   return defineFamily<Objects>({
     id: field === 'email' ? 'customers-one-email' : 'customers-one-external-id',

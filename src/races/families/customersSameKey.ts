@@ -1,13 +1,12 @@
 // Customers: one Idempotency-Key and body, three creates at once. A serial order makes one customer and replays it
 // (the same id); a create that checks the key and the identity and writes them a round trip later makes three, all
 // of one email. After the burst the list holds the round's email once.
-import { GATE_CUSTOMER_RELATIONS } from '../../model/schemas/gate/customers.js';
 import { defineFamily, familyFile, type AnswerRule, type RaceObjects } from '../family.js';
-import { countCustomers, customerBody } from './gateSteps.js';
+import { countCustomers, CUSTOMER_CREATED_RELATIONS, customerBody } from './gateSteps.js';
 
 const REPLAY: AnswerRule = {
   outcome: { requirement: { '2xx': 'GATE-CUST-IDEMPOTENT-REPLAY', 409: 'GATE-CUST-IDEMPOTENT-REPLAY' } },
-  relations: GATE_CUSTOMER_RELATIONS,
+  relations: CUSTOMER_CREATED_RELATIONS,
   requirementOf: { id: 'GATE-CUST-IDEMPOTENT-REPLAY' },
 };
 

@@ -3,6 +3,7 @@
 import type { Exchange } from '../../client/types.js';
 import { fillDeep } from '../../needs/support/triggers.js';
 import { CheckUnverified } from '../../runner/expect.js';
+import { ref, type ResourceRelations } from '../../model/relations.js';
 import type { Profile } from '../../profile/schema.js';
 import { expectOk, fieldOf } from '../expectStep.js';
 import type { RoundContext } from '../family.js';
@@ -48,6 +49,12 @@ export function read(side: RaceSide, label: string, path: string): Promise<Excha
 }
 
 export const sessionPath = (id: string, rest = '') => `/gate_sessions/${encodeURIComponent(id)}${rest}`;
+
+/**
+ * What a customer creation's answer determines: the customer it names (its id, where it shows one). The body,
+ * response and status of POST /customers are not shown: only the outcome and the object are compared.
+ */
+export const CUSTOMER_CREATED_RELATIONS: ResourceRelations = { requirement: 'GATE-CUST-CREATE', fields: { id: ref('GATE-CUST-CREATE') } };
 
 /** A phone no other round sends (a target may refuse a repeated one: gate.customer.phoneRepeat). */
 function phoneOf(round: RoundContext, n: number): string {
