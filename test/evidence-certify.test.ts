@@ -90,7 +90,7 @@ afterAll(async () => {
 
 describe('keys generate → certify --sign-key → verify', () => {
   it('a breached smoke gate: NOT CERTIFIED, exit 1, in the terminal, results.json, junit.xml, report.html and the certificate', () => {
-    expect(results.scope).toMatchObject({ kinds: ['conformance', 'chaos', 'load'], whole: true });
+    expect(results.scope).toMatchObject({ kinds: ['conformance', 'chaos', 'load', 'races'], whole: true });
     const gates = results.checks.filter((c) => c.status === 'failed' && c.requirements.length === 0);
     expect(gates.length, JSON.stringify(results.checks.filter((c) => c.file === 'scenarios/smoke.ts'))).toBeGreaterThan(0);
     expect(gates.every((c) => c.name.startsWith('smoke: gate http_req_duration') && c.failure?.kind === 'assertion')).toBe(true);

@@ -72,7 +72,7 @@ describe('gates looser than the defaults', () => {
 
 /** A whole certify run where every requirement in scope passed, judged by the given gates. */
 function wholeRun(gates: RunScope['gates'], extra: Partial<RunResults> = {}, failed = false): RunResults {
-  const scope = runScope(['conformance', 'chaos', 'load'], { depth: 'quick', gates });
+  const scope = runScope(['conformance', 'chaos', 'load', 'races'], { depth: 'quick', gates });
   const checks: CheckResult[] = CATALOGUE.filter((q) => q.depth !== 'full').map((q, i) => ({
     name: `check of ${q.id}`,
     suite: q.suite,

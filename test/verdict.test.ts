@@ -146,7 +146,7 @@ function smokeRun(thresholds: Record<string, boolean>, exitCode = 99, samples = 
   return { segments: [{ exitCode, summary, stderrTail: '' } as unknown as ScenarioRun['segments'][number]], summary, records: [], durationMs: 5_000 };
 }
 
-const whole = runScope(['conformance', 'chaos', 'load'], { depth: 'quick' });
+const whole = runScope(['conformance', 'chaos', 'load', 'races'], { depth: 'quick' });
 const passedReq = (id: string, suite: CheckResult['suite'] = 'conformance'): CheckResult => ({
   name: `check of ${id}`,
   suite,
@@ -205,7 +205,7 @@ describe('CERTIFIED is the word of a whole run', () => {
     expect(whole).toMatchObject({ whole: true });
     expect(whole.partial).toBeUndefined();
     expect(runScope(['conformance'], { depth: 'quick' })).toMatchObject({ whole: false, partial: 'conformance only' });
-    expect(runScope(['conformance', 'chaos', 'load'], { depth: 'quick', service: 'gate' })).toMatchObject({ whole: false, partial: 'service gate' });
+    expect(runScope(['conformance', 'chaos', 'load', 'races'], { depth: 'quick', service: 'gate' })).toMatchObject({ whole: false, partial: 'service gate' });
     expect(runScope(['chaos'], { depth: 'full', grep: 'dlv' })).toMatchObject({ whole: false, partial: 'chaos only, grep "dlv"', grep: 'dlv' });
     expect(runScope(['load'], { depth: 'quick', scenarios: ['smoke'], cases: ['traffic'] })).toMatchObject({
       partial: 'load only, scenario smoke, case traffic',
@@ -336,7 +336,7 @@ describe('explore inside the verdict', () => {
       : {}),
     ...(reason ? { reason } : {}),
   });
-  const nightly = runScope(['conformance', 'chaos', 'load', 'explore'], { depth: 'full' });
+  const nightly = runScope(['conformance', 'chaos', 'load', 'explore', 'races'], { depth: 'full' });
   const certified = (checks: CheckResult[]) =>
     summarize({ ...run([]), requirements: requirementResults(checks, { kinds: nightly.kinds, depth: 'full' }), checks, scope: nightly, depth: 'full' });
 

@@ -157,14 +157,19 @@ commonRunOptions(
 commonRunOptions(
   program
     .command('certify')
-    .description('conformance, load and chaos against one target, one report (and, at --depth full, explore)')
+    .description('conformance, load, chaos and races against one target, one report (and, at --depth full, explore)')
     .option('--gates <file>', "performance gates (thresholds) file (default: rampart's own fixtures/gates.json)")
     .option('--baseline <run>', baselineHelp)
     .option('--sign-key <file>', 'sign certificate.json with this Ed25519 key (rampart keys generate)')
     .option('--allow-live', 'allow live keys and production base URLs'),
 ).action(async (opts: RunOptions) => {
   // The nightly depth explores too: sequences no fixed check names, judged against the oracle.
-  process.exitCode = await runKinds(opts.depth === 'full' ? ['conformance', 'chaos', 'load', 'explore'] : ['conformance', 'chaos', 'load'], 'certify', opts);
+  // Races at every depth, within a small budget of their own, on the partners reserved for them (beside the other kinds).
+  process.exitCode = await runKinds(
+    opts.depth === 'full' ? ['conformance', 'chaos', 'load', 'explore', 'races'] : ['conformance', 'chaos', 'load', 'races'],
+    'certify',
+    opts,
+  );
 });
 
 program
@@ -209,7 +214,7 @@ program
       const raceBudget = opts.for === 'races' ? parseRaceBudget(opts.budget) : undefined;
       type Kind = 'conformance' | 'chaos' | 'load' | 'explore' | 'races';
       const kinds: Kind[] =
-        opts.for === 'certify' ? ['conformance', 'chaos', 'load', ...(opts.depth === 'full' ? (['explore'] as const) : [])] : [opts.for as Kind];
+        opts.for === 'certify' ? ['conformance', 'chaos', 'load', ...(opts.depth === 'full' ? (['explore'] as const) : []), 'races'] : [opts.for as Kind];
       const plan = await planRun(profile, {
         kinds: [...kinds],
         depth: opts.depth,

@@ -9,8 +9,8 @@ import { CATALOGUE, type Requirement } from '../model/catalogue/index.js';
 import type { CheckResult, GatesOfRun, RequirementResult, RequirementStatus, RunResults, RunScope, Summary, Verdict } from './results.js';
 
 type KindName = RunScope['kinds'][number];
-const ALL_KINDS: readonly KindName[] = ['conformance', 'chaos', 'load'];
-/** The kinds a whole run holds: at --depth full explore too (certify --depth full explores), so a full run without it is partial. */
+const ALL_KINDS: readonly KindName[] = ['conformance', 'chaos', 'load', 'races'];
+/** The kinds a whole run holds (certify races at every depth): at --depth full explore too (certify --depth full explores), so a full run without it is partial. */
 const wholeKinds = (depth: 'quick' | 'full'): readonly KindName[] => (depth === 'full' ? [...ALL_KINDS, 'explore'] : ALL_KINDS);
 
 /** A check a suite kind declares, whether or not this run selected it. */
