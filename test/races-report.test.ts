@@ -60,3 +60,9 @@ describe('a race finding in the outputs', () => {
     expect(html).toContain('transact-beside-reject');
   });
 });
+
+describe('the verdict line of a race finding', () => {
+  it('names the rule the burst breaks', () => {
+    expect(results.summary.verdictLine).toMatch(/races: a burst breaks POOLS-SQ-(REJECT-TERMINAL|TRANSACT-REJECTED)-409 \(races, pools: a transact beside a reject/);
+  });
+});

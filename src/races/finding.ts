@@ -5,7 +5,8 @@ import type { Exchange } from '../client/types.js';
 import { requirement as requirementOf, type RequirementId } from '../model/catalogue/index.js';
 import { toExchangeRecord } from '../report/exchangeRecord.js';
 import { racesReplay } from '../report/racesReplay.js';
-import type { RaceFindingRecord, RaceStepRecord } from '../report/results.js';
+import type { RaceFindingRecord, RaceRequestRecord, RaceStepRecord } from '../report/results.js';
+import type { FiredRequest } from './fire.js';
 import type { AfterRead, RaceFamily } from './family.js';
 import type { RoundJudgement } from './judgeRound.js';
 import type { RoundOutcome } from './round.js';
@@ -13,6 +14,19 @@ import type { RoundOutcome } from './round.js';
 const step = (s: { label: string; exchange: Exchange }): RaceStepRecord => ({ label: s.label, exchange: toExchangeRecord(s.exchange) });
 const reads = (rs: readonly AfterRead[]): RaceStepRecord[] => rs.map(step);
 const ms = (v: number) => Math.round(v * 10) / 10;
+
+/** A burst's requests as the finding keeps them: times in ms after its first send (t0), every answer redacted. */
+export function burstRecord(fired: readonly FiredRequest[], t0: number): RaceRequestRecord[] {
+  return fired.map((f) => ({
+    label: f.label,
+    sentAs: f.sentAs,
+    sentMs: ms(f.sentAt - t0),
+    ...(f.answeredAt !== undefined ? { answeredMs: ms(f.answeredAt - t0) } : {}),
+    effect: f.effect,
+    ...(f.exchange ? { exchange: toExchangeRecord(f.exchange) } : {}),
+    ...(f.noAnswer ? { noAnswer: f.noAnswer } : {}),
+  }));
+}
 
 /**
  * The rule a parting breaks, among the family's (the check names those): the comparison's own where it is one of them,
@@ -50,15 +64,7 @@ export function findingOf(
     seed: run.seed,
     startedAt: new Date(t0).toISOString(),
     steps: out.steps.map(step),
-    burst: out.fired.map((f) => ({
-      label: f.label,
-      sentAs: f.sentAs,
-      sentMs: ms(f.sentAt - t0),
-      ...(f.answeredAt !== undefined ? { answeredMs: ms(f.answeredAt - t0) } : {}),
-      effect: f.effect,
-      ...(f.exchange ? { exchange: toExchangeRecord(f.exchange) } : {}),
-      ...(f.noAnswer ? { noAnswer: f.noAnswer } : {}),
-    })),
+    burst: burstRecord(out.fired, t0),
     after: reads(out.after),
     closest: {
       order: [...j.closest.order],

@@ -3,7 +3,7 @@
 // how many got through, a finding recorded when more got through than any reading of the window lets through.
 import type { Pacer } from '../client/pacer.js';
 import type { GateActor } from '../needs/define.js';
-import { toExchangeRecord } from '../report/exchangeRecord.js';
+import { burstRecord } from './finding.js';
 import { racesReplay } from '../report/racesReplay.js';
 import type { RaceFindingRecord } from '../report/results.js';
 import type { CheckTools } from '../runner/check.js';
@@ -33,15 +33,7 @@ function findingOf(family: WindowFamily, bursts: WindowBurst[], limit: number, r
     seed: run.seed,
     startedAt: new Date(t0).toISOString(),
     steps: [],
-    burst: last.fired.map((f) => ({
-      label: f.label,
-      sentAs: f.sentAs,
-      sentMs: Math.round((f.sentAt - t0) * 10) / 10,
-      ...(f.answeredAt !== undefined ? { answeredMs: Math.round((f.answeredAt - t0) * 10) / 10 } : {}),
-      effect: f.effect,
-      ...(f.exchange ? { exchange: toExchangeRecord(f.exchange) } : {}),
-      ...(f.noAnswer ? { noAnswer: f.noAnswer } : {}),
-    })),
+    burst: burstRecord(last.fired, t0),
     after: [],
     closest: {
       order: [],

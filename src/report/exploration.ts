@@ -14,7 +14,7 @@ const answer = (xs: ExchangeRecord[]) =>
         .join('')
     : '<span class="small">no request</span>';
 
-function pathOf(url: string): string {
+export function pathOf(url: string): string {
   try {
     const u = new URL(url);
     return u.pathname + u.search;

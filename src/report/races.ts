@@ -3,17 +3,9 @@
 // before the burst, a timeline of the burst (each request from its send to its answer, in the order it was sent),
 // every answer beside the closest serial order's on the oracle, the reads after, where that order parts, the rule
 // broken, and the replay script that fires the burst N times in parallel.
+import { pathOf } from './exploration.js';
 import { esc } from './htmlEscape.js';
 import type { ExchangeRecord, RaceFindingRecord, RaceRequestRecord, RacesRecord, RaceStepRecord, RunResults } from './results.js';
-
-function pathOf(url: string): string {
-  try {
-    const u = new URL(url);
-    return u.pathname + u.search;
-  } catch {
-    return url;
-  }
-}
 
 const answer = (x: ExchangeRecord | undefined, none = 'no answer') =>
   x

@@ -209,8 +209,11 @@ export function verdictOf(results: Pick<RunResults, 'requirements' | 'checks' | 
   const explored = results.checks.filter((c) => c.status === 'failed' && c.suite === 'explore');
   const gateFailures = failedOtherChecks.filter((c) => c.requirements.length === 0 && c.suite !== 'explore');
   const otherFailures = failedOtherChecks.filter((c) => c.requirements.length > 0 && c.suite !== 'explore');
+  // A race finding is said by the rule its burst breaks (the check's failure names it).
+  const raced = results.checks.filter((c) => c.status === 'failed' && c.suite === 'races');
   const failures = [
     ...(failed ? [`${failed} requirement${failed === 1 ? '' : 's'} failed`] : []),
+    ...raced.slice(0, 1).map((c) => `races: a burst breaks ${c.failure?.requirement ?? c.requirements.join(', ')} (${c.name})`),
     ...explored
       .slice(0, 1)
       .map((c) =>

@@ -2,6 +2,9 @@
 // body from pools.quote, the amount the family's), a transact, the balance, the trades of a quote, a poll, the
 // sandbox's outcome for the next poll — and their paths.
 import type { Exchange } from '../../client/types.js';
+import type { RequirementId } from '../../model/catalogue/index.js';
+import { STORED_QUOTE_RELATIONS } from '../../model/schemas/pools/resources.js';
+import type { AfterRead } from '../family.js';
 import { CheckUnverified } from '../../runner/expect.js';
 import { expectOk, fieldOf } from '../expectStep.js';
 import type { RaceSide } from '../side.js';
@@ -89,4 +92,21 @@ export const fromCents = (c: bigint) => `${c < 0n ? '-' : ''}${(c < 0n ? -c : c)
 /** A balance's move from `before` to `after` in trade amounts, to the nearest whole (a fee is a small part of one). */
 export function inTradeAmounts(before: string, after: string, amount: string): number {
   return Math.round(Number(cents(after) - cents(before)) / Number(cents(amount)));
+}
+
+/**
+ * The reads after a burst on one quote: the stored quote (its status by the precedence, compared under `statusRule`)
+ * and how many trades the list shows of it (a count, compared as it is: one at most).
+ */
+export async function quoteAndItsTrades(side: RaceSide, quote: string, statusRule: RequirementId, countRule: RequirementId): Promise<AfterRead[]> {
+  const stored = await side.send('read the stored quote', 'pools', { method: 'GET', path: quotePath(quote) });
+  const { exchange, count } = await tradesOfQuote(side, quote);
+  return [
+    {
+      label: 'the stored quote after the burst',
+      exchange: stored,
+      rule: { outcome: { requirement: { '2xx': statusRule } }, relations: STORED_QUOTE_RELATIONS, requirementOf: { status: statusRule } },
+    },
+    { label: "the quote's trades in the trades list", exchange, rule: { outcome: { requirement: {} } }, value: count, valueRule: countRule },
+  ];
 }

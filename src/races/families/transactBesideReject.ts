@@ -4,7 +4,7 @@
 // transact reserve a trade on it in between: both succeed.
 import { STORED_QUOTE_RELATIONS, TRANSACT_RELATIONS } from '../../model/schemas/pools/resources.js';
 import { defineFamily, familyFile, type AnswerRule, type RaceObjects } from '../family.js';
-import { mainPool, makeQuote, quotePath, tradesOfQuote, transactRequest } from './poolsSteps.js';
+import { mainPool, makeQuote, quoteAndItsTrades, quotePath, transactRequest } from './poolsSteps.js';
 
 type Objects = RaceObjects & { pool: string; quote: string };
 
@@ -36,22 +36,5 @@ export default defineFamily<Objects>({
     ];
   },
   rule: (i) => RULES[i]!,
-  async after(side, o) {
-    const stored = await side.send('read the stored quote', 'pools', { method: 'GET', path: quotePath(o.quote) });
-    const { exchange, count } = await tradesOfQuote(side, o.quote);
-    return [
-      {
-        label: 'the stored quote after the burst',
-        exchange: stored,
-        rule: { outcome: { requirement: { '2xx': 'POOLS-SQ-PRECEDENCE' } }, relations: STORED_QUOTE_RELATIONS },
-      },
-      {
-        label: "the quote's trades in the trades list",
-        exchange,
-        rule: { outcome: { requirement: {} } },
-        value: count,
-        valueRule: 'POOLS-SQ-TRANSACT-REJECTED-409',
-      },
-    ];
-  },
+  after: (side, o) => quoteAndItsTrades(side, o.quote, 'POOLS-SQ-PRECEDENCE', 'POOLS-SQ-TRANSACT-REJECTED-409'),
 });

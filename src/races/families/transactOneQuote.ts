@@ -3,9 +3,9 @@
 // trade, and the others answer it (the same transactId) — or, under another key, the state table's 409: both
 // readings are tried. After the burst the quote has one trade.
 import type { RequirementId } from '../../model/catalogue/index.js';
-import { STORED_QUOTE_RELATIONS, TRANSACT_RELATIONS } from '../../model/schemas/pools/resources.js';
+import { TRANSACT_RELATIONS } from '../../model/schemas/pools/resources.js';
 import { defineFamily, familyFile, type AnswerRule, type BurstRequest, type RaceFamily, type RaceObjects, type RoundContext } from '../family.js';
-import { mainPool, makeQuote, quotePath, tradesOfQuote, transactRequest } from './poolsSteps.js';
+import { mainPool, makeQuote, quoteAndItsTrades, transactRequest } from './poolsSteps.js';
 
 type Objects = RaceObjects & { pool: string; quote: string };
 
@@ -41,22 +41,7 @@ function oneQuote(sameKey: boolean, requirement: RequirementId): RaceFamily {
     },
     burst: burstOf,
     rule: () => rule,
-    async after(side, o) {
-      const stored = await side.send('read the stored quote', 'pools', { method: 'GET', path: quotePath(o.quote) });
-      const { exchange, count } = await tradesOfQuote(side, o.quote);
-      return [
-        {
-          label: 'the stored quote after the burst',
-          exchange: stored,
-          rule: {
-            outcome: { requirement: { '2xx': 'POOLS-TX-QUOTE-CONSUMED' } },
-            relations: STORED_QUOTE_RELATIONS,
-            requirementOf: { status: 'POOLS-TX-QUOTE-CONSUMED' },
-          },
-        },
-        { label: "the quote's trades in the trades list", exchange, rule: { outcome: { requirement: {} } }, value: count, valueRule: requirement },
-      ];
-    },
+    after: (side, o) => quoteAndItsTrades(side, o.quote, 'POOLS-TX-QUOTE-CONSUMED', requirement),
   });
 }
 
