@@ -63,6 +63,8 @@ describe('a race finding in the outputs', () => {
 
 describe('the verdict line of a race finding', () => {
   it('names the rule the burst breaks', () => {
-    expect(results.summary.verdictLine).toMatch(/races: a burst breaks POOLS-SQ-(REJECT-TERMINAL|TRANSACT-REJECTED)-409 \(races, pools: a transact beside a reject/);
+    expect(results.summary.verdictLine).toMatch(
+      /races: a burst breaks POOLS-SQ-(REJECT-TERMINAL|TRANSACT-REJECTED)-409 \(races, pools: a transact beside a reject/,
+    );
   });
 });
