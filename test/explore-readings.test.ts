@@ -7,6 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { oracleKey, oracleProfileOf, startOracle, type RunningOracle } from '../src/cli/oracle.js';
 import { Pacer } from '../src/client/pacer.js';
 import { anotherAmount } from '../src/explore/commands/gate/sessions.js';
+import { walkList } from '../src/explore/commands/lists.js';
+import { Budget, Real } from '../src/explore/real.js';
+import type { Exchange } from '../src/client/types.js';
 import { pollStates } from '../src/explore/commands/pools/polls.js';
 import { explore, explorationTag } from '../src/explore/explore.js';
 import { capabilitiesOf, contextOf, explorePartners, sideOf } from '../src/explore/sides.js';
@@ -66,6 +69,60 @@ describe('values the specs leave open', () => {
     expect(pollStates({ state: 'settled' })).toEqual(['settled', 'returned']);
     expect(pollStates({ state: 'released' })).toEqual(['released']);
     expect(pollStates({ state: 'failed', chosen: 'failed' })).toEqual(['failed']);
+  });
+});
+
+describe('a list whose order is open (oldest first puts what a sequence makes last)', () => {
+  /** A list of `n` ids oldest first, five a page, cursor starting_after, as a lived-in target of that world answers it. */
+  const oldestFirst =
+    (n: number) =>
+    (after?: string): Exchange => {
+      const ids = Array.from({ length: n }, (_, i) => `s${i + 1}`);
+      const from = after ? ids.indexOf(after) + 1 : 0;
+      const data = ids.slice(from, from + 5).map((id) => ({ id }));
+      return { status: 200, json: { object: 'list', data, has_more: from + 5 < n } } as unknown as Exchange;
+    };
+  const walk = (r: Real, n: number, wanted: string[]) =>
+    walkList(r, {
+      page: async (_side, after) => oldestFirst(n)(after),
+      items: (j) => (j as { data: Record<string, unknown>[] }).data,
+      more: (j) => (j as { has_more: boolean }).has_more,
+      cursor: (item) => String(item.id),
+      wanted: () => new Set(wanted),
+      requirement: 'GATE-SESS-LIST-PAGINATION',
+      frontier: { list: 'sessions', ours: (_side, id) => wanted.includes(id) },
+    });
+
+  it('a later walk goes on from where the exploration walked deepest, and then never says an object is absent', async () => {
+    const context = { ...contextOf(loadProfile('fixtures/profiles/embedded.json'), 'tag') };
+    const real = () => {
+      const r = new Real({ target: { triggers: { gate: {}, pools: {} } }, oracle: { triggers: { gate: {}, pools: {} } } }, new Budget(1_000), context);
+      r.begin('list sessions', 'ListSessions()');
+      return r;
+    };
+    // 40 older sessions first: six pages reach the 30th, and the sequence's one (the 42nd) is not among them.
+    const first = await walk(real(), 42, ['s42']);
+    expect(first.target.has('s42')).toBe(false);
+    expect(context.frontiers.get('sessions')?.target).toBe('s30');
+    // The next walk goes on past the 30th: it reaches the end and finds it.
+    const next = await walk(real(), 42, ['s42']);
+    expect(next.target.has('s42')).toBe(true);
+    expect(next.complete.target).toBe(false);
+    expect(context.frontiers.get('sessions')?.target).toBe('s41');
+  });
+
+  it('a walk goes on past the last object an earlier sequence made: the list holds this sequence’s after it', async () => {
+    const context = { ...contextOf(loadProfile('fixtures/profiles/embedded.json'), 'tag') };
+    context.made.set('sessions', [
+      { target: 's90', oracle: 's90' },
+      { target: 's98', oracle: 's98' },
+    ]);
+    const r = new Real({ target: { triggers: { gate: {}, pools: {} } }, oracle: { triggers: { gate: {}, pools: {} } } }, new Budget(1_000), context);
+    r.begin('list sessions', 'ListSessions()');
+    const found = await walk(r, 100, ['s99', 's100']);
+    expect([found.target.has('s99'), found.target.has('s100'), found.complete.target]).toEqual([true, true, false]);
+    // Two pages: the first, then the one after s98.
+    expect(r.steps[0]!.exchanges.target.length).toBe(2);
   });
 });
 

@@ -11,7 +11,8 @@ import { startOracle, type RunningOracle } from '../src/cli/oracle.js';
 import { Pacer } from '../src/client/pacer.js';
 import { explore, explorationTag } from '../src/explore/explore.js';
 import { Budget, MAX_STEP_REQUESTS } from '../src/explore/real.js';
-import { unpartedRerun } from '../src/explore/rerun.js';
+import { rerun, unpartedRerun } from '../src/explore/rerun.js';
+import { GetBranding, PatchBranding } from '../src/explore/commands/gate/branding.js';
 import { capabilitiesOf, contextOf, explorePartners, sideOf } from '../src/explore/sides.js';
 import type { Profile } from '../src/profile/schema.js';
 import type { RunningReference } from '../src/reference/server.js';
@@ -67,6 +68,35 @@ describe('the confirming re-run’s budget', () => {
     });
     expect(unpartedRerun(3, 5, false, 30)).toMatchObject({ outcome: 'not re-run', why: expect.stringMatching(/went another way/) });
   });
+});
+
+describe('the confirming re-run itself', () => {
+  const with_ = () => {
+    const partners = explorePartners(viewFor(clean.profile, 'explore'), 'gate');
+    return {
+      sides: {
+        target: sideOf(clean.profile, 'target', partners, { pacer: new Pacer({ windowScale: 1 }) }),
+        oracle: sideOf(oracle.profile, 'oracle', partners),
+      },
+      can: capabilitiesOf(clean.profile, partners, 'gate'),
+      context: contextOf(clean.profile, explorationTag()),
+    };
+  };
+  // Five steps: a PATCH read back, then four reads (the divergence, say, at the fifth).
+  const steps = () => [new PatchBranding(0, 'get'), new GetBranding(), new GetBranding(), new GetBranding(), new GetBranding()];
+
+  it('one the budget cannot carry to the divergence’s step is "not re-run: budget" — the finding stands', async () => {
+    const b = new Budget(100);
+    b.charge(95);
+    const got = await rerun(with_(), b, steps(), 5);
+    expect(got).toMatchObject({ outcome: 'not re-run', why: expect.stringMatching(/^budget: the re-run had 5 requests and stopped at step 1 of 5/) });
+    expect(b.spent).toBeLessThanOrEqual(100);
+  }, 60_000);
+
+  it('one that reaches the step and does not part is "did not part" (intermittent)', async () => {
+    const got = await rerun(with_(), new Budget(100), steps(), 5);
+    expect(got).toEqual({ outcome: 'did not part' });
+  }, 60_000);
 });
 
 /** The explore kind in this process against `target` (the clean reference its oracle), as the CLI runs it. */

@@ -97,6 +97,13 @@ export interface ExploreContext {
   };
   /** A per-exploration tag: every email, external id and metadata of the sequence carries it. */
   tag: string;
+  /** Per list and side, the last item of the deepest page the exploration read (lists.ts): a later walk goes on from there. */
+  frontiers: Map<string, Partial<Record<Side, string>>>;
+  /**
+   * Per list, the objects the exploration made that the list still shows, oldest first (each side's id): a list
+   * ordered by creation holds a sequence's own objects after those an earlier sequence made (lists.ts).
+   */
+  made: Map<string, Record<Side, string>[]>;
 }
 
 export class Real {

@@ -89,6 +89,8 @@ export function contextOf(target: Profile, tag: string): ExploreContext {
         }
       : {}),
     tag,
+    frontiers: new Map(),
+    made: new Map(),
   };
 }
 

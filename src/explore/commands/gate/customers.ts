@@ -10,7 +10,7 @@ import { holds, sameAsBefore, sameFields, sameOutcome } from '../../divergence.j
 import { live, pick, type CustomerTwin, type ExploreModel, type Side } from '../../model.js';
 import type { Real } from '../../real.js';
 import { ExploreCommand, FEW, bodyOf, objectIndex } from '../command.js';
-import { walkList } from '../lists.js';
+import { listedFrom, unlisted, walkList } from '../lists.js';
 
 const path = (id: string) => `/customers/${encodeURIComponent(id)}`;
 const SIDES: Side[] = ['target', 'oracle'];
@@ -87,6 +87,7 @@ export class CreateCustomer extends ExploreCommand {
     };
     if (!ids.target) twin.parted = 'the creation answer offers no id and the list did not show the customer within the pages walked';
     m.customers.push(twin);
+    if (!twin.parted) listedFrom(r, 'customers', twin.id);
     if (!twin.parted) await readBack(m, r, twin, this.then);
   }
 }
@@ -231,6 +232,7 @@ export class DeleteCustomer extends OnCustomer {
         });
     c.marker ??= b;
     c.state = 'deleted';
+    unlisted(r, 'customers', c.id);
     c.movedBy = rule;
     await readBack(m, r, c, this.then);
   }
@@ -247,6 +249,7 @@ async function listCustomers(m: ExploreModel, r: Real): Promise<void> {
     cursor: (item) => String(item.id),
     wanted: (side) => new Set(active.map((c) => c.id[side])),
     requirement: 'GATE-CUST-LIST',
+    frontier: { list: 'customers', ours: (side, id) => m.customers.some((c) => c.id[side] === id) },
   });
   for (const c of mine) {
     const t = found.target.get(c.id.target);

@@ -14,6 +14,7 @@ import { holds, sameAsBefore, sameFields, sameOutcome } from '../../divergence.j
 import { live, pick, type ExploreModel, type RailTwin, type SessionTwin, type Side, type SignedQuoteTwin } from '../../model.js';
 import type { Real } from '../../real.js';
 import { ExploreCommand, FEW, bodyOf, objectIndex } from '../command.js';
+import { listedFrom } from '../lists.js';
 import { addSession } from './sessions.js';
 
 const SIDES: Side[] = ['target', 'oracle'];
@@ -34,7 +35,9 @@ async function openSession(m: ExploreModel, r: Real): Promise<SessionTwin | unde
   const ex = await r.both((side) => r.gate(side).post('/gate_sessions', body, { idempotencyKey: key }));
   sameOutcome(r, ex, { requirement: { '2xx': 'GATE-SESS-CREATE-SHAPE' } });
   if (ex.oracle.status >= 300) return undefined;
-  return addSession(m, { target: bodyOf(ex.target), oracle: bodyOf(ex.oracle) }, key, body);
+  const s = addSession(m, { target: bodyOf(ex.target), oracle: bodyOf(ex.oracle) }, key, body);
+  listedFrom(r, 'sessions', s.id);
+  return s;
 }
 
 /** Lock a signed quote (one side of the rail) for a new session, on both sides through each side's createSignedQuote. */

@@ -7,7 +7,7 @@ import { holds, sameAsBefore, sameFields, sameOutcome } from '../../divergence.j
 import { live, pick, type ExploreModel, type SessionTwin, type Side } from '../../model.js';
 import type { Real } from '../../real.js';
 import { ExploreCommand, FEW, bodyOf, objectIndex } from '../command.js';
-import { walkList } from '../lists.js';
+import { listedFrom, walkList } from '../lists.js';
 import { completeLate, noticedByList } from './sessionSteering.js';
 
 const path = (id: string, rest = '') => `/gate_sessions/${encodeURIComponent(id)}${rest}`;
@@ -94,6 +94,7 @@ export class CreateSession extends ExploreCommand {
     // Nothing of the sequence has this id yet: a reused id would name an earlier session.
     sameFields(r, m, GATE_SESSION_RELATIONS, b, { what: 'the created session' });
     const twin = addSession(m, b, key, body);
+    listedFrom(r, 'sessions', twin.id);
     await readBack(m, r, twin, this.then);
   }
 }
@@ -342,6 +343,7 @@ async function listSessions(m: ExploreModel, r: Real): Promise<void> {
     cursor: (item) => String(item.id),
     wanted: (side) => new Set(mine.map((s) => s.id[side])),
     requirement: 'GATE-SESS-LIST-PAGINATION',
+    frontier: { list: 'sessions', ours: (side, id) => m.sessions.some((s) => s.id[side] === id) },
   });
   for (const s of mine) {
     const t = found.target.get(s.id.target);
