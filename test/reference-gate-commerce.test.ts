@@ -14,6 +14,7 @@ import { area as eligibility } from '../src/reference/gate/eligibility.js';
 import { area as quotesTransactions } from '../src/reference/gate/quotesTransactions.js';
 import { area as rails } from '../src/reference/gate/rails.js';
 import type { GateCaller, GateWorld } from '../src/reference/gate/world.js';
+import { moneyWriter, stampWriter, wholeSeconds } from '../src/reference/gate/wire.js';
 import { issueLiveKeys } from '../src/reference/liveKeys.js';
 import { CATALOGUE } from '../src/model/catalogue/index.js';
 
@@ -40,6 +41,7 @@ function makeWorld(faultNames: string[] = []) {
   const sessions = new Map<string, FakeSession>();
   const idem = new Map<string, Reply>();
   const events: Array<{ partner: string; type: string; data: unknown }> = [];
+  const stamp = stampWriter(profile);
   const world = {
     profile,
     faults: new ActiveFaults(faultNames),
@@ -79,7 +81,10 @@ function makeWorld(faultNames: string[] = []) {
       return r;
     },
     newId: (prefix: string) => `${prefix}_${(++n).toString().padStart(8, '0')}`,
-    iso: (ms?: number) => new Date(ms ?? t).toISOString(),
+    iso: (ms?: number) => stamp(ms ?? t),
+    moment: (ms?: number) => (wholeSeconds(profile) ? Math.floor((ms ?? t) / 1000) * 1000 : (ms ?? t)),
+    money: moneyWriter(profile),
+    nextSeq: () => ++n,
   };
   const router = new Router();
   for (const a of [capabilities, eligibility, customers, quotesTransactions, rails]) a.register(router, world as unknown as GateWorld);
