@@ -20,18 +20,19 @@ const budgetN = Number(process.env.BUDGET ?? 400);
 const loaded = loadProfile(process.env.PROFILE ?? 'fixtures/profiles/embedded.json');
 const base = process.env.DIALECT ? dialectProfile(loaded, dialectOf(process.env.DIALECT), `dialect ${process.env.DIALECT}`) : loaded;
 for (const f of faults.length ? faults : ['']) {
-  const target = await startReference({
-    profile: { ...base, reference: { ...base.reference!, rateLimits: process.env.NOLIMITS ? false : base.reference!.rateLimits } },
-    faults: f ? [f] : [],
-    ephemeralPorts: true,
-  });
-  const oracle = await startOracle(target.profile);
-  const view = viewFor(target.profile, 'explore');
-  const partners = explorePartners(view);
-  const pacer = new Pacer({ windowScale: target.profile.timing.rateWindowScale });
   let found = 0;
   const rows: string[] = [];
   for (const seed of seedList) {
+    // A fresh target and oracle per seed: a seed's run fills its keys' hour windows, which the next must not inherit.
+    const target = await startReference({
+      profile: { ...base, reference: { ...base.reference!, rateLimits: process.env.NOLIMITS ? false : base.reference!.rateLimits } },
+      faults: f ? [f] : [],
+      ephemeralPorts: true,
+    });
+    const oracle = await startOracle(target.profile);
+    const view = viewFor(target.profile, 'explore');
+    const partners = explorePartners(view);
+    const pacer = new Pacer({ windowScale: target.profile.timing.rateWindowScale });
     const t0 = Date.now();
     let sent = 0;
     const perFamily: Record<string, number> = {};
@@ -56,8 +57,8 @@ for (const f of faults.length ? faults : ['']) {
     rows.push(
       `  seed ${seed}: ${fd ? `${out.finding ? 'FOUND' : 'intermittent'} ${fd.steps.length} steps [${fd.requirement}] ${fd.what} | ${fd.steps.map((x) => x.label).join(' ; ')}` : out.crash ? `CRASH ${out.crash.slice(0, 300)}` : out.stopped ? `stopped ${out.stopped.why}` : 'none'} (spent ${out.spent}${out.foundAfter !== undefined ? `, found after ${out.foundAfter}` : ''}, ${out.sequences} seq, ${((Date.now() - t0) / 1000).toFixed(1)} s)${process.env.TRACE ? ` requests by family: ${JSON.stringify(perFamily)}` : ''}`,
     );
+    await oracle.close();
+    await target.close();
   }
   console.log(`${f || 'clean'}: ${found}/${seeds}\n${rows.join('\n')}`);
-  await oracle.close();
-  await target.close();
 }
