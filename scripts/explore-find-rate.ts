@@ -6,8 +6,10 @@ import { loadProfile } from '../src/profile/load.js';
 import { startReference } from '../src/reference/server.js';
 import { dialectOf, dialectProfile } from '../src/reference/dialect.js';
 import { startOracle } from '../src/cli/oracle.js';
-import { explore, explorationTag } from '../src/explore/explore.js';
-import { capabilitiesOf, contextOf, explorePartners, sideOf } from '../src/explore/sides.js';
+import { explorationTag } from '../src/explore/explore.js';
+import { exploreLanes } from '../src/explore/lanes.js';
+import { defaultBudgetOf, lanesOf, splitBudget } from '../src/explore/budget.js';
+import { lanesFrom } from '../src/explore/sides.js';
 import { viewFor } from '../src/runner/partition.js';
 import { Pacer } from '../src/client/pacer.js';
 
@@ -16,7 +18,8 @@ const seedList = process.env.SEED_LIST
   ? process.env.SEED_LIST.split(',').map(Number)
   : Array.from({ length: Number(process.env.SEEDS ?? 5) }, (_, i) => (i + 1) * 1000);
 const seeds = seedList.length;
-const budgetN = Number(process.env.BUDGET ?? 400);
+// BUDGET: the whole exploration's (spread over its lanes); unset, the default (src/explore/budget.ts).
+const budgetN = Number(process.env.BUDGET ?? 0);
 const loaded = loadProfile(process.env.PROFILE ?? 'fixtures/profiles/embedded.json');
 const base = process.env.DIALECT ? dialectProfile(loaded, dialectOf(process.env.DIALECT), `dialect ${process.env.DIALECT}`) : loaded;
 for (const f of faults.length ? faults : ['']) {
@@ -31,16 +34,13 @@ for (const f of faults.length ? faults : ['']) {
     });
     const oracle = await startOracle(target.profile);
     const view = viewFor(target.profile, 'explore');
-    const partners = explorePartners(view);
     const pacer = new Pacer({ windowScale: target.profile.timing.rateWindowScale });
     const t0 = Date.now();
     let sent = 0;
     const perFamily: Record<string, number> = {};
-    const out = await explore({
-      sides: { target: sideOf(target.profile, 'target', partners, { pacer }), oracle: sideOf(oracle.profile, 'oracle', partners) },
-      can: capabilitiesOf(target.profile, partners),
-      context: contextOf(target.profile, explorationTag()),
-      budget: budgetN,
+    const plans = lanesOf(view);
+    const budgets = splitBudget(plans, process.env.BUDGET ? budgetN : defaultBudgetOf(plans));
+    const out = await exploreLanes(lanesFrom(target.profile, oracle.profile, plans, budgets, explorationTag(), { target: { pacer } }), {
       seed,
       onExchange: (side) => {
         if (side === 'target') sent++;
@@ -55,7 +55,7 @@ for (const f of faults.length ? faults : ['']) {
     const fd = out.finding ?? out.intermittent;
     if (out.finding) found++;
     rows.push(
-      `  seed ${seed}: ${fd ? `${out.finding ? 'FOUND' : 'intermittent'} ${fd.steps.length} steps [${fd.requirement}] ${fd.what} | ${fd.steps.map((x) => x.label).join(' ; ')}` : out.crash ? `CRASH ${out.crash.slice(0, 300)}` : out.stopped ? `stopped ${out.stopped.why}` : 'none'} (spent ${out.spent}${out.foundAfter !== undefined ? `, found after ${out.foundAfter}` : ''}, ${out.sequences} seq, ${((Date.now() - t0) / 1000).toFixed(1)} s)${process.env.TRACE ? ` requests by family: ${JSON.stringify(perFamily)}` : ''}`,
+      `  seed ${seed}: ${fd ? `${out.finding ? 'FOUND' : 'intermittent'} ${fd.steps.length} steps [${fd.requirement}] ${fd.what} | ${fd.steps.map((x) => x.label).join(' ; ')}` : out.crash ? `CRASH ${out.crash.slice(0, 300)}` : out.stopped ? `stopped ${out.stopped.why}` : 'none'} (spent ${out.spent}${out.foundAfter !== undefined ? `, found after ${out.foundAfter}` : ''}, ${out.sequences} seq, ${((Date.now() - t0) / 1000).toFixed(1)} s)${process.env.TRACE ? ` requests by family: ${JSON.stringify(perFamily)}; small interactions (walked/tried/total): ${Object.entries(out.families).map(([n, f]) => `${n} ${f.pairs.walked}/${f.pairs.tried}/${f.pairs.total}`).join(', ')}` : ''}`,
     );
     await oracle.close();
     await target.close();

@@ -1,5 +1,7 @@
 // rampart explore: random sequences of documented operations, each applied step by step to the target and to
-// the oracle, compared on what the specs determine (fast-check model-based testing). Sequence k is generated from
+// the oracle, compared on what the specs determine (fast-check model-based testing). First the small interactions of
+// every family (pairs.ts: each view around each change, each repeated request around each change), within a share of
+// the search budget; then random sequences. Random sequence k is generated from
 // seed + k, each with one family of operations (sessions, customers, branding, webhook deliveries, rails, pools)
 // that the schedule picks by what the family's sequences lately reached first (schedule.ts), until the search share of
 // the request budget is spent. At the first divergence its re-run's requests are held back, then it is shrunk by
@@ -14,6 +16,7 @@ import { rerun, type Rerun, type RerunOutcome } from './rerun.js';
 import { stopOf, type Stopped } from './stop.js';
 import { newModel, type Capabilities, type ExploreModel } from './model.js';
 import { FamilySchedule, VariantCoverage, transitionOf } from './schedule.js';
+import { PAIR_SHARE, PairQueue } from './pairs.js';
 import { Budget, Real, type ExploreContext, type SideClients, type Step } from './real.js';
 import type { Side } from './model.js';
 import type { Exchange } from '../client/types.js';
@@ -32,6 +35,12 @@ export interface ExploreOptions {
   onExchange?: (side: Side, ex: Exchange) => void;
   /** Told of every sequence run, its family and the labels of the steps that applied (find-rate tracing). */
   onSequence?: (family: string, steps: string[]) => void;
+  /** Shared by the lanes of one exploration (lanes.ts): once one lane parts, the others start no new sequence. */
+  halt?: { found: boolean };
+  /** Of the search share, what the small interactions may take before the random sequences (pairs.ts PAIR_SHARE). */
+  pairShare?: number;
+  /** Shared by the lanes of one service (lanes.ts): the small interactions left, and what the run has walked. */
+  shared?: { pairs: PairQueue; coverage: VariantCoverage };
 }
 
 export interface RecordedStep {
@@ -66,6 +75,8 @@ export interface FamilyOutcome {
   sequences: number;
   steps: number;
   requests: number;
+  /** Its small interactions (pairs.ts): how many it has, how many ran, how many ran with every step applied (views: of the view-around-change ones). */
+  pairs: { total: number; tried: number; walked: number; views: number };
   /** Why the profile cannot act on the family at all: it never ran, and the report says so. */
   leftOut?: string;
 }
@@ -149,13 +160,14 @@ export async function explore(opts: ExploreOptions): Promise<ExploreOutcome> {
   };
   if (!acting.length) return { ...out, stopped: undefined };
   const schedule = new FamilySchedule(acting, opts.seed);
-  const coverage = new VariantCoverage();
+  const coverage = opts.shared?.coverage ?? new VariantCoverage();
   const judged = new Set<RequirementId>();
-  const state: { failing?: Failing; stopped?: Stopped } = {};
-  const sequence = (family: Family) =>
-    fc.asyncProperty(arbitraryOf(family), async (cmds) => {
-      // Out of budget (the search's share, or shrinking's), or stopped: the sequence is skipped unsent, and shrinking ends with what it has.
-      if (state.stopped || !budget.canStart()) fc.pre(false);
+  const state: { failing?: Failing; stopped?: Stopped; applied: number } = { applied: 0 };
+  const sequence = (family: Family, arbitrary: fc.Arbitrary<Commands>) =>
+    fc.asyncProperty(arbitrary, async (cmds) => {
+      // Out of budget (the search's share, or shrinking's), stopped, or another lane parted first: the sequence is
+      // skipped unsent, and shrinking ends with what it has.
+      if (state.stopped || !budget.canStart() || (opts.halt?.found && !state.failing)) fc.pre(false);
       const real = new Real(opts.sides, budget, opts.context, opts.signal, opts.onExchange);
       const model: ExploreModel = newModel(opts.can);
       const searching = !budget.shrinking;
@@ -164,6 +176,8 @@ export async function explore(opts: ExploreOptions): Promise<ExploreOutcome> {
       } catch (e) {
         if (e instanceof Divergence) {
           if (!budget.shrinking) {
+            // The other lanes start no new sequence from here (this one shrinks and re-runs it).
+            if (opts.halt) opts.halt.found = true;
             out.foundAfter = budget.spent;
             budget.holdRerun(real.requests);
           }
@@ -179,26 +193,21 @@ export async function explore(opts: ExploreOptions): Promise<ExploreOutcome> {
           real.steps.map((x) => x.label),
         );
         if (searching) recordSequence(out, family, real, schedule, coverage, judged);
+        state.applied = real.steps.length;
       }
     });
 
-  for (let k = 0; budget.canStart() && !state.stopped; k++) {
-    if (opts.signal?.aborted) {
-      state.stopped = stopOf(undefined, opts.signal);
-      break;
-    }
-    const family = schedule.next();
-    const seed = seedOf(arbitraryOf(family), (opts.seed + k) | 0, coverage);
-    const details = await fc.check(sequence(family), { seed, numRuns: 1, endOnFailure: false, unbiased: true });
-    if (!details.failed) continue;
+  const halt = opts.halt ?? { found: false };
+  // What a sequence that parted becomes: a finding (or an intermittent one), the run's end either way.
+  const settle = async (details: fc.RunDetails<[Commands]>, family: Family, seed: number, k: number, what: string): Promise<void> => {
     if (!(details.errorInstance instanceof Divergence)) {
       out.crash = String((details.errorInstance as Error)?.stack ?? details.errorInstance ?? 'the explorer failed');
-      break;
+      return;
     }
     const cmds = details.counterexample![0] as Commands;
     const shrunk = state.failing!;
-    opts.log?.(`explore: ${family.name} sequence ${k + 1} parted (${shrunk.error.detail.what}); shrunk to ${shrunk.real.steps.length} steps; running it again`);
-    // A stop while it shrank (the loop's condition narrows what the property may set since).
+    opts.log?.(`explore: ${family.name} ${what} ${k + 1} parted (${shrunk.error.detail.what}); shrunk to ${shrunk.real.steps.length} steps; running it again`);
+    // A stop while it shrank.
     const stoppedShrinking = state.stopped as Stopped | undefined;
     const again: Rerun = stoppedShrinking
       ? { outcome: 'not re-run', why: `the exploration stopped while it shrank: ${stoppedShrinking.why}` }
@@ -219,8 +228,41 @@ export async function explore(opts: ExploreOptions): Promise<ExploreOutcome> {
     };
     if (again.outcome === 'did not part') out.intermittent = finding;
     else out.finding = finding;
+  };
+  const going = () => budget.canStart() && !state.stopped && !halt.found && !opts.signal?.aborted;
+
+  // The small interactions first, within their share of the search.
+  const pairs = opts.shared?.pairs ?? new PairQueue(acting, opts.seed);
+  const mine = new Map<string, { tried: number; walked: number; views: number }>();
+  const pairLimit = Math.floor(budget.total * budget.searchShare * (opts.pairShare ?? PAIR_SHARE));
+  for (let k = 0; going() && budget.spent < pairLimit; k++) {
+    const next = pairs.next(coverage, acting);
+    if (!next) break;
+    state.applied = 0;
+    const details = await fc.check(sequence(next.family, fc.constant(next.cmds as Commands)), { seed: next.seed, numRuns: 1, endOnFailure: false });
+    pairs.ran(next.family, next.pair, state.applied);
+    const m = mine.get(next.family.name) ?? { tried: 0, walked: 0, views: 0 };
+    const whole = state.applied >= next.pair.ops.length + 1 ? 1 : 0;
+    mine.set(next.family.name, { tried: m.tried + 1, walked: m.walked + whole, views: m.views + (next.pair.shape === 'view' ? whole : 0) });
+    if (details.failed) {
+      halt.found = true;
+      await settle(details, next.family, next.seed, k, 'small interaction');
+      break;
+    }
+  }
+  // A lane of a shared queue counts what it walked itself (lanes.ts adds the lanes up).
+  for (const [name, c] of pairs.counts) if (out.families[name]) out.families[name]!.pairs = opts.shared ? { ...c, tried: 0, walked: 0, views: 0, ...mine.get(name) } : { ...c };
+
+  for (let k = 0; going() && !out.finding && !out.intermittent && !out.crash; k++) {
+    const family = schedule.next();
+    const seed = seedOf(arbitraryOf(family), (opts.seed + k) | 0, coverage);
+    const details = await fc.check(sequence(family, arbitraryOf(family)), { seed, numRuns: 1, endOnFailure: false, unbiased: true });
+    if (!details.failed) continue;
+    halt.found = true;
+    await settle(details, family, seed, k, 'sequence');
     break;
   }
+  if (opts.signal?.aborted && !state.stopped) state.stopped = stopOf(undefined, opts.signal);
   out.spent = budget.spent;
   out.transitions = schedule.transitions;
   out.judged = [...judged].sort();
@@ -243,7 +285,7 @@ function leftOutWhy(f: Family, can: Capabilities): string | undefined {
 
 function familyOutcome(f: Family, can: Capabilities): FamilyOutcome {
   const leftOut = leftOutWhy(f, can);
-  return { service: f.service, sequences: 0, steps: 0, requests: 0, ...(leftOut ? { leftOut } : {}) };
+  return { service: f.service, sequences: 0, steps: 0, requests: 0, pairs: { total: 0, tried: 0, walked: 0, views: 0 }, ...(leftOut ? { leftOut } : {}) };
 }
 
 /** A sequence of the search, counted: its family's share, the schedule's and the coverage's view, what it judged. */

@@ -11,22 +11,19 @@ import { POOLS_LIMITS } from '../model/limits.js';
 import type { GatePartner, PoolsPartner, Profile } from '../profile/schema.js';
 import type { Capabilities, Side } from './model.js';
 import type { ExploreContext, SideClients } from './real.js';
+import { exploreGatePartners, explorePoolsPartners, type LanePlan } from './budget.js';
+import type { Lane } from './lanes.js';
 
 export interface ExplorePartners {
   gate?: GatePartner;
   pools?: PoolsPartner;
 }
 
-/** The Gate partner and the pools partner a sequence acts as: one that can bootstrap a widget, a funded one. */
+/** The first lane's partners of each service (budget.ts lanesOf gives every lane): one that can bootstrap a widget, a funded one. */
 export function explorePartners(view: Profile, service?: 'gate' | 'pools'): ExplorePartners {
-  // A partner kept never branded (its check reads the default branding) is never explore's: it PATCHes branding.
-  const gates = service === 'pools' ? [] : view.gate.partners.filter((p) => !p.brandingUnset);
+  const gates = service === 'pools' ? [] : exploreGatePartners(view);
   const gate = gates.find((p) => p.publishableKey && p.allowedOrigins?.length) ?? gates[0];
-  const pools =
-    service === 'gate' || !view.pools?.quote
-      ? undefined
-      : (view.pools.partners.find((p) => p.state === 'funded' && !p.velocityCap && p.balanceGate) ??
-        view.pools.partners.find((p) => p.state === 'funded' && !p.velocityCap));
+  const pools = service === 'gate' ? undefined : explorePoolsPartners(view)[0];
   return { ...(gate ? { gate } : {}), ...(pools ? { pools } : {}) };
 }
 
@@ -184,4 +181,26 @@ function keyRotating(keys: { key: string; client: ApiClient }[], pacer?: Pacer):
     patch: (path, body, extra) => choose('PATCH', path).patch(path, body, extra),
     delete: (path, extra) => choose('DELETE', path).delete(path, extra),
   };
+}
+
+/** The lanes of an exploration: each planned lane's partner on both sides, its capabilities, context and budget. */
+export function lanesFrom(
+  target: Profile,
+  oracle: Profile,
+  plans: readonly LanePlan[],
+  budgets: readonly number[],
+  tag: string,
+  opts: { target?: SideOptions; oracle?: SideOptions } = {},
+): Lane[] {
+  return plans.map((plan, i) => {
+    const partners: ExplorePartners = plan.gate ? { gate: plan.gate } : { pools: plan.pools! };
+    return {
+      plan,
+      sides: { target: sideOf(target, 'target', partners, opts.target), oracle: sideOf(oracle, 'oracle', partners, opts.oracle) },
+      can: capabilitiesOf(target, partners, plan.service),
+      // Each lane its own lists' frontiers (its partner's lists are its own).
+      context: contextOf(target, tag),
+      budget: budgets[i]!,
+    };
+  });
 }

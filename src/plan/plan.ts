@@ -255,7 +255,11 @@ export function formatPlan(p: Plan): string[] {
       : []),
     ...(p.explore
       ? [
-          `  explore: ${p.explore.searched} requests to the target searching (~${p.explore.gateRequests} Gate over ${p.explore.keys} key${p.explore.keys === 1 ? '' : 's'}, ~${p.explore.perKey} each of its 300 per hour; ~${p.explore.poolsRequests} pools), up to ${p.explore.budget} with a divergence to shrink; the oracle on loopback beside it: ≥ ${formatDuration(p.explore.ms)}`,
+          `  explore: ${p.explore.searched} requests to the target searching over ${p.explore.lanes.length} lane${p.explore.lanes.length === 1 ? '' : 's'} at once (~${p.explore.gateRequests} Gate over ${p.explore.keys} key${p.explore.keys === 1 ? '' : 's'}; ~${p.explore.poolsRequests} pools), up to ${p.explore.budget} with a divergence to shrink; the oracle on loopback beside it: ≥ ${formatDuration(p.explore.ms)}`,
+          ...p.explore.lanes.map(
+            (l) =>
+              `    lane ${l.name} (${l.service}, ${l.keys} key${l.keys === 1 ? '' : 's'}): ${l.searched} searching, up to ${l.budget}${l.service === 'gate' ? `; ~${l.perKey} per key of its 300 per hour` : ''}; ≥ ${formatDuration(l.ms)}`,
+          ),
         ]
       : []),
     ...(p.races ? [racesPlanLine(p.races, formatDuration)] : []),

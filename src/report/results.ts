@@ -243,6 +243,8 @@ export interface ExploredFamily {
   steps: number;
   /** Requests its sequences sent the target. */
   requests: number;
+  /** Its small interactions (each view around each change, each repeated request around each change): in all, run, walked whole. */
+  pairs?: { total: number; tried: number; walked: number; views: number };
   /** Why the profile cannot act on it: it never ran. */
   leftOut?: string;
 }
@@ -257,6 +259,10 @@ export interface ExplorationRecord {
   families: Record<string, number>;
   /** Per family of the run's services: sequences, steps and requests applied, or why the profile leaves it out. */
   byFamily?: Record<string, ExploredFamily>;
+  /** Per lane (a partner, all its keys, at once with the others): its budget and what it spent. */
+  lanes?: { name: string; service: 'gate' | 'pools'; keys: number; budget: number; spent: number; sequences: number }[];
+  /** Requests the target was sent, per key (keys named by their order, never by any part of the key). */
+  byKey?: Record<string, number>;
   /** The requirements the sequences' comparisons judged (the explore check names those that held). */
   judged?: string[];
   /** Distinct transitions walked: a step as its label names it (object numbers left out), with the target's statuses. */

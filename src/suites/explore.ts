@@ -9,10 +9,11 @@ import { toExchangeRecord } from '../report/exchangeRecord.js';
 import { exploreReplay } from '../report/exploreReplay.js';
 import type { CheckResult, ExplorationRecord, FindingRecord, Observation } from '../report/results.js';
 import { explore, explorationTag, type ExploreOutcome, type Finding } from '../explore/explore.js';
-import { capabilitiesOf, contextOf, explorePartners, sideOf } from '../explore/sides.js';
+import { lanesFrom } from '../explore/sides.js';
+import { exploreLanes } from '../explore/lanes.js';
+import { defaultBudgetOf, lanesOf, splitBudget } from '../explore/budget.js';
 import { Pacer } from '../client/pacer.js';
 import { RouteRefusals } from '../runner/routeRefusals.js';
-import { defaultExploreBudget } from '../plan/explore.js';
 import { viewFor } from '../runner/partition.js';
 import { EXIT, RunError } from '../exitCodes.js';
 import type { Exchange } from '../client/types.js';
@@ -40,24 +41,28 @@ export const exploreKind: SuiteKind = {
           ...(ctx.profile.pools ? { pools: { ...ctx.profile.pools, partners: ctx.partners.pools } } : {}),
         }
       : viewFor(ctx.profile, 'explore');
-    const partners = explorePartners(view, ctx.service);
-    const budget = ctx.exploreBudget ?? defaultExploreBudget(ctx.profile);
+    const plans = lanesOf(view, ctx.service);
+    const budgets = splitBudget(plans, ctx.exploreBudget ?? defaultBudgetOf(plans));
+    const budget = budgets.reduce((a, b) => a + b, 0);
     const seed = ctx.seed !== undefined ? Number(ctx.seed) : Math.floor(Math.random() * 2 ** 31);
     ctx.log(
-      `… explore: ${budget} requests at most, seed ${seed} (rampart explore --seed ${seed} replays it), as ${[partners.gate?.name, partners.pools?.name].filter(Boolean).join(' and ')}`,
+      `… explore: ${budget} requests at most, seed ${seed} (rampart explore --seed ${seed} replays it), over ${plans.length} lane${plans.length === 1 ? '' : 's'} at once: ${plans.map((l, i) => `${l.name} (${l.keys} key${l.keys === 1 ? '' : 's'}, ${budgets[i]})`).join(', ') || 'none'}`,
     );
     // The target's requests, for the run's spent bound (each step waits for its answer) and its HAR.
     const requests: NonNullable<SuiteOutcome['stats']>['requests'] = [];
     // Each key a rate-limit client of its own, named by its order (never by any part of the key).
     const keyNo = new Map<string, number>();
+    const byKey: Record<string, number> = {};
     const onExchange = (side: 'target' | 'oracle', ex: Exchange) => {
       if (side !== 'target') return;
       const service = ex.request.url.startsWith(ctx.profile.gate.baseUrls.sandbox) ? 'gate' : 'pools';
       const base = service === 'gate' ? ctx.profile.gate.baseUrls.sandbox : (ctx.profile.pools?.baseUrls.sandbox ?? '');
       const auth = ex.request.headers['authorization'] ?? '';
+      const label = `explore ${service} key ${keyNo.get(auth) ?? (keyNo.set(auth, keyNo.size + 1), keyNo.size)}`;
+      byKey[label] = (byKey[label] ?? 0) + 1;
       requests.push({
         service,
-        label: `explore ${service} key ${keyNo.get(auth) ?? (keyNo.set(auth, keyNo.size + 1), keyNo.size)}`,
+        label,
         credential: /^Bearer sk_/.test(auth) ? 'secret' : /^Bearer pk_/.test(auth) ? 'publishable' : 'none',
         method: ex.request.method,
         path: ex.request.url.slice(base.replace(/\/$/, '').length).split('?')[0] || '/',
@@ -67,33 +72,22 @@ export const exploreKind: SuiteKind = {
       });
       ctx.onExchange?.(ex, EXPLORE_CHECK);
     };
-    const out = await explore({
-      sides: {
-        // Pools requests paced as conformance's are: the target's announced pauses (its request-rate limits are not shown).
-        target: sideOf(ctx.profile, 'target', partners, {
-          pacer: ctx.pacer,
-          poolsPacer: new Pacer({ paceWindows: false }),
-          clocks: ctx.clocks,
-          signal: ctx.signal,
-        }),
-        oracle: sideOf(ctx.oracle, 'oracle', partners, { signal: ctx.signal }),
-      },
-      can: capabilitiesOf(ctx.profile, partners, ctx.service),
-      context: contextOf(ctx.profile, explorationTag()),
-      budget,
-      seed,
-      signal: ctx.signal,
-      log: ctx.log,
-      onExchange,
+    const lanes = lanesFrom(ctx.profile, ctx.oracle, plans, budgets, explorationTag(), {
+      // Pools requests paced as conformance's are: the target's announced pauses (its request-rate limits are not shown).
+      target: { pacer: ctx.pacer, poolsPacer: new Pacer({ paceWindows: false }), clocks: ctx.clocks, signal: ctx.signal },
+      oracle: { signal: ctx.signal },
     });
-    const exploration = recordOf(out);
+    const out = await exploreLanes(lanes, { seed, signal: ctx.signal, log: ctx.log, onExchange });
+    const exploration = { ...recordOf(out), lanes: out.lanes, byKey };
     const checks = checksOf(out, exploration, ctx.depth, Date.now() - started);
     const check = checks[0]!;
     ctx.log(
       `${check.status === 'failed' ? '✗' : check.status === 'passed' ? '✓' : '?'} explore: ${out.sequences} sequences, ${out.steps} steps, ${out.spent} requests, ${out.judged.length} requirements judged${out.finding ? ` — ${out.finding.what}` : out.stopped ? ` — stopped: ${out.stopped.why}` : ''}`,
     );
     for (const [name, f] of Object.entries(out.families))
-      ctx.log(`  ${name}: ${f.leftOut ? `left out — ${f.leftOut}` : `${f.sequences} sequences, ${f.steps} steps, ${f.requests} requests`}`);
+      ctx.log(
+        `  ${name}: ${f.leftOut ? `left out — ${f.leftOut}` : `${f.sequences} sequences, ${f.steps} steps, ${f.requests} requests; small interactions ${f.pairs.walked} walked of ${f.pairs.tried} run (${f.pairs.total} in all)`}`,
+      );
     return {
       checks,
       observations: observationsOf(out),

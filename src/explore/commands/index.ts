@@ -31,6 +31,10 @@ export interface Family {
    * keeps the object its steps act on.
    */
   opening: number[];
+  /** The operations that read and move nothing (its reads and lists, by index in `commands`): the rest are changes. */
+  views: number[];
+  /** The operations that send a request of the sequence again (a replay, a conflict, a duplicate): pairs.ts walks each around each change. */
+  repeats?: number[];
   /**
    * Why the profile does not let the family act at all (besides its service), or undefined when it does: its sequences
    * would all be empty, so it is left out and the report says why.
@@ -41,11 +45,11 @@ export interface Family {
 export const FAMILIES: Family[] = [
   // create, retrieve, cancel, replay, conflict, complete, expire (sandbox), bootstrap, list. A cancel (late ones too) weighs
   // most: a completion past expires_at may rightly expire the session (gate.session.lateCompletion), a cancel may not.
-  { name: 'sessions', service: 'gate', commands: sessionCommands, weights: [2, 2, 6, 1, 1, 3, 4, 3, 2], opening: [0] },
+  { name: 'sessions', service: 'gate', commands: sessionCommands, weights: [2, 2, 6, 1, 1, 3, 4, 3, 2], opening: [0], views: [1, 8], repeats: [3, 4] },
   // create, retrieve, PATCH, delete, duplicate, list
-  { name: 'customers', service: 'gate', commands: customerCommands, weights: [3, 2, 6, 3, 1, 2], opening: [0] },
+  { name: 'customers', service: 'gate', commands: customerCommands, weights: [3, 2, 6, 3, 1, 2], opening: [0], views: [1, 5], repeats: [4] },
   // read, PATCH
-  { name: 'branding', service: 'gate', commands: brandingCommands, weights: [3, 5], opening: [1] },
+  { name: 'branding', service: 'gate', commands: brandingCommands, weights: [3, 5], opening: [1], views: [0] },
   // POST /webhooks/test (the first points the webhook_url), list, replay
   {
     name: 'webhook deliveries',
@@ -53,17 +57,21 @@ export const FAMILIES: Family[] = [
     commands: deliveryCommands,
     weights: [5, 4, 1],
     opening: [0],
+    views: [1],
+    repeats: [2],
     when: (can) => (can.webhooks ? undefined : 'the profile declares no gate.triggers.configureWebhook: no delivery can be made on both sides'),
   },
   // Each rail on its own side of the quote: lock, pay out (or pay in), expire (sandbox), replay, read the quote, read
   // the pay-out (or pay-in).
-  { name: 'pay-outs', service: 'gate', commands: () => railCommands('off_ramp'), weights: [2, 4, 4, 3, 1, 1], opening: [0], when: (can) => can.why.rails },
+  { name: 'pay-outs', service: 'gate', commands: () => railCommands('off_ramp'), weights: [2, 4, 4, 3, 1, 1], opening: [0], views: [4, 5], repeats: [3], when: (can) => can.why.rails },
   {
     name: 'pay-ins',
     service: 'gate',
     commands: () => railCommands('on_ramp'),
     weights: [2, 4, 4, 3, 1, 1],
     opening: [0],
+    views: [4, 5],
+    repeats: [3],
     when: (can) => can.why.rails ?? (can.payIn ? undefined : 'the profile declares no gate.triggers.payInBody: no pay-in can be sent'),
   },
   // The pools quote's own lifecycle (active, then rejected, consumed or expired; its reads): the quote state table.
@@ -74,6 +82,7 @@ export const FAMILIES: Family[] = [
     // firm, indicative, read, reject | transact | balance
     weights: [2, 1, 1, 4, 2, 1],
     opening: [0],
+    views: [2, 5],
   },
   // The trade's lifecycle from a transact: replays and conflicts, the sandbox's outcome, polls, reads, the filtered
   // list, the balance each moves.
@@ -86,6 +95,8 @@ export const FAMILIES: Family[] = [
     weights: [1, 1, 1, 2, 8, 2, 1, 12, 2, 1, 2, 1],
     // a transact (its fresh variant requests the quote itself)
     opening: [4],
+    views: [2, 9, 10, 11],
+    repeats: [5, 6],
   },
 ];
 
