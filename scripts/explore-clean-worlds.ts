@@ -1,14 +1,16 @@
 // rampart explore against correct targets: WORLD=embedded (the embedded profile), alt (the second world: other ids,
 // keys, readings and sandbox dialect), field (the embedded target as a remote sandbox: latency each way, its own
 // clock, a lived-in history), dialect (every open point of the inventory its second choice: startDialect('everywhere'))
-// or draw:SEED (one choice per open point, drawn from SEED). SEEDS explorations of BUDGET requests, each on a fresh world (its rate windows empty),
+// or draw:SEED (one choice per open point, drawn from SEED). SEEDS explorations over every lane, each on a fresh world (its rate windows empty),
 // the clean embedded reference as the oracle. Any divergence here is a false failure. Prints per seed and in all,
 // with the wall beside the plan's bound for the world's round trip (RTT, ms; the field world's is 200).
 // Run: WORLD=field SEEDS=20 npx tsx scripts/explore-clean-worlds.ts
 import { startOracle } from '../src/cli/oracle.js';
 import { Pacer } from '../src/client/pacer.js';
-import { explore, explorationTag } from '../src/explore/explore.js';
-import { capabilitiesOf, contextOf, explorePartners, sideOf } from '../src/explore/sides.js';
+import { explorationTag } from '../src/explore/explore.js';
+import { exploreLanes } from '../src/explore/lanes.js';
+import { defaultBudgetOf, lanesOf, splitBudget } from '../src/explore/budget.js';
+import { lanesFrom } from '../src/explore/sides.js';
 import { planExplore } from '../src/plan/explore.js';
 import type { Profile } from '../src/profile/schema.js';
 import { viewFor } from '../src/runner/partition.js';
@@ -17,7 +19,8 @@ import { startFieldWorld } from '../test/support/fieldWorld.js';
 
 const world = process.env.WORLD ?? 'embedded';
 const seeds = Number(process.env.SEEDS ?? 20);
-const budget = Number(process.env.BUDGET ?? 400);
+// BUDGET: the whole exploration's, spread over its lanes; unset, the default (src/explore/budget.ts).
+const budget = Number(process.env.BUDGET ?? 0);
 const rtt = Number(process.env.RTT ?? (world === 'field' ? 200 : 0));
 
 async function start(): Promise<{ profile: Profile; close(): Promise<void> }> {
@@ -37,17 +40,13 @@ for (let s = 1; s <= seeds; s++) {
   const target = await start();
   const oracle = await startOracle(target.profile);
   try {
-    const partners = explorePartners(viewFor(target.profile, 'explore'));
+    const plans = lanesOf(viewFor(target.profile, 'explore'));
+    const whole = budget || defaultBudgetOf(plans);
     const pacer = new Pacer({ windowScale: target.profile.timing.rateWindowScale });
-    const bound = planExplore(target.profile, { budget, rttMs: rtt }).ms / 1000;
+    const bound = planExplore(target.profile, { budget: whole, rttMs: rtt }).ms / 1000;
     const t0 = Date.now();
-    const out = await explore({
-      sides: { target: sideOf(target.profile, 'target', partners, { pacer }), oracle: sideOf(oracle.profile, 'oracle', partners) },
-      can: capabilitiesOf(target.profile, partners),
-      context: contextOf(target.profile, explorationTag()),
-      budget,
-      seed: s * 7919,
-    });
+    const lanes = lanesFrom(target.profile, oracle.profile, plans, splitBudget(plans, whole), explorationTag(), { target: { pacer } });
+    const out = await exploreLanes(lanes, { seed: s * 7919 });
     const wall = (Date.now() - t0) / 1000;
     wallSum += wall;
     boundSum += bound;

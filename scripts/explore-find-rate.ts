@@ -1,6 +1,7 @@
 // How often rampart explore finds each sequence fault: for each fault (FAULTS=a,b), SEEDS seeds at BUDGET requests
 // against the embedded target with that fault, the clean embedded reference as the oracle; FAULTS empty: the clean target.
 // DIALECT=everywhere (or a seed) runs the faulty target in that world of the open points (src/reference/dialect.ts).
+// NOLIMITS=1: the target's rate limits off and the requests unpaced (a find rate in seconds, not the windows' minutes).
 // Run: FAULTS=seq-… SEEDS=5 npx tsx scripts/explore-find-rate.ts (TRACE=rails prints each rails sequence's steps; TRACE=all every family's)
 import { loadProfile } from '../src/profile/load.js';
 import { startReference } from '../src/reference/server.js';
@@ -40,22 +41,31 @@ for (const f of faults.length ? faults : ['']) {
     const perFamily: Record<string, number> = {};
     const plans = lanesOf(view);
     const budgets = splitBudget(plans, process.env.BUDGET ? budgetN : defaultBudgetOf(plans));
-    const out = await exploreLanes(lanesFrom(target.profile, oracle.profile, plans, budgets, explorationTag(), { target: { pacer } }), {
-      seed,
-      onExchange: (side) => {
-        if (side === 'target') sent++;
+    const out = await exploreLanes(
+      lanesFrom(target.profile, oracle.profile, plans, budgets, explorationTag(), { target: process.env.NOLIMITS ? {} : { pacer } }),
+      {
+        seed,
+        onExchange: (side) => {
+          if (side === 'target') sent++;
+        },
+        onSequence: (family, steps) => {
+          perFamily[family] = (perFamily[family] ?? 0) + sent;
+          sent = 0;
+          if (process.env.TRACE === 'all' || process.env.TRACE === family) console.log(`    ${family}: ${steps.join(' ; ')}`);
+          else if (process.env.TRACE === 'brief') console.log(`    ${family}: ${steps.length} steps`);
+        },
       },
-      onSequence: (family, steps) => {
-        perFamily[family] = (perFamily[family] ?? 0) + sent;
-        sent = 0;
-        if (process.env.TRACE === 'all' || process.env.TRACE === family) console.log(`    ${family}: ${steps.join(' ; ')}`);
-        else if (process.env.TRACE === 'brief') console.log(`    ${family}: ${steps.length} steps`);
-      },
-    });
+    );
     const fd = out.finding ?? out.intermittent;
     if (out.finding) found++;
     rows.push(
-      `  seed ${seed}: ${fd ? `${out.finding ? 'FOUND' : 'intermittent'} ${fd.steps.length} steps [${fd.requirement}] ${fd.what} | ${fd.steps.map((x) => x.label).join(' ; ')}` : out.crash ? `CRASH ${out.crash.slice(0, 300)}` : out.stopped ? `stopped ${out.stopped.why}` : 'none'} (spent ${out.spent}${out.foundAfter !== undefined ? `, found after ${out.foundAfter}` : ''}, ${out.sequences} seq, ${((Date.now() - t0) / 1000).toFixed(1)} s)${process.env.TRACE ? ` requests by family: ${JSON.stringify(perFamily)}; small interactions (walked/tried/total): ${Object.entries(out.families).map(([n, f]) => `${n} ${f.pairs.walked}/${f.pairs.tried}/${f.pairs.total}`).join(', ')}` : ''}`,
+      `  seed ${seed}: ${fd ? `${out.finding ? 'FOUND' : 'intermittent'} ${fd.steps.length} steps [${fd.requirement}] ${fd.what} | ${fd.steps.map((x) => x.label).join(' ; ')}` : out.crash ? `CRASH ${out.crash.slice(0, 300)}` : out.stopped ? `stopped ${out.stopped.why}` : 'none'} (spent ${out.spent}${out.foundAfter !== undefined ? `, found after ${out.foundAfter}` : ''}, ${out.sequences} seq, ${((Date.now() - t0) / 1000).toFixed(1)} s)${
+        process.env.TRACE
+          ? ` requests by family: ${JSON.stringify(perFamily)}; small interactions (walked/tried/total): ${Object.entries(out.families)
+              .map(([n, f]) => `${n} ${f.pairs.walked}/${f.pairs.tried}/${f.pairs.total}`)
+              .join(', ')}`
+          : ''
+      }`,
     );
     await oracle.close();
     await target.close();

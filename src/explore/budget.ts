@@ -45,9 +45,16 @@ export function lanesOf(view: Profile, service?: 'gate' | 'pools'): LanePlan[] {
       ? []
       : exploreGatePartners(view).map((p) => {
           const keys = 1 + (p.extraSecretKeys?.length ?? 0);
-          return { name: p.name, service: 'gate' as const, gate: p, keys, budget: Math.min(GATE_LANE_MAX, Math.floor(keys * GATE_RATE_WINDOWS.hour.limit * HOUR_SHARE)) };
+          return {
+            name: p.name,
+            service: 'gate' as const,
+            gate: p,
+            keys,
+            budget: Math.min(GATE_LANE_MAX, Math.floor(keys * GATE_RATE_WINDOWS.hour.limit * HOUR_SHARE)),
+          };
         });
-  const pools = service === 'gate' ? [] : explorePoolsPartners(view).map((p) => ({ name: p.name, service: 'pools' as const, pools: p, keys: 1, budget: POOLS_LANE_MAX }));
+  const pools =
+    service === 'gate' ? [] : explorePoolsPartners(view).map((p) => ({ name: p.name, service: 'pools' as const, pools: p, keys: 1, budget: POOLS_LANE_MAX }));
   return [...gate, ...pools];
 }
 
@@ -55,7 +62,11 @@ export function lanesOf(view: Profile, service?: 'gate' | 'pools'): LanePlan[] {
 export const EXPLORE_MAX_BUDGET = 4000;
 
 /** The default budget: every lane's, added up, at most EXPLORE_MAX_BUDGET. */
-export const defaultBudgetOf = (lanes: readonly LanePlan[]): number => Math.min(EXPLORE_MAX_BUDGET, lanes.reduce((a, l) => a + l.budget, 0));
+export const defaultBudgetOf = (lanes: readonly LanePlan[]): number =>
+  Math.min(
+    EXPLORE_MAX_BUDGET,
+    lanes.reduce((a, l) => a + l.budget, 0),
+  );
 
 /** A budget given whole (--budget N) spread over the lanes as their default budgets are (each at least one request). */
 export function splitBudget(lanes: readonly LanePlan[], total: number): number[] {

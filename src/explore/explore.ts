@@ -251,7 +251,8 @@ export async function explore(opts: ExploreOptions): Promise<ExploreOutcome> {
     }
   }
   // A lane of a shared queue counts what it walked itself (lanes.ts adds the lanes up).
-  for (const [name, c] of pairs.counts) if (out.families[name]) out.families[name]!.pairs = opts.shared ? { ...c, tried: 0, walked: 0, views: 0, ...mine.get(name) } : { ...c };
+  for (const [name, c] of pairs.counts)
+    if (out.families[name]) out.families[name]!.pairs = opts.shared ? { ...c, tried: 0, walked: 0, views: 0, ...mine.get(name) } : { ...c };
 
   for (let k = 0; going() && !out.finding && !out.intermittent && !out.crash; k++) {
     const family = schedule.next();

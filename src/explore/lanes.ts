@@ -91,6 +91,13 @@ function merge(lanes: readonly Lane[], outs: ExploreOutcome[], first: number | u
     judged: [...new Set(outs.flatMap((o) => o.judged))].sort(),
     ...(stopped ? { stopped } : {}),
     observations: outs.flatMap((o) => o.observations),
-    lanes: lanes.map((l, i) => ({ name: l.plan.name, service: l.plan.service, keys: l.plan.keys, budget: l.budget, spent: outs[i]!.spent, sequences: outs[i]!.sequences })),
+    lanes: lanes.map((l, i) => ({
+      name: l.plan.name,
+      service: l.plan.service,
+      keys: l.plan.keys,
+      budget: l.budget,
+      spent: outs[i]!.spent,
+      sequences: outs[i]!.sequences,
+    })),
   };
 }

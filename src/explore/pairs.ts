@@ -75,7 +75,6 @@ export class PairQueue {
     }
   }
 
-
   /** The next small interaction and its commands, or undefined when every family's are walked. */
   next(coverage: VariantCoverage, acting?: readonly Family[]): { family: Family; pair: Pair; seed: number; cmds: ExploreCommand[] } | undefined {
     for (let k = 0; k < this.families.length; k++) {

@@ -48,8 +48,7 @@ function groupsOf(): Partial<Record<RouteGroup, number>> {
 export const defaultExploreBudget = (profile: Profile, service?: 'gate' | 'pools'): number => defaultBudgetOf(lanesOf(viewFor(profile, 'explore'), service));
 
 /** The Gate keys exploration acts with: every Gate lane's. */
-export const exploreKeys = (profile: Profile): number =>
-  lanesOf(viewFor(profile, 'explore'), 'gate').reduce((a, l) => a + l.keys, 0);
+export const exploreKeys = (profile: Profile): number => lanesOf(viewFor(profile, 'explore'), 'gate').reduce((a, l) => a + l.keys, 0);
 
 export function planExplore(profile: Profile, opts: { budget?: number; rttMs: number }): ExplorePlan {
   const plans = lanesOf(viewFor(profile, 'explore'));

@@ -63,7 +63,16 @@ export const FAMILIES: Family[] = [
   },
   // Each rail on its own side of the quote: lock, pay out (or pay in), expire (sandbox), replay, read the quote, read
   // the pay-out (or pay-in).
-  { name: 'pay-outs', service: 'gate', commands: () => railCommands('off_ramp'), weights: [2, 4, 4, 3, 1, 1], opening: [0], views: [4, 5], repeats: [3], when: (can) => can.why.rails },
+  {
+    name: 'pay-outs',
+    service: 'gate',
+    commands: () => railCommands('off_ramp'),
+    weights: [2, 4, 4, 3, 1, 1],
+    opening: [0],
+    views: [4, 5],
+    repeats: [3],
+    when: (can) => can.why.rails,
+  },
   {
     name: 'pay-ins',
     service: 'gate',
