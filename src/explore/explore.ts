@@ -198,37 +198,8 @@ export async function explore(opts: ExploreOptions): Promise<ExploreOutcome> {
     });
 
   const halt = opts.halt ?? { found: false };
-  // What a sequence that parted becomes: a finding (or an intermittent one), the run's end either way.
-  const settle = async (details: fc.RunDetails<[Commands]>, family: Family, seed: number, k: number, what: string): Promise<void> => {
-    if (!(details.errorInstance instanceof Divergence)) {
-      out.crash = String((details.errorInstance as Error)?.stack ?? details.errorInstance ?? 'the explorer failed');
-      return;
-    }
-    const cmds = details.counterexample![0] as Commands;
-    const shrunk = state.failing!;
-    opts.log?.(`explore: ${family.name} ${what} ${k + 1} parted (${shrunk.error.detail.what}); shrunk to ${shrunk.real.steps.length} steps; running it again`);
-    // A stop while it shrank.
-    const stoppedShrinking = state.stopped as Stopped | undefined;
-    const again: Rerun = stoppedShrinking
-      ? { outcome: 'not re-run', why: `the exploration stopped while it shrank: ${stoppedShrinking.why}` }
-      : await rerun(opts, budget, cmds, shrunk.error.detail.step);
-    if (again.stop) state.stopped = again.stop;
-    const last = again.outcome === 'parted again' ? again.run! : shrunk;
-    const finding: Finding = {
-      ...last.error.detail,
-      steps: last.real.steps.map((s) => ({ n: s.n, label: s.label, exchanges: s.exchanges })),
-      family: family.name,
-      seed,
-      path: details.counterexamplePath ?? '',
-      firstSeenSteps: details.counterexample ? [...(details.counterexample[0] as Commands)].length : shrunk.real.steps.length,
-      confirmed: again.outcome === 'parted again',
-      rerun: { outcome: again.outcome, ...(again.why ? { why: again.why } : {}) },
-      objects: objectsOf(last.model),
-      tag: opts.context.tag,
-    };
-    if (again.outcome === 'did not part') out.intermittent = finding;
-    else out.finding = finding;
-  };
+  const settle = (details: fc.RunDetails<[Commands]>, family: Family, seed: number, k: number, what: string) =>
+    settleParted({ opts, budget, state, out }, details, family, seed, k, what);
   const going = () => budget.canStart() && !state.stopped && !halt.found && !opts.signal?.aborted;
 
   // The small interactions first, within their share of the search.
@@ -269,6 +240,49 @@ export async function explore(opts: ExploreOptions): Promise<ExploreOutcome> {
   out.judged = [...judged].sort();
   if (state.stopped) out.stopped = state.stopped;
   return out;
+}
+
+/**
+ * What a sequence that parted becomes: a finding (or an intermittent one), the run's end either way — its shrunk
+ * sequence run once more on the requests held back for it.
+ */
+async function settleParted(
+  run: { opts: ExploreOptions; budget: Budget; state: { failing?: Failing; stopped?: Stopped }; out: ExploreOutcome },
+  details: fc.RunDetails<[Commands]>,
+  family: Family,
+  seed: number,
+  k: number,
+  what: string,
+): Promise<void> {
+  const { opts, budget, state, out } = run;
+  if (!(details.errorInstance instanceof Divergence)) {
+    out.crash = String((details.errorInstance as Error)?.stack ?? details.errorInstance ?? 'the explorer failed');
+    return;
+  }
+  const cmds = details.counterexample![0] as Commands;
+  const shrunk = state.failing!;
+  opts.log?.(`explore: ${family.name} ${what} ${k + 1} parted (${shrunk.error.detail.what}); shrunk to ${shrunk.real.steps.length} steps; running it again`);
+  // A stop while it shrank.
+  const stoppedShrinking = state.stopped as Stopped | undefined;
+  const again: Rerun = stoppedShrinking
+    ? { outcome: 'not re-run', why: `the exploration stopped while it shrank: ${stoppedShrinking.why}` }
+    : await rerun(opts, budget, cmds, shrunk.error.detail.step);
+  if (again.stop) state.stopped = again.stop;
+  const last = again.outcome === 'parted again' ? again.run! : shrunk;
+  const finding: Finding = {
+    ...last.error.detail,
+    steps: last.real.steps.map((s) => ({ n: s.n, label: s.label, exchanges: s.exchanges })),
+    family: family.name,
+    seed,
+    path: details.counterexamplePath ?? '',
+    firstSeenSteps: details.counterexample ? [...(details.counterexample[0] as Commands)].length : shrunk.real.steps.length,
+    confirmed: again.outcome === 'parted again',
+    rerun: { outcome: again.outcome, ...(again.why ? { why: again.why } : {}) },
+    objects: objectsOf(last.model),
+    tag: opts.context.tag,
+  };
+  if (again.outcome === 'did not part') out.intermittent = finding;
+  else out.finding = finding;
 }
 
 /** What the profile lets a family do: why it cannot act at all, or undefined. */
