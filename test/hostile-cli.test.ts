@@ -235,12 +235,26 @@ function throughHostile(ref: RunningReference, origin: string, harness: Record<s
   return p;
 }
 
+/** The checks a run's report failed, each with its first failure (the stderr tail shows only the checks not run). */
+function failedIn(r: CliRun): string {
+  try {
+    const latest = realpathSync(join(r.reportsDir, 'latest'));
+    const results = JSON.parse(readFileSync(join(latest, 'results.json'), 'utf8')) as RunResults;
+    return results.checks
+      .filter((c) => c.status === 'failed')
+      .map((c) => `failed: ${c.name}: ${JSON.stringify(c.failure).slice(0, 600)}`)
+      .join('\n');
+  } catch (e) {
+    return `no report: ${(e as Error).message}`;
+  }
+}
+
 /** A run that stopped mid-way: its exit code, the cause as the last stderr line (progress lines come before it), a complete report `latest` points at. */
 function expectStoppedMidRun(r: CliRun, exitCode: number, cause: RegExp, maxMs: number): RunResults {
   const lines = r.stderr.split('\n').filter((l) => l.trim() !== '');
   console.log(`matrix: ${r.name} exit ${r.code} ${(r.ms / 1000).toFixed(1)} s peak ${(r.peakRss / 1024 / 1024).toFixed(0)} MB`);
   expect(r.signal, 'the CLI must exit by itself').toBeNull();
-  expect(r.code, r.stderr.slice(-2000)).toBe(exitCode);
+  expect(r.code, `${failedIn(r)}\n${r.stderr.slice(-2000)}`).toBe(exitCode);
   expect(lines.at(-1)).toMatch(cause);
   expect(
     lines.filter((l) => cause.test(l)),

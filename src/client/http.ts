@@ -276,6 +276,7 @@ export function createApiClient(opts: ClientOptions): ApiClient {
     const perAttemptMs = req.timeoutMs ?? defaultTimeout;
     let headerTimeoutCount = 0;
     let paced429 = 0;
+    let unpaced429 = 0;
     let throttled429 = 0;
     const refusals: Refusal[] = [];
 
@@ -339,6 +340,21 @@ export function createApiClient(opts: ClientOptions): ApiClient {
         paced429++;
         if (announcedMs === undefined) opts.pacer!.pause(key, now() + waitMs);
         opts.onRetry?.({ attempt: attempt + 1, delayMs: waitMs, exchange: ex });
+        continue;
+      }
+      // A Gate request rampart cannot pace (keyless, or a key the profile does not hold) refused with 429 was not
+      // processed either: rate limits are per client, and its answer (a 401, say) is still to come. Wait as told —
+      // unannounced, a window of growing length — and send it again whatever its retry setting; past the budget it
+      // ends rate limited, never as the answer a check judges.
+      if (ex && ex.status === 429 && !deliberate && !key && opts.service === 'gate' && unpaced429 < PACED_429_RESENDS) {
+        const waitMs = announcedMs ?? unannouncedWaitMs(unpaced429, opts.pacer?.windowScale ?? 1);
+        if (waitMs > budgetMs) {
+          opts.onExchange?.(ex);
+          throw rateLimited(what, waitMs, budgetMs, `${ex.status}${ex.headers['retry-after'] ? ` with Retry-After ${ex.headers['retry-after']}` : ''}`, url);
+        }
+        unpaced429++;
+        opts.onRetry?.({ attempt: attempt + 1, delayMs: waitMs, exchange: ex });
+        await track.harness(`the target's rate-limit wait on ${pathOnly}`, sleep(waitMs, signal));
         continue;
       }
       if (ex && ex.status === 429 && !deliberate && opts.service === 'pools' && throttled429 < POOLS_THROTTLE_RESENDS) {
