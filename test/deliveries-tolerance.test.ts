@@ -6,7 +6,7 @@ import { loadProfile } from '../src/profile/load.js';
 import type { Profile } from '../src/profile/schema.js';
 import type { CheckTools } from '../src/runner/check.js';
 import { TargetClock } from '../src/client/targetClock.js';
-import { gapTolerance, indistinctGaps, MEASUREMENT_SLACK_MS, scaledSchedule } from '../support/gate/deliveries.js';
+import { gapTolerance, gapWindow, indistinctGaps, MEASUREMENT_SLACK_MS, scaledSchedule } from '../support/gate/deliveries.js';
 
 const base = loadProfile('fixtures/profiles/embedded.json');
 /** A clock that saw round trips of `rtts` ms (none: no network measured yet). */
@@ -30,14 +30,31 @@ describe('retry-gap tolerance', () => {
     expect(gapTolerance(tools(0.001, { retryGapRatio: 0, retryGapMs: 500 }), 60)).toBe(MEASUREMENT_SLACK_MS);
   });
 
-  it("widens by the network's measured round trip (p95): a gap holds an answer going back and the next attempt coming over", () => {
+  it("widens by the network's measured round trip (p99): a gap holds an answer going back and the next attempt coming over", () => {
     const remote = clockOf(Array.from({ length: 100 }, (_, i) => 140 + (i % 20) * 6));
-    const p95 = remote.roundTrip()!.p95Ms;
-    expect(p95).toBeGreaterThan(240);
-    expect(gapTolerance(tools(0.01, { retryGapRatio: 0, retryGapMs: 30_000 }, remote), 600)).toBe(300 + p95);
+    const p99 = remote.roundTrip()!.p99Ms!;
+    expect(p99).toBeGreaterThan(240);
+    expect(gapTolerance(tools(0.01, { retryGapRatio: 0, retryGapMs: 30_000 }, remote), 600)).toBe(300 + p99);
     // At ×0.002 that round trip swallows the first gap: the check says so instead of passing.
     expect(indistinctGaps(tools(0.002, {}, remote))).toMatch(/cannot be told from an immediate retry/);
     expect(indistinctGaps(tools(0.01, {}, remote))).toBeUndefined();
+  });
+
+  it("a gap's window: the whole round trip above (a sender counting from the answer), only the network's unevenness below", () => {
+    const remote = clockOf(Array.from({ length: 100 }, (_, i) => 140 + (i % 20) * 6));
+    const rt = remote.roundTrip()!;
+    const t = tools(0.01, {}, remote);
+    const w = gapWindow(t, 3000);
+    expect(w.hi).toBe(3000 + 750 + rt.p99Ms!);
+    expect(w.lo).toBe(3000 - 750 - rt.jitterMs);
+    // The second gap shortened to the first's (1m, 1m, …) arrives about a round trip after 600 ms: outside the window.
+    expect(600 + rt.p99Ms!).toBeLessThan(w.lo);
+    // On a slow network (round trips near 700 ms) a symmetric tolerance met the shortened gap; the window still does
+    // not, so the check fails it (its gaps are judged before it says the first could be an immediate retry).
+    const slow = clockOf(Array.from({ length: 100 }, (_, i) => 600 + (i % 20) * 10));
+    const ws = gapWindow(tools(0.01, {}, slow), 3000);
+    expect(600 + slow.roundTrip()!.p99Ms!).toBeLessThan(ws.lo);
+    expect(indistinctGaps(tools(0.01, {}, slow))).toMatch(/first gap .* cannot be told from an immediate retry \(measured within 0–\d+ ms\)/);
   });
 
   it('before any request only the declared tolerances decide; the round trip widens them once it is measured', () => {
@@ -47,7 +64,7 @@ describe('retry-gap tolerance', () => {
     const t = tools(0.002, {}, cold);
     expect(indistinctGaps(t, { network: false })).toBeUndefined();
     expect(indistinctGaps(t)).toMatch(/cannot be told from an immediate retry/);
-    expect(gapTolerance(t, 600) - gapTolerance(t, 600, { network: false })).toBe(cold.roundTrip()!.p95Ms);
+    expect(gapTolerance(t, 600) - gapTolerance(t, 600, { network: false })).toBe(cold.roundTrip()!.p99Ms);
   });
 
   it('the embedded profiles tell every gap from its neighbours and the first from an immediate retry', () => {
@@ -60,9 +77,11 @@ describe('retry-gap tolerance', () => {
   });
 
   it('says so when the windows meet: the first gap at ×0.001 reads as an immediate retry; neighbours overlap under a ratio beyond the schema bound', () => {
-    expect(indistinctGaps(tools(0.001))).toMatch(/first gap \(60 ms ± 100 ms\) cannot be told from an immediate retry/);
+    expect(indistinctGaps(tools(0.001))).toMatch(/first gap \(60 ms, measured within 0–160 ms\) cannot be told from an immediate retry/);
     expect(indistinctGaps(tools(0.0025, { retryGapRatio: 0.5 }))).toBeUndefined();
     // Within the schema's bounds (ratio ≤ 0.5) neighbours never meet before the first gap does; the guard holds beyond them.
-    expect(indistinctGaps(tools(0.01, { retryGapRatio: 0.7 }))).toMatch(/gap 1 \(600 ms ± 420 ms\) and gap 2 \(3000 ms ± 2100 ms\) overlap/);
+    expect(indistinctGaps(tools(0.01, { retryGapRatio: 0.7 }))).toMatch(
+      /gap 1 \(600 ms, measured within 180–1020 ms\) and gap 2 \(3000 ms, measured within 900–5100 ms\) overlap/,
+    );
   });
 });

@@ -7,7 +7,7 @@ import { startOracle, type RunningOracle } from '../src/cli/oracle.js';
 import { FAMILIES } from '../src/explore/commands/index.js';
 import { explorationTag } from '../src/explore/explore.js';
 import { exploreLanes } from '../src/explore/lanes.js';
-import { changesOf, pairsOf } from '../src/explore/pairs.js';
+import { changesOf, commandsOf, pairsOf } from '../src/explore/pairs.js';
 import { defaultBudgetOf, lanesOf, splitBudget } from '../src/explore/budget.js';
 import { lanesFrom } from '../src/explore/sides.js';
 import { planExplore } from '../src/plan/explore.js';
@@ -64,8 +64,21 @@ describe('explore lanes', () => {
       const changes = changesOf(f);
       expect(pairs.filter((p) => p.shape === 'view')).toHaveLength(changes.length * f.views.length);
       for (const c of changes) for (const v of f.views) expect(pairs).toContainEqual({ family: f.name, shape: 'view', ops: [v, c, v] });
-      for (const r of f.repeats ?? []) for (const c of changes) if (c !== r) expect(pairs).toContainEqual({ family: f.name, shape: 'repeat', ops: [r, c, r] });
+      // A repeat whose request the opening does not make (a pay-out's replay) has that request made first.
+      const origin = f.origin === undefined ? [] : [f.origin];
+      for (const r of f.repeats ?? [])
+        for (const c of changes) if (c !== r && c !== f.origin) expect(pairs).toContainEqual({ family: f.name, shape: 'repeat', ops: [...origin, r, c, r] });
     }
+  });
+
+  it("a small interaction's last step is its first again: the same operation and parameters, on the object the first acted on", () => {
+    for (const f of FAMILIES)
+      for (const p of pairsOf(f)) {
+        const cmds = commandsOf(f, p, 7);
+        const [first, last] = [cmds.at(-3)!, cmds.at(-1)!];
+        expect(last.variantKey(), `${f.name} ${p.ops.join(',')}`).toBe(first.variantKey());
+        expect(last.pinnedTo).toBe(first);
+      }
   });
 
   it('walks every (change, view) pair of the sessions and customers families whole, on lanes at once, and parts nowhere on the clean target', async () => {

@@ -252,10 +252,27 @@ export function createApiClient(opts: ClientOptions): ApiClient {
       await (opts.track ?? untracked).target(`the pools throttle's wait on ${o.pathOnly}`, sleep(waitMs, o.signal));
   }
 
-  async function request(req: ApiRequest): Promise<Exchange> {
-    const url = buildUrl(req);
-    const what = `${req.method} ${redact(url)}`;
-    const signal = req.signal ?? opts.signal;
+  /**
+   * A Gate request rampart cannot pace (keyless, or a key the profile does not hold) refused with 429 was not processed:
+   * rate limits are per client, and its answer (a 401, say) is still to come. Wait as told — unannounced, a window of
+   * growing length — and it goes again whatever its retry setting; past the budget it ends rate limited, never as the
+   * answer a check judges.
+   */
+  async function waitOutUnpaced429(
+    ex: Exchange,
+    o: { announcedMs?: number; resends: number; attempt: number; what: string; url: string; pathOnly: string; signal?: AbortSignal },
+  ): Promise<void> {
+    const waitMs = o.announcedMs ?? unannouncedWaitMs(o.resends, opts.pacer?.windowScale ?? 1);
+    if (waitMs > budgetMs) {
+      opts.onExchange?.(ex);
+      throw rateLimited(o.what, waitMs, budgetMs, `${ex.status}${ex.headers['retry-after'] ? ` with Retry-After ${ex.headers['retry-after']}` : ''}`, o.url);
+    }
+    opts.onRetry?.({ attempt: o.attempt + 1, delayMs: waitMs, exchange: ex });
+    await (opts.track ?? untracked).harness(`the target's rate-limit wait on ${o.pathOnly}`, sleep(waitMs, o.signal));
+  }
+
+  /** A request's headers and body as sent: auth, JSON, its Idempotency-Key (a new one for `true`), the caller's headers last. */
+  function outgoing(req: ApiRequest): { headers: Record<string, string>; body?: string | Buffer; idempotencyKey?: string } {
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': `rampart (${opts.label})` };
     const auth = authHeader(req);
     if (auth !== undefined) headers['authorization'] = auth;
@@ -267,7 +284,14 @@ export function createApiClient(opts: ClientOptions): ApiClient {
     if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
     // Caller headers win (including deliberately odd content types or auth).
     for (const [k, v] of Object.entries(req.headers ?? {})) headers[k.toLowerCase()] = v;
+    return { headers, body, idempotencyKey };
+  }
 
+  async function request(req: ApiRequest): Promise<Exchange> {
+    const url = buildUrl(req);
+    const what = `${req.method} ${redact(url)}`;
+    const signal = req.signal ?? opts.signal;
+    const { headers, body, idempotencyKey } = outgoing(req);
     const retryCfg = req.retry === false ? undefined : opts.retry;
     const maxRetries = retryCfg ? Math.max(0, Math.min(retryCfg.maxRetries, 10)) : 0;
     // pace: false marks a 429 the harness provokes on purpose (rate-limit checks): it neither pauses the key nor counts against the target.
@@ -275,9 +299,7 @@ export function createApiClient(opts: ClientOptions): ApiClient {
     const key = !deliberate && opts.pacer ? pacingKey(req) : undefined;
     const perAttemptMs = req.timeoutMs ?? defaultTimeout;
     let headerTimeoutCount = 0;
-    let paced429 = 0;
-    let unpaced429 = 0;
-    let throttled429 = 0;
+    let [paced429, unpaced429, throttled429] = [0, 0, 0];
     const refusals: Refusal[] = [];
 
     const track = opts.track ?? untracked;
@@ -342,23 +364,16 @@ export function createApiClient(opts: ClientOptions): ApiClient {
         opts.onRetry?.({ attempt: attempt + 1, delayMs: waitMs, exchange: ex });
         continue;
       }
-      // A Gate request rampart cannot pace (keyless, or a key the profile does not hold) refused with 429 was not
-      // processed either: rate limits are per client, and its answer (a 401, say) is still to come. Wait as told —
-      // unannounced, a window of growing length — and send it again whatever its retry setting; past the budget it
-      // ends rate limited, never as the answer a check judges.
-      if (ex && ex.status === 429 && !deliberate && !key && opts.service === 'gate' && unpaced429 < PACED_429_RESENDS) {
-        const waitMs = announcedMs ?? unannouncedWaitMs(unpaced429, opts.pacer?.windowScale ?? 1);
-        if (waitMs > budgetMs) {
-          opts.onExchange?.(ex);
-          throw rateLimited(what, waitMs, budgetMs, `${ex.status}${ex.headers['retry-after'] ? ` with Retry-After ${ex.headers['retry-after']}` : ''}`, url);
-        }
-        unpaced429++;
-        opts.onRetry?.({ attempt: attempt + 1, delayMs: waitMs, exchange: ex });
-        await track.harness(`the target's rate-limit wait on ${pathOnly}`, sleep(waitMs, signal));
-        continue;
-      }
-      if (ex && ex.status === 429 && !deliberate && opts.service === 'pools' && throttled429 < POOLS_THROTTLE_RESENDS) {
-        await waitOutPoolsThrottle(ex, { announcedMs, resends: throttled429++, attempt, what, url, pathOnly, paced: !!key, signal });
+      // A 429 the harness did not provoke, on a request rampart cannot pace (waitOutUnpaced429) or on pools: waited out, sent again.
+      if (
+        ex &&
+        ex.status === 429 &&
+        !deliberate &&
+        (opts.service === 'pools' ? throttled429 < POOLS_THROTTLE_RESENDS : !key && unpaced429 < PACED_429_RESENDS)
+      ) {
+        const o = { announcedMs, attempt, what, url, pathOnly, signal };
+        if (opts.service === 'pools') await waitOutPoolsThrottle(ex, { ...o, resends: throttled429++, paced: !!key });
+        else await waitOutUnpaced429(ex, { ...o, resends: unpaced429++ });
         continue;
       }
       const retryable = ex ? RETRYABLE_STATUS(ex.status) : RETRYABLE_TRANSPORT.has(err!.kind);

@@ -347,7 +347,14 @@ export class TargetClock {
     const s = [...this.rtts].sort((a, b) => a - b);
     const min = s[0]!;
     const p95 = quantile(s, 0.95);
-    return { minMs: Math.round(min), medianMs: Math.round(quantile(s, 0.5)), p95Ms: Math.round(p95), jitterMs: Math.round(p95 - min), samples: s.length };
+    return {
+      minMs: Math.round(min),
+      medianMs: Math.round(quantile(s, 0.5)),
+      p95Ms: Math.round(p95),
+      p99Ms: Math.round(quantile(s, 0.99)),
+      jitterMs: Math.round(p95 - min),
+      samples: s.length,
+    };
   }
 
   /** Both sources, their agreement, the judged estimate and the answers without a Date header. */

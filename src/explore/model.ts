@@ -29,6 +29,8 @@ export interface SessionTwin extends Twin<'open' | 'completed' | 'expired' | 'ca
   created: Record<Side, Record<string, unknown>>;
   /** A sandbox trigger moved expires_at into the past; the next bootstrap expires it. */
   expiresPast?: boolean;
+  /** Each side's embed token from the last bootstrap or refresh (the JWT the answer carries), once both gave one. */
+  embedToken?: Record<Side, string>;
 }
 
 export interface CustomerTwin extends Twin<'active' | 'deleted'> {

@@ -13,14 +13,15 @@ import type { ExploreCommand } from './commands/command.js';
 import type { VariantCoverage } from './schedule.js';
 
 /** Of a lane's search budget, what its small interactions may take before the random search (the rest). */
-export const PAIR_SHARE = 0.5;
+export const PAIR_SHARE = 0.7;
 
 /** One small interaction: the family's operations (by index in `commands`) after its opening, and its shape. */
 export interface Pair {
   family: string;
   /**
    * 'view': a view, a change, the view again (the change read back where a read before it may have left a copy);
-   * 'repeat': a request sent again (a replay, a conflict, a duplicate), a change, the request again.
+   * 'repeat': a request sent again (a replay, a conflict, a duplicate), a change, the request again (after the
+   * request it repeats, where the opening does not make it: Family.origin).
    */
   shape: 'view' | 'repeat';
   ops: number[];
@@ -33,7 +34,10 @@ export const changesOf = (f: Family): number[] => f.weights.map((_, i) => i).fil
 export function pairsOf(f: Family): Pair[] {
   const out: Pair[] = [];
   for (const c of changesOf(f)) for (const v of f.views) out.push({ family: f.name, shape: 'view', ops: [v, c, v] });
-  for (const r of f.repeats ?? []) for (const c of changesOf(f)) if (c !== r) out.push({ family: f.name, shape: 'repeat', ops: [r, c, r] });
+  // The request a repeat sends again is made first where the opening does not make it (a pay-out before its replay).
+  const origin = f.origin === undefined ? [] : [f.origin];
+  for (const r of f.repeats ?? [])
+    for (const c of changesOf(f)) if (c !== r && c !== f.origin) out.push({ family: f.name, shape: 'repeat', ops: [...origin, r, c, r] });
   return out;
 }
 
@@ -47,11 +51,31 @@ function draw(f: Family, i: number, seed: number): ExploreCommand {
   return cmd!;
 }
 
+/**
+ * The family's opening drawn from `seed`: a command that makes its own object on an empty model (a transact whose
+ * variant requests its quote, not one of a quote the sequence has not got). Drawn again from the next seeds until
+ * one does, so no small sequence is spent applying nothing.
+ */
+function openingOf(f: Family, seed: number): ExploreCommand {
+  for (let k = 0; k < 32; k++) {
+    const s = (seed + 15_485_863 * k) | 0;
+    const i = f.opening[Math.abs(s) % f.opening.length]!;
+    const cmd = draw(f, i, s);
+    if (cmd.opens()) return cmd;
+  }
+  return draw(f, f.opening[0]!, seed);
+}
+
 /** The sequence of a small interaction: the family's opening, then its operations (each drawn from the seed). */
 export function commandsOf(f: Family, p: Pair, seed: number): ExploreCommand[] {
-  const openings = f.opening.filter((i) => draw(f, i, seed).opens());
-  const open = draw(f, openings[Math.abs(seed) % openings.length] ?? f.opening[0]!, seed);
-  return [open, ...p.ops.map((i, k) => draw(f, i, (seed + 7919 * (k + 1)) | 0))];
+  const open = openingOf(f, seed);
+  const at = (k: number) => (seed + 7919 * (k + 1)) | 0;
+  const last = p.ops.length - 1;
+  // The triple's last step is its first again: the same parameters (its seed), on the object the first acted on (a
+  // replay of the same pay-out, the same list filter on the same session).
+  const cmds = [open, ...p.ops.map((i, k) => draw(f, i, at(k === last ? last - 2 : k)))];
+  cmds.at(-1)!.pinnedTo = cmds.at(-3);
+  return cmds;
 }
 
 /**

@@ -35,6 +35,8 @@ export interface RoundTrip {
   minMs: number;
   medianMs: number;
   p95Ms: number;
+  /** The round trip 99 answers in 100 beat: a target's stalls (a busy process, a pause) show here before the p95. */
+  p99Ms?: number;
   /** p95 − min: how much one exchange's network time can differ from another's. */
   jitterMs: number;
   samples: number;

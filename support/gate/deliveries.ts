@@ -80,31 +80,57 @@ export const MEASUREMENT_SLACK_MS = 100;
 /**
  * Allowed distance of a measured gap from the expected one: the profile's tolerances at the profile's time scale —
  * the ratio of the gap, the absolute retryGapMs (real-time ms) scaled like the schedule — never under what rampart
- * can measure, plus the network's measured round trip (p95): the receiver sees a gap from one attempt's arrival to
+ * can measure, plus the network's measured round trip (p99, lateRoundTripMs): the receiver sees a gap from one attempt's arrival to
  * the next, which holds the failed attempt's answer going back and the next attempt coming over, when the sender
  * counts its wait from the answer (where it counts from is not shown), and each way is as uneven as the round
  * trips to the target (the webhook path is of the same network).
  */
 export function gapTolerance(t: CheckTools, expectedMs: number, opts: { network?: boolean } = {}): number {
   const tol = t.profile.tolerances;
-  const network = opts.network === false ? 0 : (t.targetClock('gate').roundTrip()?.p95Ms ?? 0);
+  const network = opts.network === false ? 0 : lateRoundTripMs(t);
   return Math.max(expectedMs * tol.retryGapRatio, tol.retryGapMs * t.profile.timing.retryScale, MEASUREMENT_SLACK_MS) + network;
 }
 
 /**
- * Why the scaled schedule's gaps, each widened by its tolerance, could be mistaken for one another or the first
+ * How late an attempt may come for the network and the sender's own load: the round trip 99 answers in 100 beat
+ * (a stall of the target's process delays its next attempt as it delays its answers; the p95 misses the stall one
+ * attempt in a schedule meets).
+ */
+function lateRoundTripMs(t: CheckTools): number {
+  const rt = t.targetClock('gate').roundTrip();
+  return rt?.p99Ms ?? rt?.p95Ms ?? 0;
+}
+
+/**
+ * Where a measured gap may fall: the declared tolerance either side; above it also the round trip (p99), for a
+ * sender that counts its wait from the failed attempt's answer (the answer going back and the next attempt coming
+ * over lengthen every gap the same way); below it only the network's unevenness (p95 − fastest), for a sender that
+ * counts from the send: one way can be faster than the other by no more than that. Where the sender counts from is
+ * not shown, so both pass; widening the low side by the whole round trip would let a schedule one step short pass
+ * on a slow network.
+ */
+export function gapWindow(t: CheckTools, expectedMs: number, opts: { network?: boolean } = {}): { lo: number; hi: number } {
+  const declared = gapTolerance(t, expectedMs, { network: false });
+  const rt = opts.network === false ? undefined : t.targetClock('gate').roundTrip();
+  return { lo: expectedMs - declared - (rt?.jitterMs ?? 0), hi: expectedMs + declared + (rt ? lateRoundTripMs(t) : 0) };
+}
+
+/**
+ * Why the scaled schedule's gaps, each in its window (gapWindow), could be mistaken for one another or the first
  * for an immediate retry (undefined when every window is apart): then no measured gap tells the schedule from a
  * wrong one, and the check must say so instead of passing. With `network: false`, on the profile's declared
  * tolerances alone (known before any request; the round trip is known only once enough answers came).
  */
 export function indistinctGaps(t: CheckTools, opts: { network?: boolean } = {}): string | undefined {
   const gaps = scaledSchedule(t);
-  const tols = gaps.map((g) => gapTolerance(t, g, opts));
+  const windows = gaps.map((g) => gapWindow(t, g, opts));
+  // An immediate retry is seen at most a round trip after the attempt before it.
+  const immediateHi = opts.network === false ? 0 : (t.targetClock('gate').roundTrip()?.p95Ms ?? 0);
   const ms = (x: number) => `${Math.round(x)} ms`;
-  if (tols[0]! >= gaps[0]!) return `the first gap (${ms(gaps[0]!)} ± ${ms(tols[0]!)}) cannot be told from an immediate retry`;
+  const within = (i: number) => `${ms(gaps[i]!)}, measured within ${Math.max(0, Math.round(windows[i]!.lo))}–${ms(windows[i]!.hi)}`;
+  if (windows[0]!.lo <= immediateHi) return `the first gap (${within(0)}) cannot be told from an immediate retry (measured within 0–${ms(immediateHi)})`;
   for (let i = 0; i + 1 < gaps.length; i++)
-    if (tols[i]! + tols[i + 1]! >= gaps[i + 1]! - gaps[i]!)
-      return `gap ${i + 1} (${ms(gaps[i]!)} ± ${ms(tols[i]!)}) and gap ${i + 2} (${ms(gaps[i + 1]!)} ± ${ms(tols[i + 1]!)}) overlap`;
+    if (windows[i]!.hi >= windows[i + 1]!.lo) return `gap ${i + 1} (${within(i)}) and gap ${i + 2} (${within(i + 1)}) overlap`;
   return undefined;
 }
 

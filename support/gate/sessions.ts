@@ -180,29 +180,7 @@ export function bootstrap(
   return actor.client.request({ method: 'POST', path: '/embed/bootstrap', body, headers, auth, retry: false });
 }
 
-const JWT = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
-
-/** The embed token in a bootstrap or refresh response: the JWT-shaped string (the field name is not shown). */
-export function findJwt(v: unknown): { token: string; claims: Record<string, unknown> } | undefined {
-  if (typeof v === 'string' && JWT.test(v)) {
-    try {
-      const [head, body] = v.split('.');
-      const h = JSON.parse(Buffer.from(head!, 'base64url').toString('utf8'));
-      const claims = JSON.parse(Buffer.from(body!, 'base64url').toString('utf8'));
-      if (h && typeof h === 'object' && claims && typeof claims === 'object') return { token: v, claims };
-    } catch {
-      return undefined;
-    }
-    return undefined;
-  }
-  if (v && typeof v === 'object') {
-    for (const x of Object.values(v)) {
-      const found = findJwt(x);
-      if (found) return found;
-    }
-  }
-  return undefined;
-}
+export { findJwt } from '../../src/wire/jwt.js';
 
 /** Every string inside a JSON value (for "the response names this session" checks). */
 export function stringsIn(v: unknown, out: string[] = []): string[] {

@@ -2,15 +2,22 @@
 // applies (`check`, never changing the model), runs on the target and on the oracle (`run`), compares what the
 // specs determine, and moves the model. Each family of operations is one small file beside this one.
 import fc from 'fast-check';
-import type { ExploreModel } from '../model.js';
+import { pick, type ExploreModel } from '../model.js';
 import { MAX_STEP_REQUESTS, type Real } from '../real.js';
 
 /** Fields that pick an object of the model (which one is not a variant of the operation), and the last label. */
-const OBJECT_PICKS = new Set(['index', 'other', 'shown']);
+const OBJECT_PICKS = new Set(['index', 'other', 'shown', 'picked']);
 
 export abstract class ExploreCommand implements fc.AsyncCommand<ExploreModel, Real, false> {
   /** The step as it last ran (the twin it picked resolved), for the counterexample. */
   protected shown = '';
+  /**
+   * Another step of the sequence whose object this one acts on too, when that object is still there: a small
+   * interaction's repeat (A, then B, then A again on the same object) must not drift to an object B made.
+   */
+  pinnedTo?: ExploreCommand;
+  /** The name of the object this step last picked (what a step pinned to it acts on). */
+  picked?: string;
   /** The step's name in the report, with the twin it picked. */
   abstract label(m: ExploreModel): string;
   /** When the step applies (besides the budget). */
@@ -33,6 +40,14 @@ export abstract class ExploreCommand implements fc.AsyncCommand<ExploreModel, Re
       .filter(([k, v]) => !OBJECT_PICKS.has(k) && (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean'))
       .map(([k, v]) => `${k}=${v}`);
     return `${this.constructor.name}(${params.join(', ')})`;
+  }
+
+  /** The object this step acts on: the pinned step's, while it is among `xs`; else the index-th most recent. */
+  protected choose<T extends { name: string }>(xs: readonly T[], index: number): T | undefined {
+    const pin = this.pinnedTo?.picked;
+    const chosen = (pin ? xs.find((x) => x.name === pin) : undefined) ?? pick(xs, index);
+    if (chosen) this.picked = chosen.name;
+    return chosen;
   }
 
   check(m: Readonly<ExploreModel>): boolean {

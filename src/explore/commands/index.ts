@@ -36,6 +36,11 @@ export interface Family {
   /** The operations that send a request of the sequence again (a replay, a conflict, a duplicate): pairs.ts walks each around each change. */
   repeats?: number[];
   /**
+   * The operation whose request the repeats send again, when the opening is not it (a pay-out, replayed; the
+   * opening only locks its quote): a repeat's small sequence makes it first, or the repeat has nothing to repeat.
+   */
+  origin?: number;
+  /**
    * Why the profile does not let the family act at all (besides its service), or undefined when it does: its sequences
    * would all be empty, so it is left out and the report says why.
    */
@@ -43,13 +48,14 @@ export interface Family {
 }
 
 export const FAMILIES: Family[] = [
-  // create, retrieve, cancel, replay, conflict, complete, expire (sandbox), bootstrap, list. A cancel (late ones too) weighs
-  // most: a completion past expires_at may rightly expire the session (gate.session.lateCompletion), a cancel may not.
-  { name: 'sessions', service: 'gate', commands: sessionCommands, weights: [2, 2, 6, 1, 1, 3, 4, 3, 2], opening: [0], views: [1, 8], repeats: [3, 4] },
-  // create, retrieve, PATCH, delete, duplicate, list
-  { name: 'customers', service: 'gate', commands: customerCommands, weights: [3, 2, 6, 3, 1, 2], opening: [0], views: [1, 5], repeats: [4] },
-  // read, PATCH
-  { name: 'branding', service: 'gate', commands: brandingCommands, weights: [3, 5], opening: [1], views: [0] },
+  // create, retrieve, cancel, replay, conflict, complete, expire (sandbox), bootstrap, list, embed refresh. A cancel (late
+  // ones too) weighs most: a completion past expires_at may rightly expire the session (gate.session.lateCompletion), a
+  // cancel may not. The refresh repeats the embed token's request around a change (a completion, a cancel).
+  { name: 'sessions', service: 'gate', commands: sessionCommands, weights: [2, 2, 6, 1, 1, 3, 4, 3, 2, 2], opening: [0], views: [1, 8], repeats: [3, 4, 9] },
+  // create, retrieve, PATCH, delete, duplicate email, list, replay of the creation, duplicate external_id
+  { name: 'customers', service: 'gate', commands: customerCommands, weights: [3, 2, 6, 3, 1, 2, 1, 1], opening: [0], views: [1, 5], repeats: [4, 6, 7] },
+  // read, PATCH, PATCH refused
+  { name: 'branding', service: 'gate', commands: brandingCommands, weights: [3, 5, 2], opening: [1], views: [0] },
   // POST /webhooks/test (the first points the webhook_url), list, replay
   {
     name: 'webhook deliveries',
@@ -62,25 +68,27 @@ export const FAMILIES: Family[] = [
     when: (can) => (can.webhooks ? undefined : 'the profile declares no gate.triggers.configureWebhook: no delivery can be made on both sides'),
   },
   // Each rail on its own side of the quote: lock, pay out (or pay in), expire (sandbox), replay, read the quote, read
-  // the pay-out (or pay-in).
+  // the pay-out (or pay-in), another redemption on the same session, (pay-outs) another body under a pay-out's key.
   {
     name: 'pay-outs',
     service: 'gate',
     commands: () => railCommands('off_ramp'),
-    weights: [2, 4, 4, 3, 1, 1],
+    weights: [2, 4, 4, 3, 1, 1, 1, 1],
     opening: [0],
     views: [4, 5],
-    repeats: [3],
+    repeats: [3, 7],
+    origin: 1,
     when: (can) => can.why.rails,
   },
   {
     name: 'pay-ins',
     service: 'gate',
     commands: () => railCommands('on_ramp'),
-    weights: [2, 4, 4, 3, 1, 1],
+    weights: [2, 4, 4, 3, 1, 1, 1],
     opening: [0],
     views: [4, 5],
     repeats: [3],
+    origin: 1,
     when: (can) => can.why.rails ?? (can.payIn ? undefined : 'the profile declares no gate.triggers.payInBody: no pay-in can be sent'),
   },
   // The pools quote's own lifecycle (active, then rejected, consumed or expired; its reads): the quote state table.
@@ -99,12 +107,13 @@ export const FAMILIES: Family[] = [
     name: 'pools trades',
     service: 'pools',
     commands: () => [...quoteCommands(), ...tradeCommands(), ...balanceCommands()],
-    // firm, indicative, read, reject | transact, replay, conflict, settle (sandbox) and poll, poll, read, list | balance
-    // (a transact after the opening mostly takes a quote the sequence consumed: both readings, and what the balance does)
-    weights: [1, 1, 1, 2, 8, 2, 1, 12, 2, 1, 2, 1],
+    // firm, indicative, read, reject | transact, replay, conflict, settle (sandbox) and poll, poll, read, list, list
+    // bounded to a trade's createdAt | balance (a transact after the opening mostly takes a quote the sequence consumed:
+    // both readings, and what the balance does)
+    weights: [1, 1, 1, 2, 8, 2, 1, 12, 2, 1, 2, 1, 1],
     // a transact (its fresh variant requests the quote itself)
     opening: [4],
-    views: [2, 9, 10, 11],
+    views: [2, 9, 10, 11, 12],
     repeats: [5, 6],
   },
 ];

@@ -96,12 +96,15 @@ export function listDeliveries(world: GateWorld, caller: GateCaller, req: Req, u
   if (world.profile.reference?.deliveryListOrder === 'updated') all = [...all].sort((a, b) => b.updatedAt - a.updatedAt);
   if (f.has('whops-list-oldest-first')) all = [...all].reverse();
   // Fault: the filter compares with an internal state name ('delivered'), so status=succeeded matches nothing.
-  // Sequence fault: the filter reads a status index the retry path never writes (a failed attempt leaves it in_flight).
+  // Sequence fault: the filter reads a status index the retry path never writes: a delivery waiting for its retry is
+  // filed under the other of the two statuses it may read (in_flight where it reads pending, pending where it reads in_flight).
   const internal = (d: { status: string; attempts: number }) =>
     d.status === 'succeeded' && f.has('whops-status-filter-succeeded-empty')
       ? 'delivered'
       : d.status === 'pending' && d.attempts > 0 && f.has('seq-whops-status-index-misses-retry')
-        ? 'in_flight'
+        ? shownStatus(world, d) === 'pending'
+          ? 'in_flight'
+          : 'pending'
         : shownStatus(world, d);
   // Steering fault: status=succeeded loses its deliveries and says more exist (an empty first page with has_more true).
   const hides = statusFilter === 'succeeded' && f.has('whops-status-filter-succeeded-hidden-has-more');
@@ -126,7 +129,7 @@ export const area: GateArea = {
       service: 'gate',
       requirements: ['GATE-WHOPS-LIST-STATUS-FILTER'],
       description:
-        'Sequence: the status filter of GET /webhooks/deliveries reads an index written when a delivery is made, when an attempt starts and when it ends in success or dead-letter — not when a failed attempt schedules the retry: a delivery waiting for its retry reads pending but is listed under status=in_flight (and missed by status=pending).',
+        "Sequence: the status filter of GET /webhooks/deliveries reads an index written when a delivery is made, when an attempt starts and when it ends in success or dead-letter — not when a failed attempt schedules the retry: a delivery waiting for its retry is listed under the other of the two statuses it may read (reading pending, under status=in_flight; reading in_flight, the world's other reading, under status=pending) and missed by its own.",
       suite: 'explore',
     },
     {

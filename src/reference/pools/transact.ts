@@ -137,7 +137,7 @@ export const area: PoolsArea = {
       service: 'pools',
       requirements: ['POOLS-TX-OTHER-KEY-SAME-QUOTE'],
       description:
-        'Sequence: once the balance has been read after a trade was made, a transact of its consumed quote under another Idempotency-Key answers the existing trade (rule 3) but draws its reserve from the balance again — the balance read posts the pending reservation to the ledger total, and this path, finding none pending, posts a new one: one trade, two debits (transacts racing on one quote, with no balance read between, draw once).',
+        "Sequence: once the balance has been read after a trade was made, a transact of its consumed quote under another Idempotency-Key answers the existing trade (rule 3; or 409, the state table's reading) but draws its reserve from the balance again — the balance read posts the pending reservation to the ledger total, and this path, finding none pending, posts a new one: one trade, two debits (transacts racing on one quote, with no balance read between, draw once).",
       suite: 'explore',
     },
     {
@@ -342,11 +342,11 @@ export const area: PoolsArea = {
       // Endpoint rule 3 (chosen over the state table's 409): a consumed quote answers its existing trade. Reading
       // pools.transact.consumedNewKey '409', the state table: a terminal quote gives 409.
       if (status === 'consumed' && existing && !f.has('pools-consumed-quote-second-trade')) {
-        if (choiceOf(world.profile, 'pools.transact.consumedNewKey') === '409')
-          throw new HttpError(409, `Quote ${q.quoteId} was already consumed.`, 'quote_consumed');
-        // Sequence fault: the reserve is drawn again on this path (the same key's replay path draws nothing).
+        // Sequence fault: the reserve is drawn again on this path, whichever answer it gives (the same key's replay path draws nothing).
         if (f.has('seq-pools-other-key-transact-draws-again') && existing.reserved !== 0n && postedByBalanceRead.has(existing))
           world.post(world.state(caller), 'buy_debit', -existing.reserved, existing);
+        if (choiceOf(world.profile, 'pools.transact.consumedNewKey') === '409')
+          throw new HttpError(409, `Quote ${q.quoteId} was already consumed.`, 'quote_consumed');
         return remember(idem, idemKey, fingerprint, tradeReply(world, existing, 200));
       }
       if (status === 'rejected' && !f.has('pools-transact-rejected-accepted')) throw new HttpError(409, `Quote ${q.quoteId} was rejected.`, 'quote_rejected');

@@ -1,4 +1,4 @@
-// Gate branding explored: GET and PATCH. The partner's branding is older than the sequence (a lived-in sandbox, and
+// Gate branding explored: GET, PATCH, and a PATCH refused whole (one bad token beside good ones). The partner's branding is older than the sequence (a lived-in sandbox, and
 // every earlier sequence): a sequence first sets every token (one PATCH of all five), so what it judges follows from its
 // own steps alone; then a PATCH sets the tokens it supplies on both sides alike and keeps every other token as that side
 // last showed it, and a GET shows what the last PATCH left.
@@ -125,10 +125,62 @@ export class PatchBranding extends ExploreCommand {
   }
 }
 
+/** Updates the spec refuses with 400 whole: one bad token beside a good one (the good one must not be applied either). */
+const REFUSED: { name: string; body: (n: number) => Record<string, unknown>; rule: RequirementId }[] = [
+  {
+    name: 'a good primary_color, an accent_color off the pattern',
+    body: (n) => ({ primary_color: hex(n + 8), accent_color: 'teal' }),
+    rule: 'GATE-BRAND-COLOR-PATTERN',
+  },
+  {
+    name: 'a good brand_name, a logo_url over http',
+    body: (n) => ({ brand_name: `Refused ${n}`, logo_url: 'http://example.test/logo.png' }),
+    rule: 'GATE-BRAND-LOGO-HTTPS',
+  },
+  {
+    name: 'a good secondary_color, a 65-character brand_name',
+    body: (n) => ({ secondary_color: hex(n + 9), brand_name: 'b'.repeat(65) }),
+    rule: 'GATE-BRAND-NAME-MAX-64',
+  },
+  {
+    name: 'a good accent_color, an unknown property',
+    body: (n) => ({ accent_color: hex(n + 10), rampart_unknown: 'x' }),
+    rule: 'GATE-BRAND-PATCH-UNKNOWN-400',
+  },
+];
+
+/** A PATCH refused 400 (one bad token beside good ones), then the branding read: every token as before the PATCH. */
+export class RefusedBrandingPatch extends ExploreCommand {
+  constructor(readonly variant: number) {
+    super();
+  }
+  label(m: ExploreModel): string {
+    return `${started(m) ? '' : START}PATCH the branding refused (${REFUSED[this.variant % REFUSED.length]!.name}), then read it`;
+  }
+  applies(m: Readonly<ExploreModel>): boolean {
+    return m.can.gate;
+  }
+  async act(m: ExploreModel, r: Real): Promise<void> {
+    if (!started(m)) await setEveryToken(m, r);
+    const refused = REFUSED[this.variant % REFUSED.length]!;
+    const ex = await r.both((side) => r.gate(side).patch('/branding', refused.body(m.serial)));
+    sameOutcome(r, ex, { requirement: { 400: refused.rule, '2xx': refused.rule } });
+    if (ex.oracle.status < 300) return;
+    // A refused update makes no change: the read shows each side's tokens as that side last showed them.
+    const read = await r.both((side) => r.gate(side).get('/branding'));
+    sameOutcome(r, read, { requirement: { '2xx': 'GATE-BRAND-GET-SHAPE' } });
+    if (read.oracle.status >= 300) return;
+    const now = { target: tokens(bodyOf(read.target)), oracle: tokens(bodyOf(read.oracle)) };
+    asBefore(r, m, now, [], refused.rule);
+    m.branding = now;
+  }
+}
+
 export function brandingCommands(): fc.Arbitrary<ExploreCommand>[] {
   return [
     fc.constant(null).map(() => new GetBranding()),
     // Every PATCH is read back: a cache one PATCH forgets shows in the read that follows it.
     fc.nat(PATCHES.length - 1).map((v) => new PatchBranding(v, 'get')),
+    fc.nat(REFUSED.length - 1).map((v) => new RefusedBrandingPatch(v)),
   ];
 }

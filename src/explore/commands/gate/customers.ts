@@ -1,5 +1,5 @@
 // Gate customers explored: create (its body and answer are not shown: the id is what the answer offers, else the
-// list's), duplicates of a live or deleted customer's email and external_id, retrieve, PATCH (set, clear, replace
+// list's) and its replay, duplicates of a live or deleted customer's email and external_id, retrieve, PATCH (set, clear, replace
 // metadata), soft delete and its repeat, and the list that leaves deleted customers out.
 import { randomInt, randomUUID } from 'node:crypto';
 import fc from 'fast-check';
@@ -117,7 +117,7 @@ abstract class OnCustomer extends ExploreCommand {
     return m.can.gate && live(m.customers).length > 0;
   }
   protected twin(m: Readonly<ExploreModel>): CustomerTwin {
-    return pick(live(m.customers), this.index)!;
+    return this.choose(live(m.customers), this.index)!;
   }
   label(m: ExploreModel): string {
     return `${this.verb} ${this.twin(m).name}${this.twin(m).state === 'deleted' ? ' (deleted)' : ''}${THEN[this.then]}`;
@@ -143,6 +143,23 @@ export class DuplicateCustomer extends OnCustomer {
     const rule: RequirementId =
       c.state === 'deleted' ? 'GATE-CUST-DUP-SOFT-DELETED-409' : this.field === 'email' ? 'GATE-CUST-DUP-EMAIL-409' : 'GATE-CUST-DUP-EXTERNAL-ID-409';
     sameOutcome(r, ex, { requirement: { 409: rule, '2xx': rule } });
+  }
+}
+
+/**
+ * The creation sent again with its Idempotency-Key and body: the original response (no second customer), then the
+ * customer retrieved — as its PATCHes and its deletion left it, never as the replayed answer shows it.
+ */
+export class ReplayCreateCustomer extends OnCustomer {
+  constructor(index: number) {
+    super(index, 'get');
+  }
+  protected readonly verb = 'replay the creation of';
+  async act(m: ExploreModel, r: Real): Promise<void> {
+    const c = this.twin(m);
+    const ex = await r.both((side) => r.gate(side).post('/customers', c.body, { idempotencyKey: c.idempotencyKey }));
+    sameOutcome(r, ex, { requirement: { '2xx': 'GATE-CUST-IDEMPOTENT-REPLAY', 409: 'GATE-CUST-IDEMPOTENT-REPLAY' } });
+    await readBack(m, r, c, this.then);
   }
 }
 
@@ -287,7 +304,10 @@ export function customerCommands(): fc.Arbitrary<ExploreCommand>[] {
     i.map((n) => new GetCustomer(n)),
     fc.tuple(i, fc.nat(PATCHES.length - 1), then).map(([n, v, t]) => new PatchCustomer(n, v, t)),
     fc.tuple(i, then).map(([n, t]) => new DeleteCustomer(n, t)),
-    fc.tuple(i, fc.constantFrom('email' as const, 'external_id' as const)).map(([n, f]) => new DuplicateCustomer(n, f)),
+    i.map((n) => new DuplicateCustomer(n, 'email')),
     fc.constant(null).map(() => new ListCustomers()),
+    i.map((n) => new ReplayCreateCustomer(n)),
+    // Each unique field its own operation: a small interaction repeats the same one around a change (a PATCH).
+    i.map((n) => new DuplicateCustomer(n, 'external_id')),
   ];
 }

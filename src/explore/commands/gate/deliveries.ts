@@ -106,7 +106,37 @@ export class SendTestEvent extends ExploreCommand {
       created: b,
       seen: { target: 'pending', oracle: 'pending' },
     });
+    // The unfiltered read-back reads the page skip=1 first: a page cut from what an earlier read saw, not the list now, shows.
+    if (this.then === 'all') await judgeSkip(r);
     if (this.then !== 'none') await listDeliveries(m, r, this.then);
+  }
+}
+
+/**
+ * The page skip=1, then the list without skip, on each side: where that list is whole (has_more false), the skipped
+ * page is the same deliveries but one — as many as the list less one, each of them in it. Order is left out (by
+ * creation or by last change, and a retry between the reads may move one); nothing of this partner's is made
+ * between the two reads but by the target's own retries, which make no delivery.
+ */
+async function judgeSkip(r: Real): Promise<void> {
+  for (const side of SIDES) {
+    const skipped = await r.one(side, () => r.gate(side).get(LIST, { limit: String(PAGE), skip: '1' }));
+    const whole = await r.one(side, () => r.gate(side).get(LIST, { limit: String(PAGE) }));
+    if (!ok(skipped) || !ok(whole) || bodyOf(whole).has_more !== false) continue;
+    const all = new Set(itemsOf(whole.json).map((d) => String(d.id)));
+    const page = itemsOf(skipped.json).map((d) => String(d.id));
+    const stray = page.filter((id) => !all.has(id));
+    holds(r, page.length === Math.max(0, all.size - 1) && stray.length === 0, 'GATE-WHOPS-LIST-SKIP-OFFSET', () => ({
+      what: `on the ${side}, the page skip=1 against the whole list read right after it (${all.size} deliveries)`,
+      target:
+        side === 'target'
+          ? `${page.length} deliveries${stray.length ? `, ${stray.length} not in the list` : ''}`
+          : `(${Math.max(0, all.size - 1)} of the list)`,
+      oracle:
+        side === 'oracle'
+          ? `${page.length} deliveries${stray.length ? `, ${stray.length} not in the list` : ''}`
+          : `(${Math.max(0, all.size - 1)} of the list)`,
+    }));
   }
 }
 
@@ -225,7 +255,7 @@ export class ReplayDelivery extends ExploreCommand {
     super();
   }
   private twin(m: Readonly<ExploreModel>): DeliveryTwin {
-    return pick(live(m.deliveries), this.index)!;
+    return this.choose(live(m.deliveries), this.index)!;
   }
   label(m: ExploreModel): string {
     return `replay ${this.twin(m).name}`;

@@ -56,52 +56,63 @@ export class LockQuote extends ExploreCommand {
   }
   async act(m: ExploreModel, r: Real): Promise<void> {
     const s = await openSession(m, r);
-    if (!s) return;
-    const lockSentAt = Date.now();
-    const got: Partial<Record<Side, { id?: unknown; fiat?: unknown; currency?: unknown; status: number | string }>> = {};
-    for (const side of SIDES) {
-      try {
-        const ex = await r.trigger(side, 'gate', 'createSignedQuote', { sessionId: s.id[side], side: this.side });
-        const extract = r.sides[side].triggers.gate.createSignedQuote?.extract ?? {};
-        got[side] = {
-          status: ex?.status ?? 'no trigger',
-          id: ok(ex) ? pickPath(ex!.json, extract.id ?? 'id') : undefined,
-          fiat: ok(ex) && extract.fiat_pay_or_receive ? pickPath(ex!.json, extract.fiat_pay_or_receive) : undefined,
-          currency: ok(ex) ? bodyOf(ex!).currency : undefined,
-        };
-      } catch (e) {
-        if (!(e instanceof TemplateError)) throw e;
-        got[side] = { status: e.message };
-      }
-    }
-    const idOf = (side: Side) => (typeof got[side]?.id === 'string' && got[side]!.id ? (got[side]!.id as string) : undefined);
-    // The lock is the profile's request (POST /quotes is not shown): one a side refuses leaves the rail unexplored.
-    if (!idOf('target') || !idOf('oracle')) {
-      r.observe('explore-lock-signed-quote', `createSignedQuote answered ${got.target?.status} on the target, ${got.oracle?.status} on the oracle`);
-      return;
-    }
-    const fiat = { target: got.target?.fiat, oracle: got.oracle?.fiat };
-    holds(r, fiat.target === undefined || (typeof fiat.target === 'string' && /^\d+(\.\d+)?$/.test(fiat.target)), 'GATE-QUOTE-LOCK', () => ({
-      what: 'the locked quote’s fiat_pay_or_receive, a decimal string',
-      target: fiat.target,
-      oracle: fiat.oracle,
-    }));
-    const currencyOf = (side: Side) => (typeof got[side]?.currency === 'string' ? (got[side]!.currency as string) : undefined);
-    const q: SignedQuoteTwin = {
-      name: `signed-quote#${m.signedQuotes.length + 1}`,
-      id: { target: idOf('target')!, oracle: idOf('oracle')! },
-      state: 'active',
-      movedBy: 'GATE-QUOTE-LOCK',
-      madeAt: Date.now(),
-      side: this.side,
-      session: s.name,
-      fiat: { target: fiat.target as string | undefined, oracle: fiat.oracle as string | undefined },
-      currency: { target: currencyOf('target'), oracle: currencyOf('oracle') },
-      lockSentAt,
-    };
-    m.signedQuotes.push(q);
-    if (this.then === 'read') await readQuote(r, q);
+    if (s) await lockFor(m, r, s, this.side, this.then);
   }
+}
+
+/** Lock a signed quote for session `s` on both sides, through each side's createSignedQuote. */
+async function lockFor(
+  m: ExploreModel,
+  r: Real,
+  s: SessionTwin,
+  quoteSide: SignedQuoteTwin['side'],
+  then: 'none' | 'read',
+): Promise<SignedQuoteTwin | undefined> {
+  const lockSentAt = Date.now();
+  const got: Partial<Record<Side, { id?: unknown; fiat?: unknown; currency?: unknown; status: number | string }>> = {};
+  for (const side of SIDES) {
+    try {
+      const ex = await r.trigger(side, 'gate', 'createSignedQuote', { sessionId: s.id[side], side: quoteSide });
+      const extract = r.sides[side].triggers.gate.createSignedQuote?.extract ?? {};
+      got[side] = {
+        status: ex?.status ?? 'no trigger',
+        id: ok(ex) ? pickPath(ex!.json, extract.id ?? 'id') : undefined,
+        fiat: ok(ex) && extract.fiat_pay_or_receive ? pickPath(ex!.json, extract.fiat_pay_or_receive) : undefined,
+        currency: ok(ex) ? bodyOf(ex!).currency : undefined,
+      };
+    } catch (e) {
+      if (!(e instanceof TemplateError)) throw e;
+      got[side] = { status: e.message };
+    }
+  }
+  const idOf = (side: Side) => (typeof got[side]?.id === 'string' && got[side]!.id ? (got[side]!.id as string) : undefined);
+  // The lock is the profile's request (POST /quotes is not shown): one a side refuses leaves the rail unexplored.
+  if (!idOf('target') || !idOf('oracle')) {
+    r.observe('explore-lock-signed-quote', `createSignedQuote answered ${got.target?.status} on the target, ${got.oracle?.status} on the oracle`);
+    return undefined;
+  }
+  const fiat = { target: got.target?.fiat, oracle: got.oracle?.fiat };
+  holds(r, fiat.target === undefined || (typeof fiat.target === 'string' && /^\d+(\.\d+)?$/.test(fiat.target)), 'GATE-QUOTE-LOCK', () => ({
+    what: 'the locked quote’s fiat_pay_or_receive, a decimal string',
+    target: fiat.target,
+    oracle: fiat.oracle,
+  }));
+  const currencyOf = (side: Side) => (typeof got[side]?.currency === 'string' ? (got[side]!.currency as string) : undefined);
+  const q: SignedQuoteTwin = {
+    name: `signed-quote#${m.signedQuotes.length + 1}`,
+    id: { target: idOf('target')!, oracle: idOf('oracle')! },
+    state: 'active',
+    movedBy: 'GATE-QUOTE-LOCK',
+    madeAt: Date.now(),
+    side: quoteSide,
+    session: s.name,
+    fiat: { target: fiat.target as string | undefined, oracle: fiat.oracle as string | undefined },
+    currency: { target: currencyOf('target'), oracle: currencyOf('oracle') },
+    lockSentAt,
+  };
+  m.signedQuotes.push(q);
+  if (then === 'read') await readQuote(r, q);
+  return q;
 }
 
 abstract class OnQuote extends ExploreCommand {
@@ -116,7 +127,7 @@ abstract class OnQuote extends ExploreCommand {
     return m.can.gate && this.quotes(m).length > 0;
   }
   protected twin(m: Readonly<ExploreModel>): SignedQuoteTwin {
-    return pick(this.quotes(m), this.index)!;
+    return this.choose(this.quotes(m), this.index)!;
   }
   label(m: ExploreModel): string {
     const q = this.twin(m);
@@ -205,6 +216,8 @@ async function redeem(
   r: Real,
   q: SignedQuoteTwin,
   rail: Omit<RailTwin, 'name' | 'id' | 'created' | 'status' | 'madeAt' | 'state' | 'movedBy'>,
+  /** another: the session's second redemption — whether a session takes more than one is not shown, so a side refusing it parts the quote. */
+  opts: { another?: boolean } = {},
 ) {
   const path = rail.kind === 'pay_out' ? '/rails/pay_outs' : '/rails/pay_ins';
   const redeems: RequirementId = rail.kind === 'pay_out' ? 'GATE-RAIL-PAYOUT-201' : 'GATE-RAIL-PAYIN-REDEEMS';
@@ -213,6 +226,11 @@ async function redeem(
   if (!judged && ex.target.status === 409 && ok(ex.oracle)) {
     q.parted = `the target refused the redemption (409) of a quote the profile declares no lifetime for, or near its end: it may have expired`;
     r.observe('explore-signed-quote-lifetime', q.parted);
+    return undefined;
+  }
+  if (opts.another && ok(ex.target) !== ok(ex.oracle) && ex.target.status !== 429 && ex.target.status < 500) {
+    q.parted = `a second ${rail.kind === 'pay_out' ? 'pay-out' : 'pay-in'} on one session answered ${ex.target.status} on the target, ${ex.oracle.status} on the oracle (whether a session takes more than one is not shown)`;
+    r.observe('explore-rail-second-on-session', q.parted);
     return undefined;
   }
   sameOutcome(r, ex, { requirement: { '2xx': rule, 409: rule } });
@@ -249,36 +267,46 @@ export class PayOut extends OnQuote {
   label(m: ExploreModel): string {
     return `${super.label(m)}${this.then === 'read' ? ', then read the pay-out' : ''}`;
   }
-  async act(m: ExploreModel, r: Real): Promise<void> {
-    const q = this.twin(m);
-    const s = m.sessions.find((x) => x.name === q.session)!;
-    const reference = `explore-${r.context.tag}-${m.serial}`;
-    const body = (side: Side) => ({ gate_session_id: s.id[side], quote_id: q.id[side], reference, metadata: { rampart: 'explore' } });
-    const made = await redeem(m, r, q, {
+  act(m: ExploreModel, r: Real): Promise<void> {
+    return payOut(m, r, this.twin(m), this.then);
+  }
+}
+
+/** Pay out quote `q` (on both sides) and judge the pay-out; `redeemOpts.another` as in redeem(). */
+async function payOut(m: ExploreModel, r: Real, q: SignedQuoteTwin, then: 'none' | 'read', redeemOpts: { another?: boolean } = {}): Promise<void> {
+  const s = m.sessions.find((x) => x.name === q.session)!;
+  const reference = `explore-${r.context.tag}-${m.serial}`;
+  const body = (side: Side) => ({ gate_session_id: s.id[side], quote_id: q.id[side], reference, metadata: { rampart: 'explore' } });
+  const made = await redeem(
+    m,
+    r,
+    q,
+    {
       kind: 'pay_out',
       quote: q.name,
       idempotencyKey: randomUUID(),
       body: { target: body('target'), oracle: body('oracle') },
-    });
-    if (!made) return;
-    const shape = RailPayOut.safeParse(made.created.target);
-    holds(r, shape.success, 'GATE-RAIL-PAYOUT-201', () => ({
-      what: `the pay-out: ${shape.error!.issues[0]?.path.join('.')} ${shape.error!.issues[0]?.message}`,
-      target: made.created.target,
-      oracle: 'a rail_pay_out',
+    },
+    redeemOpts,
+  );
+  if (!made) return;
+  const shape = RailPayOut.safeParse(made.created.target);
+  holds(r, shape.success, 'GATE-RAIL-PAYOUT-201', () => ({
+    what: `the pay-out: ${shape.error!.issues[0]?.path.join('.')} ${shape.error!.issues[0]?.message}`,
+    target: made.created.target,
+    oracle: 'a rail_pay_out',
+  }));
+  sameFields(r, m, RAIL_PAY_OUT_RELATIONS, made.created, { what: `${made.name}` });
+  for (const side of SIDES) {
+    const amount = made.created[side].amount;
+    holds(r, q.fiat[side] === undefined || sameDecimal(amount, q.fiat[side]), 'GATE-RAIL-PAYOUT-AMOUNT-FROM-QUOTE', () => ({
+      what: `${made.name}'s amount on the ${side}, against ${q.name}'s fiat_pay_or_receive ${q.fiat[side]}`,
+      target: side === 'target' ? amount : '(the quote’s)',
+      oracle: side === 'oracle' ? amount : '(the quote’s)',
     }));
-    sameFields(r, m, RAIL_PAY_OUT_RELATIONS, made.created, { what: `${made.name}` });
-    for (const side of SIDES) {
-      const amount = made.created[side].amount;
-      holds(r, q.fiat[side] === undefined || sameDecimal(amount, q.fiat[side]), 'GATE-RAIL-PAYOUT-AMOUNT-FROM-QUOTE', () => ({
-        what: `${made.name}'s amount on the ${side}, against ${q.name}'s fiat_pay_or_receive ${q.fiat[side]}`,
-        target: side === 'target' ? amount : '(the quote’s)',
-        oracle: side === 'oracle' ? amount : '(the quote’s)',
-      }));
-      payOutCurrency(r, made, q, s, side);
-    }
-    if (this.then === 'read') await readRail(m, r, made);
+    payOutCurrency(r, made, q, s, side);
   }
+  if (then === 'read') await readRail(m, r, made);
 }
 
 /**
@@ -315,22 +343,26 @@ export class PayIn extends OnQuote {
   label(m: ExploreModel): string {
     return `${super.label(m)}${this.then === 'read' ? ', then read the pay-in' : ''}`;
   }
-  async act(m: ExploreModel, r: Real): Promise<void> {
-    const q = this.twin(m);
-    const s = m.sessions.find((x) => x.name === q.session)!;
-    const body = (side: Side) =>
-      fillDeep((r.sides[side].triggers.gate as Record<string, unknown>).payInBody, { quoteId: q.id[side], sessionId: s.id[side] }) as Record<string, unknown>;
-    let bodies: Record<Side, Record<string, unknown>>;
-    try {
-      bodies = { target: body('target'), oracle: body('oracle') };
-    } catch (e) {
-      if (!(e instanceof TemplateError)) throw e;
-      q.parted = `payInBody: ${e.message}`;
-      return;
-    }
-    const made = await redeem(m, r, q, { kind: 'pay_in', quote: q.name, idempotencyKey: randomUUID(), body: bodies });
-    if (made && this.then === 'read') await readRail(m, r, made);
+  act(m: ExploreModel, r: Real): Promise<void> {
+    return payIn(m, r, this.twin(m), this.then);
   }
+}
+
+/** Pay in quote `q` (on both sides, the profile's payInBody); `redeemOpts.another` as in redeem(). */
+async function payIn(m: ExploreModel, r: Real, q: SignedQuoteTwin, then: 'none' | 'read', redeemOpts: { another?: boolean } = {}): Promise<void> {
+  const s = m.sessions.find((x) => x.name === q.session)!;
+  const body = (side: Side) =>
+    fillDeep((r.sides[side].triggers.gate as Record<string, unknown>).payInBody, { quoteId: q.id[side], sessionId: s.id[side] }) as Record<string, unknown>;
+  let bodies: Record<Side, Record<string, unknown>>;
+  try {
+    bodies = { target: body('target'), oracle: body('oracle') };
+  } catch (e) {
+    if (!(e instanceof TemplateError)) throw e;
+    q.parted = `payInBody: ${e.message}`;
+    return;
+  }
+  const made = await redeem(m, r, q, { kind: 'pay_in', quote: q.name, idempotencyKey: randomUUID(), body: bodies }, redeemOpts);
+  if (made && then === 'read') await readRail(m, r, made);
 }
 
 abstract class OnRail extends ExploreCommand {
@@ -344,7 +376,7 @@ abstract class OnRail extends ExploreCommand {
     return m.can.gate && this.rails(m).length > 0;
   }
   protected twin(m: Readonly<ExploreModel>): RailTwin {
-    return pick(this.rails(m), this.index)!;
+    return this.choose(this.rails(m), this.index)!;
   }
   label(m: ExploreModel): string {
     const x = this.twin(m);
@@ -376,6 +408,47 @@ export class ReplayRail extends OnRail {
   protected readonly verb = 'replay';
   act(m: ExploreModel, r: Real): Promise<void> {
     return replayRail(r, this.twin(m));
+  }
+}
+
+/**
+ * A pay-out's Idempotency-Key with another body (another reference): 409, and it redeems nothing — the key's record
+ * keeps the original, so a replay after it still answers the original pay-out (ReplayRail, around it).
+ */
+export class ConflictRail extends OnRail {
+  protected readonly verb = 'send another body under the key of';
+  protected rails(m: Readonly<ExploreModel>): RailTwin[] {
+    return live(m.rails).filter((x) => x.kind === 'pay_out');
+  }
+  async act(m: ExploreModel, r: Real): Promise<void> {
+    const x = this.twin(m);
+    const other = (side: Side) => ({ ...x.body[side], reference: `explore-${r.context.tag}-${m.serial}-other` });
+    const ex = await r.both((side) => r.gate(side).post('/rails/pay_outs', other(side), { idempotencyKey: x.idempotencyKey }));
+    sameOutcome(r, ex, { requirement: { 409: 'GATE-ERR-409-CONFLICT', '2xx': 'GATE-ERR-409-CONFLICT' } });
+  }
+}
+
+/**
+ * Another quote locked for the session a rail redeemed on, and redeemed the same way (a second pay-out or pay-in of
+ * the session): each key's record stays its own, so a replay of the first answers the first (ReplayRail, around it).
+ */
+export class RedeemAnotherOnSession extends OnRail {
+  protected readonly verb = 'lock and redeem another quote for the session of';
+  protected rails(m: Readonly<ExploreModel>): RailTwin[] {
+    return live(m.rails).filter((x) => !!m.signedQuotes.find((q) => q.name === x.quote));
+  }
+  applies(m: Readonly<ExploreModel>): boolean {
+    return super.applies(m) && m.signedQuotes.length < FEW + 1;
+  }
+  async act(m: ExploreModel, r: Real): Promise<void> {
+    const x = this.twin(m);
+    const first = m.signedQuotes.find((q) => q.name === x.quote)!;
+    const s = m.sessions.find((y) => y.name === first.session);
+    if (!s) return;
+    const q = await lockFor(m, r, s, first.side, 'none');
+    if (!q) return;
+    if (x.kind === 'pay_out') await payOut(m, r, q, 'read', { another: true });
+    else await payIn(m, r, q, 'read', { another: true });
   }
 }
 
@@ -427,5 +500,7 @@ export function railCommands(side: SignedQuoteTwin['side']): fc.Arbitrary<Explor
     i.map((n) => new ReplayRail(n)),
     i.map((n) => new ReadQuote(n)),
     i.map((n) => new ReadRail(n)),
+    i.map((n) => new RedeemAnotherOnSession(n)),
+    ...(side === 'off_ramp' ? [i.map((n) => new ConflictRail(n))] : []),
   ];
 }

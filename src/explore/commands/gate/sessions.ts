@@ -1,8 +1,11 @@
 // Gate sessions explored: create (and replay, and a conflicting body under the same key), retrieve, list, cancel,
-// the sandbox's completion and expiry triggers, and the embed bootstrap that expires a session past expires_at.
+// the sandbox's completion and expiry triggers, the embed bootstrap that expires a session past expires_at, and the
+// embed token's refresh (open sessions only).
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
+import type { Exchange } from '../../../client/types.js';
 import { CreatedGateSession, GATE_SESSION_RELATIONS } from '../../../model/schemas/gate/sessions.js';
+import { findJwt } from '../../../wire/jwt.js';
 import { holds, sameAsBefore, sameFields, sameOutcome } from '../../divergence.js';
 import { live, pick, type ExploreModel, type SessionTwin, type Side } from '../../model.js';
 import type { Real } from '../../real.js';
@@ -10,6 +13,7 @@ import { ExploreCommand, FEW, bodyOf, objectIndex } from '../command.js';
 import { listedFrom, walkList } from '../lists.js';
 import { completeLate, noticedByList } from './sessionSteering.js';
 
+const SIDES: Side[] = ['target', 'oracle'];
 const path = (id: string, rest = '') => `/gate_sessions/${encodeURIComponent(id)}${rest}`;
 
 /** The sessions a step may still use: made by this sequence, not parted, clearly inside their lifetime. */
@@ -112,11 +116,11 @@ abstract class OnSession extends ExploreCommand {
     return true;
   }
   applies(m: Readonly<ExploreModel>): boolean {
-    const s = m.can.gate ? pick(usable(m), this.index) : undefined;
+    const s = m.can.gate ? this.choose(usable(m), this.index) : undefined;
     return !!s && this.when(s, m);
   }
   protected twin(m: Readonly<ExploreModel>): SessionTwin {
-    return pick(usable(m), this.index)!;
+    return this.choose(usable(m), this.index)!;
   }
   label(m: ExploreModel): string {
     return `${this.verb} ${this.twin(m).name}${THEN[this.then]}`;
@@ -319,17 +323,72 @@ export class BootstrapSession extends OnSession {
   async act(m: ExploreModel, r: Real): Promise<void> {
     const s = this.twin(m);
     await readBefore(m, r, s, this.then);
+    await bootstrap(r, s);
+    await readBack(m, r, s, this.then);
+  }
+}
+
+/** The widget bootstrapped with the session's client_secret on both sides; the embed tokens kept when both answered one. */
+async function bootstrap(r: Real, s: SessionTwin): Promise<void> {
+  const ex = await r.both((side) => {
+    const pk = r.sides[side].publishable!;
+    return pk.client.post('/embed/bootstrap', { clientSecret: s.clientSecret[side] }, { auth: 'publishable', headers: { Origin: pk.origin } });
+  });
+  // The answer for a session that is not open, or past expires_at, is not shown: only an open live one must bootstrap.
+  if (s.state === 'open' && !s.expiresPast) sameOutcome(r, ex, { requirement: { '2xx': 'GATE-EMBED-BOOTSTRAP' } });
+  keepTokens(s, ex);
+  if (s.state === 'open' && s.expiresPast) {
+    s.state = 'expired';
+    s.movedBy = 'GATE-SESS-EXPIRE-ON-BOOTSTRAP';
+  } else if (s.state !== 'open') s.movedBy = 'GATE-SESS-TERMINAL-STAYS';
+}
+
+function keepTokens(s: SessionTwin, ex: Record<Side, Exchange>): void {
+  const t = ex.target.status < 300 ? findJwt(ex.target.json)?.token : undefined;
+  const o = ex.oracle.status < 300 ? findJwt(ex.oracle.json)?.token : undefined;
+  if (t && o) s.embedToken = { target: t, oracle: o };
+}
+
+/**
+ * POST /embed/refresh with the session's embed token (bootstrapping first when the sequence holds none): it rotates
+ * the token while the bound session is open, and refuses (4xx) once it is cancelled, completed or expired. Past
+ * expires_at, not yet noticed, what it answers is not shown (observed).
+ */
+export class RefreshEmbed extends OnSession {
+  protected readonly verb = 'refresh the embed token of';
+  protected when(s: SessionTwin, m: Readonly<ExploreModel>): boolean {
+    return m.can.embed && !!s.clientSecret.target && !!s.clientSecret.oracle && (!!s.embedToken || (s.state === 'open' && !s.expiresPast));
+  }
+  label(m: ExploreModel): string {
+    return `${this.twin(m).embedToken ? '' : 'bootstrap the widget, then '}${super.label(m)}`;
+  }
+  async act(m: ExploreModel, r: Real): Promise<void> {
+    const s = this.twin(m);
+    if (!s.embedToken) await bootstrap(r, s);
+    const tokens = s.embedToken;
+    if (!tokens) return;
     const ex = await r.both((side) => {
       const pk = r.sides[side].publishable!;
-      return pk.client.post('/embed/bootstrap', { clientSecret: s.clientSecret[side] }, { auth: 'publishable', headers: { Origin: pk.origin } });
+      return pk.client.post('/embed/refresh', undefined, { auth: 'none', headers: { 'x-embed-token': tokens[side], Origin: pk.origin } });
     });
-    // The answer for a session that is not open, or past expires_at, is not shown: only an open live one must bootstrap.
-    if (s.state === 'open' && !s.expiresPast) sameOutcome(r, ex, { requirement: { '2xx': 'GATE-EMBED-BOOTSTRAP' } });
+    const R = 'GATE-EMBED-REFRESH-OPEN-ONLY';
     if (s.state === 'open' && s.expiresPast) {
-      s.state = 'expired';
-      s.movedBy = 'GATE-SESS-EXPIRE-ON-BOOTSTRAP';
-    } else if (s.state !== 'open') s.movedBy = 'GATE-SESS-TERMINAL-STAYS';
-    await readBack(m, r, s, this.then);
+      r.observe(R, `refresh past expires_at (not yet noticed): target ${ex.target.status}, oracle ${ex.oracle.status}`);
+      return;
+    }
+    r.judged(R);
+    if (s.state === 'open') {
+      sameOutcome(r, ex, { requirement: { '2xx': R } });
+      keepTokens(s, ex);
+      return;
+    }
+    // Closed: a refusal (its status is not shown), and no new token.
+    for (const side of SIDES)
+      holds(r, ex[side].status >= 400 && ex[side].status < 500 && !findJwt(ex[side].json), R, () => ({
+        what: `refresh of ${s.name}'s embed token once it is ${s.state}, on the ${side}`,
+        target: side === 'target' ? `${ex.target.status}${findJwt(ex.target.json) ? ' with a new token' : ''}` : '(refused)',
+        oracle: side === 'oracle' ? `${ex.oracle.status}${findJwt(ex.oracle.json) ? ' with a new token' : ''}` : '(refused)',
+      }));
   }
 }
 
@@ -398,5 +457,6 @@ export function sessionCommands(): fc.Arbitrary<ExploreCommand>[] {
     fc.tuple(i, then).map(([n, t]) => new ExpireSession(n, t)),
     fc.tuple(i, then).map(([n, t]) => new BootstrapSession(n, t)),
     fc.constant(null).map(() => new ListSessions()),
+    i.map((n) => new RefreshEmbed(n)),
   ];
 }

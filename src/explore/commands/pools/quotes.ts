@@ -132,7 +132,7 @@ abstract class OnQuote extends ExploreCommand {
     return m.can.pools && usableQuotes(m).length > 0;
   }
   protected twin(m: Readonly<ExploreModel>): QuoteTwin {
-    return pick(usableQuotes(m), this.index)!;
+    return this.choose(usableQuotes(m), this.index)!;
   }
   label(m: ExploreModel): string {
     const q = this.twin(m);

@@ -153,11 +153,11 @@ abstract class OnTrade extends ExploreCommand {
     return true;
   }
   applies(m: Readonly<ExploreModel>): boolean {
-    const t = m.can.pools ? pick(live(m.trades), this.index) : undefined;
+    const t = m.can.pools ? this.choose(live(m.trades), this.index) : undefined;
     return !!t && this.when(t, m);
   }
   protected twin(m: Readonly<ExploreModel>): TradeTwin {
-    return pick(live(m.trades), this.index)!;
+    return this.choose(live(m.trades), this.index)!;
   }
   label(m: ExploreModel): string {
     const t = this.twin(m);
@@ -208,13 +208,20 @@ export class ConflictingTransact extends OnTrade {
     super(index);
   }
   protected readonly verb = 'reuse the transact key of';
+  /** Another active quote of the sequence's: the body differs in its quote alone (a consumed or expired one could be refused for itself first). */
+  private others(m: Readonly<ExploreModel>, t: TradeTwin): QuoteTwin[] {
+    return usableQuotes(m).filter((q) => q.name !== t.quote && quoteState(m, q).state === 'active');
+  }
   applies(m: Readonly<ExploreModel>): boolean {
-    return super.applies(m) && usableQuotes(m).length > 0;
+    return super.applies(m) && (this.others(m, this.twin(m)).length > 0 || live(m.quotes).length < FEW);
+  }
+  label(m: ExploreModel): string {
+    return `${this.others(m, this.twin(m)).length ? '' : 'request a firm quote, then '}${super.label(m)} with it`;
   }
   async act(m: ExploreModel, r: Real): Promise<void> {
     const t = this.twin(m);
-    const other = pick(usableQuotes(m), this.other)!;
-    if (other.name === t.quote) return;
+    const other = pick(this.others(m, t), this.other) ?? (await requestFirmQuote(m, r));
+    if (!other) return;
     const ex = await r.both((side) =>
       r.pools(side).post(transactPath(r.context.pools!.pool), { quoteId: other.id[side] }, { idempotencyKey: t.idempotencyKey }),
     );
@@ -390,6 +397,50 @@ export class ListTrades extends ExploreCommand {
   }
 }
 
+/** The trade read on each side (its createdAt as that side shows it), then the list bounded to that instant on each side. */
+export class ListTradesAtCreation extends OnTrade {
+  protected readonly verb = 'list trades created when was';
+  async act(m: ExploreModel, r: Real): Promise<void> {
+    const t = this.twin(m);
+    const read = await r.both((side) => r.pools(side).get(`/pools/trades/${encodeURIComponent(t.id[side])}`));
+    sameOutcome(r, read, { requirement: { '2xx': 'POOLS-TRADES-SHAPE' } });
+    if (read.oracle.status >= 300) return;
+    for (const side of SIDES) await listedAtCreation(r, t, side, bodyOf(read[side]).createdAt);
+  }
+}
+
+/**
+ * created_after and created_before both at the trade's createdAt (inclusive bounds) list it. A createdAt shown to the
+ * second may stand for any instant of that second (the precision is the target's), so then the bounds are a second
+ * either side; one shown with a fraction is the instant.
+ */
+async function listedAtCreation(r: Real, t: TradeTwin, side: Side, createdAt: unknown): Promise<void> {
+  if (typeof createdAt !== 'string' || Number.isNaN(Date.parse(createdAt))) return;
+  const exact = /\.\d+/.test(createdAt);
+  const at = Date.parse(createdAt);
+  const bounds = exact
+    ? { created_after: createdAt, created_before: createdAt }
+    : { created_after: new Date(at - 1000).toISOString(), created_before: new Date(at + 1000).toISOString() };
+  let cursor: string | undefined;
+  let listed = false;
+  let whole = false;
+  for (let page = 0; page < 3 && !listed; page++) {
+    const ex = await r.one(side, () => r.pools(side).get('/pools/trades', { limit: '100', ...bounds, ...(cursor ? { cursor } : {}) }));
+    if (ex.status >= 300) return;
+    const j = bodyOf(ex);
+    listed = ((j.data as Record<string, unknown>[] | undefined) ?? []).some((x) => x && x.transactId === t.id[side]);
+    cursor = typeof j.nextCursor === 'string' ? j.nextCursor : undefined;
+    whole = j.hasMore !== true || !cursor;
+    if (whole) break;
+  }
+  if (!listed && !whole) return;
+  holds(r, listed, 'POOLS-TRADES-DATE-INCLUSIVE', () => ({
+    what: `${t.name} in the list bounded to its own createdAt ${createdAt} on the ${side} (created_after ${bounds.created_after}, created_before ${bounds.created_before})`,
+    target: side === 'target' ? 'absent' : '(listed)',
+    oracle: side === 'oracle' ? 'absent' : '(listed)',
+  }));
+}
+
 export function tradeCommands(): fc.Arbitrary<ExploreCommand>[] {
   const i = objectIndex();
   // A step that moves a trade or money reads back the trade, the balance or a list more often than not.
@@ -404,5 +455,6 @@ export function tradeCommands(): fc.Arbitrary<ExploreCommand>[] {
     fc.tuple(i, then).map(([n, t]) => new Poll(n, t)),
     i.map((n) => new GetTrade(n)),
     fc.constantFrom(...FILTERS).map((f) => new ListTrades(f)),
+    i.map((n) => new ListTradesAtCreation(n)),
   ];
 }
