@@ -254,9 +254,9 @@ export function createApiClient(opts: ClientOptions): ApiClient {
 
   /**
    * A Gate request rampart cannot pace (keyless, or a key the profile does not hold) refused with 429 was not processed:
-   * rate limits are per client, and its answer (a 401, say) is still to come. Wait as told — unannounced, a window of
-   * growing length — and it goes again whatever its retry setting; past the budget it ends rate limited, never as the
-   * answer a check judges.
+   * rate limits are per client, and its answer (a 401, say) is still to come. Past its own retries (or with none), wait
+   * as told — unannounced, a window of growing length — and it goes again; past the budget it ends rate limited, never
+   * as the answer a check judges.
    */
   async function waitOutUnpaced429(
     ex: Exchange,
@@ -369,7 +369,7 @@ export function createApiClient(opts: ClientOptions): ApiClient {
         ex &&
         ex.status === 429 &&
         !deliberate &&
-        (opts.service === 'pools' ? throttled429 < POOLS_THROTTLE_RESENDS : !key && unpaced429 < PACED_429_RESENDS)
+        (opts.service === 'pools' ? throttled429 < POOLS_THROTTLE_RESENDS : !key && unpaced429 < PACED_429_RESENDS && !(retryCfg && attempt < maxRetries))
       ) {
         const o = { announcedMs, attempt, what, url, pathOnly, signal };
         if (opts.service === 'pools') await waitOutPoolsThrottle(ex, { ...o, resends: throttled429++, paced: !!key });
