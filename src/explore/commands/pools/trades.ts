@@ -410,17 +410,17 @@ export class ListTradesAtCreation extends OnTrade {
 }
 
 /**
- * created_after and created_before both at the trade's createdAt (inclusive bounds) list it. A createdAt shown to the
- * second may stand for any instant of that second (the precision is the target's), so then the bounds are a second
- * either side; one shown with a fraction is the instant.
+ * created_after and created_before around the trade's createdAt (inclusive bounds) list it: a millisecond either side
+ * of a createdAt shown with a fraction, a second of one shown to the second (it may stand for any instant of that
+ * second: the precision is the target's).
  */
 async function listedAtCreation(r: Real, t: TradeTwin, side: Side, createdAt: unknown): Promise<void> {
   if (typeof createdAt !== 'string' || Number.isNaN(Date.parse(createdAt))) return;
   const exact = /\.\d+/.test(createdAt);
   const at = Date.parse(createdAt);
-  const bounds = exact
-    ? { created_after: createdAt, created_before: createdAt }
-    : { created_after: new Date(at - 1000).toISOString(), created_before: new Date(at + 1000).toISOString() };
+  // Even a fraction may be rounded from a finer stored instant: a millisecond either side of it (a second, shown whole).
+  const slack = exact ? 1 : 1000;
+  const bounds = { created_after: new Date(at - slack).toISOString(), created_before: new Date(at + slack).toISOString() };
   let cursor: string | undefined;
   let listed = false;
   let whole = false;
