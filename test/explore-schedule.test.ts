@@ -3,7 +3,8 @@
 // consecutive operations), per step drawn; the family schedule is deterministic for a seed.
 import { describe, expect, it } from 'vitest';
 import { FAMILIES } from '../src/explore/commands/index.js';
-import { ExpireQuote, ReplayRail } from '../src/explore/commands/gate/rails.js';
+import { ReplayRail } from '../src/explore/commands/gate/railRecords.js';
+import { ExpireQuote } from '../src/explore/commands/gate/rails.js';
 import { Settle } from '../src/explore/commands/pools/trades.js';
 import { FamilySchedule, VariantCoverage } from '../src/explore/schedule.js';
 

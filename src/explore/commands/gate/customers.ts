@@ -7,7 +7,7 @@ import type { RequirementId } from '../../../model/catalogue/index.js';
 import { GATE_CUSTOMER_RELATIONS, GATE_DELETED_CUSTOMER_RELATIONS } from '../../../model/schemas/gate/customers.js';
 import { fillDeep } from '../../../needs/support/triggers.js';
 import { holds, sameAsBefore, sameFields, sameOutcome } from '../../divergence.js';
-import { live, pick, type CustomerTwin, type ExploreModel, type Side } from '../../model.js';
+import { live, type CustomerTwin, type ExploreModel, type Side } from '../../model.js';
 import type { Real } from '../../real.js';
 import { ExploreCommand, FEW, bodyOf, objectIndex } from '../command.js';
 import { listedFrom, unlisted, walkList } from '../lists.js';

@@ -14,7 +14,7 @@ import {
 } from '../../../model/schemas/gate/webhooks.js';
 import { TemplateError } from '../../../needs/support/triggers.js';
 import { holds, sameAsBefore, sameFields, sameOutcome } from '../../divergence.js';
-import { live, pick, type DeliveryTwin, type ExploreModel, type Side } from '../../model.js';
+import { live, type DeliveryTwin, type ExploreModel, type Side } from '../../model.js';
 import type { Real } from '../../real.js';
 import { ExploreCommand, FEW, bodyOf, objectIndex } from '../command.js';
 import { walkList, type Listed } from '../lists.js';

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import type { RequirementId } from '../../../model/catalogue/index.js';
 import { STORED_QUOTE_RELATIONS } from '../../../model/schemas/pools/resources.js';
 import { holds, sameAsBefore, sameFields, sameOutcome } from '../../divergence.js';
-import { live, pick, type ExploreModel, type QuoteTwin, type Side } from '../../model.js';
+import { live, type ExploreModel, type QuoteTwin, type Side } from '../../model.js';
 import type { Real } from '../../real.js';
 import { ExploreCommand, FEW, bodyOf, objectIndex } from '../command.js';
 import { readBalance } from './balance.js';
